@@ -1,0 +1,524 @@
+"""The calculator contract: declare inputs once, derive everything else.
+
+A :class:`Calculator` is a pure function plus declarations: its inputs (type, bounds, default,
+help), its outputs, and the rule IDs it executes. From the input declarations come validation
+(:meth:`Calculator.validate`), the CLI's ``key=value`` parsing and help, the ipywidgets and Panel
+forms (:mod:`widgets`) and the inputs table on the calculator's page (:mod:`rulesbook.site`).
+
+Example:
+    >>> from rulesbook.registry import registry
+    >>> calc = registry().calculator("scrollhammer.morale-check")
+    >>> calc.run(ld=7, modifier=-1)["p_pass_exact"]
+    '5/12'
+    >>> calc.parse_assignments(["ld=7", "falling_back=true"])["falling_back"]
+    True
+    >>> calc.parse_assignments(["ld=seven"])
+    Traceback (most recent call last):
+    ...
+    rulesbook.errors.InputError: ld: expected an integer from 0 to 12, got 'seven'
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, ClassVar, Literal
+
+from rulesbook.dice import DICE_HELP, DiceExpr, parse_dice
+from rulesbook.errors import InputError
+from rulesbook.registry import raw_registry, registry
+from rulesbook.results import CalcResult, Table
+
+__all__ = [
+    "BoolInput",
+    "Calculator",
+    "ChoiceInput",
+    "DiceInput",
+    "Input",
+    "IntInput",
+    "IntListInput",
+    "InterpretationInput",
+    "OptionalIntInput",
+    "Output",
+    "PathInput",
+    "calculator",
+]
+
+
+class _Required:
+    def __repr__(self) -> str:
+        return "REQUIRED"
+
+
+REQUIRED: Any = _Required()
+"""Default of an input that must be given."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Input(ABC):
+    """One declared input of a calculator.
+
+    ``key`` is the public name (CLI ``key=value``, JSON, widget); ``label`` and ``help`` are
+    shown in forms and docs; ``default`` is :data:`REQUIRED` when the user must give a value.
+    """
+
+    key: str
+    help: str
+    label: str = ""
+    default: Any = REQUIRED
+    kind: ClassVar[str] = "value"
+
+    @property
+    def title(self) -> str:
+        """The label, or the key made readable."""
+        return self.label or self.key.replace("_", " ").capitalize()
+
+    @property
+    def initial(self) -> Any:
+        """A starting value for forms: the default, or for a required input a plain value."""
+        if not self.required:
+            return self.default
+        return self._initial()
+
+    def _initial(self) -> Any:
+        return None
+
+    @property
+    def required(self) -> bool:
+        """True when there is no default."""
+        return self.default is REQUIRED
+
+    @abstractmethod
+    def allowed(self) -> str:
+        """What values are allowed, in words (used in every error and in the docs)."""
+
+    @abstractmethod
+    def parse(self, text: str) -> Any:
+        """Parse the CLI/text form; raise :class:`InputError` naming the key."""
+
+    def validate(self, value: Any) -> Any:
+        """Check a Python value (text is parsed first); return the canonical value."""
+        if isinstance(value, str):
+            return self.parse(value)
+        return self._check(value)
+
+    def _check(self, value: Any) -> Any:
+        return self.parse(str(value))
+
+    def format(self, value: Any) -> str:
+        """The CLI/text form of a value (inverse of :meth:`parse`)."""
+        return str(value)
+
+    def jsonable(self, value: Any) -> Any:
+        """The JSON form of a value."""
+        return value
+
+    def error(self, value: Any) -> InputError:
+        """An error for ``value`` that names the key and what is allowed."""
+        return InputError(self.key, f"expected {self.allowed()}, got {value!r}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class IntInput(Input):
+    """An integer between ``minimum`` and ``maximum`` (inclusive)."""
+
+    minimum: int
+    maximum: int
+    kind: ClassVar[str] = "int"
+
+    def allowed(self) -> str:
+        return f"an integer from {self.minimum} to {self.maximum}"
+
+    def _initial(self) -> Any:
+        return max(self.minimum, min(self.maximum, 0))
+
+    def parse(self, text: str) -> int:
+        try:
+            value = int(text.strip())
+        except ValueError:
+            raise self.error(text) from None
+        return self._check(value)
+
+    def _check(self, value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            if isinstance(value, float) and value.is_integer():
+                value = int(value)
+            else:
+                raise self.error(value)
+        if not self.minimum <= value <= self.maximum:
+            raise self.error(value)
+        return value
+
+
+@dataclass(frozen=True, kw_only=True)
+class OptionalIntInput(IntInput):
+    """An integer in range, or the word ``none`` (e.g. no officer alive)."""
+
+    none_word: str = "none"
+    kind: ClassVar[str] = "optional-int"
+
+    def allowed(self) -> str:
+        return f"an integer from {self.minimum} to {self.maximum} or '{self.none_word}'"
+
+    def parse(self, text: str) -> int | None:  # type: ignore[override]
+        if text.strip().lower() in (self.none_word, ""):
+            return None
+        return super().parse(text)
+
+    def _check(self, value: Any) -> int | None:
+        return None if value is None else super()._check(value)
+
+    def format(self, value: Any) -> str:
+        return self.none_word if value is None else str(value)
+
+
+@dataclass(frozen=True, kw_only=True)
+class BoolInput(Input):
+    """``true`` or ``false``."""
+
+    kind: ClassVar[str] = "bool"
+
+    def allowed(self) -> str:
+        return "true or false"
+
+    def parse(self, text: str) -> bool:
+        word = text.strip().lower()
+        if word == "true":
+            return True
+        if word == "false":
+            return False
+        raise self.error(text)
+
+    def _check(self, value: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.error(value)
+        return value
+
+    def format(self, value: Any) -> str:
+        return "true" if value else "false"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChoiceInput(Input):
+    """One of a fixed list of words."""
+
+    choices: tuple[str, ...]
+    kind: ClassVar[str] = "choice"
+
+    def allowed(self) -> str:
+        return "one of " + ", ".join(self.choices)
+
+    def parse(self, text: str) -> str:
+        word = text.strip()
+        if word not in self.choices:
+            raise self.error(text)
+        return word
+
+
+@dataclass(frozen=True, kw_only=True)
+class InterpretationInput(ChoiceInput):
+    """A switch between the options of an entry of the interpretations register.
+
+    Choices and default come from the register, so the calculator, the CLI, the widgets and
+    the docs always offer exactly the documented alternatives.
+    """
+
+    interpretation: str
+    choices: tuple[str, ...] = ()
+    kind: ClassVar[str] = "interpretation"
+
+    def __post_init__(self) -> None:
+        interp = raw_registry().interpretations.get(self.interpretation)
+        if interp is None:
+            raise LookupError(f"unknown interpretation {self.interpretation}")
+        object.__setattr__(self, "choices", interp.option_keys)
+        if self.default is REQUIRED:
+            object.__setattr__(self, "default", interp.default)
+        if not self.label:
+            object.__setattr__(self, "label", self.key.replace("_", " ").capitalize())
+
+
+@dataclass(frozen=True, kw_only=True)
+class DiceInput(Input):
+    """A dice expression (``D6``, ``2D6``, ``D6+3``, ``3``)."""
+
+    kind: ClassVar[str] = "dice"
+    min_value: int = 0
+
+    def allowed(self) -> str:
+        return DICE_HELP
+
+    def parse(self, text: str) -> DiceExpr:
+        expr = parse_dice(text, field_name=self.key)
+        if expr.minimum < self.min_value:
+            raise InputError(self.key, f"the expression can roll below {self.min_value}, got {text!r}")
+        return expr
+
+    def _check(self, value: Any) -> DiceExpr:
+        if isinstance(value, DiceExpr):
+            return self.parse(str(value))
+        if isinstance(value, int) and not isinstance(value, bool):
+            return self.parse(str(value))
+        raise self.error(value)
+
+    def jsonable(self, value: Any) -> Any:
+        return str(value)
+
+
+@dataclass(frozen=True, kw_only=True)
+class IntListInput(Input):
+    """A comma-separated list of integers, each in range."""
+
+    minimum: int
+    maximum: int
+    min_length: int = 0
+    max_length: int = 100
+    kind: ClassVar[str] = "int-list"
+
+    def allowed(self) -> str:
+        return (
+            f"a comma-separated list of {self.min_length} to {self.max_length} integers, "
+            f"each from {self.minimum} to {self.maximum}"
+        )
+
+    def parse(self, text: str) -> tuple[int, ...]:
+        parts = [p.strip() for p in text.split(",")] if text.strip() else []
+        try:
+            values = tuple(int(p) for p in parts)
+        except ValueError:
+            raise self.error(text) from None
+        return self._check(values)
+
+    def _check(self, value: Any) -> tuple[int, ...]:
+        if not isinstance(value, list | tuple) or any(isinstance(v, bool) or not isinstance(v, int) for v in value):
+            raise self.error(value)
+        if not self.min_length <= len(value) <= self.max_length:
+            raise self.error(self.format(value))
+        if any(not self.minimum <= v <= self.maximum for v in value):
+            raise self.error(self.format(value))
+        return tuple(value)
+
+    def format(self, value: Any) -> str:
+        return ",".join(str(v) for v in value)
+
+    def jsonable(self, value: Any) -> Any:
+        return list(value)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PathInput(Input):
+    """A path to an existing file (e.g. a game log)."""
+
+    suffixes: tuple[str, ...] = (".yaml", ".yml", ".json")
+    kind: ClassVar[str] = "path"
+
+    def allowed(self) -> str:
+        return "the path of an existing " + "/".join(self.suffixes) + " file"
+
+    def parse(self, text: str) -> str:
+        path = Path(text.strip()).expanduser()
+        if not text.strip() or not path.is_file() or path.suffix.lower() not in self.suffixes:
+            raise self.error(text)
+        return str(path)
+
+
+@dataclass(frozen=True, slots=True)
+class Output:
+    """One declared result key: ``probability`` outputs come with a ``*_exact`` string."""
+
+    key: str
+    label: str
+    kind: Literal["probability", "number", "count", "bool", "list", "text", "table"] = "probability"
+    help: str = ""
+
+
+type ComputeFn = Callable[..., CalcResult]
+type CheckFn = Callable[[Mapping[str, Any]], None]
+
+
+@dataclass(frozen=True)
+class Calculator:
+    """A pure calculator: declared inputs and outputs, the rules it executes, the function.
+
+    Call it like a function with keyword arguments (validated, defaults filled, cached):
+
+    >>> from rulesbook.registry import registry
+    >>> registry().calculator("scrollhammer.morale-check")(ld=8)["p_pass"]
+    0.7222222222222222
+    """
+
+    id: str
+    title: str
+    system: str
+    summary: str
+    inputs: tuple[Input, ...]
+    outputs: tuple[Output, ...]
+    compute: ComputeFn = field(repr=False)
+    rules: tuple[str, ...]
+    check: CheckFn | None = field(default=None, repr=False)
+    examples: tuple[Mapping[str, str], ...] = ()
+    reference_tables: Callable[[], Sequence[Table]] | None = field(default=None, repr=False)
+    cacheable: bool = True
+
+    def __post_init__(self) -> None:
+        keys = [i.key for i in self.inputs]
+        if len(set(keys)) != len(keys):
+            raise ValueError(f"{self.id}: duplicate input keys")
+        object.__setattr__(self, "_cached", lru_cache(maxsize=4096)(self._compute_tuple))
+
+    # -- inputs ---------------------------------------------------------------------------
+    def input(self, key: str) -> Input:
+        """The declared input called ``key`` (InputError naming the allowed keys otherwise)."""
+        for inp in self.inputs:
+            if inp.key == key:
+                return inp
+        raise InputError(key, f"unknown input for {self.id}; allowed: {', '.join(i.key for i in self.inputs)}")
+
+    def defaults(self) -> dict[str, Any]:
+        """Defaults of the inputs that have one."""
+        return {i.key: i.default for i in self.inputs if not i.required}
+
+    def validate(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """Check every value, fill defaults, run the cross-field check; InputError on failure."""
+        out: dict[str, Any] = {}
+        for key in values:
+            self.input(key)  # unknown keys fail first, with the list of allowed keys
+        for inp in self.inputs:
+            if inp.key in values:
+                out[inp.key] = inp.validate(values[inp.key])
+            elif inp.required:
+                raise InputError(inp.key, f"required; expected {inp.allowed()}")
+            else:
+                out[inp.key] = inp.validate(inp.default) if isinstance(inp.default, str) else inp.default
+        if self.check is not None:
+            self.check(MappingProxyType(out))
+        return out
+
+    def parse_assignments(self, pairs: Sequence[str]) -> dict[str, Any]:
+        """Parse CLI ``key=value`` words into validated inputs."""
+        raw: dict[str, str] = {}
+        for pair in pairs:
+            key, sep, value = pair.partition("=")
+            key = key.strip()
+            if not sep or not key:
+                allowed = ", ".join(i.key for i in self.inputs)
+                raise InputError("arguments", f"expected key=value, got {pair!r}; keys: {allowed}")
+            if key in raw:
+                raise InputError(key, "given twice")
+            self.input(key)
+            raw[key] = value
+        return self.validate(raw)
+
+    # -- running --------------------------------------------------------------------------
+    def _compute_tuple(self, items: tuple[tuple[str, Any], ...]) -> CalcResult:
+        return self.compute(**dict(items))
+
+    def run(self, **values: Any) -> CalcResult:
+        """Validate ``values`` and compute (cached when :attr:`cacheable`)."""
+        checked = self.validate(values)
+        return self.run_validated(checked)
+
+    __call__ = run
+
+    def run_validated(self, checked: Mapping[str, Any]) -> CalcResult:
+        """Compute from values that :meth:`validate` returned."""
+        if self.cacheable:
+            return self._cached(tuple(checked.items()))  # type: ignore[attr-defined, no-any-return]
+        return self.compute(**checked)
+
+    def inputs_json(self, checked: Mapping[str, Any]) -> dict[str, Any]:
+        """Every input with defaults filled, in JSON form."""
+        return {i.key: i.jsonable(checked[i.key]) for i in self.inputs}
+
+    def run_json(self, **values: Any) -> dict[str, Any]:
+        """``{"calculator": id, "inputs": {...}, "result": {...}}`` — the CLI's ``--json`` answer."""
+        checked = self.validate(values)
+        result = self.run_validated(checked)
+        return {"calculator": self.id, "inputs": self.inputs_json(checked), "result": result.to_json()}
+
+    def cli_example(self, example: Mapping[str, str] | None = None) -> str:
+        """A CLI command line for an example (the first declared one by default)."""
+        ex = example if example is not None else (self.examples[0] if self.examples else {})
+        args = " ".join(f"{k}={v}" for k, v in ex.items())
+        return f"rulesbook calc {self.id} {args} --json".replace("  ", " ")
+
+    def declaration(self) -> dict[str, Any]:
+        """The declaration as JSON: inputs (key, kind, allowed, default, help) and outputs."""
+        return {
+            "id": self.id,
+            "title": self.title,
+            "system": self.system,
+            "summary": self.summary,
+            "rules": list(self.rules),
+            "inputs": [
+                {
+                    "key": i.key,
+                    "kind": i.kind,
+                    "allowed": i.allowed(),
+                    "default": None if i.required else i.jsonable(i.default),
+                    "required": i.required,
+                    "help": i.help,
+                }
+                for i in self.inputs
+            ],
+            "outputs": [{"key": o.key, "kind": o.kind, "label": o.label} for o in self.outputs],
+        }
+
+    def help_text(self) -> str:
+        """Plain-text help generated from the declarations (CLI)."""
+        lines = [f"{self.id} — {self.title}", "", self.summary, "", "Inputs (key=value):"]
+        for inp in self.inputs:
+            default = "required" if inp.required else f"default {inp.format(inp.default)}"
+            lines.append(f"  {inp.key:<18} {inp.allowed()}; {default}")
+            lines.append(f"  {'':<18} {inp.help}")
+        lines += ["", "Result keys:"]
+        for out in self.outputs:
+            extra = f" (and {out.key}_exact)" if out.kind == "probability" else ""
+            lines.append(f"  {out.key}{extra}: {out.label}")
+        lines += ["", "Rules: " + ", ".join(self.rules), "", "Example: " + self.cli_example()]
+        return "\n".join(lines)
+
+
+def calculator(
+    id: str,
+    *,
+    title: str,
+    summary: str,
+    inputs: Sequence[Input],
+    outputs: Sequence[Output],
+    rules: Sequence[str],
+    check: CheckFn | None = None,
+    examples: Sequence[Mapping[str, str]] = (),
+    reference_tables: Callable[[], Sequence[Table]] | None = None,
+    cacheable: bool = True,
+) -> Callable[[ComputeFn], Calculator]:
+    """Declare and register a calculator around a pure compute function.
+
+    The decorated function receives every input as a keyword argument (validated, defaults
+    filled) and returns a :class:`~rulesbook.results.CalcResult`. See
+    ``rulesbook/systems/scrollhammer/calculators.py`` for a complete worked example.
+    """
+    system = id.split(".", 1)[0]
+
+    def wrap(func: ComputeFn) -> Calculator:
+        calc = Calculator(
+            id=id,
+            title=title,
+            system=system,
+            summary=" ".join(summary.split()),
+            inputs=tuple(inputs),
+            outputs=tuple(outputs),
+            compute=func,
+            rules=tuple(rules),
+            check=check,
+            examples=tuple(examples),
+            reference_tables=reference_tables,
+            cacheable=cacheable,
+        )
+        return raw_registry().add_calculator(calc)
+
+    return wrap

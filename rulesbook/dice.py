@@ -1,0 +1,345 @@
+"""Dice expressions and the one roll-test primitive every rule system uses.
+
+Two ideas live here and nowhere else:
+
+* :func:`parse_dice` turns a dice expression such as ``"D3"``, ``"2D6+1"`` or ``"3"`` into an
+  immutable :class:`DiceExpr`, which maps onto an icepool :class:`~icepool.Die`. The parser is a
+  regular expression, never ``eval``.
+* :class:`RollTest` is a test "roll some dice, compare with a target": roll-under (2D6 <= Ld),
+  roll-over (D6 >= 3+, 2D6 >= Ld), natural results that always pass, always fail or are
+  critical (double 1, an unmodified 1 or 6), a modifier with a cap on its total, and one re-roll
+  (ones, failures, or everything that is not critical). Its answer is an exact
+  :class:`~rulesbook.results.Distribution` over :class:`Outcome`.
+
+Example:
+    A Scrollhammer Morale check at Leadership 7 with a -1 modifier; double 1 always passes:
+
+    >>> test = RollTest(dice=parse_dice("2D6"), target=7, direction="under",
+    ...                 modifier=-1, auto_pass=double(1))
+    >>> test.p_pass()
+    Fraction(5, 12)
+
+    A 40k Hit roll at BS 3+ with re-rolls of ones (1 always fails, 6 is a Critical Hit):
+
+    >>> hit = RollTest(dice=D6, target=3, direction="over", auto_fail=natural(1),
+    ...                critical=natural(6), modifier_cap=1, reroll="ones")
+    >>> hit.p_pass()
+    Fraction(7, 9)
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from functools import cache
+from typing import Literal
+
+import icepool
+
+from rulesbook.errors import InputError
+from rulesbook.results import Distribution
+
+__all__ = [
+    "D3",
+    "D6",
+    "TWO_D6",
+    "DiceExpr",
+    "Outcome",
+    "Reroll",
+    "RollTest",
+    "double",
+    "natural",
+    "parse_dice",
+]
+
+MAX_DICE = 20
+"""The largest number of dice one expression may roll (keeps exact answers instant)."""
+
+ALLOWED_SIDES = (3, 6)
+"""Dice the four rule systems use: D3 and D6."""
+
+_DICE_RE = re.compile(
+    r"""^\s*(?:
+        (?P<count>\d+)?\s*[dD]\s*(?P<sides>\d+)\s*(?:(?P<sign>[+-])\s*(?P<mod>\d+))?
+        |(?P<const>\d+)
+    )\s*$""",
+    re.VERBOSE,
+)
+
+DICE_HELP = "a dice expression such as 3, D3, D6, 2D6, D6+3 or 2D6+1"
+
+
+@dataclass(frozen=True, slots=True)
+class DiceExpr:
+    """An immutable dice expression ``count``D``sides`` + ``modifier``.
+
+    A constant such as ``3`` has ``count == 0``.
+
+    Example:
+        >>> expr = parse_dice("D6+3")
+        >>> expr.count, expr.sides, expr.modifier, str(expr)
+        (1, 6, 3, 'D6+3')
+        >>> expr.die().mean()
+        Fraction(13, 2)
+    """
+
+    count: int
+    sides: int
+    modifier: int = 0
+
+    def __post_init__(self) -> None:
+        if self.count < 0 or self.count > MAX_DICE:
+            raise ValueError(f"dice count must be 0..{MAX_DICE}")
+        if self.count and self.sides not in ALLOWED_SIDES:
+            raise ValueError(f"dice sides must be one of {ALLOWED_SIDES}")
+
+    def __str__(self) -> str:
+        if self.count == 0:
+            return str(self.modifier)
+        head = f"{'' if self.count == 1 else self.count}D{self.sides}"
+        if self.modifier > 0:
+            return f"{head}+{self.modifier}"
+        if self.modifier < 0:
+            return f"{head}{self.modifier}"
+        return head
+
+    @property
+    def is_constant(self) -> bool:
+        """True for a fixed number such as ``3``."""
+        return self.count == 0
+
+    @property
+    def minimum(self) -> int:
+        """The smallest total the expression can produce."""
+        return self.count + self.modifier
+
+    @property
+    def maximum(self) -> int:
+        """The largest total the expression can produce."""
+        return self.count * self.sides + self.modifier
+
+    def die(self) -> icepool.Die[int]:
+        """The total as an icepool die (cached; dice are immutable)."""
+        return _die_for(self.count, self.sides, self.modifier)
+
+    def single(self) -> icepool.Die[int]:
+        """One of the dice that make up the expression (the expression must roll dice)."""
+        if self.count == 0:
+            raise ValueError("a constant has no dice")
+        return icepool.d(self.sides)
+
+    def distribution(self) -> Distribution[int]:
+        """The exact distribution of the total."""
+        return Distribution.from_die(self.die())
+
+
+@cache
+def _die_for(count: int, sides: int, modifier: int) -> icepool.Die[int]:
+    if count == 0:
+        return icepool.Die([modifier])
+    return (count @ icepool.d(sides)) + modifier
+
+
+def parse_dice(text: str, *, field_name: str = "dice") -> DiceExpr:
+    """Parse a dice expression; bad input raises :class:`InputError` naming ``field_name``.
+
+    Accepted: a constant (``3``), ``D3``, ``D6``, ``nD6`` and ``nD3`` with an optional ``+k`` or
+    ``-k`` (``D6+3``, ``2D6+1``). Case and spaces do not matter.
+
+    Example:
+        >>> parse_dice("2d6 + 1")
+        DiceExpr(count=2, sides=6, modifier=1)
+        >>> parse_dice("2D", field_name="fall_back_dice")
+        Traceback (most recent call last):
+        ...
+        rulesbook.errors.InputError: fall_back_dice: expected a dice expression such as 3, D3, D6, 2D6, D6+3 or 2D6+1, got '2D'
+    """
+    match = _DICE_RE.match(text) if isinstance(text, str) else None
+    if match is None:
+        raise InputError(field_name, f"expected {DICE_HELP}, got {text!r}")
+    if match.group("const") is not None:
+        return DiceExpr(0, 6, int(match.group("const")))
+    count = int(match.group("count")) if match.group("count") else 1
+    sides = int(match.group("sides"))
+    mod = int(match.group("mod") or 0) * (-1 if match.group("sign") == "-" else 1)
+    if count < 1 or count > MAX_DICE:
+        raise InputError(field_name, f"the number of dice must be 1..{MAX_DICE}, got {text!r}")
+    if sides not in ALLOWED_SIDES:
+        raise InputError(
+            field_name, f"only D3 and D6 dice are used by these rules, got {text!r}"
+        )
+    return DiceExpr(count, sides, mod)
+
+
+D3 = DiceExpr(1, 3)
+D6 = DiceExpr(1, 6)
+TWO_D6 = DiceExpr(2, 6)
+
+
+class Outcome(enum.IntEnum):
+    """The result of one roll test, ordered from worst to best."""
+
+    FAIL = 0
+    PASS = 1
+    CRITICAL = 2
+    """A natural result the rule calls critical (it always passes)."""
+
+
+type Faces = tuple[int, ...]
+type Reroll = Literal["none", "ones", "failed", "all"]
+REROLLS: tuple[Reroll, ...] = ("none", "ones", "failed", "all")
+"""Re-roll policies. ``ones``: re-roll when every die shows 1 (a natural 1 on one die);
+``failed``: re-roll a failed test; ``all``: re-roll every result that is not critical (fishing
+for criticals; with no critical results this re-rolls everything and changes nothing).
+A die is never re-rolled twice."""
+
+
+def natural(*values: int) -> frozenset[Faces]:
+    """Natural results of a single die, e.g. ``natural(6)`` for an unmodified 6.
+
+    >>> sorted(natural(5, 6))
+    [(5,), (6,)]
+    """
+    return frozenset((v,) for v in values)
+
+
+def double(value: int, count: int = 2) -> frozenset[Faces]:
+    """Every die shows ``value``, e.g. ``double(1)`` is the double 1 of Insane Heroism.
+
+    >>> double(1)
+    frozenset({(1, 1)})
+    """
+    return frozenset({(value,) * count})
+
+
+@dataclass(frozen=True, slots=True)
+class RollTest:
+    """One test: roll ``dice``, add the capped modifier, compare with ``target``.
+
+    Attributes:
+        dice: what is rolled (``2D6`` for Leadership, ``D6`` for a Hit roll).
+        target: the number to compare with (Leadership, or the X of an X+ roll).
+        direction: ``"under"`` passes when total <= target; ``"over"`` when total >= target.
+        modifier: the sum of modifiers, positive always helps the tester. For roll-under
+            tests it is added to the target (a Leadership modifier); for roll-over tests it
+            is added to the roll.
+        modifier_cap: when set, the total modifier is clamped to +-cap (40k: 1).
+        auto_pass: natural face tuples that pass whatever the modifiers (double 1).
+        auto_fail: natural face tuples that fail whatever the modifiers (an unmodified 1).
+        critical: natural face tuples that are critical; a critical result always passes.
+        always_fail: the test cannot be passed at all (a falling-back unit's Morale check);
+            ``auto_pass`` results still pass unless ``auto_pass`` is empty.
+        reroll: one re-roll policy, see :data:`REROLLS`.
+
+    Example:
+        >>> RollTest(dice=TWO_D6, target=1, direction="under", auto_pass=double(1)).p_pass()
+        Fraction(1, 36)
+    """
+
+    dice: DiceExpr
+    target: int
+    direction: Literal["under", "over"] = "under"
+    modifier: int = 0
+    modifier_cap: int | None = None
+    auto_pass: frozenset[Faces] = field(default_factory=frozenset)
+    auto_fail: frozenset[Faces] = field(default_factory=frozenset)
+    critical: frozenset[Faces] = field(default_factory=frozenset)
+    always_fail: bool = False
+    reroll: Reroll = "none"
+
+    def __post_init__(self) -> None:
+        if self.dice.count == 0:
+            raise ValueError("a roll test needs at least one die")
+        if self.reroll not in REROLLS:
+            raise ValueError(f"reroll must be one of {REROLLS}")
+        if self.direction not in ("under", "over"):
+            raise ValueError("direction must be 'under' or 'over'")
+
+    @property
+    def effective_modifier(self) -> int:
+        """The modifier after the cap."""
+        if self.modifier_cap is None:
+            return self.modifier
+        return max(-self.modifier_cap, min(self.modifier_cap, self.modifier))
+
+    def judge(self, faces: Faces) -> Outcome:
+        """The outcome of one roll with these natural faces (before any re-roll).
+
+        >>> t = RollTest(dice=TWO_D6, target=7, auto_pass=double(1))
+        >>> t.judge((1, 1)), t.judge((3, 4)), t.judge((4, 4))
+        (<Outcome.PASS: 1>, <Outcome.PASS: 1>, <Outcome.FAIL: 0>)
+        """
+        if faces in self.critical:
+            return Outcome.CRITICAL
+        if faces in self.auto_pass:
+            return Outcome.PASS
+        if self.always_fail or faces in self.auto_fail:
+            return Outcome.FAIL
+        total = sum(faces) + self.dice.modifier
+        mod = self.effective_modifier
+        if self.direction == "under":
+            ok = total <= self.target + mod
+        else:
+            ok = total + mod >= self.target
+        return Outcome.PASS if ok else Outcome.FAIL
+
+    def _wants_reroll(self, faces: Faces, outcome: Outcome) -> bool:
+        match self.reroll:
+            case "none":
+                return False
+            case "ones":
+                return all(f == 1 for f in faces)
+            case "failed":
+                return outcome is Outcome.FAIL
+            case "all":
+                return outcome is not Outcome.CRITICAL
+        return False  # pragma: no cover - exhaustive above
+
+    def distribution(self) -> Distribution[Outcome]:
+        """The exact distribution over :class:`Outcome`, re-roll included."""
+        return _roll_test_distribution(self)
+
+    def p_pass(self) -> Fraction:
+        """Exact probability that the test passes (critical results included)."""
+        return self.distribution().p_at_least(Outcome.PASS)
+
+    def p_critical(self) -> Fraction:
+        """Exact probability of a critical result."""
+        return self.distribution().p(Outcome.CRITICAL)
+
+    def outcome_grid(self) -> list[tuple[Faces, Outcome]]:
+        """Every equally likely natural roll with its outcome before re-rolls.
+
+        >>> grid = RollTest(dice=TWO_D6, target=7).outcome_grid()
+        >>> len(grid), grid[0]
+        (36, ((1, 1), <Outcome.PASS: 1>))
+        """
+        faces = range(1, self.dice.sides + 1)
+        return [(f, self.judge(f)) for f in itertools.product(faces, repeat=self.dice.count)]
+
+    def with_(self, **changes: object) -> RollTest:
+        """A changed copy (the value itself never changes)."""
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+@cache
+def _roll_test_distribution(test: RollTest) -> Distribution[Outcome]:
+    die = test.dice.single()
+    dice = [die] * test.dice.count
+
+    def first(*faces: int) -> Outcome | icepool.Die[Outcome]:
+        outcome = test.judge(faces)
+        if test._wants_reroll(faces, outcome):
+            return icepool.map(lambda *again: test.judge(again), *dice)
+        return outcome
+
+    return Distribution.from_die(icepool.map(first, *dice))
+
+
+def pass_probabilities(tests: Iterable[RollTest]) -> list[Fraction]:
+    """P(pass) of each test, in order (a convenience for tables)."""
+    return [t.p_pass() for t in tests]

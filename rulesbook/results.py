@@ -1,0 +1,298 @@
+"""Exact result values: distributions, tables and the result of a calculator.
+
+Every probability in rulesbook is a :class:`fractions.Fraction`; floats are derived from it
+for display and JSON. Values here are immutable.
+
+Example:
+    >>> from fractions import Fraction
+    >>> d = Distribution.from_pairs([(2, Fraction(1, 4)), (3, Fraction(3, 4))])
+    >>> d.mean(), d.p_at_least(3), fraction_str(d.p_at_most(2))
+    (Fraction(11, 4), Fraction(3, 4), '1/4')
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Protocol, Self
+
+if TYPE_CHECKING:  # pragma: no cover - typing only; pandas/matplotlib load lazily
+    import icepool
+    import pandas
+    from matplotlib.axes import Axes
+
+__all__ = ["CalcResult", "Distribution", "Table", "fraction_str", "to_jsonable"]
+
+
+class _Ordered(Protocol):
+    def __lt__(self, other: Any, /) -> bool: ...
+
+
+def fraction_str(value: Fraction | int) -> str:
+    """An exact probability as text: ``"7/12"``, ``"0"`` or ``"1"``.
+
+    >>> fraction_str(Fraction(14, 24)), fraction_str(Fraction(1))
+    ('7/12', '1')
+    """
+    value = Fraction(value)
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+@dataclass(frozen=True, slots=True)
+class Distribution[T: _Ordered]:
+    """An exact, immutable probability distribution over ordered outcomes.
+
+    Outcomes are kept sorted; probabilities are Fractions summing to exactly 1.
+
+    Example:
+        >>> from rulesbook.dice import parse_dice
+        >>> two_d6 = parse_dice("2D6").distribution()
+        >>> two_d6.p(7), two_d6.p_at_most(7), two_d6.mean()
+        (Fraction(1, 6), Fraction(7, 12), Fraction(7, 1))
+    """
+
+    items: tuple[tuple[T, Fraction], ...]
+
+    def __post_init__(self) -> None:
+        total = sum((p for _, p in self.items), Fraction(0))
+        if self.items and total != 1:
+            raise ValueError(f"probabilities sum to {total}, not 1")
+        if any(p < 0 for _, p in self.items):
+            raise ValueError("negative probability")
+
+    @classmethod
+    def from_pairs(cls, pairs: Iterable[tuple[T, Fraction]]) -> Self:
+        """Merge (outcome, probability) pairs; zero probabilities are dropped."""
+        acc: dict[T, Fraction] = {}
+        for outcome, p in pairs:
+            acc[outcome] = acc.get(outcome, Fraction(0)) + Fraction(p)
+        return cls(tuple(sorted(((o, p) for o, p in acc.items() if p), key=lambda i: i[0])))
+
+    @classmethod
+    def from_die(cls, die: icepool.Die[Any]) -> Self:
+        """Convert an icepool die (integer weights) to exact probabilities."""
+        denom = die.denominator()
+        return cls.from_pairs((o, Fraction(q, denom)) for o, q in die.items())
+
+    @classmethod
+    def certain(cls, outcome: T) -> Self:
+        """The distribution that always gives ``outcome``."""
+        return cls(((outcome, Fraction(1)),))
+
+    # -- queries -------------------------------------------------------------------------
+    def outcomes(self) -> tuple[T, ...]:
+        """The possible outcomes, sorted."""
+        return tuple(o for o, _ in self.items)
+
+    def pmf(self) -> dict[T, Fraction]:
+        """Outcome -> probability."""
+        return dict(self.items)
+
+    def p(self, outcome: T) -> Fraction:
+        """P(X == outcome)."""
+        return self.pmf().get(outcome, Fraction(0))
+
+    def p_at_least(self, k: T) -> Fraction:
+        """P(X >= k)."""
+        return sum((p for o, p in self.items if not o < k), Fraction(0))
+
+    def p_at_most(self, k: T) -> Fraction:
+        """P(X <= k)."""
+        return sum((p for o, p in self.items if not k < o), Fraction(0))
+
+    def mean(self) -> Fraction:
+        """The exact expected value (numeric outcomes only)."""
+        return sum((Fraction(o) * p for o, p in self.items), Fraction(0))  # type: ignore[call-overload]
+
+    def map[U: _Ordered](self, func: Callable[[T], U]) -> Distribution[U]:
+        """Apply ``func`` to every outcome, merging equal results."""
+        return Distribution.from_pairs((func(o), p) for o, p in self.items)
+
+    def __iter__(self) -> Iterator[tuple[T, Fraction]]:
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    # -- presentation ----------------------------------------------------------------------
+    def table(self, outcome_label: str = "outcome") -> Table:
+        """The distribution as a :class:`Table` with P(=k), P(>=k) and P(<=k)."""
+        rows = [
+            (
+                _plain(o),
+                fraction_str(p),
+                float(p),
+                float(self.p_at_least(o)),
+                float(self.p_at_most(o)),
+            )
+            for o, p in self.items
+        ]
+        return Table(
+            name="distribution",
+            title="Distribution",
+            columns=(outcome_label, "p_exact", "p", "p_at_least", "p_at_most"),
+            rows=tuple(rows),
+        )
+
+    def to_frame(self, outcome_label: str = "outcome") -> pandas.DataFrame:
+        """A pandas DataFrame (one row per outcome)."""
+        return self.table(outcome_label).to_frame()
+
+    def plot(self, ax: Axes | None = None, *, label: str | None = None, title: str = "") -> Axes:
+        """A bar chart of the probabilities (matplotlib)."""
+        import matplotlib.pyplot as plt
+
+        if ax is None:
+            _, ax = plt.subplots(figsize=(6, 3))
+        xs = [str(_plain(o)) for o, _ in self.items]
+        ax.bar(xs, [float(p) for _, p in self.items], label=label)
+        ax.set_ylabel("probability")
+        if title:
+            ax.set_title(title)
+        return ax
+
+    def _repr_html_(self) -> str:
+        return self.table().to_html()
+
+    def to_json(self) -> list[dict[str, Any]]:
+        """JSON-ready rows."""
+        return self.table().to_records()
+
+
+def _plain(value: object) -> object:
+    """Enums display by name, everything else as itself."""
+    name = getattr(value, "name", None)
+    return name.lower() if isinstance(name, str) and hasattr(value, "value") else value
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A small immutable table: the common currency of explanations, docs and widgets.
+
+    Example:
+        >>> t = Table("odds", "Odds", ("ld", "p"), ((7, "7/12"),))
+        >>> t.to_markdown().splitlines()[0]
+        '| ld | p |'
+    """
+
+    name: str
+    title: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[Any, ...], ...]
+    note: str = ""
+
+    def to_records(self) -> list[dict[str, Any]]:
+        """Rows as dictionaries keyed by column (JSON-ready)."""
+        return [dict(zip(self.columns, (to_jsonable(v) for v in row), strict=True)) for row in self.rows]
+
+    def to_frame(self) -> pandas.DataFrame:
+        """A pandas DataFrame."""
+        import pandas as pd
+
+        return pd.DataFrame(list(self.rows), columns=list(self.columns))
+
+    def to_markdown(self) -> str:
+        """A Markdown table."""
+        head = "| " + " | ".join(self.columns) + " |"
+        sep = "|" + "|".join("---:" if _numeric_column(self, i) else "---" for i in range(len(self.columns))) + "|"
+        body = ["| " + " | ".join(_cell(v) for v in row) + " |" for row in self.rows]
+        return "\n".join([head, sep, *body])
+
+    def to_html(self) -> str:
+        """An HTML table; cells reading ``pass``/``fail`` get classes for colouring."""
+        out = [f'<table class="rulesbook-table" data-table="{html.escape(self.name)}">']
+        if self.title:
+            out.append(f"<caption>{html.escape(self.title)}</caption>")
+        out.append("<thead><tr>" + "".join(f"<th>{html.escape(c)}</th>" for c in self.columns) + "</tr></thead><tbody>")
+        for row in self.rows:
+            cells = []
+            for v in row:
+                text = _cell(v)
+                cls = f' class="rb-{text}"' if text in ("pass", "fail", "critical") else ""
+                cells.append(f"<td{cls}>{html.escape(text)}</td>")
+            out.append("<tr>" + "".join(cells) + "</tr>")
+        out.append("</tbody></table>")
+        return "".join(out)
+
+    def _repr_html_(self) -> str:
+        return self.to_html()
+
+
+def _numeric_column(table: Table, i: int) -> bool:
+    return all(isinstance(row[i], int | float | Fraction) for row in table.rows) and bool(table.rows)
+
+
+def _cell(value: object) -> str:
+    if isinstance(value, float):
+        return f"{value:.4f}"
+    if isinstance(value, Fraction):
+        return fraction_str(value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "—"
+    return str(_plain(value))
+
+
+def to_jsonable(value: object) -> Any:
+    """Convert result values to JSON types (Fractions become exact strings)."""
+    if isinstance(value, Fraction):
+        return fraction_str(value)
+    if isinstance(value, bool | int | float | str) or value is None:
+        return value
+    if isinstance(value, Table):
+        return value.to_records()
+    if isinstance(value, Distribution):
+        return value.to_json()
+    if isinstance(value, Mapping):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, Sequence):
+        return [to_jsonable(v) for v in value]
+    plain = _plain(value)
+    if plain is not value:
+        return plain
+    return str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class CalcResult:
+    """What a calculator returns: named values, explanation tables and explanation lines.
+
+    ``values`` holds JSON-ready scalars and lists (probabilities as floats plus ``*_exact``
+    strings); ``tables`` carry the explanation view; ``explanation`` is Markdown prose.
+    """
+
+    values: Mapping[str, Any]
+    tables: tuple[Table, ...] = ()
+    explanation: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = field(default=())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.values[key]
+
+    def table(self, name: str) -> Table:
+        """The explanation table called ``name``."""
+        for t in self.tables:
+            if t.name == name:
+                return t
+        raise KeyError(name)
+
+    def to_json(self) -> dict[str, Any]:
+        """Values and tables (as lists of rows) in one JSON-ready mapping."""
+        out: dict[str, Any] = {k: to_jsonable(v) for k, v in self.values.items()}
+        for t in self.tables:
+            out.setdefault(t.name, t.to_records())
+        if self.warnings:
+            out.setdefault("warnings", list(self.warnings))
+        return out
+
+
+def probability_values(name: str, value: Fraction) -> dict[str, Any]:
+    """``{name: float, name_exact: "a/b"}`` — the two forms every probability is given in.
+
+    >>> probability_values("p_pass", Fraction(7, 12))
+    {'p_pass': 0.5833333333333334, 'p_pass_exact': '7/12'}
+    """
+    return {name: float(value), f"{name}_exact": fraction_str(value)}
