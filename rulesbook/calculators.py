@@ -20,6 +20,7 @@ Example:
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -45,6 +46,7 @@ __all__ = [
     "OptionalIntInput",
     "Output",
     "PathInput",
+    "WordListInput",
     "calculator",
 ]
 
@@ -324,6 +326,64 @@ class PathInput(Input):
         if not text.strip() or not path.is_file() or path.suffix.lower() not in self.suffixes:
             raise self.error(text)
         return str(path)
+
+
+@dataclass(frozen=True, kw_only=True)
+class WordListInput(Input):
+    """A comma-separated list of words, each matching one of ``words`` (full-match regexes).
+
+    ``words`` pairs a regular expression with the form shown in help and errors, e.g.
+    ``(("lethal-hits", "lethal-hits"), ("sustained-hits-(?:[1-6]|d3)", "sustained-hits-N"))``.
+    Words are lower-cased; order is kept; a word given twice is an error.
+
+    Example:
+        >>> inp = WordListInput(key="abilities", help="", default=(),
+        ...                     words=(("blast", "blast"), ("anti-[a-z]+-[2-6]", "anti-KEYWORD-N")))
+        >>> inp.parse("Blast, anti-infantry-4")
+        ('blast', 'anti-infantry-4')
+        >>> inp.parse("blastt")
+        Traceback (most recent call last):
+        ...
+        rulesbook.errors.InputError: abilities: unknown word 'blastt'; allowed: blast, anti-KEYWORD-N
+    """
+
+    words: tuple[tuple[str, str], ...]
+    kind: ClassVar[str] = "word-list"
+
+    @property
+    def shown(self) -> str:
+        """The allowed words as shown to users."""
+        return ", ".join(shown for _, shown in self.words)
+
+    def allowed(self) -> str:
+        return "a comma-separated list of: " + self.shown
+
+    def _initial(self) -> Any:
+        return ()
+
+    def parse(self, text: str) -> tuple[str, ...]:
+        parts = [p.strip().lower() for p in text.split(",")] if text.strip() else []
+        out: list[str] = []
+        for word in parts:
+            if not word:
+                raise InputError(self.key, f"empty word in {text!r}; {self.allowed()}")
+            if not any(re.fullmatch(pattern, word) for pattern, _ in self.words):
+                raise InputError(self.key, f"unknown word {word!r}; allowed: {self.shown}")
+            if word in out:
+                raise InputError(self.key, f"{word!r} given twice")
+            out.append(word)
+        return tuple(out)
+
+    def _check(self, value: Any) -> tuple[str, ...]:
+        if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
+            return self.parse(",".join(value))
+        raise self.error(value)
+
+    def format(self, value: Any) -> str:
+        return ",".join(value)
+
+    def jsonable(self, value: Any) -> Any:
+        return list(value)
 
 
 @dataclass(frozen=True, slots=True)
