@@ -1,0 +1,727 @@
+"""Warhammer 40,000 calculators, declared once around the pure functions of ``rules.py``.
+
+Example:
+    >>> from rulesbook.registry import registry
+    >>> calc = registry().calculator("wh40k.attack")
+    >>> r = calc.run(attacks="10", skill=3, strength=4, ap=-1, damage="1",
+    ...              toughness=4, save=3, wounds=1, models=10)
+    >>> r["mean_wounds_lost_exact"], r["models_destroyed"][0] > 0.1
+    ('5/3', True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from rulesbook.calculators import (
+    BoolInput,
+    ChoiceInput,
+    DiceInput,
+    Input,
+    InterpretationInput,
+    IntInput,
+    OptionalIntInput,
+    Output,
+    WordListInput,
+    calculator,
+)
+from rulesbook.dice import REROLLS, DiceExpr
+from rulesbook.errors import InputError
+from rulesbook.results import CalcResult, Table, fraction_str, probability_values
+from rulesbook.systems.wh40k.data import mortarion_weapons
+from rulesbook.systems.wh40k.rules import (
+    ABILITY_WORDS,
+    MAX_ATTACKS,
+    MAX_TOTAL_WOUNDS,
+    Options,
+    SequenceResult,
+    Target,
+    Weapon,
+    battle_shock_test,
+    blast_bonus,
+    hit_test,
+    parse_abilities,
+    resolve,
+    save_test,
+    wound_target,
+    wound_test,
+)
+
+REROLL_CHOICES = tuple(r for r in REROLLS if r != "all")
+
+# -- inputs shared by the attack calculators ------------------------------------------------------
+
+ATTACKER_SITUATION: tuple[Input, ...] = (
+    IntInput(
+        key="hit_modifier",
+        label="Hit roll modifier",
+        help="Sum of other Hit roll modifiers (Heavy and Stealth are added for you); total capped at ±1.",
+        minimum=-3,
+        maximum=3,
+        default=0,
+    ),
+    IntInput(
+        key="wound_modifier",
+        label="Wound roll modifier",
+        help="Sum of Wound roll modifiers; the total is capped at ±1.",
+        minimum=-3,
+        maximum=3,
+        default=0,
+    ),
+    ChoiceInput(
+        key="reroll_hits",
+        label="Re-roll Hit rolls",
+        help="none, ones (re-roll a 1) or failed (re-roll every miss).",
+        choices=REROLL_CHOICES,
+        default="none",
+    ),
+    ChoiceInput(
+        key="reroll_wounds",
+        label="Re-roll Wound rolls",
+        help="none, ones or failed (Twin-linked re-rolls failures anyway).",
+        choices=REROLL_CHOICES,
+        default="none",
+    ),
+    IntInput(
+        key="critical_hit",
+        label="Critical Hit on",
+        help="Unmodified Hit roll that is a Critical Hit (6 unless a rule lowers it).",
+        minimum=2,
+        maximum=6,
+        default=6,
+    ),
+    IntInput(
+        key="critical_wound",
+        label="Critical Wound on",
+        help="Unmodified Wound roll that is a Critical Wound (6; Anti-X lowers it for you).",
+        minimum=2,
+        maximum=6,
+        default=6,
+    ),
+    BoolInput(
+        key="remained_stationary",
+        label="Remained Stationary",
+        help="The attacking unit did not move this turn (Heavy weapons get +1 to hit).",
+        default=True,
+    ),
+    BoolInput(
+        key="overwatch",
+        label="Fire Overwatch",
+        help="Shooting with the Fire Overwatch Stratagem: only unmodified 6s hit.",
+        default=False,
+    ),
+)
+
+TARGET_INPUTS: tuple[Input, ...] = (
+    IntInput(key="toughness", label="Toughness (T)", help="The target's Toughness.", minimum=1, maximum=20),
+    IntInput(
+        key="save",
+        label="Save (Sv)",
+        help="The X of the target's Save X+ (7 = no armour save).",
+        minimum=2,
+        maximum=7,
+    ),
+    OptionalIntInput(
+        key="invuln",
+        label="Invulnerable save",
+        help="The X of an invulnerable save X+, or none.",
+        minimum=2,
+        maximum=6,
+        default=None,
+    ),
+    IntInput(key="wounds", label="Wounds per model (W)", help="Wounds of each model.", minimum=1, maximum=40),
+    IntInput(
+        key="models", label="Models", help="Models in the target unit.", minimum=1, maximum=40, default=1
+    ),
+    OptionalIntInput(
+        key="fnp",
+        label="Feel No Pain",
+        help="The X of Feel No Pain X+, or none.",
+        minimum=2,
+        maximum=6,
+        default=None,
+    ),
+    BoolInput(
+        key="cover",
+        label="Benefit of Cover",
+        help="The target has the Benefit of Cover (ranged attacks only; +1 armour save).",
+        default=False,
+    ),
+    BoolInput(
+        key="stealth",
+        label="Stealth",
+        help="Every model in the target has Stealth (−1 to hit with ranged attacks).",
+        default=False,
+    ),
+    IntInput(
+        key="damage_reduction",
+        label="Damage reduction",
+        help="Subtract this from the Damage of each attack (minimum 1), e.g. 1 for Disgustingly Resilient.",
+        minimum=0,
+        maximum=5,
+        default=0,
+    ),
+    IntInput(
+        key="save_modifier",
+        label="Other save modifier",
+        help="Other modifiers to the armour saving throw besides AP and cover (improvements capped at +1).",
+        minimum=-3,
+        maximum=3,
+        default=0,
+    ),
+    WordListInput(
+        key="target_keywords",
+        label="Target keywords",
+        help="Keywords of the target for Anti-X (e.g. infantry,monster); empty: every Anti-X given applies.",
+        words=(("[a-z]+(?:-[a-z]+)*", "lower-case keywords"),),
+        default=(),
+    ),
+)
+
+INTERPRETATION_INPUTS: tuple[Input, ...] = tuple(
+    InterpretationInput(
+        key=key,
+        help=f"Interpretation wh40k.interpretations.{slug}.",
+        interpretation=f"wh40k.interpretations.{slug}",
+    )
+    for key, slug in (
+        ("wound_table", "wound-table"),
+        ("devastating_excess", "devastating-excess"),
+        ("devastating_modifiers", "devastating-modifiers"),
+        ("save_cap", "save-cap"),
+        ("lethal_devastating", "lethal-devastating"),
+        ("sustained_roll", "sustained-roll"),
+        ("twin_linked", "twin-linked"),
+        ("overwatch_criticals", "overwatch-criticals"),
+        ("allocation", "allocation"),
+        ("damage_minimum", "damage-minimum"),
+        ("published_abilities", "published-abilities"),
+    )
+)
+
+OPTION_KEYS = (
+    "hit_modifier",
+    "wound_modifier",
+    "save_modifier",
+    "reroll_hits",
+    "reroll_wounds",
+    "remained_stationary",
+    "overwatch",
+    "critical_hit",
+    "critical_wound",
+    *(i.key for i in INTERPRETATION_INPUTS),
+)
+
+OUTPUTS: tuple[Output, ...] = (
+    Output(
+        "mean_wounds_lost",
+        "Mean wounds lost",
+        "number",
+        "Wounds the target really loses (excess damage not counted).",
+    ),
+    Output(
+        "mean_models_destroyed", "Mean models destroyed", "number", "Expected number of models destroyed."
+    ),
+    Output("p_unit_destroyed", "P(unit destroyed)", "probability", "Chance that every model is destroyed."),
+    Output(
+        "models_destroyed",
+        "P(exactly k models destroyed)",
+        "list",
+        "Index k holds P(exactly k models destroyed).",
+    ),
+    Output("wounds_lost", "P(exactly k wounds lost)", "list", "Index k holds P(exactly k wounds lost)."),
+    Output("breakdown", "Step by step", "table", "Mean attacks, hits, wounds, unsaved, damage per weapon."),
+)
+
+
+def _target(values: Mapping[str, Any]) -> Target:
+    keywords = tuple(values["target_keywords"]) or None
+    return Target(
+        toughness=values["toughness"],
+        save=values["save"],
+        wounds=values["wounds"],
+        models=values["models"],
+        invuln=values["invuln"],
+        fnp=values["fnp"],
+        cover=values["cover"],
+        stealth=values["stealth"],
+        damage_reduction=values["damage_reduction"],
+        keywords=keywords,
+    )
+
+
+def _options(values: Mapping[str, Any]) -> Options:
+    return Options(**{k: values[k] for k in OPTION_KEYS})
+
+
+def _check_target(values: Mapping[str, Any]) -> None:
+    total = values["wounds"] * values["models"]
+    if total > MAX_TOTAL_WOUNDS:
+        raise InputError("models", f"models × wounds must be at most {MAX_TOTAL_WOUNDS}, got {total}")
+
+
+def _check_weapon(values: Mapping[str, Any], weapon: Weapon, field: str = "abilities") -> None:
+    ab = weapon.abilities
+    if not weapon.ranged:
+        for word, flag in (("blast", ab.blast), ("torrent", ab.torrent), ("heavy", ab.heavy)):
+            if flag:
+                raise InputError(field, f"{word} is a ranged weapon ability; set ranged=true or remove it")
+        for key in ("cover", "stealth", "overwatch"):
+            if values[key]:
+                raise InputError(key, "only applies to ranged attacks; set ranged=true or set it to false")
+    bonus = blast_bonus(values["models"]) if ab.blast else 0
+    if weapon.attacks.maximum + bonus > MAX_ATTACKS:
+        raise InputError(
+            "attacks", f"at most {MAX_ATTACKS} attacks per weapon, got up to {weapon.attacks.maximum + bonus}"
+        )
+
+
+def _breakdown(result: SequenceResult) -> Table:
+    rows: list[tuple[Any, ...]] = []
+    for s in result.steps:
+        rows.append(
+            (
+                s.name,
+                float(s.attacks),
+                float(s.hits),
+                float(s.wounds),
+                float(s.devastating),
+                float(s.unsaved),
+                float(s.damage),
+            )
+        )
+    rows.append(
+        (
+            "target loses",
+            None,
+            None,
+            None,
+            None,
+            None,
+            float(result.mean_wounds_lost()),
+        )
+    )
+    return Table(
+        name="breakdown",
+        title="Mean numbers at each step (attacks → hits → wounds → unsaved → damage)",
+        columns=("weapon", "attacks", "hits", "wounds", "devastating", "unsaved", "damage"),
+        rows=tuple(rows),
+        note=(
+            "hits include Sustained Hits; wounds include Lethal Hits auto-wounds; 'devastating' are "
+            "Critical Wounds turned into mortal wounds; damage is before Feel No Pain and before "
+            "excess damage is lost. The last row is what the target really loses."
+        ),
+    )
+
+
+def _distribution_table(result: SequenceResult) -> Table:
+    dist = result.models_destroyed()
+    rows = tuple(
+        (k, fraction_str(dist.p(k)), float(dist.p(k)), float(dist.p_at_least(k)))
+        for k in range(result.target.models + 1)
+    )
+    return Table(
+        name="models_destroyed_table",
+        title="Models destroyed",
+        columns=("models", "p_exact", "p", "p_at_least"),
+        rows=rows,
+    )
+
+
+def sequence_result(result: SequenceResult, extra_lines: Sequence[str] = ()) -> CalcResult:
+    """The common result of the attack calculators (values, tables, explanation)."""
+    models = result.models_destroyed()
+    wounds = result.wounds_lost
+    n_models = result.target.models
+    values: dict[str, Any] = {
+        "mean_wounds_lost": float(result.mean_wounds_lost()),
+        "mean_wounds_lost_exact": fraction_str(result.mean_wounds_lost()),
+        "mean_models_destroyed": float(result.mean_models_destroyed()),
+        "mean_models_destroyed_exact": fraction_str(result.mean_models_destroyed()),
+        **probability_values("p_unit_destroyed", result.p_unit_destroyed()),
+        "models_destroyed": [float(models.p(k)) for k in range(n_models + 1)],
+        "models_destroyed_exact": [fraction_str(models.p(k)) for k in range(n_models + 1)],
+        "wounds_lost": [float(wounds.p(k)) for k in range(result.target.total_wounds + 1)],
+        "wounds_lost_exact": [fraction_str(wounds.p(k)) for k in range(result.target.total_wounds + 1)],
+        "p_at_least_one_model": float(models.p_at_least(1)),
+        "p_at_least_one_model_exact": fraction_str(models.p_at_least(1)),
+    }
+    lines = list(extra_lines)
+    for s in result.steps:
+        lines.append(
+            f"**{s.name}**: {float(s.attacks):.2f} attacks → {float(s.hits):.2f} hits → "
+            f"{float(s.wounds):.2f} wounds ({float(s.devastating):.2f} devastating) → "
+            f"{float(s.unsaved):.2f} unsaved → {float(s.damage):.2f} damage on average."
+        )
+    lines.append(
+        f"The target loses {float(result.mean_wounds_lost()):.2f} wounds and "
+        f"{float(result.mean_models_destroyed()):.2f} of {n_models} models on average; "
+        f"P(unit destroyed) = {float(result.p_unit_destroyed()):.2%}."
+    )
+    return CalcResult(
+        values=values, tables=(_breakdown(result), _distribution_table(result)), explanation=tuple(lines)
+    )
+
+
+# -- wh40k.attack --------------------------------------------------------------------------------
+
+
+def _weapon(values: Mapping[str, Any]) -> Weapon:
+    return Weapon(
+        name="weapon",
+        attacks=values["attacks"],
+        skill=values["skill"],
+        strength=values["strength"],
+        ap=values["ap"],
+        damage=values["damage"],
+        abilities=parse_abilities(values["abilities"]),
+        ranged=values["ranged"],
+    )
+
+
+def _check_attack(values: Mapping[str, Any]) -> None:
+    _check_target(values)
+    _check_weapon(values, _weapon(values))
+
+
+def _roll_lines(weapon: Weapon, target: Target, options: Options) -> list[str]:
+    lines = []
+    if weapon.abilities.torrent and options.published_abilities == "published":
+        lines.append("Torrent: every attack hits automatically (no Hit roll, no Critical Hit).")
+    else:
+        hit = hit_test(weapon, target, options)
+        lines.append(
+            f"Hit roll: {hit.target}+ with modifier {hit.effective_modifier:+d} → P(hit) = "
+            f"{fraction_str(hit.p_pass())}, P(Critical Hit) = {fraction_str(hit.p_critical())}."
+        )
+    wound = wound_test(weapon, target, options)
+    lines.append(
+        f"Wound roll: S{weapon.strength} vs T{target.toughness} needs {wound.target}+ "
+        f"(modifier {wound.effective_modifier:+d}) → P(wound) = {fraction_str(wound.p_pass())}, "
+        f"P(Critical Wound) = {fraction_str(wound.p_critical())}."
+    )
+    save = save_test(weapon, target, options)
+    if save is None:
+        lines.append("Saving throw: none possible.")
+    else:
+        lines.append(
+            f"Saving throw: {save.target}+ with modifier {save.effective_modifier:+d} → "
+            f"P(save) = {fraction_str(save.p_pass())}."
+        )
+    return lines
+
+
+def _attack_reference_tables() -> list[Table]:
+    strengths = range(1, 17)
+    toughness = range(1, 13)
+    wound = Table(
+        name="wound_roll_table",
+        title="Wound roll needed: Strength (rows) against Toughness (columns)",
+        columns=("S", *(f"T{t}" for t in toughness)),
+        rows=tuple((s, *(f"{wound_target(s, t)}+" for t in toughness)) for s in strengths),
+        note="Published 10th-edition table (interpretation wh40k.interpretations.wound-table).",
+    )
+    modifiers = (-1, 0, 1)
+    rows = []
+    for bs in range(2, 7):
+        for reroll in REROLL_CHOICES:
+            cells = []
+            for mod in modifiers:
+                w = Weapon("w", DiceExpr(0, 6, 1), bs, 4, 0, DiceExpr(0, 6, 1))
+                cells.append(
+                    fraction_str(
+                        hit_test(w, Target(4, 7, 1), Options(hit_modifier=mod, reroll_hits=reroll)).p_pass()
+                    )
+                )
+            rows.append((f"{bs}+", reroll, *cells))
+    hits = Table(
+        name="hit_probability",
+        title="P(hit) by BS/WS, re-roll and total modifier",
+        columns=("BS/WS", "re-roll", *(f"{m:+d}" for m in modifiers)),
+        rows=tuple(rows),
+        note="Exact; an unmodified 6 always hits and an unmodified 1 always misses.",
+    )
+    aps = range(0, -5, -1)
+    save_rows = []
+    for sv in range(2, 7):
+        cells = []
+        for ap in aps:
+            w = Weapon("w", DiceExpr(0, 6, 1), 3, 4, ap, DiceExpr(0, 6, 1))
+            st = save_test(w, Target(4, sv, 1))
+            cells.append(fraction_str(st.p_pass()) if st else "0")
+        save_rows.append((f"{sv}+", *cells))
+    saves = Table(
+        name="save_probability",
+        title="P(armour save) by Save (rows) and AP (columns), no cover",
+        columns=("Sv", *(f"AP{ap}" if ap else "AP0" for ap in aps)),
+        rows=tuple(save_rows),
+    )
+    return [wound, hits, saves]
+
+
+@calculator(
+    "wh40k.attack",
+    title="Attack sequence (one weapon)",
+    summary="""Exact distribution of wounds lost and models destroyed when one weapon attacks a
+    unit: Attacks (dice, Blast), Hit roll (Heavy, Stealth, Torrent, Fire Overwatch, Critical
+    Hits, Sustained and Lethal Hits), Wound roll (S vs T, Anti-X, Twin-linked, Devastating
+    Wounds), saving throw (AP, invulnerable, cover), Damage, Feel No Pain and allocation.""",
+    inputs=[
+        DiceInput(
+            key="attacks", label="Attacks (A)", help="The weapon's Attacks: 3, D6, D6+3, 2D6 …", min_value=1
+        ),
+        IntInput(key="skill", label="BS/WS", help="The X of the weapon's BS or WS X+.", minimum=2, maximum=6),
+        IntInput(key="strength", label="Strength (S)", help="The weapon's Strength.", minimum=1, maximum=30),
+        IntInput(
+            key="ap",
+            label="AP",
+            help="Armour Penetration as printed: 0 or negative.",
+            minimum=-6,
+            maximum=0,
+            default=0,
+        ),
+        DiceInput(key="damage", label="Damage (D)", help="The weapon's Damage: 1, D3, D6+1 …", min_value=1),
+        WordListInput(
+            key="abilities",
+            label="Weapon abilities",
+            help="Comma list, e.g. lethal-hits,sustained-hits-1,devastating-wounds,blast,anti-infantry-4.",
+            words=ABILITY_WORDS,
+            default=(),
+        ),
+        BoolInput(
+            key="ranged",
+            label="Ranged attack",
+            help="true for a ranged weapon, false for melee.",
+            default=True,
+        ),
+        *ATTACKER_SITUATION,
+        *TARGET_INPUTS,
+        *INTERPRETATION_INPUTS,
+    ],
+    outputs=OUTPUTS,
+    rules=[
+        "wh40k.attack.sequence",
+        "wh40k.attack.attacks",
+        "wh40k.attack.blast",
+        "wh40k.attack.hit-roll",
+        "wh40k.attack.heavy",
+        "wh40k.attack.stealth",
+        "wh40k.attack.fire-overwatch",
+        "wh40k.attack.torrent",
+        "wh40k.attack.sustained-hits",
+        "wh40k.attack.lethal-hits",
+        "wh40k.attack.wound-roll",
+        "wh40k.attack.anti",
+        "wh40k.attack.twin-linked",
+        "wh40k.attack.devastating-wounds",
+        "wh40k.attack.saving-throw",
+        "wh40k.attack.invulnerable-save",
+        "wh40k.attack.benefit-of-cover",
+        "wh40k.attack.ignores-cover",
+        "wh40k.attack.damage",
+        "wh40k.attack.feel-no-pain",
+        "wh40k.attack.allocation",
+        "wh40k.attack.mortal-wounds",
+        "wh40k.core.rerolls",
+    ],
+    check=_check_attack,
+    examples=[
+        {
+            "attacks": "40",
+            "skill": "3",
+            "strength": "5",
+            "ap": "-1",
+            "damage": "1",
+            "abilities": "sustained-hits-1,devastating-wounds",
+            "toughness": "4",
+            "save": "3",
+            "wounds": "2",
+            "models": "20",
+            "fnp": "5",
+        },
+        {
+            "attacks": "D6+3",
+            "skill": "2",
+            "strength": "7",
+            "ap": "-2",
+            "damage": "1",
+            "abilities": "blast,devastating-wounds,lethal-hits",
+            "toughness": "4",
+            "save": "3",
+            "wounds": "2",
+            "models": "10",
+            "cover": "true",
+        },
+        {
+            "attacks": "5",
+            "skill": "2",
+            "strength": "14",
+            "ap": "-3",
+            "damage": "4",
+            "abilities": "lethal-hits",
+            "ranged": "false",
+            "toughness": "11",
+            "save": "2",
+            "invuln": "4",
+            "wounds": "14",
+            "models": "1",
+        },
+    ],
+    reference_tables=_attack_reference_tables,
+)
+def attack_calculator(**values: Any) -> CalcResult:
+    """Exact attack sequence of one weapon against one unit."""
+    weapon = _weapon(values)
+    target = _target(values)
+    options = _options(values)
+    result = resolve([weapon], target, options)
+    return sequence_result(result, _roll_lines(weapon, target, options))
+
+
+# -- wh40k.mortarion ---------------------------------------------------------------------------------
+
+MORTARION_WEAPONS = ("rotwind", "the-lantern", "silence-strike", "silence-sweep")
+
+
+def _chosen(values: Mapping[str, Any]) -> list[Weapon]:
+    table = mortarion_weapons()
+    return [table[k] for k in values["weapons"]]
+
+
+def _check_mortarion(values: Mapping[str, Any]) -> None:
+    _check_target(values)
+    chosen = values["weapons"]
+    if not chosen:
+        raise InputError("weapons", "name at least one of " + ", ".join(MORTARION_WEAPONS))
+    weapons = _chosen(values)
+    if len({w.ranged for w in weapons}) > 1:
+        raise InputError(
+            "weapons", "shoot (rotwind, the-lantern) or fight (silence-strike or silence-sweep), not both"
+        )
+    if "silence-strike" in chosen and "silence-sweep" in chosen:
+        raise InputError(
+            "weapons", "Silence attacks with one profile at a time: silence-strike or silence-sweep"
+        )
+    for w in weapons:
+        _check_weapon(values, w, "weapons")
+
+
+@calculator(
+    "wh40k.mortarion",
+    title="Mortarion's weapons in sequence",
+    summary="""Mortarion attacks one unit with several weapons in turn (e.g. Rotwind then The
+    Lantern); damage carries from weapon to weapon and Devastating Wounds come last. Exact
+    distribution of wounds lost and models destroyed.""",
+    inputs=[
+        WordListInput(
+            key="weapons",
+            label="Weapons, in order",
+            help="Comma list from rotwind, the-lantern (shooting) or silence-strike / silence-sweep (melee).",
+            words=tuple((k, k) for k in MORTARION_WEAPONS),
+            default=("rotwind", "the-lantern"),
+        ),
+        BoolInput(
+            key="damaged",
+            label="Damaged (1–6 wounds left)",
+            help="Mortarion has 1–6 wounds remaining: −1 to his Hit rolls.",
+            default=False,
+        ),
+        *ATTACKER_SITUATION,
+        *TARGET_INPUTS,
+        *INTERPRETATION_INPUTS,
+    ],
+    outputs=OUTPUTS,
+    rules=[
+        "wh40k.mortarion.weapons",
+        "wh40k.mortarion.damaged",
+        "wh40k.attack.sequence",
+        "wh40k.attack.devastating-wounds",
+        "wh40k.attack.allocation",
+    ],
+    check=_check_mortarion,
+    examples=[
+        {"weapons": "rotwind,the-lantern", "toughness": "4", "save": "3", "wounds": "2", "models": "10"},
+        {
+            "weapons": "silence-strike",
+            "toughness": "12",
+            "save": "2",
+            "invuln": "4",
+            "wounds": "22",
+            "models": "1",
+        },
+    ],
+)
+def mortarion_calculator(*, weapons: tuple[str, ...], damaged: bool, **values: Any) -> CalcResult:
+    """Mortarion's chosen weapons, resolved in order against one target."""
+    chosen = _chosen({"weapons": weapons})
+    target = _target(values)
+    opts = dict(values)
+    if damaged:
+        opts["hit_modifier"] = values["hit_modifier"] - 1
+    options = _options(opts)
+    result = resolve(chosen, target, options)
+    lines = [f"Weapons in order: {', '.join(w.name for w in chosen)}."]
+    if damaged:
+        lines.append("Damaged: −1 to every Hit roll (the total modifier is still capped at ±1).")
+    return sequence_result(result, lines)
+
+
+# -- wh40k.battle-shock ------------------------------------------------------------------------------
+
+
+@calculator(
+    "wh40k.battle-shock",
+    title="Battle-shock test",
+    summary="Chance that a unit passes a Battle-shock test: 2D6 at or above its Leadership.",
+    inputs=[
+        IntInput(
+            key="leadership",
+            label="Leadership (Ld)",
+            help="The X of the unit's best Leadership X+.",
+            minimum=2,
+            maximum=12,
+        ),
+        IntInput(
+            key="modifier",
+            label="Modifier",
+            help="Added to the 2D6 roll (negative is worse).",
+            minimum=-6,
+            maximum=6,
+            default=0,
+        ),
+    ],
+    outputs=[
+        Output("p_pass", "P(pass)", "probability", "Chance the test passes."),
+        Output("p_battle_shocked", "P(Battle-shocked)", "probability", "Chance the test fails."),
+    ],
+    rules=["wh40k.core.battle-shock"],
+    examples=[{"leadership": "7"}, {"leadership": "6", "modifier": "-1"}],
+    reference_tables=lambda: [
+        Table(
+            name="battle_shock_by_ld",
+            title="P(pass) of a Battle-shock test by Leadership",
+            columns=("Ld", "p_exact", "p"),
+            rows=tuple(
+                (
+                    f"{ld}+",
+                    fraction_str(battle_shock_test(ld).p_pass()),
+                    float(battle_shock_test(ld).p_pass()),
+                )
+                for ld in range(2, 13)
+            ),
+        )
+    ],
+)
+def battle_shock_calculator(*, leadership: int, modifier: int) -> CalcResult:
+    """Exact P(pass) of a Battle-shock test."""
+    p = battle_shock_test(leadership, modifier).p_pass()
+    lines = (
+        f"Roll 2D6{modifier:+d}; {leadership} or more passes: P(pass) = {fraction_str(p)} ≈ {float(p):.1%}.",
+        "A failed test leaves the unit Battle-shocked (OC 0, no Stratagems) until your next Command phase.",
+    )
+    return CalcResult(
+        values={**probability_values("p_pass", p), **probability_values("p_battle_shocked", Fraction(1) - p)},
+        explanation=lines,
+    )
