@@ -30,7 +30,7 @@ from rulesbook.calculators import (
 from rulesbook.dice import REROLLS, DiceExpr
 from rulesbook.errors import InputError
 from rulesbook.results import CalcResult, Table, fraction_str, probability_values
-from rulesbook.systems.wh40k.data import mortarion_weapons
+from rulesbook.systems.wh40k.data import damaged_hit_modifier, mortarion_weapons
 from rulesbook.systems.wh40k.rules import (
     ABILITY_WORDS,
     MAX_ATTACKS,
@@ -658,8 +658,7 @@ def mortarion_calculator(*, weapons: tuple[str, ...], damaged: bool, **values: A
     chosen = _chosen({"weapons": weapons})
     target = _target(values)
     opts = dict(values)
-    if damaged:
-        opts["hit_modifier"] = values["hit_modifier"] - 1
+    opts["hit_modifier"] = values["hit_modifier"] + damaged_hit_modifier(damaged)
     options = _options(opts)
     result = resolve(chosen, target, options)
     lines = [f"Weapons in order: {', '.join(w.name for w in chosen)}."]

@@ -9,18 +9,20 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import yaml
 
 from rulesbook.dice import parse_dice
 from rulesbook.errors import InputError
-from rulesbook.registry import DataFileError
+from rulesbook.registry import DataFileError, implements
 from rulesbook.systems.wh40k.rules import Weapon, parse_abilities
 
-__all__ = ["MORTARION_FILE", "load_weapons", "mortarion_weapons"]
+__all__ = ["MORTARION_FILE", "damaged_hit_modifier", "load_weapons", "mortarion_weapons"]
 
 MORTARION_FILE = Path(__file__).with_name("mortarion.yaml")
 
@@ -58,7 +60,18 @@ def _weapon(raw: dict[str, Any]) -> Weapon:
 
 
 @cache
-def mortarion_weapons() -> dict[str, Weapon]:
+@implements("wh40k.mortarion.weapons")
+def mortarion_weapons() -> Mapping[str, Weapon]:
     """Mortarion's four weapon profiles, keyed ``rotwind``, ``the-lantern``, ``silence-strike``,
-    ``silence-sweep``."""
-    return load_weapons(MORTARION_FILE, "mortarion")
+    ``silence-sweep`` (read-only)."""
+    return MappingProxyType(load_weapons(MORTARION_FILE, "mortarion"))
+
+
+@implements("wh40k.mortarion.damaged")
+def damaged_hit_modifier(damaged: bool) -> int:
+    """Mortarion's Damaged ability as a Hit roll modifier (1–6 wounds left: −1).
+
+    >>> damaged_hit_modifier(True), damaged_hit_modifier(False)
+    (-1, 0)
+    """
+    return -1 if damaged else 0
