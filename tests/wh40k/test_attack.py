@@ -131,9 +131,9 @@ def test_devastating_wounds_do_not_spill() -> None:
     """D6 mortal wounds from one Critical Wound can destroy at most one 1-wound model."""
     w = weapon("3", 3, 4, 0, "D6", "torrent,devastating-wounds")
     r = resolve([w], Target(toughness=4, save=2, wounds=1, models=10), Options(critical_wound=2))
-    assert max(r.models_destroyed().outcomes()) == 3  # three attacks, one model each at most
+    assert max(r.models_destroyed.outcomes()) == 3  # three attacks, one model each at most
     spilled = resolve([w], Target(4, 2, 1, 10), Options(critical_wound=2, devastating_excess="spills"))
-    assert spilled.mean_models_destroyed() > r.mean_models_destroyed()
+    assert spilled.mean_models_destroyed > r.mean_models_destroyed
 
 
 @pytest.mark.covers("wh40k.attack.devastating-wounds", "wh40k.attack.sequence")
@@ -251,8 +251,8 @@ def test_source_only_drops_the_published_abilities() -> None:
     w = weapon("1", 4, 4, 0, "1", "torrent,twin-linked,anti-infantry-2")
     t = Target(toughness=4, save=7, wounds=1)
     # auto hit; Critical Wound on 2+, failures re-rolled: 5/6 + 1/6 x 5/6
-    assert resolve([w], t).mean_wounds_lost() == Fraction(35, 36)
-    assert resolve([w], t, Options(published_abilities="source-only")).mean_wounds_lost() == Fraction(1, 4)
+    assert resolve([w], t).mean_wounds_lost == Fraction(35, 36)
+    assert resolve([w], t, Options(published_abilities="source-only")).mean_wounds_lost == Fraction(1, 4)
 
 
 @pytest.mark.covers("wh40k.attack.wound-roll")

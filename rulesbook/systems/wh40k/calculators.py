@@ -29,7 +29,7 @@ from rulesbook.calculators import (
 )
 from rulesbook.dice import REROLLS, DiceExpr
 from rulesbook.errors import InputError
-from rulesbook.results import CalcResult, Table, fraction_str, probability_values
+from rulesbook.results import CalcResult, Distribution, Table, fraction_str, probability_values
 from rulesbook.systems.wh40k.data import damaged_hit_modifier, mortarion_weapons
 from rulesbook.systems.wh40k.rules import (
     ABILITY_WORDS,
@@ -300,7 +300,7 @@ def _breakdown(result: SequenceResult) -> Table:
             None,
             None,
             None,
-            float(result.mean_wounds_lost()),
+            float(result.mean_wounds_lost),
         )
     )
     return Table(
@@ -316,12 +316,28 @@ def _breakdown(result: SequenceResult) -> Table:
     )
 
 
+def _dense(dist: Distribution[int], size: int) -> list[Fraction]:
+    """P(X = k) for k = 0 .. size-1."""
+    out = [Fraction(0)] * size
+    for k, p in dist:
+        out[k] = p
+    return out
+
+
+def _at_least(probs: Sequence[Fraction]) -> list[Fraction]:
+    """P(X >= k) for every k, by a running sum from the top."""
+    out: list[Fraction] = []
+    acc = Fraction(0)
+    for p in reversed(probs):
+        acc += p
+        out.append(acc)
+    return out[::-1]
+
+
 def _distribution_table(result: SequenceResult) -> Table:
-    dist = result.models_destroyed()
-    rows = tuple(
-        (k, fraction_str(dist.p(k)), float(dist.p(k)), float(dist.p_at_least(k)))
-        for k in range(result.target.models + 1)
-    )
+    probs = _dense(result.models_destroyed, result.target.models + 1)
+    at_least = _at_least(probs)
+    rows = tuple((k, fraction_str(p), float(p), float(at_least[k])) for k, p in enumerate(probs))
     return Table(
         name="models_destroyed_table",
         title="Models destroyed",
@@ -332,21 +348,21 @@ def _distribution_table(result: SequenceResult) -> Table:
 
 def sequence_result(result: SequenceResult, extra_lines: Sequence[str] = ()) -> CalcResult:
     """The common result of the attack calculators (values, tables, explanation)."""
-    models = result.models_destroyed()
-    wounds = result.wounds_lost
+    models = _dense(result.models_destroyed, result.target.models + 1)
+    wounds = _dense(result.wounds_lost, result.target.total_wounds + 1)
     n_models = result.target.models
+    p_some = Fraction(1) - models[0]
     values: dict[str, Any] = {
-        "mean_wounds_lost": float(result.mean_wounds_lost()),
-        "mean_wounds_lost_exact": fraction_str(result.mean_wounds_lost()),
-        "mean_models_destroyed": float(result.mean_models_destroyed()),
-        "mean_models_destroyed_exact": fraction_str(result.mean_models_destroyed()),
-        **probability_values("p_unit_destroyed", result.p_unit_destroyed()),
-        "models_destroyed": [float(models.p(k)) for k in range(n_models + 1)],
-        "models_destroyed_exact": [fraction_str(models.p(k)) for k in range(n_models + 1)],
-        "wounds_lost": [float(wounds.p(k)) for k in range(result.target.total_wounds + 1)],
-        "wounds_lost_exact": [fraction_str(wounds.p(k)) for k in range(result.target.total_wounds + 1)],
-        "p_at_least_one_model": float(models.p_at_least(1)),
-        "p_at_least_one_model_exact": fraction_str(models.p_at_least(1)),
+        "mean_wounds_lost": float(result.mean_wounds_lost),
+        "mean_wounds_lost_exact": fraction_str(result.mean_wounds_lost),
+        "mean_models_destroyed": float(result.mean_models_destroyed),
+        "mean_models_destroyed_exact": fraction_str(result.mean_models_destroyed),
+        **probability_values("p_unit_destroyed", result.p_unit_destroyed),
+        "models_destroyed": [float(p) for p in models],
+        "models_destroyed_exact": [fraction_str(p) for p in models],
+        "wounds_lost": [float(p) for p in wounds],
+        "wounds_lost_exact": [fraction_str(p) for p in wounds],
+        **probability_values("p_at_least_one_model", p_some),
     }
     lines = list(extra_lines)
     for s in result.steps:
@@ -356,9 +372,9 @@ def sequence_result(result: SequenceResult, extra_lines: Sequence[str] = ()) -> 
             f"{float(s.unsaved):.2f} unsaved → {float(s.damage):.2f} damage on average."
         )
     lines.append(
-        f"The target loses {float(result.mean_wounds_lost()):.2f} wounds and "
-        f"{float(result.mean_models_destroyed()):.2f} of {n_models} models on average; "
-        f"P(unit destroyed) = {float(result.p_unit_destroyed()):.2%}."
+        f"The target loses {float(result.mean_wounds_lost):.2f} wounds and "
+        f"{float(result.mean_models_destroyed):.2f} of {n_models} models on average; "
+        f"P(unit destroyed) = {float(result.p_unit_destroyed):.2%}."
     )
     return CalcResult(
         values=values, tables=(_breakdown(result), _distribution_table(result)), explanation=tuple(lines)

@@ -23,7 +23,7 @@ Example:
     ...                 ap=-1, damage=parse_dice("1"))
     >>> target = Target(toughness=4, save=3, wounds=1, models=10)
     >>> result = resolve([weapon], target)
-    >>> result.mean_wounds_lost()   # 10 x 2/3 hit x 1/2 wound x 1/2 save fails
+    >>> result.mean_wounds_lost   # 10 x 2/3 hit x 1/2 wound x 1/2 save fails
     Fraction(5, 3)
 """
 
@@ -670,28 +670,46 @@ class WeaponStep:
 
 @dataclass(frozen=True, slots=True)
 class SequenceResult:
-    """The exact distribution of wounds lost by the target, with its derived views."""
+    """The exact distribution of wounds lost by the target, with its derived views.
+
+    ``wounds_lost`` counts the wounds the unit really loses (excess damage on a destroyed model
+    is not counted); ``models_destroyed`` is ``wounds_lost // W``.
+    """
 
     target: Target
     wounds_lost: Distribution[int]
+    models_destroyed: Distribution[int]
+    mean_wounds_lost: Fraction
+    mean_models_destroyed: Fraction
+    p_unit_destroyed: Fraction
     steps: tuple[WeaponStep, ...]
 
-    def models_destroyed(self) -> Distribution[int]:
-        """Distribution of the number of models destroyed."""
-        w = self.target.wounds
-        return self.wounds_lost.map(lambda lost: lost // w)
+    @staticmethod
+    def from_weights(
+        target: Target, weights: Sequence[int], den: int, steps: Sequence[WeaponStep]
+    ) -> SequenceResult:
+        """Build every view once from integer weights over wounds lost (denominator ``den``)."""
+        by_model = [0] * (target.models + 1)
+        for lost, w in enumerate(weights):
+            by_model[lost // target.wounds] += w
+        return SequenceResult(
+            target=target,
+            wounds_lost=_distribution(weights, den),
+            models_destroyed=_distribution(by_model, den),
+            mean_wounds_lost=Fraction(sum(k * w for k, w in enumerate(weights)), den),
+            mean_models_destroyed=Fraction(sum(k * w for k, w in enumerate(by_model)), den),
+            p_unit_destroyed=Fraction(weights[-1], den),
+            steps=tuple(steps),
+        )
 
-    def mean_wounds_lost(self) -> Fraction:
-        """Expected wounds lost (excess damage on a destroyed model not counted)."""
-        return self.wounds_lost.mean()
 
-    def mean_models_destroyed(self) -> Fraction:
-        """Expected number of models destroyed."""
-        return self.models_destroyed().mean()
+def _distribution(weights: Sequence[int], den: int) -> Distribution[int]:
+    return Distribution(tuple((k, Fraction(w, den)) for k, w in enumerate(weights) if w))
 
-    def p_unit_destroyed(self) -> Fraction:
-        """Probability that every model is destroyed."""
-        return self.wounds_lost.p(self.target.total_wounds)
+
+def _attacks_distribution(weapon: Weapon, target: Target) -> Distribution[int]:
+    bonus = blast_bonus(target.models) if weapon.abilities.blast else 0
+    return weapon.attacks.distribution().map(lambda a: a + bonus)
 
 
 @implements("wh40k.attack.torrent", "wh40k.attack.twin-linked", "wh40k.attack.anti")
@@ -705,11 +723,6 @@ def source_rules_only(weapon: Weapon) -> Weapon:
     """
     ab = replace(weapon.abilities, torrent=False, twin_linked=False, anti=())
     return replace(weapon, abilities=ab)
-
-
-def _attacks_distribution(weapon: Weapon, target: Target) -> Distribution[int]:
-    bonus = blast_bonus(target.models) if weapon.abilities.blast else 0
-    return weapon.attacks.distribution().map(lambda a: a + bonus)
 
 
 @implements(
@@ -726,7 +739,7 @@ def resolve(weapons: Sequence[Weapon], target: Target, options: Options = Option
     >>> rotwind = Weapon("Rotwind", parse_dice("D6+3"), 2, 7, -2, parse_dice("1"),
     ...                  parse_abilities("blast,devastating-wounds,lethal-hits"))
     >>> r = resolve([rotwind], Target(toughness=4, save=3, wounds=1, models=20))
-    >>> r.mean_models_destroyed()   # (3.5 + 3 + 4 Blast) attacks x (4/6 x 1/2 + 1/6 x 2/3)
+    >>> r.mean_models_destroyed   # (3.5 + 3 + 4 Blast) attacks x (4/6 x 1/2 + 1/6 x 2/3)
     Fraction(14, 3)
     """
     weapons = (
@@ -782,8 +795,7 @@ def resolve(weapons: Sequence[Weapon], target: Target, options: Options = Option
             collapsed[rest] = _add(collapsed.get(rest), _horner(by_m, packet))
         state = collapsed
     final, final_den = state[()]
-    dist = Distribution.from_pairs((L, Fraction(w, final_den)) for L, w in enumerate(final) if w)
-    return SequenceResult(target=target, wounds_lost=dist, steps=tuple(steps))
+    return SequenceResult.from_weights(target, final, final_den, steps)
 
 
 def _add(a: tuple[list[int], int] | None, b: tuple[list[int], int]) -> tuple[list[int], int]:
