@@ -53,8 +53,8 @@ def test_the_three_exemptions_differ() -> None:
 def test_failed_checks_pin_or_send_units_back() -> None:
     assert state_after_check("pinning", passed=False) is MoraleState.PINNED_DOWN
     for trigger in ("casualties", "break", "panic"):
-        assert state_after_check(trigger, passed=False) is MoraleState.FALLING_BACK  # type: ignore[arg-type]
-        assert state_after_check(trigger, passed=True) is MoraleState.STEADY  # type: ignore[arg-type]
+        assert state_after_check(trigger, passed=False) is MoraleState.FALLING_BACK
+        assert state_after_check(trigger, passed=True) is MoraleState.STEADY
     assert state_after_check("pinning", False, MoraleState.FALLING_BACK) is MoraleState.FALLING_BACK
 
 
