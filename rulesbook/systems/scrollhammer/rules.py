@@ -248,10 +248,12 @@ def casualties_test_needed(
 
 
 @implements("scrollhammer.morale.break-test")
-def break_test(ld: int, lost_by: int, modifier: int = 0, **options: str) -> RollTest:
+def break_test(
+    ld: int, lost_by: int, modifier: int = 0, *, insane_heroism: bool = True, ld_bounds: LdBounds = "none"
+) -> RollTest:
     """The Break test after losing a combat by ``lost_by``: a Morale check at Ld − lost_by.
 
-    ``modifier`` holds any other Ld modifiers; ``options`` go to :func:`morale_check`.
+    ``modifier`` holds any other Ld modifiers; the keywords are those of :func:`morale_check`.
 
     >>> break_test(8, lost_by=3).p_pass()   # 2D6 <= 5: 10 of 36
     Fraction(5, 18)
@@ -260,17 +262,19 @@ def break_test(ld: int, lost_by: int, modifier: int = 0, **options: str) -> Roll
     """
     if lost_by < 1:
         raise ValueError("a lost combat is lost by at least 1")
-    return morale_check(ld, modifier - lost_by, **options)  # type: ignore[arg-type]
+    return morale_check(ld, modifier - lost_by, insane_heroism=insane_heroism, ld_bounds=ld_bounds)
 
 
 @implements("scrollhammer.morale.panic-test")
-def panic_test(ld: int, modifier: int = 0, **options: str) -> RollTest:
+def panic_test(
+    ld: int, modifier: int = 0, *, insane_heroism: bool = True, ld_bounds: LdBounds = "none"
+) -> RollTest:
     """The Panic test of a unit a friend fell back through: a plain Morale check.
 
     >>> panic_test(7).p_pass()
     Fraction(7, 12)
     """
-    return morale_check(ld, modifier, **options)  # type: ignore[arg-type]
+    return morale_check(ld, modifier, insane_heroism=insane_heroism, ld_bounds=ld_bounds)
 
 
 # -- regrouping -------------------------------------------------------------------------------
