@@ -145,9 +145,7 @@ def _morale_options(values: Mapping[str, Any]) -> MoraleOptions:
     return options
 
 
-def _check_force(
-    values: Mapping[str, Any], *, remaining: int, remaining_key: str, officer: bool, reserve_key: str
-) -> None:
+def _check_force(values: Mapping[str, Any], *, remaining: int, remaining_key: str, officer: bool) -> None:
     """Cross-field checks shared by both calculators."""
     starting = values["starting_units"]
     if remaining > starting:
@@ -190,7 +188,6 @@ def _check_morale(values: Mapping[str, Any]) -> None:
         remaining=values["remaining_units"],
         remaining_key="remaining_units",
         officer=values["officer_ld"] is not None,
-        reserve_key="units_in_reserve",
     )
 
 
@@ -432,19 +429,11 @@ COUNTER_INPUTS = (
 
 
 def _check_phase(values: Mapping[str, Any]) -> None:
-    remaining = values["units_on_table"] + values["units_in_reserve"]
-    starting = values["starting_units"]
-    if remaining > starting:
-        raise InputError(
-            "units_on_table",
-            f"units on the table plus in reserve ({remaining}) cannot exceed starting_units ({starting})",
-        )
     _check_force(
         values,
-        remaining=remaining,
+        remaining=values["units_on_table"] + values["units_in_reserve"],
         remaining_key="units_on_table",
         officer=bool(values["officer_lds"]),
-        reserve_key="units_in_reserve",
     )
     held = values["objectives_held"] + values["opponent_objectives_held"]
     total = mission(values["mission"]).objectives
