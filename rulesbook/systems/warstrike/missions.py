@@ -38,6 +38,7 @@ import yaml
 from rulesbook.dice import DiceExpr, RollTest, parse_dice
 from rulesbook.errors import InputError
 from rulesbook.registry import DataFileError, implements
+from rulesbook.registry import _need as _need  # the registry's data-file field check
 
 __all__ = ["COUNTERS", "SIDES", "Condition", "Mission", "ReserveRoll", "load_mission", "mission", "missions"]
 
@@ -119,18 +120,6 @@ class Mission:
         return bool(self.met_conditions(side, counters))
 
 
-def _need(raw: Any, key: str, where: str, kind: type | tuple[type, ...]) -> Any:
-    if not isinstance(raw, Mapping):
-        raise DataFileError(f"{where}: expected a mapping")
-    if key not in raw:
-        raise DataFileError(f"{where}: missing field '{key}'")
-    value = raw[key]
-    if (isinstance(value, bool) and kind is not bool) or not isinstance(value, kind):
-        names = " or ".join(k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))
-        raise DataFileError(f"{where}.{key}: expected {names}, got {type(value).__name__}")
-    return value
-
-
 def _condition(raw: Any, where: str) -> Condition:
     text = str(_need(raw, "text", where, str))
     if "all" in raw:
@@ -170,7 +159,7 @@ def load_mission(path: Path) -> Mission:
     if f"{mid}.yaml" != name:
         raise DataFileError(f"{name}.id: must match the file name, got {mid!r}")
     turns = _need(data, "turns", name, int)
-    if turns < 1:
+    if isinstance(turns, bool) or turns < 1:
         raise DataFileError(f"{name}.turns: expected a whole number >= 1")
     objectives = int(data.get("objectives", 0) or 0)
     rraw = _need(data, "reserves", name, dict)

@@ -176,3 +176,7 @@ def changes_markdown() -> str:
             lines.append(f"- **{ch.kind}** — {ch.what}: {ch.note}{refs}")
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
+
+
+if __name__ == "__main__":  # pragma: no cover - prints the section to paste into guide.md
+    print(changes_markdown(), end="")
