@@ -500,18 +500,20 @@ def starting_phase(
         "defeat": fight_on if (opp_met and not met) else Fraction(0),
         "continue": fight_on if not (met or opp_met) else Fraction(0),
     }
+    arrivals = reserve_arrivals(mission, force.units_in_reserve, turn, options.reserves_roll)
     if outcome["continue"] == 0:
         log.append("Step 3 — Roll For Reserves: not reached, the game is over.")
     else:
         goes_on = " (reached only if the game goes on)" if outcome["continue"] != 1 else ""
         log.append(f"Step 3 — Roll For Reserves{goes_on}.")
-    arrivals = reserve_arrivals(mission, force.units_in_reserve, turn, options.reserves_roll)
-    if force.units_in_reserve == 0:
-        log.append("  No unit is in reserve.")
-    else:
-        log.append(
-            f"  {force.units_in_reserve} unit(s) in reserve roll {mission.reserves.describe()} "
-            f"(reading {options.reserves_roll}); expected arrivals {float(arrivals.mean()):.2f}."
-        )
+        if force.units_in_reserve == 0:
+            log.append("  No unit is in reserve.")
+        elif turn < mission.reserves.from_turn:
+            log.append(f"  Reserves may not arrive before turn {mission.reserves.from_turn}.")
+        else:
+            log.append(
+                f"  {force.units_in_reserve} unit(s) in reserve roll {mission.reserves.describe()} "
+                f"(reading {options.reserves_roll}); expected arrivals {float(arrivals.mean()):.2f}."
+            )
     log.append("Outcome: " + ", ".join(f"{k} {fraction_str(v)}" for k, v in outcome.items() if v) + ".")
     return StartingPhaseResult(morale, met, opp_met, outcome, arrivals, tuple(log))
