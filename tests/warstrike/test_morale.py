@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from rulesbook.errors import InputError
 from rulesbook.registry import registry
+from rulesbook.systems.warstrike import rules as ws_rules
 from rulesbook.systems.warstrike.rules import (
     MoraleOptions,
     check_required,
@@ -200,6 +201,7 @@ def test_exact_agrees_with_seeded_simulation(kwargs: dict[str, object]) -> None:
     if hive is not None:
         assert isinstance(hive, list)
         inputs |= {
+            "officer_ld": None,
             "starting_units": 3 * len(hive),
             "remaining_units": len(hive),
             "hive_mind": True,
@@ -219,12 +221,14 @@ def test_interactive_speed() -> None:
     """A large Hive Mind force with mixed Ld answers well under 100 ms (uncached)."""
     calc = registry().calculator(CALC)
     lds = tuple([5, 6, 7, 8, 9, 10] * 5)
+    ws_rules._passes.cache_clear()
     start = time.perf_counter()
     calc.compute(
         **calc.validate(
             {
                 "starting_units": 60,
                 "remaining_units": 30,
+                "officer_ld": None,
                 "hive_mind": True,
                 "unit_lds": lds,
                 "fanatical": True,
@@ -241,14 +245,21 @@ def test_interactive_speed() -> None:
         (["starting_units=0", "remaining_units=0"], "starting_units"),
         (["starting_units=5", "remaining_units=-1"], "remaining_units"),
         (["starting_units=5", "remaining_units=2", "officer_ld=13"], "officer_ld"),
-        (["starting_units=5", "remaining_units=2", "hive_mind=yes"], "hive_mind"),
-        (["starting_units=5", "remaining_units=2", "hive_mind=true", "unit_lds=7,x"], "unit_lds"),
-        (["starting_units=5", "remaining_units=2", "hive_mind=true", "unit_lds=7,13"], "unit_lds"),
+        (["starting_units=5", "remaining_units=2", "officer_ld=none", "hive_mind=yes"], "hive_mind"),
+        (
+            ["starting_units=5", "remaining_units=2", "officer_ld=none", "hive_mind=true", "unit_lds=7,x"],
+            "unit_lds",
+        ),
+        (
+            ["starting_units=5", "remaining_units=2", "officer_ld=none", "hive_mind=true", "unit_lds=7,13"],
+            "unit_lds",
+        ),
         (["starting_units=5", "remaining_units=0", "officer_ld=8"], "officer_ld"),
-        (["starting_units=5", "remaining_units=2", "ld_test=3d6"], "ld_test"),
-        (["starting_units=5", "remaining_units=2", "rules_version=0.51"], "rules_version"),
+        (["starting_units=5", "remaining_units=2", "officer_ld=none", "ld_test=3d6"], "ld_test"),
+        (["starting_units=5", "remaining_units=2", "officer_ld=none", "rules_version=0.51"], "rules_version"),
         (["starting_units=5", "remaining_units=2", "colour=red"], "colour"),
         (["starting_units=5"], "remaining_units"),
+        (["starting_units=5", "remaining_units=2"], "officer_ld"),
     ],
 )
 def test_bad_input_is_one_line_naming_the_field(args: list[str], field: str) -> None:
@@ -263,7 +274,14 @@ def test_log_explains_the_check() -> None:
     r = (
         registry()
         .calculator(CALC)
-        .run(starting_units=12, remaining_units=5, hive_mind=True, unit_lds=(7, 7, 6, 6, 8), fanatical=True)
+        .run(
+            starting_units=12,
+            remaining_units=5,
+            officer_ld=None,
+            hive_mind=True,
+            unit_lds=(7, 7, 6, 6, 8),
+            fanatical=True,
+        )
     )
     text = "\n".join(r.explanation)
     assert "5 of 12" in text and "tie fights on" in text and "Fanatical" in text

@@ -10,7 +10,7 @@ Example:
     >>> r["check_required"], r["p_retreat_exact"], r["p_fight_on_exact"]
     (True, '5/18', '13/18')
     >>> try:
-    ...     calc.parse_assignments(["starting_units=6", "remaining_units=2", "hive_mind=true"])
+    ...     calc.parse_assignments(["starting_units=6", "remaining_units=2", "officer_ld=none", "hive_mind=true"])
     ... except InputError as err:
     ...     print(err.field, "|", err.message)
     unit_lds | a Hive Mind force needs the Ld of each of the 2 units that test (comma-separated), got 0 values
@@ -79,10 +79,10 @@ OFFICER_LD = OptionalIntInput(
     key="officer_ld",
     label="Officer Ld",
     help="Ld of the officer who tests — with several officers alive on the table, the best Ld; "
-    "'none' when no officer is alive on the table. Leave 'none' for a Hive Mind force.",
+    "'none' when no officer is alive on the table. A Hive Mind force has no officer: give 'none' "
+    "(a number is ignored with a warning).",
     minimum=0,
     maximum=MAX_LD,
-    default=None,
 )
 HIVE_MIND = BoolInput(
     key="hive_mind",
@@ -160,8 +160,6 @@ def _check_force(values: Mapping[str, Any], *, remaining: int, remaining_key: st
         )
     lds = values["unit_lds"]
     if values["hive_mind"]:
-        if officer:
-            raise InputError("officer_ld", "a Hive Mind force has no officer; leave it as none")
         testers = remaining - (reserve if values["hive_mind_who_tests"] == "on-table-only" else 0)
         if len(lds) != testers:
             what = (
@@ -178,7 +176,7 @@ def _check_force(values: Mapping[str, Any], *, remaining: int, remaining_key: st
         raise InputError(
             "unit_lds", "only a Hive Mind force tests unit by unit; leave it empty or set hive_mind=true"
         )
-    if officer and remaining == 0:
+    if officer and remaining == 0 and not values["hive_mind"]:
         raise InputError("officer_ld", "no unit remains, so no officer can be alive on the table; give none")
 
 
@@ -189,6 +187,12 @@ def _check_morale(values: Mapping[str, Any]) -> None:
         remaining_key="remaining_units",
         officer=values["officer_ld"] is not None,
     )
+
+
+def _hive_officer_warning(hive_mind: bool, officer: bool, key: str) -> tuple[str, ...]:
+    if hive_mind and officer:
+        return (f"{key} is ignored: a Hive Mind force has no officer, its units vote instead.",)
+    return ()
 
 
 def _vote_table(passes: Any, testers: int) -> Table:
@@ -364,7 +368,12 @@ def strike_force_morale_calculator(
         "mode": r.mode,
     }
     tables = (_vote_table(r.passes, r.testers),) if r.passes is not None else ()
-    return CalcResult(values=values, tables=tables, explanation=r.log)
+    return CalcResult(
+        values=values,
+        tables=tables,
+        explanation=r.log,
+        warnings=_hive_officer_warning(hive_mind, officer_ld is not None, "officer_ld"),
+    )
 
 
 # -- the whole phase ---------------------------------------------------------------------------
@@ -401,11 +410,11 @@ UNITS_ON_TABLE = IntInput(
 OFFICER_LDS = IntListInput(
     key="officer_lds",
     label="Ld of officers on the table",
-    help="Comma-separated Ld of each officer alive and on the table; empty when there is none.",
+    help="Comma-separated Ld of each officer alive and on the table (e.g. 8,7); give it empty "
+    "(officer_lds=) when there is none. A Hive Mind force's officers are ignored with a warning.",
     minimum=0,
     maximum=MAX_LD,
     max_length=12,
-    default=(),
 )
 
 
@@ -609,4 +618,5 @@ def starting_phase_calculator(
         columns=("units arriving", "p_exact", "p"),
         rows=tuple((k, fraction_str(p), float(p)) for k, p in r.arrivals),
     )
-    return CalcResult(values=values, tables=(arrivals,), explanation=r.log)
+    warnings = _hive_officer_warning(hive_mind, bool(officer_lds), "officer_lds")
+    return CalcResult(values=values, tables=(arrivals,), explanation=r.log, warnings=warnings)
