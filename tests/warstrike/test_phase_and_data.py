@@ -244,3 +244,24 @@ def test_no_sentence_copied_from_the_source() -> None:
     source = shingles((SEEDS / "002_debc3bc03be072a4.txt").read_text(encoding="utf-8"))
     for path in [*PKG.rglob("*.yaml"), *PKG.glob("*.md"), *PKG.glob("*.py")]:
         assert not shingles(path.read_text(encoding="utf-8")) & source, path.name
+
+
+def test_every_declared_example_runs() -> None:
+    for calc in registry().calculators_for_system("warstrike"):
+        for example in calc.examples:
+            assert "result" in calc.run_json(**dict(example))
+
+
+@pytest.mark.covers("warstrike.morale.trigger", "warstrike.morale.officer-test")
+def test_worked_examples_in_rule_texts_agree_with_the_code() -> None:
+    """The few numbers written into rule texts are checked here, so the site cannot drift."""
+    from rulesbook.systems.warstrike.rules import check_required, officer_ld_test
+
+    trigger = registry().rule("warstrike.morale.trigger").text
+    assert "10 units and has 4 left" in trigger and "with 5 left it need not" in trigger
+    assert check_required(10, 4) and not check_required(10, 5)
+    assert "With 7 starting units, half is 3½, so 3" in " ".join(trigger.split())
+    assert check_required(7, 3) and not check_required(7, 4)
+    officer = " ".join(registry().rule("warstrike.morale.officer-test").text.split())
+    assert "With Ld 8 that is 26 of the 36 rolls, a 13 in 18 chance" in officer
+    assert officer_ld_test(8).p_pass() == Fraction(26, 36) == Fraction(13, 18)

@@ -332,7 +332,13 @@ def _morale_reference_tables() -> list[Table]:
     examples=[
         {"starting_units": "10", "remaining_units": "4", "officer_ld": "8"},
         {"starting_units": "10", "remaining_units": "4", "officer_ld": "8", "fanatical": "true"},
-        {"starting_units": "12", "remaining_units": "5", "hive_mind": "true", "unit_lds": "7,7,6,6,8"},
+        {
+            "starting_units": "12",
+            "remaining_units": "5",
+            "officer_ld": "none",
+            "hive_mind": "true",
+            "unit_lds": "7,7,6,6,8",
+        },
         {"starting_units": "8", "remaining_units": "3", "officer_ld": "none"},
     ],
     reference_tables=_morale_reference_tables,
@@ -538,6 +544,7 @@ def _arrivals(n: int) -> Any:
             "turn": "4",
             "starting_units": "9",
             "units_on_table": "4",
+            "officer_lds": "",
             "hive_mind": "true",
             "unit_lds": "6,6,7,7",
             "fanatical": "true",
