@@ -113,7 +113,7 @@ def check_required(
     raise InputError("morale_threshold", f"unknown option {options.morale_threshold!r}")  # pragma: no cover
 
 
-@implements("warstrike.morale.officer-test")
+@implements("warstrike.morale.officer-test", "warstrike.morale.fanatical")
 def officer_ld_test(ld: int, kind: LdTestKind = "2d6-at-most", *, fanatical: bool = False) -> RollTest:
     """The Ld test as a roll test (Fanatical: one re-roll of a failure).
 

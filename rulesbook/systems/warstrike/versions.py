@@ -55,7 +55,7 @@ class RuleSet:
         version: the draft's version string (``"0.52"``).
         source: the source document of the draft.
         morale_threshold: a check is needed when remaining units < this × starting units.
-        steps: the phase's steps, in order.
+        steps: the phase's steps, in order (today the engine supports exactly :data:`STEPS`).
         changes: what changed from the previous draft.
     """
 
@@ -91,8 +91,12 @@ def _load(path: Path) -> tuple[RuleSet, ...]:
         if not 0 < threshold <= 1:
             raise DataFileError(f"{where}.parameters.morale_threshold: must lie in (0, 1]")
         steps = tuple(str(s) for s in _field(params, "steps", f"{where}.parameters"))
-        if not set(steps) <= set(STEPS):
-            raise DataFileError(f"{where}.parameters.steps: allowed steps are {', '.join(STEPS)}")
+        if steps != STEPS:
+            # The phase engine (rules.starting_phase) runs exactly these steps in this order; a
+            # draft that adds, drops or reorders steps needs code as well as data.
+            raise DataFileError(
+                f"{where}.parameters.steps: the engine supports {', '.join(STEPS)} in this order"
+            )
         changes = []
         for j, ch in enumerate(raw.get("changes", []) or []):
             cw = f"{where}.changes[{j}]"
