@@ -232,11 +232,18 @@ def strike_force_morale(
     log: list[str] = []
     required = check_required(starting_units, remaining_units, options)
     limit = options.ruleset.morale_threshold * starting_units
+    bound = {
+        "exact-half": f"below {fraction_str(limit)}",
+        "half-rounded-down": f"below {floor(limit)}",
+        "at-most-half": f"at or below {fraction_str(limit)}",
+    }[options.morale_threshold]
     log.append(
         f"Units alive or in reserve: {remaining_units} of {starting_units} "
-        f"(the check is due below {fraction_str(limit)}, reading {options.morale_threshold}): "
+        f"(the check is due {bound}, reading {options.morale_threshold}): "
         + ("a Strike Force Morale check is needed." if required else "no check is needed.")
     )
+    if not required:
+        log.append("Were a check taken all the same:")
     testers = remaining_units - (units_in_reserve if options.hive_mind_who_tests == "on-table-only" else 0)
     if hive_mind:
         mode: Literal["officer", "hive-mind", "no-officer", "no-units"] = "hive-mind"
