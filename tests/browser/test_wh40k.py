@@ -1,0 +1,40 @@
+"""The wh40k attack calculator served live, in a real browser (Debian's chromium)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import read_value, set_number
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.mark.covers("wh40k.attack.sustained-hits", "wh40k.attack.devastating-wounds")
+def test_wh40k_attack_live_calculator(served: str, page: Any) -> None:
+    page.goto(f"{served}/calc/wh40k.attack")
+    read_value(page, "mean_wounds_lost")  # the form starts from the first example's profile
+    set_number(page, "ap", -1)
+    set_number(page, "models", 20)
+    set_number(page, "fnp", 5)
+    set_number(page, "abilities", "sustained-hits-1,devastating-wounds")
+    # 40 x (2/3 + 1/6 x 2) hits = 100/3; x (1/6 devastating + 1/2 x 1/2 unsaved) = 125/9 damage;
+    # x 2/3 through Feel No Pain 5+ = 250/27 = 9.2593 (the 40-wound cap is reached with p < 1e-16)
+    page.locator('[data-key="mean_wounds_lost"]', has_text="9.2593").first.wait_for()
+    set_number(page, "abilities", "lethal-hit")
+    error = page.locator('[data-key="error"]').first
+    error.wait_for()
+    assert error.inner_text().startswith("abilities: unknown word 'lethal-hit'; allowed: lethal-hits")
+    assert page.locator(".rb-input-abilities input").first.input_value() == "lethal-hit"
+    assert page.external_requests == []
+
+
+@pytest.mark.covers("wh40k.mortarion.weapons")
+def test_wh40k_rule_page_links_its_live_calculator(served: str, page: Any) -> None:
+    page.goto(f"{served}/site/wh40k/rules/wh40k.attack.devastating-wounds/")
+    assert "004_7134931f915e24a0.txt" in page.content()
+    page.locator('a[href="/calc/wh40k.attack"]').first.click()
+    page.wait_for_url("**/calc/wh40k.attack")
+    read_value(page, "mean_wounds_lost")
+    assert page.external_requests == []
