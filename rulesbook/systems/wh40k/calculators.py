@@ -33,6 +33,7 @@ from rulesbook.results import CalcResult, Distribution, Table, fraction_str, pro
 from rulesbook.systems.wh40k.data import damaged_hit_modifier, mortarion_weapons
 from rulesbook.systems.wh40k.rules import (
     ABILITY_WORDS,
+    JOINT_LIMIT,
     MAX_ATTACKS,
     MAX_TOTAL_WOUNDS,
     Options,
@@ -42,6 +43,7 @@ from rulesbook.systems.wh40k.rules import (
     battle_shock_test,
     blast_bonus,
     hit_test,
+    joint_packets_bound,
     parse_abilities,
     resolve,
     save_test,
@@ -397,9 +399,22 @@ def _weapon(values: Mapping[str, Any]) -> Weapon:
     )
 
 
+def _check_joint(values: Mapping[str, Any], weapons: Sequence[Weapon], field: str) -> None:
+    bound = joint_packets_bound(weapons, _target(values), _options(values))
+    if bound > JOINT_LIMIT:
+        raise InputError(
+            field,
+            f"when Devastating Wounds are tracked apart from normal damage (an earlier weapon of a "
+            f"sequence, or a devastating/allocation alternative) a weapon may produce at most "
+            f"{JOINT_LIMIT} hits that wound, got up to {bound}; use fewer attacks",
+        )
+
+
 def _check_attack(values: Mapping[str, Any]) -> None:
     _check_target(values)
-    _check_weapon(values, _weapon(values))
+    weapon = _weapon(values)
+    _check_weapon(values, weapon)
+    _check_joint(values, [weapon], "attacks")
 
 
 def _roll_lines(weapon: Weapon, target: Target, options: Options) -> list[str]:
@@ -622,6 +637,7 @@ def _check_mortarion(values: Mapping[str, Any]) -> None:
         )
     for w in weapons:
         _check_weapon(values, w, "weapons")
+    _check_joint(values, weapons, "weapons")
 
 
 @calculator(

@@ -57,6 +57,7 @@ __all__ = [
     "blast_bonus",
     "cover_applies",
     "hit_test",
+    "joint_packets_bound",
     "packet_damage",
     "parse_abilities",
     "resolve",
@@ -707,6 +708,71 @@ def _distribution(weights: Sequence[int], den: int) -> Distribution[int]:
     return Distribution(tuple((k, Fraction(w, den)) for k, w in enumerate(weights) if w))
 
 
+JOINT_LIMIT = 100
+"""Most damage packets one weapon may produce when its Devastating Wounds must be tracked apart
+from its normal damage (an earlier weapon of a sequence, or an alternative interpretation that
+makes mortal wounds behave differently); the exact joint computation grows with its square."""
+
+
+def _effective(weapons: Sequence[Weapon], options: Options) -> list[Weapon]:
+    if options.published_abilities == "source-only":
+        return [source_rules_only(w) for w in weapons]
+    return list(weapons)
+
+
+def _packets_for(
+    weapon: Weapon, target: Target, options: Options
+) -> tuple[Distribution[int], _Packet, Distribution[int], _Packet]:
+    """Damage per packet and its transition table, for normal and for devastating packets."""
+    minimum = 1 if options.damage_minimum == "min-1" else 0
+    dmg = packet_damage(weapon.damage, target.damage_reduction, target.fnp, minimum)
+    normal = _packet(dmg, target.wounds, target.models, options.allocation == "excess-spills")
+    dev_dmg = (
+        dmg
+        if options.devastating_modifiers == "apply"
+        else packet_damage(weapon.damage, 0, target.fnp, minimum)
+    )
+    dev = _packet(dev_dmg, target.wounds, target.models, options.devastating_excess == "spills")
+    return dmg, normal, dev_dmg, dev
+
+
+def _kept_apart(weapons: Sequence[Weapon], target: Target, options: Options) -> list[bool]:
+    """For each weapon: must its devastating packets be counted apart from its normal ones?
+
+    They can be merged (the fast path) only for the last weapon of a sequence, when no earlier
+    weapon left devastating packets pending and both kinds of packet act alike.
+    """
+    out: list[bool] = []
+    pending = False
+    for index, weapon in enumerate(weapons):
+        has_dev = weapon.abilities.devastating_wounds
+        _, normal, _, dev = _packets_for(weapon, target, options)
+        merge = has_dev and index == len(weapons) - 1 and not pending and dev == normal
+        keep = has_dev and not merge
+        pending = pending or keep
+        out.append(keep)
+    return out
+
+
+def joint_packets_bound(weapons: Sequence[Weapon], target: Target, options: Options = Options()) -> int:
+    """The most packets a weapon whose devastating packets are kept apart can produce (0 when
+    none is); calculators refuse more than :data:`JOINT_LIMIT`.
+
+    >>> w = Weapon("w", parse_dice("10"), 3, 4, 0, parse_dice("1"), parse_abilities("devastating-wounds"))
+    >>> joint_packets_bound([w], Target(4, 3, 1, models=10))
+    0
+    >>> joint_packets_bound([w], Target(4, 3, 1, models=10), Options(devastating_excess="spills"))
+    10
+    """
+    weapons = _effective(weapons, options)
+    bound = 0
+    for weapon, keep in zip(weapons, _kept_apart(weapons, target, options), strict=True):
+        if keep:
+            per_attack = max(n + m for n, m in attack_outcome(weapon, target, options).packets)
+            bound = max(bound, per_attack * _attacks_distribution(weapon, target).outcomes()[-1])
+    return bound
+
+
 def _attacks_distribution(weapon: Weapon, target: Target) -> Distribution[int]:
     bonus = blast_bonus(target.models) if weapon.abilities.blast else 0
     return weapon.attacks.distribution().map(lambda a: a + bonus)
@@ -742,31 +808,18 @@ def resolve(weapons: Sequence[Weapon], target: Target, options: Options = Option
     >>> r.mean_models_destroyed   # (3.5 + 3 + 4 Blast) attacks x (4/6 x 1/2 + 1/6 x 2/3)
     Fraction(14, 3)
     """
-    weapons = (
-        [source_rules_only(w) for w in weapons] if options.published_abilities == "source-only" else weapons
-    )
-    minimum = 1 if options.damage_minimum == "min-1" else 0
+    weapons = _effective(weapons, options)
     total = target.total_wounds
     start = [0] * (total + 1)
     start[0] = 1
-    # state: pending devastating counts (one per devastating weapon so far) -> (vector, den)
+    # state: pending devastating counts (one per weapon kept apart so far) -> (vector, den)
     state: dict[tuple[int, ...], tuple[list[int], int]] = {(): (start, 1)}
     pending_packets: list[_Packet] = []
     steps: list[WeaponStep] = []
-    for index, weapon in enumerate(weapons):
-        dmg = packet_damage(weapon.damage, target.damage_reduction, target.fnp, minimum)
-        normal = _packet(dmg, target.wounds, target.models, options.allocation == "excess-spills")
-        dev_dmg = (
-            dmg
-            if options.devastating_modifiers == "apply"
-            else packet_damage(weapon.damage, 0, target.fnp, minimum)
-        )
-        dev = _packet(dev_dmg, target.wounds, target.models, options.devastating_excess == "spills")
+    for weapon, keep_pending in zip(weapons, _kept_apart(weapons, target, options), strict=True):
+        _, normal, _, dev = _packets_for(weapon, target, options)
         attacks = _attacks_distribution(weapon, target)
-        last = index == len(weapons) - 1
-        has_dev = weapon.abilities.devastating_wounds
-        merge = has_dev and last and not pending_packets and dev == normal
-        keep_pending = has_dev and not merge
+        merge = weapon.abilities.devastating_wounds and not keep_pending
         if weapon.abilities.sustained is not None and options.sustained_roll == "once-per-weapon":
             mix: list[tuple[Fraction, AttackOutcome]] = [
                 (p, attack_outcome(weapon, target, options, x))
@@ -782,6 +835,7 @@ def resolve(weapons: Sequence[Weapon], target: Target, options: Options = Option
         state = _apply_counts(state, counts, normal, keep_pending)
         if keep_pending:
             pending_packets.append(dev)
+        minimum = 1 if options.damage_minimum == "min-1" else 0
         raw_damage = packet_damage(weapon.damage, target.damage_reduction, None, minimum).mean()
         raw_dev = raw_damage if options.devastating_modifiers == "apply" else weapon.damage.die().mean()
         steps.append(_step(weapon, mix, attacks.mean(), raw_damage, Fraction(raw_dev)))
