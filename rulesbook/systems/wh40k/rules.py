@@ -758,10 +758,12 @@ def joint_packets_bound(weapons: Sequence[Weapon], target: Target, options: Opti
     """The most packets a weapon whose devastating packets are kept apart can produce (0 when
     none is); calculators refuse more than :data:`JOINT_LIMIT`.
 
-    >>> w = Weapon("w", parse_dice("10"), 3, 4, 0, parse_dice("1"), parse_abilities("devastating-wounds"))
+    >>> w = Weapon("w", parse_dice("10"), 3, 4, 0, parse_dice("2"), parse_abilities("devastating-wounds"))
     >>> joint_packets_bound([w], Target(4, 3, 1, models=10))
     0
     >>> joint_packets_bound([w], Target(4, 3, 1, models=10), Options(devastating_excess="spills"))
+    10
+    >>> joint_packets_bound([w, w], Target(4, 3, 1, models=10))   # the first weapon waits
     10
     """
     weapons = _effective(weapons, options)
