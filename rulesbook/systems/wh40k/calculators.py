@@ -29,6 +29,7 @@ from rulesbook.calculators import (
 )
 from rulesbook.dice import REROLLS, DiceExpr
 from rulesbook.errors import InputError
+from rulesbook.registry import raw_registry
 from rulesbook.results import CalcResult, Distribution, Table, fraction_str, probability_values
 from rulesbook.systems.wh40k.data import damaged_hit_modifier, mortarion_weapons
 from rulesbook.systems.wh40k.rules import (
@@ -185,7 +186,8 @@ TARGET_INPUTS: tuple[Input, ...] = (
 INTERPRETATION_INPUTS: tuple[Input, ...] = tuple(
     InterpretationInput(
         key=key,
-        help=f"Interpretation wh40k.interpretations.{slug}.",
+        help=f"{raw_registry().interpretations[f'wh40k.interpretations.{slug}'].question} "
+        f"(interpretation wh40k.interpretations.{slug})",
         interpretation=f"wh40k.interpretations.{slug}",
     )
     for key, slug in (
