@@ -22,6 +22,10 @@ from rulesbook.systems.wh40k.rules import (
     Target,
     Weapon,
     battle_shock_test,
+    deadly_demise_test,
+    desperate_escape_test,
+    failures,
+    hazardous_test,
     hit_test,
     parse_abilities,
     resolve,
@@ -483,3 +487,16 @@ def test_cli_json_contract_and_one_line_error() -> None:
     )
     assert bad.returncode == 2 and bad.stdout == ""
     assert len(bad.stderr.strip().splitlines()) == 1 and "abilities: unknown word 'lethal'" in bad.stderr
+
+
+@pytest.mark.covers("wh40k.core.desperate-escape", "wh40k.attack.hazardous", "wh40k.core.deadly-demise")
+@given(st.integers(0, 20), st.sampled_from(["escape", "hazardous", "demise"]))
+def test_single_d6_tests_are_binomial(n: int, which: str) -> None:
+    test = {"escape": desperate_escape_test, "hazardous": hazardous_test, "demise": deadly_demise_test}[
+        which
+    ]()
+    fail_faces = {"escape": 2, "hazardous": 1, "demise": 5}[which]  # faces that fail the test
+    q = Fraction(fail_faces, 6)
+    dist = failures(test, n)
+    for k in range(n + 1):
+        assert dist.p(k) == math.comb(n, k) * q**k * (1 - q) ** (n - k)

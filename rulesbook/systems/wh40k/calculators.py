@@ -43,6 +43,10 @@ from rulesbook.systems.wh40k.rules import (
     Weapon,
     battle_shock_test,
     blast_bonus,
+    deadly_demise_test,
+    desperate_escape_test,
+    failures,
+    hazardous_test,
     hit_test,
     joint_packets_bound,
     parse_abilities,
@@ -758,3 +762,142 @@ def battle_shock_calculator(*, leadership: int, modifier: int) -> CalcResult:
         values={**probability_values("p_pass", p), **probability_values("p_battle_shocked", Fraction(1) - p)},
         explanation=lines,
     )
+
+
+# -- single-D6 tests of the source: Desperate Escape, Hazardous, Deadly Demise --------------------
+
+
+def _count_values(name: str, dist: Distribution[int], size: int) -> dict[str, Any]:
+    probs = _dense(dist, size)
+    return {
+        name: [float(p) for p in probs],
+        f"{name}_exact": [fraction_str(p) for p in probs],
+        f"mean_{name}": float(dist.mean()),
+        f"mean_{name}_exact": fraction_str(dist.mean()),
+    }
+
+
+def _check_escape(values: Mapping[str, Any]) -> None:
+    if values["tests"] > values["models"]:
+        raise InputError(
+            "tests", f"at most one test per model: at most {values['models']}, got {values['tests']}"
+        )
+
+
+@calculator(
+    "wh40k.desperate-escape",
+    title="Desperate Escape tests",
+    summary="""Models lost when a unit Falls Back over enemy models (or Falls Back while
+    Battle-shocked): one D6 per test, each 1–2 destroys a model.""",
+    inputs=[
+        IntInput(
+            key="tests",
+            label="Tests",
+            help="Models that take a Desperate Escape test.",
+            minimum=1,
+            maximum=40,
+        ),
+        IntInput(
+            key="models",
+            label="Models in the unit",
+            help="Models in the unit falling back.",
+            minimum=1,
+            maximum=40,
+        ),
+    ],
+    outputs=[
+        Output(
+            "models_destroyed",
+            "P(exactly k models destroyed)",
+            "list",
+            "Index k holds P(k models destroyed).",
+        ),
+        Output("mean_models_destroyed", "Mean models destroyed", "number", "Expected models destroyed."),
+        Output("p_unit_destroyed", "P(unit destroyed)", "probability", "Chance that no model is left."),
+    ],
+    rules=["wh40k.core.desperate-escape", "wh40k.core.battle-shock"],
+    check=_check_escape,
+    examples=[{"tests": "5", "models": "5"}, {"tests": "2", "models": "10"}],
+)
+def desperate_escape_calculator(*, tests: int, models: int) -> CalcResult:
+    """Exact distribution of models destroyed by Desperate Escape tests."""
+    dist = failures(desperate_escape_test(), tests)
+    p_all = dist.p(models) if tests == models else Fraction(0)
+    values = {
+        **_count_values("models_destroyed", dist, tests + 1),
+        **probability_values("p_unit_destroyed", p_all),
+    }
+    lines = (
+        f"{tests} D6, each 1–2 (chance 1/3) destroys a model: {float(dist.mean()):.2f} models on average.",
+        "A Battle-shocked unit that Falls Back tests for every model.",
+    )
+    return CalcResult(values=values, explanation=lines)
+
+
+@calculator(
+    "wh40k.hazardous",
+    title="Hazardous tests",
+    summary="""After a unit shoots or fights: one D6 per Hazardous weapon used; each 1 makes a
+    bearer suffer 3 mortal wounds.""",
+    inputs=[
+        IntInput(
+            key="weapons",
+            label="Hazardous weapons used",
+            help="Hazardous weapons that targets were selected for.",
+            minimum=1,
+            maximum=20,
+        ),
+    ],
+    outputs=[
+        Output("failed_tests", "P(exactly k failed tests)", "list", "Index k holds P(k tests fail)."),
+        Output("mean_failed_tests", "Mean failed tests", "number", "Expected failed tests."),
+        Output(
+            "mean_mortal_wounds", "Mean mortal wounds", "number", "3 per failed test, before Feel No Pain."
+        ),
+        Output("p_any_failure", "P(at least one failure)", "probability", "Chance that some bearer is hurt."),
+    ],
+    rules=["wh40k.attack.hazardous"],
+    examples=[{"weapons": "3"}],
+)
+def hazardous_calculator(*, weapons: int) -> CalcResult:
+    """Exact distribution of failed Hazardous tests."""
+    dist = failures(hazardous_test(), weapons)
+    values = {
+        **_count_values("failed_tests", dist, weapons + 1),
+        "mean_mortal_wounds": float(3 * dist.mean()),
+        "mean_mortal_wounds_exact": fraction_str(3 * dist.mean()),
+        **probability_values("p_any_failure", 1 - dist.p(0)),
+    }
+    lines = (f"{weapons} D6, each 1 (chance 1/6) fails and costs a bearer 3 mortal wounds.",)
+    return CalcResult(values=values, explanation=lines)
+
+
+@calculator(
+    "wh40k.deadly-demise",
+    title="Deadly Demise",
+    summary="""When a model with Deadly Demise x is destroyed: chance it explodes (a 6) and the
+    mortal wounds each unit within 6" suffers.""",
+    inputs=[
+        DiceInput(key="x", label="Deadly Demise x", help="Mortal wounds on a 6: 1, D3, D6 …", min_value=1)
+    ],
+    outputs=[
+        Output("p_explodes", "P(explodes)", "probability", "Chance of the 6."),
+        Output("mortal_wounds", "P(exactly k mortal wounds)", "list", "Per unit within 6 inches; index k."),
+        Output("mean_mortal_wounds", "Mean mortal wounds", "number", "Per unit within 6 inches."),
+    ],
+    rules=["wh40k.core.deadly-demise"],
+    examples=[{"x": "D6"}, {"x": "D3"}],
+)
+def deadly_demise_calculator(*, x: DiceExpr) -> CalcResult:
+    """Exact mortal wounds suffered by each unit within 6" of the destroyed model."""
+    boom = deadly_demise_test().p_pass()
+    pairs = [(0, 1 - boom)] + [(k, boom * p) for k, p in x.distribution()]
+    dist = Distribution.from_pairs(pairs)
+    values = {
+        **probability_values("p_explodes", boom),
+        **_count_values("mortal_wounds", dist, x.maximum + 1),
+    }
+    lines = (
+        f"On a 6 (chance 1/6) each unit within 6 inches suffers {x} mortal wounds, rolled separately per unit.",
+    )
+    return CalcResult(values=values, explanation=lines)

@@ -56,6 +56,10 @@ __all__ = [
     "battle_shock_test",
     "blast_bonus",
     "cover_applies",
+    "deadly_demise_test",
+    "desperate_escape_test",
+    "failures",
+    "hazardous_test",
     "hit_test",
     "joint_packets_bound",
     "packet_damage",
@@ -422,6 +426,47 @@ def battle_shock_test(leadership: int, modifier: int = 0) -> RollTest:
     Fraction(7, 12)
     """
     return RollTest(dice=TWO_D6, target=leadership, direction="over", modifier=modifier)
+
+
+@implements("wh40k.core.desperate-escape")
+def desperate_escape_test() -> RollTest:
+    """A Desperate Escape test: one D6, a 1 or 2 fails (and a model is destroyed).
+
+    >>> desperate_escape_test().p_pass()
+    Fraction(2, 3)
+    """
+    return RollTest(dice=D6, target=3, direction="over")
+
+
+@implements("wh40k.attack.hazardous")
+def hazardous_test() -> RollTest:
+    """A Hazardous test: one D6, only a 1 fails.
+
+    >>> hazardous_test().p_pass()
+    Fraction(5, 6)
+    """
+    return RollTest(dice=D6, target=2, direction="over")
+
+
+@implements("wh40k.core.deadly-demise")
+def deadly_demise_test() -> RollTest:
+    """The Deadly Demise roll: one D6, the model explodes on a 6 (modelled as the test's pass).
+
+    >>> deadly_demise_test().p_pass()
+    Fraction(1, 6)
+    """
+    return RollTest(dice=D6, target=6, direction="over")
+
+
+def failures(test: RollTest, n: int) -> Distribution[int]:
+    """How many of ``n`` independent tests fail (exact binomial through icepool).
+
+    >>> failures(desperate_escape_test(), 3).p(3)
+    Fraction(1, 27)
+    """
+    p_fail = 1 - test.p_pass()
+    fail = icepool.Die({0: p_fail.denominator - p_fail.numerator, 1: p_fail.numerator})
+    return Distribution.from_die(n @ fail)
 
 
 # -- one attack -------------------------------------------------------------------------------
