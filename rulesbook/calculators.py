@@ -30,7 +30,7 @@ from typing import Any, ClassVar, Literal
 
 from rulesbook.dice import DICE_HELP, DiceExpr, parse_dice
 from rulesbook.errors import InputError
-from rulesbook.registry import raw_registry, registry
+from rulesbook.registry import raw_registry
 from rulesbook.results import CalcResult, Table
 
 __all__ = [
@@ -151,7 +151,7 @@ class IntInput(Input):
                 raise self.error(value)
         if not self.minimum <= value <= self.maximum:
             raise self.error(value)
-        return value
+        return int(value)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -164,12 +164,12 @@ class OptionalIntInput(IntInput):
     def allowed(self) -> str:
         return f"an integer from {self.minimum} to {self.maximum} or '{self.none_word}'"
 
-    def parse(self, text: str) -> int | None:  # type: ignore[override]
+    def parse(self, text: str) -> Any:
         if text.strip().lower() in (self.none_word, ""):
             return None
         return super().parse(text)
 
-    def _check(self, value: Any) -> int | None:
+    def _check(self, value: Any) -> Any:
         return None if value is None else super()._check(value)
 
     def format(self, value: Any) -> str:
@@ -294,7 +294,9 @@ class IntListInput(Input):
         return self._check(values)
 
     def _check(self, value: Any) -> tuple[int, ...]:
-        if not isinstance(value, list | tuple) or any(isinstance(v, bool) or not isinstance(v, int) for v in value):
+        if not isinstance(value, list | tuple) or any(
+            isinstance(v, bool) or not isinstance(v, int) for v in value
+        ):
             raise self.error(value)
         if not self.min_length <= len(value) <= self.max_length:
             raise self.error(self.format(value))
@@ -376,7 +378,25 @@ class Calculator:
         for inp in self.inputs:
             if inp.key == key:
                 return inp
-        raise InputError(key, f"unknown input for {self.id}; allowed: {', '.join(i.key for i in self.inputs)}")
+        raise InputError(
+            key, f"unknown input for {self.id}; allowed: {', '.join(i.key for i in self.inputs)}"
+        )
+
+    def initial_values(self) -> dict[str, Any]:
+        """Starting values for forms: defaults, and the first example for required inputs.
+
+        >>> from rulesbook.registry import registry
+        >>> registry().calculator("scrollhammer.morale-check").initial_values()["ld"]
+        7
+        """
+        example = self.examples[0] if self.examples else {}
+        out = {}
+        for inp in self.inputs:
+            if inp.required and inp.key in example:
+                out[inp.key] = inp.parse(example[inp.key])
+            else:
+                out[inp.key] = inp.initial
+        return out
 
     def defaults(self) -> dict[str, Any]:
         """Defaults of the inputs that have one."""

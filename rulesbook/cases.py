@@ -52,7 +52,10 @@ def load_cases(path: Path) -> list[Case]:
             raise DataFileError(f"{where}: each case needs name and calculator")
         if ("expect" in raw) == ("error" in raw):
             raise DataFileError(f"{where}: give exactly one of expect or error")
-        inputs = {str(k): str(v).lower() if isinstance(v, bool) else str(v) for k, v in (raw.get("inputs") or {}).items()}
+        inputs = {
+            str(k): str(v).lower() if isinstance(v, bool) else str(v)
+            for k, v in (raw.get("inputs") or {}).items()
+        }
         out.append(
             Case(
                 name=str(raw["name"]),

@@ -169,9 +169,7 @@ def parse_dice(text: str, *, field_name: str = "dice") -> DiceExpr:
     if count < 1 or count > MAX_DICE:
         raise InputError(field_name, f"the number of dice must be 1..{MAX_DICE}, got {text!r}")
     if sides not in ALLOWED_SIDES:
-        raise InputError(
-            field_name, f"only D3 and D6 dice are used by these rules, got {text!r}"
-        )
+        raise InputError(field_name, f"only D3 and D6 dice are used by these rules, got {text!r}")
     return DiceExpr(count, sides, mod)
 
 

@@ -211,7 +211,11 @@ class Registry:
             return table[key]
         except KeyError:
             close = difflib.get_close_matches(key, list(table), n=3)
-            hint = f"; did you mean {', '.join(close)}?" if close else f"; see `rulesbook list` ({len(table)} known)"
+            hint = (
+                f"; did you mean {', '.join(close)}?"
+                if close
+                else f"; see `rulesbook list` ({len(table)} known)"
+            )
             raise InputError(kind, f"unknown {kind} ID {key!r}{hint}") from None
 
     def system(self, system_id: str) -> System:
@@ -260,7 +264,7 @@ class Registry:
         """Whatever has this ID."""
         for table in (self.rules, self.calculators, self.interpretations, self.systems):
             if some_id in table:
-                return table[some_id]  # type: ignore[no-any-return]
+                return table[some_id]
         every = [*self.rules, *self.calculators, *self.interpretations, *self.systems]
         close = difflib.get_close_matches(some_id, every, n=3)
         hint = f"; did you mean {', '.join(close)}?" if close else "; see `rulesbook list`"
@@ -322,9 +326,7 @@ def implements[F: Callable[..., Any]](*rule_ids: str) -> Callable[[F], F]:
 # -- data files -------------------------------------------------------------------------------
 
 
-def _need(
-    mapping: Mapping[str, Any], key: str, where: str, kind: type | tuple[type, ...] = str
-) -> Any:
+def _need(mapping: Mapping[str, Any], key: str, where: str, kind: type | tuple[type, ...] = str) -> Any:
     if not isinstance(mapping, Mapping):
         raise DataFileError(f"{where}: expected a mapping")
     if key not in mapping:
@@ -402,7 +404,9 @@ def load_system_data(path: Path) -> tuple[System, list[Rule], list[Interpretatio
         options = []
         for j, o in enumerate(_need(it, "options", w, list)):
             ow = f"{w}.options[{j}]"
-            options.append(Option(str(_need(o, "key", ow)), _need(o, "label", ow), str(o.get("description", "")).strip()))
+            options.append(
+                Option(str(_need(o, "key", ow)), _need(o, "label", ow), str(o.get("description", "")).strip())
+            )
         interp = Interpretation(
             id=_need(it, "id", w),
             system=system.id,
@@ -417,7 +421,9 @@ def load_system_data(path: Path) -> tuple[System, list[Rule], list[Interpretatio
         if interp.default not in {o.key for o in options}:
             raise DataFileError(f"{w}.default: {interp.default!r} is not one of the options")
         if len(options) < 2:
-            raise DataFileError(f"{w}.options: an interpretation needs the default and at least one alternative")
+            raise DataFileError(
+                f"{w}.options: an interpretation needs the default and at least one alternative"
+            )
         interps.append(interp)
     known_rules = {r.id for r in rules}
     for r in rules:

@@ -196,7 +196,11 @@ class Table:
     def to_markdown(self) -> str:
         """A Markdown table."""
         head = "| " + " | ".join(self.columns) + " |"
-        sep = "|" + "|".join("---:" if _numeric_column(self, i) else "---" for i in range(len(self.columns))) + "|"
+        sep = (
+            "|"
+            + "|".join("---:" if _numeric_column(self, i) else "---" for i in range(len(self.columns)))
+            + "|"
+        )
         body = ["| " + " | ".join(_cell(v) for v in row) + " |" for row in self.rows]
         return "\n".join([head, sep, *body])
 
@@ -205,7 +209,11 @@ class Table:
         out = [f'<table class="rulesbook-table" data-table="{html.escape(self.name)}">']
         if self.title:
             out.append(f"<caption>{html.escape(self.title)}</caption>")
-        out.append("<thead><tr>" + "".join(f"<th>{html.escape(c)}</th>" for c in self.columns) + "</tr></thead><tbody>")
+        out.append(
+            "<thead><tr>"
+            + "".join(f"<th>{html.escape(c)}</th>" for c in self.columns)
+            + "</tr></thead><tbody>"
+        )
         for row in self.rows:
             cells = []
             for v in row:

@@ -84,9 +84,7 @@ def outcome_grid_table(test: RollTest) -> Table:
     )
 
 
-def pass_table(
-    lds: range = range(2, 13), modifiers: range = range(-3, 2), **options: Any
-) -> Table:
+def pass_table(lds: range = range(2, 13), modifiers: range = range(-3, 2), **options: Any) -> Table:
     """P(pass) of a Morale check for each Ld (rows) and modifier (columns), exact.
 
     >>> t = pass_table(range(7, 8), range(-1, 1))
@@ -136,7 +134,11 @@ def _reference_tables() -> list[Table]:
         "scrollhammer.morale.insane-heroism",
         "scrollhammer.morale.falling-back-fails",
     ],
-    examples=[{"ld": "7", "modifier": "-1"}, {"ld": "3", "modifier": "-2"}, {"ld": "9", "falling_back": "true"}],
+    examples=[
+        {"ld": "7", "modifier": "-1"},
+        {"ld": "3", "modifier": "-2"},
+        {"ld": "9", "falling_back": "true"},
+    ],
     reference_tables=_reference_tables,
 )
 def morale_check_calculator(
@@ -170,7 +172,9 @@ def morale_check_calculator(
         lines.append(f"A 2D6 total of {test.target} or less passes.")
     if test.auto_pass:
         lines.append("A double 1 passes whatever the modifiers (Insane Heroism).")
-    lines.append(f"{passing} of the 36 equally likely rolls pass: P(pass) = {fraction_str(p)} ≈ {float(p):.1%}.")
+    lines.append(
+        f"{passing} of the 36 equally likely rolls pass: P(pass) = {fraction_str(p)} ≈ {float(p):.1%}."
+    )
     values: dict[str, Any] = {
         **probability_values("p_pass", p),
         **probability_values("p_fail", Fraction(1) - p),

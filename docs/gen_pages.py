@@ -1,0 +1,20 @@
+"""mkdocs-gen-files script: write every generated page of the rulebook site.
+
+All rule, calculator, system and register pages, the CLI reference and the navigation come
+from :mod:`rulesbook.site`; notebooks in ``notebooks/`` are rendered by mkdocs-jupyter through
+the ``docs/notebooks`` link.
+"""
+
+from pathlib import Path
+
+import mkdocs_gen_files
+
+from rulesbook.site import generate_pages, summary_nav
+
+for path, text in generate_pages().items():
+    with mkdocs_gen_files.open(path, "w") as f:
+        f.write(text)
+
+notebooks = sorted(f"notebooks/{p.name}" for p in Path("notebooks").glob("*.ipynb"))
+with mkdocs_gen_files.open("SUMMARY.md", "w") as f:
+    f.write(summary_nav(notebooks))

@@ -1,0 +1,290 @@
+"""The ``rulesbook`` command line, generated from the registry.
+
+Commands::
+
+    rulesbook list [--json]                      systems, rules, calculators, interpretations
+    rulesbook rule ID [--json]                   a rule's text, citation, code, calculators
+    rulesbook calc ID key=value ... [--json]     run a calculator (``rulesbook calc ID --help``)
+    rulesbook interpretations [SYSTEM] [--json]  the interpretations register
+    rulesbook serve [--port N] [--no-build]      the site with live calculators
+
+Bad input exits with code 2 and one line on stderr naming the field and what is allowed.
+The start-up path imports neither Panel nor Jupyter.
+
+Example:
+    >>> from click.testing import CliRunner
+    >>> out = CliRunner().invoke(cli, ["calc", "scrollhammer.morale-check", "ld=7", "--json"])
+    >>> out.exit_code, '"p_pass_exact": "7/12"' in out.output
+    (0, True)
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+import click
+
+from rulesbook.calculators import Calculator
+from rulesbook.errors import InputError, RulesbookError
+from rulesbook.registry import Interpretation, Rule, System, registry
+from rulesbook.results import CalcResult
+
+__all__ = ["cli", "main"]
+
+
+def _fail(message: str) -> NoReturn:
+    click.echo(f"rulesbook: error: {message}", err=True)
+    sys.exit(2)
+
+
+def _emit_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="rulesbook")
+def cli() -> None:
+    """Executable, exact and explained tabletop wargame rules."""
+
+
+# -- list ---------------------------------------------------------------------------------------
+
+
+def _system_json(system: System) -> dict[str, Any]:
+    reg = registry()
+    return {
+        "id": system.id,
+        "title": system.title,
+        "version": system.version,
+        "source": system.source,
+        "rules": [{"id": r.id, "title": r.title} for r in reg.rules_for_system(system.id)],
+        "calculators": [{"id": c.id, "title": c.title} for c in reg.calculators_for_system(system.id)],
+        "interpretations": [
+            {"id": i.id, "question": i.question} for i in reg.interpretations_for_system(system.id)
+        ],
+    }
+
+
+@cli.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def list_cmd(as_json: bool) -> None:
+    """List systems with their rules, calculators and interpretations."""
+    reg = registry()
+    systems = [_system_json(s) for s in reg.systems.values()]
+    if as_json:
+        _emit_json({"systems": systems})
+        return
+    for s in systems:
+        click.echo(f"{s['id']}  {s['title']} (version {s['version']}; source {s['source']})")
+        for kind in ("calculators", "rules", "interpretations"):
+            if s[kind]:
+                click.echo(f"  {kind}:")
+                for item in s[kind]:
+                    label = item.get("title") or item.get("question", "")
+                    click.echo(f"    {item['id']:<52} {label}")
+        click.echo()
+
+
+# -- rule ----------------------------------------------------------------------------------------
+
+
+def rule_json(rule: Rule) -> dict[str, Any]:
+    """Everything one hop from a rule ID, as JSON."""
+    reg = registry()
+    return {
+        "id": rule.id,
+        "system": rule.system,
+        "title": rule.title,
+        "summary": rule.summary,
+        "text": rule.text,
+        "citations": [str(c) for c in rule.citations],
+        "code": [f"{i.module}.{i.qualname}" for i in reg.implementations_for_rule(rule.id)],
+        "calculators": [c.id for c in reg.calculators_for_rule(rule.id)],
+        "interpretations": [i.id for i in reg.interpretations_for_rule(rule.id)],
+        "page": f"{rule.system}/rules/{rule.id}/",
+    }
+
+
+def _interp_text(i: Interpretation) -> str:
+    lines = [f"{i.id}", f"  Q: {i.question}", f"  default: {i.option(i.default).label} ({i.default})"]
+    lines.append(textwrap.fill(i.why, 96, initial_indent="  why: ", subsequent_indent="       "))
+    for alt in i.alternatives:
+        lines.append(
+            f"  alternative: {alt.label} ({alt.key}){' — ' + alt.description if alt.description else ''}"
+        )
+    return "\n".join(lines)
+
+
+@cli.command("rule")
+@click.argument("rule_id")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def rule_cmd(rule_id: str, as_json: bool) -> None:
+    """Show a rule: its text in our words, citation, code, calculators and interpretations."""
+    reg = registry()
+    try:
+        rule = reg.rule(rule_id)
+    except InputError as exc:
+        _fail(str(exc))
+    data = rule_json(rule)
+    if as_json:
+        _emit_json(data)
+        return
+    click.echo(f"{rule.title}  [{rule.id}]")
+    click.echo("Source: " + "; ".join(data["citations"]))
+    click.echo()
+    click.echo(rule.text)
+    click.echo()
+    for label, key in (
+        ("Code", "code"),
+        ("Calculators", "calculators"),
+        ("Interpretations", "interpretations"),
+    ):
+        if data[key]:
+            click.echo(f"{label}: " + ", ".join(data[key]))
+    click.echo(f"Page: {data['page']}")
+
+
+# -- interpretations ------------------------------------------------------------------------------
+
+
+@cli.command("interpretations")
+@click.argument("system", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def interpretations_cmd(system: str | None, as_json: bool) -> None:
+    """The interpretations register: every gap or ambiguity, the default and the alternatives."""
+    reg = registry()
+    if system is not None:
+        try:
+            reg.system(system)
+        except InputError as exc:
+            _fail(str(exc))
+    items = [i for i in reg.interpretations.values() if system is None or i.system == system]
+    if as_json:
+        _emit_json(
+            [
+                {
+                    "id": i.id,
+                    "question": i.question,
+                    "default": i.default,
+                    "why": i.why,
+                    "options": [
+                        {"key": o.key, "label": o.label, "description": o.description} for o in i.options
+                    ],
+                    "rules": list(i.rules),
+                }
+                for i in items
+            ]
+        )
+        return
+    click.echo("\n\n".join(_interp_text(i) for i in items))
+
+
+# -- calc ----------------------------------------------------------------------------------------
+
+
+def _result_text(calc: Calculator, result: CalcResult) -> str:
+    lines = [calc.title]
+    for out in calc.outputs:
+        if out.key not in result.values:
+            continue
+        value = result.values[out.key]
+        if out.kind == "probability":
+            exact = result.values.get(f"{out.key}_exact", "")
+            lines.append(f"  {out.label:<28} {float(value):.4f}  ({exact})")
+        elif out.kind == "list":
+            lines.append(f"  {out.label:<28} {', '.join(str(v) for v in value)}")
+        else:
+            lines.append(f"  {out.label:<28} {value}")
+    if result.explanation:
+        lines.append("")
+        lines.extend("  " + line for line in result.explanation)
+    for warning in result.warnings:
+        lines.append(f"  warning: {warning}")
+    return "\n".join(lines)
+
+
+@cli.command(
+    "calc",
+    context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
+    add_help_option=False,
+)
+@click.argument("calc_id", required=False)
+@click.argument("assignments", nargs=-1, type=click.UNPROCESSED)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("-h", "--help", "want_help", is_flag=True, help="Show the calculator's inputs.")
+def calc_cmd(calc_id: str | None, assignments: Sequence[str], as_json: bool, want_help: bool) -> None:
+    """Run calculator CALC_ID with key=value inputs (booleans true/false, lists comma-separated).
+
+    `rulesbook calc ID --help` lists the calculator's inputs; `rulesbook list` lists the IDs.
+    """
+    reg = registry()
+    if calc_id is None:
+        if want_help:
+            click.echo(click.get_current_context().get_help())
+            click.echo("\nCalculators: " + ", ".join(reg.calculators))
+            return
+        _fail("calculator: missing ID; one of " + ", ".join(reg.calculators))
+    try:
+        calc = reg.calculator(calc_id)
+    except InputError as exc:
+        _fail(str(exc))
+    if want_help:
+        click.echo(calc.help_text())
+        return
+    for word in assignments:
+        if word.startswith("-"):
+            _fail(
+                f"arguments: unknown option {word!r}; inputs are given as key=value, options are --json and --help"
+            )
+    try:
+        checked = calc.parse_assignments(list(assignments))
+        result = calc.run_validated(checked)
+    except InputError as exc:
+        _fail(str(exc))
+    except RulesbookError as exc:
+        _fail(str(exc))
+    if as_json:
+        _emit_json({"calculator": calc.id, "inputs": calc.inputs_json(checked), "result": result.to_json()})
+    else:
+        click.echo(_result_text(calc, result))
+
+
+# -- serve ---------------------------------------------------------------------------------------
+
+
+@cli.command("serve")
+@click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True, help="TCP port.")
+@click.option("--host", default="localhost", show_default=True, help="Address to listen on.")
+@click.option("--no-build", is_flag=True, help="Serve the existing site/ without rebuilding it.")
+@click.option("--site-dir", default="site", show_default=True, help="Where the built site lives.")
+def serve_cmd(port: int, host: str, no_build: bool, site_dir: str) -> None:
+    """Build the rulebook site and serve it with the live calculators (offline)."""
+    try:
+        from widgets.server import serve
+    except ImportError as exc:  # pragma: no cover - only without the [app] extra
+        _fail(f"serve: the app extra is not installed ({exc.name}); run scripts/serve")
+    serve(port=port, host=host, build=not no_build, site_dir=site_dir)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Console-script entry point: click usage errors become one line and exit code 2."""
+    try:
+        cli.main(args=list(argv) if argv is not None else None, prog_name="rulesbook", standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as exc:
+        click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
+    except click.UsageError as exc:
+        _fail(exc.format_message().replace("\n", " "))
+    except click.exceptions.Abort:
+        _fail("aborted")
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except InputError as exc:
+        _fail(str(exc))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,391 @@
+"""Generate the rulebook site's pages from the registry (used by ``docs/gen_pages.py``).
+
+Nothing on a generated page is typed by hand: rule texts, citations and interpretations come
+from the systems' ``rules.yaml``; input tables from the calculator declarations; example
+results and reference tables are computed while the site builds; the tests that cover a rule
+are found by reading ``tests/`` (the ``covers`` marker) and the ``cases.yaml`` files.
+
+Example:
+    >>> pages = generate_pages()
+    >>> page = pages["scrollhammer/rules/scrollhammer.morale.insane-heroism.md"]
+    >>> "003_2d0ecba8f37ef4b8.txt" in page and "scrollhammer.morale-check" in page
+    True
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import posixpath
+from collections import defaultdict
+from collections.abc import Iterable
+from functools import cache
+from pathlib import Path
+
+from rulesbook.calculators import Calculator
+from rulesbook.cases import load_cases
+from rulesbook.registry import Interpretation, Rule, System, registry
+from rulesbook.results import Table
+
+__all__ = ["LIVE_PREFIX", "generate_pages", "page_of"]
+
+ROOT = Path(__file__).resolve().parent.parent
+LIVE_PREFIX = "/calc/"
+"""Where ``rulesbook serve`` serves each live calculator (``/calc/<calculator-id>``)."""
+
+
+def page_of(some_id: str) -> str:
+    """The Markdown path (inside docs) of the page for a rule, calculator or system ID.
+
+    >>> page_of("scrollhammer.morale-check"), page_of("scrollhammer")
+    ('scrollhammer/calculators/scrollhammer.morale-check.md', 'scrollhammer/index.md')
+    """
+    reg = registry()
+    if some_id in reg.systems:
+        return f"{some_id}/index.md"
+    if some_id in reg.calculators:
+        return f"{reg.calculators[some_id].system}/calculators/{some_id}.md"
+    if some_id in reg.rules:
+        return f"{reg.rules[some_id].system}/rules/{some_id}.md"
+    if some_id in reg.interpretations:
+        interp = reg.interpretations[some_id]
+        return f"{interp.system}/interpretations.md#{anchor(some_id)}"
+    raise KeyError(some_id)
+
+
+def anchor(some_id: str) -> str:
+    """An HTML anchor for an ID (dots become dashes)."""
+    return some_id.replace(".", "-")
+
+
+def _link(here: str, some_id: str, text: str | None = None) -> str:
+    target = page_of(some_id)
+    path, _, frag = target.partition("#")
+    rel = posixpath.relpath(path, posixpath.dirname(here) or ".")
+    return f"[{text or some_id}]({rel}{'#' + frag if frag else ''})"
+
+
+# -- tests that cover a rule ----------------------------------------------------------------------
+
+
+@cache
+def covering_tests(tests_dir: Path = ROOT / "tests") -> dict[str, tuple[str, ...]]:
+    """Rule/calculator ID -> test names that declare ``@pytest.mark.covers(ID)``, plus cases."""
+    found: dict[str, list[str]] = defaultdict(list)
+    for path in sorted(tests_dir.rglob("test_*.py")) if tests_dir.is_dir() else []:
+        try:
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+        except SyntaxError:  # pragma: no cover - a broken test file fails the suite anyway
+            continue
+        rel = path.relative_to(tests_dir.parent).as_posix()
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.FunctionDef | ast.ClassDef):
+                continue
+            for deco in node.decorator_list:
+                if (
+                    isinstance(deco, ast.Call)
+                    and isinstance(deco.func, ast.Attribute)
+                    and deco.func.attr == "covers"
+                ):
+                    for arg in deco.args:
+                        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                            found[arg.value].append(f"{rel}::{node.name}")
+    import rulesbook.systems as pkg
+
+    for cases_file in sorted(Path(pkg.__path__[0]).glob("*/cases.yaml")):
+        rel = cases_file.relative_to(ROOT).as_posix() if cases_file.is_relative_to(ROOT) else cases_file.name
+        for case in load_cases(cases_file):
+            for rule_id in (*case.covers, case.calculator):
+                found[rule_id].append(f"{rel}: {case.name}")
+    return {k: tuple(dict.fromkeys(v)) for k, v in found.items()}
+
+
+# -- page parts ------------------------------------------------------------------------------------
+
+
+def _tables_md(tables: Iterable[Table]) -> list[str]:
+    out = []
+    for t in tables:
+        out += [f"**{t.title}**", "", t.to_markdown(), ""]
+        if t.note:
+            out += [f"*{t.note}*", ""]
+    return out
+
+
+@cache
+def _reference_tables(calc_id: str) -> tuple[Table, ...]:
+    calc = registry().calculator(calc_id)
+    return tuple(calc.reference_tables()) if calc.reference_tables else ()
+
+
+def _interpretation_md(here: str, interp: Interpretation, level: str = "###") -> list[str]:
+    out = [f"{level} {interp.question} {{#{anchor(interp.id)}}}", "", f"`{interp.id}`", ""]
+    default = interp.option(interp.default)
+    out += [f"**Default — {default.label}** (`{default.key}`). {default.description}".rstrip(), ""]
+    out += [f"*Why:* {interp.why}", ""]
+    if interp.fact_source:
+        out += [f"*Fact source:* {interp.fact_source}", ""]
+    out.append("**Alternatives:**")
+    out.append("")
+    for alt in interp.alternatives:
+        out.append(f"- **{alt.label}** (`{alt.key}`){': ' + alt.description if alt.description else ''}")
+    out.append("")
+    if interp.rules:
+        out += [
+            "Applies to: " + ", ".join(_link(here, r, registry().rule(r).title) for r in interp.rules),
+            "",
+        ]
+    return out
+
+
+def rule_page(rule: Rule) -> str:
+    """The Markdown page of one rule."""
+    reg = registry()
+    here = page_of(rule.id)
+    system = reg.system(rule.system)
+    out = [
+        f"# {rule.title}",
+        "",
+        f"`{rule.id}` · {_link(here, system.id, system.title)} version {system.version}",
+        "",
+    ]
+    if rule.summary:
+        out += [f"> {rule.summary}", ""]
+    out += [rule.text, ""]
+    out += [
+        "**Source:** " + "; ".join(str(c) for c in rule.citations) + " — paraphrased in our own words.",
+        "",
+    ]
+    calcs = reg.calculators_for_rule(rule.id)
+    if calcs:
+        out += ["## Calculators", ""]
+        for c in calcs:
+            out.append(f"- {_link(here, c.id, c.title)} (`{c.id}`) · [live calculator]({LIVE_PREFIX}{c.id})")
+        out.append("")
+    interps = reg.interpretations_for_rule(rule.id)
+    if interps:
+        out += ["## Interpretations", ""]
+        for i in interps:
+            out += _interpretation_md(here, i, "###")
+    impls = reg.implementations_for_rule(rule.id)
+    out += ["## Code", ""]
+    for impl in impls:
+        path = Path(impl.file)
+        shown = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.name
+        out.append(f"- `{impl.module}.{impl.qualname}` — `{shown}`, line {impl.line}")
+    if not impls:
+        out.append("- *(no implementation marked)*")
+    out.append("")
+    tests = covering_tests().get(rule.id, ())
+    out += ["## Tests", ""]
+    out += [f"- `{t}`" for t in tests] or ["- *(none yet)*"]
+    out.append("")
+    tables = [t for c in calcs for t in _reference_tables(c.id)]
+    if tables:
+        out += ["## Computed tables", "", *_tables_md(tables)]
+    if rule.see_also:
+        out += ["## See also", "", *[f"- {_link(here, s, reg.rule(s).title)}" for s in rule.see_also], ""]
+    return "\n".join(out)
+
+
+def calculator_page(calc: Calculator) -> str:
+    """The Markdown page of one calculator: inputs, results, example, rules, tables, live embed."""
+    reg = registry()
+    here = page_of(calc.id)
+    out = [
+        f"# {calc.title}",
+        "",
+        f"`{calc.id}` · [open the live calculator]({LIVE_PREFIX}{calc.id})",
+        "",
+        calc.summary,
+        "",
+    ]
+    out += ["## Inputs", "", "| key | allowed | default | meaning |", "|---|---|---|---|"]
+    for inp in calc.inputs:
+        default = "*required*" if inp.required else f"`{inp.format(inp.default)}`"
+        meaning = inp.help
+        interp = getattr(inp, "interpretation", None)
+        if interp:
+            meaning += " See " + _link(here, interp, "the register") + "."
+        out.append(f"| `{inp.key}` | {inp.allowed()} | {default} | {meaning} |")
+    out += ["", "## Results", "", "| key | kind | meaning |", "|---|---|---|"]
+    for o in calc.outputs:
+        key = f"`{o.key}`, `{o.key}_exact`" if o.kind == "probability" else f"`{o.key}`"
+        out.append(f"| {key} | {o.kind} | {o.label}{'. ' + o.help if o.help else ''} |")
+    out.append("")
+    for n, example in enumerate(calc.examples[:3]):
+        data = calc.run_json(**dict(example))
+        shown = {
+            k: v for k, v in data["result"].items() if not isinstance(v, list) or len(json.dumps(v)) < 300
+        }
+        out += [f"## Example {n + 1}" if len(calc.examples) > 1 else "## Example", ""]
+        out += ["```console", f"$ {calc.cli_example(example)}", "```", ""]
+        out += ["```json", json.dumps({**data, "result": shown}, indent=2, ensure_ascii=False), "```", ""]
+        result = calc.run(**dict(example))
+        if result.explanation:
+            out += [f"- {line}" for line in result.explanation] + [""]
+    out += ["## Rules", ""]
+    out += [f"- {_link(here, r, reg.rule(r).title)} (`{r}`)" for r in calc.rules]
+    out.append("")
+    tables = _reference_tables(calc.id)
+    if tables:
+        out += ["## Computed tables", "", *_tables_md(tables)]
+    out += [
+        "## Live",
+        "",
+        "With `rulesbook serve` running, the calculator works here:",
+        "",
+        f'<iframe class="rb-live" src="{LIVE_PREFIX}{calc.id}" title="{calc.title}" '
+        'style="width:100%;height:720px;border:1px solid #ccc"></iframe>',
+        "",
+        "## In Python",
+        "",
+        "```python",
+        "from rulesbook.registry import registry",
+        f'calc = registry().calculator("{calc.id}")',
+        f"result = calc.run({', '.join(f'{k}={_py(calc, k, v)}' for k, v in (calc.examples[0] if calc.examples else {}).items())})",
+        "```",
+        "",
+    ]
+    tests = covering_tests().get(calc.id, ())
+    if tests:
+        out += ["## Tests", "", *[f"- `{t}`" for t in tests], ""]
+    return "\n".join(out)
+
+
+def _py(calc: Calculator, key: str, text: str) -> str:
+    value = calc.input(key).parse(text)
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, tuple):
+        return repr(list(value))
+    if hasattr(value, "count") and hasattr(value, "sides"):
+        return repr(str(value))
+    return repr(value)
+
+
+def system_page(system: System) -> str:
+    """The index page of a system: version, source, guide, and everything it contains."""
+    reg = registry()
+    here = page_of(system.id)
+    out = [f"# {system.title}", "", f"**Version:** {system.version} · **Source:** `{system.source}`"]
+    if system.source_title:
+        out[-1] += f" ({system.source_title})"
+    out += ["", system.summary, ""]
+    import rulesbook.systems as pkg
+
+    guide = Path(pkg.__path__[0]) / system.id.replace("-", "_") / "guide.md"
+    if guide.is_file():
+        out += [guide.read_text(encoding="utf-8").strip(), ""]
+    out += ["## Calculators", "", "| calculator | ID | |", "|---|---|---|"]
+    for c in reg.calculators_for_system(system.id):
+        out.append(f"| {_link(here, c.id, c.title)} | `{c.id}` | [live]({LIVE_PREFIX}{c.id}) |")
+    out += ["", "## Rules", "", "| rule | ID | in short |", "|---|---|---|"]
+    for r in reg.rules_for_system(system.id):
+        out.append(f"| {_link(here, r.id, r.title)} | `{r.id}` | {r.summary} |")
+    out += ["", "## Interpretations", ""]
+    for i in reg.interpretations_for_system(system.id):
+        out.append(f"- {_link(here, i.id, i.question)}")
+    out.append("")
+    return "\n".join(out)
+
+
+def interpretations_page(system: System) -> str:
+    """The system's interpretations register."""
+    here = f"{system.id}/interpretations.md"
+    out = [
+        f"# Interpretations register — {system.title}",
+        "",
+        "Every gap or ambiguity we met in the source, the default we chose and why, and the "
+        "alternatives. Calculators expose the alternatives as inputs where they change a number.",
+        "",
+    ]
+    for interp in registry().interpretations_for_system(system.id):
+        out += _interpretation_md(here, interp, "##")
+    return "\n".join(out)
+
+
+def overview_pages() -> dict[str, str]:
+    """Cross-system pages: all calculators and the whole interpretations register."""
+    reg = registry()
+    calcs = ["# Calculators", "", "| calculator | system | ID | |", "|---|---|---|---|"]
+    for c in reg.calculators.values():
+        calcs.append(
+            f"| {_link('calculators.md', c.id, c.title)} | {reg.system(c.system).title} | `{c.id}` | "
+            f"[live]({LIVE_PREFIX}{c.id}) |"
+        )
+    interps = ["# Interpretations register", "", "| system | question | default |", "|---|---|---|"]
+    for i in reg.interpretations.values():
+        interps.append(
+            f"| {reg.system(i.system).title} | {_link('interpretations.md', i.id, i.question)} | "
+            f"{i.option(i.default).label} |"
+        )
+    return {"calculators.md": "\n".join(calcs) + "\n", "interpretations.md": "\n".join(interps) + "\n"}
+
+
+def generate_pages() -> dict[str, str]:
+    """Every generated page: path inside docs -> Markdown."""
+    reg = registry()
+    pages = overview_pages()
+    pages["cli.md"] = cli_page()
+    for system in reg.systems.values():
+        pages[page_of(system.id)] = system_page(system)
+        pages[f"{system.id}/interpretations.md"] = interpretations_page(system)
+        for rule in reg.rules_for_system(system.id):
+            pages[page_of(rule.id)] = rule_page(rule)
+        for calc in reg.calculators_for_system(system.id):
+            pages[page_of(calc.id)] = calculator_page(calc)
+    return pages
+
+
+def summary_nav(notebooks: Iterable[str] = ()) -> str:
+    """The literate-nav SUMMARY.md: hand-written pages, systems, notebooks, registers."""
+    reg = registry()
+    lines = ["* [Home](index.md)", "* [Quick start](quickstart.md)"]
+    for system in reg.systems.values():
+        lines.append(f"* [{system.title}]({system.id}/index.md)")
+        lines.append("    * Calculators")
+        lines += [f"        * [{c.title}]({page_of(c.id)})" for c in reg.calculators_for_system(system.id)]
+        lines.append("    * Rules")
+        lines += [f"        * [{r.title}]({page_of(r.id)})" for r in reg.rules_for_system(system.id)]
+        lines.append(f"    * [Interpretations]({system.id}/interpretations.md)")
+    nbs = list(notebooks)
+    if nbs:
+        lines.append("* Notebooks")
+        lines += [f"    * [{Path(nb).stem.replace('-', ' ').capitalize()}]({nb})" for nb in nbs]
+    lines += [
+        "* [All calculators](calculators.md)",
+        "* [Interpretations register](interpretations.md)",
+        "* [Command line](cli.md)",
+        "* [Developing](developing.md)",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def cli_page() -> str:
+    """The command-line reference, from the click commands' own help."""
+    import click
+
+    from rulesbook.cli import cli
+
+    out = [
+        "# Command line",
+        "",
+        "Generated from `rulesbook --help`. Exit code 2 means bad input; "
+        "the one-line message on stderr names the field and what is allowed.",
+        "",
+    ]
+    ctx = click.Context(cli, info_name="rulesbook")
+    out += ["```text", cli.get_help(ctx), "```", ""]
+    for name, cmd in cli.commands.items():
+        sub = click.Context(cmd, info_name=f"rulesbook {name}", parent=ctx)
+        out += [f"## `rulesbook {name}`", "", "```text", cmd.get_help(sub), "```", ""]
+    out += [
+        "## Calculator help",
+        "",
+        "`rulesbook calc ID --help` prints the generated inputs of a calculator:",
+        "",
+    ]
+    for calc in registry().calculators.values():
+        out += [f"### `{calc.id}`", "", "```text", calc.help_text(), "```", ""]
+    return "\n".join(out)

@@ -1,0 +1,133 @@
+"""Fixtures for real-browser tests: a running ``rulesbook serve`` and a Playwright page.
+
+``served`` is the base URL (``http://127.0.0.1:PORT``) of one server for the whole session,
+started as a child process that builds the site into a temporary folder. ``page`` is a fresh
+Playwright page in Debian's chromium (``/usr/bin/chromium``); every request that leaves the
+machine is recorded in ``page.external_requests`` so tests can assert the site is offline.
+Without chromium the tests are skipped, unless ``RULESBOOK_REQUIRE_BROWSER=1`` (set by
+``scripts/test``), which makes a missing browser a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port = _free_port()
+    site = tmp_path_factory.mktemp("served-site")
+    log = (tmp_path_factory.mktemp("served-log") / "server.log").open("w")
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true"}
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "rulesbook.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--site-dir",
+            str(site),
+        ],
+        cwd=ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env=env,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 240
+    try:
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"rulesbook serve exited with {proc.returncode}; see {log.name}")
+            try:
+                with urllib.request.urlopen(f"{base}/site/", timeout=2) as resp:
+                    if resp.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"rulesbook serve did not answer within 240 s; see {log.name}")
+            time.sleep(0.5)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("RULESBOOK_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"{CHROMIUM} is missing; scripts/test installs Debian's chromium")
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        instance = pw.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
+        yield instance
+        instance.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context()
+    pg = context.new_page()
+    pg.set_default_timeout(30_000)
+    external: list[str] = []
+    local = ("http://127.0.0.1", "http://localhost", "data:", "blob:", "about:")
+    pg.on("request", lambda req: None if req.url.startswith(local) else external.append(req.url))
+    pg.external_requests = external
+    yield pg
+    context.close()
+
+
+def read_value(frame: Any, key: str) -> str:
+    """Text of the result value ``data-key=key`` (pierces Panel's shadow DOM)."""
+    loc = frame.locator(f'[data-key="{key}"]').first
+    loc.wait_for()
+    return str(loc.inner_text())
+
+
+def set_number(frame: Any, key: str, value: int | str) -> None:
+    """Type into the generated input ``rb-input-<key>`` and commit it."""
+    box = frame.locator(f".rb-input-{key} input").first
+    box.fill(str(value))
+    box.press("Enter")

@@ -1,0 +1,108 @@
+"""The command line: JSON contract, exit codes, one-line errors, fast start-up."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from rulesbook.registry import registry
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "rulesbook.cli", *args], capture_output=True, text=True, timeout=60
+    )
+
+
+@pytest.mark.covers("scrollhammer.morale-check")
+def test_calc_json_contract() -> None:
+    out = run("calc", "scrollhammer.morale-check", "ld=7", "modifier=-1", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert set(data) == {"calculator", "inputs", "result"}
+    assert data["calculator"] == "scrollhammer.morale-check"
+    assert data["inputs"]["ld"] == 7 and data["inputs"]["insane_heroism"] is True
+    assert data["result"]["p_pass_exact"] == "5/12"
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["calc", "scrollhammer.nope"], "calculator:"),
+        (["calc", "scrollhammer.morale-check", "ld=x"], "ld: expected an integer from 0 to 12"),
+        (["calc", "scrollhammer.morale-check", "ld=13"], "ld: expected an integer from 0 to 12"),
+        (["calc", "scrollhammer.morale-check", "ld=7", "wibble=1"], "wibble: unknown input"),
+        (["calc", "scrollhammer.morale-check", "ld7"], "expected key=value"),
+        (["calc", "scrollhammer.morale-check"], "ld: required"),
+        (
+            ["calc", "scrollhammer.morale-check", "ld=7", "falling_back=yes"],
+            "falling_back: expected true or false",
+        ),
+        (["calc", "scrollhammer.morale-check", "ld=7", "ld=8"], "ld: given twice"),
+        (["calc", "scrollhammer.morale-check", "ld=7", "--frobnicate"], "unknown option"),
+        (["rule", "scrollhammer.nope"], "rule:"),
+        (["interpretations", "nosuch"], "system:"),
+        (["nosuchcommand"], "No such command"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(args: list[str], needle: str) -> None:
+    out = run(*args)
+    assert out.returncode == 2
+    assert out.stdout == ""
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1, out.stderr
+    assert needle in lines[0]
+    assert "Traceback" not in out.stderr
+
+
+def test_list_json_names_every_id() -> None:
+    out = run("list", "--json")
+    data = json.loads(out.stdout)
+    reg = registry()
+    listed_calcs = {c["id"] for s in data["systems"] for c in s["calculators"]}
+    listed_rules = {r["id"] for s in data["systems"] for r in s["rules"]}
+    assert listed_calcs == set(reg.calculators)
+    assert listed_rules == set(reg.rules)
+
+
+def test_rule_shows_text_citation_and_calculators() -> None:
+    out = run("rule", "scrollhammer.morale.insane-heroism", "--json")
+    data = json.loads(out.stdout)
+    assert data["citations"] == ["003_2d0ecba8f37ef4b8.txt, section “Insane Heroism”"]
+    assert "scrollhammer.morale-check" in data["calculators"]
+    assert any(c.endswith("morale_check") for c in data["code"])
+    text = run("rule", "scrollhammer.morale.insane-heroism")
+    assert "double 1" in text.stdout and text.returncode == 0
+
+
+def test_calc_help_is_generated_from_the_declaration() -> None:
+    out = run("calc", "scrollhammer.morale-check", "--help")
+    assert out.returncode == 0
+    calc = registry().calculator("scrollhammer.morale-check")
+    for inp in calc.inputs:
+        assert inp.key in out.stdout and inp.allowed() in out.stdout
+
+
+def test_every_calculator_example_runs_from_the_cli() -> None:
+    for calc in registry().calculators.values():
+        for example in calc.examples:
+            args = [f"{k}={v}" for k, v in example.items()]
+            out = run("calc", calc.id, *args, "--json")
+            assert out.returncode == 0, f"{calc.id} {args}: {out.stderr}"
+            assert json.loads(out.stdout)["calculator"] == calc.id
+
+
+def test_cli_start_up_imports_no_panel_or_jupyter() -> None:
+    code = (
+        "import sys\n"
+        "from rulesbook.cli import main\n"
+        "try:\n    main(['calc', 'scrollhammer.morale-check', 'ld=7', '--json'])\nexcept SystemExit:\n    pass\n"
+        "heavy = [m for m in ('panel', 'bokeh', 'ipywidgets', 'IPython', 'jupyter_client', 'matplotlib', 'pandas')"
+        " if m in sys.modules]\n"
+        "print('HEAVY', heavy)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert "HEAVY []" in out.stdout, out.stdout + out.stderr

@@ -1,0 +1,80 @@
+"""Every ID reaches its text, citation, code, tests, calculators and page in one hop."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulesbook.registry import ID_RE, DataFileError, load_system_data, registry
+from rulesbook.site import covering_tests, generate_pages, page_of
+
+REG = registry()
+SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+
+
+def test_registry_has_every_kind() -> None:
+    assert REG.systems and REG.rules and REG.calculators and REG.interpretations
+
+
+@pytest.mark.parametrize("rule_id", list(REG.rules))
+def test_rule_is_complete(rule_id: str) -> None:
+    rule = REG.rule(rule_id)
+    assert ID_RE.match(rule.id) and rule.id.startswith(rule.system + ".")
+    assert rule.text.strip() and rule.title.strip()
+    assert rule.citations, "every rule cites its source"
+    system = REG.system(rule.system)
+    for cite in rule.citations:
+        assert cite.section.strip()
+        if SEEDS.is_dir() and cite.document == system.source:
+            assert (SEEDS / cite.document).is_file(), f"{cite.document} is not a seed document"
+    assert REG.implementations_for_rule(rule.id), f"{rule.id} has no @implements code"
+    assert covering_tests().get(rule.id), f"{rule.id} has no covering test"
+    assert page_of(rule.id) in generate_pages()
+
+
+@pytest.mark.parametrize("calc_id", list(REG.calculators))
+def test_calculator_is_complete(calc_id: str) -> None:
+    calc = REG.calculator(calc_id)
+    assert calc.rules and all(r in REG.rules for r in calc.rules)
+    assert calc.examples, "every calculator has a worked example"
+    for example in calc.examples:
+        result = calc.run(**dict(example))
+        for out in calc.outputs:
+            if out.kind != "table":
+                assert out.key in result.values, f"{calc_id} example lacks {out.key}"
+            if out.kind == "probability":
+                assert f"{out.key}_exact" in result.values
+    assert page_of(calc_id) in generate_pages()
+    for inp in calc.inputs:
+        assert inp.help.strip(), f"{calc_id}.{inp.key} has no help text"
+        if not inp.required:
+            assert inp.validate(inp.default) == inp.default or inp.format(inp.validate(inp.default))
+
+
+@pytest.mark.parametrize("interp_id", list(REG.interpretations))
+def test_interpretation_is_complete(interp_id: str) -> None:
+    interp = REG.interpretation(interp_id)
+    assert interp.question.strip() and interp.why.strip()
+    assert interp.default in interp.option_keys and interp.alternatives
+    assert interp.rules or any(interp_id in r.interpretations for r in REG.rules.values())
+
+
+def test_unknown_ids_suggest_close_matches() -> None:
+    with pytest.raises(ValueError, match=r"did you mean scrollhammer\.morale-check"):
+        REG.calculator("scrollhammer.moral-check")
+
+
+def test_malformed_data_file_names_file_and_field(tmp_path: Path) -> None:
+    bad = tmp_path / "rules.yaml"
+    bad.write_text(
+        "system: {id: x, title: X, version: 1, source: s.txt}\nrules:\n  - id: x.a\n    title: A\n"
+    )
+    with pytest.raises(DataFileError, match=r"rules.yaml.rules\[0\]: missing field 'text'"):
+        load_system_data(bad)
+    bad.write_text("system: [1, 2\n")
+    with pytest.raises(DataFileError, match="not valid YAML"):
+        load_system_data(bad)
+    bad.write_text("!!python/object/apply:os.system ['true']\n")
+    with pytest.raises(DataFileError):
+        load_system_data(bad)

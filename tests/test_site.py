@@ -1,0 +1,72 @@
+"""The generated site: one page per rule and calculator, mkdocs build --strict, offline."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulesbook.registry import registry
+from rulesbook.site import LIVE_PREFIX, generate_pages, page_of
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_a_page_per_rule_calculator_and_system() -> None:
+    pages = generate_pages()
+    reg = registry()
+    for some_id in [*reg.rules, *reg.calculators, *reg.systems]:
+        assert page_of(some_id) in pages
+    for calc in reg.calculators.values():
+        assert f"{LIVE_PREFIX}{calc.id}" in pages[page_of(calc.id)]
+        for inp in calc.inputs:
+            assert f"`{inp.key}`" in pages[page_of(calc.id)]
+    for rule in reg.rules.values():
+        page = pages[page_of(rule.id)]
+        assert rule.text.splitlines()[0] in page
+        assert str(rule.citations[0]) in page
+
+
+def test_morale_rule_page_has_the_computed_table() -> None:
+    page = generate_pages()[page_of("scrollhammer.morale.check")]
+    assert "| 7 | 1/6 | 5/18 | 5/12 | 7/12 | 13/18 |" in page
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("site")
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    return out
+
+
+def test_mkdocs_build_strict(built_site: Path) -> None:
+    rule = built_site / "scrollhammer" / "rules" / "scrollhammer.morale.insane-heroism" / "index.html"
+    html = rule.read_text()
+    assert "003_2d0ecba8f37ef4b8.txt" in html
+    assert f'href="{LIVE_PREFIX}scrollhammer.morale-check"' in html
+    notebook = built_site / "notebooks" / "scrollhammer-morale" / "index.html"
+    assert notebook.is_file()
+    assert "P(pass)" in notebook.read_text()
+
+
+def test_site_loads_nothing_from_the_network(built_site: Path) -> None:
+    pattern = re.compile(r"""<(?:script|link|img|iframe)[^>]+(?:src|href)=["'](https?:)?//""")
+    offenders = {}
+    for page in built_site.rglob("*.html"):
+        found = pattern.findall(page.read_text(errors="ignore"))
+        if found:
+            offenders[str(page.relative_to(built_site))] = len(found)
+    assert not offenders, offenders

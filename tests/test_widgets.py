@@ -1,0 +1,97 @@
+"""Forms generated from declarations: ipywidgets and Panel, good and bad input."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from rulesbook.calculators import (
+    BoolInput,
+    Calculator,
+    ChoiceInput,
+    DiceInput,
+    IntInput,
+    IntListInput,
+    Output,
+)
+from rulesbook.registry import registry
+from rulesbook.results import CalcResult, probability_values
+from widgets.ipy import CalculatorForm
+from widgets.panel_app import CalculatorApp
+
+
+def _demo_compute(*, dice: Any, n: int, flag: bool, mode: str, values: tuple[int, ...]) -> CalcResult:
+    from fractions import Fraction
+
+    p = dice.distribution().p_at_least(n)
+    return CalcResult(
+        {**probability_values("p_hit", p), "count": len(values), "flag": flag, "mode": mode},
+        explanation=(f"P = {Fraction(p)}",),
+    )
+
+
+DEMO = Calculator(
+    id="demo.every-kind",
+    title="Demo",
+    system="demo",
+    summary="One input of each kind.",
+    inputs=(
+        DiceInput(key="dice", help="dice", default="2D6"),
+        IntInput(key="n", help="target", minimum=1, maximum=20, default=7),
+        BoolInput(key="flag", help="a flag", default=False),
+        ChoiceInput(key="mode", help="mode", choices=("a", "b"), default="a"),
+        IntListInput(key="values", help="values", minimum=2, maximum=12, default=(7, 8)),
+    ),
+    outputs=(Output("p_hit", "P(hit)"), Output("count", "count", "count")),
+    compute=_demo_compute,
+    rules=(),
+)
+
+
+def test_ipywidgets_form_is_generated_from_the_declaration() -> None:
+    form = CalculatorForm(DEMO)
+    assert list(form.controls) == [i.key for i in DEMO.inputs]
+    assert type(form.controls["n"]).__name__ == "IntText"
+    assert type(form.controls["flag"]).__name__ == "Checkbox"
+    assert type(form.controls["mode"]).__name__ == "Dropdown"
+    assert type(form.controls["dice"]).__name__ == "Text"
+    assert 'data-key="p_hit_exact">7/12<' in form.output.value
+    form.controls["n"].value = 12
+    assert 'data-key="p_hit_exact">1/36<' in form.output.value
+
+
+def test_ipywidgets_bad_text_shows_error_and_keeps_input() -> None:
+    form = CalculatorForm(DEMO)
+    form.controls["dice"].value = "2D"
+    assert 'class="rb-error"' in form.output.value and "dice: expected a dice expression" in form.output.value
+    assert form.controls["dice"].value == "2D"
+    form.controls["values"].value = "7,x"
+    form.controls["dice"].value = "D6"
+    assert "values: expected a comma-separated list" in form.output.value
+    form.controls["values"].value = "7, 9"
+    assert 'data-key="count">2<' in form.output.value
+    form.controls["n"].value = 21
+    assert "n: expected an integer from 1 to 20, got 21" in form.output.value
+    assert form.controls["n"].value == 21
+
+
+def test_panel_app_is_generated_and_recomputes() -> None:
+    app = CalculatorApp(DEMO)
+    assert list(app.widgets) == [i.key for i in DEMO.inputs]
+    assert "rb-input-n" in app.widgets["n"].css_classes
+    app.widgets["n"].value = 12
+    assert 'data-key="p_hit_exact">1/36<' in app.result.object
+    app.widgets["dice"].value = "D6+"
+    assert "dice: expected" in app.result.object
+    assert app.widgets["dice"].value == "D6+"
+
+
+@pytest.mark.covers("scrollhammer.morale-check")
+def test_every_registered_calculator_builds_both_forms() -> None:
+    for calc in registry().calculators.values():
+        form = CalculatorForm(calc)
+        assert 'class="rb-error"' not in form.output.value, f"{calc.id}: {form.output.value[:300]}"
+        app = CalculatorApp(calc)
+        assert 'class="rb-error"' not in app.result.object
+        assert "data-key=" in app.result.object

@@ -1,0 +1,11 @@
+"""Front-ends generated from calculator declarations: ipywidgets, Panel, and the local server.
+
+* :func:`widgets.ipy.calculator_widget` — an ipywidgets form for any calculator ID;
+* :func:`widgets.panel_app.calculator_app` — the same as a Panel app;
+* :func:`widgets.server.serve` — the built site plus every calculator live, offline.
+
+Nothing here is written per calculator: forms come from the input declarations, result views
+from the output declarations, rule texts from the registry. A system may add special apps in
+``widgets/<system>_app.py`` through an ``APPS`` mapping (name -> factory), served at
+``/app/<name>``.
+"""

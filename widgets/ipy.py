@@ -1,0 +1,96 @@
+"""ipywidgets calculators generated from the input declarations.
+
+Example (in Jupyter)::
+
+    from widgets.ipy import calculator_widget
+    calculator_widget("scrollhammer.morale-check")
+
+The form has one control per declared input (integers as bounded number boxes, booleans as
+checkboxes, choices and interpretation switches as drop-downs, dice and lists as text boxes);
+every change recomputes (cached) and redraws the probability, the tables and the rule text.
+A bad value shows a one-line error and keeps what was typed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ipywidgets as w
+
+from rulesbook.calculators import (
+    BoolInput,
+    Calculator,
+    ChoiceInput,
+    Input,
+    IntInput,
+    OptionalIntInput,
+)
+from rulesbook.errors import InputError
+from rulesbook.registry import registry
+from widgets.render import error_html, result_html, rules_html
+
+__all__ = ["CalculatorForm", "calculator_widget", "control_for"]
+
+
+def control_for(inp: Input, value: Any = None) -> w.ValueWidget:
+    """The ipywidgets control for one declared input."""
+    start = inp.initial if value is None else value
+    desc = {
+        "description": inp.title,
+        "description_tooltip": inp.help,
+        "style": {"description_width": "initial"},
+    }
+    if isinstance(inp, BoolInput):
+        return w.Checkbox(value=bool(start), indent=False, **desc)
+    if isinstance(inp, ChoiceInput):
+        return w.Dropdown(options=list(inp.choices), value=start, **desc)
+    if isinstance(inp, IntInput) and not isinstance(inp, OptionalIntInput):
+        # Not bounded: an out-of-range number stays in the box and gets the one-line error.
+        return w.IntText(value=start, **desc)
+    return w.Text(value="" if start is None else inp.format(start), placeholder=inp.allowed(), **desc)
+
+
+class CalculatorForm:
+    """A generated form: ``.widget`` is the ipywidgets box, ``.values()`` the raw inputs."""
+
+    def __init__(self, calc: Calculator, **initial: Any) -> None:
+        self.calc = calc
+        start = {**calc.initial_values(), **initial}
+        self.controls = {i.key: control_for(i, start[i.key]) for i in calc.inputs}
+        self.output = w.HTML()
+        for control in self.controls.values():
+            control.observe(self._on_change, names="value")
+        rules = w.Accordion(children=[w.HTML(rules_html(calc.rules))], titles=("Rule text",))
+        self.widget = w.VBox(
+            [
+                w.HTML(f"<h3>{calc.title}</h3><p>{calc.summary}</p>"),
+                *self.controls.values(),
+                self.output,
+                rules,
+            ]
+        )
+        self.refresh()
+
+    def values(self) -> dict[str, Any]:
+        """The raw values in the controls (what the user typed)."""
+        return {key: control.value for key, control in self.controls.items()}
+
+    def refresh(self) -> None:
+        """Recompute and redraw; on bad input show the one-line error instead."""
+        try:
+            result = self.calc.run(**self.values())
+        except InputError as exc:
+            self.output.value = error_html(str(exc))
+            return
+        self.output.value = result_html(self.calc, result)
+
+    def _on_change(self, _change: Any) -> None:
+        self.refresh()
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.widget._repr_mimebundle_(**kwargs)
+
+
+def calculator_widget(calc_id: str, **initial: Any) -> CalculatorForm:
+    """An ipywidgets calculator for ``calc_id``; keyword arguments set starting values."""
+    return CalculatorForm(registry().calculator(calc_id), **initial)

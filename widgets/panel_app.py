@@ -1,0 +1,82 @@
+"""Panel calculators generated from the input declarations.
+
+Example::
+
+    from widgets.panel_app import calculator_app
+    calculator_app("scrollhammer.morale-check").servable()
+
+Each declared input becomes a Panel widget carrying the CSS class ``rb-input-<key>``; the
+result pane (class ``rb-result``) shows every headline value in ``<span data-key=...>``.
+Recomputation is cached by the calculator; a bad value shows a one-line error and the
+widgets keep what the user typed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import panel as pn
+
+from rulesbook.calculators import BoolInput, Calculator, ChoiceInput, Input, IntInput, OptionalIntInput
+from rulesbook.errors import InputError
+from rulesbook.registry import registry
+from widgets.render import error_html, result_html, rules_html
+
+__all__ = ["CalculatorApp", "calculator_app", "widget_for"]
+
+
+def widget_for(inp: Input, value: Any) -> pn.widgets.Widget:
+    """The Panel widget for one declared input."""
+    common: dict[str, Any] = {"label": inp.title, "css_classes": [f"rb-input-{inp.key}"]}
+    if isinstance(inp, BoolInput):
+        return pn.widgets.Checkbox(value=bool(value), **common)
+    common["description"] = inp.help
+    if isinstance(inp, ChoiceInput):
+        return pn.widgets.Select(options=list(inp.choices), value=value, **common)
+    if isinstance(inp, IntInput) and not isinstance(inp, OptionalIntInput):
+        # No start/end: out-of-range numbers stay in the box and get the one-line error.
+        return pn.widgets.IntInput(value=value, **common)
+    text = "" if value is None else inp.format(value)
+    return pn.widgets.TextInput(value=text, placeholder=inp.allowed(), **common)
+
+
+class CalculatorApp:
+    """A generated Panel calculator; ``.view`` is the layout."""
+
+    def __init__(self, calc: Calculator, **initial: Any) -> None:
+        self.calc = calc
+        start = {**calc.initial_values(), **initial}
+        self.widgets = {i.key: widget_for(i, start[i.key]) for i in calc.inputs}
+        self.result = pn.pane.HTML("", css_classes=["rb-result"], sizing_mode="stretch_width")
+        for widget in self.widgets.values():
+            widget.param.watch(self._on_change, "value")
+        rules = pn.pane.HTML(rules_html(calc.rules), sizing_mode="stretch_width")
+        inputs = pn.Column(*self.widgets.values(), width=320)
+        self.view = pn.Column(
+            pn.pane.Markdown(f"## {calc.title}\n\n{calc.summary}\n\n`{calc.id}`"),
+            pn.Row(inputs, self.result, sizing_mode="stretch_width"),
+            pn.Card(rules, title="Rule text", collapsed=False, sizing_mode="stretch_width"),
+            sizing_mode="stretch_width",
+        )
+        self.refresh()
+
+    def values(self) -> dict[str, Any]:
+        """What is in the widgets now."""
+        return {key: widget.value for key, widget in self.widgets.items()}
+
+    def refresh(self) -> None:
+        """Recompute and redraw, or show the one-line error."""
+        try:
+            result = self.calc.run(**self.values())
+        except InputError as exc:
+            self.result.object = error_html(str(exc))
+            return
+        self.result.object = result_html(self.calc, result)
+
+    def _on_change(self, _event: Any) -> None:
+        self.refresh()
+
+
+def calculator_app(calc_id: str, **initial: Any) -> pn.viewable.Viewable:
+    """A Panel layout for ``calc_id``."""
+    return CalculatorApp(registry().calculator(calc_id), **initial).view

@@ -1,0 +1,119 @@
+"""The local rulebook server: the built site and every calculator live, in one process, offline.
+
+Routes (one Panel/Bokeh server, one process):
+
+* ``/`` redirects to ``/site/`` — the mkdocs site (built first unless ``build=False``);
+* ``/calc/<calculator-id>`` — the generated Panel app of every registered calculator;
+* ``/app/<name>`` — special apps that systems declare in ``widgets/<system>_app.py`` (``APPS``).
+
+Panel's own resources are served by this server (no CDN). Start it with ``rulesbook serve``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import pkgutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from tornado.web import RedirectHandler, StaticFileHandler
+
+from rulesbook.registry import registry
+
+__all__ = ["app_factories", "build_site", "serve"]
+
+PROJECT = Path(__file__).resolve().parent.parent
+
+
+def build_site(site_dir: Path, project: Path = PROJECT) -> None:
+    """Run ``mkdocs build --strict`` into ``site_dir`` (raises on failure)."""
+    env = {**os.environ, "DISABLE_MKDOCS_2_WARNING": "true"}
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mkdocs",
+            "build",
+            "--strict",
+            "--quiet",
+            "-f",
+            str(project / "mkdocs.yml"),
+            "-d",
+            str(site_dir),
+        ],
+        cwd=project,
+        check=True,
+        env=env,
+    )
+
+
+def _calculator_view(calc_id: str) -> Callable[[], Any]:
+    """A factory (a plain function: Panel calls it once per browser session)."""
+
+    def view() -> Any:
+        from widgets.panel_app import calculator_app
+
+        return calculator_app(calc_id)
+
+    view.__name__ = calc_id
+    return view
+
+
+def app_factories() -> dict[str, Callable[[], Any]]:
+    """URL path -> Panel app factory for every calculator and every declared special app."""
+    apps: dict[str, Callable[[], Any]] = {
+        f"calc/{calc_id}": _calculator_view(calc_id) for calc_id in registry().calculators
+    }
+    import widgets
+
+    for info in pkgutil.iter_modules(widgets.__path__):
+        if info.name.endswith("_app"):
+            module = importlib.import_module(f"widgets.{info.name}")
+            for name, factory in getattr(module, "APPS", {}).items():
+                apps[f"app/{name}"] = factory
+    return apps
+
+
+def serve(
+    *,
+    port: int = 8765,
+    host: str = "localhost",
+    build: bool = True,
+    site_dir: str | Path = "site",
+    show: bool = False,
+) -> None:
+    """Build the site (unless ``build`` is False and it exists) and serve everything."""
+    import panel as pn
+
+    site = Path(site_dir)
+    if not site.is_absolute():
+        site = PROJECT / site
+    if build or not (site / "index.html").is_file():
+        print(f"rulesbook: building the site into {site} ...", flush=True)
+        build_site(site)
+    pn.extension(inline=True)
+    patterns: list[tuple[Any, ...]] = [
+        (r"/", RedirectHandler, {"url": "/site/"}),
+        (r"/site", RedirectHandler, {"url": "/site/"}),
+        (r"/site/(.*)", StaticFileHandler, {"path": str(site), "default_filename": "index.html"}),
+    ]
+    apps = app_factories()
+    origins = [f"{h}:{port}" for h in ("localhost", "127.0.0.1", host)]
+    print(
+        f"rulesbook: serving http://{host}:{port}/ (site) and {len(apps)} live apps under /calc/ and /app/",
+        flush=True,
+    )
+    pn.serve(
+        apps,
+        port=port,
+        address=host,
+        show=show,
+        title={k: k.split("/", 1)[1] for k in apps},
+        websocket_origin=origins,
+        extra_patterns=patterns,
+        threaded=False,
+    )
