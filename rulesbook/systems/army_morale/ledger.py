@@ -153,6 +153,11 @@ class Loc:
     line: int = 0
     path: str = ""
 
+    @property
+    def short(self) -> str:
+        """``line N``, or the path when the value has no line (built in code, e.g. by the tracker)."""
+        return f"line {self.line}" if self.line else (self.path or "an earlier entry")
+
     def __str__(self) -> str:
         where = f"line {self.line}" if self.line else "entry"
         return f"{where} ({self.path})" if self.path else where
@@ -325,6 +330,8 @@ class GameLog:
     turns: tuple[Turn, ...] = ()
     title: str = ""
     interpretations: tuple[tuple[str, str], ...] = ()
+    source: str = field(default="", compare=False, repr=False)
+    """The file name the log came from (named in replay errors)."""
 
     def option(self, slug: str) -> str:
         """The option in force for interpretation ``army-morale.interpretations.<slug>``."""
@@ -465,7 +472,13 @@ class _Reader:
         ):
             for i, tn in enumerate(self.sequence(turns_node, "turns")):
                 turns.append(self.turn(tn, f"turns[{i}]"))
-        return GameLog(armies=(pair[0], pair[1]), turns=tuple(turns), title=title, interpretations=interps)
+        return GameLog(
+            armies=(pair[0], pair[1]),
+            turns=tuple(turns),
+            title=title,
+            interpretations=interps,
+            source=self.source,
+        )
 
     def interpretations(self, node: Node) -> tuple[tuple[str, str], ...]:
         reg = raw_registry()
@@ -857,8 +870,8 @@ class _DetState:
     side: Side
     morale: int
     strength: int
-    half_line: int | None = None
-    destroyed_line: int | None = None
+    half_line: Loc | None = None
+    destroyed_line: Loc | None = None
 
 
 class _Replay:
@@ -875,13 +888,14 @@ class _Replay:
         self.entries: list[LedgerEntry] = []
         self.dets: dict[str, _DetState] = {}
         self.wes: dict[str, tuple[WarEngine, _DetState]] = {}
-        self.we_done: dict[str, tuple[str, int]] = {}
-        self.captured: dict[tuple[Side, str], int] = {}
+        self.we_done: dict[str, tuple[str, Loc]] = {}
+        self.captured: dict[tuple[Side, str], Loc] = {}
         self.turn = 0
         self.notes: list[str] = []
 
     def fail(self, at: Loc, message: str) -> InputError:
-        return InputError("log", f"{at}: {message}")
+        source = f"{self.log.source} " if self.log.source else ""
+        return InputError("log", f"{source}{at}: {message}")
 
     def add(
         self,
@@ -945,12 +959,12 @@ class _Replay:
             known = ", ".join(self.dets) or "none"
             raise self.fail(at, f"unknown detachment {det_id!r}; known: {known}")
         if st.destroyed_line is not None:
-            raise self.fail(at, f"detachment {det_id!r} was already destroyed (line {st.destroyed_line})")
+            raise self.fail(at, f"detachment {det_id!r} was already destroyed ({st.destroyed_line.short})")
         return st
 
     def half_strength(self, st: _DetState, at: Loc, why: str) -> None:
         self.apply(half_strength_term(st.side, st.morale, f"{st.det.label} {why}"), at, "battle")
-        st.half_line = at.line or -1
+        st.half_line = at
 
     def event(self, e: Event) -> None:
         match e:
@@ -981,7 +995,7 @@ class _Replay:
                     raise self.fail(
                         e.at,
                         f"detachment {e.detachment!r} already took its half-strength effect "
-                        f"(line {st.half_line}); it applies once per detachment",
+                        f"({st.half_line.short}); it applies once per detachment",
                     )
                 self.half_strength(st, e.at, "declared at half strength")
                 if st.strength < st.det.initial_strength and not at_half_strength(
@@ -1005,7 +1019,7 @@ class _Replay:
                     e.at,
                     "battle",
                 )
-                st.destroyed_line = e.at.line or -1
+                st.destroyed_line = e.at
             case WarEngineDestroyed():
                 found = self.wes.get(e.war_engine)
                 if found is None:
@@ -1015,10 +1029,10 @@ class _Replay:
                     result, line = self.we_done[e.war_engine]
                     raise self.fail(
                         e.at,
-                        f"War Engine {e.war_engine!r} was already {result} (line {line}); it counts once",
+                        f"War Engine {e.war_engine!r} was already {result} ({line.short}); it counts once",
                     )
                 we, st = found
-                self.we_done[e.war_engine] = (e.result, e.at.line)
+                self.we_done[e.war_engine] = (e.result, e.at)
                 gainer = other(st.side)
                 label = we.name or we.id
                 if e.result == "wrecked":
@@ -1075,9 +1089,9 @@ class _Replay:
                         raise self.fail(
                             c.at,
                             f"Capture objective {c.objective!r} already paid out "
-                            f"(line {self.captured[(side, c.objective)]})",
+                            f"({self.captured[(side, c.objective)].short})",
                         )
-                    self.captured[(side, c.objective)] = c.at.line
+                    self.captured[(side, c.objective)] = c.at
             block = (
                 rally_terms(report.counts(), RallyCounts())
                 if side == "a"
@@ -1156,7 +1170,7 @@ def replay(log: GameLog) -> Ledger:
     ...     replay(bad)
     ... except InputError as exc:
     ...     print(exc.message)
-    line 99 (turns[1].events[3]): detachment 'infantry' already took its half-strength effect (line 60); \
+    example-game.yaml line 99 (turns[1].events[3]): detachment 'infantry' already took its half-strength effect (line 60); \
 it applies once per detachment
     """
     return _Replay(log).run()

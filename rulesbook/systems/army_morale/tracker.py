@@ -171,7 +171,7 @@ class Tracker:
     @classmethod
     def example(cls) -> Tracker:
         """The armies of the shipped example game, with nothing played yet."""
-        return cls(load_log(EXAMPLE_LOG).without_turns())
+        return cls(replace(load_log(EXAMPLE_LOG).without_turns(), source=""))
 
     @property
     def turn(self) -> int:

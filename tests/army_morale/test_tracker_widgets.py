@@ -1,0 +1,51 @@
+"""The tracker front-ends (Panel and ipywidgets) drive the ledger; no browser needed here."""
+
+from __future__ import annotations
+
+import pytest
+
+from widgets.army_morale_app import APPS, TrackerView, ipy_tracker
+
+
+@pytest.mark.covers(
+    "army-morale.one-time.bunker", "army-morale.ongoing.blast-markers", "army-morale.game-end"
+)
+def test_panel_tracker_adds_events_and_ends_rally_phases() -> None:
+    assert "army-morale-tracker" in APPS
+    view = TrackerView()
+    assert 'data-key="a_value">14<' in view.status.object and 'data-key="b_value">10<' in view.status.object
+    view.kind.value = "bunker-destroyed"
+    view.number.value = 4
+    view._add()
+    assert 'data-key="b_value">6<' in view.status.object
+    view.rally["b"]["blast_markers"].value = 6
+    view._end_rally()
+    assert 'data-key="b_value">0<' in view.status.object
+    assert "Imperial Guard (side a) wins at the end of turn 1" in view.status.object
+    view._undo()
+    assert 'data-key="turn">1<' in view.status.object and "the game goes on" in view.status.object
+
+
+def test_panel_tracker_shows_one_line_errors_and_keeps_state() -> None:
+    view = TrackerView()
+    view.kind.value = "half-strength"
+    view.detachment.value = "boyz"
+    view._add()
+    view._add()
+    assert 'data-key="error">log: entry (turns[0].events[1]): detachment' in view.status.object
+    assert "already took its half-strength effect (turns[0].events[0])" in view.status.object
+    assert 'data-key="b_value">6<' in view.status.object  # 10 - 4, once
+    assert "Boyz mob is at half strength" in view.status.object
+
+
+def test_ipywidgets_tracker() -> None:
+    box = ipy_tracker()
+    box.fields["kind"].value = "adjustment"
+    box.fields["side"].value = "b"
+    box.fields["number"].value = -2
+    box.fields["reason"].value = "scenario"
+    box.add_event.click()
+    assert 'data-key="b_value">8<' in box.output.value
+    box.fields["rally"]["a"]["take_and_hold"].value = "4"
+    box.end_rally.click()
+    assert "take_and_hold: expected comma-separated results from 1 to 3" in box.output.value
