@@ -80,18 +80,18 @@ class TrackerView:
         self.error = ""
         w = pn.widgets
         self.kind = w.Select(
-            name="Event", options=list(EVENT_TYPES), value="losses", css_classes=["am-event-type"]
+            label="Event", options=list(EVENT_TYPES), value="losses", css_classes=["am-event-type"]
         )
         self.side = w.RadioButtonGroup(label="Side", options=["a", "b"], value="a", css_classes=["am-side"])
         self.detachment = w.Select(
-            name="Detachment", options=self.tracker.detachment_choices(), css_classes=["am-detachment"]
+            label="Detachment", options=self.tracker.detachment_choices(), css_classes=["am-detachment"]
         )
         self.war_engine = w.Select(
-            name="War Engine", options=self.tracker.war_engine_choices(), css_classes=["am-war-engine"]
+            label="War Engine", options=self.tracker.war_engine_choices(), css_classes=["am-war-engine"]
         )
         self.number = w.IntInput(label="Number", value=1, css_classes=["am-number"])
         self.result = w.Select(
-            name="Catastrophic Damage", options=["destroyed", "wrecked"], css_classes=["am-result"]
+            label="Catastrophic Damage", options=["destroyed", "wrecked"], css_classes=["am-result"]
         )
         self.reason = w.TextInput(label="Reason (adjustment)", css_classes=["am-reason"])
         self.hint = pn.pane.Markdown("")
@@ -103,19 +103,19 @@ class TrackerView:
         for s in ("a", "b"):
             fields = {
                 "blast_markers": w.IntInput(
-                    name="Blast markers", value=0, start=0, css_classes=[f"am-{s}-blast"]
+                    label="Blast markers", value=0, start=0, css_classes=[f"am-{s}-blast"]
                 ),
                 "take_and_hold": w.TextInput(
-                    name="Take & Hold D3 results", placeholder="2, 3", css_classes=[f"am-{s}-th"]
+                    label="Take & Hold D3 results", placeholder="2, 3", css_classes=[f"am-{s}-th"]
                 ),
                 "rescue_escorts": w.IntInput(
-                    name="Escort units", value=0, start=0, css_classes=[f"am-{s}-rescue"]
+                    label="Escort units", value=0, start=0, css_classes=[f"am-{s}-rescue"]
                 ),
                 "cleanse": w.IntInput(
-                    name="Cleanse objectives", value=0, start=0, css_classes=[f"am-{s}-cleanse"]
+                    label="Cleanse objectives", value=0, start=0, css_classes=[f"am-{s}-cleanse"]
                 ),
                 "capture": w.TextInput(
-                    name="Capture", placeholder="own 5, destroy 3", css_classes=[f"am-{s}-capture"]
+                    label="Capture", placeholder="own 5, destroy 3", css_classes=[f"am-{s}-capture"]
                 ),
             }
             self.rally[s] = fields
