@@ -129,65 +129,59 @@ def detachment_value_calculator(*, points: int, formula: Any) -> CalcResult:
 # -- army-morale.rally ------------------------------------------------------------------------------
 
 
+SIDE_FIELDS: tuple[tuple[str, str, str, int, int, int], ...] = (
+    # key suffix, label, help ({s} = "side a"), minimum, maximum, default
+    (
+        "morale",
+        "Army Morale value",
+        "{S}'s Army Morale value before the end of the Rally phase.",
+        -100,
+        200,
+        10,
+    ),
+    ("blast_markers", "Blast markers", "Blast markers left on {s}'s detachments (−1 each).", 0, 60, 0),
+    ("take_and_hold", "Take & Hold objectives", "Take & Hold objectives {s} controls (+D3 each).", 0, 10, 0),
+    (
+        "rescue_escorts",
+        "escort units",
+        "{S}'s escort units (Rescue): +1 to {s}, −1 to the opponent each.",
+        0,
+        20,
+        0,
+    ),
+    ("cleanse", "Cleanse objectives", "Cleanse objectives {s} controls (+1 each).", 0, 20, 0),
+    (
+        "capture_own",
+        "Capture objectives (capture)",
+        "Capture objectives {s} controls and uses to add D6 to its own value.",
+        0,
+        6,
+        0,
+    ),
+    (
+        "capture_destroy",
+        "Capture objectives (destroy)",
+        "Capture objectives {s} controls and uses to take D6 off the opponent's value.",
+        0,
+        6,
+        0,
+    ),
+)
+"""The per-side inputs of ``army-morale.rally``, declared once for both sides."""
+
+
 def _side_inputs(side: str) -> list[IntInput]:
     name = f"side {side}"
     return [
         IntInput(
-            key=f"{side}_morale",
-            label=f"{side.upper()}: Army Morale value",
-            help=f"{name.capitalize()}'s Army Morale value before the end of the Rally phase.",
-            minimum=-100,
-            maximum=200,
-            default=10,
-        ),
-        IntInput(
-            key=f"{side}_blast_markers",
-            label=f"{side.upper()}: Blast markers",
-            help=f"Blast markers left on {name}'s detachments (−1 each).",
-            minimum=0,
-            maximum=60,
-            default=0,
-        ),
-        IntInput(
-            key=f"{side}_take_and_hold",
-            label=f"{side.upper()}: Take & Hold objectives",
-            help=f"Take & Hold objectives {name} controls (+D3 each).",
-            minimum=0,
-            maximum=10,
-            default=0,
-        ),
-        IntInput(
-            key=f"{side}_rescue_escorts",
-            label=f"{side.upper()}: escort units",
-            help=f"{name.capitalize()}'s escort units (Rescue): +1 to {name}, −1 to the opponent each.",
-            minimum=0,
-            maximum=20,
-            default=0,
-        ),
-        IntInput(
-            key=f"{side}_cleanse",
-            label=f"{side.upper()}: Cleanse objectives",
-            help=f"Cleanse objectives {name} controls (+1 each).",
-            minimum=0,
-            maximum=20,
-            default=0,
-        ),
-        IntInput(
-            key=f"{side}_capture_own",
-            label=f"{side.upper()}: Capture objectives (capture)",
-            help=f"Capture objectives {name} controls and uses to add D6 to its own value.",
-            minimum=0,
-            maximum=6,
-            default=0,
-        ),
-        IntInput(
-            key=f"{side}_capture_destroy",
-            label=f"{side.upper()}: Capture objectives (destroy)",
-            help=f"Capture objectives {name} controls and uses to take D6 off the opponent's value.",
-            minimum=0,
-            maximum=6,
-            default=0,
-        ),
+            key=f"{side}_{suffix}",
+            label=f"{side.upper()}: {label}",
+            help=text.format(s=name, S=name.capitalize()),
+            minimum=low,
+            maximum=high,
+            default=default,
+        )
+        for suffix, label, text, low, high, default in SIDE_FIELDS
     ]
 
 
@@ -200,14 +194,7 @@ EQUAL_INPUT = InterpretationInput(
 
 
 def _counts(values: Mapping[str, Any], side: str) -> RallyCounts:
-    return RallyCounts(
-        blast_markers=values[f"{side}_blast_markers"],
-        take_and_hold=values[f"{side}_take_and_hold"],
-        rescue_escorts=values[f"{side}_rescue_escorts"],
-        cleanse=values[f"{side}_cleanse"],
-        capture_own=values[f"{side}_capture_own"],
-        capture_destroy=values[f"{side}_capture_destroy"],
-    )
+    return RallyCounts(**{suffix: values[f"{side}_{suffix}"] for suffix, *_ in SIDE_FIELDS[1:]})
 
 
 def rally_odds(

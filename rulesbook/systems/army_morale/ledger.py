@@ -67,7 +67,7 @@ from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from rulesbook.errors import InputError
-from rulesbook.registry import raw_registry
+from rulesbook.registry import implements, raw_registry
 from rulesbook.systems.army_morale.rules import (
     SIDES,
     CaptureChoice,
@@ -1161,6 +1161,7 @@ class _Replay:
             yield f"turn {self.log.turns[-1].number}'s Rally phase is not recorded yet"
 
 
+@implements("army-morale.effects.kinds", "army-morale.army.value")
 def replay(log: GameLog) -> Ledger:
     """Replay a game log into a :class:`Ledger`; an impossible log raises InputError with its line.
 
