@@ -265,6 +265,10 @@ def test_capture_once_per_objective_alternative() -> None:
             ARMIES + "interpretations: {war-engine-rounding: nearest}\n",
             "war-engine-rounding must be one of round-up",
         ),
+        (
+            ARMIES.replace("  b:\n    name: Blue", "  b: &blue\n    name: Blue") + "  c: *blue\n",
+            "line 18: YAML aliases (*blue) are not allowed",
+        ),
     ],
 )
 def test_malformed_logs_name_the_line(text: str, expected: str) -> None:
@@ -288,6 +292,9 @@ def test_json_logs_and_the_replay_calculator(tmp_path: Path) -> None:
     assert json.loads(path.read_text())["format"] == "army-morale-log/1"
     result = registry().calculator("army-morale.replay").run_json(log=str(path))["result"]
     assert (result["a_value"], result["b_value"], result["winner"]) == (3, -6, "a")
+    tabbed = tmp_path / "tabbed.json"
+    tabbed.write_text(path.read_text().replace("  ", "\t"))
+    assert load_log(tabbed) == load_log(EXAMPLE_LOG)
     broken = tmp_path / "broken.json"
     broken.write_text('{"armies": {\n  "a": 1,\n}\n')
     with pytest.raises(InputError, match=r"broken.json line 3: not valid JSON"):

@@ -663,7 +663,17 @@ def log_from_text(text: str, source: str = "log", *, is_json: bool = False) -> G
             json.loads(text)
         except json.JSONDecodeError as exc:
             raise InputError("log", f"{source} line {exc.lineno}: not valid JSON ({exc.msg})") from None
+        # Valid JSON is YAML once its tabs (only ever whitespace between tokens) are spaces;
+        # composing it as YAML keeps the line numbers for every later message.
+        text = text.replace("\t", " ")
     try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(event, yaml.AliasEvent):
+                line = event.start_mark.line + 1 if event.start_mark else 0
+                raise InputError(
+                    "log",
+                    f"{source} line {line}: YAML aliases (*{event.anchor}) are not allowed in a game log",
+                )
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
