@@ -95,7 +95,7 @@ class TrackerView:
         )
         self.reason = w.TextInput(label="Reason (adjustment)", css_classes=["am-reason"])
         self.hint = pn.pane.Markdown("")
-        add = w.Button(label="Add event", button_type="primary", css_classes=["am-add-event"])
+        add = w.Button(label="Add event", color="primary", css_classes=["am-add-event"])
         add.on_click(self._add)
         self.kind.param.watch(lambda _e: self._hint(), "value")
         self.rally: dict[str, dict[str, Any]] = {}
@@ -122,7 +122,7 @@ class TrackerView:
             rally_columns.append(
                 pn.Column(pn.pane.Markdown(f"**{self.tracker.log.army(s).name} ({s})**"), *fields.values())
             )  # type: ignore[arg-type]
-        end = w.Button(label="End Rally phase (step R4)", button_type="success", css_classes=["am-end-rally"])
+        end = w.Button(label="End Rally phase (step R4)", color="success", css_classes=["am-end-rally"])
         end.on_click(self._end_rally)
         undo = w.Button(label="Undo last", css_classes=["am-undo"])
         undo.on_click(self._undo)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -278,6 +279,16 @@ def test_malformed_logs_name_the_line(text: str, expected: str) -> None:
     assert "\n" not in str(info.value)
 
 
+@pytest.mark.covers("army-morale.detachment.strength")
+def test_war_engine_detachment_strength_is_their_damage_capacity() -> None:
+    log = load_log(EXAMPLE_LOG)
+    stompas = log.army("b").detachments[1]
+    assert stompas.initial_strength == 6 + 6  # derived: the log gives no initial_strength
+    assert log.army("a").detachments[2].initial_strength == 3 * 4  # stated, and consistent
+    with pytest.raises(InputError, match=r"line 10 .*initial_strength 11 differs from .* Damage Capacity 12"):
+        log_from_text(ARMIES.replace("initial_strength: 12", "initial_strength: 11"))
+
+
 def test_duplicate_ids_and_unknown_bands_are_rejected() -> None:
     with pytest.raises(InputError, match=r"line 17 .*detachment ID 'foot' is used twice"):
         replay(log_from_text(ARMIES.replace("id: riders", "id: foot")))
@@ -323,6 +334,13 @@ detachments = st.builds(
     st.none() | st.integers(0, 20),
     names | st.just(""),
     st.lists(war_engines, max_size=2).map(tuple),
+).map(
+    # a War Engine detachment's strength is its engines' total Damage Capacity (checked on load)
+    lambda d: (
+        replace(d, initial_strength=sum(w.damage_capacity for w in d.war_engines))
+        if d.strength == "damage-capacity" and d.war_engines
+        else d
+    )
 )
 armies = st.builds(Army, names, st.lists(detachments, max_size=3).map(tuple))
 events = st.one_of(

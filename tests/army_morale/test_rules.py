@@ -16,6 +16,7 @@ from rulesbook.systems.army_morale.rules import (
     BandTable,
     army_value,
     at_half_strength,
+    detachment_strength,
     detachment_value,
     game_end,
     war_engine_gain,
@@ -49,6 +50,13 @@ def test_source_only_and_custom_tables() -> None:
 @pytest.mark.covers("army-morale.army.value")
 def test_army_value_is_the_sum() -> None:
     assert army_value([detachment_value(p) for p in (225, 180, 45)]) == 5 + 4 + 1
+
+
+@pytest.mark.covers("army-morale.detachment.strength")
+def test_detachment_strength_counts_units_or_damage_capacity() -> None:
+    # the source's two examples: 20 infantry units; three Baneblades of Damage Capacity 4
+    assert detachment_strength(units=20) == 20
+    assert detachment_strength(damage_capacities=[4, 4, 4]) == 12
 
 
 @pytest.mark.covers("army-morale.detachment.strength", "army-morale.one-time.half-strength")

@@ -21,7 +21,8 @@ Schema (``format: army-morale-log/1``)::
             points: 225                  # Morale value from the formula ...
             morale: 5                    # ... unless stated here (optional)
             strength: units              # units | damage-capacity
-            initial_strength: 20         # units, or total Damage Capacity
+            initial_strength: 20         # units, or total Damage Capacity (derived from the
+                                         # War Engines of a damage-capacity detachment if omitted)
             war_engines:                 # optional
               - {id: baneblade-1, points: 200, damage_capacity: 4, morale: 4}
       b: {name: ..., detachments: [...]}
@@ -82,6 +83,7 @@ from rulesbook.systems.army_morale.rules import (
     at_half_strength,
     bunker_term,
     destroyed_detachment_term,
+    detachment_strength,
     detachment_value,
     game_end,
     half_strength_term,
@@ -506,22 +508,32 @@ class _Reader:
         keys = ("id", "name", "points", "morale", "strength", "initial_strength", "war_engines")
         m = self.mapping(node, path, keys)
         wes = self.sequence(m["war_engines"], f"{path}.war_engines") if "war_engines" in m else []
+        engines = tuple(self.war_engine(w, f"{path}.war_engines[{i}]") for i, w in enumerate(wes))
+        measure: StrengthMeasure = "units"
+        if "strength" in m:
+            measure = self.choice(m["strength"], f"{path}.strength", STRENGTH_MEASURES, "strength")
+        derived = None
+        if measure == "damage-capacity" and engines:
+            derived = detachment_strength(damage_capacities=[w.damage_capacity for w in engines])
+        if "initial_strength" in m or derived is None:
+            where = f"{path}.initial_strength"
+            initial_node = self.need(m, "initial_strength", node, path)
+            initial = self.integer(initial_node, where, 1, 10_000, "initial_strength")
+            if derived is not None and initial != derived:
+                raise self.fail(
+                    self.loc(initial_node, where),
+                    f"initial_strength {initial} differs from the War Engines' total Damage Capacity {derived}",
+                )
+        else:
+            initial = derived
         return Detachment(
             id=self.text(self.need(m, "id", node, path), f"{path}.id"),
             name=self.text(m["name"], f"{path}.name", allow_empty=True) if "name" in m else "",
             points=self.integer(self.need(m, "points", node, path), f"{path}.points", 0, 100_000, "points"),
             morale=self.opt_int(m, "morale", path, 0, 1000) if "morale" in m else None,
-            strength=self.choice(m["strength"], f"{path}.strength", STRENGTH_MEASURES, "strength")
-            if "strength" in m
-            else "units",
-            initial_strength=self.integer(
-                self.need(m, "initial_strength", node, path),
-                f"{path}.initial_strength",
-                1,
-                10_000,
-                "initial_strength",
-            ),
-            war_engines=tuple(self.war_engine(w, f"{path}.war_engines[{i}]") for i, w in enumerate(wes)),
+            strength=measure,
+            initial_strength=initial,
+            war_engines=engines,
             at=self.loc(node, path),
         )
 

@@ -57,6 +57,7 @@ __all__ = [
     "capture_term",
     "constant",
     "destroyed_detachment_term",
+    "detachment_strength",
     "detachment_value",
     "game_end",
     "half_strength_term",
@@ -152,6 +153,19 @@ def detachment_value(
 
 
 # -- Strength and Army Morale value -------------------------------------------------------------
+
+
+@implements("army-morale.detachment.strength")
+def detachment_strength(units: int = 0, damage_capacities: Sequence[int] = ()) -> int:
+    """Detachment strength, the one measure of a detachment's size used everywhere.
+
+    The number of units; for a detachment of War Engines, the total of their (current)
+    Damage Capacity.
+
+    >>> detachment_strength(units=20), detachment_strength(damage_capacities=[4, 4, 4])
+    (20, 12)
+    """
+    return sum(damage_capacities) if damage_capacities else units
 
 
 @implements("army-morale.detachment.strength", "army-morale.one-time.half-strength")
