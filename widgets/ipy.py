@@ -37,7 +37,7 @@ def control_for(inp: Input, value: Any = None) -> w.ValueWidget:
     start = inp.initial if value is None else value
     desc = {
         "description": inp.title,
-        "description_tooltip": inp.help,
+        "tooltip": inp.help,
         "style": {"description_width": "initial"},
     }
     if isinstance(inp, BoolInput):

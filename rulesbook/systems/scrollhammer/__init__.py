@@ -6,6 +6,6 @@ from rulesbook.registry import register_system_file
 
 SYSTEM = register_system_file(Path(__file__).with_name("rules.yaml"))
 
-from rulesbook.systems.scrollhammer import calculators, rules  # noqa: E402
+from rulesbook.systems.scrollhammer import calculators, fall_back, fall_back_calculators, rules  # noqa: E402
 
-__all__ = ["SYSTEM", "calculators", "rules"]
+__all__ = ["SYSTEM", "calculators", "fall_back", "fall_back_calculators", "rules"]

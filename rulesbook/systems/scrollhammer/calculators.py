@@ -9,13 +9,30 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from rulesbook.calculators import BoolInput, InterpretationInput, IntInput, Output, calculator
+from rulesbook.calculators import BoolInput, ChoiceInput, InterpretationInput, IntInput, Output, calculator
 from rulesbook.dice import Outcome, RollTest
+from rulesbook.errors import InputError
 from rulesbook.results import CalcResult, Table, fraction_str, probability_values
-from rulesbook.systems.scrollhammer.rules import morale_check
+from rulesbook.systems.scrollhammer.rules import (
+    SPECIAL_RULES,
+    CasualtiesRounding,
+    ImmuneUnits,
+    PinningTests,
+    Requirement,
+    SpecialRule,
+    TestKind,
+    break_test,
+    casualties_test_needed,
+    casualties_threshold,
+    leadership_requirement,
+    morale_check,
+    p_pinned,
+    panic_test,
+)
 
 LD_INPUT = IntInput(
     key="ld",
@@ -181,3 +198,374 @@ def morale_check_calculator(
         "modified_ld": test.target,
     }
     return CalcResult(values=values, tables=(grid,), explanation=tuple(lines))
+
+
+# -- special units and the four triggers --------------------------------------------------------
+
+SPECIAL_RULE_INPUT = ChoiceInput(
+    key="special_rule",
+    label="Army Book special rule",
+    help="An exemption from morale the unit has, if any.",
+    choices=SPECIAL_RULES,
+    default="none",
+)
+TEST_KIND_INPUT = ChoiceInput(
+    key="test_kind",
+    label="Kind of test",
+    help="A Morale check, or another Leadership test (a Shout, a Regroup test).",
+    choices=("morale-check", "leadership-test"),
+    default="morale-check",
+)
+IMMUNE_UNITS_INPUT = InterpretationInput(
+    key="immune_units",
+    label="Immune to morale means",
+    help="Interpretation scrollhammer.interpretations.immune-units.",
+    interpretation="scrollhammer.interpretations.immune-units",
+)
+
+
+def _p_with_requirement(requirement: Requirement, test: RollTest) -> Fraction:
+    return test.p_pass() if requirement == "roll" else Fraction(1)
+
+
+def special_rules_table(ld: int, modifier: int = 0, immune_units: ImmuneUnits = "no-checks") -> Table:
+    """P(pass) of each kind of test for each special rule, at one Ld (exact).
+
+    >>> special_rules_table(7).rows[2]
+    ('always-passes-morale', '1', '7/12')
+    """
+    test = morale_check(ld, modifier)
+    rows = tuple(
+        (
+            rule,
+            *(
+                fraction_str(_p_with_requirement(leadership_requirement(kind, rule, immune_units), test))
+                for kind in ("morale-check", "leadership-test")
+            ),
+        )
+        for rule in SPECIAL_RULES
+    )
+    return Table(
+        name="by_special_rule",
+        title=f"P(pass) at Ld {ld}{modifier:+d}: Morale check vs. other Leadership test",
+        columns=("special_rule", "morale-check", "leadership-test"),
+        rows=rows,
+        note="A test that is not taken counts as passed: the unit suffers no ill effect.",
+    )
+
+
+@calculator(
+    "scrollhammer.leadership-test",
+    title="Leadership test and special units",
+    summary="""Chance that a unit passes a Morale check or another Leadership test (a Shout, a
+    Regroup test), for ordinary units and for units immune to morale, units that always pass
+    Morale checks and units that always pass every Leadership test.""",
+    inputs=[LD_INPUT, MODIFIER_INPUT, TEST_KIND_INPUT, SPECIAL_RULE_INPUT, IMMUNE_UNITS_INPUT],
+    outputs=[
+        Output("p_pass", "P(pass)", "probability", "Chance the test is passed (or not needed)."),
+        Output("requirement", "What happens", "text", "roll, automatic-pass or not-taken."),
+        Output("by_special_rule", "Special rules compared", "table", "Every special rule at this Ld."),
+    ],
+    rules=["scrollhammer.morale.special-units", "scrollhammer.morale.check"],
+    examples=[
+        {"ld": "7", "test_kind": "leadership-test", "special_rule": "always-passes-morale"},
+        {"ld": "7", "special_rule": "immune-to-morale"},
+    ],
+    reference_tables=lambda: [special_rules_table(7)],
+)
+def leadership_test_calculator(
+    *, ld: int, modifier: int, test_kind: TestKind, special_rule: SpecialRule, immune_units: ImmuneUnits
+) -> CalcResult:
+    """P(pass) of a Leadership test for a unit with an Army Book exemption."""
+    requirement = leadership_requirement(test_kind, special_rule, immune_units)
+    test = morale_check(ld, modifier)
+    p = _p_with_requirement(requirement, test)
+    words = {
+        "roll": f"The unit rolls 2D6 against Ld {test.target}.",
+        "automatic-pass": "The unit passes without rolling.",
+        "not-taken": "The unit does not take Morale checks at all: morale has no effect on it.",
+    }
+    lines = [words[requirement], f"P(pass) = {fraction_str(p)} ≈ {float(p):.1%}."]
+    if special_rule == "always-passes-morale" and test_kind == "leadership-test":
+        lines.append("Always passing Morale checks does not cover other Leadership tests such as Shouts.")
+    values = {
+        **probability_values("p_pass", p),
+        **probability_values("p_fail", 1 - p),
+        "requirement": requirement,
+    }
+    return CalcResult(values, (special_rules_table(ld, modifier, immune_units),), tuple(lines))
+
+
+PINNING_TESTS_INPUT = InterpretationInput(
+    key="pinning_tests",
+    label="Tests per phase",
+    help="Interpretation scrollhammer.interpretations.pinning-tests.",
+    interpretation="scrollhammer.interpretations.pinning-tests",
+)
+
+
+@calculator(
+    "scrollhammer.pinning-test",
+    title="Pinning test",
+    summary="""Chance that a unit ends up Pinned Down after unsaved wounds from one or more
+    Pinning attacks in a Shooting phase.""",
+    inputs=[
+        LD_INPUT,
+        MODIFIER_INPUT,
+        IntInput(
+            key="pinning_attacks",
+            label="Pinning attacks",
+            help="How many separate Pinning attacks caused the unit unsaved wounds this phase.",
+            minimum=1,
+            maximum=20,
+            default=1,
+        ),
+        PINNING_TESTS_INPUT,
+    ],
+    outputs=[
+        Output("p_pinned", "P(Pinned Down)", "probability", "Chance at least one Pinning test fails."),
+        Output("p_pass", "P(pass one test)", "probability", "Chance a single Pinning test passes."),
+        Output("by_attacks", "By number of attacks", "table"),
+    ],
+    rules=[
+        "scrollhammer.morale.pinning-test",
+        "scrollhammer.morale.check",
+        "scrollhammer.morale.insane-heroism",
+    ],
+    examples=[
+        {"ld": "8", "pinning_attacks": "2"},
+        {"ld": "8", "pinning_attacks": "2", "pinning_tests": "per-phase"},
+    ],
+)
+def pinning_test_calculator(
+    *, ld: int, modifier: int, pinning_attacks: int, pinning_tests: PinningTests
+) -> CalcResult:
+    """P(Pinned Down) after Pinning attacks."""
+    test = morale_check(ld, modifier)
+    p = p_pinned(test, pinning_attacks, pinning_tests)
+    rows = tuple(
+        (n, fraction_str(p_pinned(test, n, pinning_tests)), float(p_pinned(test, n, pinning_tests)))
+        for n in range(1, 7)
+    )
+    tests = pinning_attacks if pinning_tests == "per-attack" else 1
+    lines = [
+        f"One Pinning test passes with {fraction_str(test.p_pass())}.",
+        f"The unit takes {tests} test(s) and is pinned if any fails: "
+        f"1 − ({fraction_str(test.p_pass())})^{tests} = {fraction_str(p)}.",
+    ]
+    values = {**probability_values("p_pinned", p), **probability_values("p_pass", test.p_pass())}
+    table = Table(
+        "by_attacks", "P(Pinned Down) by number of Pinning attacks", ("attacks", "p_exact", "p"), rows
+    )
+    return CalcResult(values, (table,), tuple(lines))
+
+
+CASUALTIES_ROUNDING_INPUT = InterpretationInput(
+    key="casualties_rounding",
+    label="25 % threshold",
+    help="Interpretation scrollhammer.interpretations.casualties-rounding.",
+    interpretation="scrollhammer.interpretations.casualties-rounding",
+)
+
+
+def _check_casualties(values: Mapping[str, Any]) -> None:
+    if values["models_lost"] > values["models_at_start"]:
+        raise InputError(
+            "models_lost",
+            f"a unit cannot lose more models than it had ({values['models_at_start']}), "
+            f"got {values['models_lost']}",
+        )
+
+
+def casualties_table(rounding: CasualtiesRounding = "exact") -> Table:
+    """Losses that force the 25 % test, for units of 1 to 20 models.
+
+    >>> casualties_table().rows[9]
+    (10, 3)
+    """
+    rows = tuple((n, casualties_threshold(n, rounding)) for n in range(1, 21))
+    return Table(
+        "losses_needed",
+        "Losses in one Shooting phase that force the 25 % test",
+        ("models", "losses_needed"),
+        rows,
+    )
+
+
+@calculator(
+    "scrollhammer.casualties-test",
+    title="25 % casualties test",
+    summary="""Whether a unit's losses in one Shooting phase force a Morale check, and the chance
+    that it then Falls Back.""",
+    inputs=[
+        LD_INPUT,
+        MODIFIER_INPUT,
+        IntInput(
+            key="models_at_start",
+            label="Models at the start of the phase",
+            help="Models in the unit when the Shooting phase began.",
+            minimum=1,
+            maximum=200,
+            default=10,
+        ),
+        IntInput(
+            key="models_lost",
+            label="Models lost this phase",
+            help="Models the unit lost during this Shooting phase.",
+            minimum=0,
+            maximum=200,
+            default=3,
+        ),
+        CASUALTIES_ROUNDING_INPUT,
+    ],
+    outputs=[
+        Output("must_test", "Must test", "bool", "The losses reach 25 % and a model is left."),
+        Output("losses_needed", "Losses needed", "count", "The fewest losses that force the test."),
+        Output(
+            "p_fall_back",
+            "P(Fall Back)",
+            "probability",
+            "Chance the unit Falls Back at the end of the phase.",
+        ),
+    ],
+    rules=["scrollhammer.morale.casualties-test", "scrollhammer.morale.check"],
+    check=_check_casualties,
+    examples=[
+        {"ld": "7", "models_at_start": "10", "models_lost": "3"},
+        {"ld": "7", "models_at_start": "10", "models_lost": "2", "casualties_rounding": "round-down"},
+    ],
+    reference_tables=lambda: [casualties_table()],
+)
+def casualties_test_calculator(
+    *, ld: int, modifier: int, models_at_start: int, models_lost: int, casualties_rounding: CasualtiesRounding
+) -> CalcResult:
+    """The 25 % test: is it taken, and P(Fall Back)."""
+    need = casualties_threshold(models_at_start, casualties_rounding)
+    must = casualties_test_needed(models_at_start, models_lost, casualties_rounding)
+    test = morale_check(ld, modifier)
+    p = (1 - test.p_pass()) if must else Fraction(0)
+    if models_lost >= models_at_start:
+        lines = ["The unit has no models left: there is nobody to test."]
+    elif must:
+        lines = [
+            f"{models_lost} of {models_at_start} lost ≥ the {need} needed: "
+            "the unit tests at the end of the phase.",
+            f"It fails, and Falls Back, with {fraction_str(p)}.",
+        ]
+    else:
+        lines = [f"{models_lost} of {models_at_start} lost < the {need} needed: no test."]
+    values = {
+        "must_test": must,
+        "losses_needed": need,
+        **probability_values("p_fall_back", p),
+        **probability_values("p_holds", 1 - p),
+    }
+    return CalcResult(values, (), tuple(lines))
+
+
+def break_table(lds: range = range(5, 11), margins: range = range(1, 7)) -> Table:
+    """P(pass) of a Break test by Ld (rows) and margin of defeat (columns), exact.
+
+    >>> break_table(range(8, 9), range(3, 4)).rows
+    ((8, '5/18'),)
+    """
+    rows = tuple((ld, *(fraction_str(break_test(ld, m).p_pass()) for m in margins)) for ld in lds)
+    return Table(
+        "break_by_ld",
+        "P(pass) of a Break test by Ld (rows) and points lost by (columns)",
+        ("ld", *(f"lost by {m}" for m in margins)),
+        rows,
+    )
+
+
+@calculator(
+    "scrollhammer.break-test",
+    title="Break test",
+    summary="""Chance that a unit that lost a close combat holds its ground: a Morale check at −1 Ld
+    for each point it lost by (a double 1 still passes).""",
+    inputs=[
+        LD_INPUT,
+        IntInput(
+            key="lost_by",
+            label="Lost by",
+            help="The winner's combat score minus the loser's (at least 1).",
+            minimum=1,
+            maximum=30,
+            default=1,
+        ),
+        IntInput(
+            key="modifier",
+            label="Other Ld modifiers",
+            help="Any other Leadership modifiers, summed.",
+            minimum=-12,
+            maximum=12,
+            default=0,
+        ),
+    ],
+    outputs=[
+        Output("p_pass", "P(hold)", "probability", "Chance the unit passes and holds."),
+        Output("p_fall_back", "P(Fall Back)", "probability", "Chance it fails and Falls Back."),
+        Output("modified_ld", "Modified Ld", "number"),
+    ],
+    rules=[
+        "scrollhammer.morale.break-test",
+        "scrollhammer.morale.modifiers",
+        "scrollhammer.morale.insane-heroism",
+    ],
+    examples=[{"ld": "8", "lost_by": "3"}, {"ld": "8", "lost_by": "9"}],
+    reference_tables=lambda: [break_table()],
+)
+def break_test_calculator(*, ld: int, lost_by: int, modifier: int) -> CalcResult:
+    """Exact P(pass) of a Break test."""
+    test = break_test(ld, lost_by, modifier)
+    p = test.p_pass()
+    lines = [
+        f"Ld {ld} − {lost_by} (lost by){'' if not modifier else f' {modifier:+d}'} = {test.target}.",
+        f"P(hold) = {fraction_str(p)} ≈ {float(p):.1%}.",
+    ]
+    margins = tuple(
+        (m, fraction_str(break_test(ld, m, modifier).p_pass()), float(break_test(ld, m, modifier).p_pass()))
+        for m in range(1, 9)
+    )
+    values = {
+        **probability_values("p_pass", p),
+        **probability_values("p_fall_back", 1 - p),
+        "modified_ld": test.target,
+    }
+    return CalcResult(
+        values,
+        (
+            Table(
+                "by_margin", f"P(hold) at Ld {ld} by margin of defeat", ("lost_by", "p_exact", "p"), margins
+            ),
+        ),
+        tuple(lines),
+    )
+
+
+@calculator(
+    "scrollhammer.panic-test",
+    title="Panic test",
+    summary="""Chance that a unit holds its ground when a friendly unit falls back through it.""",
+    inputs=[LD_INPUT, MODIFIER_INPUT],
+    outputs=[
+        Output("p_pass", "P(hold)", "probability"),
+        Output("p_fall_back", "P(Fall Back)", "probability"),
+    ],
+    rules=[
+        "scrollhammer.morale.panic-test",
+        "scrollhammer.morale.check",
+        "scrollhammer.morale.insane-heroism",
+    ],
+    examples=[{"ld": "7"}],
+)
+def panic_test_calculator(*, ld: int, modifier: int) -> CalcResult:
+    """Exact P(pass) of a Panic test."""
+    p = panic_test(ld, modifier).p_pass()
+    lines = [
+        f"A Morale check at Ld {ld + modifier}: P(hold) = {fraction_str(p)}; "
+        "failing, the unit Falls Back too."
+    ]
+    return CalcResult(
+        {**probability_values("p_pass", p), **probability_values("p_fall_back", 1 - p)}, (), tuple(lines)
+    )

@@ -1,0 +1,526 @@
+"""The WarStrike Starting Phase (Ver. 0.52) as typed, pure code.
+
+Every Leadership test is a :class:`rulesbook.dice.RollTest` (2D6 against Ld by default; the
+alternatives of ``warstrike.interpretations.ld-test`` only change its target and natural
+results). A Hive Mind vote is the exact distribution of the number of passes over units with
+different Ld, built with icepool (a sum of independent pass/fail dice). Fanatical is a re-roll:
+``reroll="failed"`` for an officer's test, a second vote for a Hive Mind force.
+
+Example:
+    An officer with Ld 8 (2D6 <= 8 passes 26 of 36 rolls) and a Fanatical force that may re-roll
+    a failure once:
+
+    >>> officer_ld_test(8).p_pass(), officer_ld_test(8, fanatical=True).p_pass()
+    (Fraction(13, 18), Fraction(299, 324))
+    >>> m = strike_force_morale(starting_units=10, remaining_units=4, officer_ld=8)
+    >>> m.check_required, m.p_retreat
+    (True, Fraction(5, 18))
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from functools import cache
+from math import floor
+from typing import Literal
+
+import icepool
+
+from rulesbook.dice import TWO_D6, RollTest, double
+from rulesbook.errors import InputError
+from rulesbook.registry import implements
+from rulesbook.results import Distribution, fraction_str
+from rulesbook.systems.warstrike.missions import COUNTERS, Mission, Side
+from rulesbook.systems.warstrike.versions import RuleSet, ruleset
+
+__all__ = [
+    "MoraleOptions",
+    "MoraleResult",
+    "Officer",
+    "PhaseOptions",
+    "StartingPhaseResult",
+    "StrikeForce",
+    "check_required",
+    "hive_mind_passes",
+    "officer_ld_test",
+    "reserve_arrivals",
+    "starting_phase",
+    "strike_force_morale",
+]
+
+type LdTestKind = Literal["2d6-at-most", "2d6-below", "2d6-natural-extremes"]
+type Threshold = Literal["exact-half", "half-rounded-down", "at-most-half"]
+type SeveralOfficers = Literal["best-ld", "first-listed"]
+type HiveMindTie = Literal["fight-on", "withdraw"]
+type HiveMindWhoTests = Literal["alive-or-in-reserve", "on-table-only"]
+type NoUnitsLeft = Literal["retreat", "literal-tally"]
+type FanaticalHiveMind = Literal["reroll-whole-check", "reroll-failed-units", "no-effect"]
+type FanaticalWithoutOfficer = Literal["failure-stands", "fanatics-hold"]
+type VictoryWhose = Literal["active-player", "both-sides"]
+type RetreatAndVictory = Literal["retreat-decides", "victory-first"]
+type ReservesRoll = Literal["mission-placeholder", "none-arrive", "all-arrive"]
+
+MAX_LD = 12
+
+
+@dataclass(frozen=True, slots=True)
+class MoraleOptions:
+    """The interpretation choices that change a Strike Force Morale check (defaults first).
+
+    Each field is the option key of the register entry of the same name
+    (``warstrike.interpretations.<name with - for _>``).
+    """
+
+    ld_test: LdTestKind = "2d6-at-most"
+    morale_threshold: Threshold = "exact-half"
+    hive_mind_tie: HiveMindTie = "fight-on"
+    hive_mind_who_tests: HiveMindWhoTests = "alive-or-in-reserve"
+    no_units_left: NoUnitsLeft = "retreat"
+    fanatical_hive_mind: FanaticalHiveMind = "reroll-whole-check"
+    fanatical_without_officer: FanaticalWithoutOfficer = "failure-stands"
+    rules_version: str | None = None
+
+    @property
+    def ruleset(self) -> RuleSet:
+        """The draft whose parameters apply."""
+        return ruleset(self.rules_version)
+
+
+@implements("warstrike.morale.trigger")
+def check_required(
+    starting_units: int, remaining_units: int, options: MoraleOptions = MoraleOptions()
+) -> bool:
+    """Whether the units alive or in reserve are few enough to force a Strike Force Morale check.
+
+    >>> [check_required(7, r) for r in (3, 4)]
+    [True, False]
+    >>> check_required(7, 3, MoraleOptions(morale_threshold="half-rounded-down"))
+    False
+    >>> check_required(10, 5), check_required(10, 5, MoraleOptions(morale_threshold="at-most-half"))
+    (False, True)
+    """
+    limit = options.ruleset.morale_threshold * starting_units
+    match options.morale_threshold:
+        case "exact-half":
+            return remaining_units < limit
+        case "half-rounded-down":
+            return remaining_units < floor(limit)
+        case "at-most-half":
+            return remaining_units <= limit
+    raise InputError("morale_threshold", f"unknown option {options.morale_threshold!r}")  # pragma: no cover
+
+
+@implements("warstrike.morale.officer-test", "warstrike.morale.fanatical")
+def officer_ld_test(ld: int, kind: LdTestKind = "2d6-at-most", *, fanatical: bool = False) -> RollTest:
+    """The Ld test as a roll test (Fanatical: one re-roll of a failure).
+
+    >>> officer_ld_test(7).p_pass(), officer_ld_test(7, "2d6-below").p_pass()
+    (Fraction(7, 12), Fraction(5, 12))
+    >>> officer_ld_test(12, "2d6-natural-extremes").p_pass()   # a double 6 still fails
+    Fraction(35, 36)
+    """
+    reroll: Literal["failed", "none"] = "failed" if fanatical else "none"
+    match kind:
+        case "2d6-at-most":
+            return RollTest(dice=TWO_D6, target=ld, direction="under", reroll=reroll)
+        case "2d6-below":
+            return RollTest(dice=TWO_D6, target=ld - 1, direction="under", reroll=reroll)
+        case "2d6-natural-extremes":
+            return RollTest(
+                dice=TWO_D6,
+                target=ld,
+                direction="under",
+                auto_pass=double(1),
+                auto_fail=double(6),
+                reroll=reroll,
+            )
+    raise InputError("ld_test", f"unknown option {kind!r}")  # pragma: no cover
+
+
+def _pass_die(test: RollTest) -> icepool.Die[int]:
+    """A 0/1 die that shows 1 with the test's exact pass probability."""
+    p = test.p_pass()
+    weights = {o: w for o, w in ((1, p.numerator), (0, p.denominator - p.numerator)) if w}
+    return icepool.Die(weights)
+
+
+@cache
+def _passes(lds: tuple[int, ...], kind: LdTestKind, reroll_failed: bool) -> Distribution[int]:
+    total: icepool.Die[int] = icepool.Die([0])
+    for ld, count in sorted(Counter(lds).items()):
+        total = total + count @ _pass_die(officer_ld_test(ld, kind, fanatical=reroll_failed))
+    return Distribution.from_die(total)
+
+
+@implements("warstrike.morale.hive-mind")
+def hive_mind_passes(
+    unit_lds: Sequence[int], kind: LdTestKind = "2d6-at-most", *, reroll_failed: bool = False
+) -> Distribution[int]:
+    """Exact distribution of the number of units that pass, one Ld test per unit.
+
+    Units with equal Ld form a binomial; groups are summed (icepool convolution).
+
+    >>> d = hive_mind_passes([7, 7])        # each passes with 7/12
+    >>> d.p(0), d.p(1), d.p(2)
+    (Fraction(25, 144), Fraction(35, 72), Fraction(49, 144))
+    """
+    return _passes(tuple(sorted(unit_lds)), kind, reroll_failed)
+
+
+def _withdraws(passes: int, testers: int, tie: HiveMindTie) -> bool:
+    fails = testers - passes
+    return fails > passes or (tie == "withdraw" and fails == passes)
+
+
+@dataclass(frozen=True, slots=True)
+class MoraleResult:
+    """The exact result of a Strike Force Morale step, with a readable log.
+
+    ``p_retreat`` is the chance the force leaves the table this phase (0 when no check is
+    needed); ``p_retreat_if_checked`` is the chance it would retreat if it had to check.
+    """
+
+    check_required: bool
+    p_retreat: Fraction
+    p_retreat_if_checked: Fraction
+    mode: Literal["officer", "hive-mind", "no-officer", "no-units"]
+    log: tuple[str, ...]
+    passes: Distribution[int] | None = None
+    testers: int = 0
+
+    @property
+    def p_fight_on(self) -> Fraction:
+        """The chance the force fights on."""
+        return 1 - self.p_retreat
+
+
+@implements("warstrike.morale.officer-test", "warstrike.morale.no-officer", "warstrike.morale.fanatical")
+def strike_force_morale(
+    *,
+    starting_units: int,
+    remaining_units: int,
+    officer_ld: int | None = None,
+    hive_mind: bool = False,
+    unit_lds: Sequence[int] = (),
+    fanatical: bool = False,
+    units_in_reserve: int = 0,
+    options: MoraleOptions = MoraleOptions(),
+) -> MoraleResult:
+    """Step 1 of the Starting Phase: is a check needed, and the exact chance the force retreats.
+
+    Args:
+        starting_units: units the Strike Force started the game with.
+        remaining_units: units still alive or in reserve.
+        officer_ld: the best Ld among officers alive and on the table; ``None`` if there is none.
+        hive_mind: the force has the Hive Mind rule (every testing unit takes its own test).
+        unit_lds: for Hive Mind, the Ld of each unit that tests.
+        fanatical: the force has the Fanatical rule.
+        units_in_reserve: how many of the remaining units are in reserve (matters only for the
+            ``on-table-only`` option of ``hive-mind-who-tests``).
+        options: interpretation choices.
+
+    Example:
+        A Hive Mind force of three Ld 7 units: it withdraws when two or three fail.
+
+        >>> r = strike_force_morale(starting_units=8, remaining_units=3, hive_mind=True, unit_lds=[7, 7, 7])
+        >>> r.p_retreat == 3 * (Fraction(5, 12) ** 2) * Fraction(7, 12) + Fraction(5, 12) ** 3
+        True
+    """
+    log: list[str] = []
+    required = check_required(starting_units, remaining_units, options)
+    limit = options.ruleset.morale_threshold * starting_units
+    bound = {
+        "exact-half": f"below {fraction_str(limit)}",
+        "half-rounded-down": f"below {floor(limit)}",
+        "at-most-half": f"at or below {fraction_str(limit)}",
+    }[options.morale_threshold]
+    log.append(
+        f"Units alive or in reserve: {remaining_units} of {starting_units} "
+        f"(the check is due {bound}, reading {options.morale_threshold}): "
+        + ("a Strike Force Morale check is needed." if required else "no check is needed.")
+    )
+    if not required:
+        log.append("Were a check taken all the same:")
+    testers = remaining_units - (units_in_reserve if options.hive_mind_who_tests == "on-table-only" else 0)
+    if hive_mind:
+        mode: Literal["officer", "hive-mind", "no-officer", "no-units"] = "hive-mind"
+        p_if, passes = _hive_mind_retreat(unit_lds, testers, fanatical, options, log)
+    elif remaining_units == 0:
+        mode, passes = "no-units", None
+        p_if = Fraction(1)
+        log.append("No unit is left, so the force cannot fight on: it retreats.")
+    elif officer_ld is None:
+        mode, passes = "no-officer", None
+        hold = fanatical and options.fanatical_without_officer == "fanatics-hold"
+        p_if = Fraction(0) if hold else Fraction(1)
+        log.append(
+            "No officer is alive on the table, so the check fails automatically"
+            + (" — but under the fanatics-hold house rule a Fanatical force stays." if hold else ": retreat.")
+        )
+    else:
+        mode, passes = "officer", None
+        test = officer_ld_test(officer_ld, options.ld_test, fanatical=fanatical)
+        p_if = 1 - test.p_pass()
+        first = officer_ld_test(officer_ld, options.ld_test).p_pass()
+        log.append(
+            f"The officer (Ld {officer_ld}) takes a Ld test ({options.ld_test}): passes with "
+            f"{fraction_str(first)} ≈ {float(first):.1%}."
+        )
+        if fanatical:
+            log.append(
+                f"Fanatical: a failed test is rolled again once; the force now fights on with "
+                f"1 − (1 − {fraction_str(first)})² = {fraction_str(1 - p_if)}."
+            )
+    p = p_if if required else Fraction(0)
+    if required:
+        log.append(f"P(retreat) = {fraction_str(p)} ≈ {float(p):.1%}; P(fight on) = {fraction_str(1 - p)}.")
+    else:
+        log.append(
+            f"The force fights on for certain (were it to check, it would retreat with {fraction_str(p_if)})."
+        )
+    return MoraleResult(required, p, p_if, mode, tuple(log), passes, testers if hive_mind else 0)
+
+
+def _hive_mind_retreat(
+    unit_lds: Sequence[int], testers: int, fanatical: bool, options: MoraleOptions, log: list[str]
+) -> tuple[Fraction, Distribution[int] | None]:
+    if len(unit_lds) != testers:
+        raise InputError(
+            "unit_lds", f"expected the Ld of each of the {testers} units that test, got {len(unit_lds)}"
+        )
+    if testers == 0:
+        if options.no_units_left == "retreat":
+            log.append("Hive Mind: no unit is left to vote, so the force withdraws.")
+            return Fraction(1), None
+        log.append("Hive Mind: an empty vote (0 fail, 0 pass) is not a majority of failures: fight on.")
+        return Fraction(0), Distribution.certain(0)
+    reroll_units = fanatical and options.fanatical_hive_mind == "reroll-failed-units"
+    passes = hive_mind_passes(unit_lds, options.ld_test, reroll_failed=reroll_units)
+    p_withdraw = sum((p for k, p in passes if _withdraws(k, testers, options.hive_mind_tie)), Fraction(0))
+    tie = "a tie withdraws" if options.hive_mind_tie == "withdraw" else "a tie fights on"
+    log.append(
+        f"Hive Mind: each of the {testers} units tests on its own Ld "
+        f"({', '.join(map(str, sorted(unit_lds)))}); "
+        f"more failures than passes withdraws, {tie}."
+    )
+    if reroll_units:
+        log.append(
+            "Fanatical (reroll-failed-units): each failed unit tests once more before the vote is counted."
+        )
+    log.append(f"P(the vote withdraws) = {fraction_str(p_withdraw)} ≈ {float(p_withdraw):.1%}.")
+    if fanatical and options.fanatical_hive_mind == "reroll-whole-check":
+        log.append(
+            "Fanatical (reroll-whole-check): a withdrawing vote is taken once more, so the force withdraws "
+            f"only if both votes do: ({fraction_str(p_withdraw)})² = {fraction_str(p_withdraw**2)}."
+        )
+        p_withdraw = p_withdraw**2
+    elif fanatical and options.fanatical_hive_mind == "no-effect":
+        log.append("Fanatical (no-effect reading): a Hive Mind vote is not re-rolled.")
+    return p_withdraw, passes
+
+
+# -- the whole phase --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Officer:
+    """An officer of a Strike Force."""
+
+    ld: int
+    name: str = "officer"
+    alive: bool = True
+    in_reserve: bool = False
+
+    @property
+    def can_test(self) -> bool:
+        """Alive and on the table."""
+        return self.alive and not self.in_reserve
+
+
+@dataclass(frozen=True, slots=True)
+class StrikeForce:
+    """The state of one side's Strike Force at the start of its turn.
+
+    Example:
+        >>> force = StrikeForce(starting_units=10, units_on_table=3, units_in_reserve=1,
+        ...                     officers=(Officer(7, "Captain"), Officer(9, "Major", alive=False)))
+        >>> force.remaining_units, force.testing_officer_ld()
+        (4, 7)
+    """
+
+    starting_units: int
+    units_on_table: int
+    units_in_reserve: int = 0
+    officers: tuple[Officer, ...] = ()
+    unit_lds: tuple[int, ...] = ()
+    hive_mind: bool = False
+    fanatical: bool = False
+    name: str = "Strike Force"
+
+    def __post_init__(self) -> None:
+        for key in ("starting_units", "units_on_table", "units_in_reserve"):
+            if getattr(self, key) < 0:
+                raise InputError(key, "expected a whole number >= 0")
+        if self.remaining_units > self.starting_units:
+            raise InputError(
+                "units_on_table",
+                f"units on the table plus in reserve ({self.remaining_units}) exceed the starting units "
+                f"({self.starting_units})",
+            )
+
+    @property
+    def remaining_units(self) -> int:
+        """Units alive on the table or in reserve."""
+        return self.units_on_table + self.units_in_reserve
+
+    def testing_officer_ld(self, choice: SeveralOfficers = "best-ld") -> int | None:
+        """The Ld used for the check: best officer alive on the table, or the first listed one."""
+        able = [o for o in self.officers if o.can_test]
+        if not able:
+            return None
+        return max(o.ld for o in able) if choice == "best-ld" else able[0].ld
+
+    def with_(self, **changes: object) -> StrikeForce:
+        """A changed copy."""
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseOptions:
+    """Interpretation choices of the whole phase (morale ones included)."""
+
+    morale: MoraleOptions = field(default_factory=MoraleOptions)
+    several_officers: SeveralOfficers = "best-ld"
+    victory_whose_conditions: VictoryWhose = "active-player"
+    retreat_and_victory: RetreatAndVictory = "retreat-decides"
+    reserves_roll: ReservesRoll = "mission-placeholder"
+
+
+@implements("warstrike.reserves.roll")
+def reserve_arrivals(
+    mission: Mission, units_in_reserve: int, turn: int, option: ReservesRoll = "mission-placeholder"
+) -> Distribution[int]:
+    """Exact distribution of the number of reserve units that arrive this turn.
+
+    >>> from rulesbook.systems.warstrike.missions import mission
+    >>> reserve_arrivals(mission("seize-the-crossing"), 2, turn=2).pmf()   # placeholder D6 4+ each
+    {0: Fraction(1, 4), 1: Fraction(1, 2), 2: Fraction(1, 4)}
+    >>> reserve_arrivals(mission("seize-the-crossing"), 2, turn=1).pmf()   # too early
+    {0: Fraction(1, 1)}
+    """
+    if units_in_reserve == 0 or turn < mission.reserves.from_turn or option == "none-arrive":
+        return Distribution.certain(0)
+    if option == "all-arrive":
+        return Distribution.certain(units_in_reserve)
+    return Distribution.from_die(units_in_reserve @ _pass_die(mission.reserves.test()))
+
+
+@dataclass(frozen=True, slots=True)
+class StartingPhaseResult:
+    """The exact outcome of one Starting Phase and the log a player reads.
+
+    ``outcome`` maps ``retreat`` (the force leaves, the opponent wins), ``victory`` (the active
+    side wins by the mission), ``defeat`` (the opponent's conditions hold, ``both-sides`` option
+    only) and ``continue`` to exact probabilities. ``arrivals`` is the distribution of arriving
+    reserve units given that the game continues.
+    """
+
+    morale: MoraleResult
+    conditions_met: tuple[str, ...]
+    opponent_conditions_met: tuple[str, ...]
+    outcome: dict[str, Fraction]
+    arrivals: Distribution[int]
+    log: tuple[str, ...]
+
+
+@implements("warstrike.starting-phase.sequence", "warstrike.victory.check")
+def starting_phase(
+    force: StrikeForce,
+    mission: Mission,
+    *,
+    side: Side,
+    turn: int,
+    counters: dict[str, int],
+    opponent_counters: dict[str, int] | None = None,
+    options: PhaseOptions = PhaseOptions(),
+) -> StartingPhaseResult:
+    """The three steps of the Starting Phase for the active side, in order, exactly.
+
+    ``counters`` are the mission counters seen from the active side (``turn`` is filled in);
+    ``opponent_counters`` those of the other side (needed for the ``both-sides`` option).
+
+    Example:
+        >>> from rulesbook.systems.warstrike.missions import mission
+        >>> force = StrikeForce(starting_units=10, units_on_table=3, units_in_reserve=1,
+        ...                     officers=(Officer(8),))
+        >>> counters = {"objectives_held": 2, "enemy_units_remaining": 6, "units_escorted": 0}
+        >>> r = starting_phase(force, mission("seize-the-crossing"), side="attacker", turn=3,
+        ...                    counters=counters)
+        >>> r.outcome["retreat"], r.outcome["victory"], r.outcome["continue"]
+        (Fraction(5, 18), Fraction(13, 18), Fraction(0, 1))
+    """
+    log: list[str] = [f"Starting Phase of turn {turn}: {force.name} ({side}), mission {mission.title}."]
+    officer_ld = None if force.hive_mind else force.testing_officer_ld(options.several_officers)
+    log.append("Step 1 — Check Strike Force Morale.")
+    morale = strike_force_morale(
+        starting_units=force.starting_units,
+        remaining_units=force.remaining_units,
+        officer_ld=officer_ld,
+        hive_mind=force.hive_mind,
+        unit_lds=force.unit_lds,
+        fanatical=force.fanatical,
+        units_in_reserve=force.units_in_reserve,
+        options=options.morale,
+    )
+    log.extend("  " + line for line in morale.log)
+    p_retreat = morale.p_retreat
+    own = {**{c: 0 for c in COUNTERS}, **counters, "turn": turn}
+    met = tuple(c.text for c in mission.met_conditions(side, own))
+    other: Side = "defender" if side == "attacker" else "attacker"
+    opp_met: tuple[str, ...] = ()
+    if options.victory_whose_conditions == "both-sides":
+        theirs = {**{c: 0 for c in COUNTERS}, **(opponent_counters or {}), "turn": turn}
+        theirs["enemy_units_remaining"] = force.remaining_units
+        opp_met = tuple(c.text for c in mission.met_conditions(other, theirs))
+    log.append(
+        "Step 2 — Check Victory Conditions"
+        + (" (reached only if the force fights on)." if p_retreat else ".")
+    )
+    if met:
+        log.append(f"  The {side}'s conditions are met: {'; '.join(met)}")
+    else:
+        log.append(f"  None of the {side}'s conditions is met.")
+    if options.victory_whose_conditions == "both-sides":
+        log.append(
+            f"  The {other}'s conditions: " + ("met: " + "; ".join(opp_met) if opp_met else "none met") + "."
+        )
+    if met and options.retreat_and_victory == "victory-first":
+        p_retreat = Fraction(0)
+        log.append("  Under the victory-first house rule the met conditions win despite any retreat.")
+    fight_on = 1 - p_retreat
+    outcome = {
+        "retreat": p_retreat,
+        "victory": fight_on if met else Fraction(0),
+        "defeat": fight_on if (opp_met and not met) else Fraction(0),
+        "continue": fight_on if not (met or opp_met) else Fraction(0),
+    }
+    arrivals = reserve_arrivals(mission, force.units_in_reserve, turn, options.reserves_roll)
+    if outcome["continue"] == 0:
+        log.append("Step 3 — Roll For Reserves: not reached, the game is over.")
+    else:
+        goes_on = " (reached only if the game goes on)" if outcome["continue"] != 1 else ""
+        log.append(f"Step 3 — Roll For Reserves{goes_on}.")
+        if force.units_in_reserve == 0:
+            log.append("  No unit is in reserve.")
+        elif turn < mission.reserves.from_turn:
+            log.append(f"  Reserves may not arrive before turn {mission.reserves.from_turn}.")
+        else:
+            log.append(
+                f"  {force.units_in_reserve} unit(s) in reserve roll {mission.reserves.describe()} "
+                f"(reading {options.reserves_roll}); expected arrivals {float(arrivals.mean()):.2f}."
+            )
+    log.append("Outcome: " + ", ".join(f"{k} {fraction_str(v)}" for k, v in outcome.items() if v) + ".")
+    return StartingPhaseResult(morale, met, opp_met, outcome, arrivals, tuple(log))

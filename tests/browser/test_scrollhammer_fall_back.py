@@ -1,0 +1,44 @@
+"""The live ``scrollhammer.fall-back`` calculator on the served site, in a real browser."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from rulesbook.registry import registry
+from tests.browser.conftest import read_value, set_number
+
+pytestmark = pytest.mark.browser
+
+CALC = "scrollhammer.fall-back"
+
+
+def _exact(**inputs: Any) -> str:
+    return str(registry().calculator(CALC).run(**inputs)["p_removed_exact"])
+
+
+@pytest.mark.covers(CALC, "scrollhammer.fall-back.table-edge", "scrollhammer.regroup.test")
+def test_fall_back_calculator_recomputes_in_the_browser(served: str, page: Any) -> None:
+    page.goto(f"{served}/calc/{CALC}")
+    start = _exact(ld=7, distance=12, phases=3)  # the first example
+    page.locator('[data-key="p_removed_exact"]', has_text=start).first.wait_for()
+
+    # 2" from the edge, one phase: removed exactly when the Regroup test fails (15 of 36).
+    set_number(page, "distance", 2)
+    set_number(page, "phases", 1)
+    page.locator('[data-key="p_removed_exact"]', has_text="5/12").first.wait_for()
+    assert read_value(page, "p_removed_exact") == "5/12"
+    assert read_value(page, "p_regrouped_exact") == "7/12"
+    assert read_value(page, "p_removed") == "41.7%"
+    assert page.external_requests == []
+
+
+@pytest.mark.covers(CALC)
+def test_fall_back_bad_phases_says_why(served: str, page: Any) -> None:
+    page.goto(f"{served}/calc/{CALC}")
+    read_value(page, "p_removed_exact")
+    set_number(page, "phases", -1)
+    error = page.locator('[data-key="error"]').first
+    error.wait_for()
+    assert error.inner_text() == "phases: expected an integer from 0 to 12, got -1"

@@ -1,0 +1,63 @@
+"""Exact result values: distribution queries and presentations."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import matplotlib
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rulesbook.dice import TWO_D6, DiceExpr
+from rulesbook.results import CalcResult, Distribution, Table, fraction_str, probability_values, to_jsonable
+
+matplotlib.use("Agg")
+
+
+def test_queries_on_two_d6() -> None:
+    d = TWO_D6.distribution()
+    assert d.p_at_least(2) == 1 and d.p_at_most(12) == 1
+    assert d.p_at_least(12) == Fraction(1, 36)
+    assert d.p(1) == 0
+    assert d.map(lambda t: t >= 7).p(True) == Fraction(21, 36)
+
+
+def test_from_pairs_merges_and_drops_zeros() -> None:
+    d = Distribution.from_pairs(
+        [(1, Fraction(1, 2)), (2, Fraction(0)), (1, Fraction(1, 4)), (3, Fraction(1, 4))]
+    )
+    assert d.items == ((1, Fraction(3, 4)), (3, Fraction(1, 4)))
+
+
+def test_rejects_probabilities_not_summing_to_one() -> None:
+    with pytest.raises(ValueError, match="sum"):
+        Distribution(((1, Fraction(1, 2)),))
+
+
+@given(st.integers(1, 3), st.integers(-2, 2))
+def test_table_frame_and_html_agree(count: int, mod: int) -> None:
+    d = DiceExpr(count, 6, mod).distribution()
+    frame = d.to_frame("total")
+    assert list(frame.columns) == ["total", "p_exact", "p", "p_at_least", "p_at_most"]
+    assert len(frame) == len(d)
+    assert frame["p"].sum() == pytest.approx(1)
+    assert [Fraction(x) for x in frame["p_exact"]] == [p for _, p in d]
+    html = d._repr_html_()
+    assert html.count("<tr>") == len(d) + 1
+
+
+def test_plot_draws_one_bar_per_outcome() -> None:
+    ax = TWO_D6.distribution().plot(title="2D6")
+    assert len(ax.patches) == 11
+    assert ax.get_title() == "2D6"
+
+
+def test_json_forms() -> None:
+    assert fraction_str(Fraction(6, 36)) == "1/6"
+    assert probability_values("p", Fraction(1, 4)) == {"p": 0.25, "p_exact": "1/4"}
+    assert to_jsonable({"a": (Fraction(1, 2), None)}) == {"a": ["1/2", None]}
+    table = Table("t", "T", ("x", "p"), ((1, Fraction(1, 3)),))
+    result = CalcResult({"p": 0.5}, tables=(table,), warnings=("careful",))
+    assert result.to_json() == {"p": 0.5, "t": [{"x": 1, "p": "1/3"}], "warnings": ["careful"]}
+    assert "| x | p |" in table.to_markdown()
