@@ -18,7 +18,7 @@ from typing import Any
 
 from rulesbook.errors import InputError
 from rulesbook.results import Table
-from rulesbook.systems.army_morale.ledger import LEDGER_COLUMNS, GameLog, log_to_text
+from rulesbook.systems.army_morale.ledger import LEDGER_COLUMNS, GameLog, log_from_text, log_to_text
 from rulesbook.systems.army_morale.tracker import EVENT_TYPES, Tracker, event_from_form, rally_from_form
 
 __all__ = ["APPS", "TrackerView", "ipy_tracker", "make_tracker", "status_html"]
@@ -99,6 +99,7 @@ class TrackerView:
         add.on_click(self._add)
         self.kind.param.watch(lambda _e: self._hint(), "value")
         self.rally: dict[str, dict[str, Any]] = {}
+        self.titles: dict[str, Any] = {}
         rally_columns = []
         for s in ("a", "b"):
             fields = {
@@ -119,9 +120,8 @@ class TrackerView:
                 ),
             }
             self.rally[s] = fields
-            rally_columns.append(
-                pn.Column(pn.pane.Markdown(f"**{self.tracker.log.army(s).name} ({s})**"), *fields.values())
-            )  # type: ignore[arg-type]
+            self.titles[s] = pn.pane.Markdown("")
+            rally_columns.append(pn.Column(self.titles[s], *fields.values()))
         end = w.Button(label="End Rally phase (step R4)", color="success", css_classes=["am-end-rally"])
         end.on_click(self._end_rally)
         undo = w.Button(label="Undo last", css_classes=["am-undo"])
@@ -129,6 +129,8 @@ class TrackerView:
         self.download = w.FileDownload(
             callback=self._log_file, filename="army-morale-game.yaml", label="Download game log"
         )
+        self.upload = w.FileInput(accept=".yaml,.yml,.json", multiple=False, css_classes=["am-upload"])
+        self.upload.param.watch(self._on_upload, "value")
         self.status = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["am-status-pane"])
         event_form = pn.Column(
             "### One-time event",
@@ -144,7 +146,13 @@ class TrackerView:
             width=330,
         )
         rally_form = pn.Column(
-            "### End of the Rally phase", pn.Row(*rally_columns), pn.Row(end, undo), self.download
+            "### End of the Rally phase",
+            pn.Row(*rally_columns),
+            pn.Row(end, undo),
+            "### Your own armies",
+            "Load a game log (YAML or JSON, schema in the Army Morale guide); it may hold turns already.",
+            self.upload,
+            self.download,
         )
         self.view = pn.Column(
             pn.pane.Markdown(
@@ -156,7 +164,36 @@ class TrackerView:
             sizing_mode="stretch_width",
         )
         self._hint()
+        self._armies()
         self.refresh()
+
+    def _armies(self) -> None:
+        self.detachment.options = self.tracker.detachment_choices()
+        self.war_engine.options = self.tracker.war_engine_choices()
+        for s, title in self.titles.items():
+            title.object = f"**{self.tracker.log.army(s).name} ({s})**"
+
+    def load_text(self, text: str, filename: str = "log.yaml") -> None:
+        """Start from a game log's text (its armies, options and any turns already played)."""
+
+        def action() -> Tracker:
+            log = log_from_text(text, filename, is_json=filename.lower().endswith(".json"))
+            return Tracker(log).checked()
+
+        self._apply(action)
+        self._armies()
+
+    def _on_upload(self, event: Any) -> None:
+        if not event.new:
+            return
+        raw = event.new if isinstance(event.new, bytes) else str(event.new).encode()
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            self.error = "log: the file is not UTF-8 text"
+            self.refresh()
+            return
+        self.load_text(text, self.upload.filename or "log.yaml")
 
     def _hint(self) -> None:
         self.hint.object = f"*Number:* {NUMBER_HELP[self.kind.value]}"

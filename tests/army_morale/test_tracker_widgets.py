@@ -49,3 +49,21 @@ def test_ipywidgets_tracker() -> None:
     box.fields["rally"]["a"]["take_and_hold"].value = "4"
     box.end_rally.click()
     assert "take_and_hold: expected comma-separated results from 1 to 3" in box.output.value
+
+
+def test_panel_tracker_loads_a_game_log() -> None:
+    from rulesbook.systems.army_morale.ledger import EXAMPLE_LOG
+
+    view = TrackerView()
+    view.load_text(EXAMPLE_LOG.read_text(), "example-game.yaml")
+    assert 'data-key="a_value">3<' in view.status.object and 'data-key="b_value">-6<' in view.status.object
+    assert "wins at the end of turn 3" in view.status.object
+    view.load_text("armies: {a: {name: Red, detachments: []}}\n", "mine.yaml")
+    assert "log: mine.yaml line 1 (armies): missing key &#x27;b&#x27;" in view.status.object
+    assert 'data-key="a_value">3<' in view.status.object  # the loaded game stays
+    view.load_text(
+        "armies:\n  a: {name: Red, detachments: [{id: x, points: 100, initial_strength: 4}]}\n"
+        "  b: {name: Blue, detachments: []}\n",
+        "mine.yaml",
+    )
+    assert list(view.detachment.options) == ["a: x"] and 'data-key="a_value">2<' in view.status.object

@@ -185,9 +185,13 @@ class Tracker:
         """The replayed ledger."""
         return replay(self.log)
 
+    def checked(self) -> Tracker:
+        """This session, after checking that its log replays (InputError otherwise)."""
+        replay(self.log)
+        return self
+
     def _checked(self, log: GameLog) -> Tracker:
-        replay(log)  # raises InputError for an impossible log; the old session stays valid
-        return Tracker(log)
+        return Tracker(log).checked()  # an impossible log raises; the old session stays valid
 
     def add(self, event: Event) -> Tracker:
         """Record a one-time event in the current turn."""
