@@ -1,27 +1,31 @@
 """The Army Morale table-side tracker: Panel (served at ``/app/army-morale-tracker``) and ipywidgets.
 
-Both front-ends only collect form fields and show what the ledger says; the logic is
+Both front-ends only collect form fields and show what the ledger says. The logic is
 :class:`rulesbook.systems.army_morale.tracker.Tracker` (every action replays the game log, so an
-impossible action shows a one-line error and changes nothing). Panel and ipywidgets are imported
-inside the functions, so importing this module is cheap.
+impossible action shows a one-line error and changes nothing); :class:`Session` is the one
+place both front-ends send their form values to. Panel and ipywidgets are imported inside the
+functions, so importing this module is cheap.
 
 Stable hooks for scripts and browser tests: the values are ``<span data-key="a_value">`` and
-``data-key="b_value"`` (also ``turn``, ``verdict``, ``error``); inputs carry the CSS classes
-``am-event-type``, ``am-side``, ``am-detachment``, ``am-war-engine``, ``am-number``,
-``am-result``, ``am-reason`` and the buttons ``am-add-event``, ``am-end-rally``, ``am-undo``.
+``data-key="b_value"`` (also ``turn``, ``verdict``, ``error``); the Panel inputs carry the CSS
+classes ``am-event-type``, ``am-side``, ``am-detachment``, ``am-war-engine``, ``am-number``,
+``am-result``, ``am-reason``, ``am-<side>-<rally field>``, ``am-upload`` and the buttons
+``am-add-event``, ``am-end-rally``, ``am-undo``.
 """
 
 from __future__ import annotations
 
 import html
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from rulesbook.errors import InputError
 from rulesbook.results import Table
 from rulesbook.systems.army_morale.ledger import LEDGER_COLUMNS, GameLog, log_from_text, log_to_text
+from rulesbook.systems.army_morale.rules import SIDES
 from rulesbook.systems.army_morale.tracker import EVENT_TYPES, Tracker, event_from_form, rally_from_form
 
-__all__ = ["APPS", "TrackerView", "ipy_tracker", "make_tracker", "status_html"]
+__all__ = ["APPS", "RALLY_FIELDS", "Session", "TrackerView", "ipy_tracker", "make_tracker", "status_html"]
 
 STYLE = """<style>
 .am-status { font-family: system-ui, sans-serif; }
@@ -44,14 +48,23 @@ NUMBER_HELP = {
     "adjustment": "amount (+/-)",
 }
 
+RALLY_FIELDS: tuple[tuple[str, str, bool, str], ...] = (
+    # key of rally_from_form, label, is a whole number, placeholder
+    ("blast_markers", "Blast markers", True, ""),
+    ("take_and_hold", "Take & Hold D3 results", False, "2, 3"),
+    ("rescue_escorts", "Escort units", True, ""),
+    ("cleanse", "Cleanse objectives", True, ""),
+    ("capture", "Capture", False, "own 5, destroy 3"),
+)
+"""The end-of-Rally form of one side, shared by both front-ends."""
+
 
 def status_html(tracker: Tracker, error: str = "") -> str:
     """Both values, the turn, the result, warnings, an error line and the ledger (newest first)."""
     ledger = tracker.ledger()
-    a, b = ledger.values
-    names = [html.escape(tracker.log.army(s).name) for s in ("a", "b")]
     parts = [STYLE, '<div class="am-status"><div class="am-values">']
-    for side, name, value in (("a", names[0], a), ("b", names[1], b)):
+    for side, value in zip(SIDES, ledger.values, strict=True):
+        name = html.escape(tracker.log.army(side).name)
         parts.append(
             f'<div class="am-army"><span class="am-name">{name} ({side})</span>'
             f'<span class="am-number" data-key="{side}_value">{value}</span></div>'
@@ -70,89 +83,125 @@ def status_html(tracker: Tracker, error: str = "") -> str:
     return "".join(parts)
 
 
+class Session:
+    """The mutable holder both front-ends share: the current tracker and the last error."""
+
+    def __init__(self, tracker: Tracker | None = None) -> None:
+        self.tracker = tracker or Tracker.example()
+        self.error = ""
+
+    def apply(self, action: Callable[[], Tracker]) -> None:
+        """Run an action; an InputError becomes the error line and the session stays as it was."""
+        try:
+            self.tracker = action()
+            self.error = ""
+        except InputError as exc:
+            self.error = str(exc)
+
+    def add(self, form: Mapping[str, Any]) -> None:
+        """Add the event described by the event form (``kind``, ``side``, ``detachment``, ...)."""
+        self.apply(
+            lambda: self.tracker.add(
+                event_from_form(
+                    form["kind"],
+                    side=form["side"],
+                    detachment=form["detachment"] or "",
+                    war_engine=form["war_engine"] or "",
+                    number=int(form["number"] or 0),
+                    result=form["result"],
+                    reason=form["reason"],
+                )
+            )
+        )
+
+    def end_rally(self, a: Mapping[str, Any], b: Mapping[str, Any]) -> None:
+        """Record step R4 from both sides' rally forms (see :data:`RALLY_FIELDS`)."""
+
+        def side(form: Mapping[str, Any]) -> Any:
+            values = {
+                k: int(form[k] or 0) if whole else str(form[k] or "") for k, _, whole, _ in RALLY_FIELDS
+            }
+            return rally_from_form(**values)
+
+        self.apply(lambda: self.tracker.end_rally(side(a), side(b)))
+
+    def undo(self) -> None:
+        """Remove the last action."""
+        self.apply(self.tracker.undo)
+
+    def load(self, text: str, filename: str = "log.yaml") -> None:
+        """Start from a game log's text (its armies, options and any turns already played)."""
+        is_json = filename.lower().endswith(".json")
+        self.apply(lambda: Tracker(log_from_text(text, filename, is_json=is_json)).checked())
+
+    def html(self) -> str:
+        """The status view."""
+        return status_html(self.tracker, self.error)
+
+
 class TrackerView:
-    """The Panel tracker. ``.view`` is the layout; ``.tracker`` the current session."""
+    """The Panel tracker. ``.view`` is the layout; ``.session`` holds the tracker."""
 
     def __init__(self, tracker: Tracker | None = None) -> None:
         import panel as pn
 
-        self.tracker = tracker or Tracker.example()
-        self.error = ""
+        self.session = Session(tracker)
         w = pn.widgets
-        self.kind = w.Select(
-            label="Event", options=list(EVENT_TYPES), value="losses", css_classes=["am-event-type"]
-        )
-        self.side = w.RadioButtonGroup(label="Side", options=["a", "b"], value="a", css_classes=["am-side"])
-        self.detachment = w.Select(
-            label="Detachment", options=self.tracker.detachment_choices(), css_classes=["am-detachment"]
-        )
-        self.war_engine = w.Select(
-            label="War Engine", options=self.tracker.war_engine_choices(), css_classes=["am-war-engine"]
-        )
-        self.number = w.IntInput(label="Number", value=1, css_classes=["am-number"])
-        self.result = w.Select(
-            label="Catastrophic Damage", options=["destroyed", "wrecked"], css_classes=["am-result"]
-        )
-        self.reason = w.TextInput(label="Reason (adjustment)", css_classes=["am-reason"])
+        self.event = {
+            "kind": w.Select(
+                label="Event", options=list(EVENT_TYPES), value="losses", css_classes=["am-event-type"]
+            ),
+            "side": w.RadioButtonGroup(label="Side", options=list(SIDES), value="a", css_classes=["am-side"]),
+            "detachment": w.Select(label="Detachment", css_classes=["am-detachment"]),
+            "war_engine": w.Select(label="War Engine", css_classes=["am-war-engine"]),
+            "number": w.IntInput(label="Number", value=1, css_classes=["am-number"]),
+            "result": w.Select(
+                label="Catastrophic Damage", options=["destroyed", "wrecked"], css_classes=["am-result"]
+            ),
+            "reason": w.TextInput(label="Reason (adjustment)", css_classes=["am-reason"]),
+        }
         self.hint = pn.pane.Markdown("")
-        add = w.Button(label="Add event", color="primary", css_classes=["am-add-event"])
-        add.on_click(self._add)
-        self.kind.param.watch(lambda _e: self._hint(), "value")
-        self.rally: dict[str, dict[str, Any]] = {}
-        self.titles: dict[str, Any] = {}
-        rally_columns = []
-        for s in ("a", "b"):
-            fields = {
-                "blast_markers": w.IntInput(
-                    label="Blast markers", value=0, start=0, css_classes=[f"am-{s}-blast"]
-                ),
-                "take_and_hold": w.TextInput(
-                    label="Take & Hold D3 results", placeholder="2, 3", css_classes=[f"am-{s}-th"]
-                ),
-                "rescue_escorts": w.IntInput(
-                    label="Escort units", value=0, start=0, css_classes=[f"am-{s}-rescue"]
-                ),
-                "cleanse": w.IntInput(
-                    label="Cleanse objectives", value=0, start=0, css_classes=[f"am-{s}-cleanse"]
-                ),
-                "capture": w.TextInput(
-                    label="Capture", placeholder="own 5, destroy 3", css_classes=[f"am-{s}-capture"]
-                ),
+        self.event["kind"].param.watch(lambda _e: self._hint(), "value")
+        self.rally = {
+            s: {
+                key: (
+                    w.IntInput(label=label, value=0, start=0)
+                    if whole
+                    else w.TextInput(label=label, placeholder=ph)
+                )
+                for key, label, whole, ph in RALLY_FIELDS
             }
-            self.rally[s] = fields
-            self.titles[s] = pn.pane.Markdown("")
-            rally_columns.append(pn.Column(self.titles[s], *fields.values()))
+            for s in SIDES
+        }
+        for s, fields in self.rally.items():
+            for key, widget in fields.items():
+                widget.css_classes = [f"am-{s}-{key.replace('_', '-')}"]
+        self.titles = {s: pn.pane.Markdown("") for s in SIDES}
+        add = w.Button(label="Add event", color="primary", css_classes=["am-add-event"])
         end = w.Button(label="End Rally phase (step R4)", color="success", css_classes=["am-end-rally"])
-        end.on_click(self._end_rally)
         undo = w.Button(label="Undo last", css_classes=["am-undo"])
-        undo.on_click(self._undo)
-        self.download = w.FileDownload(
-            callback=self._log_file, filename="army-morale-game.yaml", label="Download game log"
+        add.on_click(lambda _e: self._do(self.session.add, self._values(self.event)))
+        end.on_click(
+            lambda _e: self._do(
+                self.session.end_rally, self._values(self.rally["a"]), self._values(self.rally["b"])
+            )
         )
+        undo.on_click(lambda _e: self._do(self.session.undo))
         self.upload = w.FileInput(accept=".yaml,.yml,.json", multiple=False, css_classes=["am-upload"])
         self.upload.param.watch(self._on_upload, "value")
-        self.status = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["am-status-pane"])
-        event_form = pn.Column(
-            "### One-time event",
-            self.kind,
-            self.side,
-            self.detachment,
-            self.war_engine,
-            self.number,
-            self.hint,
-            self.result,
-            self.reason,
-            add,
-            width=330,
+        download = w.FileDownload(
+            callback=self._log_file, filename="army-morale-game.yaml", label="Download game log"
         )
+        self.status = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["am-status-pane"])
+        event_form = pn.Column("### One-time event", *self.event.values(), self.hint, add, width=330)
         rally_form = pn.Column(
             "### End of the Rally phase",
-            pn.Row(*rally_columns),
+            pn.Row(*(pn.Column(self.titles[s], *self.rally[s].values()) for s in SIDES)),
             pn.Row(end, undo),
             "### Your own armies",
             "Load a game log (YAML or JSON, schema in the Army Morale guide); it may hold turns already.",
             self.upload,
-            self.download,
+            download,
         )
         self.view = pn.Column(
             pn.pane.Markdown(
@@ -167,84 +216,49 @@ class TrackerView:
         self._armies()
         self.refresh()
 
+    @staticmethod
+    def _values(widgets: Mapping[str, Any]) -> dict[str, Any]:
+        return {key: widget.value for key, widget in widgets.items()}
+
+    def _do(self, action: Callable[..., None], *args: Any) -> None:
+        action(*args)
+        self.refresh()
+
     def _armies(self) -> None:
-        self.detachment.options = self.tracker.detachment_choices()
-        self.war_engine.options = self.tracker.war_engine_choices()
+        tracker = self.session.tracker
+        self.event["detachment"].options = tracker.detachment_choices()
+        self.event["war_engine"].options = tracker.war_engine_choices()
         for s, title in self.titles.items():
-            title.object = f"**{self.tracker.log.army(s).name} ({s})**"
+            title.object = f"**{tracker.log.army(s).name} ({s})**"
 
     def load_text(self, text: str, filename: str = "log.yaml") -> None:
-        """Start from a game log's text (its armies, options and any turns already played)."""
-
-        def action() -> Tracker:
-            log = log_from_text(text, filename, is_json=filename.lower().endswith(".json"))
-            return Tracker(log).checked()
-
-        self._apply(action)
+        """Start from a game log's text (what the upload button does)."""
+        self.session.load(text, filename)
         self._armies()
+        self.refresh()
 
     def _on_upload(self, event: Any) -> None:
         if not event.new:
             return
-        raw = event.new if isinstance(event.new, bytes) else str(event.new).encode()
         try:
-            text = raw.decode("utf-8")
+            text = bytes(event.new).decode("utf-8")
         except UnicodeDecodeError:
-            self.error = "log: the file is not UTF-8 text"
+            self.session.error = "log: the file is not UTF-8 text"
             self.refresh()
             return
         self.load_text(text, self.upload.filename or "log.yaml")
 
     def _hint(self) -> None:
-        self.hint.object = f"*Number:* {NUMBER_HELP[self.kind.value]}"
+        self.hint.object = f"*Number:* {NUMBER_HELP[self.event['kind'].value]}"
 
     def refresh(self) -> None:
         """Redraw the status pane."""
-        self.status.object = status_html(self.tracker, self.error)
-
-    def _apply(self, action: Any) -> None:
-        try:
-            self.tracker = action()
-            self.error = ""
-        except InputError as exc:
-            self.error = str(exc)
-        self.refresh()
-
-    def _add(self, _event: Any = None) -> None:
-        self._apply(
-            lambda: self.tracker.add(
-                event_from_form(
-                    self.kind.value,
-                    side=self.side.value,
-                    detachment=self.detachment.value or "",
-                    war_engine=self.war_engine.value or "",
-                    number=int(self.number.value or 0),
-                    result=self.result.value,
-                    reason=self.reason.value,
-                )
-            )
-        )
-
-    def _rally_side(self, side: str) -> Any:
-        f = self.rally[side]
-        return rally_from_form(
-            blast_markers=int(f["blast_markers"].value or 0),
-            take_and_hold=f["take_and_hold"].value,
-            rescue_escorts=int(f["rescue_escorts"].value or 0),
-            cleanse=int(f["cleanse"].value or 0),
-            capture=f["capture"].value,
-        )
-
-    def _end_rally(self, _event: Any = None) -> None:
-        self._apply(lambda: self.tracker.end_rally(self._rally_side("a"), self._rally_side("b")))
-
-    def _undo(self, _event: Any = None) -> None:
-        self._apply(self.tracker.undo)
+        self.status.object = self.session.html()
 
     def _log_file(self) -> Any:
         import io
 
-        return io.StringIO(log_to_text(self.tracker.log))
+        return io.StringIO(log_to_text(self.session.tracker.log))
 
 
 def make_tracker(log: GameLog | None = None) -> Any:
@@ -256,91 +270,56 @@ APPS = {"army-morale-tracker": make_tracker}
 
 
 def ipy_tracker(log: GameLog | None = None) -> Any:
-    """The same tracker as an ipywidgets box (for notebooks)."""
+    """The same tracker as an ipywidgets box (for notebooks).
+
+    The box carries handles for scripts: ``.event`` and ``.rally`` (the input widgets),
+    ``.add_event``, ``.end_rally``, ``.undo`` (buttons), ``.output`` and ``.session``.
+    """
     import ipywidgets as ipw
 
-    state = {"tracker": Tracker(log) if log is not None else Tracker.example(), "error": ""}
-    tracker: Tracker = state["tracker"]  # type: ignore[assignment]
-    kind = ipw.Dropdown(options=list(EVENT_TYPES), value="losses", description="Event")
-    side = ipw.ToggleButtons(options=["a", "b"], description="Side")
-    detachment = ipw.Dropdown(options=list(tracker.detachment_choices().items()), description="Detachment")
+    session = Session(Tracker(log) if log is not None else None)
+    tracker = session.tracker
     engines = list(tracker.war_engine_choices().items())
-    war_engine = ipw.Dropdown(
-        options=engines, value=engines[0][1] if engines else None, description="War Engine"
-    )
-    number = ipw.IntText(value=1, description="Number")
-    result = ipw.Dropdown(options=["destroyed", "wrecked"], description="Result")
-    reason = ipw.Text(description="Reason")
-    add = ipw.Button(description="Add event", button_style="primary")
+    event = {
+        "kind": ipw.Dropdown(options=list(EVENT_TYPES), value="losses", description="Event"),
+        "side": ipw.ToggleButtons(options=list(SIDES), description="Side"),
+        "detachment": ipw.Dropdown(
+            options=list(tracker.detachment_choices().items()), description="Detachment"
+        ),
+        "war_engine": ipw.Dropdown(
+            options=engines, value=engines[0][1] if engines else None, description="War Engine"
+        ),
+        "number": ipw.IntText(value=1, description="Number"),
+        "result": ipw.Dropdown(options=["destroyed", "wrecked"], description="Result"),
+        "reason": ipw.Text(description="Reason"),
+    }
     rally = {
         s: {
-            "blast_markers": ipw.IntText(value=0, description=f"{s}: Blast"),
-            "take_and_hold": ipw.Text(description=f"{s}: T&H", placeholder="2, 3"),
-            "rescue_escorts": ipw.IntText(value=0, description=f"{s}: escorts"),
-            "cleanse": ipw.IntText(value=0, description=f"{s}: Cleanse"),
-            "capture": ipw.Text(description=f"{s}: Capture", placeholder="own 5"),
+            key: ipw.IntText(value=0, description=f"{s}: {label}")
+            if whole
+            else ipw.Text(description=f"{s}: {label}", placeholder=ph)
+            for key, label, whole, ph in RALLY_FIELDS
         }
-        for s in ("a", "b")
+        for s in SIDES
     }
+    add = ipw.Button(description="Add event", button_style="primary")
     end = ipw.Button(description="End Rally phase", button_style="success")
     undo = ipw.Button(description="Undo last")
-    out = ipw.HTML()
+    out = ipw.HTML(session.html())
 
-    def show() -> None:
-        out.value = status_html(state["tracker"], state["error"])  # type: ignore[arg-type]
+    def values(widgets: Mapping[str, Any]) -> dict[str, Any]:
+        return {key: widget.value for key, widget in widgets.items()}
 
-    def apply(action: Any) -> None:
-        try:
-            state["tracker"] = action()
-            state["error"] = ""
-        except InputError as exc:
-            state["error"] = str(exc)
-        show()
+    def do(action: Callable[..., None], *args: Any) -> None:
+        action(*args)
+        out.value = session.html()
 
-    def rally_side(s: str) -> Any:
-        f = rally[s]
-        return rally_from_form(
-            blast_markers=f["blast_markers"].value,
-            take_and_hold=f["take_and_hold"].value,
-            rescue_escorts=f["rescue_escorts"].value,
-            cleanse=f["cleanse"].value,
-            capture=f["capture"].value,
-        )
-
-    def current() -> Tracker:
-        return state["tracker"]  # type: ignore[return-value]
-
-    add.on_click(
-        lambda _b: apply(
-            lambda: current().add(
-                event_from_form(
-                    kind.value,
-                    side=side.value,
-                    detachment=detachment.value or "",
-                    war_engine=war_engine.value or "",
-                    number=number.value,
-                    result=result.value,
-                    reason=reason.value,
-                )
-            )
-        )
-    )
-    end.on_click(lambda _b: apply(lambda: current().end_rally(rally_side("a"), rally_side("b"))))
-    undo.on_click(lambda _b: apply(lambda: current().undo()))
-    show()
-    event_box = ipw.VBox([kind, side, detachment, war_engine, number, result, reason, add])
-    rally_box = ipw.HBox([ipw.VBox(list(rally[s].values())) for s in ("a", "b")])
+    add.on_click(lambda _b: do(session.add, values(event)))
+    end.on_click(lambda _b: do(session.end_rally, values(rally["a"]), values(rally["b"])))
+    undo.on_click(lambda _b: do(session.undo))
+    event_box = ipw.VBox([*event.values(), add])
+    rally_box = ipw.HBox([ipw.VBox(list(rally[s].values())) for s in SIDES])
     box = ipw.VBox([ipw.HBox([event_box, ipw.VBox([rally_box, ipw.HBox([end, undo])])]), out])
-    box.add_event, box.end_rally, box.undo, box.output = add, end, undo, out  # handles for scripts and tests
-    box.fields = {
-        "kind": kind,
-        "side": side,
-        "detachment": detachment,
-        "war_engine": war_engine,
-        "number": number,
-        "result": result,
-        "reason": reason,
-        "rally": rally,
-    }
-    box.state = state
+    box.event, box.rally, box.session, box.output = event, rally, session, out
+    box.add_event, box.end_rally, box.undo = add, end, undo
     return box

@@ -307,9 +307,8 @@ def rally_terms(a: RallyCounts, b: RallyCounts) -> tuple[Term, ...]:
     ['+2', '-D6']
     """
     out: list[Term] = []
-    for side, counts in (("a", a), ("b", b)):
-        opp = other(side)  # type: ignore[arg-type]
-        s: Side = side  # type: ignore[assignment]
+    for s, counts in zip(SIDES, (a, b), strict=True):
+        opp = other(s)
         if counts.blast_markers:
             out.append(
                 Term(

@@ -20,6 +20,7 @@ Example:
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Literal
 
 from rulesbook.errors import InputError
 from rulesbook.systems.army_morale.ledger import (
@@ -89,9 +90,13 @@ def event_from_form(
                 raise InputError("number", f"Blast markers must be 0 or more, got {number}")
             return DetachmentDestroyed(_need_text("detachment", detachment), number)
         case "war-engine-destroyed":
-            if result not in ("destroyed", "wrecked"):
+            outcomes: dict[str, Literal["destroyed", "wrecked"]] = {
+                "destroyed": "destroyed",
+                "wrecked": "wrecked",
+            }
+            if result not in outcomes:
                 raise InputError("result", f"expected destroyed or wrecked, got {result!r}")
-            return WarEngineDestroyed(_need_text("war_engine", war_engine), result)  # type: ignore[arg-type]
+            return WarEngineDestroyed(_need_text("war_engine", war_engine), outcomes[result])
         case "bunker-destroyed":
             if not 1 <= number <= 6:
                 raise InputError("number", f"the bunker roll is a D6 result from 1 to 6, got {number}")
@@ -152,7 +157,7 @@ def rally_from_form(
             raise InputError(
                 "capture", f"expected entries like 'own 5' or 'destroy 3' (D6 results), got {part!r}"
             )
-        captures.append(CaptureRoll(words[0], int(words[1])))  # type: ignore[arg-type]
+        captures.append(CaptureRoll("own" if words[0] == "own" else "destroy", int(words[1])))
     return RallySide(
         blast_markers=blast_markers,
         take_and_hold=_ints("take_and_hold", take_and_hold, 1, 3),
