@@ -229,6 +229,21 @@ def test_nothing_may_follow_the_end_of_the_game() -> None:
     assert "line 24" in message and "the game already ended at the end of turn 1" in message
 
 
+@pytest.mark.covers("army-morale.one-time.bunker")
+def test_a_named_bunker_is_destroyed_once() -> None:
+    turns = """
+    - turn: 1
+      events:
+        - {type: bunker-destroyed, side: b, roll: 5, bunker: ridge}
+        - {type: bunker-destroyed, side: b, roll: 2}
+    """
+    assert replay(play(turns)).values == (13 - 5 - 2, 3)  # a bunker of b's: a loses the rolls
+    message = rejection(
+        turns.rstrip(" ") + "        - {type: bunker-destroyed, side: b, roll: 1, bunker: ridge}\n"
+    )
+    assert "line 24" in message and "bunker 'ridge' of side b was already destroyed (line 22)" in message
+
+
 @pytest.mark.covers("army-morale.one-time.capture")
 def test_capture_once_per_objective_alternative() -> None:
     header = "interpretations: {capture-repeats: once-per-objective}\n"
@@ -348,7 +363,7 @@ events = st.one_of(
     st.builds(HalfStrength, ids),
     st.builds(DetachmentDestroyed, ids, st.integers(0, 9)),
     st.builds(WarEngineDestroyed, ids, st.sampled_from(("destroyed", "wrecked"))),
-    st.builds(BunkerDestroyed, sides, st.integers(1, 6)),
+    st.builds(BunkerDestroyed, sides, st.integers(1, 6), ids | st.just("")),
     st.builds(Adjustment, sides, st.integers(-9, 9), names),
 )
 rally_sides = st.builds(

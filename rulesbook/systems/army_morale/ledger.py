@@ -33,7 +33,7 @@ Schema (``format: army-morale-log/1``)::
           - {type: half-strength, detachment: infantry}
           - {type: detachment-destroyed, detachment: infantry, blast_markers: 2}
           - {type: war-engine-destroyed, war_engine: baneblade-1, result: destroyed}
-          - {type: bunker-destroyed, side: a, roll: 4}
+          - {type: bunker-destroyed, side: a, roll: 4, bunker: north}   # bunker: optional name
           - {type: adjustment, side: b, amount: -1, reason: scenario special rule}
         rally:                           # end of the Rally phase (step R4); omit while unplayed
           a:
@@ -249,10 +249,14 @@ class WarEngineDestroyed:
 
 @dataclass(frozen=True, slots=True)
 class BunkerDestroyed:
-    """``side`` destroys one of its own bunker objectives; ``roll`` is the D6 result."""
+    """``side`` destroys one of its own bunker objectives; ``roll`` is the D6 result.
+
+    ``bunker`` optionally names the objective, so a second destruction of it is refused.
+    """
 
     side: Side
     roll: int
+    bunker: str = ""
     at: Loc = field(default=NOWHERE, compare=False, repr=False)
     type: Literal["bunker-destroyed"] = "bunker-destroyed"
 
@@ -611,10 +615,11 @@ class _Reader:
                     self.text(self.need(m, "war_engine", node, path), f"{path}.war_engine"), result, at=at
                 )
             case "bunker-destroyed":
-                m = self.mapping(node, path, ("type", "side", "roll"))
+                m = self.mapping(node, path, ("type", "side", "roll", "bunker"))
                 return BunkerDestroyed(
                     self.choice(self.need(m, "side", node, path), f"{path}.side", SIDES, "side"),
                     self.integer(self.need(m, "roll", node, path), f"{path}.roll", 1, 6, "roll (D6 result)"),
+                    self.text(m["bunker"], f"{path}.bunker") if "bunker" in m else "",
                     at=at,
                 )
             case _:
@@ -723,7 +728,8 @@ def _event_data(event: Event) -> dict[str, Any]:
         case WarEngineDestroyed():
             return {"type": event.type, "war_engine": event.war_engine, "result": event.result}
         case BunkerDestroyed():
-            return {"type": event.type, "side": event.side, "roll": event.roll}
+            named = {"bunker": event.bunker} if event.bunker else {}
+            return {"type": event.type, "side": event.side, "roll": event.roll, **named}
         case Adjustment():
             return {"type": event.type, "side": event.side, "amount": event.amount, "reason": event.reason}
 
@@ -912,6 +918,7 @@ class _Replay:
         self.wes: dict[str, tuple[WarEngine, _DetState]] = {}
         self.we_done: dict[str, tuple[str, Loc]] = {}
         self.captured: dict[tuple[Side, str], Loc] = {}
+        self.bunkers: dict[tuple[Side, str], Loc] = {}
         self.turn = 0
         self.notes: list[str] = []
 
@@ -1078,6 +1085,14 @@ class _Replay:
                     "battle",
                 )
             case BunkerDestroyed():
+                if e.bunker:
+                    earlier = self.bunkers.get((e.side, e.bunker))
+                    if earlier is not None:
+                        raise self.fail(
+                            e.at,
+                            f"bunker {e.bunker!r} of side {e.side} was already destroyed ({earlier.short})",
+                        )
+                    self.bunkers[(e.side, e.bunker)] = e.at
                 self.apply(bunker_term(e.side), e.at, "battle", e.roll)
             case Adjustment():
                 self.add(
