@@ -322,7 +322,7 @@ def test_json_logs_and_the_replay_calculator(tmp_path: Path) -> None:
     tabbed.write_text(path.read_text().replace("  ", "\t"))
     assert load_log(tabbed) == load_log(EXAMPLE_LOG)
     broken = tmp_path / "broken.json"
-    broken.write_text('{"armies": {\n  "a": 1,\n}\n')
+    broken.write_text('{"armies": {\n  "a": 1\n  "b": 2\n}}\n')  # missing comma, seen on line 3
     with pytest.raises(InputError, match=r"broken.json line 3: not valid JSON"):
         registry().calculator("army-morale.replay").run(log=str(broken))
 
