@@ -20,6 +20,7 @@ Example:
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -47,6 +48,9 @@ __all__ = [
     "PathInput",
     "calculator",
 ]
+
+
+_INT_TEXT = re.compile(r"^[+-]?[0-9]{1,9}$")
 
 
 class _Required:
@@ -118,8 +122,11 @@ class Input(ABC):
         return value
 
     def error(self, value: Any) -> InputError:
-        """An error for ``value`` that names the key and what is allowed."""
-        return InputError(self.key, f"expected {self.allowed()}, got {value!r}")
+        """An error for ``value`` that names the key and what is allowed (long values cut)."""
+        shown = repr(value)
+        if len(shown) > 40:
+            shown = shown[:30] + f"… ({len(shown)} characters)"
+        return InputError(self.key, f"expected {self.allowed()}, got {shown}")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -137,11 +144,10 @@ class IntInput(Input):
         return max(self.minimum, min(self.maximum, 0))
 
     def parse(self, text: str) -> int:
-        try:
-            value = int(text.strip())
-        except ValueError:
-            raise self.error(text) from None
-        return self._check(value)
+        word = text.strip()
+        if not _INT_TEXT.match(word):  # plain ASCII digits only: no 1_0, no other scripts
+            raise self.error(text)
+        return self._check(int(word))
 
     def _check(self, value: Any) -> int:
         if isinstance(value, bool) or not isinstance(value, int):

@@ -46,6 +46,13 @@ def test_calc_json_contract() -> None:
         (["rule", "scrollhammer.nope"], "rule:"),
         (["interpretations", "nosuch"], "system:"),
         (["nosuchcommand"], "No such command"),
+        (["calc", "scrollhammer.morale-check", "ld=1_0"], "ld: expected an integer"),
+        (["calc", "scrollhammer.morale-check", "ld=٧"], "ld: expected an integer"),
+        (["calc", "scrollhammer.morale-check", "ld=" + "9" * 5000], "ld: expected an integer"),
+        (
+            ["calc", "scrollhammer.fall-back", "ld=7", "distance=5", "fall_back_dice=2D6+" + "9" * 5000],
+            "fall_back_dice:",
+        ),
     ],
 )
 def test_bad_input_exits_2_with_one_line(args: list[str], needle: str) -> None:
@@ -55,6 +62,7 @@ def test_bad_input_exits_2_with_one_line(args: list[str], needle: str) -> None:
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1, out.stderr
     assert needle in lines[0]
+    assert len(lines[0]) < 300, "long values are cut in messages"
     assert "Traceback" not in out.stderr
 
 

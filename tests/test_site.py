@@ -62,7 +62,9 @@ def test_mkdocs_build_strict(built_site: Path) -> None:
     assert "P(pass)" in notebook.read_text()
 
 
-RESOURCE_TAG = re.compile(r"<(?:script|link|img|iframe|source|video|audio|embed|object)\b[^>]*>", re.IGNORECASE)
+RESOURCE_TAG = re.compile(
+    r"<(?:script|link|img|iframe|source|video|audio|embed|object)\b[^>]*>", re.IGNORECASE
+)
 SCRIPT_BODY = re.compile(r"<script\b[^>]*>(.*?)</script>", re.IGNORECASE | re.DOTALL)
 ABSOLUTE = re.compile(r"(?:https?:)?//[a-z0-9.-]+\.[a-z]{2,}", re.IGNORECASE)
 
