@@ -82,6 +82,7 @@ def test_rule_shows_text_citation_and_calculators() -> None:
     assert data["citations"] == ["003_2d0ecba8f37ef4b8.txt, section “Insane Heroism”"]
     assert "scrollhammer.morale-check" in data["calculators"]
     assert any(c.endswith("morale_check") for c in data["code"])
+    assert any("tests/scrollhammer/" in t for t in data["tests"])
     text = run("rule", "scrollhammer.morale.insane-heroism")
     assert "double 1" in text.stdout and text.returncode == 0
 
