@@ -51,6 +51,9 @@ __all__ = [
 ]
 
 
+_INT_TEXT = re.compile(r"^[+-]?[0-9]{1,9}$")
+
+
 class _Required:
     def __repr__(self) -> str:
         return "REQUIRED"
@@ -120,8 +123,11 @@ class Input(ABC):
         return value
 
     def error(self, value: Any) -> InputError:
-        """An error for ``value`` that names the key and what is allowed."""
-        return InputError(self.key, f"expected {self.allowed()}, got {value!r}")
+        """An error for ``value`` that names the key and what is allowed (long values cut)."""
+        shown = repr(value)
+        if len(shown) > 40:
+            shown = shown[:30] + f"… ({len(shown)} characters)"
+        return InputError(self.key, f"expected {self.allowed()}, got {shown}")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -139,11 +145,10 @@ class IntInput(Input):
         return max(self.minimum, min(self.maximum, 0))
 
     def parse(self, text: str) -> int:
-        try:
-            value = int(text.strip())
-        except ValueError:
-            raise self.error(text) from None
-        return self._check(value)
+        word = text.strip()
+        if not _INT_TEXT.match(word):  # plain ASCII digits only: no 1_0, no other scripts
+            raise self.error(text)
+        return self._check(int(word))
 
     def _check(self, value: Any) -> int:
         if isinstance(value, bool) or not isinstance(value, int):

@@ -93,7 +93,9 @@ def list_cmd(as_json: bool) -> None:
 
 
 def rule_json(rule: Rule) -> dict[str, Any]:
-    """Everything one hop from a rule ID, as JSON."""
+    """Everything one hop from a rule ID, as JSON: text, citations, code, tests, calculators."""
+    from rulesbook.site import covering_tests
+
     reg = registry()
     return {
         "id": rule.id,
@@ -105,6 +107,7 @@ def rule_json(rule: Rule) -> dict[str, Any]:
         "code": [f"{i.module}.{i.qualname}" for i in reg.implementations_for_rule(rule.id)],
         "calculators": [c.id for c in reg.calculators_for_rule(rule.id)],
         "interpretations": [i.id for i in reg.interpretations_for_rule(rule.id)],
+        "tests": list(covering_tests().get(rule.id, ())),
         "page": f"{rule.system}/rules/{rule.id}/",
     }
 
@@ -145,6 +148,10 @@ def rule_cmd(rule_id: str, as_json: bool) -> None:
     ):
         if data[key]:
             click.echo(f"{label}: " + ", ".join(data[key]))
+    if data["tests"]:
+        click.echo("Tests:")
+        for test in data["tests"]:
+            click.echo(f"  {test}")
     click.echo(f"Page: {data['page']}")
 
 

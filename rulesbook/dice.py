@@ -35,7 +35,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import cache
+from functools import lru_cache
 from typing import Literal
 
 import icepool
@@ -64,8 +64,8 @@ ALLOWED_SIDES = (3, 6)
 
 _DICE_RE = re.compile(
     r"""^\s*(?:
-        (?P<count>\d+)?\s*[dD]\s*(?P<sides>\d+)\s*(?:(?P<sign>[+-])\s*(?P<mod>\d+))?
-        |(?P<const>\d+)
+        (?P<count>[0-9]{1,3})?\s*[dD]\s*(?P<sides>[0-9]{1,3})\s*(?:(?P<sign>[+-])\s*(?P<mod>[0-9]{1,3}))?
+        |(?P<const>[0-9]{1,3})
     )\s*$""",
     re.VERBOSE,
 )
@@ -137,7 +137,7 @@ class DiceExpr:
         return Distribution.from_die(self.die())
 
 
-@cache
+@lru_cache(maxsize=1024)
 def _die_for(count: int, sides: int, modifier: int) -> icepool.Die[int]:
     if count == 0:
         return icepool.Die([modifier])
@@ -160,7 +160,8 @@ def parse_dice(text: str, *, field_name: str = "dice") -> DiceExpr:
     """
     match = _DICE_RE.match(text) if isinstance(text, str) else None
     if match is None:
-        raise InputError(field_name, f"expected {DICE_HELP}, got {text!r}")
+        shown = repr(text) if len(repr(text)) <= 40 else repr(text)[:30] + "…"
+        raise InputError(field_name, f"expected {DICE_HELP}, got {shown}")
     if match.group("const") is not None:
         return DiceExpr(0, 6, int(match.group("const")))
     count = int(match.group("count")) if match.group("count") else 1
@@ -190,7 +191,7 @@ class Outcome(enum.IntEnum):
 type Faces = tuple[int, ...]
 type Reroll = Literal["none", "ones", "failed", "all"]
 REROLLS: tuple[Reroll, ...] = ("none", "ones", "failed", "all")
-"""Re-roll policies. ``ones``: re-roll when every die shows 1 (a natural 1 on one die);
+"""Re-roll policies. ``ones``: re-roll when every die shows 1 (for a single die, a natural 1);
 ``failed``: re-roll a failed test; ``all``: re-roll every result that is not critical (fishing
 for criticals; with no critical results this re-rolls everything and changes nothing).
 A die is never re-rolled twice."""
@@ -324,7 +325,7 @@ class RollTest:
         return replace(self, **changes)  # type: ignore[arg-type]
 
 
-@cache
+@lru_cache(maxsize=8192)
 def _roll_test_distribution(test: RollTest) -> Distribution[Outcome]:
     die = test.dice.single()
     dice = [die] * test.dice.count

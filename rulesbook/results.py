@@ -16,6 +16,7 @@ import html
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol, Self
 
 if TYPE_CHECKING:  # pragma: no cover - typing only; pandas/matplotlib load lazily
@@ -277,6 +278,14 @@ class CalcResult:
     explanation: tuple[str, ...] = ()
     warnings: tuple[str, ...] = field(default=())
 
+    def __post_init__(self) -> None:
+        # Results are cached and shared (e.g. by every session of the server): freeze them.
+        frozen = MappingProxyType({k: _freeze(v) for k, v in self.values.items()})
+        object.__setattr__(self, "values", frozen)
+        object.__setattr__(self, "tables", tuple(self.tables))
+        object.__setattr__(self, "explanation", tuple(self.explanation))
+        object.__setattr__(self, "warnings", tuple(self.warnings))
+
     def __getitem__(self, key: str) -> Any:
         return self.values[key]
 
@@ -295,6 +304,14 @@ class CalcResult:
         if self.warnings:
             out.setdefault("warnings", list(self.warnings))
         return out
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        return tuple(_freeze(v) for v in value)
+    if isinstance(value, dict):
+        return MappingProxyType({k: _freeze(v) for k, v in value.items()})
+    return value
 
 
 def probability_values(name: str, value: Fraction) -> dict[str, Any]:

@@ -46,6 +46,13 @@ def test_calc_json_contract() -> None:
         (["rule", "scrollhammer.nope"], "rule:"),
         (["interpretations", "nosuch"], "system:"),
         (["nosuchcommand"], "No such command"),
+        (["calc", "scrollhammer.morale-check", "ld=1_0"], "ld: expected an integer"),
+        (["calc", "scrollhammer.morale-check", "ld=٧"], "ld: expected an integer"),
+        (["calc", "scrollhammer.morale-check", "ld=" + "9" * 5000], "ld: expected an integer"),
+        (
+            ["calc", "scrollhammer.fall-back", "ld=7", "distance=5", "fall_back_dice=2D6+" + "9" * 5000],
+            "fall_back_dice:",
+        ),
     ],
 )
 def test_bad_input_exits_2_with_one_line(args: list[str], needle: str) -> None:
@@ -55,6 +62,7 @@ def test_bad_input_exits_2_with_one_line(args: list[str], needle: str) -> None:
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1, out.stderr
     assert needle in lines[0]
+    assert len(lines[0]) < 300, "long values are cut in messages"
     assert "Traceback" not in out.stderr
 
 
@@ -74,6 +82,7 @@ def test_rule_shows_text_citation_and_calculators() -> None:
     assert data["citations"] == ["003_2d0ecba8f37ef4b8.txt, section “Insane Heroism”"]
     assert "scrollhammer.morale-check" in data["calculators"]
     assert any(c.endswith("morale_check") for c in data["code"])
+    assert any("tests/scrollhammer/" in t for t in data["tests"])
     text = run("rule", "scrollhammer.morale.insane-heroism")
     assert "double 1" in text.stdout and text.returncode == 0
 

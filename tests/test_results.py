@@ -61,3 +61,16 @@ def test_json_forms() -> None:
     result = CalcResult({"p": 0.5}, tables=(table,), warnings=("careful",))
     assert result.to_json() == {"p": 0.5, "t": [{"x": 1, "p": "1/3"}], "warnings": ["careful"]}
     assert "| x | p |" in table.to_markdown()
+
+
+def test_results_are_immutable_so_the_shared_cache_cannot_be_corrupted() -> None:
+    from rulesbook.registry import registry
+
+    calc = registry().calculator("scrollhammer.morale-check")
+    first = calc.run(ld=7)
+    with pytest.raises(TypeError):
+        first.values["p_pass_exact"] = "1"  # type: ignore[index]
+    outcomes = first.to_json()["outcomes"]
+    outcomes.clear()  # the JSON form is a fresh copy
+    assert calc.run(ld=7)["p_pass_exact"] == "7/12"
+    assert len(calc.run(ld=7).to_json()["outcomes"]) == 6

@@ -62,11 +62,20 @@ def test_mkdocs_build_strict(built_site: Path) -> None:
     assert "P(pass)" in notebook.read_text()
 
 
+RESOURCE_TAG = re.compile(
+    r"<(?:script|link|img|iframe|source|video|audio|embed|object)\b[^>]*>", re.IGNORECASE
+)
+SCRIPT_BODY = re.compile(r"<script\b[^>]*>(.*?)</script>", re.IGNORECASE | re.DOTALL)
+ABSOLUTE = re.compile(r"(?:https?:)?//[a-z0-9.-]+\.[a-z]{2,}", re.IGNORECASE)
+
+
 def test_site_loads_nothing_from_the_network(built_site: Path) -> None:
-    pattern = re.compile(r"""<(?:script|link|img|iframe)[^>]+(?:src|href)=["'](https?:)?//""")
-    offenders = {}
+    """No tag that fetches, no attribute and no inline script names a remote host."""
+    offenders: dict[str, list[str]] = {}
     for page in built_site.rglob("*.html"):
-        found = pattern.findall(page.read_text(errors="ignore"))
+        text = page.read_text(errors="ignore")
+        found = [m for tag in RESOURCE_TAG.findall(text) for m in ABSOLUTE.findall(tag)]
+        found += [m for body in SCRIPT_BODY.findall(text) for m in ABSOLUTE.findall(body)]
         if found:
-            offenders[str(page.relative_to(built_site))] = len(found)
+            offenders[str(page.relative_to(built_site))] = sorted(set(found))
     assert not offenders, offenders

@@ -58,3 +58,15 @@ def test_bad_input_in_the_browser_keeps_the_value_and_says_why(served: str, page
     assert page.locator(".rb-input-ld input").first.input_value() == "99"
     set_number(page, "ld", 8)
     page.locator('[data-key="p_pass_exact"]', has_text="13/18").first.wait_for()
+
+
+def test_every_notebook_page_renders_offline(served: str, page: Any) -> None:
+    from pathlib import Path
+
+    notebooks = sorted(Path(__file__).resolve().parents[2].joinpath("notebooks").glob("*.ipynb"))
+    assert notebooks
+    for nb in notebooks:
+        page.goto(f"{served}/site/notebooks/{nb.stem}/")
+        page.locator(".jupyter-wrapper").first.wait_for()
+        page.wait_for_load_state("networkidle")
+    assert page.external_requests == []

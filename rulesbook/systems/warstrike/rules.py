@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import cache
+from functools import lru_cache
 from math import floor
 from typing import Literal
 
@@ -147,7 +147,7 @@ def _pass_die(test: RollTest) -> icepool.Die[int]:
     return icepool.Die(weights)
 
 
-@cache
+@lru_cache(maxsize=4096)
 def _passes(lds: tuple[int, ...], kind: LdTestKind, reroll_failed: bool) -> Distribution[int]:
     total: icepool.Die[int] = icepool.Die([0])
     for ld, count in sorted(Counter(lds).items()):

@@ -1,0 +1,446 @@
+"""Army Morale rules as typed, pure code (source ``000_64815101829fb6f5.txt``).
+
+Every morale change is a :class:`Term`: which side it hits, the rule behind it, a sign and a
+dice expression (a constant such as ``3`` for Blast markers, ``D3`` per Take & Hold objective,
+``D6`` for Bunker and Capture). The same terms serve both uses:
+
+* the Rally calculator sums them as exact icepool dice (:func:`value_distribution`);
+* the game-log ledger replays them with the dice results a player rolled
+  (:meth:`Term.amount`).
+
+Example:
+    A Rally phase where side ``a`` (value 6) holds two Take & Hold objectives and carries 3
+    Blast markers, and side ``b`` has one escort unit:
+
+    >>> terms = rally_terms(RallyCounts(blast_markers=3, take_and_hold=2), RallyCounts(rescue_escorts=1))
+    >>> [f"{t.side} {t.signed_text}" for t in terms]
+    ['a -3', 'a +D3', 'a +D3', 'b +1', 'a -1']
+    >>> dist = value_distribution(6, terms, "a")
+    >>> dist.outcomes(), dist.p(6)
+    ((4, 5, 6, 7, 8), Fraction(1, 3))
+    >>> game_end(0, 3)
+    'b'
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal
+
+import icepool
+
+from rulesbook.dice import D3, D6, DiceExpr
+from rulesbook.errors import InputError
+from rulesbook.registry import implements
+from rulesbook.results import Distribution
+
+__all__ = [
+    "SIDES",
+    "SOURCE_BANDS",
+    "Band",
+    "BandTable",
+    "CaptureChoice",
+    "DetachmentFormula",
+    "EqualValues",
+    "HalfStrengthThreshold",
+    "RallyCounts",
+    "Side",
+    "Term",
+    "Verdict",
+    "WarEngineRounding",
+    "army_value",
+    "at_half_strength",
+    "bunker_term",
+    "capture_term",
+    "constant",
+    "destroyed_detachment_term",
+    "detachment_strength",
+    "detachment_value",
+    "game_end",
+    "half_strength_term",
+    "joint_outcomes",
+    "other",
+    "rally_terms",
+    "value_distribution",
+    "war_engine_gain",
+]
+
+type Side = Literal["a", "b"]
+SIDES: tuple[Side, Side] = ("a", "b")
+type DetachmentFormula = Literal["ceil-50", "source-only"]
+type HalfStrengthThreshold = Literal["at-most-half", "round-up", "below-half"]
+type WarEngineRounding = Literal["round-up", "round-down"]
+type EqualValues = Literal["draw", "both-lose"]
+type CaptureChoice = Literal["own", "destroy"]
+type Verdict = Literal["a", "b", "draw", "both-lose", "continue"]
+
+
+def other(side: Side) -> Side:
+    """The opposing side.
+
+    >>> other("a"), other("b")
+    ('b', 'a')
+    """
+    return "b" if side == "a" else "a"
+
+
+# -- Detachment Morale values ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Band:
+    """Detachments costing ``low``..``high`` points (inclusive) have Morale value ``value``."""
+
+    low: int
+    high: int
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class BandTable:
+    """A rule set's own table of Detachment Morale values by points band.
+
+    Example:
+        >>> SOURCE_BANDS.value(230)
+        5
+        >>> SOURCE_BANDS.value(300)
+        Traceback (most recent call last):
+        ...
+        rulesbook.errors.InputError: points: no Morale value is known for 300 points; known bands: 201-250
+    """
+
+    bands: tuple[Band, ...]
+
+    def value(self, points: int) -> int:
+        """The Morale value of a detachment costing ``points`` (InputError outside every band)."""
+        for band in self.bands:
+            if band.low <= points <= band.high:
+                return band.value
+        known = ", ".join(f"{b.low}-{b.high}" for b in self.bands)
+        raise InputError("points", f"no Morale value is known for {points} points; known bands: {known}")
+
+
+SOURCE_BANDS = BandTable((Band(201, 250, 5),))
+"""The one band the source states: 201–250 points → Morale value 5."""
+
+
+@implements("army-morale.detachment.value")
+def detachment_value(
+    points: int, formula: DetachmentFormula = "ceil-50", table: BandTable | None = None
+) -> int:
+    """The Detachment Morale value of a detachment costing ``points``.
+
+    ``formula`` is an option of ``army-morale.interpretations.detachment-value-formula``;
+    a rule set's own ``table`` takes precedence over both options.
+
+    >>> detachment_value(201), detachment_value(250), detachment_value(251), detachment_value(49)
+    (5, 5, 6, 1)
+    >>> detachment_value(225, "source-only")
+    5
+    >>> detachment_value(120, table=BandTable((Band(1, 150, 2),)))
+    2
+    """
+    if points < 0:
+        raise InputError("points", f"expected a points cost of 0 or more, got {points}")
+    if table is not None:
+        return table.value(points)
+    if formula == "source-only":
+        return SOURCE_BANDS.value(points)
+    return math.ceil(points / 50)
+
+
+# -- Strength and Army Morale value -------------------------------------------------------------
+
+
+@implements("army-morale.detachment.strength")
+def detachment_strength(units: int = 0, damage_capacities: Sequence[int] = ()) -> int:
+    """Detachment strength, the one measure of a detachment's size used everywhere.
+
+    The number of units; for a detachment of War Engines, the total of their (current)
+    Damage Capacity.
+
+    >>> detachment_strength(units=20), detachment_strength(damage_capacities=[4, 4, 4])
+    (20, 12)
+    """
+    return sum(damage_capacities) if damage_capacities else units
+
+
+@implements("army-morale.detachment.strength", "army-morale.one-time.half-strength")
+def at_half_strength(current: int, initial: int, threshold: HalfStrengthThreshold = "at-most-half") -> bool:
+    """Whether a detachment with ``current`` of ``initial`` strength counts as reduced to half.
+
+    Strength is the number of units, or the total current Damage Capacity of a War Engine
+    detachment. ``threshold`` is an option of
+    ``army-morale.interpretations.half-strength-threshold``.
+
+    >>> at_half_strength(10, 20), at_half_strength(11, 20), at_half_strength(6, 12)
+    (True, False, True)
+    >>> at_half_strength(8, 15), at_half_strength(8, 15, "round-up"), at_half_strength(10, 20, "below-half")
+    (False, True, False)
+    """
+    match threshold:
+        case "round-up":
+            return current <= -(-initial // 2)
+        case "below-half":
+            return 2 * current < initial
+        case _:
+            return 2 * current <= initial
+
+
+@implements("army-morale.army.value")
+def army_value(detachment_values: Iterable[int]) -> int:
+    """An army's starting Army Morale value: the sum of its Detachment Morale values.
+
+    >>> army_value([5, 4, 3])
+    12
+    """
+    return sum(detachment_values)
+
+
+@implements("army-morale.one-time.war-engine-destroyed")
+def war_engine_gain(war_engine_value: Fraction | int, rounding: WarEngineRounding = "round-up") -> int:
+    """What destroying (not wrecking) an enemy War Engine adds: half its own Morale value.
+
+    ``rounding`` is an option of ``army-morale.interpretations.war-engine-rounding``.
+
+    >>> war_engine_gain(5), war_engine_gain(5, "round-down"), war_engine_gain(4)
+    (3, 2, 2)
+    >>> war_engine_gain(Fraction(5, 2))
+    2
+    """
+    half = Fraction(war_engine_value) / 2
+    return math.ceil(half) if rounding == "round-up" else math.floor(half)
+
+
+# -- Terms: one morale change each ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """One change to one side's Army Morale value: ``sign`` × ``dice``, by ``rule``.
+
+    Example:
+        >>> t = Term("b", "army-morale.one-time.bunker", -1, D6, "bunker")
+        >>> t.signed_text, t.amount(4), t.rolls_dice
+        ('-D6', -4, True)
+    """
+
+    side: Side
+    rule: str
+    sign: int
+    dice: DiceExpr
+    note: str = ""
+
+    @property
+    def rolls_dice(self) -> bool:
+        """True when a player must roll for this term."""
+        return not self.dice.is_constant
+
+    @property
+    def signed_text(self) -> str:
+        """The change as text, e.g. ``+D3`` or ``-3``."""
+        return ("+" if self.sign > 0 else "-") + str(self.dice)
+
+    def amount(self, roll: int | None = None) -> int:
+        """The change once rolled: ``roll`` is the dice total (``None`` for a constant)."""
+        if self.dice.is_constant:
+            return self.sign * self.dice.modifier
+        if roll is None or not self.dice.minimum <= roll <= self.dice.maximum:
+            raise InputError("roll", f"{self.note or self.rule} needs a {self.dice} result, got {roll}")
+        return self.sign * roll
+
+    def die(self) -> icepool.Die[int]:
+        """The change as an exact icepool die."""
+        die = self.dice.die()
+        return die if self.sign > 0 else -die
+
+
+def constant(value: int) -> DiceExpr:
+    """A fixed number as a dice expression (``count == 0``).
+
+    >>> str(constant(3))
+    '3'
+    """
+    return DiceExpr(0, 6, value)
+
+
+@dataclass(frozen=True, slots=True)
+class RallyCounts:
+    """What one side has at the end of a Rally phase (step R4).
+
+    Attributes:
+        blast_markers: Blast markers left on the side's detachments.
+        take_and_hold: Take & Hold objectives the side controls (D3 each).
+        rescue_escorts: the side's escort units (Rescue objective).
+        cleanse: Cleanse objectives the side controls.
+        capture_own: Capture objectives controlled for which the side picks "capture" (+D6).
+        capture_destroy: Capture objectives controlled for which it picks "destroy" (−D6
+            to the opponent).
+    """
+
+    blast_markers: int = 0
+    take_and_hold: int = 0
+    rescue_escorts: int = 0
+    cleanse: int = 0
+    capture_own: int = 0
+    capture_destroy: int = 0
+
+
+@implements(
+    "army-morale.ongoing.blast-markers",
+    "army-morale.ongoing.take-and-hold",
+    "army-morale.ongoing.rescue",
+    "army-morale.ongoing.cleanse",
+    "army-morale.one-time.capture",
+)
+def rally_terms(a: RallyCounts, b: RallyCounts) -> tuple[Term, ...]:
+    """Every change the end of a Rally phase brings, in the ledger's order.
+
+    Per side: Blast markers (−1 each), Take & Hold (+D3 per objective, one term each),
+    Rescue (+1 own and −1 to the opponent per escort unit), Cleanse (+1 each), then Capture
+    (+D6 own or −D6 to the opponent per objective, one term each). Empty effects are left out.
+
+    >>> [t.signed_text for t in rally_terms(RallyCounts(cleanse=2, capture_destroy=1), RallyCounts())]
+    ['+2', '-D6']
+    """
+    out: list[Term] = []
+    for s, counts in zip(SIDES, (a, b), strict=True):
+        opp = other(s)
+        if counts.blast_markers:
+            out.append(
+                Term(
+                    s,
+                    "army-morale.ongoing.blast-markers",
+                    -1,
+                    constant(counts.blast_markers),
+                    "Blast markers",
+                )
+            )
+        out += [
+            Term(s, "army-morale.ongoing.take-and-hold", +1, D3, f"Take & Hold objective {i + 1}")
+            for i in range(counts.take_and_hold)
+        ]
+        if counts.rescue_escorts:
+            n = constant(counts.rescue_escorts)
+            out.append(Term(s, "army-morale.ongoing.rescue", +1, n, "own escort units"))
+            out.append(Term(opp, "army-morale.ongoing.rescue", -1, n, "opponent's escort units"))
+        if counts.cleanse:
+            out.append(
+                Term(s, "army-morale.ongoing.cleanse", +1, constant(counts.cleanse), "Cleanse objectives")
+            )
+        out += [capture_term(s, "own", f"Capture objective {i + 1}") for i in range(counts.capture_own)]
+        out += [
+            capture_term(s, "destroy", f"Capture objective {counts.capture_own + i + 1}")
+            for i in range(counts.capture_destroy)
+        ]
+    return tuple(out)
+
+
+@implements("army-morale.one-time.capture")
+def capture_term(side: Side, choice: CaptureChoice, note: str = "Capture objective") -> Term:
+    """One Capture objective held by ``side``: +D6 to itself, or −D6 to the opponent.
+
+    >>> capture_term("a", "destroy").side
+    'b'
+    """
+    if choice == "own":
+        return Term(side, "army-morale.one-time.capture", +1, D6, f"{note} (capture)")
+    return Term(other(side), "army-morale.one-time.capture", -1, D6, f"{note} (destroy)")
+
+
+@implements("army-morale.one-time.bunker")
+def bunker_term(by: Side) -> Term:
+    """``by`` destroys one of its own bunker objectives: the opponent loses D6.
+
+    >>> bunker_term("a").signed_text, bunker_term("a").side
+    ('-D6', 'b')
+    """
+    return Term(other(by), "army-morale.one-time.bunker", -1, D6, "bunker objective destroyed")
+
+
+@implements("army-morale.one-time.half-strength")
+def half_strength_term(side: Side, detachment_morale: int, detachment: str = "") -> Term:
+    """The half-strength effect: the detachment's own Morale value comes off its army.
+
+    >>> half_strength_term("a", 5).amount()
+    -5
+    """
+    return Term(side, "army-morale.one-time.half-strength", -1, constant(detachment_morale), detachment)
+
+
+@implements("army-morale.one-time.destroyed-detachment-blast-markers")
+def destroyed_detachment_term(side: Side, blast_markers: int, detachment: str = "") -> Term:
+    """A wiped-out detachment costs its army 1 per Blast marker it carried.
+
+    >>> destroyed_detachment_term("b", 2).amount()
+    -2
+    """
+    return Term(
+        side,
+        "army-morale.one-time.destroyed-detachment-blast-markers",
+        -1,
+        constant(blast_markers),
+        detachment,
+    )
+
+
+# -- Exact distributions and the game end ---------------------------------------------------------
+
+
+def value_distribution(start: int, terms: Sequence[Term], side: Side) -> Distribution[int]:
+    """Exact distribution of ``side``'s value after applying every term aimed at it.
+
+    >>> value_distribution(5, [bunker_term("a")], "b").outcomes()
+    (-1, 0, 1, 2, 3, 4)
+    """
+    die: icepool.Die[int] = icepool.Die([start])
+    for term in terms:
+        if term.side == side:
+            die = die + term.die()
+    return Distribution.from_die(die)
+
+
+@implements("army-morale.game-end")
+def game_end(a: int, b: int, equal: EqualValues = "draw") -> Verdict:
+    """The game-end check of step R4 once every modifier is applied.
+
+    Returns the winning side, ``draw`` (or ``both-lose``, option of
+    ``army-morale.interpretations.equal-values``) or ``continue``.
+
+    >>> game_end(3, 0), game_end(-1, -4), game_end(-2, -2), game_end(1, 1)
+    ('a', 'a', 'draw', 'continue')
+    """
+    if a > 0 and b > 0:
+        return "continue"
+    if a > 0:
+        return "a"
+    if b > 0:
+        return "b"
+    if a == b:
+        return equal
+    return "a" if a > b else "b"
+
+
+def joint_outcomes(
+    a: Distribution[int], b: Distribution[int], equal: EqualValues = "draw"
+) -> dict[Verdict, Fraction]:
+    """P(each verdict) when the two values are independent with these distributions.
+
+    >>> joint_outcomes(Distribution.certain(0), Distribution.certain(2))["b"]
+    Fraction(1, 1)
+    """
+    out: dict[Verdict, Fraction] = {
+        "a": Fraction(0),
+        "b": Fraction(0),
+        "draw": Fraction(0),
+        "continue": Fraction(0),
+    }
+    for va, pa in a:
+        for vb, pb in b:
+            verdict = game_end(va, vb, equal)
+            key: Verdict = "draw" if verdict == "both-lose" else verdict
+            out[key] += pa * pb
+    return out

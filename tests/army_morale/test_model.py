@@ -1,0 +1,80 @@
+"""The designer's game-length model: exact chain against path enumeration and a seeded simulation."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rulesbook.dice import D3, D6
+from rulesbook.errors import InputError
+from rulesbook.systems.army_morale.model import ModelDetachment, SideModel, game_length, simulate_game_length
+from rulesbook.systems.army_morale.rules import RallyCounts, constant
+
+
+def _enumerate(a_start: int, b_start: int, a_loss: int, b_faces: int, turns: int) -> list[Fraction]:
+    """P(game ends at turn t) by walking every sequence of b's loss die (a loses a constant)."""
+    out = [Fraction(0)] * turns
+    for seq in itertools.product(range(1, b_faces + 1), repeat=turns):
+        a, b = a_start, b_start
+        for t, roll in enumerate(seq):
+            a -= a_loss
+            b -= roll
+            if a <= 0 or b <= 0:
+                out[t] += Fraction(1, b_faces**turns)
+                break
+    return out
+
+
+@pytest.mark.covers("army-morale.game-end")
+@settings(max_examples=25)
+@given(st.integers(1, 8), st.integers(1, 10), st.integers(0, 3))
+def test_exact_chain_equals_path_enumeration(a_start: int, b_start: int, a_loss: int) -> None:
+    g = game_length(
+        SideModel(a_start, battle_loss=constant(a_loss)), SideModel(b_start, battle_loss=D3), max_turns=4
+    )
+    assert list(g.p_end) == _enumerate(a_start, b_start, a_loss, 3, 4)
+    assert g.p_a_wins + g.p_b_wins + g.p_draw + g.p_unfinished == 1
+
+
+@pytest.mark.covers("army-morale.ongoing.blast-markers", "army-morale.game-end")
+@given(st.integers(1, 12), st.integers(1, 4))
+def test_higher_start_never_lowers_the_chance_to_win(start: int, step: int) -> None:
+    b = SideModel(7, battle_loss=D3)
+    low = game_length(SideModel(start, rally=RallyCounts(blast_markers=2, take_and_hold=1)), b, max_turns=8)
+    high = game_length(
+        SideModel(start + step, rally=RallyCounts(blast_markers=2, take_and_hold=1)), b, max_turns=8
+    )
+    assert high.p_a_wins >= low.p_a_wins
+
+
+@pytest.mark.covers("army-morale.ongoing.take-and-hold", "army-morale.one-time.capture")
+def test_exact_chain_equals_seeded_simulation() -> None:
+    """numpy default_rng(7), 20 000 games: every per-turn estimate within 4 standard errors."""
+    a = SideModel(9, battle_loss=D3, rally=RallyCounts(blast_markers=1, take_and_hold=1))
+    b = SideModel(8, battle_loss=constant(1), rally=RallyCounts(blast_markers=1, capture_destroy=1))
+    exact = game_length(a, b, max_turns=10)
+    sim = simulate_game_length(a, b, games=20_000, seed=7, max_turns=10)
+    for p, n in zip(exact.p_end, sim.ends, strict=True):
+        assert abs(sim.p(n) - float(p)) <= 4 * max(sim.standard_error(n), 1e-3)
+    assert abs(sim.p(sim.a_wins) - float(exact.p_a_wins)) <= 4 * sim.standard_error(sim.a_wins) + 1e-3
+
+
+@pytest.mark.covers("army-morale.one-time.half-strength")
+def test_simulated_half_strength_is_paid_once() -> None:
+    # each unit always dies on turn 1: the detachment pays 5 once, never again
+    a = SideModel(6, detachments=(ModelDetachment(10, 5, 1.0),))
+    sim = simulate_game_length(a, SideModel(3, battle_loss=constant(1)), games=50, seed=0, max_turns=5)
+    # a: 6 - 5 = 1 after turn 1 and stays there; b: 3, 2, 1, 0 -> b broken in turn 3
+    assert sim.ends == (0, 0, 50, 0, 0) and sim.a_wins == 50
+
+
+def test_models_with_detachments_are_simulated_not_chained() -> None:
+    with pytest.raises(InputError, match="detachments: the exact chain tracks values only"):
+        game_length(SideModel(5, detachments=(ModelDetachment(4, 2, 0.5),)), SideModel(5))
+    with pytest.raises(InputError, match="max_turns"):
+        game_length(SideModel(5), SideModel(5), max_turns=0)
+    assert game_length(SideModel(5, battle_loss=D6), SideModel(5, battle_loss=D6), max_turns=2).p_draw > 0

@@ -1,0 +1,79 @@
+"""The tracker front-ends (Panel and ipywidgets) drive the ledger; no browser needed here."""
+
+from __future__ import annotations
+
+import pytest
+
+from rulesbook.systems.army_morale.ledger import EXAMPLE_LOG
+from widgets.army_morale_app import APPS, TrackerView, ipy_tracker
+
+
+def _click(view: TrackerView, css: str) -> None:
+    """Press the Panel button carrying the CSS class ``css``."""
+    (button,) = [b for b in view.view.select() if css in getattr(b, "css_classes", [])]
+    button.clicks += 1
+
+
+@pytest.mark.covers(
+    "army-morale.one-time.bunker", "army-morale.ongoing.blast-markers", "army-morale.game-end"
+)
+def test_panel_tracker_adds_events_and_ends_rally_phases() -> None:
+    assert "army-morale-tracker" in APPS
+    view = TrackerView()
+    assert 'data-key="a_value">14<' in view.status.object and 'data-key="b_value">10<' in view.status.object
+    view.event["kind"].value = "bunker-destroyed"
+    view.event["number"].value = 4
+    _click(view, "am-add-event")
+    assert 'data-key="b_value">6<' in view.status.object
+    view.rally["b"]["blast_markers"].value = 6
+    _click(view, "am-end-rally")
+    assert 'data-key="b_value">0<' in view.status.object
+    assert "Imperial Guard (side a) wins at the end of turn 1" in view.status.object
+    _click(view, "am-undo")
+    assert 'data-key="turn">1<' in view.status.object and "the game goes on" in view.status.object
+
+
+def test_panel_tracker_shows_one_line_errors_and_keeps_state() -> None:
+    view = TrackerView()
+    view.event["kind"].value = "half-strength"
+    view.event["detachment"].value = "boyz"
+    _click(view, "am-add-event")
+    _click(view, "am-add-event")
+    assert 'data-key="error">log: entry (turns[0].events[1]): detachment' in view.status.object
+    assert "already took its half-strength effect (turns[0].events[0])" in view.status.object
+    assert 'data-key="b_value">6<' in view.status.object  # 10 - 4, once
+    assert "Boyz mob is at half strength" in view.status.object
+
+
+def test_panel_tracker_loads_a_game_log() -> None:
+    view = TrackerView()
+    view.load_text(EXAMPLE_LOG.read_text(), "example-game.yaml")
+    assert 'data-key="a_value">3<' in view.status.object and 'data-key="b_value">-6<' in view.status.object
+    assert "wins at the end of turn 3" in view.status.object
+    view.load_text("armies: {a: {name: Red, detachments: []}}\n", "mine.yaml")
+    assert "log: mine.yaml line 1 (armies): missing key &#x27;b&#x27;" in view.status.object
+    assert 'data-key="a_value">3<' in view.status.object  # the loaded game stays
+    view.load_text(
+        "armies:\n  a: {name: Red, detachments: [{id: x, points: 100, initial_strength: 4}]}\n"
+        "  b: {name: Blue, detachments: []}\n",
+        "mine.yaml",
+    )
+    assert (
+        list(view.event["detachment"].options) == ["a: x"] and 'data-key="a_value">2<' in view.status.object
+    )
+
+
+def test_ipywidgets_tracker() -> None:
+    box = ipy_tracker()
+    box.event["kind"].value = "adjustment"
+    box.event["side"].value = "b"
+    box.event["number"].value = -2
+    box.event["reason"].value = "scenario"
+    box.add_event.click()
+    assert 'data-key="b_value">8<' in box.output.value
+    box.rally["a"]["take_and_hold"].value = "4"
+    box.end_rally.click()
+    assert "take_and_hold: expected comma-separated results from 1 to 3" in box.output.value
+    box.rally["a"]["take_and_hold"].value = "3"
+    box.end_rally.click()
+    assert 'data-key="a_value">17<' in box.output.value and 'data-key="turn">2<' in box.output.value
