@@ -448,20 +448,16 @@ class Calculator:
         )
 
     def initial_values(self) -> dict[str, Any]:
-        """Starting values for forms: defaults, and the first example for required inputs.
+        """Starting values for forms: the first worked example, defaults for the rest.
 
         >>> from rulesbook.registry import registry
         >>> registry().calculator("scrollhammer.morale-check").initial_values()["ld"]
         7
         """
         example = self.examples[0] if self.examples else {}
-        out = {}
-        for inp in self.inputs:
-            if inp.required and inp.key in example:
-                out[inp.key] = inp.parse(example[inp.key])
-            else:
-                out[inp.key] = inp.initial
-        return out
+        return {
+            inp.key: inp.parse(example[inp.key]) if inp.key in example else inp.initial for inp in self.inputs
+        }
 
     def defaults(self) -> dict[str, Any]:
         """Defaults of the inputs that have one."""
