@@ -193,6 +193,18 @@ def interpretations_cmd(system: str | None, as_json: bool) -> None:
 # -- calc ----------------------------------------------------------------------------------------
 
 
+def _short_exact(exact: str) -> str:
+    """An exact fraction for the terminal; huge ones are summarised (``--json`` has them whole)."""
+    if len(exact) <= 40:
+        return exact
+    num, _, den = exact.partition("/")
+    return f"exact: {len(num)}-digit / {len(den)}-digit fraction, see --json"
+
+
+def _short(value: Any) -> str:
+    return f"{value:.4g}" if isinstance(value, float) else str(value)
+
+
 def _result_text(calc: Calculator, result: CalcResult) -> str:
     lines = [calc.title]
     for out in calc.outputs:
@@ -200,12 +212,14 @@ def _result_text(calc: Calculator, result: CalcResult) -> str:
             continue
         value = result.values[out.key]
         if out.kind == "probability":
-            exact = result.values.get(f"{out.key}_exact", "")
-            lines.append(f"  {out.label:<28} {float(value):.4f}  ({exact})")
+            exact = str(result.values.get(f"{out.key}_exact", ""))
+            lines.append(f"  {out.label:<28} {float(value):.4f}  ({_short_exact(exact)})")
         elif out.kind == "list":
-            lines.append(f"  {out.label:<28} {', '.join(str(v) for v in value)}")
+            lines.append(f"  {out.label:<28} {', '.join(_short(v) for v in value)}")
+        elif out.kind == "table":
+            continue
         else:
-            lines.append(f"  {out.label:<28} {value}")
+            lines.append(f"  {out.label:<28} {_short(value)}")
     if result.explanation:
         lines.append("")
         lines.extend("  " + line for line in result.explanation)

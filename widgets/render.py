@@ -42,11 +42,16 @@ STYLE = """
 
 
 def _value_html(label: str, key: str, text: str, exact: str | None = None) -> str:
-    exact_html = (
-        f'<span class="rb-exact">exact <span data-key="{key}_exact">{html.escape(exact)}</span></span>'
-        if exact is not None
-        else ""
-    )
+    if exact is None:
+        exact_html = ""
+    elif len(exact) <= 40:
+        exact_html = f'<span class="rb-exact">exact <span data-key="{key}_exact">{html.escape(exact)}</span></span>'
+    else:  # a huge fraction: summarised on screen, whole in the data-exact attribute
+        num, _, den = exact.partition("/")
+        exact_html = (
+            f'<span class="rb-exact">exact <span data-key="{key}_exact" data-exact="{html.escape(exact)}">'
+            f"{len(num)}-digit / {len(den)}-digit fraction</span></span>"
+        )
     return (
         f'<div class="rb-value"><span class="rb-label">{html.escape(label)}</span>'
         f'<span class="rb-number" data-key="{key}">{html.escape(text)}</span>{exact_html}</div>'
