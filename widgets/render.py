@@ -45,7 +45,9 @@ def _value_html(label: str, key: str, text: str, exact: str | None = None) -> st
     if exact is None:
         exact_html = ""
     elif len(exact) <= 40:
-        exact_html = f'<span class="rb-exact">exact <span data-key="{key}_exact">{html.escape(exact)}</span></span>'
+        exact_html = (
+            f'<span class="rb-exact">exact <span data-key="{key}_exact">{html.escape(exact)}</span></span>'
+        )
     else:  # a huge fraction: summarised on screen, whole in the data-exact attribute
         num, _, den = exact.partition("/")
         exact_html = (
