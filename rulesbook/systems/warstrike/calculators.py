@@ -25,6 +25,7 @@ from typing import Any
 from rulesbook.calculators import (
     BoolInput,
     ChoiceInput,
+    Input,
     InterpretationInput,
     IntInput,
     IntListInput,
@@ -91,12 +92,34 @@ NOT_GIVEN: Any = _NotGiven()
 NOT_GIVEN_TEXT = "required unless hive_mind=true"
 
 
+class _LeftOutByHiveMind(Input):
+    """Mixin of an input that may be left out (value NOT_GIVEN); a form starts at ``form_start``.
+
+    The calculator's check decides whether leaving it out is allowed (only for Hive Mind).
+    """
+
+    form_start: Any
+
+    @property
+    def initial(self) -> Any:
+        return self.form_start
+
+    def _check(self, value: Any) -> Any:
+        return NOT_GIVEN if value is NOT_GIVEN else super()._check(value)
+
+    def format(self, value: Any) -> str:
+        return NOT_GIVEN_TEXT if value is NOT_GIVEN else str(super().format(value))
+
+    def jsonable(self, value: Any) -> Any:
+        return None if value is NOT_GIVEN else super().jsonable(value)
+
+
 @dataclass(frozen=True, kw_only=True)
-class OfficerLdInput(OptionalIntInput):
+class OfficerLdInput(_LeftOutByHiveMind, OptionalIntInput):
     """An officer's Ld, the word ``none``, or nothing (only a Hive Mind force may leave it out).
 
-    Empty text counts as not given, never as ``none``: the calculator's check rejects it for a
-    force without Hive Mind. ``form_start`` is the value a new form shows.
+    Empty text counts as left out, never as ``none``: the calculator's check rejects it for a
+    force without Hive Mind.
 
     >>> OFFICER_LD.parse("none") is None, OFFICER_LD.parse("") is NOT_GIVEN, OFFICER_LD.parse("8")
     (True, True, 8)
@@ -104,41 +127,15 @@ class OfficerLdInput(OptionalIntInput):
 
     form_start: int | None = 8
 
-    @property
-    def initial(self) -> Any:
-        return self.form_start
-
     def parse(self, text: str) -> Any:
         return NOT_GIVEN if not text.strip() else super().parse(text)
 
-    def _check(self, value: Any) -> Any:
-        return NOT_GIVEN if value is NOT_GIVEN else super()._check(value)
-
-    def format(self, value: Any) -> str:
-        return NOT_GIVEN_TEXT if value is NOT_GIVEN else super().format(value)
-
-    def jsonable(self, value: Any) -> Any:
-        return None if value is NOT_GIVEN else value
-
 
 @dataclass(frozen=True, kw_only=True)
-class OfficerLdsInput(IntListInput):
-    """The Ld of each officer on the table (empty: none), or left out by a Hive Mind force."""
+class OfficerLdsInput(_LeftOutByHiveMind, IntListInput):
+    """The Ld of each officer on the table (empty text: none), or left out by a Hive Mind force."""
 
     form_start: tuple[int, ...] = (8, 7)
-
-    @property
-    def initial(self) -> Any:
-        return self.form_start
-
-    def _check(self, value: Any) -> tuple[int, ...]:
-        return NOT_GIVEN if value is NOT_GIVEN else super()._check(value)
-
-    def format(self, value: Any) -> str:
-        return NOT_GIVEN_TEXT if value is NOT_GIVEN else super().format(value)
-
-    def jsonable(self, value: Any) -> Any:
-        return None if value is NOT_GIVEN else super().jsonable(value)
 
 
 OFFICER_LD = OfficerLdInput(
@@ -232,6 +229,7 @@ def _check_force(
     officer: Any,
     officer_key: str,
     more_officer_text: str,
+    no_officer_hint: str,
 ) -> None:
     """Cross-field checks shared by both calculators.
 
@@ -255,12 +253,14 @@ def _check_force(
             raise InputError(officer_key, f"{more_officer_text} (only a Hive Mind force may leave it out)")
         officer = False
     if officer and remaining == 0:
-        raise InputError(officer_key, "no unit remains, so no officer can be alive on the table; give none")
+        raise InputError(
+            officer_key, f"no unit remains, so no officer can be alive on the table; {no_officer_hint}"
+        )
     if officer and remaining == reserve:
         raise InputError(
             officer_key,
             f"an officer alive on the table needs a unit on the table, but all {remaining} remaining "
-            "units are in reserve",
+            f"units are in reserve; {no_officer_hint}",
         )
     lds = values["unit_lds"]
     votes = hive_mind and (not officer or values["hive_mind_officers"] == "no-officers")
@@ -299,6 +299,7 @@ def _check_morale(values: Mapping[str, Any]) -> None:
         officer=NOT_GIVEN if values["officer_ld"] is NOT_GIVEN else values["officer_ld"] is not None,
         officer_key="officer_ld",
         more_officer_text="give an integer from 0 to 12, or 'none' when no officer is alive on the table",
+        no_officer_hint="give none",
     )
 
 
@@ -577,6 +578,7 @@ def _check_phase(values: Mapping[str, Any]) -> None:
         officer_key="officer_lds",
         more_officer_text="give the Ld of each officer alive on the table, or leave it empty "
         "(officer_lds=) when there is none",
+        no_officer_hint="leave it empty (officer_lds=)",
     )
     m = mission(values["mission"])
     if values["turn"] > m.turns:
