@@ -42,3 +42,21 @@ def test_fall_back_bad_phases_says_why(served: str, page: Any) -> None:
     error = page.locator('[data-key="error"]').first
     error.wait_for()
     assert error.inner_text() == "phases: expected an integer from 0 to 12, got -1"
+
+
+@pytest.mark.covers("scrollhammer.fall-back-move", "scrollhammer.fall-back.distance")
+def test_fall_back_move_rolls_the_units_own_dice(served: str, page: Any) -> None:
+    """With the slowest model's dice left at 'same', a 3D6 unit rolls 3D6 (12"+ in 81 of 216)."""
+    page.goto(f"{served}/calc/scrollhammer.fall-back-move")
+    read_value(page, "p_flees_exact")
+    assert page.locator(".rb-input-slowest_model_dice input").first.input_value() == ""
+    set_number(page, "distance", 12)
+    page.locator('[data-key="p_flees_exact"]', has_text="1/36").first.wait_for()  # 2D6: double 6
+    set_number(page, "fall_back_dice", "3D6")
+    page.locator('[data-key="p_flees_exact"]', has_text="3/8").first.wait_for()
+    assert read_value(page, "p_flees_exact") == "3/8"
+    set_number(page, "fall_back_dice", "D6-1")
+    error = page.locator('[data-key="error"]').first
+    error.wait_for()
+    assert error.inner_text() == "fall_back_dice: the expression can roll below 1, got 'D6-1'"
+    assert page.external_requests == []

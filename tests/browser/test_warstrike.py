@@ -58,3 +58,18 @@ def test_rule_page_shows_version_and_reaches_the_calculator(served: str, page: A
     page.wait_for_url(f"**/calc/{CALC}")
     wait_for(page, "p_retreat_exact", "5/18")
     assert page.external_requests == []
+
+
+@pytest.mark.covers(CALC, "warstrike.morale.hive-mind", "warstrike.morale.no-officer")
+def test_empty_officer_ld_is_an_error_unless_hive_mind(served: str, page: Any) -> None:
+    page.goto(f"{served}/calc/{CALC}")
+    wait_for(page, "p_retreat_exact", "5/18")
+    set_number(page, "officer_ld", "")
+    error = page.locator('[data-key="error"]').first
+    error.wait_for()
+    assert error.inner_text().startswith("officer_ld: give an integer from 0 to 12, or 'none'")
+    page.locator(".rb-input-hive_mind input").first.check()
+    set_number(page, "unit_lds", "7,7")
+    set_number(page, "remaining_units", 2)
+    wait_for(page, "p_retreat_exact", "25/144")  # no officer_ld needed: both Ld 7 units fail
+    assert page.external_requests == []

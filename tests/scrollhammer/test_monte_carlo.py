@@ -40,14 +40,25 @@ def ld_test(rng: random.Random, ld: int, double_one_only: bool = False) -> bool:
 
 
 def simulate_fall_back(
-    rng: random.Random, ld: int, distance: int, half: bool, phases: int, dice: str, first_move: bool
+    rng: random.Random,
+    ld: int,
+    distance: int,
+    half: bool,
+    phases: int,
+    dice: str,
+    first_move: bool,
+    every_phase: bool = False,
 ) -> str:
     left = distance
     if first_move:
         left -= roll(rng, dice)
         if left <= 0:
             return "removed"
-    for _ in range(phases):
+    for phase in range(phases):
+        if every_phase and phase > 0:  # the opponent's Movement phase: a move, no Regroup test
+            left -= roll(rng, dice)
+            if left <= 0:
+                return "removed"
         if ld_test(rng, ld, double_one_only=not half):
             return "regrouped"
         left -= roll(rng, dice)
@@ -57,20 +68,24 @@ def simulate_fall_back(
 
 
 FALL_BACK_CASES = [
-    (7, 12, True, 3, "2D6", False),
-    (8, 6, False, 2, "2D6", False),
-    (6, 9, True, 4, "D6+1", False),
-    (9, 14, True, 2, "3D6", True),
-    (5, 20, False, 5, "2D6", True),
+    (7, 12, True, 3, "2D6", False, False),
+    (8, 6, False, 2, "2D6", False, False),
+    (6, 9, True, 4, "D6+1", False, False),
+    (9, 14, True, 2, "3D6", True, False),
+    (5, 20, False, 5, "2D6", True, False),
+    (7, 18, True, 3, "2D6", False, True),
+    (8, 14, True, 4, "D6", True, True),
 ]
 
 
 @pytest.mark.covers(
     "scrollhammer.fall-back.move", "scrollhammer.fall-back.table-edge", "scrollhammer.regroup.test"
 )
-@pytest.mark.parametrize(("ld", "distance", "half", "phases", "dice", "first_move"), FALL_BACK_CASES)
+@pytest.mark.parametrize(
+    ("ld", "distance", "half", "phases", "dice", "first_move", "every_phase"), FALL_BACK_CASES
+)
 def test_fall_back_chain_matches_simulation(
-    ld: int, distance: int, half: bool, phases: int, dice: str, first_move: bool
+    ld: int, distance: int, half: bool, phases: int, dice: str, first_move: bool, every_phase: bool
 ) -> None:
     result = (
         registry()
@@ -82,10 +97,13 @@ def test_fall_back_chain_matches_simulation(
             phases=phases,
             fall_back_dice=dice,
             first_move=first_move,
+            movement_phases="every-movement-phase" if every_phase else "own-phases-only",
         )
     )
     rng = random.Random(1000 + ld * 100 + distance)
-    counts = Counter(simulate_fall_back(rng, ld, distance, half, phases, dice, first_move) for _ in range(N))
+    counts = Counter(
+        simulate_fall_back(rng, ld, distance, half, phases, dice, first_move, every_phase) for _ in range(N)
+    )
     for key in ("removed", "regrouped", "falling_back"):
         assert close(result[f"p_{key}"], counts[key]), (key, result[f"p_{key}"], counts[key] / N)
 
@@ -109,10 +127,13 @@ def simulate_cascade(rng: random.Random, lds: list[int], model: str) -> int:
 
 
 @pytest.mark.covers("scrollhammer.morale.panic-test")
-@pytest.mark.parametrize("model", ["next-unit", "whole-line-each-time", "whole-line-once"])
-def test_panic_cascade_matches_simulation(model: str) -> None:
+@pytest.mark.parametrize("model", [None, "next-unit", "whole-line-each-time", "whole-line-once"])
+def test_panic_cascade_matches_simulation(model: str | None) -> None:
+    """``None``: the calculator's default, which must be every unit of the line testing once."""
     lds = [7, 5, 8, 6]
-    result = registry().calculator("scrollhammer.panic-cascade").run(lds=lds, panic_cascade=model)
+    calc = registry().calculator("scrollhammer.panic-cascade")
+    result = calc.run(lds=lds) if model is None else calc.run(lds=lds, panic_cascade=model)
+    model = model or "whole-line-once"
     table = {row["units_fleeing"]: row["p"] for row in result.to_json()["distribution"]}
     rng = random.Random(77)
     counts = Counter(simulate_cascade(rng, lds, model) for _ in range(N))
@@ -175,27 +196,30 @@ def test_regroup_test_matches_simulation(ld: int, alive: int, total: int) -> Non
         ("2D6", "D6", "lowest-roll", 5, None),
         ("2D6", "2D6", "slowest-dice", None, 6),
         ("3D6", "2D6", "slowest-dice", 9, 4),
+        ("3D6", None, "slowest-dice", 12, None),  # no second dice given: the unit's own 3D6
+        ("D6+1", None, "lowest-roll", 5, 6),
     ],
 )
 def test_fall_back_move_matches_simulation(
-    dice: str, slow: str, mode: str, distance: int | None, blocked: int | None
+    dice: str, slow: str | None, mode: str, distance: int | None, blocked: int | None
 ) -> None:
+    inputs = {"slowest_model_dice": slow} if slow is not None else {}
     r = (
         registry()
         .calculator("scrollhammer.fall-back-move")
-        .run(
-            fall_back_dice=dice,
-            slowest_model_dice=slow,
-            slowest_model=mode,
-            distance=distance,
-            blocked_after=blocked,
-        )
+        .run(fall_back_dice=dice, slowest_model=mode, distance=distance, blocked_after=blocked, **inputs)
     )
+    slow = slow or dice  # every model flees alike
     rng = random.Random(2024)
     counts: Counter[str] = Counter()
     for _ in range(N):
         # the cases above name the slower dice as slowest_model_dice
-        move = min(roll(rng, dice), roll(rng, slow)) if mode == "lowest-roll" else roll(rng, slow)
+        if slow == dice:
+            move = roll(rng, dice)
+        elif mode == "lowest-roll":
+            move = min(roll(rng, dice), roll(rng, slow))
+        else:
+            move = roll(rng, slow)
         if distance is not None and (blocked is None or distance <= blocked) and move >= distance:
             counts["flees"] += 1
         elif blocked is not None and move > blocked:

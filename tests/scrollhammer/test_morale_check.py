@@ -94,6 +94,7 @@ def test_calculator_result_shape() -> None:
         "ld_bounds": "none",
         "heroism_low_ld": "passes",
         "heroism_when_falling_back": "automatic-failure",
+        "positive_modifiers": "allowed",
     }
     result = data["result"]
     assert result["p_pass_exact"] == "5/12"

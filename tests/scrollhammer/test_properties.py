@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import math
 from fractions import Fraction
 
 import pytest
@@ -9,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rulesbook.dice import TWO_D6, parse_dice
+from rulesbook.errors import InputError
 from rulesbook.registry import registry
 from rulesbook.systems.scrollhammer.fall_back import (
     FallBackChain,
@@ -121,3 +124,121 @@ def test_calculator_table_agrees_with_values(ld: int, distance: int, half: bool,
     if rows:
         assert rows[-1][-1] == r["p_removed_exact"]
         assert sum(row[1] + row[2] for row in rows) == pytest.approx(r["p_removed"] + r["p_regrouped"])
+
+
+# -- review fixes: default slowest dice, Fall Back dice of at least 1", the default cascade,
+# -- Fall Back moves in every Movement phase, positive modifiers --------------------------------
+
+
+def p_at_least_by_counting(dice: str, distance: int) -> Fraction:
+    """P(total >= distance) by listing every face combination (independent of icepool)."""
+    expr = parse_dice(dice)
+    faces = list(itertools.product(range(1, expr.sides + 1), repeat=expr.count))
+    hits = sum(sum(f) + expr.modifier >= distance for f in faces)
+    return Fraction(hits, len(faces))
+
+
+@pytest.mark.covers("scrollhammer.fall-back.distance", "scrollhammer.fall-back.table-edge")
+@given(st.sampled_from(["2D6", "3D6", "D6", "D6+2", "2D3", "4", "D3+1"]), st.integers(1, 20))
+def test_one_kind_of_model_needs_no_second_dice(dice: str, distance: int) -> None:
+    """Leaving out slowest_model_dice rolls fall_back_dice (it once silently rolled 2D6)."""
+    calc = registry().calculator("scrollhammer.fall-back-move")
+    result = calc.run(fall_back_dice=dice, distance=distance)
+    assert Fraction(result["p_flees_exact"]) == p_at_least_by_counting(dice, distance)
+    assert calc.run_json(fall_back_dice=dice, distance=distance)["inputs"]["slowest_model_dice"] == "same"
+    for same in ("same", "", dice):
+        again = calc.run(fall_back_dice=dice, slowest_model_dice=same, distance=distance)
+        assert again["p_flees_exact"] == result["p_flees_exact"]
+
+
+@pytest.mark.covers("scrollhammer.fall-back.distance")
+def test_review_example_three_d6_from_twelve_inches() -> None:
+    """3D6 >= 12: 81 of the 216 rolls (the review's example; 2D6 would give 1/36)."""
+    r = registry().calculator("scrollhammer.fall-back-move").run(fall_back_dice="3D6", distance=12)
+    assert r["p_flees_exact"] == "3/8" == str(Fraction(81, 216))
+
+
+FALL_BACK_DICE_CALCS = (
+    "scrollhammer.fall-back",
+    "scrollhammer.fall-back-move",
+    "scrollhammer.fall-back-through-friends",
+)
+
+
+@pytest.mark.covers("scrollhammer.fall-back.distance")
+@pytest.mark.parametrize("calc_id", FALL_BACK_DICE_CALCS)
+@pytest.mark.parametrize("bad", ["0", "D6-1", "D3-1", "2D6-2", "D6-6"])
+def test_fall_back_dice_must_roll_at_least_one(calc_id: str, bad: str) -> None:
+    calc = registry().calculator(calc_id)
+    required = [f"{k}={v}" for k, v in calc.examples[0].items() if k != "fall_back_dice"]
+    with pytest.raises(InputError) as info:
+        calc.parse_assignments([*required, f"fall_back_dice={bad}"])
+    assert info.value.field == "fall_back_dice"
+    assert str(info.value) == f"fall_back_dice: the expression can roll below 1, got {bad!r}"
+    # the smallest legal dice still work
+    for good in ("1", "D6-0", "2D6-1", "D3"):
+        assert calc.parse_assignments([*required, f"fall_back_dice={good}"])["fall_back_dice"].minimum >= 1
+
+
+@pytest.mark.covers("scrollhammer.fall-back.distance")
+def test_slowest_model_dice_must_roll_at_least_one() -> None:
+    calc = registry().calculator("scrollhammer.fall-back-move")
+    with pytest.raises(InputError) as info:
+        calc.parse_assignments(["distance=4", "slowest_model_dice=D6-1"])
+    assert info.value.field == "slowest_model_dice"
+
+
+@pytest.mark.covers("scrollhammer.morale.panic-test")
+def test_default_cascade_is_every_unit_testing_once() -> None:
+    calc = registry().calculator("scrollhammer.panic-cascade")
+    assert calc.input("panic_cascade").default == "whole-line-once"
+    assert (
+        registry().interpretation("scrollhammer.interpretations.panic-cascade").default == "whole-line-once"
+    )
+
+
+@pytest.mark.covers("scrollhammer.morale.panic-test")
+@given(st.lists(lds, min_size=1, max_size=5))
+def test_default_cascade_is_independent_tests(line: list[int]) -> None:
+    """The default distribution equals the sum over every fail/hold pattern of the line."""
+    fails = [
+        Fraction(sum(a + b > ld and (a, b) != (1, 1) for a in range(1, 7) for b in range(1, 7)), 36)
+        for ld in line
+    ]
+    brute: dict[int, Fraction] = {}
+    for pattern in itertools.product((0, 1), repeat=len(line)):
+        p = math.prod((f if bad else 1 - f for f, bad in zip(fails, pattern, strict=True)), start=Fraction(1))
+        brute[sum(pattern)] = brute.get(sum(pattern), Fraction(0)) + p
+    result = registry().calculator("scrollhammer.panic-cascade").run(lds=line)
+    got = {row[0]: Fraction(row[1]) for row in result.table("distribution").rows}
+    assert {k: v for k, v in got.items() if v} == {k: v for k, v in brute.items() if v}
+
+
+@pytest.mark.covers("scrollhammer.fall-back.move", "scrollhammer.regroup.test")
+@given(lds, distances, st.booleans(), phase_counts, dice_texts, st.booleans())
+def test_fleeing_in_every_movement_phase_only_adds_risk(
+    ld: int, distance: int, half: bool, phases: int, dice: str, first: bool
+) -> None:
+    own = chain(ld, distance, half, phases, dice, first)
+    every = fall_back_chain(
+        distance,
+        regroup_test(ld, half),
+        fall_back_roll([parse_dice(dice)]),
+        phases,
+        first_move=first,
+        movement_phases="every-movement-phase",
+    )
+    assert every.p_removed + every.p_regrouped + every.p_falling_back == 1
+    assert every.p_removed >= own.p_removed
+    if phases <= 1:
+        assert (every.p_removed, every.p_regrouped) == (own.p_removed, own.p_regrouped)
+
+
+@pytest.mark.covers("scrollhammer.morale.modifiers")
+@given(lds, st.integers(-12, 12))
+def test_only_penalties_reading_drops_positive_totals(ld: int, modifier: int) -> None:
+    calc = registry().calculator("scrollhammer.morale-check")
+    ignored = calc.run(ld=ld, modifier=modifier, positive_modifiers="ignored")
+    assert ignored["modified_ld"] == ld + min(modifier, 0)
+    assert ignored["p_pass_exact"] == calc.run(ld=ld, modifier=min(modifier, 0))["p_pass_exact"]
+    assert calc.run(ld=ld, modifier=modifier)["modified_ld"] == ld + modifier

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 import time
 from fractions import Fraction
 
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 
 from rulesbook.errors import InputError
 from rulesbook.registry import registry
+from rulesbook.results import fraction_str
 from rulesbook.systems.warstrike import rules as ws_rules
 from rulesbook.systems.warstrike.rules import (
     MoraleOptions,
@@ -22,7 +24,7 @@ from rulesbook.systems.warstrike.rules import (
     strike_force_morale,
 )
 
-from .sim import estimate
+from .sim import estimate, ld_test_passes
 
 READINGS = ("2d6-at-most", "2d6-below", "2d6-natural-extremes")
 CALC = "warstrike.strike-force-morale"
@@ -288,3 +290,188 @@ def test_log_explains_the_check() -> None:
     vote = r.table("vote")
     assert [row[0] for row in vote.rows] == [0, 1, 2, 3, 4, 5]
     assert sum(Fraction(row[2]) for row in vote.rows) == 1
+
+
+# -- review fixes: the calculator's own keys, impossible officers, empty officer_ld, Hive Mind
+# -- without officer_ld or unit_lds, several officers' attempts, Hive Mind officers, repeat checks
+
+PHASE = "warstrike.starting-phase"
+
+
+@pytest.mark.covers("warstrike.morale.no-officer")
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["units_on_table=0", "units_in_reserve=0", "officer_lds=8"],
+        ["units_on_table=0", "units_in_reserve=3", "officer_lds=8"],
+        ["units_on_table=0", "units_in_reserve=3", "officer_lds=8", "hive_mind=true", "unit_lds=7,7,7"],
+        ["units_on_table=3"],
+    ],
+)
+def test_starting_phase_errors_name_its_own_keys(args: list[str]) -> None:
+    calc = registry().calculator(PHASE)
+    with pytest.raises(InputError) as info:
+        calc.parse_assignments(["starting_units=10", *args])
+    assert info.value.field == "officer_lds"
+    assert {i.key for i in calc.inputs} >= {info.value.field}
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.covers("warstrike.morale.officer-test", "warstrike.morale.no-officer")
+@given(starting=st.integers(1, 30), data=st.data())
+def test_an_officer_needs_a_unit_on_the_table(starting: int, data: st.DataObject) -> None:
+    remaining = data.draw(st.integers(0, starting))
+    reserve = data.draw(st.integers(0, remaining))
+    calc = registry().calculator(CALC)
+    args = [f"starting_units={starting}", f"remaining_units={remaining}", f"units_in_reserve={reserve}"]
+    if remaining == reserve:  # nobody on the table
+        with pytest.raises(InputError) as info:
+            calc.parse_assignments([*args, "officer_ld=8"])
+        assert info.value.field == "officer_ld"
+        assert calc.parse_assignments([*args, "officer_ld=none"])["officer_ld"] is None
+    else:
+        assert calc.parse_assignments([*args, "officer_ld=8"])["officer_ld"] == 8
+    phase = registry().calculator(PHASE)
+    on_table = remaining - reserve
+    pargs = [f"starting_units={starting}", f"units_on_table={on_table}", f"units_in_reserve={reserve}"]
+    if on_table == 0:
+        with pytest.raises(InputError) as info:
+            phase.parse_assignments([*pargs, "officer_lds=8,7"])
+        assert info.value.field == "officer_lds"
+    else:
+        assert phase.parse_assignments([*pargs, "officer_lds=8,7"])["officer_lds"] == (8, 7)
+
+
+@pytest.mark.covers("warstrike.morale.no-officer")
+@pytest.mark.parametrize("empty", ["", " ", "   "])
+def test_empty_officer_ld_is_not_none(empty: str) -> None:
+    calc = registry().calculator(CALC)
+    with pytest.raises(InputError) as info:
+        calc.parse_assignments(["starting_units=10", "remaining_units=4", f"officer_ld={empty}"])
+    assert info.value.field == "officer_ld" and "'none'" in info.value.message
+    none = calc.run(starting_units=10, remaining_units=4, officer_ld="none")
+    assert none["p_retreat_exact"] == "1"  # only the word none means no officer
+
+
+@pytest.mark.covers("warstrike.morale.hive-mind")
+def test_hive_mind_needs_no_officer_ld_and_gets_no_warning() -> None:
+    calc = registry().calculator(CALC)
+    left_out = calc.run(starting_units=6, remaining_units=2, hive_mind=True, unit_lds=(7, 7))
+    assert left_out["p_retreat_exact"] == "25/144" and left_out.warnings == ()
+    assert (
+        calc.run_json(starting_units=6, remaining_units=2, hive_mind=True, unit_lds=(7, 7))["inputs"][
+            "officer_ld"
+        ]
+        is None
+    )
+    given = calc.run(starting_units=6, remaining_units=2, hive_mind=True, unit_lds=(7, 7), officer_ld=8)
+    assert given["p_retreat_exact"] == "25/144" and given.warnings  # ignored, with a warning
+
+
+@pytest.mark.covers("warstrike.morale.trigger", "warstrike.morale.hive-mind")
+@given(starting=st.integers(1, 40), data=st.data())
+def test_hive_mind_without_a_due_check_needs_no_unit_lds(starting: int, data: st.DataObject) -> None:
+    remaining = data.draw(st.integers(0, starting))
+    calc = registry().calculator(CALC)
+    if 2 * remaining >= starting:  # no check due
+        r = calc.run(starting_units=starting, remaining_units=remaining, hive_mind=True)
+        assert r["check_required"] is False and r["p_retreat_exact"] == "0"
+        assert "p_retreat_if_checked" not in r.values
+    elif remaining == 0:  # nobody left to vote: the force withdraws (no-units-left default)
+        assert calc.run(starting_units=starting, remaining_units=0, hive_mind=True)["p_retreat_exact"] == "1"
+    else:
+        with pytest.raises(InputError) as info:
+            calc.run(starting_units=starting, remaining_units=remaining, hive_mind=True)
+        assert info.value.field == "unit_lds"
+
+
+@pytest.mark.covers("warstrike.morale.officer-test", "warstrike.morale.fanatical")
+@given(
+    lds=st.lists(st.integers(0, 12), min_size=1, max_size=4),
+    fanatical=st.booleans(),
+    reading=st.sampled_from(READINGS),
+)
+def test_every_officer_reading_fails_only_if_all_fail(lds: list[int], fanatical: bool, reading: str) -> None:
+    fail = math.prod((1 - p_pass_by_counting(ld, reading) for ld in lds), start=Fraction(1))
+    calc = registry().calculator(PHASE)
+    common = {
+        "mission": "seize-the-crossing",
+        "turn": 2,
+        "starting_units": 10,
+        "units_on_table": 4,
+        "officer_lds": tuple(lds),
+        "fanatical": fanatical,
+        "ld_test": reading,
+    }
+    every = calc.run(**common, officer_attempts="every-officer")
+    assert Fraction(every["p_retreat_exact"]) == (fail**2 if fanatical else fail)
+    one = calc.run(**common)  # the default: the best officer alone
+    best = 1 - p_pass_by_counting(max(lds), reading)
+    assert Fraction(one["p_retreat_exact"]) == (best**2 if fanatical else best)
+
+
+@pytest.mark.covers("warstrike.morale.officer-test")
+def test_every_officer_reading_matches_simulation() -> None:
+    lds = (7, 6, 8)
+    exact = (
+        registry()
+        .calculator(PHASE)
+        .run(
+            mission="seize-the-crossing",
+            turn=2,
+            starting_units=10,
+            units_on_table=4,
+            officer_lds=lds,
+            officer_attempts="every-officer",
+        )["p_retreat"]
+    )
+    rng = random.Random(5150)
+    trials = 20_000
+    hits = sum(all(not ld_test_passes(rng, ld, "2d6-at-most") for ld in lds) for _ in range(trials))
+    se = math.sqrt(exact * (1 - exact) / trials)
+    assert abs(hits / trials - exact) <= 4.5 * se + 0.002
+
+
+@pytest.mark.covers("warstrike.morale.hive-mind", "warstrike.morale.officer-test")
+def test_officer_leads_reading_of_a_hive_mind_force() -> None:
+    calc = registry().calculator(CALC)
+    led = calc.run(
+        starting_units=10, remaining_units=4, hive_mind=True, officer_ld=8, hive_mind_officers="officer-leads"
+    )
+    assert (led["p_retreat_exact"], led["mode"], led.warnings) == ("5/18", "officer", ())
+    with pytest.raises(InputError) as info:
+        calc.run(
+            starting_units=10,
+            remaining_units=4,
+            hive_mind=True,
+            officer_ld=8,
+            unit_lds=(7, 7, 7, 7),
+            hive_mind_officers="officer-leads",
+        )
+    assert info.value.field == "unit_lds"
+
+
+@pytest.mark.covers("warstrike.morale.trigger")
+@given(ld=st.integers(0, 12), checked_before=st.booleans())
+def test_check_every_phase_readings(ld: int, checked_before: bool) -> None:
+    calc = registry().calculator(CALC)
+    base = {"starting_units": 10, "remaining_units": 3, "officer_ld": ld, "checked_before": checked_before}
+    fail = fraction_str(1 - p_pass_by_counting(ld, "2d6-at-most"))
+    assert calc.run(**base)["p_retreat_exact"] == fail  # the default ignores the history
+    once = calc.run(**base, check_every_phase="once")
+    assert once["p_retreat_exact"] == ("0" if checked_before else fail)
+    assert once["check_required"] is (not checked_before)
+
+
+@pytest.mark.covers("warstrike.victory.check")
+@pytest.mark.parametrize("mission_id", ["seize-the-crossing", "hostage-extraction"])
+def test_turn_cannot_pass_the_missions_length(mission_id: str) -> None:
+    from rulesbook.systems.warstrike.missions import mission
+
+    calc = registry().calculator(PHASE)
+    last = mission(mission_id).turns
+    args = [f"mission={mission_id}", "starting_units=10", "units_on_table=6", "officer_lds=8"]
+    assert calc.parse_assignments([*args, f"turn={last}"])["turn"] == last
+    with pytest.raises(InputError) as info:
+        calc.parse_assignments([*args, f"turn={last + 1}"])
+    assert info.value.field == "turn" and f"lasts {last} turns" in info.value.message

@@ -228,8 +228,12 @@ def test_interpretations_that_change_numbers_are_switchable() -> None:
         if isinstance(inp, InterpretationInput)
     }
     every = {i.id for i in registry().interpretations_for_system("warstrike")}
-    # army-morale-naming's alternative equals fanatical=false, which every calculator offers
-    assert every - exposed == {"warstrike.interpretations.army-morale-naming"}
+    # army-morale-naming's alternative equals fanatical=false, which every calculator offers;
+    # officers-and-units only decides which inputs are possible, it changes no probability
+    assert every - exposed == {
+        "warstrike.interpretations.army-morale-naming",
+        "warstrike.interpretations.officers-and-units",
+    }
     assert MoraleOptions().ld_test == registry().interpretation("warstrike.interpretations.ld-test").default
 
 

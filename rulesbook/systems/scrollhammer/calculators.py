@@ -67,6 +67,12 @@ LD_BOUNDS_INPUT = InterpretationInput(
     help="Interpretation scrollhammer.interpretations.ld-bounds: is the modified Ld capped?",
     interpretation="scrollhammer.interpretations.ld-bounds",
 )
+POSITIVE_MODIFIERS_INPUT = InterpretationInput(
+    key="positive_modifiers",
+    label="Positive modifiers",
+    help="Interpretation scrollhammer.interpretations.positive-modifiers: does a positive total raise Ld?",
+    interpretation="scrollhammer.interpretations.positive-modifiers",
+)
 HEROISM_LOW_LD_INPUT = InterpretationInput(
     key="heroism_low_ld",
     label="Double 1 below Ld 2",
@@ -138,6 +144,7 @@ def _reference_tables() -> list[Table]:
         LD_BOUNDS_INPUT,
         HEROISM_LOW_LD_INPUT,
         HEROISM_FALLING_BACK_INPUT,
+        POSITIVE_MODIFIERS_INPUT,
     ],
     outputs=[
         Output("p_pass", "P(pass)", "probability", "Chance the check passes."),
@@ -167,6 +174,7 @@ def morale_check_calculator(
     ld_bounds: Any,
     heroism_low_ld: Any,
     heroism_when_falling_back: Any,
+    positive_modifiers: Any,
 ) -> CalcResult:
     """Exact P(pass) of a Scrollhammer Morale check with the outcome grid behind it."""
     test = morale_check(
@@ -177,11 +185,16 @@ def morale_check_calculator(
         ld_bounds=ld_bounds,
         heroism_low_ld=heroism_low_ld,
         heroism_when_falling_back=heroism_when_falling_back,
+        positive_modifiers=positive_modifiers,
     )
     p = test.p_pass()
     grid = outcome_grid_table(test)
     passing = sum(row[1:].count("pass") for row in grid.rows)
-    capped = " (capped)" if test.target != ld + modifier else ""
+    capped = ""
+    if modifier > 0 and positive_modifiers == "ignored":
+        capped = " (a positive total counts as 0)"
+    elif test.target != ld + modifier:
+        capped = " (capped)"
     lines = [f"Modified Ld = {ld} {modifier:+d} = {test.target}{capped}."]
     if falling_back:
         lines.append("The unit is falling back, so the check fails automatically.")

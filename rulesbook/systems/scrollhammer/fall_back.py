@@ -33,6 +33,8 @@ from rulesbook.results import Distribution
 __all__ = [
     "COMBAT_CLEARANCE",
     "FallBackChain",
+    "MovementPhases",
+    "PanicCascade",
     "PhaseRow",
     "fall_back_chain",
     "fall_back_roll",
@@ -46,7 +48,8 @@ __all__ = [
 
 type SlowestModel = Literal["slowest-dice", "lowest-roll"]
 type TrappedFit = Literal["exact-fit-escapes", "exact-fit-trapped"]
-type PanicCascade = Literal["next-unit", "whole-line-each-time", "whole-line-once"]
+type PanicCascade = Literal["whole-line-once", "next-unit", "whole-line-each-time"]
+type MovementPhases = Literal["own-phases-only", "every-movement-phase"]
 type MoveOutcome = Literal["flees", "trapped", "moves"]
 
 COMBAT_CLEARANCE = 1
@@ -184,14 +187,18 @@ def fall_back_chain(
     phases: int,
     *,
     first_move: bool = False,
+    movement_phases: MovementPhases = "own-phases-only",
 ) -> FallBackChain:
-    """A falling-back unit ``distance`` inches from its edge, over ``phases`` Movement phases.
+    """A falling-back unit ``distance`` inches from its edge, over ``phases`` of its own Movement phases.
 
     Each phase it takes the ``regroup`` test: passing ends the chain (regrouped); failing, it
     falls back ``roll`` inches and is removed when the roll reaches the edge. With
     ``first_move`` the distance is measured before the immediate Fall Back move, which is
-    rolled first (phase 0, no Regroup test). The state is the distance left; the chain is
-    exact (Fractions) and small (at most ``distance`` states).
+    rolled first (phase 0, no Regroup test). With ``every-movement-phase`` (an option of
+    ``scrollhammer.interpretations.movement-phases``) the unit also falls back, without a
+    Regroup test, in the opponent's Movement phase between two of its own (counted in the
+    later phase's row). The state is the distance left; the chain is exact (Fractions) and
+    small (at most ``distance`` states).
 
     >>> from rulesbook.dice import TWO_D6
     >>> from rulesbook.systems.scrollhammer.rules import regroup_test
@@ -225,12 +232,18 @@ def fall_back_chain(
         removed += gone
         rows.append(PhaseRow(0, Fraction(0), gone, regrouped, removed, sum(state.values(), Fraction(0))))
     for phase in range(1, phases + 1):
+        between = Fraction(0)
+        if movement_phases == "every-movement-phase" and phase > 1:
+            state, between = move(state, Fraction(1))  # the opponent's Movement phase: no test
+            removed += between
         alive = sum(state.values(), Fraction(0))
         regroup_now = alive * p_pass
         state, gone = move(state, 1 - p_pass)
         removed += gone
         regrouped += regroup_now
-        rows.append(PhaseRow(phase, regroup_now, gone, regrouped, removed, sum(state.values(), Fraction(0))))
+        rows.append(
+            PhaseRow(phase, regroup_now, between + gone, regrouped, removed, sum(state.values(), Fraction(0)))
+        )
     still = sum(state.values(), Fraction(0))
     left = Distribution.from_pairs((d, p / still) for d, p in state.items()) if still else None
     return FallBackChain(removed, regrouped, still, tuple(rows), left)
@@ -240,7 +253,7 @@ def fall_back_chain(
 
 
 @implements("scrollhammer.morale.panic-test")
-def panic_cascade(p_fail: Sequence[Fraction], model: PanicCascade = "next-unit") -> Distribution[int]:
+def panic_cascade(p_fail: Sequence[Fraction], model: PanicCascade = "whole-line-once") -> Distribution[int]:
     """How many units of a line of friends end up falling back (the first fleeing unit not counted).
 
     ``p_fail[i]`` is the chance that the i-th unit of the line (counted from the first
@@ -248,10 +261,10 @@ def panic_cascade(p_fail: Sequence[Fraction], model: PanicCascade = "next-unit")
     ``scrollhammer.interpretations.panic-cascade``.
 
     >>> half = Fraction(1, 2)
-    >>> panic_cascade([half, half]).pmf()   # chain: stops at the first unit that holds
-    {0: Fraction(1, 2), 1: Fraction(1, 4), 2: Fraction(1, 4)}
-    >>> panic_cascade([half, half], "whole-line-once").pmf()
+    >>> panic_cascade([half, half]).pmf()   # every unit tests once: a binomial
     {0: Fraction(1, 4), 1: Fraction(1, 2), 2: Fraction(1, 4)}
+    >>> panic_cascade([half, half], "next-unit").pmf()   # chain: stops at the first unit that holds
+    {0: Fraction(1, 2), 1: Fraction(1, 4), 2: Fraction(1, 4)}
     >>> panic_cascade([half, half], "whole-line-each-time").p(0)   # 1/2 * (1/2)
     Fraction(1, 4)
     """

@@ -10,8 +10,9 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 from rulesbook.calculators import (
     BoolInput,
@@ -23,12 +24,13 @@ from rulesbook.calculators import (
     Output,
     calculator,
 )
-from rulesbook.dice import TWO_D6, DiceExpr
+from rulesbook.dice import DICE_HELP, TWO_D6, DiceExpr
 from rulesbook.errors import InputError
 from rulesbook.results import CalcResult, Table, fraction_str, probability_values
 from rulesbook.systems.scrollhammer.calculators import LD_INPUT, MODIFIER_INPUT
 from rulesbook.systems.scrollhammer.fall_back import (
     FallBackChain,
+    MovementPhases,
     PanicCascade,
     SlowestModel,
     TrappedFit,
@@ -49,7 +51,7 @@ from rulesbook.systems.scrollhammer.rules import (
     regroup_when_charged,
 )
 
-__all__ = ["chain_table", "flee_table"]
+__all__ = ["SameOrDiceInput", "chain_table", "flee_table"]
 
 MAX_DISTANCE = 120
 """Longest distance to a table edge the calculators accept (inches)."""
@@ -57,10 +59,44 @@ MAX_DISTANCE = 120
 FALL_BACK_DICE_INPUT = DiceInput(
     key="fall_back_dice",
     label="Fall Back dice",
-    help="The unit's Fall Back roll in inches (2D6 for most units).",
+    help="The unit's Fall Back roll in inches (2D6 for most units); it must move at least 1\".",
     default=TWO_D6,
-    min_value=0,
+    min_value=1,
 )
+
+
+@dataclass(frozen=True, kw_only=True)
+class SameOrDiceInput(DiceInput):
+    """A dice expression, or the word ``same`` (or nothing): the dice of another input.
+
+    Its value is ``None`` for ``same``; the calculator substitutes the other input's dice.
+
+    >>> inp = SameOrDiceInput(key="slowest_model_dice", help="h", default=None, min_value=1)
+    >>> inp.parse("same") is None, inp.parse("") is None, str(inp.parse("D6")), inp.format(None)
+    (True, True, 'D6', 'same')
+    """
+
+    same_word: str = "same"
+    kind: ClassVar[str] = "dice"
+
+    def allowed(self) -> str:
+        return f"'{self.same_word}' (or nothing) for the same dice, or {DICE_HELP}"
+
+    def parse(self, text: str) -> Any:
+        if text.strip().lower() in (self.same_word, ""):
+            return None
+        return super().parse(text)
+
+    def _check(self, value: Any) -> Any:
+        return None if value is None else super()._check(value)
+
+    def format(self, value: Any) -> str:
+        return self.same_word if value is None else str(value)
+
+    def jsonable(self, value: Any) -> Any:
+        return self.format(value)
+
+
 DISTANCE_INPUT = IntInput(
     key="distance",
     label='Distance to table edge (")',
@@ -69,6 +105,13 @@ DISTANCE_INPUT = IntInput(
     minimum=1,
     maximum=MAX_DISTANCE,
     default=12,
+)
+MOVEMENT_PHASES_INPUT = InterpretationInput(
+    key="movement_phases",
+    label="Fall Back in which Movement phases",
+    help="Interpretation scrollhammer.interpretations.movement-phases: does the unit also flee "
+    "in the opponent's Movement phases?",
+    interpretation="scrollhammer.interpretations.movement-phases",
 )
 HEROISM_IN_REGROUP_INPUT = InterpretationInput(
     key="heroism_in_regroup",
@@ -118,6 +161,7 @@ def flee_table(
     phases: int = 3,
     at_least_half: bool = True,
     dice: DiceExpr = TWO_D6,
+    movement_phases: MovementPhases = "own-phases-only",
 ) -> Table:
     """P(removed at the table edge) by distance (rows) and Ld (columns) over ``phases`` phases.
 
@@ -129,7 +173,14 @@ def flee_table(
         (
             d,
             *(
-                round(float(fall_back_chain(d, regroup_test(ld, at_least_half), roll, phases).p_removed), 4)
+                round(
+                    float(
+                        fall_back_chain(
+                            d, regroup_test(ld, at_least_half), roll, phases, movement_phases=movement_phases
+                        ).p_removed
+                    ),
+                    4,
+                )
                 for ld in lds
             ),
         )
@@ -163,7 +214,7 @@ def flee_table(
         IntInput(
             key="phases",
             label="Movement phases",
-            help="How many of the unit's Movement phases to follow (0 to 12).",
+            help="How many of the unit's own Movement phases to follow (0 to 12).",
             minimum=0,
             maximum=12,
             default=3,
@@ -176,6 +227,7 @@ def flee_table(
             default=False,
         ),
         HEROISM_IN_REGROUP_INPUT,
+        MOVEMENT_PHASES_INPUT,
     ],
     outputs=[
         Output("p_removed", "P(fled off the table)", "probability", "The unit reached its table edge."),
@@ -194,6 +246,7 @@ def flee_table(
         {"ld": "7", "distance": "12", "phases": "3"},
         {"ld": "8", "distance": "6", "at_least_half": "false", "phases": "2"},
         {"ld": "7", "distance": "18", "phases": "3", "fall_back_dice": "3D6"},
+        {"ld": "7", "distance": "12", "phases": "3", "movement_phases": "every-movement-phase"},
     ],
     reference_tables=lambda: [flee_table(), flee_table(at_least_half=False)],
 )
@@ -206,10 +259,18 @@ def fall_back_calculator(
     fall_back_dice: DiceExpr,
     first_move: bool,
     heroism_in_regroup: HeroismInRegroup,
+    movement_phases: MovementPhases,
 ) -> CalcResult:
     """The exact Fall Back / Regroup Markov chain."""
     test = regroup_test(ld, at_least_half, heroism_in_regroup)
-    chain = fall_back_chain(distance, test, fall_back_roll([fall_back_dice]), phases, first_move=first_move)
+    chain = fall_back_chain(
+        distance,
+        test,
+        fall_back_roll([fall_back_dice]),
+        phases,
+        first_move=first_move,
+        movement_phases=movement_phases,
+    )
     p_test = test.p_pass()
     rule = f"2D6 ≤ {ld}" if at_least_half else "a double 1 only (under half strength)"
     lines = [
@@ -337,9 +398,9 @@ def regroup_when_charged_calculator(*, ld: int, heroism_in_regroup: HeroismInReg
 @calculator(
     "scrollhammer.panic-cascade",
     title="Panic cascade",
-    summary="""A unit falls back into a line of friendly units; each unit it (or a unit that
-    panicked) flees through takes a Panic test. The exact distribution of how many units of the
-    line end up falling back.""",
+    summary="""A unit falls back through a line of friendly units and each of them takes a Panic
+    test. The exact distribution of how many units of the line end up falling back; a switch turns
+    the line into a chain in which only a unit that panicked carries the rout on.""",
     inputs=[
         IntListInput(
             key="lds",
@@ -367,7 +428,11 @@ def regroup_when_charged_calculator(*, ld: int, heroism_in_regroup: HeroismInReg
         Output("distribution", "How many flee", "table"),
     ],
     rules=["scrollhammer.morale.panic-test", "scrollhammer.fall-back.through-friends"],
-    examples=[{"lds": "7,7,7"}, {"lds": "8,6,9", "panic_cascade": "whole-line-each-time"}],
+    examples=[
+        {"lds": "7,7,7"},
+        {"lds": "7,7,7", "panic_cascade": "next-unit"},
+        {"lds": "8,6,9", "panic_cascade": "whole-line-each-time"},
+    ],
 )
 def panic_cascade_calculator(
     *, lds: tuple[int, ...], modifier: int, panic_cascade: PanicCascade
@@ -406,13 +471,13 @@ def _check_move(values: Mapping[str, Any]) -> None:
     models of different speeds flee at the pace of the slowest.""",
     inputs=[
         FALL_BACK_DICE_INPUT,
-        DiceInput(
+        SameOrDiceInput(
             key="slowest_model_dice",
             label="Slowest model's dice",
-            help="Fall Back dice of the unit's slowest kind of model; the same as fall_back_dice "
-            "when every model flees alike.",
-            default=TWO_D6,
-            min_value=0,
+            help="Fall Back dice of the unit's slowest kind of model; 'same' (the default) when every "
+            "model rolls fall_back_dice.",
+            default=None,
+            min_value=1,
         ),
         InterpretationInput(
             key="slowest_model",
@@ -465,14 +530,16 @@ def _check_move(values: Mapping[str, Any]) -> None:
 def fall_back_move_calculator(
     *,
     fall_back_dice: DiceExpr,
-    slowest_model_dice: DiceExpr,
+    slowest_model_dice: DiceExpr | None,
     slowest_model: SlowestModel,
     distance: int | None,
     blocked_after: int | None,
     trapped_fit: TrappedFit,
 ) -> CalcResult:
     """Outcome of one Fall Back move."""
-    kinds = [fall_back_dice] if slowest_model_dice == fall_back_dice else [fall_back_dice, slowest_model_dice]
+    kinds = [fall_back_dice]
+    if slowest_model_dice is not None and slowest_model_dice != fall_back_dice:
+        kinds.append(slowest_model_dice)  # 'same' (None) means every model rolls fall_back_dice
     roll = fall_back_roll(kinds, slowest_model)
     p: dict[str, Fraction] = {"flees": Fraction(0), "trapped": Fraction(0), "moves": Fraction(0)}
     for r, q in roll:

@@ -49,6 +49,7 @@ INSANE_HEROISM = double(1)
 """The natural result that passes any Morale check: both dice show 1."""
 
 type LdBounds = Literal["none", "max-10"]
+type PositiveModifiers = Literal["allowed", "ignored"]
 type HeroismLowLd = Literal["passes", "fails"]
 type HeroismFallingBack = Literal["automatic-failure", "heroism-passes"]
 type SpecialRule = Literal["none", "immune-to-morale", "always-passes-morale", "always-passes-leadership"]
@@ -71,12 +72,22 @@ SPECIAL_RULES: tuple[SpecialRule, ...] = (
 
 
 @implements("scrollhammer.morale.modifiers")
-def modified_ld(ld: int, modifier: int = 0, ld_bounds: LdBounds = "none") -> int:
+def modified_ld(
+    ld: int,
+    modifier: int = 0,
+    ld_bounds: LdBounds = "none",
+    positive_modifiers: PositiveModifiers = "allowed",
+) -> int:
     """Leadership after the summed modifier (and the optional cap of the ld-bounds entry).
 
-    >>> modified_ld(8, -2), modified_ld(9, +3, "max-10")
-    (6, 10)
+    ``positive_modifiers`` is the option of ``scrollhammer.interpretations.positive-modifiers``:
+    with ``ignored`` a positive total counts as 0.
+
+    >>> modified_ld(8, -2), modified_ld(9, +3, "max-10"), modified_ld(7, +2, positive_modifiers="ignored")
+    (6, 10, 7)
     """
+    if positive_modifiers == "ignored":
+        modifier = min(modifier, 0)
     value = ld + modifier
     if ld_bounds == "max-10":
         value = min(value, 10)
@@ -97,6 +108,7 @@ def morale_check(
     ld_bounds: LdBounds = "none",
     heroism_low_ld: HeroismLowLd = "passes",
     heroism_when_falling_back: HeroismFallingBack = "automatic-failure",
+    positive_modifiers: PositiveModifiers = "allowed",
 ) -> RollTest:
     """The Morale check as a roll test: 2D6 <= modified Ld, double 1 passes, falling back fails.
 
@@ -109,6 +121,7 @@ def morale_check(
         heroism_low_ld: option of ``scrollhammer.interpretations.heroism-low-ld``.
         heroism_when_falling_back: option of
             ``scrollhammer.interpretations.heroism-when-falling-back``.
+        positive_modifiers: option of ``scrollhammer.interpretations.positive-modifiers``.
 
     Example:
         >>> morale_check(ld=2, modifier=-3).p_pass()   # only double 1 passes
@@ -116,7 +129,7 @@ def morale_check(
         >>> morale_check(ld=2, modifier=-3, heroism_low_ld="fails").p_pass()
         Fraction(0, 1)
     """
-    target = modified_ld(ld, modifier, ld_bounds)
+    target = modified_ld(ld, modifier, ld_bounds, positive_modifiers)
     heroism = insane_heroism
     if heroism and heroism_low_ld == "fails" and target < 2:
         heroism = False

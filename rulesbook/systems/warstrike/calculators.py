@@ -19,11 +19,13 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from rulesbook.calculators import (
     BoolInput,
     ChoiceInput,
+    Input,
     InterpretationInput,
     IntInput,
     IntListInput,
@@ -75,14 +77,77 @@ REMAINING_UNITS = IntInput(
     minimum=0,
     maximum=MAX_UNITS,
 )
-OFFICER_LD = OptionalIntInput(
+
+
+class _NotGiven:
+    """The default of an input that is required unless the force has the Hive Mind rule."""
+
+    def __repr__(self) -> str:
+        return "NOT_GIVEN"
+
+
+NOT_GIVEN: Any = _NotGiven()
+"""Value of ``officer_ld`` / ``officer_lds`` left out (or ``officer_ld`` left empty)."""
+
+NOT_GIVEN_TEXT = "required unless hive_mind=true"
+
+
+class _LeftOutByHiveMind(Input):
+    """Mixin of an input that may be left out (value NOT_GIVEN); a form starts at ``form_start``.
+
+    The calculator's check decides whether leaving it out is allowed (only for Hive Mind).
+    """
+
+    form_start: Any
+
+    @property
+    def initial(self) -> Any:
+        return self.form_start
+
+    def _check(self, value: Any) -> Any:
+        return NOT_GIVEN if value is NOT_GIVEN else super()._check(value)
+
+    def format(self, value: Any) -> str:
+        return NOT_GIVEN_TEXT if value is NOT_GIVEN else str(super().format(value))
+
+    def jsonable(self, value: Any) -> Any:
+        return None if value is NOT_GIVEN else super().jsonable(value)
+
+
+@dataclass(frozen=True, kw_only=True)
+class OfficerLdInput(_LeftOutByHiveMind, OptionalIntInput):
+    """An officer's Ld, the word ``none``, or nothing (only a Hive Mind force may leave it out).
+
+    Empty text counts as left out, never as ``none``: the calculator's check rejects it for a
+    force without Hive Mind.
+
+    >>> OFFICER_LD.parse("none") is None, OFFICER_LD.parse("") is NOT_GIVEN, OFFICER_LD.parse("8")
+    (True, True, 8)
+    """
+
+    form_start: int | None = 8
+
+    def parse(self, text: str) -> Any:
+        return NOT_GIVEN if not text.strip() else super().parse(text)
+
+
+@dataclass(frozen=True, kw_only=True)
+class OfficerLdsInput(_LeftOutByHiveMind, IntListInput):
+    """The Ld of each officer on the table (empty text: none), or left out by a Hive Mind force."""
+
+    form_start: tuple[int, ...] = (8, 7)
+
+
+OFFICER_LD = OfficerLdInput(
     key="officer_ld",
     label="Officer Ld",
     help="Ld of the officer who tests — with several officers alive on the table, the best Ld; "
-    "'none' when no officer is alive on the table. A Hive Mind force has no officer: give 'none' "
-    "(a number is ignored with a warning).",
+    "'none' when no officer is alive on the table (an empty value is not 'none'). Required unless "
+    "hive_mind=true: a Hive Mind force has no officer and may leave it out (a number is ignored "
+    "with a warning, or leads the force under the officer-leads reading).",
     minimum=0,
     maximum=MAX_LD,
+    default=NOT_GIVEN,
 )
 HIVE_MIND = BoolInput(
     key="hive_mind",
@@ -113,6 +178,13 @@ UNITS_IN_RESERVE = IntInput(
     maximum=MAX_UNITS,
     default=0,
 )
+CHECKED_BEFORE = BoolInput(
+    key="checked_before",
+    label="Already checked this game",
+    help="The force took a Strike Force Morale check in an earlier Starting Phase; it matters only "
+    "under the once reading of warstrike.interpretations.check-every-phase.",
+    default=False,
+)
 RULES_VERSION = ChoiceInput(
     key="rules_version",
     label="Rules draft",
@@ -128,6 +200,8 @@ MORALE_INTERPRETATIONS = (
     _interp("no_units_left", "No units left"),
     _interp("fanatical_hive_mind", "Fanatical Hive Mind"),
     _interp("fanatical_without_officer", "Fanatical without officer"),
+    _interp("hive_mind_officers", "Hive Mind officers"),
+    _interp("check_every_phase", "Check every phase"),
 )
 
 
@@ -140,13 +214,28 @@ def _morale_options(values: Mapping[str, Any]) -> MoraleOptions:
         no_units_left=values["no_units_left"],
         fanatical_hive_mind=values["fanatical_hive_mind"],
         fanatical_without_officer=values["fanatical_without_officer"],
+        hive_mind_officers=values["hive_mind_officers"],
+        check_every_phase=values["check_every_phase"],
         rules_version=values["rules_version"],
     )
     return options
 
 
-def _check_force(values: Mapping[str, Any], *, remaining: int, remaining_key: str, officer: bool) -> None:
-    """Cross-field checks shared by both calculators."""
+def _check_force(
+    values: Mapping[str, Any],
+    *,
+    remaining: int,
+    remaining_key: str,
+    officer: Any,
+    officer_key: str,
+    more_officer_text: str,
+    no_officer_hint: str,
+) -> None:
+    """Cross-field checks shared by both calculators.
+
+    ``officer`` is NOT_GIVEN when ``officer_key`` (``officer_ld`` or ``officer_lds``) was left
+    out, otherwise whether an officer is alive on the table.
+    """
     starting = values["starting_units"]
     if remaining > starting:
         raise InputError(
@@ -158,9 +247,31 @@ def _check_force(values: Mapping[str, Any], *, remaining: int, remaining_key: st
         raise InputError(
             "units_in_reserve", f"at most the {remaining} remaining units can be in reserve, got {reserve}"
         )
+    hive_mind = values["hive_mind"]
+    if officer is NOT_GIVEN:
+        if not hive_mind:
+            raise InputError(officer_key, f"{more_officer_text} (only a Hive Mind force may leave it out)")
+        officer = False
+    if officer and remaining == 0:
+        raise InputError(
+            officer_key, f"no unit remains, so no officer can be alive on the table; {no_officer_hint}"
+        )
+    if officer and remaining == reserve:
+        raise InputError(
+            officer_key,
+            f"an officer alive on the table needs a unit on the table, but all {remaining} remaining "
+            f"units are in reserve; {no_officer_hint}",
+        )
     lds = values["unit_lds"]
-    if values["hive_mind"]:
+    votes = hive_mind and (not officer or values["hive_mind_officers"] == "no-officers")
+    if votes:
         testers = remaining - (reserve if values["hive_mind_who_tests"] == "on-table-only" else 0)
+        options = MoraleOptions(
+            morale_threshold=values["morale_threshold"], rules_version=values["rules_version"]
+        )
+        once = values["check_every_phase"] == "once" and values["checked_before"]
+        if not lds and (once or not check_required(starting, remaining, options)):
+            return  # no check is due: the vote is not needed
         if len(lds) != testers:
             what = (
                 "all remaining units"
@@ -172,12 +283,12 @@ def _check_force(values: Mapping[str, Any], *, remaining: int, remaining_key: st
                 f"a Hive Mind force needs the Ld of each of the {testers} units that test "
                 f"(comma-separated), got {len(lds)} values" + ("" if len(lds) == 0 else f"; {what} test"),
             )
-    elif lds:
+    elif lds and not hive_mind:
         raise InputError(
             "unit_lds", "only a Hive Mind force tests unit by unit; leave it empty or set hive_mind=true"
         )
-    if officer and remaining == 0 and not values["hive_mind"]:
-        raise InputError("officer_ld", "no unit remains, so no officer can be alive on the table; give none")
+    elif lds:
+        raise InputError("unit_lds", "under the officer-leads reading the officer tests: leave it empty")
 
 
 def _check_morale(values: Mapping[str, Any]) -> None:
@@ -185,12 +296,17 @@ def _check_morale(values: Mapping[str, Any]) -> None:
         values,
         remaining=values["remaining_units"],
         remaining_key="remaining_units",
-        officer=values["officer_ld"] is not None,
+        officer=NOT_GIVEN if values["officer_ld"] is NOT_GIVEN else values["officer_ld"] is not None,
+        officer_key="officer_ld",
+        more_officer_text="give an integer from 0 to 12, or 'none' when no officer is alive on the table",
+        no_officer_hint="give none",
     )
 
 
-def _hive_officer_warning(hive_mind: bool, officer: bool, key: str) -> tuple[str, ...]:
-    if hive_mind and officer:
+def _hive_officer_warning(
+    hive_mind: bool, officer: bool, key: str, options: MoraleOptions
+) -> tuple[str, ...]:
+    if hive_mind and officer and options.hive_mind_officers == "no-officers":
         return (f"{key} is ignored: a Hive Mind force has no officer, its units vote instead.",)
     return ()
 
@@ -305,6 +421,7 @@ def _morale_reference_tables() -> list[Table]:
         UNIT_LDS,
         FANATICAL,
         UNITS_IN_RESERVE,
+        CHECKED_BEFORE,
         RULES_VERSION,
         *MORALE_INTERPRETATIONS,
     ],
@@ -316,7 +433,8 @@ def _morale_reference_tables() -> list[Table]:
             "p_retreat_if_checked",
             "P(retreat) if it checks",
             "probability",
-            "Chance of retreat were a check taken (equals p_retreat when one is required).",
+            "Chance of retreat were a check taken (equals p_retreat when one is required); left out "
+            "for a Hive Mind force that needs no check and gave no unit_lds.",
         ),
         Output("mode", "Who tests", "text", "officer, hive-mind, no-officer or no-units."),
         Output("vote", "Hive Mind vote", "table", "Distribution of the number of passing units."),
@@ -340,6 +458,7 @@ def _morale_reference_tables() -> list[Table]:
             "unit_lds": "7,7,6,6,8",
         },
         {"starting_units": "8", "remaining_units": "3", "officer_ld": "none"},
+        {"starting_units": "12", "remaining_units": "5", "hive_mind": "true", "unit_lds": "7,7,6,6,8"},
     ],
     reference_tables=_morale_reference_tables,
 )
@@ -347,15 +466,17 @@ def strike_force_morale_calculator(
     *,
     starting_units: int,
     remaining_units: int,
-    officer_ld: int | None,
+    officer_ld: Any,
     hive_mind: bool,
     unit_lds: tuple[int, ...],
     fanatical: bool,
     units_in_reserve: int,
+    checked_before: bool,
     **interpretations: Any,
 ) -> CalcResult:
     """Exact Strike Force Morale result with the log that explains it."""
     options = _morale_options(interpretations)
+    officer_ld = None if officer_ld is NOT_GIVEN else officer_ld
     r = strike_force_morale(
         starting_units=starting_units,
         remaining_units=remaining_units,
@@ -365,20 +486,22 @@ def strike_force_morale_calculator(
         fanatical=fanatical,
         units_in_reserve=units_in_reserve,
         options=options,
+        checked_before=checked_before,
     )
     values: dict[str, Any] = {
         "check_required": r.check_required,
         **probability_values("p_retreat", r.p_retreat),
         **probability_values("p_fight_on", r.p_fight_on),
-        **probability_values("p_retreat_if_checked", r.p_retreat_if_checked),
         "mode": r.mode,
     }
+    if r.p_retreat_if_checked is not None:  # unknown: Hive Mind, no check due, no unit_lds
+        values |= probability_values("p_retreat_if_checked", r.p_retreat_if_checked)
     tables = (_vote_table(r.passes, r.testers),) if r.passes is not None else ()
     return CalcResult(
         values=values,
         tables=tables,
         explanation=r.log,
-        warnings=_hive_officer_warning(hive_mind, officer_ld is not None, "officer_ld"),
+        warnings=_hive_officer_warning(hive_mind, officer_ld is not None, "officer_ld", options),
     )
 
 
@@ -401,7 +524,7 @@ SIDE = ChoiceInput(
 TURN = IntInput(
     key="turn",
     label="Turn",
-    help="The number of the turn that is starting.",
+    help="The number of the turn that is starting; at most the mission's number of turns.",
     minimum=1,
     maximum=20,
     default=1,
@@ -413,14 +536,16 @@ UNITS_ON_TABLE = IntInput(
     minimum=0,
     maximum=MAX_UNITS,
 )
-OFFICER_LDS = IntListInput(
+OFFICER_LDS = OfficerLdsInput(
     key="officer_lds",
     label="Ld of officers on the table",
     help="Comma-separated Ld of each officer alive and on the table (e.g. 8,7); give it empty "
-    "(officer_lds=) when there is none. A Hive Mind force's officers are ignored with a warning.",
+    "(officer_lds=) when there is none. Required unless hive_mind=true: a Hive Mind force may "
+    "leave it out; its officers are ignored with a warning (or lead it under the officer-leads reading).",
     minimum=0,
     maximum=MAX_LD,
     max_length=12,
+    default=NOT_GIVEN,
 )
 
 
@@ -444,14 +569,22 @@ COUNTER_INPUTS = (
 
 
 def _check_phase(values: Mapping[str, Any]) -> None:
+    officers = values["officer_lds"]
     _check_force(
         values,
         remaining=values["units_on_table"] + values["units_in_reserve"],
         remaining_key="units_on_table",
-        officer=bool(values["officer_lds"]),
+        officer=NOT_GIVEN if officers is NOT_GIVEN else bool(officers),
+        officer_key="officer_lds",
+        more_officer_text="give the Ld of each officer alive on the table, or leave it empty "
+        "(officer_lds=) when there is none",
+        no_officer_hint="leave it empty (officer_lds=)",
     )
+    m = mission(values["mission"])
+    if values["turn"] > m.turns:
+        raise InputError("turn", f"the mission {m.id} lasts {m.turns} turns, got {values['turn']}")
     held = values["objectives_held"] + values["opponent_objectives_held"]
-    total = mission(values["mission"]).objectives
+    total = m.objectives
     if held > total:
         raise InputError(
             "objectives_held", f"the mission has {total} objective markers; both sides hold {held}"
@@ -497,12 +630,14 @@ def _arrivals(n: int) -> Any:
         HIVE_MIND,
         UNIT_LDS,
         FANATICAL,
+        CHECKED_BEFORE,
         *COUNTER_INPUTS,
         RULES_VERSION,
         _interp("several_officers", "Several officers"),
         _interp("victory_whose_conditions", "Whose conditions"),
         _interp("retreat_and_victory", "Retreat vs victory"),
         _interp("reserves_roll", "Reserve roll"),
+        _interp("officer_attempts", "Officers who may test"),
         *MORALE_INTERPRETATIONS,
     ],
     outputs=[
@@ -544,7 +679,6 @@ def _arrivals(n: int) -> Any:
             "turn": "4",
             "starting_units": "9",
             "units_on_table": "4",
-            "officer_lds": "",
             "hive_mind": "true",
             "unit_lds": "6,6,7,7",
             "fanatical": "true",
@@ -562,10 +696,11 @@ def starting_phase_calculator(
     starting_units: int,
     units_on_table: int,
     units_in_reserve: int,
-    officer_lds: tuple[int, ...],
+    officer_lds: Any,
     hive_mind: bool,
     unit_lds: tuple[int, ...],
     fanatical: bool,
+    checked_before: bool,
     objectives_held: int,
     enemy_units_remaining: int,
     units_escorted: int,
@@ -575,9 +710,11 @@ def starting_phase_calculator(
     victory_whose_conditions: Any,
     retreat_and_victory: Any,
     reserves_roll: Any,
+    officer_attempts: Any,
     **interpretations: Any,
 ) -> CalcResult:
     """The Starting Phase of one side, exactly, with its step-by-step log."""
+    officer_lds = () if officer_lds is NOT_GIVEN else officer_lds
     from rulesbook.systems.warstrike.missions import mission as get_mission
 
     force = StrikeForce(
@@ -589,6 +726,7 @@ def starting_phase_calculator(
         hive_mind=hive_mind,
         fanatical=fanatical,
         name=f"{side.capitalize()} Strike Force",
+        checked_before=checked_before,
     )
     options = PhaseOptions(
         morale=_morale_options(interpretations),
@@ -596,6 +734,7 @@ def starting_phase_calculator(
         victory_whose_conditions=victory_whose_conditions,
         retreat_and_victory=retreat_and_victory,
         reserves_roll=reserves_roll,
+        officer_attempts=officer_attempts,
     )
     r = starting_phase(
         force,
@@ -625,5 +764,5 @@ def starting_phase_calculator(
         columns=("units arriving", "p_exact", "p"),
         rows=tuple((k, fraction_str(p), float(p)) for k, p in r.arrivals),
     )
-    warnings = _hive_officer_warning(hive_mind, bool(officer_lds), "officer_lds")
+    warnings = _hive_officer_warning(hive_mind, bool(officer_lds), "officer_lds", options.morale)
     return CalcResult(values=values, tables=(arrivals,), explanation=r.log, warnings=warnings)

@@ -37,9 +37,11 @@ from rulesbook.systems.warstrike.missions import COUNTERS, Mission, Side
 from rulesbook.systems.warstrike.versions import RuleSet, ruleset
 
 __all__ = [
+    "HiveMindOfficers",
     "MoraleOptions",
     "MoraleResult",
     "Officer",
+    "OfficerAttempts",
     "PhaseOptions",
     "StartingPhaseResult",
     "StrikeForce",
@@ -59,6 +61,9 @@ type HiveMindWhoTests = Literal["alive-or-in-reserve", "on-table-only"]
 type NoUnitsLeft = Literal["retreat", "literal-tally"]
 type FanaticalHiveMind = Literal["reroll-whole-check", "reroll-failed-units", "no-effect"]
 type FanaticalWithoutOfficer = Literal["failure-stands", "fanatics-hold"]
+type HiveMindOfficers = Literal["no-officers", "officer-leads"]
+type OfficerAttempts = Literal["one-officer", "every-officer"]
+type CheckEveryPhase = Literal["every-phase", "once"]
 type VictoryWhose = Literal["active-player", "both-sides"]
 type RetreatAndVictory = Literal["retreat-decides", "victory-first"]
 type ReservesRoll = Literal["mission-placeholder", "none-arrive", "all-arrive"]
@@ -81,6 +86,8 @@ class MoraleOptions:
     no_units_left: NoUnitsLeft = "retreat"
     fanatical_hive_mind: FanaticalHiveMind = "reroll-whole-check"
     fanatical_without_officer: FanaticalWithoutOfficer = "failure-stands"
+    hive_mind_officers: HiveMindOfficers = "no-officers"
+    check_every_phase: CheckEveryPhase = "every-phase"
     rules_version: str | None = None
 
     @property
@@ -180,12 +187,13 @@ class MoraleResult:
     """The exact result of a Strike Force Morale step, with a readable log.
 
     ``p_retreat`` is the chance the force leaves the table this phase (0 when no check is
-    needed); ``p_retreat_if_checked`` is the chance it would retreat if it had to check.
+    needed); ``p_retreat_if_checked`` is the chance it would retreat if it had to check
+    (``None`` for a Hive Mind force that needs no check and whose units' Ld were not given).
     """
 
     check_required: bool
     p_retreat: Fraction
-    p_retreat_if_checked: Fraction
+    p_retreat_if_checked: Fraction | None
     mode: Literal["officer", "hive-mind", "no-officer", "no-units"]
     log: tuple[str, ...]
     passes: Distribution[int] | None = None
@@ -208,6 +216,8 @@ def strike_force_morale(
     fanatical: bool = False,
     units_in_reserve: int = 0,
     options: MoraleOptions = MoraleOptions(),
+    more_officer_lds: Sequence[int] = (),
+    checked_before: bool = False,
 ) -> MoraleResult:
     """Step 1 of the Starting Phase: is a check needed, and the exact chance the force retreats.
 
@@ -221,6 +231,11 @@ def strike_force_morale(
         units_in_reserve: how many of the remaining units are in reserve (matters only for the
             ``on-table-only`` option of ``hive-mind-who-tests``).
         options: interpretation choices.
+        more_officer_lds: Ld of further officers on the table who each test in turn if the
+            officers before them failed (the ``every-officer`` option of
+            ``warstrike.interpretations.officer-attempts``); empty for one officer's test.
+        checked_before: the force already took a Strike Force Morale check earlier in the game
+            (matters only for the ``once`` option of ``check-every-phase``).
 
     Example:
         A Hive Mind force of three Ld 7 units: it withdraws when two or three fail.
@@ -242,11 +257,24 @@ def strike_force_morale(
         f"(the check is due {bound}, reading {options.morale_threshold}): "
         + ("a Strike Force Morale check is needed." if required else "no check is needed.")
     )
+    if required and checked_before and options.check_every_phase == "once":
+        required = False
+        log.append("The force has taken its check already; under the once reading it is not tested again.")
     if not required:
         log.append("Were a check taken all the same:")
     testers = remaining_units - (units_in_reserve if options.hive_mind_who_tests == "on-table-only" else 0)
-    if hive_mind:
-        mode: Literal["officer", "hive-mind", "no-officer", "no-units"] = "hive-mind"
+    votes = hive_mind and (officer_ld is None or options.hive_mind_officers == "no-officers")
+    mode: Literal["officer", "hive-mind", "no-officer", "no-units"]
+    p_if: Fraction | None
+    if hive_mind and not votes:
+        log.append("Hive Mind with an officer on the table (officer-leads reading): the officer tests.")
+    if votes and not required and not unit_lds and testers:
+        mode, passes, p_if = "hive-mind", None, None
+        log.append(
+            "The units' Ld were not given (unit_lds), so the cost of a Hive Mind vote is not computed."
+        )
+    elif votes:
+        mode = "hive-mind"
         p_if, passes = _hive_mind_retreat(unit_lds, testers, fanatical, options, log)
     elif remaining_units == 0:
         mode, passes = "no-units", None
@@ -274,14 +302,23 @@ def strike_force_morale(
                 f"Fanatical: a failed test is rolled again once; the force now fights on with "
                 f"1 − (1 − {fraction_str(first)})² = {fraction_str(1 - p_if)}."
             )
-    p = p_if if required else Fraction(0)
+        for ld in more_officer_lds:
+            p_if *= 1 - officer_ld_test(ld, options.ld_test, fanatical=fanatical).p_pass()
+        if more_officer_lds:
+            log.append(
+                f"Every-officer reading: if it fails, the officers with Ld {', '.join(map(str, more_officer_lds))} "
+                f"try in turn; the force retreats only if all fail: {fraction_str(p_if)}."
+            )
+    p = p_if if required and p_if is not None else Fraction(0)
     if required:
         log.append(f"P(retreat) = {fraction_str(p)} ≈ {float(p):.1%}; P(fight on) = {fraction_str(1 - p)}.")
+    elif p_if is None:
+        log.append("The force fights on for certain.")
     else:
         log.append(
             f"The force fights on for certain (were it to check, it would retreat with {fraction_str(p_if)})."
         )
-    return MoraleResult(required, p, p_if, mode, tuple(log), passes, testers if hive_mind else 0)
+    return MoraleResult(required, p, p_if, mode, tuple(log), passes, testers if votes else 0)
 
 
 def _hive_mind_retreat(
@@ -359,6 +396,8 @@ class StrikeForce:
     hive_mind: bool = False
     fanatical: bool = False
     name: str = "Strike Force"
+    checked_before: bool = False
+    """The force took a Strike Force Morale check in an earlier Starting Phase."""
 
     def __post_init__(self) -> None:
         for key in ("starting_units", "units_on_table", "units_in_reserve"):
@@ -397,6 +436,7 @@ class PhaseOptions:
     victory_whose_conditions: VictoryWhose = "active-player"
     retreat_and_victory: RetreatAndVictory = "retreat-decides"
     reserves_roll: ReservesRoll = "mission-placeholder"
+    officer_attempts: OfficerAttempts = "one-officer"
 
 
 @implements("warstrike.reserves.roll")
@@ -463,7 +503,13 @@ def starting_phase(
         (Fraction(5, 18), Fraction(13, 18), Fraction(0, 1))
     """
     log: list[str] = [f"Starting Phase of turn {turn}: {force.name} ({side}), mission {mission.title}."]
-    officer_ld = None if force.hive_mind else force.testing_officer_ld(options.several_officers)
+    led = not force.hive_mind or options.morale.hive_mind_officers == "officer-leads"
+    officer_ld = force.testing_officer_ld(options.several_officers) if led else None
+    more: tuple[int, ...] = ()
+    if officer_ld is not None and options.officer_attempts == "every-officer":
+        others = [o.ld for o in force.officers if o.can_test]
+        others.remove(officer_ld)
+        more = tuple(sorted(others, reverse=True))
     log.append("Step 1 — Check Strike Force Morale.")
     morale = strike_force_morale(
         starting_units=force.starting_units,
@@ -474,6 +520,8 @@ def starting_phase(
         fanatical=force.fanatical,
         units_in_reserve=force.units_in_reserve,
         options=options.morale,
+        more_officer_lds=more,
+        checked_before=force.checked_before,
     )
     log.extend("  " + line for line in morale.log)
     p_retreat = morale.p_retreat
