@@ -202,7 +202,7 @@ class Table:
             + "|".join("---:" if _numeric_column(self, i) else "---" for i in range(len(self.columns)))
             + "|"
         )
-        body = ["| " + " | ".join(_cell(v) for v in row) + " |" for row in self.rows]
+        body = ["| " + " | ".join(_short_fraction(_cell(v)) for v in row) + " |" for row in self.rows]
         return "\n".join([head, sep, *body])
 
     def to_html(self) -> str:
@@ -220,13 +220,31 @@ class Table:
             for v in row:
                 text = _cell(v)
                 cls = f' class="rb-{text}"' if text in ("pass", "fail", "critical") else ""
-                cells.append(f"<td{cls}>{html.escape(text)}</td>")
+                short = _short_fraction(text)
+                if short != text:  # a huge exact fraction: summarised, whole in the tooltip
+                    cells.append(f'<td title="{html.escape(text)}">{html.escape(short)}</td>')
+                else:
+                    cells.append(f"<td{cls}>{html.escape(text)}</td>")
             out.append("<tr>" + "".join(cells) + "</tr>")
         out.append("</tbody></table>")
         return "".join(out)
 
     def _repr_html_(self) -> str:
         return self.to_html()
+
+
+def _short_fraction(text: str, limit: int = 24) -> str:
+    """A long exact fraction as its float and digit counts; anything else unchanged.
+
+    >>> _short_fraction("7/12"), _short_fraction("1" * 30 + "/" + "3" * 31)
+    ('7/12', '≈ 0.03333 (exact: 30-digit / 31-digit fraction)')
+    """
+    num, sep, den = text.partition("/")
+    if not sep or len(text) <= limit or not (num.isdigit() and den.isdigit()):
+        return text
+    return (
+        f"≈ {float(Fraction(int(num), int(den))):.4g} (exact: {len(num)}-digit / {len(den)}-digit fraction)"
+    )
 
 
 def _numeric_column(table: Table, i: int) -> bool:
