@@ -13,6 +13,8 @@ Example:
 from __future__ import annotations
 
 import html
+import math
+import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -38,7 +40,23 @@ def fraction_str(value: Fraction | int) -> str:
     ('7/12', '1')
     """
     value = Fraction(value)
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    return (
+        _int_str(value.numerator)
+        if value.denominator == 1
+        else f"{_int_str(value.numerator)}/{_int_str(value.denominator)}"
+    )
+
+
+def _int_str(n: int) -> str:
+    """``str(n)`` for integers of any size (Python refuses over 4300 digits by default)."""
+    limit = sys.get_int_max_str_digits()
+    if limit == 0 or n.bit_length() < 3.3 * limit:
+        return str(n)
+    sys.set_int_max_str_digits(0)
+    try:
+        return str(n)
+    finally:
+        sys.set_int_max_str_digits(limit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,9 +260,15 @@ def _short_fraction(text: str, limit: int = 24) -> str:
     num, sep, den = text.partition("/")
     if not sep or len(text) <= limit or not (num.isdigit() and den.isdigit()):
         return text
-    return (
-        f"≈ {float(Fraction(int(num), int(den))):.4g} (exact: {len(num)}-digit / {len(den)}-digit fraction)"
-    )
+    # the ratio from the leading digits: int() of 4300+ digits is refused, and floats overflow
+    head_n, head_d = min(len(num), 17), min(len(den), 17)
+    exponent = (len(num) - head_n) - (len(den) - head_d)
+    mantissa = float(num[:head_n]) / float(den[:head_d])
+    if mantissa > 0:
+        shift = math.floor(math.log10(mantissa))
+        mantissa, exponent = mantissa / 10.0**shift, exponent + shift
+    approx = f"{mantissa * 10.0**exponent:.4g}" if -5 <= exponent < 6 else f"{mantissa:.4g}e{exponent:+d}"
+    return f"≈ {approx} (exact: {len(num)}-digit / {len(den)}-digit fraction)"
 
 
 def _numeric_column(table: Table, i: int) -> bool:
