@@ -9,11 +9,14 @@ from pathlib import Path
 
 import mkdocs_gen_files
 
-from rulesbook.site import generate_pages, summary_nav
+from rulesbook.site import generate_pages, summary_nav, systems_table
 
 for path, text in generate_pages().items():
     with mkdocs_gen_files.open(path, "w") as f:
         f.write(text)
+
+with mkdocs_gen_files.open("index.md", "a") as f:  # the hand-written home page, plus the systems
+    f.write(systems_table())
 
 notebooks = sorted(f"notebooks/{p.name}" for p in Path("notebooks").glob("*.ipynb"))
 with mkdocs_gen_files.open("SUMMARY.md", "w") as f:

@@ -305,6 +305,29 @@ def interpretations_page(system: System) -> str:
     return "\n".join(out)
 
 
+def systems_table() -> str:
+    """The home page's table of rule systems (appended to the hand-written ``index.md``)."""
+    reg = registry()
+    out = [
+        "",
+        "## The systems on this site",
+        "",
+        "| system | version | source | rules | calculators |",
+        "|---|---|---|---:|---:|",
+    ]
+    for system in reg.systems.values():
+        out.append(
+            f"| [{system.title}]({page_of(system.id)}) | {system.version} | `{system.source}` | "
+            f"{len(reg.rules_for_system(system.id))} | {len(reg.calculators_for_system(system.id))} |"
+        )
+    out += [
+        "",
+        f"{len(reg.interpretations)} entries in the [interpretations register](interpretations.md).",
+        "",
+    ]
+    return "\n".join(out)
+
+
 def overview_pages() -> dict[str, str]:
     """Cross-system pages: all calculators and the whole interpretations register."""
     reg = registry()

@@ -52,6 +52,12 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+def test_home_page_lists_every_system(built_site: Path) -> None:
+    home = (built_site / "index.html").read_text()
+    for system in registry().systems.values():
+        assert f'href="{system.id}/"' in home and system.version in home
+
+
 def test_mkdocs_build_strict(built_site: Path) -> None:
     rule = built_site / "scrollhammer" / "rules" / "scrollhammer.morale.insane-heroism" / "index.html"
     html = rule.read_text()
