@@ -159,17 +159,24 @@ def test_war_engine_gain_follows_the_interpretations() -> None:
       events:
         - {type: war-engine-destroyed, war_engine: titan-1}
     """
-    # titan-1 costs 200 pts -> own Morale value 4 -> Blue gains 2
-    assert replay(play(turns)).values == (13, 5)
+    # titan-1 costs 200 pts -> own Morale value 4 -> Blue gains 2; its 6 Damage Capacity leave
+    # Red's titans (6 of 12: half strength), so Red loses the titans' Morale value 8
+    assert replay(play(turns)).values == (13 - 8, 3 + 2)
     # detachment share: 8 / 2 titans = 4 -> also 2; with a stated odd value rounding matters
     shared = "interpretations: {war-engine-value: detachment-share}\n"
-    assert replay(play(turns, shared)).values == (13, 5)
+    assert replay(play(turns, shared)).values == (13 - 8, 3 + 2)
     odd = play(turns).armies
     titans = odd[0].detachments[1]
     odd_titans = titans.__class__(**{**_fields(titans), "war_engines": (WarEngine("titan-1", morale=5),)})
-    log = GameLog(armies=(Army("Red", (odd[0].detachments[0], odd_titans)), odd[1]), turns=play(turns).turns)
+    # titan-1 is now the only engine, Damage Capacity 1 (capacity-plus-units: 11 other units)
+    mixed = (("mixed-detachment-strength", "capacity-plus-units"),)
+    log = GameLog(
+        armies=(Army("Red", (odd[0].detachments[0], odd_titans)), odd[1]),
+        turns=play(turns).turns,
+        interpretations=mixed,
+    )
     assert replay(log).values == (13, 3 + 3)
-    down = GameLog(log.armies, log.turns, interpretations=(("war-engine-rounding", "round-down"),))
+    down = GameLog(log.armies, log.turns, interpretations=(*mixed, ("war-engine-rounding", "round-down")))
     assert replay(down).values == (13, 3 + 2)
 
 
