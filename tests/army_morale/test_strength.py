@@ -38,8 +38,8 @@ def test_both_war_engines_destroyed_empty_their_detachment() -> None:
     # titan-2: titans 6 -> 0; no second half-strength effect; Blue 5 + 2 = 7
     assert ledger.values == (5, 7)
     assert notes(ledger, "army-morale.detachment.strength") == [
-        "titan-1 destroyed: titans loses the 6 Damage Capacity it still held, 6 of 12 left",
-        "titan-2 destroyed: titans loses the 6 Damage Capacity it still held, 0 of 12 left",
+        "titan-1 destroyed: titans loses 6 Damage Capacity it still held, 6 of 12 left",
+        "titan-2 destroyed: titans loses 6 Damage Capacity it still held, 0 of 12 left",
     ]
     halves = [e for e in ledger.entries if e.rule == "army-morale.one-time.half-strength"]
     assert [(h.line, h.change) for h in halves] == [(22, -8)]
@@ -109,6 +109,11 @@ def test_unnamed_losses_before_a_war_engine_is_destroyed(option: str, after: str
         )
     )
     assert notes(ledger, "army-morale.detachment.strength")[-1].endswith(after)
+    if option == "unnamed-losses-first":
+        assert (
+            "titans loses 0 Damage Capacity more (6 already logged as losses)"
+            in notes(ledger, "army-morale.detachment.strength")[-1]
+        )
     assert ledger.values == (13 - 8, 3 + 2)  # half strength at the losses, once either way
 
 
@@ -139,7 +144,7 @@ def test_losses_may_name_the_war_engine() -> None:
     # titan-1 keeps 2 of 6; titan-2 takes its full 6 out: 8 -> 2 of 12, half strength
     assert notes(ledger, "army-morale.detachment.strength") == [
         "titans (titan-1) loses 4: 8 of 12 Damage Capacity",
-        "titan-2 destroyed: titans loses the 6 Damage Capacity it still held, 2 of 12 left",
+        "titan-2 destroyed: titans loses 6 Damage Capacity it still held, 2 of 12 left",
     ]
     assert ledger.values == (13 - 8, 3 + 2)
     titan_1 = "    - {type: losses, detachment: titans, war_engine: titan-1, lost: LOST}\n"
@@ -206,7 +211,7 @@ def test_mixed_detachments() -> None:
     units = replay(log_from_text(MIXED.replace("STRENGTH", "units") + GARGANT))
     assert units.values == (13 + 1, 9)
     assert notes(units, "army-morale.detachment.strength")[-1].endswith(
-        "1 units it still held, 13 of 14 left"
+        "mob loses 1 unit it still held, 13 of 14 left"
     )
     # counted in Damage Capacity, 14 = 8 for the gargant + 6 ordinary units: only with the option
     capacity = MIXED.replace("STRENGTH", "damage-capacity")

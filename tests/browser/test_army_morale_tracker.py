@@ -79,7 +79,9 @@ def test_drop_downs_show_the_detachment_an_event_goes_to(served: str, page: Any,
     # Orks 10: Stompa pair 6 of 12 (half strength, -5); Imperial Guard 14 + half of 3 rounded up
     _wait_value(page, "b_value", "5")
     assert read_value(page, "a_value") == "16"
-    assert "stompa-1 destroyed: Stompa pair loses the 6 Damage Capacity" in _newest_strength_note(page)
+    assert "stompa-1 destroyed: Stompa pair loses 6 Damage Capacity it still held" in _newest_strength_note(
+        page
+    )
     # a loaded log replaces the options: the boxes again show what the next event will use
     log = tmp_path / "mine.yaml"
     log.write_text(

@@ -1220,16 +1220,17 @@ class _Replay:
         left = st.engine_left.pop(we.id, 0)
         if self.unnamed_first:
             drop = max(0, left - st.unnamed)  # the unnamed losses were this engine's first
-            st.unnamed -= left - drop
         else:
             drop = min(left, st.strength)  # the unnamed losses were the other units'
-            st.unnamed -= left - drop
+        st.unnamed -= left - drop  # unnamed losses now placed on this engine
         st.strength -= drop
+        lost = f"{drop} {st.measure}".replace("1 units", "1 unit")
+        held = "it still held" if drop == left else f"more ({left - drop} already logged as losses)"
         self.add(
             None,
             0,
             "army-morale.detachment.strength",
-            f"{we.name or we.id} {result}: {st.det.label} loses the {drop} {st.measure} it still held, "
+            f"{we.name or we.id} {result}: {st.det.label} loses {lost} {held}, "
             f"{st.strength} of {st.det.initial_strength} left",
             at,
             "battle",
