@@ -224,10 +224,20 @@ class TrackerView:
         action(*args)
         self.refresh()
 
+    @staticmethod
+    def _choices(select: Any, choices: dict[str, str]) -> None:
+        """Replace a drop-down's options and select one explicitly: the previous choice if it
+        is still offered, else the first. (Options alone leave the browser showing an empty
+        box while the form would still send a value.)"""
+        previous = select.value
+        select.options = choices
+        ids = list(choices.values())
+        select.value = previous if previous in ids else (ids[0] if ids else None)
+
     def _armies(self) -> None:
         tracker = self.session.tracker
-        self.event["detachment"].options = tracker.detachment_choices()
-        self.event["war_engine"].options = tracker.war_engine_choices()
+        self._choices(self.event["detachment"], tracker.detachment_choices())
+        self._choices(self.event["war_engine"], tracker.war_engine_choices())
         for s, title in self.titles.items():
             title.object = f"**{tracker.log.army(s).name} ({s})**"
 

@@ -159,17 +159,24 @@ def test_war_engine_gain_follows_the_interpretations() -> None:
       events:
         - {type: war-engine-destroyed, war_engine: titan-1}
     """
-    # titan-1 costs 200 pts -> own Morale value 4 -> Blue gains 2
-    assert replay(play(turns)).values == (13, 5)
+    # titan-1 costs 200 pts -> own Morale value 4 -> Blue gains 2; its 6 Damage Capacity leave
+    # Red's titans (6 of 12: half strength), so Red loses the titans' Morale value 8
+    assert replay(play(turns)).values == (13 - 8, 3 + 2)
     # detachment share: 8 / 2 titans = 4 -> also 2; with a stated odd value rounding matters
     shared = "interpretations: {war-engine-value: detachment-share}\n"
-    assert replay(play(turns, shared)).values == (13, 5)
+    assert replay(play(turns, shared)).values == (13 - 8, 3 + 2)
     odd = play(turns).armies
     titans = odd[0].detachments[1]
     odd_titans = titans.__class__(**{**_fields(titans), "war_engines": (WarEngine("titan-1", morale=5),)})
-    log = GameLog(armies=(Army("Red", (odd[0].detachments[0], odd_titans)), odd[1]), turns=play(turns).turns)
+    # titan-1 is now the only engine, Damage Capacity 1 (capacity-plus-units: 11 other units)
+    mixed = (("mixed-detachment-strength", "capacity-plus-units"),)
+    log = GameLog(
+        armies=(Army("Red", (odd[0].detachments[0], odd_titans)), odd[1]),
+        turns=play(turns).turns,
+        interpretations=mixed,
+    )
     assert replay(log).values == (13, 3 + 3)
-    down = GameLog(log.armies, log.turns, interpretations=(("war-engine-rounding", "round-down"),))
+    down = GameLog(log.armies, log.turns, interpretations=(*mixed, ("war-engine-rounding", "round-down")))
     assert replay(down).values == (13, 3 + 2)
 
 
@@ -359,7 +366,7 @@ detachments = st.builds(
 )
 armies = st.builds(Army, names, st.lists(detachments, max_size=3).map(tuple))
 events = st.one_of(
-    st.builds(Losses, ids, st.integers(1, 20)),
+    st.builds(Losses, ids, st.integers(1, 20), ids | st.just("")),
     st.builds(HalfStrength, ids),
     st.builds(DetachmentDestroyed, ids, st.integers(0, 9)),
     st.builds(WarEngineDestroyed, ids, st.sampled_from(("destroyed", "wrecked"))),
@@ -401,3 +408,74 @@ def game_logs(draw: st.DrawFn) -> GameLog:
 def test_logs_round_trip_through_yaml_and_json(log: GameLog) -> None:
     assert log_from_text(log_to_text(log)) == log
     assert log_from_text(log_to_text(log, as_json=True), is_json=True) == log
+
+
+# -- how errors spell values, and both YAML loaders ------------------------------------------------
+
+
+@pytest.mark.parametrize("loader", ["libyaml", "python"])
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        # the log's own spelling, not Python's (True, None, 1.5 as a float repr)
+        (
+            ("points: 150", "points: true"),
+            "line 17 (armies.b.detachments[0].points): points must be an integer from 0 to 100000, got true",
+        ),
+        (("points: 150", "points: yes"), "got yes"),
+        (("points: 150", "points: 1.5"), "got 1.5"),
+        (("points: 150", "points: ~"), "got ~"),
+        (
+            ("points: 400", "points:"),
+            "line 8 (armies.a.detachments[1].points): points must be an integer from 0 to 100000, got nothing",
+        ),
+        (("points: 150", "points: '150'"), "got '150'"),
+        (("name: Blue", "name: false"), "line 15 (armies.b.name): expected text, got false"),
+        (
+            ("{id: foot,", "{true: 1, id: foot,"),
+            "line 6 (armies.a.detachments[0]): unknown key true; allowed",
+        ),
+        (
+            ("strength: damage-capacity", "strength: null"),
+            "strength must be one of units, damage-capacity, got null",
+        ),
+    ],
+)
+def test_errors_spell_values_as_the_log_does(
+    loader: str, change: tuple[str, str], expected: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import yaml
+
+    from rulesbook.systems.army_morale import ledger
+
+    if loader == "libyaml":
+        if not yaml.__with_libyaml__:
+            pytest.skip("PyYAML without libyaml")
+        assert ledger._LOADER is yaml.CSafeLoader  # the fast loader is the one in use
+    else:
+        monkeypatch.setattr(ledger, "_LOADER", yaml.SafeLoader)
+    with pytest.raises(InputError) as info:
+        replay(log_from_text(ARMIES.replace(*change), "game.yaml"))
+    assert expected in str(info.value)
+    assert "True" not in str(info.value) and "None" not in str(info.value)
+
+
+@pytest.mark.parametrize("loader", ["libyaml", "python"])
+def test_both_loaders_name_the_line_of_broken_yaml(loader: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import yaml
+
+    from rulesbook.systems.army_morale import ledger
+
+    if loader == "python":
+        monkeypatch.setattr(ledger, "_LOADER", yaml.SafeLoader)
+    with pytest.raises(InputError, match=r"^log: game.yaml line 3: not valid YAML \(.*expected ',' or '\]'"):
+        log_from_text("armies:\n  a: [1, 2\n", "game.yaml")
+    # a character YAML refuses (BEL on line 3) is placed on its line too
+    with pytest.raises(
+        InputError, match=r"^log: game.yaml line 3: not valid YAML \(.*characters are not allowed\)$"
+    ):
+        log_from_text("format: army-morale-log/1\ntitle: x\nname: a\x07b\n", "game.yaml")
+    with pytest.raises(InputError, match=r"line 18: YAML aliases \(\*blue\) are not allowed"):
+        log_from_text(ARMIES.replace("  b:\n    name: Blue", "  b: &blue\n    name: Blue") + "  c: *blue\n")
+    # the example replays identically with either loader
+    assert replay(load_log(EXAMPLE_LOG)).values == (3, -6)

@@ -77,3 +77,38 @@ def test_ipywidgets_tracker() -> None:
     box.rally["a"]["take_and_hold"].value = "3"
     box.end_rally.click()
     assert 'data-key="a_value">17<' in box.output.value and 'data-key="turn">2<' in box.output.value
+
+
+@pytest.mark.covers("army-morale.detachment.strength")
+def test_panel_drop_downs_always_hold_the_choice_they_show() -> None:
+    view = TrackerView()
+    detachment, engine = view.event["detachment"], view.event["war_engine"]
+    assert (detachment.value, engine.value) == ("infantry", "baneblade-1")  # the first, explicitly
+    view.event["number"].value = 2
+    _click(view, "am-add-event")
+    assert "Infantry company loses 2: 18 of 20 units" in view.status.object
+    # a loaded log keeps a choice that still exists and otherwise selects its first detachment
+    detachment.value = "boyz"
+    view.load_text(EXAMPLE_LOG.read_text(), "example-game.yaml")
+    assert detachment.value == "boyz"
+    view.load_text(
+        "armies:\n  a: {name: Red, detachments: [{id: x, points: 100, initial_strength: 4}]}\n"
+        "  b: {name: Blue, detachments: [{id: y, points: 50, initial_strength: 2}]}\n",
+        "mine.yaml",
+    )
+    assert (detachment.value, engine.value) == ("x", None)
+
+
+@pytest.mark.covers("army-morale.detachment.strength")
+def test_ipywidgets_drop_downs_send_the_detachment_they_show() -> None:
+    box = ipy_tracker()
+    detachment, engine = box.event["detachment"], box.event["war_engine"]
+    assert (detachment.index, detachment.label, detachment.value) == (0, "a: Infantry company", "infantry")
+    assert (engine.index, engine.label, engine.value) == (0, "a: baneblade-1", "baneblade-1")
+    box.event["number"].value = 2
+    box.add_event.click()
+    assert "Infantry company loses 2: 18 of 20 units" in box.output.value
+    detachment.label = "b: Boyz mob"
+    assert detachment.value == "boyz"
+    box.add_event.click()
+    assert "Boyz mob loses 2: 22 of 24 units" in box.output.value

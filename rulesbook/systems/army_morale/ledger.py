@@ -2,7 +2,7 @@
 
 A **game log** is a YAML (or JSON) file describing the two armies and what happened, turn by
 turn, with the dice results the players rolled. :func:`load_log` reads it (``yaml.compose``,
-so every rejection names its line), :func:`replay` turns it into a :class:`Ledger` — both
+with libyaml when available, so every rejection names its line), :func:`replay` turns it into a :class:`Ledger` — both
 Army Morale values after every event and every Rally phase, each change tagged with the rule
 ID behind it — and :func:`dump_log` writes it back without loss.
 
@@ -30,10 +30,13 @@ Schema (``format: army-morale-log/1``)::
       - turn: 1                          # 1, 2, 3, ... in order
         events:                          # one-time effects as they happen
           - {type: losses, detachment: infantry, lost: 4}
+          - {type: losses, detachment: baneblades, war_engine: baneblade-1, lost: 2}  # optional name
           - {type: half-strength, detachment: infantry}
           - {type: detachment-destroyed, detachment: infantry, blast_markers: 2}
           - {type: war-engine-destroyed, war_engine: baneblade-1, result: destroyed}
-          - {type: bunker-destroyed, side: a, roll: 4, bunker: north}   # bunker: optional name
+                                         # its remaining Damage Capacity leaves the detachment
+          - {type: bunker-destroyed, side: a, roll: 4, bunker: north}   # a destroys one of its
+                                         # Bunker objectives: b loses 4 (bunker: optional name)
           - {type: adjustment, side: b, amount: -1, reason: scenario special rule}
         rally:                           # end of the Rally phase (step R4); omit while unplayed
           a:
@@ -82,6 +85,7 @@ from rulesbook.systems.army_morale.rules import (
     WarEngineRounding,
     at_half_strength,
     bunker_term,
+    constant,
     destroyed_detachment_term,
     detachment_strength,
     detachment_value,
@@ -210,10 +214,15 @@ class Army:
 
 @dataclass(frozen=True, slots=True)
 class Losses:
-    """A detachment loses ``lost`` units (or points of Damage Capacity)."""
+    """A detachment loses ``lost`` units (or points of Damage Capacity).
+
+    ``war_engine`` optionally names the War Engine of a damage-capacity detachment that took
+    the damage, so its remaining Damage Capacity is known when it is later destroyed.
+    """
 
     detachment: str
     lost: int
+    war_engine: str = ""
     at: Loc = field(default=NOWHERE, compare=False, repr=False)
     type: Literal["losses"] = "losses"
 
@@ -249,7 +258,7 @@ class WarEngineDestroyed:
 
 @dataclass(frozen=True, slots=True)
 class BunkerDestroyed:
-    """``side`` destroys one of its own bunker objectives; ``roll`` is the D6 result.
+    """``side`` destroys one of its Bunker objectives (one set for it to destroy); ``roll`` is the D6.
 
     ``bunker`` optionally names the objective, so a second destruction of it is refused.
     """
@@ -387,6 +396,16 @@ class _Reader:
     def __init__(self, source: str) -> None:
         self.source = source
         self.constructor = SafeConstructor()
+        self.options: dict[str, str] = {}
+
+    def shown(self, node: Node) -> str:
+        """A value as the log spells it, for messages: ``true`` (not Python's ``True``),
+        ``3.5``, an empty value as ``nothing``, text quoted (``'lots'``)."""
+        if not isinstance(node, ScalarNode):
+            return "a list" if isinstance(node, SequenceNode) else "a mapping"
+        if node.tag == "tag:yaml.org,2002:str":
+            return repr(node.value)
+        return node.value or "nothing"
 
     def fail(self, at: Loc, message: str) -> InputError:
         return InputError("log", f"{self.source} {at}: {message}")
@@ -403,7 +422,8 @@ class _Reader:
             key = self.scalar(key_node, path)
             if not isinstance(key, str) or key not in allowed:
                 raise self.fail(
-                    self.loc(key_node, path), f"unknown key {key!r}; allowed: {', '.join(allowed)}"
+                    self.loc(key_node, path),
+                    f"unknown key {self.shown(key_node)}; allowed: {', '.join(allowed)}",
                 )
             if key in out:
                 raise self.fail(self.loc(key_node, path), f"key {key!r} given twice")
@@ -430,7 +450,7 @@ class _Reader:
         if value is None and allow_empty:
             return ""
         if isinstance(value, bool) or not isinstance(value, str | int):
-            raise self.fail(self.loc(node, path), f"expected text, got {value!r}")
+            raise self.fail(self.loc(node, path), f"expected text, got {self.shown(node)}")
         value = str(value)
         if not value and not allow_empty:
             raise self.fail(self.loc(node, path), "expected a non-empty text")
@@ -440,7 +460,8 @@ class _Reader:
         value = self.scalar(node, path)
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise self.fail(
-                self.loc(node, path), f"{what} must be an integer from {low} to {high}, got {value!r}"
+                self.loc(node, path),
+                f"{what} must be an integer from {low} to {high}, got {self.shown(node)}",
             )
         return value
 
@@ -448,7 +469,7 @@ class _Reader:
         value = self.scalar(node, path)
         if value not in choices:
             raise self.fail(
-                self.loc(node, path), f"{what} must be one of {', '.join(choices)}, got {value!r}"
+                self.loc(node, path), f"{what} must be one of {', '.join(choices)}, got {self.shown(node)}"
             )
         return cast(T, value)
 
@@ -464,10 +485,12 @@ class _Reader:
             fmt = self.text(top["format"], "format")
             if fmt != LOG_FORMAT:
                 raise self.fail(
-                    self.loc(top["format"], "format"), f"format must be {LOG_FORMAT}, got {fmt!r}"
+                    self.loc(top["format"], "format"),
+                    f"format must be {LOG_FORMAT}, got {self.shown(top['format'])}",
                 )
         title = self.text(top["title"], "title", allow_empty=True) if "title" in top else ""
         interps = self.interpretations(top["interpretations"]) if "interpretations" in top else ()
+        self.options = dict(interps)
         armies_node = self.need(top, "armies", root, "log")
         armies = self.mapping(armies_node, "armies", SIDES)
         pair = tuple(self.army(self.need(armies, s, armies_node, "armies"), f"armies.{s}") for s in SIDES)
@@ -523,10 +546,18 @@ class _Reader:
             where = f"{path}.initial_strength"
             initial_node = self.need(m, "initial_strength", node, path)
             initial = self.integer(initial_node, where, 1, 10_000, "initial_strength")
-            if derived is not None and initial != derived:
+            mixed = self.options.get("mixed-detachment-strength") == "capacity-plus-units"
+            if derived is not None and (initial < derived if mixed else initial != derived):
+                how = "is below" if mixed else "differs from"
+                hint = (
+                    ""
+                    if mixed
+                    else " (a detachment with other units too: strength: units, or the "
+                    "interpretation mixed-detachment-strength: capacity-plus-units)"
+                )
                 raise self.fail(
                     self.loc(initial_node, where),
-                    f"initial_strength {initial} differs from the War Engines' total Damage Capacity {derived}",
+                    f"initial_strength {initial} {how} the War Engines' total Damage Capacity {derived}{hint}",
                 )
         else:
             initial = derived
@@ -588,10 +619,11 @@ class _Reader:
         kind = self.choice(raw["type"], f"{path}.type", EVENT_TYPES, "type")
         match kind:
             case "losses":
-                m = self.mapping(node, path, ("type", "detachment", "lost"))
+                m = self.mapping(node, path, ("type", "detachment", "lost", "war_engine"))
                 return Losses(
                     self.text(self.need(m, "detachment", node, path), f"{path}.detachment"),
                     self.integer(self.need(m, "lost", node, path), f"{path}.lost", 1, 10_000, "lost"),
+                    self.text(m["war_engine"], f"{path}.war_engine") if "war_engine" in m else "",
                     at=at,
                 )
             case "half-strength":
@@ -667,6 +699,11 @@ class _Reader:
         )
 
 
+_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's loader when PyYAML was built with it (much faster on long logs; its nodes keep
+their line marks), else the pure-Python one."""
+
+
 def log_from_text(text: str, source: str = "log", *, is_json: bool = False) -> GameLog:
     """Parse a game log from YAML (or JSON) text; errors name ``source`` and the line.
 
@@ -684,18 +721,23 @@ def log_from_text(text: str, source: str = "log", *, is_json: bool = False) -> G
         # composing it as YAML keeps the line numbers for every later message.
         text = text.replace("\t", " ")
     try:
-        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        for event in yaml.parse(text, Loader=_LOADER):
             if isinstance(event, yaml.AliasEvent):
                 line = event.start_mark.line + 1 if event.start_mark else 0
                 raise InputError(
                     "log",
                     f"{source} line {line}: YAML aliases (*{event.anchor}) are not allowed in a game log",
                 )
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        root = yaml.compose(text, Loader=_LOADER)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}" if mark is not None else "start"
-        problem = getattr(exc, "problem", None) or "malformed"
+        if mark is not None:
+            where = f"line {mark.line + 1}"
+        elif isinstance(exc, yaml.reader.ReaderError):  # a character YAML does not allow
+            where = f"line {text.count(chr(10), 0, max(exc.position, 0)) + 1}"
+        else:
+            where = "start"
+        problem = getattr(exc, "problem", None) or getattr(exc, "reason", None) or "malformed"
         raise InputError("log", f"{source} {where}: not valid YAML ({problem})") from None
     except ValueError as exc:  # e.g. unsupported characters
         raise InputError("log", f"{source}: cannot be read ({exc})") from None
@@ -720,7 +762,8 @@ def load_log(path: str | Path) -> GameLog:
 def _event_data(event: Event) -> dict[str, Any]:
     match event:
         case Losses():
-            return {"type": event.type, "detachment": event.detachment, "lost": event.lost}
+            named = {"war_engine": event.war_engine} if event.war_engine else {}
+            return {"type": event.type, "detachment": event.detachment, "lost": event.lost, **named}
         case HalfStrength():
             return {"type": event.type, "detachment": event.detachment}
         case DetachmentDestroyed():
@@ -900,6 +943,23 @@ class _DetState:
     strength: int
     half_line: Loc | None = None
     destroyed_line: Loc | None = None
+    destroyed_turn: int = 0
+    destroyed_markers: int = 0
+    zero_line: Loc | None = None
+    """Where the strength first reached 0 (losses or War Engines lost)."""
+    engine_left: dict[str, int] = field(default_factory=dict)
+    """Strength each War Engine still holds: its Damage Capacity less the losses named for it
+    (one unit in a detachment counted in units); an engine leaves when destroyed or wrecked."""
+    unnamed: int = 0
+    """Losses logged for the detachment without naming a War Engine, not yet placed on one."""
+
+    @property
+    def measure(self) -> str:
+        return "Damage Capacity" if self.det.strength == "damage-capacity" else "units"
+
+    def weight(self, we: WarEngine) -> int:
+        """A War Engine's share of the strength: its Damage Capacity, or one unit."""
+        return we.damage_capacity if self.det.strength == "damage-capacity" else 1
 
 
 class _Replay:
@@ -912,6 +972,11 @@ class _Replay:
         self.we_value = log.option("war-engine-value")
         self.capture_once = log.option("capture-repeats") == "once-per-objective"
         self.equal = cast(EqualValues, log.option("equal-values"))
+        self.unnamed_first = log.option("war-engine-lost-strength") == "unnamed-losses-first"
+        self.wreck_removes = log.option("wrecked-war-engine-strength") == "removed"
+        self.wreck_then_destroy = log.option("wrecked-then-destroyed") == "destroyed-counts"
+        self.markers_again = log.option("destroyed-markers-at-r4") == "counted-again"
+        self.zero_rejects = log.option("strength-zero-without-event") == "reject-at-r4"
         self.values: dict[Side, int] = {"a": 0, "b": 0}
         self.entries: list[LedgerEntry] = []
         self.dets: dict[str, _DetState] = {}
@@ -972,6 +1037,14 @@ class _Replay:
                     if w.id in self.wes or w.id in self.dets:
                         raise self.fail(w.at, f"War Engine ID {w.id!r} is used twice")
                     self.wes[w.id] = (w, st)
+                    st.engine_left[w.id] = st.weight(w)
+                held = sum(st.engine_left.values())
+                if d.initial_strength < held:
+                    raise self.fail(
+                        d.at,
+                        f"detachment {d.id!r}: initial_strength {d.initial_strength} is less than "
+                        f"its War Engines alone ({held} {st.measure})",
+                    )
                 self.add(
                     side,
                     morale,
@@ -1004,20 +1077,22 @@ class _Replay:
                         e.at,
                         f"detachment {e.detachment!r} has {st.strength} strength left, cannot lose {e.lost}",
                     )
+                if e.war_engine:
+                    self.named_losses(st, e)
+                else:
+                    st.unnamed += e.lost
                 st.strength -= e.lost
-                measure = "Damage Capacity" if st.det.strength == "damage-capacity" else "units"
+                by = f" ({e.war_engine})" if e.war_engine else ""
                 self.add(
                     None,
                     0,
                     "army-morale.detachment.strength",
-                    f"{st.det.label} loses {e.lost}: {st.strength} of {st.det.initial_strength} {measure}",
+                    f"{st.det.label}{by} loses {e.lost}: {st.strength} of {st.det.initial_strength} "
+                    f"{st.measure}",
                     e.at,
                     "battle",
                 )
-                if st.half_line is None and at_half_strength(
-                    st.strength, st.det.initial_strength, self.threshold
-                ):
-                    self.half_strength(st, e.at, f"reduced to {st.strength} of {st.det.initial_strength}")
+                self.strength_changed(st, e.at)
             case HalfStrength():
                 st = self.detachment(e.detachment, e.at)
                 if st.half_line is not None:
@@ -1037,6 +1112,7 @@ class _Replay:
             case DetachmentDestroyed():
                 st = self.detachment(e.detachment, e.at)
                 st.strength = 0
+                st.destroyed_turn, st.destroyed_markers = self.turn, e.blast_markers
                 if st.half_line is None and self.when_destroyed == "both":
                     self.half_strength(st, e.at, "destroyed, so also at half strength")
                 self.apply(
@@ -1056,14 +1132,25 @@ class _Replay:
                     raise self.fail(e.at, f"unknown War Engine {e.war_engine!r}; known: {known}")
                 if e.war_engine in self.we_done:
                     result, line = self.we_done[e.war_engine]
-                    raise self.fail(
-                        e.at,
-                        f"War Engine {e.war_engine!r} was already {result} ({line.short}); it counts once",
-                    )
+                    if not (result == "wrecked" and e.result == "destroyed" and self.wreck_then_destroy):
+                        hint = (
+                            " (to let a wreck be destroyed later, choose the interpretation "
+                            "wrecked-then-destroyed: destroyed-counts)"
+                            if result == "wrecked" and e.result == "destroyed"
+                            else ""
+                        )
+                        raise self.fail(
+                            e.at,
+                            f"War Engine {e.war_engine!r} was already {result} ({line.short}); "
+                            f"it counts once{hint}",
+                        )
                 we, st = found
                 self.we_done[e.war_engine] = (e.result, e.at)
                 gainer = other(st.side)
                 label = we.name or we.id
+                removes = e.result == "destroyed" or self.wreck_removes
+                if removes and st.destroyed_line is None and we.id in st.engine_left:
+                    self.remove_engine(st, we, e.result, e.at)
                 if e.result == "wrecked":
                     self.add(
                         gainer,
@@ -1099,6 +1186,64 @@ class _Replay:
                     e.side, e.amount, "army-morale.army.value", f"adjustment: {e.reason}", e.at, "battle"
                 )
 
+    def named_losses(self, st: _DetState, e: Losses) -> None:
+        """Damage Capacity lost by one named War Engine of ``st``."""
+        found = self.wes.get(e.war_engine)
+        if found is None or found[1] is not st:
+            mine = ", ".join(w.id for w in st.det.war_engines) or "none"
+            raise self.fail(
+                e.at,
+                f"detachment {e.detachment!r} has no War Engine {e.war_engine!r}; its War Engines: {mine}",
+            )
+        if st.det.strength != "damage-capacity":
+            raise self.fail(
+                e.at,
+                f"detachment {e.detachment!r} counts its strength in units; name a War Engine in "
+                "losses only for a detachment counted in Damage Capacity",
+            )
+        if e.war_engine not in st.engine_left:
+            result, line = self.we_done[e.war_engine]
+            raise self.fail(e.at, f"War Engine {e.war_engine!r} was already {result} ({line.short})")
+        left = st.engine_left[e.war_engine]
+        if e.lost > left:
+            raise self.fail(
+                e.at, f"War Engine {e.war_engine!r} has {left} Damage Capacity left, cannot lose {e.lost}"
+            )
+        st.engine_left[e.war_engine] = left - e.lost
+
+    def remove_engine(self, st: _DetState, we: WarEngine, result: str, at: Loc) -> None:
+        """A destroyed (or wrecked) War Engine takes the strength it still held out of its detachment.
+
+        Losses logged without naming a War Engine may or may not have been this one's; the
+        interpretation ``war-engine-lost-strength`` says which (see rules.yaml).
+        """
+        left = st.engine_left.pop(we.id, 0)
+        if self.unnamed_first:
+            drop = max(0, left - st.unnamed)  # the unnamed losses were this engine's first
+        else:
+            drop = min(left, st.strength)  # the unnamed losses were the other units'
+        st.unnamed -= left - drop  # unnamed losses now placed on this engine
+        st.strength -= drop
+        lost = f"{drop} {st.measure}".replace("1 units", "1 unit")
+        held = "it still held" if drop == left else f"more ({left - drop} already logged as losses)"
+        self.add(
+            None,
+            0,
+            "army-morale.detachment.strength",
+            f"{we.name or we.id} {result}: {st.det.label} loses {lost} {held}, "
+            f"{st.strength} of {st.det.initial_strength} left",
+            at,
+            "battle",
+        )
+        self.strength_changed(st, at)
+
+    def strength_changed(self, st: _DetState, at: Loc) -> None:
+        """The half-strength effect once the strength is low enough; note where it reached 0."""
+        if st.half_line is None and at_half_strength(st.strength, st.det.initial_strength, self.threshold):
+            self.half_strength(st, at, f"reduced to {st.strength} of {st.det.initial_strength}")
+        if st.strength == 0 and st.zero_line is None:
+            st.zero_line = at
+
     def war_engine_value(self, we: WarEngine, st: _DetState, at: Loc) -> Fraction:
         if we.morale is not None:
             return Fraction(we.morale)
@@ -1115,6 +1260,15 @@ class _Replay:
 
     # -- Rally -----------------------------------------------------------------------------
     def rally(self, turn: Turn, rally: tuple[RallySide, RallySide]) -> Verdict:
+        if self.zero_rejects:
+            for st in self.dets.values():
+                if st.strength == 0 and st.destroyed_line is None and st.zero_line is not None:
+                    raise self.fail(
+                        rally[0].at,
+                        f"detachment {st.det.label} has had no strength left since {st.zero_line.short} "
+                        "but is not recorded as destroyed; log detachment-destroyed with its Blast "
+                        "markers before step R4 (strength-zero-without-event: reject-at-r4)",
+                    )
         for side, report in zip(SIDES, rally, strict=True):
             if self.capture_once:
                 for c in report.capture:
@@ -1141,6 +1295,14 @@ class _Replay:
                     self.apply(term, at, "rally", roll)
                 else:
                     self.apply(term, report.at, "rally")
+        if self.markers_again:
+            for st in self.dets.values():
+                if st.destroyed_turn == self.turn and st.destroyed_markers and st.destroyed_line:
+                    note = f"Blast markers of {st.det.label}, destroyed this turn, counted again"
+                    term = Term(
+                        st.side, "army-morale.ongoing.blast-markers", -1, constant(st.destroyed_markers), note
+                    )
+                    self.apply(term, st.destroyed_line, "rally")
         verdict = game_end(self.values["a"], self.values["b"], self.equal)
         text = {
             "continue": "no side at 0 or less: the game goes on",
@@ -1190,10 +1352,15 @@ class _Replay:
             d = st.det
             if st.destroyed_line is not None:
                 yield f"detachment {d.label} is destroyed"
+            elif st.strength == 0:
+                since = f" since {st.zero_line.short}" if st.zero_line is not None else ""
+                yield (
+                    f"detachment {d.label} has no strength left{since} but is not recorded as destroyed: "
+                    "log detachment-destroyed with the Blast markers it carried, or their -1 each "
+                    "(army-morale.one-time.destroyed-detachment-blast-markers) is missing"
+                )
             elif st.half_line is not None:
                 yield f"detachment {d.label} is at half strength (its Morale value {st.morale} is spent)"
-            elif st.strength == 0:
-                yield f"detachment {d.label} has no strength left: record it as destroyed"
         if self.log.turns and self.log.turns[-1].rally is None:
             yield f"turn {self.log.turns[-1].number}'s Rally phase is not recorded yet"
 

@@ -353,7 +353,7 @@ def capture_term(side: Side, choice: CaptureChoice, note: str = "Capture objecti
 
 @implements("army-morale.one-time.bunker")
 def bunker_term(by: Side) -> Term:
-    """``by`` destroys one of its own bunker objectives: the opponent loses D6.
+    """``by`` destroys one of its Bunker objectives (one set for it to destroy): the opponent loses D6.
 
     >>> bunker_term("a").signed_text, bunker_term("a").side
     ('-D6', 'b')

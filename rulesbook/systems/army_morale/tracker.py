@@ -72,7 +72,7 @@ def event_from_form(
     markers of a destroyed detachment, the bunker's D6 roll or an adjustment's amount.
 
     >>> event_from_form("losses", detachment="infantry", number=3)
-    Losses(detachment='infantry', lost=3, type='losses')
+    Losses(detachment='infantry', lost=3, war_engine='', type='losses')
     >>> event_from_form("bunker-destroyed", side="b", number=7)
     Traceback (most recent call last):
     ...
