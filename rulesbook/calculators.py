@@ -294,11 +294,9 @@ class IntListInput(Input):
 
     def parse(self, text: str) -> tuple[int, ...]:
         parts = [p.strip() for p in text.split(",")] if text.strip() else []
-        try:
-            values = tuple(int(p) for p in parts)
-        except ValueError:
-            raise self.error(text) from None
-        return self._check(values)
+        if not all(_INT_TEXT.match(p) for p in parts):
+            raise self.error(text)
+        return self._check(tuple(int(p) for p in parts))
 
     def _check(self, value: Any) -> tuple[int, ...]:
         if not isinstance(value, list | tuple) or any(
@@ -458,10 +456,6 @@ class Calculator:
         return {
             inp.key: inp.parse(example[inp.key]) if inp.key in example else inp.initial for inp in self.inputs
         }
-
-    def defaults(self) -> dict[str, Any]:
-        """Defaults of the inputs that have one."""
-        return {i.key: i.default for i in self.inputs if not i.required}
 
     def validate(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """Check every value, fill defaults, run the cross-field check; InputError on failure."""

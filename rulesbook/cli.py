@@ -62,7 +62,7 @@ def _system_json(system: System) -> dict[str, Any]:
         "version": system.version,
         "source": system.source,
         "rules": [{"id": r.id, "title": r.title} for r in reg.rules_for_system(system.id)],
-        "calculators": [{"id": c.id, "title": c.title} for c in reg.calculators_for_system(system.id)],
+        "calculators": [c.declaration() for c in reg.calculators_for_system(system.id)],
         "interpretations": [
             {"id": i.id, "question": i.question} for i in reg.interpretations_for_system(system.id)
         ],

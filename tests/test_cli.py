@@ -74,6 +74,19 @@ def test_list_json_names_every_id() -> None:
     listed_rules = {r["id"] for s in data["systems"] for r in s["rules"]}
     assert listed_calcs == set(reg.calculators)
     assert listed_rules == set(reg.rules)
+    morale = next(
+        c for s in data["systems"] for c in s["calculators"] if c["id"] == "scrollhammer.morale-check"
+    )
+    ld = next(i for i in morale["inputs"] if i["key"] == "ld")
+    assert ld == {
+        "key": "ld",
+        "kind": "int",
+        "allowed": "an integer from 0 to 12",
+        "default": None,
+        "required": True,
+        "help": ld["help"],
+    }
+    assert {"key": "p_pass", "kind": "probability", "label": "P(pass)"} in morale["outputs"]
 
 
 def test_rule_shows_text_citation_and_calculators() -> None:
