@@ -302,7 +302,8 @@ def _check_weapon(
                 )
         for key in ("cover", "stealth", "overwatch"):
             if values[key]:
-                raise InputError(key, f"only applies to ranged attacks; {fix} or set it to false")
+                why = f"{label} is a melee weapon; set it to false" if label else f"{fix} or set it to false"
+                raise InputError(key, f"only applies to ranged attacks; {why}")
     bonus = blast_bonus(values["models"]) if ab.blast else 0
     if weapon.attacks.maximum + bonus > MAX_ATTACKS:
         raise InputError(
