@@ -38,3 +38,20 @@ def test_wh40k_rule_page_links_its_live_calculator(served: str, page: Any) -> No
     page.wait_for_url("**/calc/wh40k.attack")
     read_value(page, "mean_wounds_lost")
     assert page.external_requests == []
+
+
+@pytest.mark.covers("wh40k.attack.sequence")
+def test_wh40k_sequence_live_calculator(served: str, page: Any) -> None:
+    page.goto(f"{served}/calc/wh40k.sequence")
+    read_value(page, "mean_wounds_lost")  # the first example: bolters then plasma, 5 two-wound models
+    set_number(page, "wounds", 1)
+    set_number(page, "models", 30)
+    # one-wound models, 22 shots cannot reach 30: bolters 20 x 2/3 x 1/2 x 1/3 = 20/9 plus
+    # plasma 2 x 2/3 x 5/6 x 5/6 = 25/27 unsaved; 85/27 = 3.1481
+    page.locator('[data-key="mean_wounds_lost"]', has_text="3.1481").first.wait_for()
+    set_number(page, "weapons", "bolters: A=20 BS=3 S=4 D=1; plasma: A=2 BS=3 S=40 D=2")
+    error = page.locator('[data-key="error"]').first
+    error.wait_for()
+    assert error.inner_text().startswith("weapons: weapon 2 (plasma): S: expected an integer from 1 to 30")
+    assert page.locator(".rb-input-weapons input").first.input_value().endswith("S=40 D=2")
+    assert page.external_requests == []

@@ -75,11 +75,12 @@ def simulate_once(rng: random.Random, weapons: Sequence[Weapon], target: Target,
         cover = target.cover and w.ranged and not ab.ignores_cover and not (target.save <= 3 and w.ap == 0)
         armour_mod = min(1, w.ap + (1 if cover else 0) + o.save_modifier)
         armour_ok = sum(1 for f in range(2, 7) if f + armour_mod >= target.save) if target.save <= 6 else 0
-        inv_ok = sum(1 for f in range(2, 7) if target.invuln is not None and f >= target.invuln)
+        inv_mod = min(1, o.save_modifier) if o.invuln_modifiers == "other-modifiers-apply" else 0
+        inv_ok = sum(1 for f in range(2, 7) if target.invuln is not None and f + inv_mod >= target.invuln)
         use_invuln = inv_ok > armour_ok
         for _ in range(n_attacks):
             hits: list[bool] = []  # True = automatic wound (Lethal Hits)
-            if ab.torrent:
+            if ab.torrent and not (o.overwatch and w.ranged and o.torrent_overwatch == "sixes-only"):
                 hits.append(False)
             else:
                 for attempt in range(2):
@@ -118,7 +119,7 @@ def simulate_once(rng: random.Random, weapons: Sequence[Weapon], target: Target,
                     continue
                 nat = rng.randint(1, 6)
                 if use_invuln:
-                    saved = nat != 1 and target.invuln is not None and nat >= target.invuln
+                    saved = nat != 1 and target.invuln is not None and nat + inv_mod >= target.invuln
                 else:
                     saved = target.save <= 6 and nat != 1 and nat + armour_mod >= target.save
                 if not saved:

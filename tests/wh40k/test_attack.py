@@ -500,3 +500,47 @@ def test_single_d6_tests_are_binomial(n: int, which: str) -> None:
     dist = failures(test, n)
     for k in range(n + 1):
         assert dist.p(k) == math.comb(n, k) * q**k * (1 - q) ** (n - k)
+
+
+# -- accepted words that change nothing, overlapping Anti-X, the newer register entries ----------
+
+
+@pytest.mark.covers("wh40k.attack.anti")
+def test_inert_words_and_overlapping_anti_are_warned_about() -> None:
+    base = {"attacks": "6", "skill": "3", "strength": "4", "damage": "1", "toughness": "4", "save": "7"}
+    plain = ATTACK.run(**base, wounds=1, models=10)
+    marked = ATTACK.run(**base, wounds=1, models=10, abilities="pistol,precision,hazardous,psychic")
+    assert marked["mean_wounds_lost_exact"] == plain["mean_wounds_lost_exact"] == "2"  # 6 x 2/3 x 1/2
+    assert len(marked.warnings) == 4 and all("changes no number" in w for w in marked.warnings)
+    assert not plain.warnings
+    anti = ATTACK.run(**base, wounds=1, models=10, abilities="anti-infantry-4,anti-infantry-2")
+    # the better one counts: Critical Wound (so a wound) on 2+: 6 x 2/3 x 5/6
+    assert anti["mean_wounds_lost_exact"] == "10/3"
+    assert anti.warnings == (
+        "anti-infantry-4, anti-infantry-2 all apply to this target; only the best, Critical Wound on 2+, counts",
+    )
+    vehicle = ATTACK.run(
+        **base, wounds=1, models=10, abilities="anti-infantry-4,anti-infantry-2", target_keywords="vehicle"
+    )
+    assert vehicle["mean_wounds_lost_exact"] == "2" and not vehicle.warnings
+    seq = (
+        registry()
+        .calculator("wh40k.sequence")
+        .run(weapons="pistol: A=1 BS=3 S=4 D=1 pistol", toughness=4, save=7, wounds=1)
+    )
+    assert seq.warnings == (
+        "pistol: pistol changes no number of this calculator (accepted so a profile can be typed as printed)",
+    )
+
+
+@pytest.mark.covers("wh40k.attack.torrent", "wh40k.attack.fire-overwatch", "wh40k.attack.invulnerable-save")
+def test_register_switches_match_the_simulation() -> None:
+    """The torrent-overwatch and invulnerable-modifiers alternatives, exact against Monte Carlo."""
+    flamer = weapon("D6", 3, 5, -1, "1", "torrent")
+    target = Target(toughness=4, save=4, wounds=1, models=10, invuln=5)
+    for opts in (
+        Options(overwatch=True, torrent_overwatch="sixes-only"),
+        Options(save_modifier=-1),
+        Options(save_modifier=-1, invuln_modifiers="armour-only"),
+    ):
+        assert_matches_monte_carlo([flamer, weapon("4", 3, 4, -3, "1")], target, opts, trials=3000)

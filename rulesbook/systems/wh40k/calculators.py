@@ -12,6 +12,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -32,11 +33,16 @@ from rulesbook.errors import InputError
 from rulesbook.registry import raw_registry
 from rulesbook.results import CalcResult, Distribution, Table, fraction_str, probability_values
 from rulesbook.systems.wh40k.data import damaged_hit_modifier, mortarion_weapons
+from rulesbook.systems.wh40k.profiles import WeaponProfilesInput, parse_weapons
 from rulesbook.systems.wh40k.rules import (
     ABILITY_WORDS,
+    DIGITS_LIMIT,
+    INERT_ABILITIES,
     JOINT_LIMIT,
     MAX_ATTACKS,
+    MAX_DAMAGE,
     MAX_TOTAL_WOUNDS,
+    WORK_LIMIT,
     Options,
     SequenceResult,
     Target,
@@ -50,8 +56,10 @@ from rulesbook.systems.wh40k.rules import (
     hit_test,
     joint_packets_bound,
     parse_abilities,
+    predicted_cost,
     resolve,
     save_test,
+    torrent_auto_hits,
     wound_target,
     wound_test,
 )
@@ -110,7 +118,10 @@ ATTACKER_SITUATION: tuple[Input, ...] = (
     BoolInput(
         key="remained_stationary",
         label="Remained Stationary",
-        help="The attacking unit did not move this turn (Heavy weapons get +1 to hit).",
+        help=(
+            "The attacking unit did not move this turn (Heavy weapons get +1 to hit); true unless "
+            "told otherwise (interpretation wh40k.interpretations.remained-stationary)."
+        ),
         default=True,
     ),
     BoolInput(
@@ -173,7 +184,10 @@ TARGET_INPUTS: tuple[Input, ...] = (
     IntInput(
         key="save_modifier",
         label="Other save modifier",
-        help="Other modifiers to the armour saving throw besides AP and cover (improvements capped at +1).",
+        help=(
+            "Other saving throw modifiers besides AP and cover (improvements capped at +1); they "
+            "apply to an invulnerable save too unless invuln_modifiers=armour-only."
+        ),
         minimum=-3,
         maximum=3,
         default=0,
@@ -206,6 +220,8 @@ INTERPRETATION_INPUTS: tuple[Input, ...] = tuple(
         ("allocation", "allocation"),
         ("damage_minimum", "damage-minimum"),
         ("published_abilities", "published-abilities"),
+        ("torrent_overwatch", "torrent-overwatch"),
+        ("invuln_modifiers", "invulnerable-modifiers"),
     )
 )
 
@@ -270,20 +286,77 @@ def _check_target(values: Mapping[str, Any]) -> None:
         raise InputError("models", f"models × wounds must be at most {MAX_TOTAL_WOUNDS}, got {total}")
 
 
-def _check_weapon(values: Mapping[str, Any], weapon: Weapon, field: str = "abilities") -> None:
+def _check_weapon(
+    values: Mapping[str, Any], weapon: Weapon, field: str | None = None, label: str = ""
+) -> None:
+    """Per-weapon limits. ``field=None``: errors name ``abilities``, ``attacks`` and ``damage``
+    (wh40k.attack); otherwise they name ``field`` and start with ``label`` (the weapon)."""
     ab = weapon.abilities
+    where = f"{label}: " if label else ""
     if not weapon.ranged:
+        fix = "use BS for a ranged weapon" if field else "set ranged=true"
         for word, flag in (("blast", ab.blast), ("torrent", ab.torrent), ("heavy", ab.heavy)):
             if flag:
-                raise InputError(field, f"{word} is a ranged weapon ability; set ranged=true or remove it")
+                raise InputError(
+                    field or "abilities", f"{where}{word} is a ranged weapon ability; {fix} or remove it"
+                )
         for key in ("cover", "stealth", "overwatch"):
             if values[key]:
-                raise InputError(key, "only applies to ranged attacks; set ranged=true or set it to false")
+                why = f"{label} is a melee weapon; set it to false" if label else f"{fix} or set it to false"
+                raise InputError(key, f"only applies to ranged attacks; {why}")
     bonus = blast_bonus(values["models"]) if ab.blast else 0
     if weapon.attacks.maximum + bonus > MAX_ATTACKS:
         raise InputError(
-            "attacks", f"at most {MAX_ATTACKS} attacks per weapon, got up to {weapon.attacks.maximum + bonus}"
+            field or "attacks",
+            f"{where}at most {MAX_ATTACKS} attacks per weapon, got up to {weapon.attacks.maximum + bonus}",
         )
+    if weapon.damage.maximum > MAX_DAMAGE:
+        raise InputError(
+            field or "damage",
+            f"{where}at most {MAX_DAMAGE} damage per attack, got up to {weapon.damage.maximum}",
+        )
+
+
+def _most_attacks_that_fit(weapons: Sequence[Weapon], index: int, target: Target, options: Options) -> int:
+    """The most attacks (Blast included) weapon ``index`` may make with the rest unchanged, 0 if
+    none fits."""
+    weapon = weapons[index]
+    low, high = 0, MAX_ATTACKS
+    while low < high:
+        k = (low + high + 1) // 2
+        fixed = replace(weapon, attacks=DiceExpr(0, 6, k), abilities=replace(weapon.abilities, blast=False))
+        trial = [*weapons[:index], fixed, *weapons[index + 1 :]]
+        if predicted_cost(trial, target, options).fits:
+            low = k
+        else:
+            high = k - 1
+    return low
+
+
+def _check_budget(
+    values: Mapping[str, Any], weapons: Sequence[Weapon], field: str, labels: Sequence[str]
+) -> None:
+    """Refuse at once what would take more than about 2 s (or give an answer of thousands of
+    digits), naming the weapon to cut and how far."""
+    target, options = _target(values), _options(values)
+    cost = predicted_cost(weapons, target, options)
+    if cost.fits:
+        return
+    index = max(range(len(weapons)), key=lambda i: cost.per_weapon[i])
+    most = _most_attacks_that_fit(weapons, index, target, options)
+    why = (
+        f"about {cost.work / WORK_LIMIT:.1f} times the work the calculators allow (about 2 s)"
+        if cost.work > WORK_LIMIT
+        else f"an exact answer of about {cost.digits:,.0f} digits (at most {DIGITS_LIMIT:,})"
+    )
+    label = labels[index]
+    cut = (
+        f"with everything else unchanged, use at most {most} attacks"
+        f"{' for ' + label if label else ''} (Blast included)"
+        if most
+        else "reduce models × wounds, Sustained Hits or random Damage"
+    )
+    raise InputError(field, f"{label + ': ' if label else ''}this would need {why}; {cut}")
 
 
 def _breakdown(result: SequenceResult) -> Table:
@@ -354,7 +427,9 @@ def _distribution_table(result: SequenceResult) -> Table:
     )
 
 
-def sequence_result(result: SequenceResult, extra_lines: Sequence[str] = ()) -> CalcResult:
+def sequence_result(
+    result: SequenceResult, extra_lines: Sequence[str] = (), warnings: Sequence[str] = ()
+) -> CalcResult:
     """The common result of the attack calculators (values, tables, explanation)."""
     models = _dense(result.models_destroyed, result.target.models + 1)
     wounds = _dense(result.wounds_lost, result.target.total_wounds + 1)
@@ -385,7 +460,10 @@ def sequence_result(result: SequenceResult, extra_lines: Sequence[str] = ()) -> 
         f"P(unit destroyed) = {float(result.p_unit_destroyed):.2%}."
     )
     return CalcResult(
-        values=values, tables=(_breakdown(result), _distribution_table(result)), explanation=tuple(lines)
+        values=values,
+        tables=(_breakdown(result), _distribution_table(result)),
+        explanation=tuple(lines),
+        warnings=tuple(warnings),
     )
 
 
@@ -421,11 +499,30 @@ def _check_attack(values: Mapping[str, Any]) -> None:
     weapon = _weapon(values)
     _check_weapon(values, weapon)
     _check_joint(values, [weapon], "attacks")
+    _check_budget(values, [weapon], "attacks", [""])
+
+
+def _ability_warnings(weapon: Weapon, target: Target, label: str = "") -> list[str]:
+    """Words that were accepted but change no number, and Anti-X words that overlap."""
+    where = f"{label}: " if label else ""
+    out = [
+        f"{where}{word} changes no number of this calculator (accepted so a profile can be typed as printed)"
+        for word in weapon.abilities.other
+        if word in INERT_ABILITIES
+    ]
+    applying = [(k, n) for k, n in weapon.abilities.anti if target.keywords is None or k in target.keywords]
+    if len(applying) > 1:
+        best = min(n for _, n in applying)
+        words = ", ".join(f"anti-{k}-{n}" for k, n in applying)
+        out.append(
+            f"{where}{words} all apply to this target; only the best, Critical Wound on {best}+, counts"
+        )
+    return out
 
 
 def _roll_lines(weapon: Weapon, target: Target, options: Options) -> list[str]:
     lines = []
-    if weapon.abilities.torrent and options.published_abilities == "published":
+    if torrent_auto_hits(weapon, options) and options.published_abilities == "published":
         lines.append("Torrent: every attack hits automatically (no Hit roll, no Critical Hit).")
     else:
         hit = hit_test(weapon, target, options)
@@ -523,7 +620,11 @@ def _attack_reference_tables() -> list[Table]:
         WordListInput(
             key="abilities",
             label="Weapon abilities",
-            help="Comma list, e.g. lethal-hits,sustained-hits-1,devastating-wounds,blast,anti-infantry-4.",
+            help=(
+                "Comma list, e.g. lethal-hits,sustained-hits-1,devastating-wounds,blast,anti-infantry-4. "
+                "Pistol, psychic, precision and hazardous are accepted but change no number here "
+                "(a warning says so); with several anti-KEYWORD-N that apply, the lowest N counts."
+            ),
             words=ABILITY_WORDS,
             default=(),
         ),
@@ -614,7 +715,7 @@ def attack_calculator(**values: Any) -> CalcResult:
     target = _target(values)
     options = _options(values)
     result = resolve([weapon], target, options)
-    return sequence_result(result, _roll_lines(weapon, target, options))
+    return sequence_result(result, _roll_lines(weapon, target, options), _ability_warnings(weapon, target))
 
 
 # -- wh40k.mortarion ---------------------------------------------------------------------------------
@@ -642,8 +743,9 @@ def _check_mortarion(values: Mapping[str, Any]) -> None:
             "weapons", "Silence attacks with one profile at a time: silence-strike or silence-sweep"
         )
     for w in weapons:
-        _check_weapon(values, w, "weapons")
+        _check_weapon(values, w, "weapons", w.name)
     _check_joint(values, weapons, "weapons")
+    _check_budget(values, weapons, "weapons", [w.name for w in weapons])
 
 
 @calculator(
@@ -703,6 +805,99 @@ def mortarion_calculator(*, weapons: tuple[str, ...], damaged: bool, **values: A
     if damaged:
         lines.append("Damaged: −1 to every Hit roll (the total modifier is still capped at ±1).")
     return sequence_result(result, lines)
+
+
+# -- wh40k.sequence ----------------------------------------------------------------------------------
+
+
+def _check_sequence(values: Mapping[str, Any]) -> None:
+    _check_target(values)
+    weapons = parse_weapons(values["weapons"])
+    labels = [
+        f"weapon {i} ({w.name})" if w.name != f"weapon {i}" else w.name for i, w in enumerate(weapons, 1)
+    ]
+    if len({w.ranged for w in weapons}) > 1:
+        first_melee = next(i for i, w in enumerate(weapons) if not w.ranged)
+        raise InputError(
+            "weapons",
+            f"{labels[first_melee]}: a sequence is one shooting or one fight, so give every weapon BS "
+            "(ranged) or every weapon WS (melee), not a mix",
+        )
+    for weapon, label in zip(weapons, labels, strict=True):
+        _check_weapon(values, weapon, "weapons", label)
+    _check_joint(values, weapons, "weapons")
+    _check_budget(values, weapons, "weapons", labels)
+
+
+@calculator(
+    "wh40k.sequence",
+    title="Several weapons in sequence",
+    summary="""Your own weapon profiles attack one unit in the order given (e.g. bolters, then a
+    plasma gun); damage left on a model carries from weapon to weapon and the mortal wounds of
+    Devastating Wounds come after every normal attack. Exact distribution of wounds lost and
+    models destroyed, with a breakdown per weapon.""",
+    inputs=[
+        WeaponProfilesInput(
+            key="weapons",
+            label="Weapons, in order",
+            help=(
+                "One profile per weapon, separated by ';': an optional name and ':', then A (attacks, "
+                "dice allowed), BS for a ranged weapon or WS for a melee one, S, AP (0 or negative; "
+                "0 if left out), D (dice allowed), then the ability words of wh40k.attack "
+                "(e.g. lethal-hits,sustained-hits-1). Every weapon shoots, or every weapon fights. "
+                "Pistol, psychic, precision and hazardous are accepted but change no number."
+            ),
+            default="bolters: A=20 BS=3 S=4 AP=0 D=1; plasma: A=2 BS=3 S=8 AP=-3 D=2",
+        ),
+        *ATTACKER_SITUATION,
+        *TARGET_INPUTS,
+        *INTERPRETATION_INPUTS,
+    ],
+    outputs=OUTPUTS,
+    rules=[
+        "wh40k.attack.sequence",
+        "wh40k.attack.attacks",
+        "wh40k.attack.hit-roll",
+        "wh40k.attack.wound-roll",
+        "wh40k.attack.saving-throw",
+        "wh40k.attack.devastating-wounds",
+        "wh40k.attack.damage",
+        "wh40k.attack.feel-no-pain",
+        "wh40k.attack.allocation",
+        "wh40k.attack.mortal-wounds",
+    ],
+    check=_check_sequence,
+    examples=[
+        {
+            "weapons": "bolters: A=20 BS=3 S=4 AP=0 D=1; plasma: A=2 BS=3 S=8 AP=-3 D=2",
+            "toughness": "4",
+            "save": "3",
+            "wounds": "2",
+            "models": "5",
+        },
+        {
+            "weapons": "heavy bolter: A=3 BS=4 S=5 AP=-1 D=2 sustained-hits-1,heavy; "
+            "melta: A=1 BS=4 S=9 AP=-4 D=D6 devastating-wounds",
+            "toughness": "6",
+            "save": "3",
+            "wounds": "3",
+            "models": "3",
+            "invuln": "4",
+        },
+    ],
+)
+def sequence_calculator(*, weapons: str, **values: Any) -> CalcResult:
+    """The user's weapon profiles, resolved in order against one target."""
+    chosen = parse_weapons(weapons)
+    target = _target(values)
+    options = _options(values)
+    result = resolve(chosen, target, options)
+    lines = [f"Weapons in order: {', '.join(w.name for w in chosen)}."]
+    warnings: list[str] = []
+    for weapon in chosen:
+        lines += [f"{weapon.name} — {line}" for line in _roll_lines(weapon, target, options)]
+        warnings += _ability_warnings(weapon, target, weapon.name)
+    return sequence_result(result, lines, warnings)
 
 
 # -- wh40k.battle-shock ------------------------------------------------------------------------------

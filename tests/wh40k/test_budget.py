@@ -1,0 +1,160 @@
+"""The cost budget of the attack calculators: what would run for seconds (or give an answer of
+thousands of digits) is refused at once with a one-line error; realistic cases still answer.
+
+No test here measures time: the corners below must simply return or raise InputError."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from rulesbook.dice import DiceExpr, parse_dice
+from rulesbook.errors import InputError
+from rulesbook.registry import registry
+from rulesbook.systems.wh40k.rules import Options, Target, Weapon, parse_abilities, predicted_cost
+
+ATTACK = registry().calculator("wh40k.attack")
+SEQUENCE = registry().calculator("wh40k.sequence")
+HORDE = {"skill": "3", "strength": "4", "toughness": "4", "save": "7", "wounds": "10", "models": "40"}
+
+
+def one_line_error(calc: Any, **values: str) -> str:
+    with pytest.raises(InputError) as info:
+        calc.run(**values)
+    text = str(info.value)
+    assert "\n" not in text
+    return text
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"attacks": "120", "damage": "2D6", "abilities": "sustained-hits-d6", "fnp": "5"},
+        {
+            "attacks": "192",
+            "damage": "2D6+1",
+            "abilities": "sustained-hits-6,devastating-wounds,blast,twin-linked",
+            "critical_hit": "2",
+            "fnp": "5",
+        },
+    ],
+)
+def test_the_reviews_slow_inputs_are_refused_with_a_cut_that_fits(extra: dict[str, str]) -> None:
+    """The review's two inputs (17 s and 81 s before) now fail at validation, and the number of
+    attacks the message offers really fits while one more does not."""
+    values = {**HORDE, **extra}
+    text = one_line_error(ATTACK, **values)
+    assert text.startswith("attacks: this would need about ")
+    match = re.search(r"use at most (\d+) attacks \(Blast included\)", text)
+    assert match is not None, text
+    most = int(match.group(1))
+    checked = {k: ATTACK.input(k).parse(v) for k, v in values.items()}
+    full = {**ATTACK.defaults(), **checked}
+    from rulesbook.systems.wh40k.calculators import _options, _target, _weapon
+
+    weapon = _weapon(full)
+    no_blast = replace(weapon, abilities=replace(weapon.abilities, blast=False))
+    target, options = _target(full), _options(full)
+    assert predicted_cost([replace(no_blast, attacks=DiceExpr(0, 6, most))], target, options).fits
+    assert not predicted_cost([replace(no_blast, attacks=DiceExpr(0, 6, most + 1))], target, options).fits
+
+
+def test_realistic_cases_stay_allowed() -> None:
+    """The 40-attack benchmark, Mortarion, and 200 attacks of a simple profile answer."""
+    bench = ATTACK.run(**ATTACK.examples[0])
+    assert Fraction(bench["mean_models_destroyed_exact"]) > 4
+    rotwind = (
+        registry()
+        .calculator("wh40k.mortarion")
+        .run(weapons="rotwind,the-lantern", toughness=4, save=3, wounds=10, models=40, fnp=5)
+    )
+    assert rotwind["mean_wounds_lost"] > 0
+    # 200 D1 attacks hitting on 3+ (2/3) and wounding on 4+ (1/2), no save: 200/3 wounds, exactly
+    # (D1 never wastes damage and 200 wounds cannot reach the 400 the unit has)
+    simple = ATTACK.run(**{**HORDE, "attacks": "200", "damage": "1"})
+    assert simple["mean_wounds_lost_exact"] == "200/3"
+    heavy = ATTACK.run(**{**HORDE, "attacks": "200", "damage": "2D6", "fnp": "5"})
+    assert sum(Fraction(p) for p in heavy["wounds_lost_exact"]) == 1
+
+
+CORNERS: list[dict[str, str]] = [
+    {"attacks": "20D6+80", "damage": "20D3", "abilities": "sustained-hits-d6,lethal-hits", "fnp": "2"},
+    {"attacks": "200", "damage": "60", "fnp": "2", "wounds": "40", "models": "10"},
+    {"attacks": "200", "damage": "10D6", "wounds": "1", "models": "40"},
+    {"attacks": "200", "damage": "D6", "abilities": "sustained-hits-6", "wounds": "1", "models": "1"},
+    {
+        "attacks": "200",
+        "damage": "1",
+        "abilities": "devastating-wounds,sustained-hits-6",
+        "critical_hit": "2",
+    },
+    {"attacks": "200", "damage": "2D6", "abilities": "devastating-wounds", "devastating_excess": "spills"},
+    {
+        "attacks": "14",
+        "damage": "2D6",
+        "abilities": "devastating-wounds,sustained-hits-6",
+        "allocation": "excess-spills",
+    },
+    {"attacks": "200", "damage": "D3", "abilities": "sustained-hits-d3", "sustained_roll": "once-per-weapon"},
+    {"attacks": "1", "damage": "60", "abilities": "sustained-hits-6", "fnp": "2"},
+    {"attacks": "D6+999", "damage": "1"},
+    {"attacks": "1", "damage": "D6+999", "fnp": "5"},
+]
+
+
+@pytest.mark.parametrize("extra", CORNERS)
+def test_corners_of_the_input_bounds_answer_or_refuse(extra: dict[str, str]) -> None:
+    """Largest attacks, damage, Sustained Hits, target and the joint-tracking alternatives: each
+    answers (probabilities summing to 1) or is refused with a one-line InputError naming an input."""
+    values = {**HORDE, **extra}
+    try:
+        r = ATTACK.run(**values)
+    except InputError as exc:
+        assert "\n" not in str(exc) and exc.field in {i.key for i in ATTACK.inputs}
+        return
+    assert sum(Fraction(p) for p in r["wounds_lost_exact"]) == 1
+
+
+def test_a_damage_beyond_the_bound_is_an_input_error_not_a_crash() -> None:
+    """D6+999 with Feel No Pain used to overflow icepool's recursion during validation."""
+    text = one_line_error(ATTACK, **{**HORDE, "attacks": "1", "damage": "D6+999", "fnp": "5"})
+    assert text == "damage: at most 60 damage per attack, got up to 1005"
+
+
+def test_a_sequence_names_the_weapon_to_cut() -> None:
+    text = one_line_error(
+        SEQUENCE,
+        weapons="bolters: A=20 BS=3 S=4 D=1; storm: A=200 BS=3 S=4 D=2D6 sustained-hits-d6",
+        toughness="4",
+        save="7",
+        wounds="10",
+        models="40",
+        fnp="5",
+    )
+    assert text.startswith("weapons: weapon 2 (storm): this would need about ")
+    assert "attacks for weapon 2 (storm) (Blast included)" in text
+
+
+def test_a_tiny_target_with_a_huge_exact_answer_is_refused_by_its_digits() -> None:
+    """200 attacks with Sustained Hits D6 and 2D6 Damage at one model are quick to convolve but
+    their exact answer would run to about 10,000 digits."""
+    w = Weapon("w", parse_dice("200"), 3, 4, 0, parse_dice("2D6"), parse_abilities("sustained-hits-d6"))
+    cost = predicted_cost([w], Target(4, 7, 1, fnp=5), Options())
+    assert cost.digits > 4000 and not cost.fits
+    text = one_line_error(
+        ATTACK,
+        **{
+            **HORDE,
+            "attacks": "200",
+            "damage": "2D6",
+            "abilities": "sustained-hits-d6",
+            "fnp": "5",
+            "wounds": "1",
+            "models": "1",
+        },
+    )
+    assert "digits" in text
