@@ -457,6 +457,10 @@ class Calculator:
             inp.key: inp.parse(example[inp.key]) if inp.key in example else inp.initial for inp in self.inputs
         }
 
+    def defaults(self) -> dict[str, Any]:
+        """Defaults of the inputs that have one."""
+        return {i.key: i.default for i in self.inputs if not i.required}
+
     def validate(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """Check every value, fill defaults, run the cross-field check; InputError on failure."""
         out: dict[str, Any] = {}
