@@ -595,6 +595,34 @@ def _attack_reference_tables() -> list[Table]:
     return [wound, hits, saves]
 
 
+ATTACK_RULES = [
+    "wh40k.attack.sequence",
+    "wh40k.attack.attacks",
+    "wh40k.attack.blast",
+    "wh40k.attack.hit-roll",
+    "wh40k.attack.heavy",
+    "wh40k.attack.stealth",
+    "wh40k.attack.fire-overwatch",
+    "wh40k.attack.torrent",
+    "wh40k.attack.sustained-hits",
+    "wh40k.attack.lethal-hits",
+    "wh40k.attack.wound-roll",
+    "wh40k.attack.anti",
+    "wh40k.attack.twin-linked",
+    "wh40k.attack.devastating-wounds",
+    "wh40k.attack.saving-throw",
+    "wh40k.attack.invulnerable-save",
+    "wh40k.attack.benefit-of-cover",
+    "wh40k.attack.ignores-cover",
+    "wh40k.attack.damage",
+    "wh40k.attack.feel-no-pain",
+    "wh40k.attack.allocation",
+    "wh40k.attack.mortal-wounds",
+    "wh40k.core.rerolls",
+]
+"""Every rule one weapon's attack executes (used by wh40k.attack and wh40k.sequence)."""
+
+
 @calculator(
     "wh40k.attack",
     title="Attack sequence (one weapon)",
@@ -639,31 +667,7 @@ def _attack_reference_tables() -> list[Table]:
         *INTERPRETATION_INPUTS,
     ],
     outputs=OUTPUTS,
-    rules=[
-        "wh40k.attack.sequence",
-        "wh40k.attack.attacks",
-        "wh40k.attack.blast",
-        "wh40k.attack.hit-roll",
-        "wh40k.attack.heavy",
-        "wh40k.attack.stealth",
-        "wh40k.attack.fire-overwatch",
-        "wh40k.attack.torrent",
-        "wh40k.attack.sustained-hits",
-        "wh40k.attack.lethal-hits",
-        "wh40k.attack.wound-roll",
-        "wh40k.attack.anti",
-        "wh40k.attack.twin-linked",
-        "wh40k.attack.devastating-wounds",
-        "wh40k.attack.saving-throw",
-        "wh40k.attack.invulnerable-save",
-        "wh40k.attack.benefit-of-cover",
-        "wh40k.attack.ignores-cover",
-        "wh40k.attack.damage",
-        "wh40k.attack.feel-no-pain",
-        "wh40k.attack.allocation",
-        "wh40k.attack.mortal-wounds",
-        "wh40k.core.rerolls",
-    ],
+    rules=ATTACK_RULES,
     check=_check_attack,
     examples=[
         {
@@ -854,18 +858,7 @@ def _check_sequence(values: Mapping[str, Any]) -> None:
         *INTERPRETATION_INPUTS,
     ],
     outputs=OUTPUTS,
-    rules=[
-        "wh40k.attack.sequence",
-        "wh40k.attack.attacks",
-        "wh40k.attack.hit-roll",
-        "wh40k.attack.wound-roll",
-        "wh40k.attack.saving-throw",
-        "wh40k.attack.devastating-wounds",
-        "wh40k.attack.damage",
-        "wh40k.attack.feel-no-pain",
-        "wh40k.attack.allocation",
-        "wh40k.attack.mortal-wounds",
-    ],
+    rules=ATTACK_RULES,  # every weapon of a sequence runs the whole attack sequence
     check=_check_sequence,
     examples=[
         {
