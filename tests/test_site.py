@@ -52,6 +52,11 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+def test_navigation_source_is_not_published(built_site: Path) -> None:
+    assert not (built_site / "SUMMARY").exists()
+    assert "SUMMARY" not in (built_site / "sitemap.xml").read_text()
+
+
 def test_home_page_lists_every_system(built_site: Path) -> None:
     home = (built_site / "index.html").read_text()
     for system in registry().systems.values():

@@ -1,4 +1,4 @@
-"""mkdocs hook: keep every page offline.
+"""mkdocs hooks: keep every page offline, and publish no navigation source file.
 
 mkdocs-jupyter appends a MathJax loader to notebook pages that fetches MathJax from a CDN.
 Our notebooks contain no mathematics, and the site must work with no network, so the loader
@@ -16,3 +16,11 @@ _MATHJAX_LOADER = re.compile(r"<script data-mkdocs-jupyter-mathjax=.*?</script>\
 def on_post_page(output: str, page: Any, config: Any) -> str:
     """Strip the CDN MathJax loader from a rendered page."""
     return _MATHJAX_LOADER.sub("", output)
+
+
+def on_nav(nav: Any, config: Any, files: Any) -> Any:
+    """Once literate-nav has read ``SUMMARY.md`` into the navigation, do not publish it as a page."""
+    summary = files.get_file_from_path("SUMMARY.md")
+    if summary is not None:
+        files.remove(summary)
+    return nav
