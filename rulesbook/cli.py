@@ -31,7 +31,7 @@ import click
 from rulesbook.calculators import Calculator
 from rulesbook.errors import InputError, RulesbookError
 from rulesbook.registry import Interpretation, Rule, System, registry
-from rulesbook.results import CalcResult
+from rulesbook.results import CalcResult, short_fraction
 
 __all__ = ["cli", "main"]
 
@@ -193,14 +193,6 @@ def interpretations_cmd(system: str | None, as_json: bool) -> None:
 # -- calc ----------------------------------------------------------------------------------------
 
 
-def _short_exact(exact: str) -> str:
-    """An exact fraction for the terminal; huge ones are summarised (``--json`` has them whole)."""
-    if len(exact) <= 40:
-        return exact
-    num, _, den = exact.partition("/")
-    return f"exact: {len(num)}-digit / {len(den)}-digit fraction, see --json"
-
-
 def _short(value: Any) -> str:
     return f"{value:.4g}" if isinstance(value, float) else str(value)
 
@@ -213,7 +205,7 @@ def _result_text(calc: Calculator, result: CalcResult) -> str:
         value = result.values[out.key]
         if out.kind == "probability":
             exact = str(result.values.get(f"{out.key}_exact", ""))
-            lines.append(f"  {out.label:<28} {float(value):.4f}  ({_short_exact(exact)})")
+            lines.append(f"  {out.label:<28} {float(value):.4f}  ({short_fraction(exact, limit=40)})")
         elif out.kind == "list":
             lines.append(f"  {out.label:<28} {', '.join(_short(v) for v in value)}")
         elif out.kind == "table":

@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover - typing only; pandas/matplotlib load lazi
     import pandas
     from matplotlib.axes import Axes
 
-__all__ = ["CalcResult", "Distribution", "Table", "fraction_str", "to_jsonable"]
+__all__ = ["CalcResult", "Distribution", "Table", "fraction_str", "short_fraction", "to_jsonable"]
 
 
 class _Ordered(Protocol):
@@ -220,7 +220,7 @@ class Table:
             + "|".join("---:" if _numeric_column(self, i) else "---" for i in range(len(self.columns)))
             + "|"
         )
-        body = ["| " + " | ".join(_short_fraction(_cell(v)) for v in row) + " |" for row in self.rows]
+        body = ["| " + " | ".join(short_fraction(_cell(v)) for v in row) + " |" for row in self.rows]
         return "\n".join([head, sep, *body])
 
     def to_html(self) -> str:
@@ -238,7 +238,7 @@ class Table:
             for v in row:
                 text = _cell(v)
                 cls = f' class="rb-{text}"' if text in ("pass", "fail", "critical") else ""
-                short = _short_fraction(text)
+                short = short_fraction(text)
                 if short != text:  # a huge exact fraction: summarised, whole in the tooltip
                     cells.append(f'<td title="{html.escape(text)}">{html.escape(short)}</td>')
                 else:
@@ -251,10 +251,10 @@ class Table:
         return self.to_html()
 
 
-def _short_fraction(text: str, limit: int = 24) -> str:
+def short_fraction(text: str, limit: int = 24) -> str:
     """A long exact fraction as its float and digit counts; anything else unchanged.
 
-    >>> _short_fraction("7/12"), _short_fraction("1" * 30 + "/" + "3" * 31)
+    >>> short_fraction("7/12"), short_fraction("1" * 30 + "/" + "3" * 31)
     ('7/12', '≈ 0.03333 (exact: 30-digit / 31-digit fraction)')
     """
     num, sep, den = text.partition("/")

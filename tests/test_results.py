@@ -77,14 +77,14 @@ def test_results_are_immutable_so_the_shared_cache_cannot_be_corrupted() -> None
 
 
 def test_huge_exact_fractions_print_and_summarise() -> None:
-    from rulesbook.results import _short_fraction
+    from rulesbook.results import short_fraction
 
     huge = Fraction(3**10000, 7**9000)  # 4772 and 7606 digits: beyond Python's default str limit
     text = fraction_str(huge)
     num, den = text.split("/")
     assert (len(num), len(den)) == (4772, 7606)
     assert Fraction(int(num[:50]), 1) == 3**10000 // 10 ** (4772 - 50)
-    short = _short_fraction(text)
+    short = short_fraction(text)
     assert short.startswith("≈ ") and "4772-digit / 7606-digit" in short
     # 3^10000 / 7^9000 = 10^(10000 log10 3 - 9000 log10 7) = 10^-2834.04...
     assert short.split()[1].endswith("e-2835")

@@ -19,7 +19,7 @@ from typing import Any
 
 from rulesbook.calculators import Calculator
 from rulesbook.registry import registry
-from rulesbook.results import CalcResult
+from rulesbook.results import CalcResult, short_fraction
 
 STYLE = """
 <style>
@@ -44,15 +44,14 @@ STYLE = """
 def _value_html(label: str, key: str, text: str, exact: str | None = None) -> str:
     if exact is None:
         exact_html = ""
-    elif len(exact) <= 40:
+    elif (short := short_fraction(exact, limit=40)) == exact:
         exact_html = (
             f'<span class="rb-exact">exact <span data-key="{key}_exact">{html.escape(exact)}</span></span>'
         )
     else:  # a huge fraction: summarised on screen, whole in the data-exact attribute
-        num, _, den = exact.partition("/")
         exact_html = (
-            f'<span class="rb-exact">exact <span data-key="{key}_exact" data-exact="{html.escape(exact)}">'
-            f"{len(num)}-digit / {len(den)}-digit fraction</span></span>"
+            f'<span class="rb-exact"><span data-key="{key}_exact" data-exact="{html.escape(exact)}">'
+            f"{html.escape(short)}</span></span>"
         )
     return (
         f'<div class="rb-value"><span class="rb-label">{html.escape(label)}</span>'
