@@ -1,0 +1,30 @@
+"""Every calculator's worked examples answer on the CLI exactly as recorded before the
+consolidation of rule choices (issue 9): refactorings may not change a number or a key."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from rulesbook.cli import cli
+from tests.golden.record import GOLDEN
+
+RECORDED: dict[str, dict[str, object]] = json.loads(GOLDEN.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("name", sorted(RECORDED))
+def test_cli_example_unchanged(name: str) -> None:
+    case = RECORDED[name]
+    res = CliRunner().invoke(cli, [*case["args"], "--json"])  # type: ignore[misc]
+    assert res.exit_code == case["exit_code"], res.output
+    got = json.loads(res.output) if res.exit_code == 0 else res.output
+    assert got == case["json"]
+
+
+def test_every_calculator_example_is_recorded() -> None:
+    from rulesbook.registry import registry
+
+    expected = {f"{c.id}#{n}" for c in registry().calculators.values() for n in range(len(c.examples))}
+    assert expected <= set(RECORDED)
