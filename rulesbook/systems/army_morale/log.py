@@ -24,17 +24,19 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
-from rulesbook.calculators import ChoiceInput, Input, IntInput
+from rulesbook.calculators import ChoiceInput, Input, IntInput, IntListInput
 from rulesbook.errors import InputError
 from rulesbook.registry import raw_registry
 from rulesbook.systems.army_morale.rules import SIDES, CaptureChoice, RallyCounts, Side
 
 __all__ = [
+    "CAPTURE_ROLL",
     "EVENT_KINDS",
     "EVENT_TYPES",
     "EXAMPLE_LOG",
     "LOG_FORMAT",
     "MAX_COUNT",
+    "RALLY_INPUTS",
     "RALLY_ONLY",
     "STRENGTH_MEASURES",
     "Adjustment",
@@ -56,6 +58,7 @@ __all__ = [
     "WarEngine",
     "WarEngineDestroyed",
     "event_kind",
+    "rally_input",
 ]
 
 LOG_FORMAT = "army-morale-log/1"
@@ -409,6 +412,59 @@ war-engine-destroyed, bunker-destroyed, adjustment, got 'meteor'
 
 
 # -- the Rally phase and turns ----------------------------------------------------------------
+
+RALLY_INPUTS: tuple[Input, ...] = (
+    IntInput(
+        key="blast_markers",
+        label="Blast markers",
+        help="Blast markers left on the side's detachments (-1 each).",
+        minimum=0,
+        maximum=MAX_COUNT,
+        default=0,
+    ),
+    IntListInput(
+        key="take_and_hold",
+        label="Take & Hold D3 results",
+        help="One D3 result per Take & Hold objective the side controls.",
+        minimum=1,
+        maximum=3,
+        default=(),
+    ),
+    IntInput(
+        key="rescue_escorts",
+        label="Escort units",
+        help="The side's escort units (Rescue): +1 to it, -1 to the opponent each.",
+        minimum=0,
+        maximum=MAX_COUNT,
+        default=0,
+    ),
+    IntInput(
+        key="cleanse",
+        label="Cleanse objectives",
+        help="Cleanse objectives the side controls (+1 each).",
+        minimum=0,
+        maximum=MAX_COUNT,
+        default=0,
+    ),
+    TextInput(
+        key="capture",
+        label="Capture",
+        help="One 'own N' (+N to the side) or 'destroy N' (-N to the opponent) per Capture "
+        "objective the side controls, N the D6 result.",
+        default="",
+    ),
+)
+"""What one side reports at the end of a Rally phase (the fields of :class:`RallySide`)."""
+CAPTURE_ROLL = IntInput(key="roll", label="Capture roll", help="The D6 result.", minimum=1, maximum=6)
+
+
+def rally_input(key: str) -> Input:
+    """The declared Rally report field ``key``.
+
+    >>> rally_input("take_and_hold").allowed()
+    'a comma-separated list of 0 to 100 integers, each from 1 to 3'
+    """
+    return next(f for f in RALLY_INPUTS if f.key == key)
 
 
 @dataclass(frozen=True, slots=True)

@@ -49,6 +49,7 @@ Schema (``format: army-morale-log/1``)::
           b: {}
 
 Example:
+    >>> from rulesbook.systems.army_morale.log import EXAMPLE_LOG
     >>> log = load_log(EXAMPLE_LOG)
     >>> log.army("a").name, len(log.turns), log_from_text(log_to_text(log)) == log
     ('Imperial Guard', 3, True)
@@ -65,14 +66,15 @@ import yaml
 from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from rulesbook.calculators import ChoiceInput, Input, IntInput
+from rulesbook.calculators import ChoiceInput, Input, IntInput, IntListInput
 from rulesbook.errors import InputError
 from rulesbook.registry import raw_registry
 from rulesbook.systems.army_morale.log import (
+    CAPTURE_ROLL,
     EVENT_TYPES,
     INTERPRETATION_PREFIX,
     LOG_FORMAT,
-    MAX_COUNT,
+    RALLY_INPUTS,
     RALLY_ONLY,
     STRENGTH_MEASURES,
     Army,
@@ -86,8 +88,9 @@ from rulesbook.systems.army_morale.log import (
     Turn,
     WarEngine,
     event_kind,
+    rally_input,
 )
-from rulesbook.systems.army_morale.rules import SIDES, detachment_strength
+from rulesbook.systems.army_morale.rules import CAPTURE_CHOICES, SIDES, detachment_strength
 
 __all__ = ["dump_log", "load_log", "log_from_text", "log_to_data", "log_to_text"]
 
@@ -338,12 +341,16 @@ class _Reader:
     def rally_side(self, node: Node | None, parent: Node, path: str) -> RallySide:
         if node is None or (isinstance(node, ScalarNode) and node.value in ("", "~", "null")):
             return RallySide(at=self.loc(node or parent, path))
-        keys = ("blast_markers", "take_and_hold", "rescue_escorts", "cleanse", "capture")
-        m = self.mapping(node, path, keys)
+        m = self.mapping(node, path, tuple(f.key for f in RALLY_INPUTS))
+        d3 = cast(IntListInput, rally_input("take_and_hold"))
         th: list[int] = []
         if "take_and_hold" in m:
             for i, r in enumerate(self.sequence(m["take_and_hold"], f"{path}.take_and_hold")):
-                th.append(self.integer(r, f"{path}.take_and_hold[{i}]", 1, 3, "Take & Hold roll (D3)"))
+                th.append(
+                    self.integer(
+                        r, f"{path}.take_and_hold[{i}]", d3.minimum, d3.maximum, "Take & Hold roll (D3)"
+                    )
+                )
         captures: list[CaptureRoll] = []
         if "capture" in m:
             for i, c in enumerate(self.sequence(m["capture"], f"{path}.capture")):
@@ -352,23 +359,19 @@ class _Reader:
                 captures.append(
                     CaptureRoll(
                         self.choice(
-                            self.need(cm, "choice", c, cp), f"{cp}.choice", ("own", "destroy"), "choice"
+                            self.need(cm, "choice", c, cp), f"{cp}.choice", CAPTURE_CHOICES, "choice"
                         ),
-                        self.integer(
-                            self.need(cm, "roll", c, cp), f"{cp}.roll", 1, 6, "a Capture roll (D6 result)"
-                        ),
+                        self.value(CAPTURE_ROLL, self.need(cm, "roll", c, cp), f"{cp}.roll"),
                         self.text(cm["objective"], f"{cp}.objective") if "objective" in cm else "",
                         at=self.loc(c, cp),
                     )
                 )
-        return RallySide(
-            blast_markers=self.opt_int(m, "blast_markers", path, 0, MAX_COUNT),
-            take_and_hold=tuple(th),
-            rescue_escorts=self.opt_int(m, "rescue_escorts", path, 0, MAX_COUNT),
-            cleanse=self.opt_int(m, "cleanse", path, 0, MAX_COUNT),
-            capture=tuple(captures),
-            at=self.loc(node, path),
-        )
+        counts = {
+            f.key: self.value(f, m[f.key], f"{path}.{f.key}")
+            for f in RALLY_INPUTS
+            if isinstance(f, IntInput) and f.key in m
+        }
+        return RallySide(**counts, take_and_hold=tuple(th), capture=tuple(captures), at=self.loc(node, path))
 
 
 _LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -496,6 +499,7 @@ def log_to_data(log: GameLog) -> dict[str, Any]:
 def log_to_text(log: GameLog, *, as_json: bool = False) -> str:
     """The log as YAML (default) or JSON text.
 
+    >>> from rulesbook.systems.army_morale.log import EXAMPLE_LOG
     >>> log = load_log(EXAMPLE_LOG)
     >>> log_from_text(log_to_text(log)) == log
     True

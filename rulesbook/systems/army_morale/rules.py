@@ -38,6 +38,7 @@ from rulesbook.registry import implements
 from rulesbook.results import Distribution
 
 __all__ = [
+    "CAPTURE_CHOICES",
     "SIDES",
     "SOURCE_BANDS",
     "Band",
@@ -75,6 +76,7 @@ type HalfStrengthThreshold = Literal["at-most-half", "round-up", "below-half"]
 type WarEngineRounding = Literal["round-up", "round-down"]
 type EqualValues = Literal["draw", "both-lose"]
 type CaptureChoice = Literal["own", "destroy"]
+CAPTURE_CHOICES: tuple[CaptureChoice, ...] = ("own", "destroy")
 type Verdict = Literal["a", "b", "draw", "both-lose", "continue"]
 
 
