@@ -47,6 +47,7 @@ __all__ = [
     "FORM_SLOTS",
     "Tracker",
     "event_from_form",
+    "form_boxes",
     "form_fields",
     "form_slot",
     "rally_from_form",
@@ -75,6 +76,15 @@ def form_fields(kind: EventKind) -> tuple[Input, ...]:
     return tuple(
         f for f in kind.fields if not (isinstance(f, TextInput) and f.refers and kind.optional(f.key))
     )
+
+
+def form_boxes(kind: str) -> dict[str, Input]:
+    """The form boxes event kind ``kind`` uses, each with the field it holds (label, bounds, default).
+
+    >>> {box: f.key for box, f in form_boxes("detachment-destroyed").items()}
+    {'detachment': 'detachment', 'number': 'blast_markers'}
+    """
+    return {form_slot(f): f for f in form_fields(event_kind(kind))}
 
 
 def _phrase(label: str) -> str:
