@@ -26,7 +26,7 @@ from typing import Any, ClassVar, Literal
 
 from rulesbook.calculators import ChoiceInput, Input, IntInput, IntListInput
 from rulesbook.errors import InputError
-from rulesbook.registry import raw_registry
+from rulesbook.systems.army_morale.choices import CHOICES, ArmyMoraleChoices, readings_of_log
 from rulesbook.systems.army_morale.rules import SIDES, CaptureChoice, RallyCounts, Side
 
 __all__ = [
@@ -65,7 +65,6 @@ LOG_FORMAT = "army-morale-log/1"
 EXAMPLE_LOG = Path(__file__).with_name("data") / "example-game.yaml"
 """The example game shipped with rulesbook (replays to a win for side a in turn 3)."""
 
-INTERPRETATION_PREFIX = "army-morale.interpretations."
 type StrengthMeasure = Literal["units", "damage-capacity"]
 STRENGTH_MEASURES: tuple[StrengthMeasure, ...] = ("units", "damage-capacity")
 MAX_COUNT = 99
@@ -531,12 +530,16 @@ class GameLog:
     source: str = field(default="", compare=False, repr=False)
     """The file name the log came from (named in replay errors)."""
 
-    def option(self, slug: str) -> str:
-        """The option in force for interpretation ``army-morale.interpretations.<slug>``."""
-        chosen = dict(self.interpretations)
-        if slug in chosen:
-            return chosen[slug]
-        return raw_registry().interpretation(INTERPRETATION_PREFIX + slug).default
+    def choices(self, base: ArmyMoraleChoices | None = None) -> ArmyMoraleChoices:
+        """The rule choices this game is played under: ``base`` (the published rules unless a
+        variant is given) with the readings the log chooses (InputError naming a bad one).
+
+        >>> log = GameLog((Army("A"), Army("B")), interpretations=(("equal-values", "both-lose"),))
+        >>> log.choices().readings.equal_values, log.choices().parameters.points_per_morale
+        ('both-lose', 50)
+        """
+        base = base or CHOICES
+        return replace(base, readings=readings_of_log(dict(self.interpretations), base.readings))
 
     def army(self, side: Side) -> Army:
         """The army of ``side``."""

@@ -68,11 +68,15 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from rulesbook.calculators import ChoiceInput, Input, IntInput, IntListInput
 from rulesbook.errors import InputError
-from rulesbook.registry import raw_registry
+from rulesbook.systems.army_morale.choices import (
+    CHOICES,
+    INTERPRETATION_PREFIX,
+    ArmyMoraleReadings,
+    readings_of_log,
+)
 from rulesbook.systems.army_morale.log import (
     CAPTURE_ROLL,
     EVENT_TYPES,
-    INTERPRETATION_PREFIX,
     LOG_FORMAT,
     RALLY_INPUTS,
     RALLY_ONLY,
@@ -101,7 +105,7 @@ class _Reader:
     def __init__(self, source: str) -> None:
         self.source = source
         self.constructor = SafeConstructor()
-        self.options: dict[str, str] = {}
+        self.readings = CHOICES.readings
 
     def shown(self, node: Node) -> str:
         """A value as the log spells it, for messages: ``true`` (not Python's ``True``),
@@ -195,7 +199,7 @@ class _Reader:
                 )
         title = self.text(top["title"], "title", allow_empty=True) if "title" in top else ""
         interps = self.interpretations(top["interpretations"]) if "interpretations" in top else ()
-        self.options = dict(interps)
+        self.readings = readings_of_log(dict(interps))
         armies_node = self.need(top, "armies", root, "log")
         armies = self.mapping(armies_node, "armies", SIDES)
         pair = tuple(self.army(self.need(armies, s, armies_node, "armies"), f"armies.{s}") for s in SIDES)
@@ -215,15 +219,12 @@ class _Reader:
         )
 
     def interpretations(self, node: Node) -> tuple[tuple[str, str], ...]:
-        reg = raw_registry()
-        slugs = [
-            i.id.removeprefix(INTERPRETATION_PREFIX) for i in reg.interpretations_for_system("army-morale")
-        ]
-        m = self.mapping(node, "interpretations", slugs)
+        """``slug: option`` pairs, each naming a typed reading of :class:`ArmyMoraleReadings`."""
+        specs = {s.interpretation.removeprefix(INTERPRETATION_PREFIX): s for s in ArmyMoraleReadings.specs()}
+        m = self.mapping(node, "interpretations", tuple(specs))
         out = []
         for slug, value_node in m.items():
-            keys = reg.interpretation(INTERPRETATION_PREFIX + slug).option_keys
-            out.append((slug, self.choice(value_node, f"interpretations.{slug}", keys, slug)))
+            out.append((slug, self.choice(value_node, f"interpretations.{slug}", specs[slug].options, slug)))
         return tuple(sorted(out))
 
     def army(self, node: Node, path: str) -> Army:
@@ -251,7 +252,7 @@ class _Reader:
             where = f"{path}.initial_strength"
             initial_node = self.need(m, "initial_strength", node, path)
             initial = self.integer(initial_node, where, 1, 10_000, "initial_strength")
-            mixed = self.options.get("mixed-detachment-strength") == "capacity-plus-units"
+            mixed = self.readings.mixed_detachment_strength == "capacity-plus-units"
             if derived is not None and (initial < derived if mixed else initial != derived):
                 how = "is below" if mixed else "differs from"
                 hint = (

@@ -42,10 +42,9 @@ from fractions import Fraction
 from rulesbook.dice import DiceExpr
 from rulesbook.errors import InputError
 from rulesbook.results import Distribution, Table, fraction_str
+from rulesbook.systems.army_morale.choices import CHOICES, ArmyMoraleChoices
 from rulesbook.systems.army_morale.rules import (
     SIDES,
-    EqualValues,
-    HalfStrengthThreshold,
     RallyCounts,
     Side,
     Term,
@@ -88,21 +87,23 @@ class SideModel:
     detachments: tuple[ModelDetachment, ...] = ()
 
 
-def _terms(a: SideModel, b: SideModel) -> list[Term]:
-    terms = list(rally_terms(a.rally, b.rally))
+def _terms(a: SideModel, b: SideModel, choices: ArmyMoraleChoices) -> list[Term]:
+    terms = list(rally_terms(a.rally, b.rally, choices))
     for side, model in zip(SIDES, (a, b), strict=True):
         if model.battle_loss.maximum:
             terms.append(Term(side, "army-morale.army.value", -1, model.battle_loss, "battle losses"))
     return terms
 
 
-def turn_change(a: SideModel, b: SideModel, side: Side) -> Distribution[int]:
+def turn_change(
+    a: SideModel, b: SideModel, side: Side, choices: ArmyMoraleChoices = CHOICES
+) -> Distribution[int]:
     """Exact distribution of one turn's change to ``side``'s value (battle losses + Rally phase).
 
     >>> turn_change(SideModel(5, rally=RallyCounts(blast_markers=2)), SideModel(5), "a").outcomes()
     (-2,)
     """
-    return value_distribution(0, _terms(a, b), side)
+    return value_distribution(0, _terms(a, b, choices), side)
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,7 +180,9 @@ def _step(alive: Mapping[int, Fraction], change: Distribution[int]) -> dict[int,
     return out
 
 
-def game_length(a: SideModel, b: SideModel, max_turns: int = 12, equal: EqualValues = "draw") -> GameLength:
+def game_length(
+    a: SideModel, b: SideModel, max_turns: int = 12, choices: ArmyMoraleChoices = CHOICES
+) -> GameLength:
     """Exact distribution of the ending turn and the winner (Markov chain over both values).
 
     Raises InputError for models with detachments (use :func:`simulate_game_length`).
@@ -194,7 +197,7 @@ def game_length(a: SideModel, b: SideModel, max_turns: int = 12, equal: EqualVal
         )
     if not 1 <= max_turns <= MAX_TURNS:
         raise InputError("max_turns", f"expected 1 to {MAX_TURNS}, got {max_turns}")
-    change = {s: turn_change(a, b, s) for s in SIDES}
+    change = {s: turn_change(a, b, s, choices) for s in SIDES}
     alive: dict[Side, dict[int, Fraction]] = {"a": {a.start: Fraction(1)}, "b": {b.start: Fraction(1)}}
     p_a, p_b, p_d = [], [], []
     going = Fraction(1)
@@ -204,7 +207,7 @@ def game_length(a: SideModel, b: SideModel, max_turns: int = 12, equal: EqualVal
         for x, px in nxt["a"].items():
             for y, py in nxt["b"].items():
                 if x <= 0 or y <= 0:
-                    verdict = game_end(x, y, equal)
+                    verdict = game_end(x, y, choices)
                     ends["draw" if verdict in ("draw", "both-lose") else verdict] += px * py
         p_a.append(ends["a"])
         p_b.append(ends["b"])
@@ -256,8 +259,7 @@ def simulate_game_length(
     games: int = 20_000,
     seed: int = 0,
     max_turns: int = 12,
-    equal: EqualValues = "draw",
-    threshold: HalfStrengthThreshold = "at-most-half",
+    choices: ArmyMoraleChoices = CHOICES,
 ) -> SimulatedLength:
     """Seeded simulation of whole games (numpy ``default_rng(seed)``), detachments included.
 
@@ -275,7 +277,7 @@ def simulate_game_length(
     if games < 1:
         raise InputError("games", f"expected at least 1, got {games}")
     rng = np.random.default_rng(seed)
-    terms = _terms(a, b)
+    terms = _terms(a, b, choices)
     value = {"a": np.full(games, a.start), "b": np.full(games, b.start)}
     strength = {
         s: np.array([[d.strength for d in m.detachments]] * games, dtype=np.int64).reshape(games, -1)
@@ -291,7 +293,7 @@ def simulate_game_length(
                 col = strength[s][:, j]
                 col -= rng.binomial(col, det.loss_chance)
                 now = np.array(
-                    [at_half_strength(int(c), det.strength, threshold) for c in range(det.strength + 1)]
+                    [at_half_strength(int(c), det.strength, choices) for c in range(det.strength + 1)]
                 )
                 trigger = now[col] & ~paid[s][:, j]
                 value[s] -= np.where(trigger, det.morale, 0)
@@ -305,7 +307,7 @@ def simulate_game_length(
         over = running & ((value["a"] <= 0) | (value["b"] <= 0))
         ends.append(int(over.sum()))
         for i in np.flatnonzero(over):
-            verdict = game_end(int(value["a"][i]), int(value["b"][i]), equal)
+            verdict = game_end(int(value["a"][i]), int(value["b"][i]), choices)
             wins["draw" if verdict in ("draw", "both-lose") else verdict] += 1
         running &= ~over
     return SimulatedLength(

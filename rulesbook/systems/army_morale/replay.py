@@ -19,10 +19,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Literal, assert_never, cast
+from typing import Any, Literal, assert_never
 
 from rulesbook.errors import InputError
 from rulesbook.registry import implements
+from rulesbook.systems.army_morale.choices import ArmyMoraleChoices
 from rulesbook.systems.army_morale.log import (
     EXAMPLE_LOG,
     Adjustment,
@@ -42,17 +43,13 @@ from rulesbook.systems.army_morale.log import (
 )
 from rulesbook.systems.army_morale.rules import (
     SIDES,
-    DetachmentFormula,
-    EqualValues,
-    HalfStrengthThreshold,
     RallyCounts,
     Side,
     Term,
     Verdict,
-    WarEngineRounding,
     at_half_strength,
+    blast_marker_term,
     bunker_term,
-    constant,
     destroyed_detachment_term,
     detachment_value,
     game_end,
@@ -167,20 +164,10 @@ class _DetState:
 
 
 class _Replay:
-    def __init__(self, log: GameLog) -> None:
+    def __init__(self, log: GameLog, choices: ArmyMoraleChoices | None) -> None:
         self.log = log
-        self.formula = cast(DetachmentFormula, log.option("detachment-value-formula"))
-        self.threshold = cast(HalfStrengthThreshold, log.option("half-strength-threshold"))
-        self.when_destroyed = log.option("half-strength-when-destroyed")
-        self.rounding = cast(WarEngineRounding, log.option("war-engine-rounding"))
-        self.we_value = log.option("war-engine-value")
-        self.capture_once = log.option("capture-repeats") == "once-per-objective"
-        self.equal = cast(EqualValues, log.option("equal-values"))
-        self.unnamed_first = log.option("war-engine-lost-strength") == "unnamed-losses-first"
-        self.wreck_removes = log.option("wrecked-war-engine-strength") == "removed"
-        self.wreck_then_destroy = log.option("wrecked-then-destroyed") == "destroyed-counts"
-        self.markers_again = log.option("destroyed-markers-at-r4") == "counted-again"
-        self.zero_rejects = log.option("strength-zero-without-event") == "reject-at-r4"
+        self.choices = log.choices(choices)
+        self.read = self.choices.readings
         self.values: dict[Side, int] = {"a": 0, "b": 0}
         self.entries: list[LedgerEntry] = []
         self.dets: dict[str, _DetState] = {}
@@ -231,7 +218,7 @@ class _Replay:
                     morale, how = d.morale, "stated"
                 else:
                     try:
-                        morale = detachment_value(d.points, self.formula)
+                        morale = detachment_value(d.points, self.choices)
                     except InputError as exc:
                         raise self.fail(d.at, f"detachment {d.id!r}: {exc.message}") from None
                     how = f"{d.points} pts"
@@ -308,7 +295,7 @@ class _Replay:
                     )
                 self.half_strength(st, e.at, "declared at half strength")
                 if st.strength < st.det.initial_strength and not at_half_strength(
-                    st.strength, st.det.initial_strength, self.threshold
+                    st.strength, st.det.initial_strength, self.choices
                 ):
                     self.notes.append(
                         f"detachment {st.det.label} was declared at half strength ({e.at}) "
@@ -318,13 +305,14 @@ class _Replay:
                 st = self.detachment(e.detachment, e.at)
                 st.strength = 0
                 st.destroyed_turn, st.destroyed_markers = self.turn, e.blast_markers
-                if st.half_line is None and self.when_destroyed == "both":
+                if st.half_line is None and self.read.half_strength_when_destroyed == "both":
                     self.half_strength(st, e.at, "destroyed, so also at half strength")
                 self.apply(
                     destroyed_detachment_term(
                         st.side,
                         e.blast_markers,
                         f"{st.det.label} destroyed with {e.blast_markers} Blast markers",
+                        self.choices,
                     ),
                     e.at,
                     "battle",
@@ -337,7 +325,11 @@ class _Replay:
                     raise self.fail(e.at, f"unknown War Engine {e.war_engine!r}; known: {known}")
                 if e.war_engine in self.we_done:
                     result, line = self.we_done[e.war_engine]
-                    if not (result == "wrecked" and e.result == "destroyed" and self.wreck_then_destroy):
+                    if not (
+                        result == "wrecked"
+                        and e.result == "destroyed"
+                        and self.read.wrecked_then_destroyed == "destroyed-counts"
+                    ):
                         hint = (
                             " (to let a wreck be destroyed later, choose the interpretation "
                             "wrecked-then-destroyed: destroyed-counts)"
@@ -353,7 +345,7 @@ class _Replay:
                 self.we_done[e.war_engine] = (e.result, e.at)
                 gainer = other(st.side)
                 label = we.name or we.id
-                removes = e.result == "destroyed" or self.wreck_removes
+                removes = e.result == "destroyed" or self.read.wrecked_war_engine_strength == "removed"
                 if removes and st.destroyed_line is None and we.id in st.engine_left:
                     self.remove_engine(st, we, e.result, e.at)
                 if e.result == "wrecked":
@@ -367,7 +359,7 @@ class _Replay:
                     )
                     return
                 value = self.war_engine_value(we, st, e.at)
-                gain = war_engine_gain(value, self.rounding)
+                gain = war_engine_gain(value, self.choices)
                 self.add(
                     gainer,
                     gain,
@@ -385,7 +377,7 @@ class _Replay:
                             f"bunker {e.bunker!r} of side {e.side} was already destroyed ({earlier.short})",
                         )
                     self.bunkers[(e.side, e.bunker)] = e.at
-                self.apply(bunker_term(e.side), e.at, "battle", e.roll)
+                self.apply(bunker_term(e.side, self.choices), e.at, "battle", e.roll)
             case Adjustment():
                 self.add(e.side, e.amount, rule, f"adjustment: {e.reason}", e.at, "battle")
             case _:
@@ -423,7 +415,7 @@ class _Replay:
         interpretation ``war-engine-lost-strength`` says which (see rules.yaml).
         """
         left = st.engine_left.pop(we.id, 0)
-        if self.unnamed_first:
+        if self.read.war_engine_lost_strength == "unnamed-losses-first":
             drop = max(0, left - st.unnamed)  # the unnamed losses were this engine's first
         else:
             drop = min(left, st.strength)  # the unnamed losses were the other units'
@@ -444,7 +436,7 @@ class _Replay:
 
     def strength_changed(self, st: _DetState, at: Loc) -> None:
         """The half-strength effect once the strength is low enough; note where it reached 0."""
-        if st.half_line is None and at_half_strength(st.strength, st.det.initial_strength, self.threshold):
+        if st.half_line is None and at_half_strength(st.strength, st.det.initial_strength, self.choices):
             self.half_strength(st, at, f"reduced to {st.strength} of {st.det.initial_strength}")
         if st.strength == 0 and st.zero_line is None:
             st.zero_line = at
@@ -452,20 +444,20 @@ class _Replay:
     def war_engine_value(self, we: WarEngine, st: _DetState, at: Loc) -> Fraction:
         if we.morale is not None:
             return Fraction(we.morale)
-        if self.we_value == "detachment-share":
+        if self.read.war_engine_value == "detachment-share":
             return Fraction(st.morale, len(st.det.war_engines))
         if we.points is None:
             raise self.fail(
                 at, f"War Engine {we.id!r} has neither points nor morale in its army list ({we.at})"
             )
         try:
-            return Fraction(detachment_value(we.points, self.formula))
+            return Fraction(detachment_value(we.points, self.choices))
         except InputError as exc:
             raise self.fail(at, f"War Engine {we.id!r}: {exc.message}") from None
 
     # -- Rally -----------------------------------------------------------------------------
     def rally(self, turn: Turn, rally: tuple[RallySide, RallySide]) -> Verdict:
-        if self.zero_rejects:
+        if self.read.strength_zero_without_event == "reject-at-r4":
             for st in self.dets.values():
                 if st.strength == 0 and st.destroyed_line is None and st.zero_line is not None:
                     raise self.fail(
@@ -475,7 +467,7 @@ class _Replay:
                         "markers before step R4 (strength-zero-without-event: reject-at-r4)",
                     )
         for side, report in zip(SIDES, rally, strict=True):
-            if self.capture_once:
+            if self.read.capture_repeats == "once-per-objective":
                 for c in report.capture:
                     if not c.objective:
                         raise self.fail(
@@ -489,9 +481,9 @@ class _Replay:
                         )
                     self.captured[(side, c.objective)] = c.at
             block = (
-                rally_terms(report.counts(), RallyCounts())
+                rally_terms(report.counts(), RallyCounts(), self.choices)
                 if side == "a"
-                else rally_terms(RallyCounts(), report.counts())
+                else rally_terms(RallyCounts(), report.counts(), self.choices)
             )
             rolls: Iterator[tuple[int, Loc]] = iter(report.rolls())
             for term in block:
@@ -500,15 +492,13 @@ class _Replay:
                     self.apply(term, at, "rally", roll)
                 else:
                     self.apply(term, report.at, "rally")
-        if self.markers_again:
+        if self.read.destroyed_markers_at_r4 == "counted-again":
             for st in self.dets.values():
                 if st.destroyed_turn == self.turn and st.destroyed_markers and st.destroyed_line:
                     note = f"Blast markers of {st.det.label}, destroyed this turn, counted again"
-                    term = Term(
-                        st.side, "army-morale.ongoing.blast-markers", -1, constant(st.destroyed_markers), note
-                    )
+                    term = blast_marker_term(st.side, st.destroyed_markers, note, self.choices)
                     self.apply(term, st.destroyed_line, "rally")
-        verdict = game_end(self.values["a"], self.values["b"], self.equal)
+        verdict = game_end(self.values["a"], self.values["b"], self.choices)
         text = {
             "continue": "no side at 0 or less: the game goes on",
             "draw": "both at 0 or less and equal: draw",
@@ -571,8 +561,11 @@ class _Replay:
 
 
 @implements("army-morale.effects.kinds", "army-morale.army.value")
-def replay(log: GameLog) -> Ledger:
+def replay(log: GameLog, choices: ArmyMoraleChoices | None = None) -> Ledger:
     """Replay a game log into a :class:`Ledger`; an impossible log raises InputError with its line.
+
+    ``choices`` (a designer's variant; the published rules by default) gives the rule
+    parameters and the readings the log does not choose itself (see :meth:`GameLog.choices`).
 
     >>> from rulesbook.systems.army_morale.logfile import load_log
     >>> log = load_log(EXAMPLE_LOG)
@@ -584,4 +577,4 @@ def replay(log: GameLog) -> Ledger:
     example-game.yaml line 99 (turns[1].events[3]): detachment 'infantry' already took its half-strength effect (line 60); \
 it applies once per detachment
     """
-    return _Replay(log).run()
+    return _Replay(log, choices).run()
