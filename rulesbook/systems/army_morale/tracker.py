@@ -107,10 +107,13 @@ def _form_value(kind: EventKind, declared: Input, slot: str, raw: Any) -> Any:
         raise InputError(slot, f"enter {_phrase(declared.title)}")
     try:
         return declared.validate(raw)
-    except InputError:
+    except InputError as exc:
+        if slot == declared.key:
+            raise
+        # a shared box (``number``) says which of its meanings was wrong
         raise InputError(
             slot, f"{_phrase(declared.title)} must be {declared.allowed()}, got {raw!r}"
-        ) from None
+        ) from exc
 
 
 def event_from_form(
