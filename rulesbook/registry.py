@@ -1,8 +1,9 @@
 """The registry: stable dotted IDs -> systems, rules, interpretations and calculators.
 
 Rule texts, citations and interpretations are data: each system package ships a
-``rules.yaml`` (loaded with ``yaml.safe_load``) holding its system record, its rules in our own
-words and its interpretations register. Code joins the data through two decorators:
+``rules.yaml`` (read by :func:`rulesbook.data.load_data_file`) holding its system record, its
+rules in our own words and its interpretations register. Code joins the data through two
+decorators:
 
 * :func:`implements` marks the function(s) that execute a rule, so a rule's page and
   ``rulesbook rule ID`` can name its code;
@@ -30,8 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
-
+from rulesbook.data import DataFileError, load_data_file, need
 from rulesbook.errors import InputError, RulesbookError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "Citation",
+    "DataFileError",
     "Implementation",
     "Interpretation",
     "Option",
@@ -53,11 +54,7 @@ __all__ = [
 ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*(?:\.[a-z0-9]+(?:-[a-z0-9]+)*)*$")
 """Dotted IDs: lower-case words joined by ``-``, parts joined by ``.`` (systems have one part)."""
 
-SEEDS_README = "shared/seeds/README.md"
-
-
-class DataFileError(RulesbookError):
-    """A rules data file is malformed; the message names the file and the field."""
+# DataFileError lives in rulesbook.data (the one data loader); importable from here as before.
 
 
 @dataclass(frozen=True, slots=True)
@@ -326,18 +323,6 @@ def implements[F: Callable[..., Any]](*rule_ids: str) -> Callable[[F], F]:
 # -- data files -------------------------------------------------------------------------------
 
 
-def _need(mapping: Mapping[str, Any], key: str, where: str, kind: type | tuple[type, ...] = str) -> Any:
-    if not isinstance(mapping, Mapping):
-        raise DataFileError(f"{where}: expected a mapping")
-    if key not in mapping:
-        raise DataFileError(f"{where}: missing field '{key}'")
-    value = mapping[key]
-    if not isinstance(value, kind):
-        names = " or ".join(k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))
-        raise DataFileError(f"{where}.{key}: expected {names}, got {type(value).__name__}")
-    return value
-
-
 def _citations(raw: Any, where: str, document: str) -> tuple[Citation, ...]:
     if raw is None:
         return ()
@@ -352,7 +337,7 @@ def _citations(raw: Any, where: str, document: str) -> tuple[Citation, ...]:
             out.append(
                 Citation(
                     str(item.get("document", document)),
-                    _need(item, "section", w),
+                    need(item, "section", w),
                     str(item.get("note", "")),
                 )
             )
@@ -368,28 +353,25 @@ def load_system_data(path: Path) -> tuple[System, list[Rule], list[Interpretatio
     Malformed files raise :class:`DataFileError` naming the file and the field.
     """
     where = path.name
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        raise DataFileError(f"{where}: not valid YAML ({exc})") from None
-    sysd = _need(data, "system", where, dict)
+    data = load_data_file(path)
+    sysd = need(data, "system", where, dict)
     system = System(
-        id=_need(sysd, "id", f"{where}.system"),
-        title=_need(sysd, "title", f"{where}.system"),
-        version=str(_need(sysd, "version", f"{where}.system", (str, int, float))),
-        source=_need(sysd, "source", f"{where}.system"),
+        id=need(sysd, "id", f"{where}.system"),
+        title=need(sysd, "title", f"{where}.system"),
+        version=str(need(sysd, "version", f"{where}.system", (str, int, float))),
+        source=need(sysd, "source", f"{where}.system"),
         summary=str(sysd.get("summary", "")).strip(),
         source_title=str(sysd.get("source_title", "")),
     )
     rules = []
-    for i, r in enumerate(_need(data, "rules", where, list)):
+    for i, r in enumerate(need(data, "rules", where, list)):
         w = f"{where}.rules[{i}]"
         rules.append(
             Rule(
-                id=_need(r, "id", w),
+                id=need(r, "id", w),
                 system=system.id,
-                title=_need(r, "title", w),
-                text=_need(r, "text", w).strip(),
+                title=need(r, "title", w),
+                text=need(r, "text", w).strip(),
                 citations=_citations(r.get("cite"), w, system.source),
                 interpretations=tuple(r.get("interpretations", ()) or ()),
                 see_also=tuple(r.get("see_also", ()) or ()),
@@ -402,17 +384,17 @@ def load_system_data(path: Path) -> tuple[System, list[Rule], list[Interpretatio
     for i, it in enumerate(data.get("interpretations", []) or []):
         w = f"{where}.interpretations[{i}]"
         options = []
-        for j, o in enumerate(_need(it, "options", w, list)):
+        for j, o in enumerate(need(it, "options", w, list)):
             ow = f"{w}.options[{j}]"
             options.append(
-                Option(str(_need(o, "key", ow)), _need(o, "label", ow), str(o.get("description", "")).strip())
+                Option(str(need(o, "key", ow)), need(o, "label", ow), str(o.get("description", "")).strip())
             )
         interp = Interpretation(
-            id=_need(it, "id", w),
+            id=need(it, "id", w),
             system=system.id,
-            question=_need(it, "question", w).strip(),
-            default=_need(it, "default", w),
-            why=_need(it, "why", w).strip(),
+            question=need(it, "question", w).strip(),
+            default=need(it, "default", w),
+            why=need(it, "why", w).strip(),
             options=tuple(options),
             rules=tuple(it.get("rules", ()) or ()),
             citation=(_citations(it.get("cite"), w, system.source) or (None,))[0],
