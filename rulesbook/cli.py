@@ -30,6 +30,7 @@ import click
 
 from rulesbook.calculators import Calculator
 from rulesbook.errors import InputError, RulesbookError
+from rulesbook.index import rule_info
 from rulesbook.registry import Interpretation, Rule, System, registry
 from rulesbook.results import CalcResult, short_fraction
 
@@ -93,23 +94,8 @@ def list_cmd(as_json: bool) -> None:
 
 
 def rule_json(rule: Rule) -> dict[str, Any]:
-    """Everything one hop from a rule ID, as JSON: text, citations, code, tests, calculators."""
-    from rulesbook.site import covering_tests
-
-    reg = registry()
-    return {
-        "id": rule.id,
-        "system": rule.system,
-        "title": rule.title,
-        "summary": rule.summary,
-        "text": rule.text,
-        "citations": [str(c) for c in rule.citations],
-        "code": [f"{i.module}.{i.qualname}" for i in reg.implementations_for_rule(rule.id)],
-        "calculators": [c.id for c in reg.calculators_for_rule(rule.id)],
-        "interpretations": [i.id for i in reg.interpretations_for_rule(rule.id)],
-        "tests": list(covering_tests().get(rule.id, ())),
-        "page": f"{rule.system}/rules/{rule.id}/",
-    }
+    """Everything one hop from a rule ID, as JSON (see :func:`rulesbook.index.rule_info`)."""
+    return rule_info(rule.id).to_json()
 
 
 def _interp_text(i: Interpretation) -> str:
@@ -127,19 +113,18 @@ def _interp_text(i: Interpretation) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def rule_cmd(rule_id: str, as_json: bool) -> None:
     """Show a rule: its text in our words, citation, code, calculators and interpretations."""
-    reg = registry()
     try:
-        rule = reg.rule(rule_id)
+        info = rule_info(rule_id)
     except InputError as exc:
         _fail(str(exc))
-    data = rule_json(rule)
+    data = info.to_json()
     if as_json:
         _emit_json(data)
         return
-    click.echo(f"{rule.title}  [{rule.id}]")
+    click.echo(f"{info.title}  [{info.id}]")
     click.echo("Source: " + "; ".join(data["citations"]))
     click.echo()
-    click.echo(rule.text)
+    click.echo(info.text)
     click.echo()
     for label, key in (
         ("Code", "code"),
