@@ -28,11 +28,10 @@ from typing import Any, NoReturn
 
 import click
 
-from rulesbook.calculators import Calculator
 from rulesbook.errors import InputError, RulesbookError
 from rulesbook.index import rule_info
+from rulesbook.present import result_text
 from rulesbook.registry import Interpretation, Rule, System, registry
-from rulesbook.results import CalcResult, short_fraction
 
 __all__ = ["cli", "main"]
 
@@ -178,33 +177,6 @@ def interpretations_cmd(system: str | None, as_json: bool) -> None:
 # -- calc ----------------------------------------------------------------------------------------
 
 
-def _short(value: Any) -> str:
-    return f"{value:.4g}" if isinstance(value, float) else str(value)
-
-
-def _result_text(calc: Calculator, result: CalcResult) -> str:
-    lines = [calc.title]
-    for out in calc.outputs:
-        if out.key not in result.values:
-            continue
-        value = result.values[out.key]
-        if out.kind == "probability":
-            exact = str(result.values.get(f"{out.key}_exact", ""))
-            lines.append(f"  {out.label:<28} {float(value):.4f}  ({short_fraction(exact, limit=40)})")
-        elif out.kind == "list":
-            lines.append(f"  {out.label:<28} {', '.join(_short(v) for v in value)}")
-        elif out.kind == "table":
-            continue
-        else:
-            lines.append(f"  {out.label:<28} {_short(value)}")
-    if result.explanation:
-        lines.append("")
-        lines.extend("  " + line for line in result.explanation)
-    for warning in result.warnings:
-        lines.append(f"  warning: {warning}")
-    return "\n".join(lines)
-
-
 @cli.command(
     "calc",
     context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
@@ -248,7 +220,7 @@ def calc_cmd(calc_id: str | None, assignments: Sequence[str], as_json: bool, wan
     if as_json:
         _emit_json({"calculator": calc.id, "inputs": calc.inputs_json(checked), "result": result.to_json()})
     else:
-        click.echo(_result_text(calc, result))
+        click.echo(calc.title + "\n" + result_text(calc.outputs, result))
 
 
 # -- serve ---------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from rulesbook.calculators import Calculator
 from rulesbook.index import SYSTEMS_DIR, anchor, covering_tests, page_of, rule_info, shown_path
+from rulesbook.present import result_markdown, tables_markdown
 from rulesbook.registry import Interpretation, Rule, System, registry
 from rulesbook.results import Table
 
@@ -39,15 +40,6 @@ def _link(here: str, some_id: str, text: str | None = None) -> str:
 
 
 # -- page parts ------------------------------------------------------------------------------------
-
-
-def _tables_md(tables: Iterable[Table]) -> list[str]:
-    out = []
-    for t in tables:
-        out += [f"**{t.title}**", "", t.to_markdown(), ""]
-        if t.note:
-            out += [f"*{t.note}*", ""]
-    return out
 
 
 @cache
@@ -116,7 +108,7 @@ def rule_page(rule: Rule) -> str:
     out.append("")
     tables = [t for c in calcs for t in _reference_tables(c.id)]
     if tables:
-        out += ["## Computed tables", "", *_tables_md(tables)]
+        out += ["## Computed tables", "", *tables_markdown(tables)]
     if rule.see_also:
         out += ["## See also", "", *[f"- {_link(here, s, reg.rule(s).title)}" for s in rule.see_also], ""]
     return "\n".join(out)
@@ -155,15 +147,13 @@ def calculator_page(calc: Calculator) -> str:
         out += [f"## Example {n + 1}" if len(calc.examples) > 1 else "## Example", ""]
         out += ["```console", f"$ {calc.cli_example(example)}", "```", ""]
         out += ["```json", json.dumps({**data, "result": shown}, indent=2, ensure_ascii=False), "```", ""]
-        result = calc.run(**dict(example))
-        if result.explanation:
-            out += [f"- {line}" for line in result.explanation] + [""]
+        out += result_markdown(calc.outputs, calc.run(**dict(example)))
     out += ["## Rules", ""]
     out += [f"- {_link(here, r, reg.rule(r).title)} (`{r}`)" for r in calc.rules]
     out.append("")
     tables = _reference_tables(calc.id)
     if tables:
-        out += ["## Computed tables", "", *_tables_md(tables)]
+        out += ["## Computed tables", "", *tables_markdown(tables)]
     out += [
         "## Live",
         "",
