@@ -1,5 +1,8 @@
 """The shape of the code base: no import cycle anywhere in ``rulesbook/`` and ``widgets/``.
 
+It also checks that no module imports another module's private (``_underscore``) names: what
+two modules share is public API with a docstring, not a helper reached across a boundary.
+
 The graph is built from the source with :mod:`ast` (every ``import`` and ``from … import``,
 at module level and inside functions), mapped onto the ``rulesbook.*`` and ``widgets.*`` modules.
 Imports under ``if TYPE_CHECKING:`` are left out: they never run. A cycle makes the import order
@@ -127,3 +130,35 @@ def test_find_cycle_reports_a_cycle_through_function_level_imports(tmp_path: Pat
 def test_no_import_cycle_in_rulesbook_and_widgets() -> None:
     cycle = find_cycle(import_graph())
     assert cycle is None, "import cycle: " + " -> ".join(cycle or ())
+
+
+def private_imports(root: Path = ROOT) -> list[str]:
+    """``module: from other import _name`` for every private name imported across modules."""
+    files = module_files(root)
+    found = []
+    for name, path in files.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ImportFrom) or node.level or not node.module:
+                continue
+            if node.module.split(".")[0] not in PACKAGES or node.module == name:
+                continue
+            for alias in node.names:
+                if alias.name.startswith("_") and not alias.name.startswith("__"):
+                    found.append(f"{name}: from {node.module} import {alias.name}")
+    return found
+
+
+def test_private_imports_are_found(tmp_path: Path) -> None:
+    pkg = tmp_path / "rulesbook"
+    pkg.mkdir()
+    (tmp_path / "widgets").mkdir()
+    (pkg / "a.py").write_text("def _helper():\n    pass\n")
+    (pkg / "b.py").write_text(
+        "from rulesbook.a import (\n    _helper,\n)\nfrom rulesbook import __version__\n"
+    )
+    assert private_imports(tmp_path) == ["rulesbook.b: from rulesbook.a import _helper"]
+
+
+def test_no_private_name_is_imported_across_modules() -> None:
+    assert private_imports() == []
