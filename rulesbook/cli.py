@@ -31,7 +31,7 @@ import click
 from rulesbook.errors import InputError, RulesbookError
 from rulesbook.index import rule_info
 from rulesbook.present import result_text
-from rulesbook.registry import Interpretation, Rule, System, registry
+from rulesbook.registry import Interpretation, System, registry
 
 __all__ = ["cli", "main"]
 
@@ -90,11 +90,6 @@ def list_cmd(as_json: bool) -> None:
 
 
 # -- rule ----------------------------------------------------------------------------------------
-
-
-def rule_json(rule: Rule) -> dict[str, Any]:
-    """Everything one hop from a rule ID, as JSON (see :func:`rulesbook.index.rule_info`)."""
-    return rule_info(rule.id).to_json()
 
 
 def _interp_text(i: Interpretation) -> str:
