@@ -67,6 +67,7 @@ from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from rulesbook.calculators import ChoiceInput, Input, IntInput, IntListInput
+from rulesbook.data import yaml_loader
 from rulesbook.errors import InputError
 from rulesbook.systems.army_morale.choices import (
     CHOICES,
@@ -375,9 +376,9 @@ class _Reader:
         return RallySide(**counts, take_and_hold=tuple(th), capture=tuple(captures), at=self.loc(node, path))
 
 
-_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-"""libyaml's loader when PyYAML was built with it (much faster on long logs; its nodes keep
-their line marks), else the pure-Python one."""
+_LOADER: Any = yaml_loader()
+"""The core's safe loader (libyaml's when PyYAML was built with it: much faster on long logs,
+and its nodes keep their line marks)."""
 
 
 def log_from_text(text: str, source: str = "log", *, is_json: bool = False) -> GameLog:

@@ -35,13 +35,13 @@ Example:
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from rulesbook.dice import DiceExpr
 from rulesbook.errors import InputError
-from rulesbook.results import Distribution, Table, fraction_str
+from rulesbook.results import Distribution, Table, fold_both_lose, fraction_str, markov_step
 from rulesbook.systems.army_morale.choices import CHOICES, ArmyMoraleChoices
 from rulesbook.systems.army_morale.rules import (
     SIDES,
@@ -172,12 +172,9 @@ class GameLength:
         )
 
 
-def _step(alive: Mapping[int, Fraction], change: Distribution[int]) -> dict[int, Fraction]:
-    out: dict[int, Fraction] = {}
-    for v, p in alive.items():
-        for d, q in change:
-            out[v + d] = out.get(v + d, Fraction(0)) + p * q
-    return out
+def _moved_by(change: Distribution[int]) -> Callable[[int], Iterator[tuple[int, Fraction]]]:
+    """The chain's transition: from value ``v`` to ``v + d`` with the chance of change ``d``."""
+    return lambda v: ((v + d, q) for d, q in change)
 
 
 def game_length(
@@ -202,13 +199,12 @@ def game_length(
     p_a, p_b, p_d = [], [], []
     going = Fraction(1)
     for _ in range(max_turns):
-        nxt = {s: _step(alive[s], change[s]) for s in SIDES}
+        nxt = {s: markov_step(alive[s], _moved_by(change[s])) for s in SIDES}
         ends = {"a": Fraction(0), "b": Fraction(0), "draw": Fraction(0)}
         for x, px in nxt["a"].items():
             for y, py in nxt["b"].items():
                 if x <= 0 or y <= 0:
-                    verdict = game_end(x, y, choices)
-                    ends["draw" if verdict in ("draw", "both-lose") else verdict] += px * py
+                    ends[fold_both_lose(game_end(x, y, choices))] += px * py
         p_a.append(ends["a"])
         p_b.append(ends["b"])
         p_d.append(ends["draw"])
@@ -307,8 +303,7 @@ def simulate_game_length(
         over = running & ((value["a"] <= 0) | (value["b"] <= 0))
         ends.append(int(over.sum()))
         for i in np.flatnonzero(over):
-            verdict = game_end(int(value["a"][i]), int(value["b"][i]), choices)
-            wins["draw" if verdict in ("draw", "both-lose") else verdict] += 1
+            wins[fold_both_lose(game_end(int(value["a"][i]), int(value["b"][i]), choices))] += 1
         running &= ~over
     return SimulatedLength(
         games=games,

@@ -32,10 +32,10 @@ from typing import Literal
 
 import icepool
 
-from rulesbook.dice import DiceExpr
+from rulesbook.dice import DiceExpr, constant
 from rulesbook.errors import InputError
 from rulesbook.registry import implements
-from rulesbook.results import Distribution
+from rulesbook.results import Distribution, fold_both_lose
 from rulesbook.systems.army_morale.choices import CHOICES, ArmyMoraleChoices
 
 __all__ = [
@@ -258,15 +258,6 @@ class Term:
         return die if self.sign > 0 else -die
 
 
-def constant(value: int) -> DiceExpr:
-    """A fixed number as a dice expression (``count == 0``).
-
-    >>> str(constant(3))
-    '3'
-    """
-    return DiceExpr(0, 6, value)
-
-
 @dataclass(frozen=True, slots=True)
 class RallyCounts:
     """What one side has at the end of a Rally phase (step R4).
@@ -463,7 +454,5 @@ def joint_outcomes(
     }
     for va, pa in a:
         for vb, pb in b:
-            verdict = game_end(va, vb, choices)
-            key: Verdict = "draw" if verdict == "both-lose" else verdict
-            out[key] += pa * pb
+            out[fold_both_lose(game_end(va, vb, choices))] += pa * pb
     return out
