@@ -373,14 +373,6 @@ def rally_calculator(*, choices: ArmyMoraleChoices, **values: Any) -> CalcResult
         Output("result", "Result", "text"),
         Output("ledger", "Ledger", "table", "Every change with both values after it and the rule behind it."),
         Output("rally", "After each Rally phase", "table", "Both values at each step R4 and the verdict."),
-        Output(
-            "warnings",
-            "Warnings",
-            "list",
-            "What the players should check: detachments at half strength, destroyed or at 0 strength "
-            "without their event, a Rally phase not recorded yet.",
-            when="the ledger has something to point out",
-        ),
     ],
     rules=[
         "army-morale.army.value",
