@@ -19,8 +19,8 @@ import html
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from rulesbook.calculators import ChoiceInput, Input, IntInput
 from rulesbook.errors import InputError
+from rulesbook.inputs import ChoiceInput, Input, IntInput
 from rulesbook.results import Table
 from rulesbook.systems.army_morale.log import EVENT_TYPES, RALLY_INPUTS, GameLog, event_kind
 from rulesbook.systems.army_morale.logfile import log_from_text, log_to_text

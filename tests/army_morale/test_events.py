@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from rulesbook.calculators import ChoiceInput, IntInput
 from rulesbook.errors import InputError
+from rulesbook.inputs import ChoiceInput, IntInput
 from rulesbook.systems.army_morale.log import EVENT_KINDS, EVENT_TYPES, RALLY_INPUTS, TextInput
 from rulesbook.systems.army_morale.logfile import log_from_text, log_to_data
 from rulesbook.systems.army_morale.tracker import Tracker, event_from_form, form_boxes, rally_from_form

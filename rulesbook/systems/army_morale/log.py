@@ -24,8 +24,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
-from rulesbook.calculators import ChoiceInput, Input, IntInput, IntListInput
 from rulesbook.errors import InputError
+from rulesbook.inputs import ChoiceInput, Input, IntInput, IntListInput
 from rulesbook.systems.army_morale.choices import CHOICES, ArmyMoraleChoices, readings_of_log
 from rulesbook.systems.army_morale.rules import SIDES, CaptureChoice, RallyCounts, Side
 

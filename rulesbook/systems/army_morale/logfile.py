@@ -66,9 +66,9 @@ import yaml
 from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from rulesbook.calculators import ChoiceInput, Input, IntInput, IntListInput
 from rulesbook.data import yaml_loader
 from rulesbook.errors import InputError
+from rulesbook.inputs import ChoiceInput, Input, IntInput, IntListInput
 from rulesbook.systems.army_morale.choices import (
     CHOICES,
     INTERPRETATION_PREFIX,

@@ -22,8 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
-from rulesbook.calculators import Input, IntInput, IntListInput
 from rulesbook.errors import InputError
+from rulesbook.inputs import Input, IntInput, IntListInput
 from rulesbook.systems.army_morale.log import (
     CAPTURE_ROLL,
     EVENT_TYPES,
