@@ -33,7 +33,7 @@ import numpy as np
 
 from rulesbook.dice import _die_for, _roll_test_distribution
 from rulesbook.registry import registry
-from rulesbook.systems.wh40k import rules as wh40k_rules
+from rulesbook.systems.wh40k import engine
 
 INPUTS = {
     "attacks": "40",
@@ -55,8 +55,7 @@ def clear_caches() -> None:
     """Forget every rulesbook-level cache (per-roll distributions, packets, dice)."""
     _roll_test_distribution.cache_clear()
     _die_for.cache_clear()
-    wh40k_rules._packet.cache_clear()
-    wh40k_rules._packet_die.cache_clear()
+    engine.clear_caches()
 
 
 def ours() -> list[Fraction]:

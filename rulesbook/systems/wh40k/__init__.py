@@ -6,6 +6,6 @@ from rulesbook.registry import register_system_file
 
 SYSTEM = register_system_file(Path(__file__).with_name("rules.yaml"))
 
-from rulesbook.systems.wh40k import calculators, data, rules  # noqa: E402
+from rulesbook.systems.wh40k import calculators, data, roll_calculators, rules  # noqa: E402
 
-__all__ = ["SYSTEM", "calculators", "data", "rules"]
+__all__ = ["SYSTEM", "calculators", "data", "roll_calculators", "rules"]
