@@ -38,7 +38,7 @@ from rulesbook.calculators import (
 from rulesbook.dice import REROLLS
 from rulesbook.errors import InputError
 from rulesbook.registry import raw_registry
-from rulesbook.results import CalcResult, Table, fraction_str, probability_values
+from rulesbook.results import CalcResult, Distribution, Table, fraction_str, probability_values
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
 from rulesbook.systems.wh40k.cost import MAX_ATTACKS, MAX_TOTAL_WOUNDS, refuse_costly
 from rulesbook.systems.wh40k.engine import JOINT_LIMIT, SequenceResult, joint_packets_bound, resolve
@@ -60,6 +60,7 @@ __all__ = [
     "TARGET_INPUTS",
     "Attackers",
     "declare_attack_calculator",
+    "dense",
     "situation_of",
     "target_of",
 ]
@@ -474,8 +475,12 @@ def _breakdown(result: SequenceResult) -> Table:
     )
 
 
-def _dense(dist: Any, size: int) -> list[Fraction]:
-    """P(X = k) for k = 0 .. size-1."""
+def dense(dist: Distribution[int], size: int) -> list[Fraction]:
+    """P(X = k) for k = 0 .. size-1.
+
+    >>> dense(Distribution.from_pairs([(1, Fraction(1, 2)), (3, Fraction(1, 2))]), 4)
+    [Fraction(0, 1), Fraction(1, 2), Fraction(0, 1), Fraction(1, 2)]
+    """
     out = [Fraction(0)] * size
     for k, p in dist:
         out[k] = p
@@ -495,8 +500,8 @@ def _distribution_table(probs: Sequence[Fraction]) -> Table:
 
 def present(result: SequenceResult, lines: Sequence[str] = (), warnings: Sequence[str] = ()) -> CalcResult:
     """The common result of the attack calculators (values, tables, explanation)."""
-    models = _dense(result.models_destroyed, result.target.models + 1)
-    wounds = _dense(result.wounds_lost, result.target.total_wounds + 1)
+    models = dense(result.models_destroyed, result.target.models + 1)
+    wounds = dense(result.wounds_lost, result.target.total_wounds + 1)
     values: dict[str, Any] = {
         "mean_wounds_lost": float(result.mean_wounds_lost),
         "mean_wounds_lost_exact": fraction_str(result.mean_wounds_lost),

@@ -17,6 +17,7 @@ from rulesbook.calculators import DiceInput, IntInput, Output, calculator
 from rulesbook.dice import DiceExpr
 from rulesbook.errors import InputError
 from rulesbook.results import CalcResult, Distribution, Table, fraction_str, probability_values
+from rulesbook.systems.wh40k.attack_path import dense
 from rulesbook.systems.wh40k.choices import CHOICES
 from rulesbook.systems.wh40k.rules import (
     battle_shock_test,
@@ -40,14 +41,6 @@ PARAMETERS = CHOICES.parameters
 def _up_to(n: int) -> str:
     """1, or 1–n."""
     return "1" if n == 1 else f"1–{n}"
-
-
-def _dense(dist: Distribution[int], size: int) -> list[Fraction]:
-    """P(X = k) for k = 0 .. size-1."""
-    out = [Fraction(0)] * size
-    for k, p in dist:
-        out[k] = p
-    return out
 
 
 # -- wh40k.battle-shock ------------------------------------------------------------------------------
@@ -113,7 +106,7 @@ def battle_shock_calculator(*, leadership: int, modifier: int) -> CalcResult:
 
 
 def _count_values(name: str, dist: Distribution[int], size: int) -> dict[str, Any]:
-    probs = _dense(dist, size)
+    probs = dense(dist, size)
     return {
         name: [float(p) for p in probs],
         f"{name}_exact": [fraction_str(p) for p in probs],
