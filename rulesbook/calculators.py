@@ -20,21 +20,23 @@ Example:
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from fractions import Fraction
+from functools import cache, lru_cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, Protocol
 
 from rulesbook.dice import DICE_HELP, DiceExpr, parse_dice
 from rulesbook.errors import InputError
-from rulesbook.registry import raw_registry
-from rulesbook.results import CalcResult, Table
+from rulesbook.results import CalcResult, Table, fraction_str
 
 __all__ = [
+    "NOT_GIVEN",
     "BoolInput",
     "Calculator",
     "ChoiceInput",
@@ -43,11 +45,13 @@ __all__ = [
     "IntInput",
     "IntListInput",
     "InterpretationInput",
+    "OptionalInput",
     "OptionalIntInput",
     "Output",
     "PathInput",
     "WordListInput",
     "calculator",
+    "publish_values",
 ]
 
 
@@ -162,28 +166,6 @@ class IntInput(Input):
 
 
 @dataclass(frozen=True, kw_only=True)
-class OptionalIntInput(IntInput):
-    """An integer in range, or the word ``none`` (e.g. no officer alive)."""
-
-    none_word: str = "none"
-    kind: ClassVar[str] = "optional-int"
-
-    def allowed(self) -> str:
-        return f"an integer from {self.minimum} to {self.maximum} or '{self.none_word}'"
-
-    def parse(self, text: str) -> Any:
-        if text.strip().lower() in (self.none_word, ""):
-            return None
-        return super().parse(text)
-
-    def _check(self, value: Any) -> Any:
-        return None if value is None else super()._check(value)
-
-    def format(self, value: Any) -> str:
-        return self.none_word if value is None else str(value)
-
-
-@dataclass(frozen=True, kw_only=True)
 class BoolInput(Input):
     """``true`` or ``false``."""
 
@@ -226,6 +208,19 @@ class ChoiceInput(Input):
         return word
 
 
+@cache
+def _system_register(system: str) -> Mapping[str, Any]:
+    from rulesbook.registry import load_system_data
+
+    path = Path(__file__).parent / "systems" / system.replace("-", "_") / "rules.yaml"
+    return {i.id: i for i in load_system_data(path)[2]} if path.is_file() else {}
+
+
+def _register_entry(interp_id: str) -> Any:
+    """The register entry ``interp_id`` read from its system's data file (legacy declarations)."""
+    return _system_register(interp_id.split(".", 1)[0]).get(interp_id)
+
+
 @dataclass(frozen=True, kw_only=True)
 class InterpretationInput(ChoiceInput):
     """A switch between the options of an entry of the interpretations register.
@@ -239,7 +234,11 @@ class InterpretationInput(ChoiceInput):
     kind: ClassVar[str] = "interpretation"
 
     def __post_init__(self) -> None:
-        interp = raw_registry().interpretations.get(self.interpretation)
+        if self.choices:  # declared from a typed reading (rulesbook.choices.Readings.input)
+            if not self.label:
+                object.__setattr__(self, "label", self.key.replace("_", " ").capitalize())
+            return
+        interp = _register_entry(self.interpretation)
         if interp is None:
             raise LookupError(f"unknown interpretation {self.interpretation}")
         object.__setattr__(self, "choices", interp.option_keys)
@@ -247,6 +246,116 @@ class InterpretationInput(ChoiceInput):
             object.__setattr__(self, "default", interp.default)
         if not self.label:
             object.__setattr__(self, "label", self.key.replace("_", " ").capitalize())
+
+
+class _NotGiven:
+    def __repr__(self) -> str:
+        return "NOT_GIVEN"
+
+
+NOT_GIVEN: Any = _NotGiven()
+"""The value of an :class:`OptionalInput` the user left out (empty text, or not given)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class OptionalInput(Input):
+    """Any declared input that may also be a special word or be left out — the one wrapper.
+
+    ``inner`` is the input a real value must satisfy (its key, label and help are used unless
+    given here). ``words`` maps special words to the value they stand for: ``{"none": None}``
+    (e.g. no officer alive), ``{"same": None}`` (the dice of another input). ``empty`` is the
+    value of empty text: :data:`NOT_GIVEN` (left out), a word's value, or :data:`REQUIRED`
+    to let ``inner`` read empty text (an empty list, or an error). ``form_start`` is where a
+    form starts when the default is a word or :data:`NOT_GIVEN`; ``left_out`` says in help
+    what leaving the input out means.
+
+    Example:
+        >>> officer = OptionalInput(inner=IntInput(key="officer_ld", help="", minimum=0, maximum=10),
+        ...                         words={"none": None}, default=NOT_GIVEN, form_start=8)
+        >>> officer.parse("none") is None, officer.parse("") is NOT_GIVEN, officer.parse("8")
+        (True, True, 8)
+        >>> officer.allowed()
+        "an integer from 0 to 10 or 'none'"
+        >>> officer.parse("11")
+        Traceback (most recent call last):
+        ...
+        rulesbook.errors.InputError: officer_ld: expected an integer from 0 to 10 or 'none', got '11'
+    """
+
+    inner: Input
+    key: str = ""
+    help: str = ""
+    words: Mapping[str, Any] = field(default_factory=dict)
+    empty: Any = NOT_GIVEN
+    form_start: Any = REQUIRED
+    left_out: str = ""
+    kind: ClassVar[str] = "optional"
+
+    def __post_init__(self) -> None:
+        for name in ("key", "help", "label"):
+            if not getattr(self, name):
+                object.__setattr__(self, name, getattr(self.inner, name))
+        object.__setattr__(self, "words", MappingProxyType(dict(self.words)))
+
+    @property
+    def inner_kind(self) -> str:
+        """The kind of the wrapped input (front-ends pick a control by it)."""
+        return self.inner.kind
+
+    @property
+    def initial(self) -> Any:
+        if self.form_start is not REQUIRED:
+            return self.form_start
+        return self.default if not self.required else self.inner.initial
+
+    def allowed(self) -> str:
+        words = [f"'{w}'" for w in self.words]
+        if not words:
+            return self.inner.allowed()
+        return f"{self.inner.allowed()} or {' or '.join(words)}"
+
+    def _special(self, value: Any) -> bool:
+        return value is NOT_GIVEN or any(value is v for v in self.words.values())
+
+    def parse(self, text: str) -> Any:
+        word = text.strip().lower()
+        if word in self.words:
+            return self.words[word]
+        if not word and self.empty is not REQUIRED:
+            return self.empty
+        try:
+            return self.inner.parse(text)
+        except InputError as exc:
+            raise self._widen(exc, text) from None
+
+    def _check(self, value: Any) -> Any:
+        if self._special(value):
+            return value
+        try:
+            return self.inner.validate(value)
+        except InputError as exc:
+            raise self._widen(exc, value) from None
+
+    def _widen(self, exc: InputError, value: Any) -> InputError:
+        """The inner input's error, saying the special words too when it lists what is allowed."""
+        return self.error(value) if exc.message.startswith("expected ") else exc
+
+    def format(self, value: Any) -> str:
+        if value is NOT_GIVEN:
+            return self.left_out
+        for word, special in self.words.items():
+            if value is special:
+                return word
+        return self.inner.format(value)
+
+    def jsonable(self, value: Any) -> Any:
+        return None if self._special(value) else self.inner.jsonable(value)
+
+
+def OptionalIntInput(*, none_word: str = "none", default: Any = REQUIRED, **int_fields: Any) -> OptionalInput:
+    """An integer in range or the word ``none`` (kept for callers not yet moved to :class:`OptionalInput`)."""
+    inner = IntInput(**int_fields)
+    return OptionalInput(inner=inner, words={none_word: None}, empty=None, default=default)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -393,12 +502,52 @@ class WordListInput(Input):
 
 @dataclass(frozen=True, slots=True)
 class Output:
-    """One declared result key: ``probability`` outputs come with a ``*_exact`` string."""
+    """One declared result key.
+
+    A compute function returns exact values; the calculator derives the published forms once
+    (:func:`publish_values`): a ``Fraction`` becomes a float under ``key`` and an exact string
+    under ``key_exact``, a list of Fractions two lists. ``table`` outputs name a table of the
+    result. ``when`` (non-empty) says when an output is present; others are always present.
+    """
 
     key: str
     label: str
     kind: Literal["probability", "number", "count", "bool", "list", "text", "table"] = "probability"
     help: str = ""
+    when: str = ""
+
+
+def _is_exact_list(value: Any) -> bool:
+    return isinstance(value, list | tuple) and bool(value) and all(isinstance(v, Fraction) for v in value)
+
+
+def publish_values(values: Mapping[str, Any]) -> dict[str, Any]:
+    """The published form of exact result values: Fractions give a float and an exact string.
+
+    >>> publish_values({"p_pass": Fraction(5, 12), "modified_ld": 6, "pmf": [Fraction(1, 2)] * 2})
+    {'p_pass': 0.4166666666666667, 'p_pass_exact': '5/12', 'modified_ld': 6, 'pmf': [0.5, 0.5], 'pmf_exact': ['1/2', '1/2']}
+    """
+    out: dict[str, Any] = {}
+    for key, value in values.items():
+        if isinstance(value, Fraction):
+            out[key], out[f"{key}_exact"] = float(value), fraction_str(value)
+        elif _is_exact_list(value):
+            out[key] = [float(v) for v in value]
+            out[f"{key}_exact"] = [fraction_str(v) for v in value]
+        else:
+            out[key] = value
+    return out
+
+
+class ChoiceSet(Protocol):
+    """What a calculator needs of a system's :class:`rulesbook.choices.RuleChoices`."""
+
+    @property
+    def readings(self) -> Any: ...
+
+    def replace(
+        self, *, parameters: Mapping[str, Any] | None = ..., readings: Mapping[str, Any] | None = ...
+    ) -> Any: ...
 
 
 type ComputeFn = Callable[..., CalcResult]
@@ -428,12 +577,22 @@ class Calculator:
     examples: tuple[Mapping[str, str], ...] = ()
     reference_tables: Callable[[], Sequence[Table]] | None = field(default=None, repr=False)
     cacheable: bool = True
+    choices: ChoiceSet | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         keys = [i.key for i in self.inputs]
         if len(set(keys)) != len(keys):
             raise ValueError(f"{self.id}: duplicate input keys")
         object.__setattr__(self, "_cached", lru_cache(maxsize=4096)(self._compute_tuple))
+        readings = () if self.choices is None else {s.key for s in type(self.choices.readings).specs()}
+        object.__setattr__(
+            self,
+            "reading_keys",
+            tuple(i.key for i in self.inputs if isinstance(i, InterpretationInput) and i.key in readings),
+        )
+
+    reading_keys: tuple[str, ...] = field(default=(), init=False, repr=False)
+    """Inputs that switch a reading of :attr:`choices` (folded into ``choices``, not passed loose)."""
 
     # -- inputs ---------------------------------------------------------------------------
     def input(self, key: str) -> Input:
@@ -461,8 +620,12 @@ class Calculator:
         """Defaults of the inputs that have one."""
         return {i.key: i.default for i in self.inputs if not i.required}
 
-    def validate(self, values: Mapping[str, Any]) -> dict[str, Any]:
-        """Check every value, fill defaults, run the cross-field check; InputError on failure."""
+    def validate(self, values: Mapping[str, Any], choices: ChoiceSet | None = None) -> dict[str, Any]:
+        """Check every value, fill defaults, run the cross-field check; InputError on failure.
+
+        A reading input left out takes its value from ``choices`` when given (a variant's
+        reading), else the register's default.
+        """
         out: dict[str, Any] = {}
         for key in values:
             self.input(key)  # unknown keys fail first, with the list of allowed keys
@@ -471,6 +634,8 @@ class Calculator:
                 out[inp.key] = inp.validate(values[inp.key])
             elif inp.required:
                 raise InputError(inp.key, f"required; expected {inp.allowed()}")
+            elif choices is not None and inp.key in self.reading_keys:
+                out[inp.key] = getattr(choices.readings, inp.key)
             else:
                 out[inp.key] = inp.validate(inp.default) if isinstance(inp.default, str) else inp.default
         if self.check is not None:
@@ -494,7 +659,13 @@ class Calculator:
 
     # -- running --------------------------------------------------------------------------
     def _compute_tuple(self, items: tuple[tuple[str, Any], ...]) -> CalcResult:
-        return self.compute(**dict(items))
+        return self._finish(self.compute(**dict(items)))
+
+    def _finish(self, result: CalcResult) -> CalcResult:
+        """Derive the published forms of exact values once (see :func:`publish_values`)."""
+        if not any(isinstance(v, Fraction) or _is_exact_list(v) for v in result.values.values()):
+            return result
+        return dataclasses.replace(result, values=publish_values(result.values))
 
     def run(self, **values: Any) -> CalcResult:
         """Validate ``values`` and compute (cached when :attr:`cacheable`)."""
@@ -503,11 +674,50 @@ class Calculator:
 
     __call__ = run
 
-    def run_validated(self, checked: Mapping[str, Any]) -> CalcResult:
-        """Compute from values that :meth:`validate` returned."""
+    def compute_arguments(
+        self, checked: Mapping[str, Any], choices: ChoiceSet | None = None
+    ) -> dict[str, Any]:
+        """The keyword arguments of :attr:`compute`: situation inputs, plus the choice set.
+
+        Reading inputs are folded into ``choices`` (the system's, or the one given, e.g. a
+        variant's), so compute functions never receive loose option strings.
+        """
+        if self.choices is None:
+            return dict(checked)
+        args = {k: v for k, v in checked.items() if k not in self.reading_keys}
+        base = choices if choices is not None else self.choices
+        args["choices"] = base.replace(readings={k: checked[k] for k in self.reading_keys})
+        return args
+
+    def run_validated(self, checked: Mapping[str, Any], choices: ChoiceSet | None = None) -> CalcResult:
+        """Compute from values that :meth:`validate` returned (with another choice set if given)."""
+        args = self.compute_arguments(checked, choices)
         if self.cacheable:
-            return self._cached(tuple(checked.items()))  # type: ignore[attr-defined, no-any-return]
-        return self.compute(**checked)
+            return self._cached(tuple(args.items()))  # type: ignore[attr-defined, no-any-return]
+        return self._finish(self.compute(**args))
+
+    def output_problems(self, result: CalcResult) -> list[str]:
+        """Keys the result has but does not declare, and declared keys it lacks (empty if none).
+
+        >>> from rulesbook.registry import registry
+        >>> calc = registry().calculator("scrollhammer.morale-check")
+        >>> calc.output_problems(calc.run(ld=7))
+        []
+        """
+        declared = {o.key for o in self.outputs}
+        derived = {f"{o.key}_exact" for o in self.outputs}
+        present = set(result.values) | {t.name for t in result.tables}
+        if result.warnings:
+            present.add("warnings")
+        problems = [
+            f"{self.id}: result key {k!r} is not declared" for k in sorted(present - declared - derived)
+        ]
+        problems += [
+            f"{self.id}: declared output {o.key!r} is missing"
+            for o in self.outputs
+            if not o.when and o.key not in present
+        ]
+        return problems
 
     def inputs_json(self, checked: Mapping[str, Any]) -> dict[str, Any]:
         """Every input with defaults filled, in JSON form."""
@@ -574,11 +784,16 @@ def calculator(
     examples: Sequence[Mapping[str, str]] = (),
     reference_tables: Callable[[], Sequence[Table]] | None = None,
     cacheable: bool = True,
+    choices: ChoiceSet | None = None,
 ) -> Callable[[ComputeFn], Calculator]:
-    """Declare and register a calculator around a pure compute function.
+    """Declare a calculator around a pure compute function.
 
-    The decorated function receives every input as a keyword argument (validated, defaults
-    filled) and returns a :class:`~rulesbook.results.CalcResult`. See
+    The decorated function receives every situation input as a keyword argument (validated,
+    defaults filled) and, when the calculator declares its system's ``choices``, one keyword
+    ``choices`` with the readings its inputs picked; it returns a
+    :class:`~rulesbook.results.CalcResult` of exact values. The decorator only builds the
+    :class:`Calculator`; the system loader registers the calculators a system's modules define
+    (:class:`rulesbook.registry.SystemPackage`). See
     ``rulesbook/systems/scrollhammer/calculators.py`` for a complete worked example.
     """
     system = id.split(".", 1)[0]
@@ -597,7 +812,8 @@ def calculator(
             examples=tuple(examples),
             reference_tables=reference_tables,
             cacheable=cacheable,
+            choices=choices,
         )
-        return raw_registry().add_calculator(calc)
+        return calc
 
     return wrap

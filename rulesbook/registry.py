@@ -45,6 +45,7 @@ __all__ = [
     "Registry",
     "Rule",
     "System",
+    "SystemPackage",
     "implements",
     "load_system_data",
     "registry",
@@ -165,6 +166,8 @@ class Registry:
     interpretations: dict[str, Interpretation] = field(default_factory=dict)
     calculators: dict[str, Calculator] = field(default_factory=dict)
     implementations: dict[str, list[Implementation]] = field(default_factory=dict)
+    choices: dict[str, Any] = field(default_factory=dict)
+    """Each system's :class:`rulesbook.choices.RuleChoices` (its declared parameters and readings)."""
 
     # -- registration ---------------------------------------------------------------------
     def add_system_data(
@@ -276,12 +279,48 @@ def _origin(func: Callable[..., Any]) -> tuple[str, str]:
     return (getattr(code, "co_filename", ""), getattr(func, "__qualname__", ""))
 
 
+@dataclass(frozen=True, slots=True)
+class SystemPackage:
+    """What a system package (``rulesbook/systems/<system>/__init__.py``) gives the loader.
+
+    ``data`` is its ``rules.yaml``; ``choices`` its :class:`rulesbook.choices.RuleChoices`
+    (checked against the interpretations register at load); ``calculator_modules`` the modules
+    whose module-level :class:`~rulesbook.calculators.Calculator` objects are registered, in
+    definition order. Nothing registers itself at import time, so import order never matters.
+    """
+
+    data: Path
+    choices: Any = None
+    calculator_modules: tuple[str, ...] = ()
+
+
 _REGISTRY = Registry()
 _LOADED = False
 
 
+def load_system_package(package: SystemPackage) -> System:
+    """Load one system: its data, the check of its choices, then its calculators."""
+    from rulesbook.calculators import Calculator
+    from rulesbook.choices import register_problems
+
+    system, rules, interps = load_system_data(package.data)
+    if package.choices is not None:
+        problems = register_problems(package.choices, interps, [r.id for r in rules])
+        if problems:
+            raise DataFileError(f"{package.data.name}: {problems[0]}")
+    _REGISTRY.add_system_data(system, rules, interps)
+    if package.choices is not None:
+        _REGISTRY.choices[system.id] = package.choices
+    for name in package.calculator_modules:
+        module = importlib.import_module(name)
+        for value in vars(module).values():
+            if isinstance(value, Calculator) and value.system == system.id:
+                _REGISTRY.add_calculator(value)
+    return system
+
+
 def registry() -> Registry:
-    """The registry with every system in :mod:`rulesbook.systems` loaded (imported once)."""
+    """The registry with every system in :mod:`rulesbook.systems` loaded (once)."""
     global _LOADED
     if not _LOADED:
         _LOADED = True
@@ -289,7 +328,11 @@ def registry() -> Registry:
 
         for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
             if info.ispkg:
-                importlib.import_module(f"{pkg.__name__}.{info.name}")
+                module = importlib.import_module(f"{pkg.__name__}.{info.name}")
+                package = getattr(module, "SYSTEM", None)
+                if not isinstance(package, SystemPackage):
+                    raise RulesbookError(f"{module.__name__}: define SYSTEM = SystemPackage(...)")
+                load_system_package(package)
     return _REGISTRY
 
 

@@ -79,7 +79,7 @@ def test_exclusive_weapons_are_data(tmp_path: Path) -> None:
     )
     unit = load_unit(_write(tmp_path, text), "squad")
     unit.check_exclusive(["gun", "third"], "weapons")
-    with pytest.raises(InputError, match="^weapons: One gun at a time: gun or other$"):
+    with pytest.raises(InputError, match=r"^weapons: One gun at a time: gun or other$"):
         unit.check_exclusive(["third", "other", "gun"], "weapons")
     assert [g.weapons for g in mortarion().exclusive] == [("silence-strike", "silence-sweep")]
 

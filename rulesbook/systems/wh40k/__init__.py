@@ -2,10 +2,13 @@
 
 from pathlib import Path
 
-from rulesbook.registry import register_system_file
+from rulesbook.registry import SystemPackage
+from rulesbook.systems.wh40k.choices import CHOICES
 
-SYSTEM = register_system_file(Path(__file__).with_name("rules.yaml"))
+SYSTEM = SystemPackage(
+    data=Path(__file__).with_name("rules.yaml"),
+    choices=CHOICES,
+    calculator_modules=("rulesbook.systems.wh40k.calculators", "rulesbook.systems.wh40k.roll_calculators"),
+)
 
-from rulesbook.systems.wh40k import calculators, data, roll_calculators, rules  # noqa: E402
-
-__all__ = ["SYSTEM", "calculators", "data", "roll_calculators", "rules"]
+__all__ = ["SYSTEM"]

@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from itertools import accumulate
+from pathlib import Path
 from typing import Any
 
 from rulesbook.calculators import (
@@ -28,7 +29,6 @@ from rulesbook.calculators import (
     Calculator,
     ChoiceInput,
     Input,
-    InterpretationInput,
     IntInput,
     OptionalIntInput,
     Output,
@@ -37,9 +37,9 @@ from rulesbook.calculators import (
 )
 from rulesbook.dice import REROLLS
 from rulesbook.errors import InputError
-from rulesbook.registry import raw_registry
-from rulesbook.results import CalcResult, Distribution, Table, fraction_str, probability_values
-from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
+from rulesbook.registry import load_system_data
+from rulesbook.results import CalcResult, Distribution, Table, fraction_str
+from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices, Wh40kReadings
 from rulesbook.systems.wh40k.cost import MAX_ATTACKS, MAX_TOTAL_WOUNDS, refuse_costly
 from rulesbook.systems.wh40k.engine import JOINT_LIMIT, SequenceResult, joint_packets_bound, resolve
 from rulesbook.systems.wh40k.rules import (
@@ -202,29 +202,32 @@ TARGET_INPUTS: tuple[Input, ...] = (
     ),
 )
 
-READING_INPUTS: tuple[Input, ...] = tuple(
-    InterpretationInput(
-        key=key,
-        help=f"{raw_registry().interpretations[f'wh40k.interpretations.{slug}'].question} "
-        f"(interpretation wh40k.interpretations.{slug})",
-        interpretation=f"wh40k.interpretations.{slug}",
-    )
-    for key, slug in (
-        ("wound_table", "wound-table"),
-        ("devastating_excess", "devastating-excess"),
-        ("devastating_modifiers", "devastating-modifiers"),
-        ("save_cap", "save-cap"),
-        ("lethal_devastating", "lethal-devastating"),
-        ("sustained_roll", "sustained-roll"),
-        ("twin_linked", "twin-linked"),
-        ("overwatch_criticals", "overwatch-criticals"),
-        ("allocation", "allocation"),
-        ("damage_minimum", "damage-minimum"),
-        ("published_abilities", "published-abilities"),
-        ("torrent_overwatch", "torrent-overwatch"),
-        ("invuln_modifiers", "invulnerable-modifiers"),
-    )
+READING_KEYS = (
+    "wound_table",
+    "devastating_excess",
+    "devastating_modifiers",
+    "save_cap",
+    "lethal_devastating",
+    "sustained_roll",
+    "twin_linked",
+    "overwatch_criticals",
+    "allocation",
+    "damage_minimum",
+    "published_abilities",
+    "torrent_overwatch",
+    "invuln_modifiers",
 )
+"""The readings the attack calculators let a user switch (their public input keys)."""
+
+
+def _reading_input(key: str) -> Input:
+    spec = Wh40kReadings.spec(key)
+    question = _QUESTIONS[spec.interpretation]
+    return Wh40kReadings.input(key, help=f"{question} (interpretation {spec.interpretation})")
+
+
+_QUESTIONS = {i.id: i.question for i in load_system_data(Path(__file__).with_name("rules.yaml"))[2]}
+READING_INPUTS: tuple[Input, ...] = tuple(_reading_input(key) for key in READING_KEYS)
 
 OUTPUTS: tuple[Output, ...] = (
     Output(
@@ -306,8 +309,9 @@ def situation_of(values: Mapping[str, Any], extra_hit_modifier: int = 0) -> Situ
 
 
 def choices_of(values: Mapping[str, Any]) -> Wh40kChoices:
-    """The rule choices with the readings chosen in the inputs."""
-    return CHOICES.replace(readings={inp.key: values[inp.key] for inp in READING_INPUTS})
+    """The rule choices with the readings chosen in the inputs (for the cross-field check, which
+    sees the inputs before they are folded into ``choices``)."""
+    return CHOICES.replace(readings={key: values[key] for key in READING_KEYS})
 
 
 @dataclass(frozen=True, slots=True)
@@ -380,9 +384,9 @@ def declare_attack_calculator(
     """Declare an attack calculator: its own weapon inputs and how they become
     :class:`Attackers`; everything else is shared."""
 
-    def compute(**values: Any) -> CalcResult:
+    def compute(*, choices: Wh40kChoices, **values: Any) -> CalcResult:
         attackers = pick(values)
-        target, choices = target_of(values), choices_of(values)
+        target = target_of(values)
         situation = situation_of(values, attackers.hit_modifier)
         result = resolve(attackers.weapons, target, situation, choices)
         lines = list(attackers.lines)
@@ -404,6 +408,7 @@ def declare_attack_calculator(
         check=lambda values: _check(pick(values), values),
         examples=examples,
         reference_tables=reference_tables,
+        choices=CHOICES,
     )(compute)
 
 
@@ -503,16 +508,12 @@ def present(result: SequenceResult, lines: Sequence[str] = (), warnings: Sequenc
     models = dense(result.models_destroyed, result.target.models + 1)
     wounds = dense(result.wounds_lost, result.target.total_wounds + 1)
     values: dict[str, Any] = {
-        "mean_wounds_lost": float(result.mean_wounds_lost),
-        "mean_wounds_lost_exact": fraction_str(result.mean_wounds_lost),
-        "mean_models_destroyed": float(result.mean_models_destroyed),
-        "mean_models_destroyed_exact": fraction_str(result.mean_models_destroyed),
-        **probability_values("p_unit_destroyed", result.p_unit_destroyed),
-        "models_destroyed": [float(p) for p in models],
-        "models_destroyed_exact": [fraction_str(p) for p in models],
-        "wounds_lost": [float(p) for p in wounds],
-        "wounds_lost_exact": [fraction_str(p) for p in wounds],
-        **probability_values("p_at_least_one_model", 1 - models[0]),
+        "mean_wounds_lost": result.mean_wounds_lost,
+        "mean_models_destroyed": result.mean_models_destroyed,
+        "p_unit_destroyed": result.p_unit_destroyed,
+        "p_at_least_one_model": 1 - models[0],
+        "models_destroyed": models,
+        "wounds_lost": wounds,
     }
     out = list(lines)
     for s in result.steps:

@@ -16,9 +16,9 @@ from typing import Any
 from rulesbook.calculators import DiceInput, IntInput, Output, calculator
 from rulesbook.dice import DiceExpr
 from rulesbook.errors import InputError
-from rulesbook.results import CalcResult, Distribution, Table, fraction_str, probability_values
+from rulesbook.results import CalcResult, Distribution, Table, fraction_str
 from rulesbook.systems.wh40k.attack_path import dense
-from rulesbook.systems.wh40k.choices import CHOICES
+from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
 from rulesbook.systems.wh40k.rules import (
     battle_shock_test,
     deadly_demise_test,
@@ -33,9 +33,6 @@ __all__ = [
     "desperate_escape_calculator",
     "hazardous_calculator",
 ]
-
-
-PARAMETERS = CHOICES.parameters
 
 
 def _up_to(n: int) -> str:
@@ -72,6 +69,7 @@ def _up_to(n: int) -> str:
         Output("p_battle_shocked", "P(Battle-shocked)", "probability", "Chance the test fails."),
     ],
     rules=["wh40k.core.battle-shock"],
+    choices=CHOICES,
     examples=[{"leadership": "7"}, {"leadership": "6", "modifier": "-1"}],
     reference_tables=lambda: [
         Table(
@@ -89,15 +87,15 @@ def _up_to(n: int) -> str:
         )
     ],
 )
-def battle_shock_calculator(*, leadership: int, modifier: int) -> CalcResult:
+def battle_shock_calculator(*, leadership: int, modifier: int, choices: Wh40kChoices) -> CalcResult:
     """Exact P(pass) of a Battle-shock test."""
-    p = battle_shock_test(leadership, modifier).p_pass()
+    p = battle_shock_test(leadership, modifier, choices).p_pass()
     lines = (
-        f"Roll 2D6{modifier:+d}; {leadership} or more passes: P(pass) = {fraction_str(p)} ≈ {float(p):.1%}.",
+        f"Roll {choices.parameters.battle_shock_dice}{modifier:+d}; {leadership} or more passes: P(pass) = {fraction_str(p)} ≈ {float(p):.1%}.",
         "A failed test leaves the unit Battle-shocked (OC 0, no Stratagems) until your next Command phase.",
     )
     return CalcResult(
-        values={**probability_values("p_pass", p), **probability_values("p_battle_shocked", Fraction(1) - p)},
+        values={"p_pass": p, "p_battle_shocked": 1 - p},
         explanation=lines,
     )
 
@@ -106,13 +104,8 @@ def battle_shock_calculator(*, leadership: int, modifier: int) -> CalcResult:
 
 
 def _count_values(name: str, dist: Distribution[int], size: int) -> dict[str, Any]:
-    probs = dense(dist, size)
-    return {
-        name: [float(p) for p in probs],
-        f"{name}_exact": [fraction_str(p) for p in probs],
-        f"mean_{name}": float(dist.mean()),
-        f"mean_{name}_exact": fraction_str(dist.mean()),
-    }
+    """P(exactly k) for k < size under ``name`` and the mean under ``mean_<name>`` (exact)."""
+    return {name: dense(dist, size), f"mean_{name}": dist.mean()}
 
 
 def _check_escape(values: Mapping[str, Any]) -> None:
@@ -154,20 +147,21 @@ def _check_escape(values: Mapping[str, Any]) -> None:
         Output("p_unit_destroyed", "P(unit destroyed)", "probability", "Chance that no model is left."),
     ],
     rules=["wh40k.core.desperate-escape", "wh40k.core.battle-shock"],
+    choices=CHOICES,
     check=_check_escape,
     examples=[{"tests": "5", "models": "5"}, {"tests": "2", "models": "10"}],
 )
-def desperate_escape_calculator(*, tests: int, models: int) -> CalcResult:
+def desperate_escape_calculator(*, tests: int, models: int, choices: Wh40kChoices) -> CalcResult:
     """Exact distribution of models destroyed by Desperate Escape tests."""
-    test = desperate_escape_test()
+    test = desperate_escape_test(choices)
     dist = failures(test, tests)
     p_all = dist.p(models) if tests == models else Fraction(0)
     values = {
         **_count_values("models_destroyed", dist, tests + 1),
-        **probability_values("p_unit_destroyed", p_all),
+        "p_unit_destroyed": p_all,
     }
     lines = (
-        f"{tests} D6, each {_up_to(PARAMETERS.desperate_escape_fails_up_to)} (chance {fraction_str(1 - test.p_pass())}) "
+        f"{tests} D6, each {_up_to(choices.parameters.desperate_escape_fails_up_to)} (chance {fraction_str(1 - test.p_pass())}) "
         f"destroys a model: {float(dist.mean()):.2f} models on average.",
         "A Battle-shocked unit that Falls Back tests for every model.",
     )
@@ -197,21 +191,21 @@ def desperate_escape_calculator(*, tests: int, models: int) -> CalcResult:
         Output("p_any_failure", "P(at least one failure)", "probability", "Chance that some bearer is hurt."),
     ],
     rules=["wh40k.attack.hazardous"],
+    choices=CHOICES,
     examples=[{"weapons": "3"}],
 )
-def hazardous_calculator(*, weapons: int) -> CalcResult:
+def hazardous_calculator(*, weapons: int, choices: Wh40kChoices) -> CalcResult:
     """Exact distribution of failed Hazardous tests."""
-    test = hazardous_test()
-    mortal = PARAMETERS.hazardous_mortal_wounds
+    test = hazardous_test(choices)
+    mortal = choices.parameters.hazardous_mortal_wounds
     dist = failures(test, weapons)
     values = {
         **_count_values("failed_tests", dist, weapons + 1),
-        "mean_mortal_wounds": float(mortal * dist.mean()),
-        "mean_mortal_wounds_exact": fraction_str(mortal * dist.mean()),
-        **probability_values("p_any_failure", 1 - dist.p(0)),
+        "mean_mortal_wounds": mortal * dist.mean(),
+        "p_any_failure": 1 - dist.p(0),
     }
     lines = (
-        f"{weapons} D6, each {_up_to(PARAMETERS.hazardous_fails_up_to)} (chance {fraction_str(1 - test.p_pass())}) "
+        f"{weapons} D6, each {_up_to(choices.parameters.hazardous_fails_up_to)} (chance {fraction_str(1 - test.p_pass())}) "
         f"fails and costs a bearer {mortal} mortal wounds.",
     )
     return CalcResult(values=values, explanation=lines)
@@ -231,19 +225,20 @@ def hazardous_calculator(*, weapons: int) -> CalcResult:
         Output("mean_mortal_wounds", "Mean mortal wounds", "number", "Per unit within 6 inches."),
     ],
     rules=["wh40k.core.deadly-demise"],
+    choices=CHOICES,
     examples=[{"x": "D6"}, {"x": "D3"}],
 )
-def deadly_demise_calculator(*, x: DiceExpr) -> CalcResult:
+def deadly_demise_calculator(*, x: DiceExpr, choices: Wh40kChoices) -> CalcResult:
     """Exact mortal wounds suffered by each unit within 6" of the destroyed model."""
-    boom = deadly_demise_test().p_pass()
+    boom = deadly_demise_test(choices).p_pass()
     pairs = [(0, 1 - boom)] + [(k, boom * p) for k, p in x.distribution()]
     dist = Distribution.from_pairs(pairs)
     values = {
-        **probability_values("p_explodes", boom),
+        "p_explodes": boom,
         **_count_values("mortal_wounds", dist, x.maximum + 1),
     }
     lines = (
-        f"On a {PARAMETERS.deadly_demise_roll} (chance {fraction_str(boom)}) each unit within 6 inches suffers "
+        f"On a {choices.parameters.deadly_demise_roll} (chance {fraction_str(boom)}) each unit within 6 inches suffers "
         f"{x} mortal wounds, rolled separately per unit.",
     )
     return CalcResult(values=values, explanation=lines)

@@ -24,11 +24,11 @@ from functools import cache
 
 import icepool
 
-from rulesbook.dice import D6, DiceExpr, Outcome, Reroll, RollTest, natural
+from rulesbook.dice import D6, DiceExpr, Outcome, Reroll, RollTest, natural, parse_dice  # noqa: F401 (examples)
 from rulesbook.registry import implements
 from rulesbook.results import Distribution
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices, Wh40kReadings
-from rulesbook.systems.wh40k.weapons import Target, Weapon
+from rulesbook.systems.wh40k.weapons import Target, Weapon, parse_abilities  # noqa: F401 (examples)
 
 __all__ = [
     "DEFAULT_SITUATION",
