@@ -30,7 +30,7 @@ from rulesbook.calculators import (
     ChoiceInput,
     Input,
     IntInput,
-    OptionalIntInput,
+    OptionalInput,
     Output,
     WordListInput,
     calculator,
@@ -142,24 +142,28 @@ TARGET_INPUTS: tuple[Input, ...] = (
         minimum=2,
         maximum=7,
     ),
-    OptionalIntInput(
-        key="invuln",
-        label="Invulnerable save",
-        help="The X of an invulnerable save X+, or none.",
-        minimum=2,
-        maximum=6,
+    OptionalInput(
+        inner=IntInput(
+            key="invuln",
+            label="Invulnerable save",
+            help="The X of an invulnerable save X+, or none.",
+            minimum=2,
+            maximum=6,
+        ),
+        words={"none": None},
+        empty=None,
         default=None,
     ),
     IntInput(key="wounds", label="Wounds per model (W)", help="Wounds of each model.", minimum=1, maximum=40),
     IntInput(
         key="models", label="Models", help="Models in the target unit.", minimum=1, maximum=40, default=1
     ),
-    OptionalIntInput(
-        key="fnp",
-        label="Feel No Pain",
-        help="The X of Feel No Pain X+, or none.",
-        minimum=2,
-        maximum=6,
+    OptionalInput(
+        inner=IntInput(
+            key="fnp", label="Feel No Pain", help="The X of Feel No Pain X+, or none.", minimum=2, maximum=6
+        ),
+        words={"none": None},
+        empty=None,
         default=None,
     ),
     BoolInput(
