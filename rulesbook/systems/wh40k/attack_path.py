@@ -323,12 +323,12 @@ class Attackers:
     """What one calculator's own inputs say: the weapons in order, how errors name them (the
     ``field`` and a label per weapon, ``""`` for a lone form weapon), the unit's own Hit roll
     modifier, explanation lines to lead with, whether to warn about accepted-but-inert ability
-    words, and what to say when shooting and fighting weapons are mixed."""
+    words, and what to say if shooting and fighting weapons are mixed."""
 
     weapons: tuple[Weapon, ...]
     field: str
     labels: tuple[str, ...]
-    one_kind: Callable[[], str]
+    mixed: str = ""
     hit_modifier: int = 0
     lines: tuple[str, ...] = ()
     warn: bool = True
@@ -343,7 +343,7 @@ def _check(attackers: Attackers, values: Mapping[str, Any]) -> None:
         raise InputError("models", f"models × wounds must be at most {MAX_TOTAL_WOUNDS}, got {total}")
     weapons, field = attackers.weapons, attackers.field
     if len({w.ranged for w in weapons}) > 1:
-        raise InputError(field, attackers.one_kind())
+        raise InputError(field, attackers.mixed)
     target, situation, choices = (
         target_of(values),
         situation_of(values, attackers.hit_modifier),

@@ -41,7 +41,7 @@ ONE = parse_dice("1")
 
 def _form_weapon(values: Mapping[str, Any]) -> Attackers:
     weapon = make_weapon({inp.key: values[inp.key] for inp in WEAPON_INPUTS})
-    return Attackers(weapons=(weapon,), field="attacks", labels=("",), one_kind=str)
+    return Attackers(weapons=(weapon,), field="attacks", labels=("",))
 
 
 def _attack_reference_tables() -> list[Table]:
@@ -164,7 +164,7 @@ def _mortarion_weapons(values: Mapping[str, Any]) -> Attackers:
         weapons=weapons,
         field="weapons",
         labels=tuple(w.name for w in weapons),
-        one_kind=unit.one_kind,
+        mixed=unit.one_kind(),
         hit_modifier=damaged_hit_modifier(values["damaged"]),
         lines=tuple(lines),
         warn=False,
@@ -224,15 +224,12 @@ def _profiles(values: Mapping[str, Any]) -> Attackers:
         f"weapon {i} ({w.name})" if w.name != f"weapon {i}" else w.name for i, w in enumerate(weapons, 1)
     )
     lines = (f"Weapons in order: {', '.join(w.name for w in weapons)}.",)
-
-    def one_kind() -> str:
-        first_melee = next(i for i, w in enumerate(weapons) if not w.ranged)
-        return (
-            f"{labels[first_melee]}: a sequence is one shooting or one fight, so give every weapon BS "
-            "(ranged) or every weapon WS (melee), not a mix"
-        )
-
-    return Attackers(weapons=weapons, field="weapons", labels=labels, one_kind=one_kind, lines=lines)
+    first_melee = next((label for w, label in zip(weapons, labels, strict=True) if not w.ranged), "")
+    mixed = (
+        f"{first_melee}: a sequence is one shooting or one fight, so give every weapon BS (ranged) or "
+        "every weapon WS (melee), not a mix"
+    )
+    return Attackers(weapons=weapons, field="weapons", labels=labels, mixed=mixed, lines=lines)
 
 
 sequence_calculator = declare_attack_calculator(
