@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from rulesbook.dice import DiceExpr, parse_dice
+from rulesbook.dice import constant, parse_dice
 from rulesbook.errors import InputError
 from rulesbook.registry import registry
 from rulesbook.systems.wh40k.attack_path import choices_of, situation_of, target_of
@@ -62,9 +62,9 @@ def test_the_reviews_slow_inputs_are_refused_with_a_cut_that_fits(extra: dict[st
     weapon = make_weapon({inp.key: full[inp.key] for inp in WEAPON_INPUTS})
     no_blast = replace(weapon, abilities=replace(weapon.abilities, blast=False))
     target, situation, choices = target_of(full), situation_of(full), choices_of(full)
-    assert predicted_cost([replace(no_blast, attacks=DiceExpr(0, 6, most))], target, situation, choices).fits
+    assert predicted_cost([replace(no_blast, attacks=constant(most))], target, situation, choices).fits
     assert not predicted_cost(
-        [replace(no_blast, attacks=DiceExpr(0, 6, most + 1))], target, situation, choices
+        [replace(no_blast, attacks=constant(most + 1))], target, situation, choices
     ).fits
 
 

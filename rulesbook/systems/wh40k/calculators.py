@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rulesbook.calculators import BoolInput, WordListInput
-from rulesbook.dice import parse_dice
+from rulesbook.dice import constant
 from rulesbook.errors import InputError
 from rulesbook.results import Table, fraction_str
 from rulesbook.systems.wh40k.attack_path import (
@@ -34,7 +34,7 @@ from rulesbook.systems.wh40k.weapons import WEAPON_INPUTS, Target, Weapon, make_
 
 __all__ = ["attack_calculator", "mortarion_calculator", "sequence_calculator"]
 
-ONE = parse_dice("1")
+ONE = constant(1)
 
 # -- wh40k.attack ------------------------------------------------------------------------------
 

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from math import lcm
 
-from rulesbook.dice import DiceExpr
+from rulesbook.dice import constant
 from rulesbook.errors import InputError
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
 from rulesbook.systems.wh40k.engine import LOG2_10, plan, product_work, step_work
@@ -146,7 +146,7 @@ def _most_attacks_that_fit(
     low, high = 0, MAX_ATTACKS
     while low < high:
         k = (low + high + 1) // 2
-        fixed = replace(weapon, attacks=DiceExpr(0, 6, k), abilities=replace(weapon.abilities, blast=False))
+        fixed = replace(weapon, attacks=constant(k), abilities=replace(weapon.abilities, blast=False))
         trial = [*weapons[:index], fixed, *weapons[index + 1 :]]
         if predicted_cost(trial, target, situation, choices).fits:
             low = k

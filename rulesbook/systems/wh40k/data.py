@@ -22,10 +22,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-import yaml
-
+from rulesbook.data import DataFileError, load_data_file
 from rulesbook.errors import InputError
-from rulesbook.registry import DataFileError, implements
+from rulesbook.registry import implements
 from rulesbook.systems.wh40k.weapons import Weapon, make_weapon
 
 __all__ = [
@@ -76,10 +75,7 @@ class UnitWeapons:
 def load_unit(path: Path, unit: str) -> UnitWeapons:
     """The weapons of ``unit`` in a YAML file; malformed entries raise DataFileError naming the
     file and the entry."""
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        raise DataFileError(f"{path.name}: not valid YAML ({exc})") from None
+    data = load_data_file(path)
     raw = data.get(unit) if isinstance(data, dict) else None
     if not isinstance(raw, dict) or not isinstance(raw.get("weapons"), dict):
         raise DataFileError(f"{path.name}: expected a mapping 'weapons' under '{unit}'")

@@ -38,7 +38,6 @@ from math import lcm
 from rulesbook.dice import parse_dice  # noqa: F401 (the examples use it)
 from rulesbook.registry import implements
 from rulesbook.results import Distribution
-from rulesbook.systems.wh40k import rules
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
 from rulesbook.systems.wh40k.rules import (
     DEFAULT_SITUATION,
@@ -57,7 +56,6 @@ __all__ = [
     "SequenceResult",
     "WeaponPlan",
     "WeaponStep",
-    "clear_caches",
     "joint_packets_bound",
     "plan",
     "product_work",
@@ -136,13 +134,6 @@ def _packet(dist: Distribution[int], wounds: int, models: int, spills: bool) -> 
             acc[t] = acc.get(t, 0) + w
         moves.append(tuple(acc.items()))
     return _Packet(tuple(moves), den)
-
-
-def clear_caches() -> None:
-    """Forget the engine's cached transition tables and the rolls' cached damage dice (for cold
-    benchmarks)."""
-    _packet.cache_clear()
-    rules.clear_caches()
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,7 +38,6 @@ __all__ = [
     "attacks_distribution",
     "battle_shock_test",
     "blast_bonus",
-    "clear_caches",
     "cover_applies",
     "deadly_demise_test",
     "desperate_escape_test",
@@ -299,14 +298,7 @@ def _packet_die(damage: DiceExpr, reduction: int, fnp: int | None, minimum: int)
     die = damage.die().map(lambda d: max(min(minimum, d), d - reduction))
     if fnp is None:
         return die
-    fnp_pass = RollTest(dice=D6, target=fnp, direction="over").p_pass()
-    lose = icepool.Die({0: fnp_pass.numerator, 1: fnp_pass.denominator - fnp_pass.numerator})
-    return die @ lose
-
-
-def clear_caches() -> None:
-    """Forget the cached damage dice (for cold benchmarks)."""
-    _packet_die.cache_clear()
+    return die @ RollTest(dice=D6, target=fnp, direction="over").fail_die()  # each point: lost unless saved
 
 
 @implements("wh40k.core.battle-shock")
@@ -359,9 +351,7 @@ def failures(test: RollTest, n: int) -> Distribution[int]:
     >>> failures(desperate_escape_test(), 3).p(3)
     Fraction(1, 27)
     """
-    p_fail = 1 - test.p_pass()
-    fail = icepool.Die({0: p_fail.denominator - p_fail.numerator, 1: p_fail.numerator})
-    return Distribution.from_die(n @ fail)
+    return Distribution.from_die(n @ test.fail_die())
 
 
 # -- one attack -------------------------------------------------------------------------------
