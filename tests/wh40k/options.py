@@ -14,7 +14,7 @@ type Setup = tuple[Situation, Wh40kChoices]
 _SITUATION = {f.name for f in fields(Situation)}
 
 
-def setup(**values: Any) -> Setup:
+def choose(**values: Any) -> Setup:
     """``Situation`` fields go to the situation, the rest are readings."""
     situation = Situation(**{k: v for k, v in values.items() if k in _SITUATION})
     readings = {k: v for k, v in values.items() if k not in _SITUATION}

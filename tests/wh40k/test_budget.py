@@ -20,7 +20,7 @@ from rulesbook.systems.wh40k.attack_path import choices_of, situation_of, target
 from rulesbook.systems.wh40k.cost import PREDICTION_FACTOR, predicted_cost
 from rulesbook.systems.wh40k.engine import resolve
 from rulesbook.systems.wh40k.weapons import WEAPON_INPUTS, Target, Weapon, make_weapon, parse_abilities
-from tests.wh40k.options import Setup, setup
+from tests.wh40k.options import Setup, choose
 
 ATTACK = registry().calculator("wh40k.attack")
 SEQUENCE = registry().calculator("wh40k.sequence")
@@ -148,7 +148,7 @@ def test_a_tiny_target_with_a_huge_exact_answer_is_refused_by_its_digits() -> No
     """200 attacks with Sustained Hits D6 and 2D6 Damage at one model are quick to convolve but
     their exact answer would run to about 10,000 digits."""
     w = Weapon("w", parse_dice("200"), 3, 4, 0, parse_dice("2D6"), parse_abilities("sustained-hits-d6"))
-    cost = predicted_cost([w], Target(4, 7, 1, fnp=5), *setup())
+    cost = predicted_cost([w], Target(4, 7, 1, fnp=5), *choose())
     assert cost.digits > 4000 and not cost.fits
     text = one_line_error(
         ATTACK,
@@ -206,7 +206,7 @@ def _sample_cases(count: int, seed: int) -> list[tuple[list[Weapon], Target, Set
             fnp=rng.choice((None, 5, 6)),
             damage_reduction=rng.choice((0, 0, 1)),
         )
-        options = setup(**rng.choice(readings))
+        options = choose(**rng.choice(readings))
         if predicted_cost(weapons, target, *options).work < 3e7:
             out.append((weapons, target, options))
     return out

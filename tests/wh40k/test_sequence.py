@@ -14,7 +14,7 @@ from rulesbook.registry import registry
 from rulesbook.systems.wh40k.engine import resolve
 from rulesbook.systems.wh40k.profiles import MAX_WEAPONS, canonical_weapons, parse_weapons
 from rulesbook.systems.wh40k.weapons import Target
-from tests.wh40k.options import setup
+from tests.wh40k.options import choose
 from tests.wh40k.test_attack import assert_matches_monte_carlo
 
 SEQUENCE = registry().calculator("wh40k.sequence")
@@ -104,7 +104,7 @@ def test_sequence_equals_resolve_and_the_seeded_simulation() -> None:
     )
     target = Target(toughness=4, save=3, wounds=2, models=5, fnp=6)
     r = SEQUENCE.run(weapons=text, toughness=4, save=3, wounds=2, models=5, fnp=6)
-    exact = resolve(parse_weapons(text), target, *setup())
+    exact = resolve(parse_weapons(text), target, *choose())
     assert [Fraction(p) for p in r["wounds_lost_exact"]] == [exact.wounds_lost.p(k) for k in range(11)]
     assert Fraction(r["mean_models_destroyed_exact"]) == exact.mean_models_destroyed
     assert [row[0] for row in r.table("breakdown").rows] == ["bolters", "plasma", "melta", "target loses"]
