@@ -17,13 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar, Literal  # noqa: F401  (ClassVar: see below)
+from typing import Literal
 
 from rulesbook.choices import Parameters, Readings, RuleChoices, parameter, reading
-
-# rulesbook.choices resolves the annotations of these classes, their bases' included, with this
-# module's names; the bases annotate ``_specs`` with ClassVar and the spec types.
-from rulesbook.choices import ParameterSpec, ReadingSpec  # noqa: F401  isort: skip
 from rulesbook.dice import D3, D6, DiceExpr
 from rulesbook.errors import InputError
 
