@@ -42,6 +42,7 @@ __all__ = [
     "OptionalInput",
     "OptionalIntInput",
     "PathInput",
+    "TextInput",
     "WordListInput",
 ]
 
@@ -414,6 +415,40 @@ class IntListInput(Input):
 
     def jsonable(self, value: Any) -> Any:
         return list(value)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TextInput(Input):
+    """A short non-empty text: a name, a note, or the ID of something (``refers`` says what).
+
+    Surrounding spaces are dropped; longer than ``max_length`` characters is an error.
+
+    >>> TextInput(key="reason", help="").parse("  house rule ")
+    'house rule'
+    >>> TextInput(key="detachment", help="", refers="detachment").parse(" ")
+    Traceback (most recent call last):
+    ...
+    rulesbook.errors.InputError: detachment: expected the ID of a detachment, got ' '
+    """
+
+    refers: str = ""
+    max_length: int = 200
+    kind: ClassVar[str] = "text"
+
+    def allowed(self) -> str:
+        what = f"the ID of a {self.refers.replace('-', ' ')}" if self.refers else "a non-empty text"
+        return f"{what}" if self.max_length >= 200 else f"{what} of at most {self.max_length} characters"
+
+    def parse(self, text: str) -> str:
+        word = text.strip()
+        if not word or len(word) > self.max_length:
+            raise self.error(text)
+        return word
+
+    def _check(self, value: Any) -> str:
+        if not isinstance(value, str):
+            raise self.error(value)
+        return self.parse(value)
 
 
 @dataclass(frozen=True, kw_only=True)
