@@ -72,12 +72,10 @@ POSITIVE_MODIFIERS_INPUT = ScrollhammerReadings.input(
 HEROISM_LOW_LD_INPUT = ScrollhammerReadings.input(
     "heroism_low_ld",
     label="Double 1 below Ld 2",
-    help="Interpretation scrollhammer.interpretations.heroism-low-ld.",
 )
 HEROISM_FALLING_BACK_INPUT = ScrollhammerReadings.input(
     "heroism_when_falling_back",
     label="Double 1 while falling back",
-    help="Interpretation scrollhammer.interpretations.heroism-when-falling-back.",
 )
 
 
@@ -231,7 +229,6 @@ TEST_KIND_INPUT = ChoiceInput(
 IMMUNE_UNITS_INPUT = ScrollhammerReadings.input(
     "immune_units",
     label="Immune to morale means",
-    help="Interpretation scrollhammer.interpretations.immune-units.",
 )
 
 
@@ -308,7 +305,6 @@ def leadership_test_calculator(
 PINNING_TESTS_INPUT = ScrollhammerReadings.input(
     "pinning_tests",
     label="Tests per phase",
-    help="Interpretation scrollhammer.interpretations.pinning-tests.",
 )
 
 
@@ -369,7 +365,6 @@ def pinning_test_calculator(
 CASUALTIES_ROUNDING_INPUT = ScrollhammerReadings.input(
     "casualties_rounding",
     label="25 % threshold",
-    help="Interpretation scrollhammer.interpretations.casualties-rounding.",
 )
 
 

@@ -259,7 +259,6 @@ def _check_models(values: Mapping[str, Any]) -> None:
         ScrollhammerReadings.input(
             "regroup_half",
             label="Exactly half alive",
-            help="Interpretation scrollhammer.interpretations.regroup-half.",
         ),
         HEROISM_IN_REGROUP_INPUT,
     ],

@@ -70,7 +70,6 @@ class SameWordInput(OptionalInput):
         ScrollhammerReadings.input(
             "panic_cascade",
             label="Cascade model",
-            help="Interpretation scrollhammer.interpretations.panic-cascade.",
         ),
     ],
     outputs=[
@@ -139,7 +138,6 @@ def _check_move(values: Mapping[str, Any]) -> None:
         ScrollhammerReadings.input(
             "slowest_model",
             label="Mixed speeds",
-            help="Interpretation scrollhammer.interpretations.slowest-model.",
         ),
         OptionalInput(
             inner=IntInput(
@@ -168,7 +166,6 @@ def _check_move(values: Mapping[str, Any]) -> None:
         ScrollhammerReadings.input(
             "trapped_fit",
             label="Exact fit",
-            help="Interpretation scrollhammer.interpretations.trapped-fit.",
         ),
     ],
     outputs=[
