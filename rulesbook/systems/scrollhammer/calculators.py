@@ -133,7 +133,7 @@ def pass_table(
         title="P(pass) of a Morale check by Leadership (rows) and modifier (columns)",
         columns=("ld", *cols),
         rows=rows,
-        note="Exact fractions; Insane Heroism on.",
+        note=f"Exact fractions; Insane Heroism {'on' if choices.parameters.insane_heroism else 'off'}.",
     )
 
 

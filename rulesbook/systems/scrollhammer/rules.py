@@ -210,9 +210,7 @@ def state_after_check(trigger: Trigger, passed: bool, state: MoraleState = Moral
     >>> state_after_check("panic", passed=True).value
     'steady'
     """
-    if state is MoraleState.FALLING_BACK:
-        return state
-    if passed:
+    if passed or state is MoraleState.FALLING_BACK:
         return state
     return MoraleState.PINNED_DOWN if trigger == "pinning" else MoraleState.FALLING_BACK
 
