@@ -14,7 +14,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from rulesbook.calculators import DiceInput, IntInput, IntListInput, OptionalInput, Output, calculator
+from rulesbook.calculators import (
+    NOT_GIVEN,
+    DiceInput,
+    IntInput,
+    IntListInput,
+    OptionalInput,
+    Output,
+    calculator,
+)
 from rulesbook.dice import DiceExpr
 from rulesbook.errors import InputError
 from rulesbook.results import CalcResult, fraction_str
@@ -134,6 +142,7 @@ def _check_move(values: Mapping[str, Any]) -> None:
             words={"same": None},
             empty=None,
             default=None,
+            form_start=NOT_GIVEN,  # forms start empty, which means 'same'
         ),
         ScrollhammerReadings.input(
             "slowest_model",
@@ -198,7 +207,7 @@ def fall_back_move_calculator(
 ) -> CalcResult:
     """Outcome of one Fall Back move."""
     kinds = [fall_back_dice]
-    if slowest_model_dice is not None and slowest_model_dice != fall_back_dice:
+    if isinstance(slowest_model_dice, DiceExpr) and slowest_model_dice != fall_back_dice:
         kinds.append(slowest_model_dice)  # 'same' (None) means every model rolls fall_back_dice
     roll = fall_back_roll(kinds, choices)
     p: dict[str, Fraction] = {"flees": Fraction(0), "trapped": Fraction(0), "moves": Fraction(0)}
