@@ -22,13 +22,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from typing import Literal
 
 import icepool
 
 from rulesbook.dice import DiceExpr, RollTest
 from rulesbook.registry import implements
-from rulesbook.results import Distribution
+from rulesbook.results import Distribution, markov_step
 from rulesbook.systems.scrollhammer.choices import CHOICES, ScrollhammerChoices
 
 __all__ = [
@@ -212,15 +213,12 @@ def fall_back_chain(
     rows: list[PhaseRow] = []
 
     def move(current: dict[int, Fraction], weight: Fraction) -> tuple[dict[int, Fraction], Fraction]:
-        nxt: dict[int, Fraction] = {}
-        gone = Fraction(0)
-        for left, p in current.items():
-            for r, q in roll:
-                if reaches_edge(r, left):
-                    gone += p * q * weight
-                else:
-                    nxt[left - r] = nxt.get(left - r, Fraction(0)) + p * q * weight
-        return nxt, gone
+        """One Fall Back move of the share ``weight`` of every state; 0 inches left is the edge."""
+        nxt = markov_step(
+            {left: p * weight for left, p in current.items()},
+            lambda left: [(0 if reaches_edge(r, left) else left - r, q) for r, q in roll],
+        )
+        return nxt, nxt.pop(0, Fraction(0))
 
     if first_move:
         state, gone = move(state, Fraction(1))
@@ -269,24 +267,14 @@ def panic_cascade(p_fail: Sequence[Fraction], choices: ScrollhammerChoices = CHO
     # state: (units of the line fleeing so far, whether the chain is still running)
     state: dict[tuple[int, bool], Fraction] = {(0, True): Fraction(1)}
     for f in p_fail:
-        f = Fraction(f)
-        nxt: dict[tuple[int, bool], Fraction] = {}
-
-        def add(key: tuple[int, bool], p: Fraction, into: dict[tuple[int, bool], Fraction] = nxt) -> None:
-            if p:
-                into[key] = into.get(key, Fraction(0)) + p
-
-        for (k, running), p in state.items():
-            if model == "next-unit":
-                if running:
-                    add((k + 1, True), p * f)
-                    add((k, False), p * (1 - f))
-                else:
-                    add((k, False), p)
-            else:
-                tests = 1 if model == "whole-line-once" else 1 + k
-                holds = (1 - f) ** tests
-                add((k + 1, True), p * (1 - holds))
-                add((k, True), p * holds)
-        state = nxt
+        state = markov_step(state, partial(_panic_step, model, Fraction(f)))
     return Distribution.from_pairs((k, p) for (k, _), p in state.items())
+
+
+def _panic_step(model: str, f: Fraction, state: tuple[int, bool]) -> list[tuple[tuple[int, bool], Fraction]]:
+    """The next unit of the line, which fails a Panic test with ``f``: where ``state`` goes."""
+    k, running = state
+    if model == "next-unit":
+        return [((k + 1, True), f), ((k, False), 1 - f)] if running else [((k, False), Fraction(1))]
+    holds = (1 - f) ** (1 if model == "whole-line-once" else 1 + k)
+    return [((k + 1, True), 1 - holds), ((k, True), holds)]
