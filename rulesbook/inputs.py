@@ -259,7 +259,8 @@ class OptionalInput(Input):
     value of empty text: :data:`NOT_GIVEN` (left out), a word's value, or :data:`REQUIRED`
     to let ``inner`` read empty text (an empty list, or an error). ``form_start`` is where a
     form starts when the default is a word or :data:`NOT_GIVEN`; ``left_out`` says in help
-    what leaving the input out means.
+    what leaving the input out means; ``word_in_json`` writes a special word in JSON answers
+    as the word (``"same"``) instead of ``null``.
 
     Example:
         >>> officer = OptionalInput(inner=IntInput(key="officer_ld", help="", minimum=0, maximum=10),
@@ -281,6 +282,7 @@ class OptionalInput(Input):
     empty: Any = NOT_GIVEN
     form_start: Any = REQUIRED
     left_out: str = ""
+    word_in_json: bool = False
     kind: ClassVar[str] = "optional"
 
     def __post_init__(self) -> None:
@@ -341,7 +343,11 @@ class OptionalInput(Input):
         return self.inner.format(value)
 
     def jsonable(self, value: Any) -> Any:
-        return None if self._special(value) else self.inner.jsonable(value)
+        if value is NOT_GIVEN:
+            return None
+        if self._special(value):
+            return self.format(value) if self.word_in_json else None
+        return self.inner.jsonable(value)
 
 
 def OptionalIntInput(*, none_word: str = "none", default: Any = REQUIRED, **int_fields: Any) -> OptionalInput:

@@ -21,19 +21,9 @@ Example:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Literal  # noqa: F401  (ClassVar: see below)
+from typing import Literal
 
-# ParameterSpec, ReadingSpec and ClassVar name the base classes' annotations:
-# rulesbook.choices resolves every annotation of the class in this module's namespace.
-from rulesbook.choices import (  # noqa: F401
-    Parameters,
-    ParameterSpec,
-    Readings,
-    ReadingSpec,
-    RuleChoices,
-    parameter,
-    reading,
-)
+from rulesbook.choices import Parameters, Readings, RuleChoices, parameter, reading
 from rulesbook.dice import TWO_D6, DiceExpr, Faces, double
 from rulesbook.errors import InputError
 
@@ -47,7 +37,7 @@ MAX_LEADERSHIP_DICE = 3
 class ScrollhammerParameters(Parameters):
     """The numbers and dice of the Morale section (value, label, rule ID, source section, bounds)."""
 
-    leadership_dice: DiceExpr = parameter(  # noqa: RUF009 (a frozen DiceExpr; parameter() declares it)
+    leadership_dice: DiceExpr = parameter(
         TWO_D6,
         label="Leadership test dice",
         rule="scrollhammer.morale.check",
@@ -97,7 +87,7 @@ class ScrollhammerParameters(Parameters):
         maximum=6,
         help="A Break test is taken at Ld minus this much for every point the combat was lost by.",
     )
-    fall_back_dice: DiceExpr = parameter(  # noqa: RUF009 (a frozen DiceExpr; parameter() declares it)
+    fall_back_dice: DiceExpr = parameter(
         TWO_D6,
         label="Fall Back dice",
         rule="scrollhammer.fall-back.distance",

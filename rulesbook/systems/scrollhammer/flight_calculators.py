@@ -10,7 +10,6 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -37,21 +36,7 @@ from rulesbook.systems.scrollhammer.fall_back import (
 from rulesbook.systems.scrollhammer.fall_back_calculators import FALL_BACK_DICE_INPUT, MAX_DISTANCE
 from rulesbook.systems.scrollhammer.rules import panic_test
 
-__all__ = ["SameWordInput"]
-
-
-@dataclass(frozen=True, kw_only=True)
-class SameWordInput(OptionalInput):
-    """An :class:`OptionalInput` whose word ``same`` stays ``"same"`` in JSON answers (the CLI
-    contract); the core wrapper writes every word as ``null``. Only :meth:`jsonable` differs.
-
-    >>> inp = SameWordInput(inner=DiceInput(key="d", help="h"), words={"same": None}, empty=None, default=None)
-    >>> inp.parse("same") is None, inp.parse("") is None, str(inp.parse("D6")), inp.jsonable(None)
-    (True, True, 'D6', 'same')
-    """
-
-    def jsonable(self, value: Any) -> Any:
-        return self.format(value) if value is None else super().jsonable(value)
+__all__: list[str] = []
 
 
 # -- Panic cascade ------------------------------------------------------------------------------
@@ -131,7 +116,7 @@ def _check_move(values: Mapping[str, Any]) -> None:
     models of different speeds flee at the pace of the slowest.""",
     inputs=[
         FALL_BACK_DICE_INPUT,
-        SameWordInput(
+        OptionalInput(
             inner=DiceInput(
                 key="slowest_model_dice",
                 label="Slowest model's dice",
@@ -143,6 +128,7 @@ def _check_move(values: Mapping[str, Any]) -> None:
             empty=None,
             default=None,
             form_start=NOT_GIVEN,  # forms start empty, which means 'same'
+            word_in_json=True,
         ),
         ScrollhammerReadings.input(
             "slowest_model",
