@@ -28,22 +28,8 @@ from typing import Any
 
 from rulesbook.calculators import NOT_GIVEN, IntInput, Output, calculator
 from rulesbook.results import CalcResult, Distribution, Table
+from rulesbook.systems.warstrike import inputs as shared
 from rulesbook.systems.warstrike.choices import CHOICES, WarStrikeChoices, WarStrikeReadings
-from rulesbook.systems.warstrike.inputs import (
-    CHECKED_BEFORE,
-    FANATICAL,
-    HIVE_MIND,
-    MAX_UNITS,
-    MORALE_READINGS,
-    OFFICER_LD,
-    RULES_VERSION,
-    STARTING_UNITS,
-    UNIT_LDS,
-    UNITS_IN_RESERVE,
-    WARNINGS,
-    check_force,
-    hive_officer_warning,
-)
 from rulesbook.systems.warstrike.rules import MAX_LD, check_required, officer_ld_test, strike_force_morale
 from rulesbook.systems.warstrike.versions import draft_choices
 
@@ -59,12 +45,12 @@ REMAINING_UNITS = IntInput(
     label="Units alive or in reserve",
     help="Units of the Strike Force still alive (on the table) or still in reserve.",
     minimum=0,
-    maximum=MAX_UNITS,
+    maximum=shared.MAX_UNITS,
 )
 
 
 def _check_morale(values: Mapping[str, Any]) -> None:
-    check_force(
+    shared.check_force(
         values,
         remaining=values["remaining_units"],
         remaining_key="remaining_units",
@@ -186,16 +172,16 @@ def _morale_reference_tables() -> list[Table]:
     chance it retreats or fights on: an officer's Ld test, automatic failure without an officer,
     a Hive Mind vote of every testing unit, and Fanatical's re-roll.""",
     inputs=[
-        STARTING_UNITS,
+        shared.STARTING_UNITS,
         REMAINING_UNITS,
-        OFFICER_LD,
-        HIVE_MIND,
-        UNIT_LDS,
-        FANATICAL,
-        UNITS_IN_RESERVE,
-        CHECKED_BEFORE,
-        RULES_VERSION,
-        *MORALE_READINGS,
+        shared.OFFICER_LD,
+        shared.HIVE_MIND,
+        shared.UNIT_LDS,
+        shared.FANATICAL,
+        shared.UNITS_IN_RESERVE,
+        shared.CHECKED_BEFORE,
+        shared.RULES_VERSION,
+        *shared.MORALE_READINGS,
     ],
     choices=CHOICES,
     outputs=[
@@ -218,7 +204,7 @@ def _morale_reference_tables() -> list[Table]:
             "Distribution of the number of passing units.",
             when="a Hive Mind force's units vote (unit_lds given)",
         ),
-        WARNINGS,
+        shared.WARNINGS,
     ],
     rules=[
         "warstrike.morale.trigger",
@@ -283,5 +269,5 @@ def strike_force_morale_calculator(
         values=values,
         tables=tables,
         explanation=r.log,
-        warnings=hive_officer_warning(hive_mind, officer_ld is not None, "officer_ld", choices),
+        warnings=shared.hive_officer_warning(hive_mind, officer_ld is not None, "officer_ld", choices),
     )

@@ -26,22 +26,8 @@ from rulesbook.calculators import (
 )
 from rulesbook.errors import InputError
 from rulesbook.results import CalcResult, Table
+from rulesbook.systems.warstrike import inputs as shared
 from rulesbook.systems.warstrike.choices import CHOICES, WarStrikeChoices, WarStrikeReadings
-from rulesbook.systems.warstrike.inputs import (
-    CHECKED_BEFORE,
-    FANATICAL,
-    HIVE_MIND,
-    MAX_UNITS,
-    MORALE_READINGS,
-    NOT_GIVEN_TEXT,
-    RULES_VERSION,
-    STARTING_UNITS,
-    UNIT_LDS,
-    UNITS_IN_RESERVE,
-    WARNINGS,
-    check_force,
-    hive_officer_warning,
-)
 from rulesbook.systems.warstrike.missions import SIDES, mission, missions
 from rulesbook.systems.warstrike.rules import (
     MAX_LD,
@@ -82,7 +68,7 @@ UNITS_ON_TABLE = IntInput(
     label="Units alive on the table",
     help="Units of the active Strike Force alive on the table (reserves not counted).",
     minimum=0,
-    maximum=MAX_UNITS,
+    maximum=shared.MAX_UNITS,
 )
 OFFICER_LDS = OptionalInput(
     inner=IntListInput(
@@ -98,12 +84,12 @@ OFFICER_LDS = OptionalInput(
     empty=REQUIRED,  # empty text is the empty list: no officer on the table
     default=NOT_GIVEN,
     form_start=(8, 7),
-    left_out=NOT_GIVEN_TEXT,
+    left_out=shared.NOT_GIVEN_TEXT,
 )
 
 
 def _counter(key: str, label: str, help: str) -> IntInput:
-    return IntInput(key=key, label=label, help=help, minimum=0, maximum=MAX_UNITS, default=0)
+    return IntInput(key=key, label=label, help=help, minimum=0, maximum=shared.MAX_UNITS, default=0)
 
 
 COUNTER_INPUTS = (
@@ -123,7 +109,7 @@ COUNTER_INPUTS = (
 
 def _check_phase(values: Mapping[str, Any]) -> None:
     officers = values["officer_lds"]
-    check_force(
+    shared.check_force(
         values,
         remaining=values["units_on_table"] + values["units_in_reserve"],
         remaining_key="units_on_table",
@@ -175,22 +161,22 @@ def reserves_table() -> Table:
         MISSION,
         SIDE,
         TURN,
-        STARTING_UNITS,
+        shared.STARTING_UNITS,
         UNITS_ON_TABLE,
-        UNITS_IN_RESERVE,
+        shared.UNITS_IN_RESERVE,
         OFFICER_LDS,
-        HIVE_MIND,
-        UNIT_LDS,
-        FANATICAL,
-        CHECKED_BEFORE,
+        shared.HIVE_MIND,
+        shared.UNIT_LDS,
+        shared.FANATICAL,
+        shared.CHECKED_BEFORE,
         *COUNTER_INPUTS,
-        RULES_VERSION,
+        shared.RULES_VERSION,
         WarStrikeReadings.input("several_officers", label="Several officers"),
         WarStrikeReadings.input("victory_whose_conditions", label="Whose conditions"),
         WarStrikeReadings.input("retreat_and_victory", label="Retreat vs victory"),
         WarStrikeReadings.input("reserves_roll", label="Reserve roll"),
         WarStrikeReadings.input("officer_attempts", label="Officers who may test"),
-        *MORALE_READINGS,
+        *shared.MORALE_READINGS,
     ],
     choices=CHOICES,
     outputs=[
@@ -204,7 +190,7 @@ def reserves_table() -> Table:
         Output("conditions_met", "Conditions met", "list", "The active side's conditions that hold."),
         Output("expected_arrivals", "Expected reserve arrivals", "number", "Given that the game goes on."),
         Output("arrivals", "Reserve arrivals", "table", "Distribution of arriving reserve units."),
-        WARNINGS,
+        shared.WARNINGS,
     ],
     rules=[
         "warstrike.starting-phase.sequence",
@@ -306,5 +292,5 @@ def starting_phase_calculator(
         columns=("units arriving", "p_exact", "p"),
         rows=tuple((k, p, float(p)) for k, p in r.arrivals),
     )
-    warnings = hive_officer_warning(hive_mind, bool(officer_lds), "officer_lds", choices)
+    warnings = shared.hive_officer_warning(hive_mind, bool(officer_lds), "officer_lds", choices)
     return CalcResult(values=values, tables=(arrivals,), explanation=r.log, warnings=warnings)
