@@ -207,7 +207,7 @@ def test_every_example_returns_exactly_its_declared_outputs() -> None:
     "inputs",
     [
         {"starting_units": 12, "remaining_units": 8, "hive_mind": True},  # no vote, no p_if
-        {"starting_units": 6, "remaining_units": 2, "hive_mind": True, "unit_lds": (7, 7), "officer_ld": 8},
+        {"starting_units": 6, "remaining_units": 2, "hive_mind": True, "unit_lds": (7, 7)},
         {"starting_units": 10, "remaining_units": 0, "officer_ld": None},
     ],
 )

@@ -204,7 +204,6 @@ def _morale_reference_tables() -> list[Table]:
             "Distribution of the number of passing units.",
             when="a Hive Mind force's units vote (unit_lds given)",
         ),
-        shared.WARNINGS,
     ],
     rules=[
         "warstrike.morale.trigger",

@@ -26,7 +26,6 @@ from rulesbook.calculators import (
     IntInput,
     IntListInput,
     OptionalInput,
-    Output,
 )
 from rulesbook.errors import InputError
 from rulesbook.systems.warstrike.choices import CHOICES, WarStrikeChoices, WarStrikeReadings
@@ -45,7 +44,6 @@ __all__ = [
     "STARTING_UNITS",
     "UNITS_IN_RESERVE",
     "UNIT_LDS",
-    "WARNINGS",
     "check_force",
     "choices_of",
     "hive_officer_warning",
@@ -137,14 +135,6 @@ MORALE_READINGS = (
     WarStrikeReadings.input("check_every_phase", label="Check every phase"),
 )
 """The reading inputs of a Strike Force Morale check (both calculators offer them)."""
-
-WARNINGS = Output(
-    "warnings",
-    "Warnings",
-    "list",
-    "What was given but ignored (an officer's Ld for a Hive Mind force whose units vote).",
-    when="an officer is given for a Hive Mind force under the no-officers reading",
-)
 
 
 def choices_of(values: Mapping[str, Any], base: WarStrikeChoices = CHOICES) -> WarStrikeChoices:

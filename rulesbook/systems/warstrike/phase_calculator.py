@@ -190,7 +190,6 @@ def reserves_table() -> Table:
         Output("conditions_met", "Conditions met", "list", "The active side's conditions that hold."),
         Output("expected_arrivals", "Expected reserve arrivals", "number", "Given that the game goes on."),
         Output("arrivals", "Reserve arrivals", "table", "Distribution of arriving reserve units."),
-        shared.WARNINGS,
     ],
     rules=[
         "warstrike.starting-phase.sequence",
