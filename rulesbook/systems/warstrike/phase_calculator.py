@@ -28,7 +28,7 @@ from rulesbook.errors import InputError
 from rulesbook.results import CalcResult, Table
 from rulesbook.systems.warstrike import inputs as shared
 from rulesbook.systems.warstrike.choices import CHOICES, WarStrikeChoices, WarStrikeReadings
-from rulesbook.systems.warstrike.missions import SIDES, mission, missions
+from rulesbook.systems.warstrike.missions import SIDES, Side, mission, missions
 from rulesbook.systems.warstrike.rules import (
     MAX_LD,
     Officer,
@@ -230,7 +230,7 @@ def reserves_table() -> Table:
 def starting_phase_calculator(
     *,
     mission: str,
-    side: Any,
+    side: Side,
     turn: int,
     starting_units: int,
     units_on_table: int,
@@ -251,7 +251,6 @@ def starting_phase_calculator(
     """The Starting Phase of one side, exactly, with its step-by-step log."""
     choices = draft_choices(rules_version, choices)
     officer_lds = () if officer_lds is NOT_GIVEN else officer_lds
-
     force = StrikeForce(
         starting_units=starting_units,
         units_on_table=units_on_table,
