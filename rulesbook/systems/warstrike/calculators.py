@@ -26,7 +26,8 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from rulesbook.calculators import NOT_GIVEN, IntInput, Output, calculator
+from rulesbook.calculators import Output, calculator
+from rulesbook.inputs import NOT_GIVEN, IntInput
 from rulesbook.results import CalcResult, Distribution, Table
 from rulesbook.systems.warstrike import inputs as shared
 from rulesbook.systems.warstrike.choices import CHOICES, WarStrikeChoices, WarStrikeReadings

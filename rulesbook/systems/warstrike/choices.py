@@ -23,13 +23,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import ClassVar, Literal
+from typing import Literal
 
 from rulesbook.choices import (
     Parameters,
-    ParameterSpec,
     Readings,
-    ReadingSpec,
     RuleChoices,
     parameter,
     reading,
@@ -38,10 +36,6 @@ from rulesbook.dice import D6, TWO_D6, DiceExpr
 from rulesbook.errors import InputError
 
 __all__ = ["CHOICES", "WarStrikeChoices", "WarStrikeParameters", "WarStrikeReadings"]
-
-# rulesbook.choices reads the field types with this module's names, the base classes' own
-# annotations (ClassVar[tuple[ParameterSpec, ...]], ...) included: keep those names here.
-_BASE_ANNOTATION_NAMES = (ClassVar, ParameterSpec, ReadingSpec)
 
 _MORALE = "1. Check Strike Force Morale"
 _RESERVES = "3. Roll For Reserves"

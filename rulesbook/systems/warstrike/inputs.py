@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rulesbook.calculators import (
+from rulesbook.errors import InputError
+from rulesbook.inputs import (
     NOT_GIVEN,
     BoolInput,
     ChoiceInput,
@@ -27,7 +28,6 @@ from rulesbook.calculators import (
     IntListInput,
     OptionalInput,
 )
-from rulesbook.errors import InputError
 from rulesbook.systems.warstrike.choices import CHOICES, WarStrikeChoices, WarStrikeReadings
 from rulesbook.systems.warstrike.rules import MAX_LD, check_required
 from rulesbook.systems.warstrike.versions import draft_choices, rulesets

@@ -14,17 +14,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rulesbook.calculators import (
-    NOT_GIVEN,
-    REQUIRED,
-    ChoiceInput,
-    IntInput,
-    IntListInput,
-    OptionalInput,
-    Output,
-    calculator,
-)
+from rulesbook.calculators import Output, calculator
 from rulesbook.errors import InputError
+from rulesbook.inputs import NOT_GIVEN, REQUIRED, ChoiceInput, IntInput, IntListInput, OptionalInput
 from rulesbook.results import CalcResult, Table
 from rulesbook.systems.warstrike import inputs as shared
 from rulesbook.systems.warstrike.choices import CHOICES, WarStrikeChoices, WarStrikeReadings
