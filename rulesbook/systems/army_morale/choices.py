@@ -112,7 +112,7 @@ class ArmyMoraleParameters(Parameters):
         maximum=10,
         help="Each Blast marker a wiped-out detachment carried costs this much, once.",
     )
-    take_and_hold_dice: DiceExpr = parameter(  # noqa: RUF009 (a frozen DiceExpr)
+    take_and_hold_dice: DiceExpr = parameter(
         D3,
         label="Take & Hold gain",
         rule="army-morale.ongoing.take-and-hold",
@@ -147,7 +147,7 @@ class ArmyMoraleParameters(Parameters):
         maximum=10,
         help="Each Cleanse objective the side controls adds this at step R4.",
     )
-    bunker_dice: DiceExpr = parameter(  # noqa: RUF009 (a frozen DiceExpr)
+    bunker_dice: DiceExpr = parameter(
         D6,
         label="Bunker loss",
         rule="army-morale.one-time.bunker",
@@ -155,7 +155,7 @@ class ArmyMoraleParameters(Parameters):
         minimum=0,
         help="Rolled when a side destroys one of its Bunker objectives; the opponent loses it.",
     )
-    capture_dice: DiceExpr = parameter(  # noqa: RUF009 (a frozen DiceExpr)
+    capture_dice: DiceExpr = parameter(
         D6,
         label="Capture roll",
         rule="army-morale.one-time.capture",

@@ -22,10 +22,10 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 from rulesbook.errors import InputError
-from rulesbook.inputs import ChoiceInput, Input, IntInput, IntListInput
+from rulesbook.inputs import ChoiceInput, Input, IntInput, IntListInput, TextInput
 from rulesbook.systems.army_morale.choices import CHOICES, ArmyMoraleChoices, readings_of_log
 from rulesbook.systems.army_morale.rules import SIDES, CaptureChoice, RallyCounts, Side
 
@@ -53,7 +53,6 @@ __all__ = [
     "Losses",
     "RallySide",
     "StrengthMeasure",
-    "TextInput",
     "Turn",
     "WarEngine",
     "WarEngineDestroyed",
@@ -218,26 +217,6 @@ type Event = Losses | HalfStrength | DetachmentDestroyed | WarEngineDestroyed | 
 
 
 # -- the declarations -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, kw_only=True)
-class TextInput(Input):
-    """A word or short text of a game log: an ID of the army list (``refers`` says which) or a note.
-
-    >>> TextInput(key="reason", help="").parse("  house rule ")
-    'house rule'
-    """
-
-    refers: Literal["", "detachment", "war-engine"] = ""
-    kind: ClassVar[str] = "text"
-
-    def allowed(self) -> str:
-        return f"the ID of a {self.refers.replace('-', ' ')}" if self.refers else "a non-empty text"
-
-    def parse(self, text: str) -> str:
-        if not text.strip():
-            raise self.error(text)
-        return text.strip()
 
 
 _DETACHMENT = TextInput(

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any, cast
 
 from rulesbook.errors import InputError
-from rulesbook.inputs import Input, IntInput, IntListInput
+from rulesbook.inputs import Input, IntInput, IntListInput, TextInput
 from rulesbook.systems.army_morale.log import (
     CAPTURE_ROLL,
     EVENT_TYPES,
@@ -34,7 +34,6 @@ from rulesbook.systems.army_morale.log import (
     GameLog,
     Loc,
     RallySide,
-    TextInput,
     event_kind,
     rally_input,
 )
