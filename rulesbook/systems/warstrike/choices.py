@@ -69,7 +69,7 @@ class WarStrikeParameters(Parameters):
         maximum=12,
         help="The denominator of the morale threshold (half: 1 over 2).",
     )
-    ld_test_dice: DiceExpr = parameter(  # noqa: RUF009 - a dataclasses.field; DiceExpr is frozen
+    ld_test_dice: DiceExpr = parameter(
         TWO_D6,
         label="Ld test dice",
         rule="warstrike.morale.officer-test",
@@ -78,7 +78,7 @@ class WarStrikeParameters(Parameters):
         help="The dice of a Leadership test (the draft names Ld tests; rulesbook rolls 2D6 against "
         "Ld, see warstrike.interpretations.ld-test).",
     )
-    reserve_dice: DiceExpr = parameter(  # noqa: RUF009 - a dataclasses.field; DiceExpr is frozen
+    reserve_dice: DiceExpr = parameter(
         D6,
         label="Reserve roll dice (placeholder)",
         rule="warstrike.reserves.roll",
