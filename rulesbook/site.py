@@ -26,12 +26,12 @@ from rulesbook.calculators import Calculator
 from rulesbook.cases import load_cases
 from rulesbook.registry import Interpretation, Rule, System, registry
 from rulesbook.results import Table
+from rulesbook.site_static import LIVE_PREFIX, live_link, live_note, static_build, static_calculator_html
+from rulesbook.sources import citation_md, source_link
 
 __all__ = ["LIVE_PREFIX", "generate_pages", "page_of"]
 
 ROOT = Path(__file__).resolve().parent.parent
-LIVE_PREFIX = "/calc/"
-"""Where ``rulesbook serve`` serves each live calculator (``/calc/<calculator-id>``)."""
 
 
 def page_of(some_id: str) -> str:
@@ -48,8 +48,7 @@ def page_of(some_id: str) -> str:
     if some_id in reg.rules:
         return f"{reg.rules[some_id].system}/rules/{some_id}.md"
     if some_id in reg.interpretations:
-        interp = reg.interpretations[some_id]
-        return f"{interp.system}/interpretations.md#{anchor(some_id)}"
+        return f"{reg.interpretations[some_id].system}/interpretations/{some_id}.md"
     raise KeyError(some_id)
 
 
@@ -153,14 +152,16 @@ def rule_page(rule: Rule) -> str:
         out += [f"> {rule.summary}", ""]
     out += [rule.text, ""]
     out += [
-        "**Source:** " + "; ".join(str(c) for c in rule.citations) + " — paraphrased in our own words.",
+        "**Source:** "
+        + "; ".join(citation_md(here, rule.system, c) for c in rule.citations)
+        + " — paraphrased in our own words.",
         "",
     ]
     calcs = reg.calculators_for_rule(rule.id)
     if calcs:
         out += ["## Calculators", ""]
         for c in calcs:
-            out.append(f"- {_link(here, c.id, c.title)} (`{c.id}`) · [live calculator]({LIVE_PREFIX}{c.id})")
+            out.append(f"- {_link(here, c.id, c.title)} (`{c.id}`) · {_try(here, c.id, 'live calculator')}")
         out.append("")
     interps = reg.interpretations_for_rule(rule.id)
     if interps:
@@ -195,7 +196,7 @@ def calculator_page(calc: Calculator) -> str:
     out = [
         f"# {calc.title}",
         "",
-        f"`{calc.id}` · [open the live calculator]({LIVE_PREFIX}{calc.id})",
+        f"`{calc.id}` · {_try(here, calc.id, 'open the live calculator', 'try it below')}",
         "",
         calc.summary,
         "",
@@ -230,14 +231,18 @@ def calculator_page(calc: Calculator) -> str:
     tables = _reference_tables(calc.id)
     if tables:
         out += ["## Computed tables", "", *_tables_md(tables)]
+    out += ["## Try it", "", static_calculator_html(calc), "", live_note(calc.id), ""]
+    if not static_build():
+        out += [
+            "## Live",
+            "",
+            "With `rulesbook serve` running, the calculator works here:",
+            "",
+            f'<iframe class="rb-live" src="{LIVE_PREFIX}{calc.id}" title="{calc.title}" '
+            'style="width:100%;height:720px;border:1px solid #ccc"></iframe>',
+            "",
+        ]
     out += [
-        "## Live",
-        "",
-        "With `rulesbook serve` running, the calculator works here:",
-        "",
-        f'<iframe class="rb-live" src="{LIVE_PREFIX}{calc.id}" title="{calc.title}" '
-        'style="width:100%;height:720px;border:1px solid #ccc"></iframe>',
-        "",
         "## In Python",
         "",
         "```python",
@@ -251,6 +256,10 @@ def calculator_page(calc: Calculator) -> str:
     if tests:
         out += ["## Tests", "", *[f"- `{t}`" for t in tests], ""]
     return "\n".join(out)
+
+
+def _try(here: str, calc_id: str, text: str, static_text: str = "try it") -> str:
+    return live_link(here, page_of(calc_id), calc_id, text, static_text)
 
 
 def _py(calc: Calculator, key: str, text: str) -> str:
@@ -268,9 +277,11 @@ def system_page(system: System) -> str:
     """The index page of a system: version, source, guide, and everything it contains."""
     reg = registry()
     here = page_of(system.id)
-    out = [f"# {system.title}", "", f"**Version:** {system.version} · **Source:** `{system.source}`"]
-    if system.source_title:
-        out[-1] += f" ({system.source_title})"
+    out = [
+        f"# {system.title}",
+        "",
+        f"**Version:** {system.version} · **Source:** {source_link(here, system)}",
+    ]
     out += ["", system.summary, ""]
     import rulesbook.systems as pkg
 
@@ -279,7 +290,7 @@ def system_page(system: System) -> str:
         out += [guide.read_text(encoding="utf-8").strip(), ""]
     out += ["## Calculators", "", "| calculator | ID | |", "|---|---|---|"]
     for c in reg.calculators_for_system(system.id):
-        out.append(f"| {_link(here, c.id, c.title)} | `{c.id}` | [live]({LIVE_PREFIX}{c.id}) |")
+        out.append(f"| {_link(here, c.id, c.title)} | `{c.id}` | {_try(here, c.id, 'try it')} |")
     out += ["", "## Rules", "", "| rule | ID | in short |", "|---|---|---|"]
     for r in reg.rules_for_system(system.id):
         out.append(f"| {_link(here, r.id, r.title)} | `{r.id}` | {r.summary} |")
@@ -300,9 +311,11 @@ def interpretations_page(system: System) -> str:
         "alternatives. Calculators expose the alternatives as inputs where they change a number.",
         "",
     ]
+    out += ["| question | default | ID |", "|---|---|---|"]
     for interp in registry().interpretations_for_system(system.id):
-        out += _interpretation_md(here, interp, "##")
-    return "\n".join(out)
+        default = interp.option(interp.default).label
+        out.append(f"| {_link(here, interp.id, interp.question)} | {default} | `{interp.id}` |")
+    return "\n".join(out) + "\n"
 
 
 def systems_table() -> str:
@@ -317,7 +330,7 @@ def systems_table() -> str:
     ]
     for system in reg.systems.values():
         out.append(
-            f"| [{system.title}]({page_of(system.id)}) | {system.version} | `{system.source}` | "
+            f"| [{system.title}]({page_of(system.id)}) | {system.version} | {source_link('index.md', system)} | "
             f"{len(reg.rules_for_system(system.id))} | {len(reg.calculators_for_system(system.id))} |"
         )
     out += [
@@ -335,7 +348,7 @@ def overview_pages() -> dict[str, str]:
     for c in reg.calculators.values():
         calcs.append(
             f"| {_link('calculators.md', c.id, c.title)} | {reg.system(c.system).title} | `{c.id}` | "
-            f"[live]({LIVE_PREFIX}{c.id}) |"
+            f"{_try('calculators.md', c.id, 'try it')} |"
         )
     interps = ["# Interpretations register", "", "| system | question | default |", "|---|---|---|"]
     for i in reg.interpretations.values():

@@ -38,8 +38,10 @@ def test_morale_rule_page_has_the_computed_table() -> None:
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The served flavour (what ``rulesbook serve`` builds); the static one is ``static_site``."""
     out = tmp_path_factory.mktemp("site")
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true"}
+    env["RULESBOOK_STATIC"] = "false"
     proc = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
         cwd=ROOT,
