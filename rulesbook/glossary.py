@@ -191,6 +191,8 @@ def _matchers(system: str | None) -> tuple[re.Pattern[str], dict[str, Term]]:
                 owners[text.lower()].add(t.system)
     chosen: dict[str, Term] = {}
     sensitive: dict[str, bool] = {}
+    # A system's own name ("Army Morale") names the system, not the term: never linked.
+    titles = {s.title.lower() for s in registry().systems.values()}
     ordered = [system] if system in terms else []
     ordered += [s for s in terms if s != system]
     for system_id in ordered:
@@ -198,7 +200,7 @@ def _matchers(system: str | None) -> tuple[re.Pattern[str], dict[str, Term]]:
             for text, case in t.spellings():
                 key = text if case else text.lower()
                 unique = len(owners[text.lower()]) == 1
-                if key not in chosen and (system_id == system or unique):
+                if key not in chosen and key.lower() not in titles and (system_id == system or unique):
                     chosen[key] = t
                     sensitive[key] = case
     alternatives = []

@@ -201,6 +201,7 @@ def calculator_page(calc: Calculator) -> str:
         calc.summary,
         "",
     ]
+    out += ["## Try it", "", static_calculator_html(calc), "", live_note(calc.id), ""]
     out += ["## Inputs", "", "| key | allowed | default | meaning |", "|---|---|---|---|"]
     for inp in calc.inputs:
         default = "*required*" if inp.required else f"`{inp.format(inp.default)}`"
@@ -231,7 +232,6 @@ def calculator_page(calc: Calculator) -> str:
     tables = _reference_tables(calc.id)
     if tables:
         out += ["## Computed tables", "", *_tables_md(tables)]
-    out += ["## Try it", "", static_calculator_html(calc), "", live_note(calc.id), ""]
     if not static_build():
         out += [
             "## Live",

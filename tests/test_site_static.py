@@ -146,7 +146,8 @@ def _mini_project(tmp_path: Path, body: str) -> subprocess.CompletedProcess[str]
     (tmp_path / "docs" / "index.md").write_text(f"# Mini\n\n{body}\n")
     (tmp_path / "docs" / "other.md").write_text("# Other\n\n## Part\n")
     (tmp_path / "mkdocs.yml").write_text(
-        "site_name: mini\nnav:\n  - index.md\n  - other.md\n"
+        "site_name: mini\nuse_directory_urls: false\ntheme:\n  name: material\n  font: false\n"
+        "nav:\n  - index.md\n  - other.md\n"
         f"hooks:\n  - {ROOT / 'docs' / 'hooks' / 'static_site.py'}\n"
     )
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true"}

@@ -29,7 +29,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("lab")
     shutil.copy(ROOT / "notebooks" / "scrollhammer-morale.ipynb", folder)
     port = _free_port()
-    log = (folder / "lab.log").open("w")
+    log = (tmp_path_factory.mktemp("lab-log") / "lab.log").open("w")
     env = {**os.environ, "PYTHONPATH": str(ROOT), "JUPYTER_PLATFORM_DIRS": "1"}
     command = [
         sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}", "--ip=127.0.0.1",
