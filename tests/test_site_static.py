@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -33,16 +34,10 @@ ISSUE_ABBREVIATIONS = ("Ld", "BS", "WS", "AP", "FNP", "S", "T", "D", "A", "Sv")
 
 
 @pytest.fixture(scope="module")
-def static_pages(monkeypatch_module: pytest.MonkeyPatch) -> dict[str, str]:
-    monkeypatch_module.setenv("RULESBOOK_STATIC", "true")
-    return published_pages()
-
-
-@pytest.fixture(scope="module")
-def monkeypatch_module() -> pytest.MonkeyPatch:
-    mp = pytest.MonkeyPatch()
-    yield mp  # type: ignore[misc]
-    mp.undo()
+def static_pages() -> Iterator[dict[str, str]]:
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("RULESBOOK_STATIC", "true")
+        yield published_pages()
 
 
 def test_static_pages_link_no_server_route_and_embed_no_frame(static_pages: dict[str, str]) -> None:

@@ -8,15 +8,13 @@ import os
 import shutil
 import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.browser.conftest import _free_port
+from tests.browser.conftest import _free_port, running
 
 pytestmark = pytest.mark.browser
 
@@ -40,28 +38,8 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         command.append("--allow-root")
     proc = subprocess.Popen(command, cwd=folder, stdout=log, stderr=subprocess.STDOUT, env=env)
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120
-    try:
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"jupyter lab exited with {proc.returncode}; see {log.name}")
-            try:
-                with urllib.request.urlopen(f"{base}/api", timeout=2) as resp:
-                    if resp.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"jupyter lab did not answer within 120 s; see {log.name}")
-            time.sleep(0.5)
+    with running(proc, log, f"{base}/api", "jupyter lab", timeout=120):
         yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
 
 
 @pytest.mark.covers("scrollhammer.morale-check")
@@ -70,13 +48,13 @@ def test_notebook_calculator_runs_in_jupyterlab(lab: str, page: Any) -> None:
     page.goto(f"{lab}/lab/tree/scrollhammer-morale.ipynb")
     cell = page.locator(".jp-CodeCell", has_text="calculator_widget(").first
     cell.wait_for()
-    page.locator(".jp-Notebook-toolbar, .jp-NotebookPanel-toolbar").first.wait_for()
-    page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for()
+    # the kernel has started and is idle (the status bar names it), then run the cell
+    page.locator(".jp-StatusBar-Widget", has_text="Idle").first.wait_for(timeout=120_000)
     cell.locator(".jp-InputArea-editor").click()
     page.keyboard.press("Shift+Enter")
     output = cell.locator(".jp-OutputArea")
     answer = output.locator('[data-key="p_pass_exact"]').first
-    answer.wait_for()
+    answer.wait_for(timeout=180_000)  # the kernel's first import of rulesbook and ipywidgets
     assert answer.inner_text() == "5/12"  # Ld 7, modifier -1, as in the cell
     ld = output.locator(".widget-inline-hbox", has=page.locator("label", has_text="Leadership (Ld)"))
     box = ld.locator("input").first
