@@ -20,21 +20,35 @@ Example:
 
 from __future__ import annotations
 
-import re
-from abc import ABC, abstractmethod
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import lru_cache
-from pathlib import Path
 from types import MappingProxyType
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal, Protocol
 
-from rulesbook.dice import DICE_HELP, DiceExpr, parse_dice
 from rulesbook.errors import InputError
-from rulesbook.registry import raw_registry
-from rulesbook.results import CalcResult, Table
+from rulesbook.inputs import (
+    NOT_GIVEN,
+    REQUIRED,
+    BoolInput,
+    ChoiceInput,
+    DiceInput,
+    Input,
+    InterpretationInput,
+    IntInput,
+    IntListInput,
+    OptionalInput,
+    OptionalIntInput,
+    PathInput,
+    WordListInput,
+)
+from rulesbook.results import CalcResult, Table, fraction_str
 
 __all__ = [
+    "NOT_GIVEN",
+    "REQUIRED",
     "BoolInput",
     "Calculator",
     "ChoiceInput",
@@ -43,362 +57,64 @@ __all__ = [
     "IntInput",
     "IntListInput",
     "InterpretationInput",
+    "OptionalInput",
     "OptionalIntInput",
     "Output",
     "PathInput",
     "WordListInput",
     "calculator",
+    "publish_values",
 ]
-
-
-_INT_TEXT = re.compile(r"^[+-]?[0-9]{1,9}$")
-
-
-class _Required:
-    def __repr__(self) -> str:
-        return "REQUIRED"
-
-
-REQUIRED: Any = _Required()
-"""Default of an input that must be given."""
-
-
-@dataclass(frozen=True, kw_only=True)
-class Input(ABC):
-    """One declared input of a calculator.
-
-    ``key`` is the public name (CLI ``key=value``, JSON, widget); ``label`` and ``help`` are
-    shown in forms and docs; ``default`` is :data:`REQUIRED` when the user must give a value.
-    """
-
-    key: str
-    help: str
-    label: str = ""
-    default: Any = REQUIRED
-    kind: ClassVar[str] = "value"
-
-    @property
-    def title(self) -> str:
-        """The label, or the key made readable."""
-        return self.label or self.key.replace("_", " ").capitalize()
-
-    @property
-    def initial(self) -> Any:
-        """A starting value for forms: the default, or for a required input a plain value."""
-        if not self.required:
-            return self.default
-        return self._initial()
-
-    def _initial(self) -> Any:
-        return None
-
-    @property
-    def required(self) -> bool:
-        """True when there is no default."""
-        return self.default is REQUIRED
-
-    @abstractmethod
-    def allowed(self) -> str:
-        """What values are allowed, in words (used in every error and in the docs)."""
-
-    @abstractmethod
-    def parse(self, text: str) -> Any:
-        """Parse the CLI/text form; raise :class:`InputError` naming the key."""
-
-    def validate(self, value: Any) -> Any:
-        """Check a Python value (text is parsed first); return the canonical value."""
-        if isinstance(value, str):
-            return self.parse(value)
-        return self._check(value)
-
-    def _check(self, value: Any) -> Any:
-        return self.parse(str(value))
-
-    def format(self, value: Any) -> str:
-        """The CLI/text form of a value (inverse of :meth:`parse`)."""
-        return str(value)
-
-    def jsonable(self, value: Any) -> Any:
-        """The JSON form of a value."""
-        return value
-
-    def error(self, value: Any) -> InputError:
-        """An error for ``value`` that names the key and what is allowed (long values cut)."""
-        shown = repr(value)
-        if len(shown) > 40:
-            shown = shown[:30] + f"… ({len(shown)} characters)"
-        return InputError(self.key, f"expected {self.allowed()}, got {shown}")
-
-
-@dataclass(frozen=True, kw_only=True)
-class IntInput(Input):
-    """An integer between ``minimum`` and ``maximum`` (inclusive)."""
-
-    minimum: int
-    maximum: int
-    kind: ClassVar[str] = "int"
-
-    def allowed(self) -> str:
-        return f"an integer from {self.minimum} to {self.maximum}"
-
-    def _initial(self) -> Any:
-        return max(self.minimum, min(self.maximum, 0))
-
-    def parse(self, text: str) -> int:
-        word = text.strip()
-        if not _INT_TEXT.match(word):  # plain ASCII digits only: no 1_0, no other scripts
-            raise self.error(text)
-        return self._check(int(word))
-
-    def _check(self, value: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            if isinstance(value, float) and value.is_integer():
-                value = int(value)
-            else:
-                raise self.error(value)
-        if not self.minimum <= value <= self.maximum:
-            raise self.error(value)
-        return int(value)
-
-
-@dataclass(frozen=True, kw_only=True)
-class OptionalIntInput(IntInput):
-    """An integer in range, or the word ``none`` (e.g. no officer alive)."""
-
-    none_word: str = "none"
-    kind: ClassVar[str] = "optional-int"
-
-    def allowed(self) -> str:
-        return f"an integer from {self.minimum} to {self.maximum} or '{self.none_word}'"
-
-    def parse(self, text: str) -> Any:
-        if text.strip().lower() in (self.none_word, ""):
-            return None
-        return super().parse(text)
-
-    def _check(self, value: Any) -> Any:
-        return None if value is None else super()._check(value)
-
-    def format(self, value: Any) -> str:
-        return self.none_word if value is None else str(value)
-
-
-@dataclass(frozen=True, kw_only=True)
-class BoolInput(Input):
-    """``true`` or ``false``."""
-
-    kind: ClassVar[str] = "bool"
-
-    def allowed(self) -> str:
-        return "true or false"
-
-    def parse(self, text: str) -> bool:
-        word = text.strip().lower()
-        if word == "true":
-            return True
-        if word == "false":
-            return False
-        raise self.error(text)
-
-    def _check(self, value: Any) -> bool:
-        if not isinstance(value, bool):
-            raise self.error(value)
-        return value
-
-    def format(self, value: Any) -> str:
-        return "true" if value else "false"
-
-
-@dataclass(frozen=True, kw_only=True)
-class ChoiceInput(Input):
-    """One of a fixed list of words."""
-
-    choices: tuple[str, ...]
-    kind: ClassVar[str] = "choice"
-
-    def allowed(self) -> str:
-        return "one of " + ", ".join(self.choices)
-
-    def parse(self, text: str) -> str:
-        word = text.strip()
-        if word not in self.choices:
-            raise self.error(text)
-        return word
-
-
-@dataclass(frozen=True, kw_only=True)
-class InterpretationInput(ChoiceInput):
-    """A switch between the options of an entry of the interpretations register.
-
-    Choices and default come from the register, so the calculator, the CLI, the widgets and
-    the docs always offer exactly the documented alternatives.
-    """
-
-    interpretation: str
-    choices: tuple[str, ...] = ()
-    kind: ClassVar[str] = "interpretation"
-
-    def __post_init__(self) -> None:
-        interp = raw_registry().interpretations.get(self.interpretation)
-        if interp is None:
-            raise LookupError(f"unknown interpretation {self.interpretation}")
-        object.__setattr__(self, "choices", interp.option_keys)
-        if self.default is REQUIRED:
-            object.__setattr__(self, "default", interp.default)
-        if not self.label:
-            object.__setattr__(self, "label", self.key.replace("_", " ").capitalize())
-
-
-@dataclass(frozen=True, kw_only=True)
-class DiceInput(Input):
-    """A dice expression (``D6``, ``2D6``, ``D6+3``, ``3``)."""
-
-    kind: ClassVar[str] = "dice"
-    min_value: int = 0
-
-    def allowed(self) -> str:
-        return DICE_HELP
-
-    def parse(self, text: str) -> DiceExpr:
-        expr = parse_dice(text, field_name=self.key)
-        if expr.minimum < self.min_value:
-            raise InputError(self.key, f"the expression can roll below {self.min_value}, got {text!r}")
-        return expr
-
-    def _check(self, value: Any) -> DiceExpr:
-        if isinstance(value, DiceExpr):
-            return self.parse(str(value))
-        if isinstance(value, int) and not isinstance(value, bool):
-            return self.parse(str(value))
-        raise self.error(value)
-
-    def jsonable(self, value: Any) -> Any:
-        return str(value)
-
-
-@dataclass(frozen=True, kw_only=True)
-class IntListInput(Input):
-    """A comma-separated list of integers, each in range."""
-
-    minimum: int
-    maximum: int
-    min_length: int = 0
-    max_length: int = 100
-    kind: ClassVar[str] = "int-list"
-
-    def allowed(self) -> str:
-        return (
-            f"a comma-separated list of {self.min_length} to {self.max_length} integers, "
-            f"each from {self.minimum} to {self.maximum}"
-        )
-
-    def parse(self, text: str) -> tuple[int, ...]:
-        parts = [p.strip() for p in text.split(",")] if text.strip() else []
-        if not all(_INT_TEXT.match(p) for p in parts):
-            raise self.error(text)
-        return self._check(tuple(int(p) for p in parts))
-
-    def _check(self, value: Any) -> tuple[int, ...]:
-        if not isinstance(value, list | tuple) or any(
-            isinstance(v, bool) or not isinstance(v, int) for v in value
-        ):
-            raise self.error(value)
-        if not self.min_length <= len(value) <= self.max_length:
-            raise self.error(self.format(value))
-        if any(not self.minimum <= v <= self.maximum for v in value):
-            raise self.error(self.format(value))
-        return tuple(value)
-
-    def format(self, value: Any) -> str:
-        return ",".join(str(v) for v in value)
-
-    def jsonable(self, value: Any) -> Any:
-        return list(value)
-
-
-@dataclass(frozen=True, kw_only=True)
-class PathInput(Input):
-    """A path to an existing file (e.g. a game log)."""
-
-    suffixes: tuple[str, ...] = (".yaml", ".yml", ".json")
-    kind: ClassVar[str] = "path"
-
-    def allowed(self) -> str:
-        return "the path of an existing " + "/".join(self.suffixes) + " file"
-
-    def parse(self, text: str) -> str:
-        path = Path(text.strip()).expanduser()
-        if not text.strip() or not path.is_file() or path.suffix.lower() not in self.suffixes:
-            raise self.error(text)
-        return str(path)
-
-
-@dataclass(frozen=True, kw_only=True)
-class WordListInput(Input):
-    """A comma-separated list of words, each matching one of ``words`` (full-match regexes).
-
-    ``words`` pairs a regular expression with the form shown in help and errors, e.g.
-    ``(("lethal-hits", "lethal-hits"), ("sustained-hits-(?:[1-6]|d3)", "sustained-hits-N"))``.
-    Words are lower-cased; order is kept; a word given twice is an error.
-
-    Example:
-        >>> inp = WordListInput(key="abilities", help="", default=(),
-        ...                     words=(("blast", "blast"), ("anti-[a-z]+-[2-6]", "anti-KEYWORD-N")))
-        >>> inp.parse("Blast, anti-infantry-4")
-        ('blast', 'anti-infantry-4')
-        >>> inp.parse("blastt")
-        Traceback (most recent call last):
-        ...
-        rulesbook.errors.InputError: abilities: unknown word 'blastt'; allowed: blast, anti-KEYWORD-N
-    """
-
-    words: tuple[tuple[str, str], ...]
-    kind: ClassVar[str] = "word-list"
-
-    @property
-    def shown(self) -> str:
-        """The allowed words as shown to users."""
-        return ", ".join(shown for _, shown in self.words)
-
-    def allowed(self) -> str:
-        return "a comma-separated list of: " + self.shown
-
-    def _initial(self) -> Any:
-        return ()
-
-    def parse(self, text: str) -> tuple[str, ...]:
-        parts = [p.strip().lower() for p in text.split(",")] if text.strip() else []
-        out: list[str] = []
-        for word in parts:
-            if not word:
-                raise InputError(self.key, f"empty word in {text!r}; {self.allowed()}")
-            if not any(re.fullmatch(pattern, word) for pattern, _ in self.words):
-                raise InputError(self.key, f"unknown word {word!r}; allowed: {self.shown}")
-            if word in out:
-                raise InputError(self.key, f"{word!r} given twice")
-            out.append(word)
-        return tuple(out)
-
-    def _check(self, value: Any) -> tuple[str, ...]:
-        if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
-            return self.parse(",".join(value))
-        raise self.error(value)
-
-    def format(self, value: Any) -> str:
-        return ",".join(value)
-
-    def jsonable(self, value: Any) -> Any:
-        return list(value)
 
 
 @dataclass(frozen=True, slots=True)
 class Output:
-    """One declared result key: ``probability`` outputs come with a ``*_exact`` string."""
+    """One declared result key.
+
+    A compute function returns exact values; the calculator derives the published forms once
+    (:func:`publish_values`): a ``Fraction`` becomes a float under ``key`` and an exact string
+    under ``key_exact``, a list of Fractions two lists. ``table`` outputs name a table of the
+    result. ``when`` (non-empty) says when an output is present; others are always present.
+    """
 
     key: str
     label: str
     kind: Literal["probability", "number", "count", "bool", "list", "text", "table"] = "probability"
     help: str = ""
+    when: str = ""
+
+
+def _is_exact_list(value: Any) -> bool:
+    return isinstance(value, list | tuple) and bool(value) and all(isinstance(v, Fraction) for v in value)
+
+
+def publish_values(values: Mapping[str, Any]) -> dict[str, Any]:
+    """The published form of exact result values: Fractions give a float and an exact string.
+
+    >>> publish_values({"p_pass": Fraction(5, 12), "modified_ld": 6, "pmf": [Fraction(1, 2)] * 2})
+    {'p_pass': 0.4166666666666667, 'p_pass_exact': '5/12', 'modified_ld': 6, 'pmf': [0.5, 0.5], 'pmf_exact': ['1/2', '1/2']}
+    """
+    out: dict[str, Any] = {}
+    for key, value in values.items():
+        if isinstance(value, Fraction):
+            out[key], out[f"{key}_exact"] = float(value), fraction_str(value)
+        elif _is_exact_list(value):
+            out[key] = [float(v) for v in value]
+            out[f"{key}_exact"] = [fraction_str(v) for v in value]
+        else:
+            out[key] = value
+    return out
+
+
+class ChoiceSet(Protocol):
+    """What a calculator needs of a system's :class:`rulesbook.choices.RuleChoices`."""
+
+    @property
+    def readings(self) -> Any: ...
+
+    def replace(
+        self, *, parameters: Mapping[str, Any] | None = ..., readings: Mapping[str, Any] | None = ...
+    ) -> Any: ...
 
 
 type ComputeFn = Callable[..., CalcResult]
@@ -428,12 +144,22 @@ class Calculator:
     examples: tuple[Mapping[str, str], ...] = ()
     reference_tables: Callable[[], Sequence[Table]] | None = field(default=None, repr=False)
     cacheable: bool = True
+    choices: ChoiceSet | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         keys = [i.key for i in self.inputs]
         if len(set(keys)) != len(keys):
             raise ValueError(f"{self.id}: duplicate input keys")
         object.__setattr__(self, "_cached", lru_cache(maxsize=4096)(self._compute_tuple))
+        readings = () if self.choices is None else {s.key for s in type(self.choices.readings).specs()}
+        object.__setattr__(
+            self,
+            "reading_keys",
+            tuple(i.key for i in self.inputs if isinstance(i, InterpretationInput) and i.key in readings),
+        )
+
+    reading_keys: tuple[str, ...] = field(default=(), init=False, repr=False)
+    """Inputs that switch a reading of :attr:`choices` (folded into ``choices``, not passed loose)."""
 
     # -- inputs ---------------------------------------------------------------------------
     def input(self, key: str) -> Input:
@@ -461,8 +187,12 @@ class Calculator:
         """Defaults of the inputs that have one."""
         return {i.key: i.default for i in self.inputs if not i.required}
 
-    def validate(self, values: Mapping[str, Any]) -> dict[str, Any]:
-        """Check every value, fill defaults, run the cross-field check; InputError on failure."""
+    def validate(self, values: Mapping[str, Any], choices: ChoiceSet | None = None) -> dict[str, Any]:
+        """Check every value, fill defaults, run the cross-field check; InputError on failure.
+
+        A reading input left out takes its value from ``choices`` when given (a variant's
+        reading), else the register's default.
+        """
         out: dict[str, Any] = {}
         for key in values:
             self.input(key)  # unknown keys fail first, with the list of allowed keys
@@ -471,6 +201,8 @@ class Calculator:
                 out[inp.key] = inp.validate(values[inp.key])
             elif inp.required:
                 raise InputError(inp.key, f"required; expected {inp.allowed()}")
+            elif choices is not None and inp.key in self.reading_keys:
+                out[inp.key] = getattr(choices.readings, inp.key)
             else:
                 out[inp.key] = inp.validate(inp.default) if isinstance(inp.default, str) else inp.default
         if self.check is not None:
@@ -494,7 +226,17 @@ class Calculator:
 
     # -- running --------------------------------------------------------------------------
     def _compute_tuple(self, items: tuple[tuple[str, Any], ...]) -> CalcResult:
-        return self.compute(**dict(items))
+        return self._finish(self.compute(**dict(items)))
+
+    def _finish(self, result: CalcResult) -> CalcResult:
+        """Derive the published forms of exact values once (see :func:`publish_values`)."""
+        if not any(isinstance(v, Fraction) or _is_exact_list(v) for v in result.values.values()):
+            return result
+        return dataclasses.replace(result, values=publish_values(result.values))
+
+    def cache_clear(self) -> None:
+        """Forget cached results (benchmarks time cold runs with it)."""
+        self._cached.cache_clear()  # type: ignore[attr-defined]
 
     def run(self, **values: Any) -> CalcResult:
         """Validate ``values`` and compute (cached when :attr:`cacheable`)."""
@@ -503,11 +245,50 @@ class Calculator:
 
     __call__ = run
 
-    def run_validated(self, checked: Mapping[str, Any]) -> CalcResult:
-        """Compute from values that :meth:`validate` returned."""
+    def compute_arguments(
+        self, checked: Mapping[str, Any], choices: ChoiceSet | None = None
+    ) -> dict[str, Any]:
+        """The keyword arguments of :attr:`compute`: situation inputs, plus the choice set.
+
+        Reading inputs are folded into ``choices`` (the system's, or the one given, e.g. a
+        variant's), so compute functions never receive loose option strings.
+        """
+        if self.choices is None:
+            return dict(checked)
+        args = {k: v for k, v in checked.items() if k not in self.reading_keys}
+        base = choices if choices is not None else self.choices
+        args["choices"] = base.replace(readings={k: checked[k] for k in self.reading_keys})
+        return args
+
+    def run_validated(self, checked: Mapping[str, Any], choices: ChoiceSet | None = None) -> CalcResult:
+        """Compute from values that :meth:`validate` returned (with another choice set if given)."""
+        args = self.compute_arguments(checked, choices)
         if self.cacheable:
-            return self._cached(tuple(checked.items()))  # type: ignore[attr-defined, no-any-return]
-        return self.compute(**checked)
+            return self._cached(tuple(args.items()))  # type: ignore[attr-defined, no-any-return]
+        return self._finish(self.compute(**args))
+
+    def output_problems(self, result: CalcResult) -> list[str]:
+        """Keys the result has but does not declare, and declared keys it lacks (empty if none).
+
+        >>> from rulesbook.registry import registry
+        >>> calc = registry().calculator("scrollhammer.morale-check")
+        >>> calc.output_problems(calc.run(ld=7))
+        []
+        """
+        declared = {o.key for o in self.outputs}
+        derived = {f"{o.key}_exact" for o in self.outputs}
+        present = set(result.values) | {t.name for t in result.tables}
+        if result.warnings:
+            present.add("warnings")
+        problems = [
+            f"{self.id}: result key {k!r} is not declared" for k in sorted(present - declared - derived)
+        ]
+        problems += [
+            f"{self.id}: declared output {o.key!r} is missing"
+            for o in self.outputs
+            if not o.when and o.key not in present
+        ]
+        return problems
 
     def inputs_json(self, checked: Mapping[str, Any]) -> dict[str, Any]:
         """Every input with defaults filled, in JSON form."""
@@ -574,11 +355,16 @@ def calculator(
     examples: Sequence[Mapping[str, str]] = (),
     reference_tables: Callable[[], Sequence[Table]] | None = None,
     cacheable: bool = True,
+    choices: ChoiceSet | None = None,
 ) -> Callable[[ComputeFn], Calculator]:
-    """Declare and register a calculator around a pure compute function.
+    """Declare a calculator around a pure compute function.
 
-    The decorated function receives every input as a keyword argument (validated, defaults
-    filled) and returns a :class:`~rulesbook.results.CalcResult`. See
+    The decorated function receives every situation input as a keyword argument (validated,
+    defaults filled) and, when the calculator declares its system's ``choices``, one keyword
+    ``choices`` with the readings its inputs picked; it returns a
+    :class:`~rulesbook.results.CalcResult` of exact values. The decorator only builds the
+    :class:`Calculator`; the system loader registers the calculators a system's modules define
+    (:class:`rulesbook.registry.SystemPackage`). See
     ``rulesbook/systems/scrollhammer/calculators.py`` for a complete worked example.
     """
     system = id.split(".", 1)[0]
@@ -597,7 +383,8 @@ def calculator(
             examples=tuple(examples),
             reference_tables=reference_tables,
             cacheable=cacheable,
+            choices=choices,
         )
-        return raw_registry().add_calculator(calc)
+        return calc
 
     return wrap

@@ -30,10 +30,10 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-import yaml
-
-from rulesbook.registry import DataFileError, registry
-from rulesbook.sources import slug
+from rulesbook.data import DataFileError, load_data_file
+from rulesbook.index import page_of
+from rulesbook.registry import registry
+from rulesbook.sources import slug, system_file
 
 __all__ = ["GLOSSARY_PAGE", "Term", "glossary_page", "glossary_terms", "link_terms", "load_glossary"]
 
@@ -83,9 +83,9 @@ class Term:
 
 
 def load_glossary(path: Path, system: str) -> tuple[Term, ...]:
-    """Read one ``glossary.yaml`` (safe YAML); DataFileError naming the file and field otherwise."""
+    """Read one ``glossary.yaml`` (the one data loader); DataFileError naming the file and field otherwise."""
     where = path.name
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = load_data_file(path)
     if not isinstance(data, dict) or not isinstance(data.get("terms"), list):
         raise DataFileError(f"{where}: expected a mapping with a list of terms")
     reg = registry()
@@ -124,20 +124,15 @@ def load_glossary(path: Path, system: str) -> tuple[Term, ...]:
 @cache
 def glossary_terms() -> dict[str, tuple[Term, ...]]:
     """System ID -> its glossary terms (systems without a ``glossary.yaml`` have none)."""
-    import rulesbook.systems as pkg
-
-    base = Path(pkg.__path__[0])
     out: dict[str, tuple[Term, ...]] = {}
     for system_id in registry().systems:
-        path = base / system_id.replace("-", "_") / "glossary.yaml"
+        path = system_file(system_id, "glossary.yaml")
         out[system_id] = load_glossary(path, system_id) if path.is_file() else ()
     return out
 
 
 def glossary_page() -> str:
     """The Glossary page: an abbreviations table, then each system's terms with their rules."""
-    from rulesbook.site import page_of
-
     reg = registry()
     terms = glossary_terms()
     out = [

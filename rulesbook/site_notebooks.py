@@ -25,6 +25,7 @@ import posixpath
 import re
 from typing import Any
 
+from rulesbook.index import page_of
 from rulesbook.registry import registry
 from rulesbook.site_static import LIVE_PREFIX, TRY_IT, static_build
 
@@ -102,8 +103,6 @@ def static_picture(calc_id: str, values: dict[str, Any], *, calc_url: str, app: 
 
 def replace_widget_outputs(page_html: str, page: Any, files: Any) -> str:
     """Static pictures instead of widget text, and the ``.ipynb`` link, on a notebook page."""
-    from rulesbook.site import page_of
-
     out: list[str] = []
     pos = 0
     for match in WIDGET_OUTPUT.finditer(page_html):

@@ -22,8 +22,9 @@ from __future__ import annotations
 
 from rulesbook.calculators import InterpretationInput
 from rulesbook.glossary import GLOSSARY_PAGE, glossary_page
+from rulesbook.index import page_of
 from rulesbook.registry import Interpretation, registry
-from rulesbook.site import _interpretation_md, _link, generate_pages, page_of
+from rulesbook.site import generate_pages, interpretation_md, md_link
 from rulesbook.sources import SOURCES_PAGE, sources_page
 
 __all__ = ["SEARCH_BOOST", "interpretation_page", "published_pages", "switches"]
@@ -61,7 +62,7 @@ def interpretation_page(interp: Interpretation) -> str:
     reg = registry()
     here = page_of(interp.id)
     system = reg.system(interp.system)
-    body = _interpretation_md(here, interp, "#")
+    body = interpretation_md(here, interp, "#")
     body[0] = f"# {interp.question}"  # the page title; the entry's anchor is the page itself
     register = f"[{system.title} interpretations register](../interpretations.md)"
     out = [*body[:2], f"`{interp.id}` · an entry of the {register}", "", *body[4:]]
@@ -72,7 +73,7 @@ def interpretation_page(interp: Interpretation) -> str:
         for calc_id, key in found:
             calc = reg.calculator(calc_id)
             out.append(
-                f"- {_link(here, calc_id, calc.title)} — input `{key}` "
+                f"- {md_link(here, calc_id, calc.title)} — input `{key}` "
                 f"(`rulesbook calc {calc_id} {key}={interp.alternatives[0].key if interp.alternatives else interp.default}`)"
             )
     else:

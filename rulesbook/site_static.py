@@ -40,7 +40,15 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from rulesbook.calculators import BoolInput, Calculator, ChoiceInput, Input, IntInput, OptionalIntInput
+from rulesbook.calculators import (
+    NOT_GIVEN,
+    BoolInput,
+    Calculator,
+    ChoiceInput,
+    Input,
+    IntInput,
+    OptionalInput,
+)
 from rulesbook.errors import InputError
 
 __all__ = [
@@ -139,10 +147,13 @@ def _domain(inp: Input, initial: Any) -> tuple[Any, ...] | None:
         lo = max(inp.minimum, centre - INT_WINDOW // 2)
         hi = min(inp.maximum, lo + INT_WINDOW - 1)
         lo = max(inp.minimum, hi - INT_WINDOW + 1)
-        values: tuple[Any, ...] = tuple(range(lo, hi + 1))
-        if isinstance(inp, OptionalIntInput):
-            values = (None, *values)
-        return values
+        return tuple(range(lo, hi + 1))
+    if isinstance(inp, OptionalInput):  # its special words (``none``), then the inner values
+        inner = _domain(inp.inner, initial)
+        if inner is None:
+            return None
+        words = tuple(v for v in dict.fromkeys(inp.words.values()) if v is not NOT_GIVEN)
+        return (*words, *inner)
     return None
 
 

@@ -27,11 +27,21 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
+from rulesbook.data import DataFileError, load_data_file
+from rulesbook.index import SYSTEMS_DIR, page_of
+from rulesbook.registry import Citation, System, registry
 
-from rulesbook.registry import Citation, DataFileError, System, registry
-
-__all__ = ["SOURCES_PAGE", "Source", "citation_md", "load_source", "source", "source_link", "sources_page"]
+__all__ = [
+    "SOURCES_PAGE",
+    "Source",
+    "citation_md",
+    "load_source",
+    "slug",
+    "source",
+    "source_link",
+    "sources_page",
+    "system_file",
+]
 
 SOURCES_PAGE = "sources.md"
 """The Sources page, inside the docs."""
@@ -65,9 +75,9 @@ def _texts(data: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
 
 
 def load_source(path: Path, system: str) -> Source:
-    """Read one ``source.yaml`` (safe YAML); DataFileError naming the file and field otherwise."""
+    """Read one ``source.yaml`` (the one data loader); DataFileError naming the file and field otherwise."""
     where = path.name
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = load_data_file(path)
     if not isinstance(data, dict):
         raise DataFileError(f"{where}: expected a mapping with title, short, file, kind, covers, gaps")
     return Source(
@@ -81,16 +91,15 @@ def load_source(path: Path, system: str) -> Source:
     )
 
 
-def _system_dir(system_id: str) -> Path:
-    import rulesbook.systems as pkg
-
-    return Path(pkg.__path__[0]) / system_id.replace("-", "_")
+def system_file(system_id: str, name: str) -> Path:
+    """A data file in a system's folder (``wh40k``, ``source.yaml`` -> ``systems/wh40k/source.yaml``)."""
+    return SYSTEMS_DIR / system_id.replace("-", "_") / name
 
 
 @cache
 def source(system_id: str) -> Source:
     """The source document of a system (from its ``source.yaml``)."""
-    path = _system_dir(system_id) / "source.yaml"
+    path = system_file(system_id, "source.yaml")
     if not path.is_file():
         raise DataFileError(f"{system_id}: source.yaml is missing (title, short, file, kind, covers, gaps)")
     return load_source(path, system_id)
@@ -125,8 +134,6 @@ def source_link(here: str, system: System) -> str:
 
 def sources_page() -> str:
     """The Sources page: each document, what it covers, its gaps, and the sections cited."""
-    from rulesbook.site import page_of
-
     reg = registry()
     out = [
         "# Sources",

@@ -17,14 +17,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from rulesbook.calculators import (
-    BoolInput,
-    Calculator,
-    ChoiceInput,
-    Input,
-    IntInput,
-    OptionalIntInput,
-)
+from rulesbook.calculators import NOT_GIVEN, Calculator, Input
 from rulesbook.errors import InputError
 from rulesbook.registry import registry
 from widgets.render import error_html, result_html, rules_html
@@ -40,14 +33,15 @@ def control_for(inp: Input, value: Any = None) -> w.ValueWidget:
         "tooltip": inp.help,
         "style": {"description_width": "initial"},
     }
-    if isinstance(inp, BoolInput):
+    if inp.kind == "bool":
         return w.Checkbox(value=bool(start), indent=False, **desc)
-    if isinstance(inp, ChoiceInput):
-        return w.Dropdown(options=list(inp.choices), value=start, **desc)
-    if isinstance(inp, IntInput) and not isinstance(inp, OptionalIntInput):
+    if inp.kind in ("choice", "interpretation"):
+        return w.Dropdown(options=list(inp.choices), value=start, **desc)  # type: ignore[attr-defined]
+    if inp.kind == "int":
         # Not bounded: an out-of-range number stays in the box and gets the one-line error.
         return w.IntText(value=start, **desc)
-    return w.Text(value="" if start is None else inp.format(start), placeholder=inp.allowed(), **desc)
+    text = "" if start is NOT_GIVEN or (start is None and inp.kind != "optional") else inp.format(start)
+    return w.Text(value=text, placeholder=inp.allowed(), **desc)
 
 
 class CalculatorForm:

@@ -17,7 +17,7 @@ from typing import Any
 
 import panel as pn
 
-from rulesbook.calculators import BoolInput, Calculator, ChoiceInput, Input, IntInput, OptionalIntInput
+from rulesbook.calculators import NOT_GIVEN, Calculator, Input
 from rulesbook.errors import InputError
 from rulesbook.registry import registry
 from widgets.render import error_html, result_html, rules_html
@@ -28,15 +28,15 @@ __all__ = ["CalculatorApp", "calculator_app", "widget_for"]
 def widget_for(inp: Input, value: Any) -> pn.widgets.Widget:
     """The Panel widget for one declared input."""
     common: dict[str, Any] = {"label": inp.title, "css_classes": [f"rb-input-{inp.key}"]}
-    if isinstance(inp, BoolInput):
+    if inp.kind == "bool":
         return pn.widgets.Checkbox(value=bool(value), **common)
     common["description"] = inp.help
-    if isinstance(inp, ChoiceInput):
-        return pn.widgets.Select(options=list(inp.choices), value=value, **common)
-    if isinstance(inp, IntInput) and not isinstance(inp, OptionalIntInput):
+    if inp.kind in ("choice", "interpretation"):
+        return pn.widgets.Select(options=list(inp.choices), value=value, **common)  # type: ignore[attr-defined]
+    if inp.kind == "int":
         # No start/end: out-of-range numbers stay in the box and get the one-line error.
         return pn.widgets.IntInput(value=value, **common)
-    text = "" if value is None else inp.format(value)
+    text = "" if value is NOT_GIVEN or (value is None and inp.kind != "optional") else inp.format(value)
     return pn.widgets.TextInput(value=text, placeholder=inp.allowed(), **common)
 
 

@@ -2,10 +2,11 @@
 
 from pathlib import Path
 
-from rulesbook.registry import register_system_file
+from rulesbook.registry import SystemPackage
 
-SYSTEM = register_system_file(Path(__file__).with_name("rules.yaml"))
+SYSTEM = SystemPackage(
+    data=Path(__file__).with_name("rules.yaml"),
+    calculator_modules=("rulesbook.systems.army_morale.calculators",),
+)
 
-from rulesbook.systems.army_morale import calculators, ledger, rules  # noqa: E402
-
-__all__ = ["SYSTEM", "calculators", "ledger", "rules"]
+__all__ = ["SYSTEM"]

@@ -2,10 +2,14 @@
 
 from pathlib import Path
 
-from rulesbook.registry import register_system_file
+from rulesbook.registry import SystemPackage
 
-SYSTEM = register_system_file(Path(__file__).with_name("rules.yaml"))
+SYSTEM = SystemPackage(
+    data=Path(__file__).with_name("rules.yaml"),
+    calculator_modules=(
+        "rulesbook.systems.scrollhammer.calculators",
+        "rulesbook.systems.scrollhammer.fall_back_calculators",
+    ),
+)
 
-from rulesbook.systems.scrollhammer import calculators, fall_back, fall_back_calculators, rules  # noqa: E402
-
-__all__ = ["SYSTEM", "calculators", "fall_back", "fall_back_calculators", "rules"]
+__all__ = ["SYSTEM"]

@@ -19,17 +19,17 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from rulesbook.calculators import (
+    NOT_GIVEN,
+    REQUIRED,
     BoolInput,
     ChoiceInput,
-    Input,
     InterpretationInput,
     IntInput,
     IntListInput,
-    OptionalIntInput,
+    OptionalInput,
     Output,
     calculator,
 )
@@ -79,76 +79,30 @@ REMAINING_UNITS = IntInput(
 )
 
 
-class _NotGiven:
-    """The default of an input that is required unless the force has the Hive Mind rule."""
-
-    def __repr__(self) -> str:
-        return "NOT_GIVEN"
-
-
-NOT_GIVEN: Any = _NotGiven()
-"""Value of ``officer_ld`` / ``officer_lds`` left out (or ``officer_ld`` left empty)."""
-
 NOT_GIVEN_TEXT = "required unless hive_mind=true"
+"""How a left-out ``officer_ld`` / ``officer_lds`` reads in help (only a Hive Mind force may)."""
 
-
-class _LeftOutByHiveMind(Input):
-    """Mixin of an input that may be left out (value NOT_GIVEN); a form starts at ``form_start``.
-
-    The calculator's check decides whether leaving it out is allowed (only for Hive Mind).
-    """
-
-    form_start: Any
-
-    @property
-    def initial(self) -> Any:
-        return self.form_start
-
-    def _check(self, value: Any) -> Any:
-        return NOT_GIVEN if value is NOT_GIVEN else super()._check(value)
-
-    def format(self, value: Any) -> str:
-        return NOT_GIVEN_TEXT if value is NOT_GIVEN else str(super().format(value))
-
-    def jsonable(self, value: Any) -> Any:
-        return None if value is NOT_GIVEN else super().jsonable(value)
-
-
-@dataclass(frozen=True, kw_only=True)
-class OfficerLdInput(_LeftOutByHiveMind, OptionalIntInput):
-    """An officer's Ld, the word ``none``, or nothing (only a Hive Mind force may leave it out).
-
-    Empty text counts as left out, never as ``none``: the calculator's check rejects it for a
-    force without Hive Mind.
-
-    >>> OFFICER_LD.parse("none") is None, OFFICER_LD.parse("") is NOT_GIVEN, OFFICER_LD.parse("8")
-    (True, True, 8)
-    """
-
-    form_start: int | None = 8
-
-    def parse(self, text: str) -> Any:
-        return NOT_GIVEN if not text.strip() else super().parse(text)
-
-
-@dataclass(frozen=True, kw_only=True)
-class OfficerLdsInput(_LeftOutByHiveMind, IntListInput):
-    """The Ld of each officer on the table (empty text: none), or left out by a Hive Mind force."""
-
-    form_start: tuple[int, ...] = (8, 7)
-
-
-OFFICER_LD = OfficerLdInput(
-    key="officer_ld",
-    label="Officer Ld",
-    help="Ld of the officer who tests — with several officers alive on the table, the best Ld; "
-    "'none' when no officer is alive on the table (an empty value is not 'none'). Required unless "
-    "hive_mind=true: a Hive Mind force has no officer and may leave it out (a number is ignored "
-    "with a warning, or leads the force under the officer-leads reading).",
-    minimum=0,
-    maximum=MAX_LD,
+OFFICER_LD = OptionalInput(
+    inner=IntInput(
+        key="officer_ld",
+        label="Officer Ld",
+        help="Ld of the officer who tests — with several officers alive on the table, the best Ld; "
+        "'none' when no officer is alive on the table (an empty value is not 'none'). Required unless "
+        "hive_mind=true: a Hive Mind force has no officer and may leave it out (a number is ignored "
+        "with a warning, or leads the force under the officer-leads reading).",
+        minimum=0,
+        maximum=MAX_LD,
+    ),
+    words={"none": None},
     default=NOT_GIVEN,
+    form_start=8,
+    left_out=NOT_GIVEN_TEXT,
 )
+"""An officer's Ld, ``none``, or left out (empty text; the check allows that only for Hive Mind).
+
+>>> OFFICER_LD.parse("none") is None, OFFICER_LD.parse("") is NOT_GIVEN, OFFICER_LD.parse("8")
+(True, True, 8)
+"""
 HIVE_MIND = BoolInput(
     key="hive_mind",
     label="Hive Mind",
@@ -536,16 +490,21 @@ UNITS_ON_TABLE = IntInput(
     minimum=0,
     maximum=MAX_UNITS,
 )
-OFFICER_LDS = OfficerLdsInput(
-    key="officer_lds",
-    label="Ld of officers on the table",
-    help="Comma-separated Ld of each officer alive and on the table (e.g. 8,7); give it empty "
-    "(officer_lds=) when there is none. Required unless hive_mind=true: a Hive Mind force may "
-    "leave it out; its officers are ignored with a warning (or lead it under the officer-leads reading).",
-    minimum=0,
-    maximum=MAX_LD,
-    max_length=12,
+OFFICER_LDS = OptionalInput(
+    inner=IntListInput(
+        key="officer_lds",
+        label="Ld of officers on the table",
+        help="Comma-separated Ld of each officer alive and on the table (e.g. 8,7); give it empty "
+        "(officer_lds=) when there is none. Required unless hive_mind=true: a Hive Mind force may "
+        "leave it out; its officers are ignored with a warning (or lead it under the officer-leads reading).",
+        minimum=0,
+        maximum=MAX_LD,
+        max_length=12,
+    ),
+    empty=REQUIRED,  # empty text is the empty list: no officer on the table
     default=NOT_GIVEN,
+    form_start=(8, 7),
+    left_out=NOT_GIVEN_TEXT,
 )
 
 

@@ -1,0 +1,373 @@
+"""Rule choices: the numbers a rule set fixes and the readings of its gaps, declared once.
+
+Every answer rulesbook gives depends on three kinds of choice:
+
+* **rule parameters** — numbers and dice the rules fix (Fall Back dice ``2D6``, one extra Blast
+  attack per five models, 50 points per Detachment Morale point). Each is a field of a system's
+  :class:`Parameters` class declared with :func:`parameter`: its value, a label, the rule ID it
+  belongs to, the source section it comes from, and bounds.
+* **readings** — the chosen option of every entry of the system's interpretations register
+  (``rules.yaml``). Each is a ``Literal`` field of the system's :class:`Readings` class declared
+  with :func:`reading`; at load the register and the class must agree (one field per entry, the
+  same default, the same options), so code and documentation cannot drift.
+* **situation inputs** — what the player tells a calculator (Ld, distance, models). These are
+  calculator inputs, not choices.
+
+A system's choice set is one immutable :class:`RuleChoices` value; compute functions receive it
+whole (never loose option strings), and a changed copy (:meth:`RuleChoices.replace`) is how a
+designer's variant, a sweep or an alternative reading reaches the same code path. This follows
+OpenFisca's parameters (value + label + reference) and reforms (a named, applied change).
+
+Example:
+    >>> from dataclasses import dataclass
+    >>> from typing import Literal
+    >>> @dataclass(frozen=True)
+    ... class DemoParameters(Parameters):
+    ...     ld_loss: int = parameter(1, label="Ld lost per point", rule="demo.break",
+    ...                              section="Break tests", minimum=0, maximum=6)
+    >>> @dataclass(frozen=True)
+    ... class DemoReadings(Readings):
+    ...     ties: Literal["hold", "withdraw"] = reading("demo.interpretations.ties", "hold")
+    >>> base = RuleChoices("demo", DemoParameters(), DemoReadings())
+    >>> harsher = base.replace(parameters={"ld_loss": 2}, readings={"ties": "withdraw"})
+    >>> harsher.parameters.ld_loss, harsher.readings.ties, base.parameters.ld_loss
+    (2, 'withdraw', 1)
+    >>> base.replace(parameters={"ld_loss": 9})
+    Traceback (most recent call last):
+    ...
+    rulesbook.errors.InputError: ld_loss: expected an integer from 0 to 6, got 9
+    >>> DemoReadings.input("ties").choices
+    ('hold', 'withdraw')
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal, Self, get_args, get_origin
+
+from rulesbook.dice import DiceExpr, parse_dice
+from rulesbook.errors import InputError, RulesbookError
+from rulesbook.inputs import InterpretationInput
+
+__all__ = [
+    "ParameterSpec",
+    "Parameters",
+    "ReadingSpec",
+    "Readings",
+    "RuleChoices",
+    "parameter",
+    "reading",
+    "register_problems",
+]
+
+_PARAMETER = "rulesbook.parameter"
+_READING = "rulesbook.reading"
+
+type ParameterKind = Literal["int", "bool", "dice"]
+
+
+@dataclass(frozen=True, slots=True)
+class ParameterSpec:
+    """The declaration of one rule parameter: what it is, where it comes from, what it may be."""
+
+    key: str
+    label: str
+    rule: str
+    section: str
+    kind: ParameterKind
+    default: Any
+    minimum: int | None = None
+    maximum: int | None = None
+    help: str = ""
+
+    def allowed(self) -> str:
+        """What values are allowed, in words."""
+        if self.kind == "bool":
+            return "true or false"
+        if self.kind == "dice":
+            return "a dice expression such as 3, D3, D6, 2D6, D6+3 or 2D6+1"
+        return f"an integer from {self.minimum} to {self.maximum}"
+
+    def check(self, value: Any) -> Any:
+        """Validate ``value`` (text is parsed); return the typed value or raise InputError."""
+        if self.kind == "dice":
+            expr = value if isinstance(value, DiceExpr) else parse_dice(str(value), field_name=self.key)
+            if self.minimum is not None and expr.minimum < self.minimum:
+                raise InputError(self.key, f"the dice can roll below {self.minimum}, got {expr}")
+            return expr
+        if self.kind == "bool":
+            if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+                return value.strip().lower() == "true"
+            if not isinstance(value, bool):
+                raise InputError(self.key, f"expected {self.allowed()}, got {_short(value)}")
+            return value
+        if isinstance(value, str) and value.strip().lstrip("+-").isdigit() and len(value.strip()) < 10:
+            value = int(value.strip())
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InputError(self.key, f"expected {self.allowed()}, got {_short(value)}")
+        lo = self.minimum if self.minimum is not None else value
+        hi = self.maximum if self.maximum is not None else value
+        if not lo <= value <= hi:
+            raise InputError(self.key, f"expected {self.allowed()}, got {value}")
+        return value
+
+    def format(self, value: Any) -> str:
+        """The value as a designer writes it in YAML or on the command line."""
+        if self.kind == "bool":
+            return "true" if value else "false"
+        return str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class ReadingSpec:
+    """The declaration of one reading: the register entry it answers and its typed options."""
+
+    key: str
+    interpretation: str
+    default: str
+    options: tuple[str, ...]
+    inert: str = ""
+
+    def check(self, value: Any) -> str:
+        """Validate an option key; return it or raise InputError naming the allowed options."""
+        if not isinstance(value, str) or value.strip() not in self.options:
+            raise InputError(self.key, f"expected one of {', '.join(self.options)}, got {_short(value)}")
+        return value.strip()
+
+
+def _short(value: Any) -> str:
+    shown = repr(value)
+    return shown if len(shown) <= 60 else shown[:50] + f"… ({len(shown)} characters)"
+
+
+def parameter(
+    default: Any,
+    *,
+    label: str,
+    rule: str,
+    section: str,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    help: str = "",
+) -> Any:
+    """Declare a rule parameter as a dataclass field (its kind comes from the annotation).
+
+    ``rule`` is the rule ID the number belongs to and ``section`` the source section it comes
+    from; integers need ``minimum`` and ``maximum``; for dice, ``minimum`` bounds the lowest roll.
+    """
+    meta = {"label": label, "rule": rule, "section": section, "minimum": minimum, "maximum": maximum}
+    meta["help"] = help
+    return dataclasses.field(default=default, metadata={_PARAMETER: meta})
+
+
+def reading(interpretation: str, default: str, *, inert: str = "") -> Any:
+    """Declare the reading of one interpretations-register entry as a ``Literal`` field.
+
+    ``inert`` says why no number changes with this reading (it is documented and switchable,
+    but no calculator consults it); leave it empty for readings the code uses.
+    """
+    return dataclasses.field(default=default, metadata={_READING: {"id": interpretation, "inert": inert}})
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    import sys
+
+    module = sys.modules.get(cls.__module__)
+    return typing.get_type_hints(cls, globalns=vars(module) if module else None)
+
+
+def _kind(key: str, hint: Any) -> ParameterKind:
+    if hint is bool:
+        return "bool"
+    if hint is int:
+        return "int"
+    if hint is DiceExpr:
+        return "dice"
+    raise RulesbookError(f"parameter {key}: type {hint!r} is not int, bool or DiceExpr")
+
+
+class Parameters:
+    """Base of a system's rule parameters: a frozen dataclass of :func:`parameter` fields."""
+
+    _specs: ClassVar[tuple[ParameterSpec, ...]]
+
+    @classmethod
+    def specs(cls) -> tuple[ParameterSpec, ...]:
+        """Every parameter's declaration, in field order."""
+        if "_specs" not in cls.__dict__:
+            hints = _hints(cls)
+            specs = []
+            for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+                meta = f.metadata.get(_PARAMETER)
+                if meta is None:
+                    raise RulesbookError(f"{cls.__name__}.{f.name}: declare it with parameter(...)")
+                kind = _kind(f.name, hints[f.name])
+                if kind == "int" and (meta["minimum"] is None or meta["maximum"] is None):
+                    raise RulesbookError(f"{cls.__name__}.{f.name}: an integer parameter needs bounds")
+                specs.append(ParameterSpec(key=f.name, kind=kind, default=f.default, **meta))
+            cls._specs = tuple(specs)
+        return cls._specs
+
+    @classmethod
+    def spec(cls, key: str) -> ParameterSpec:
+        """The declaration of parameter ``key`` (InputError naming the known ones otherwise)."""
+        for spec in cls.specs():
+            if spec.key == key:
+                return spec
+        known = ", ".join(s.key for s in cls.specs()) or "none"
+        raise InputError(key, f"unknown rule parameter; allowed: {known}")
+
+    def replace(self, changes: Mapping[str, Any]) -> Self:
+        """A validated changed copy."""
+        checked = {key: type(self).spec(key).check(value) for key, value in changes.items()}
+        return dataclasses.replace(self, **checked)  # type: ignore[type-var]
+
+    def changed(self) -> dict[str, Any]:
+        """The parameters whose value differs from the declared default."""
+        return {s.key: getattr(self, s.key) for s in self.specs() if getattr(self, s.key) != s.default}
+
+
+class Readings:
+    """Base of a system's readings: a frozen dataclass of ``Literal`` :func:`reading` fields."""
+
+    _specs: ClassVar[tuple[ReadingSpec, ...]]
+
+    @classmethod
+    def specs(cls) -> tuple[ReadingSpec, ...]:
+        """Every reading's declaration, in field order."""
+        if "_specs" not in cls.__dict__:
+            hints = _hints(cls)
+            specs = []
+            for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+                meta = f.metadata.get(_READING)
+                hint = hints[f.name]
+                if meta is None or get_origin(hint) is not Literal:
+                    raise RulesbookError(
+                        f"{cls.__name__}.{f.name}: declare it as a Literal with reading(...)"
+                    )
+                options = tuple(str(a) for a in get_args(hint))
+                if f.default not in options:
+                    raise RulesbookError(f"{cls.__name__}.{f.name}: default {f.default!r} is not an option")
+                specs.append(ReadingSpec(f.name, meta["id"], str(f.default), options, meta["inert"]))
+            cls._specs = tuple(specs)
+        return cls._specs
+
+    @classmethod
+    def spec(cls, key: str) -> ReadingSpec:
+        """The declaration of reading ``key`` (a field name or an interpretation ID)."""
+        for spec in cls.specs():
+            if key in (spec.key, spec.interpretation):
+                return spec
+        known = ", ".join(s.key for s in cls.specs()) or "none"
+        raise InputError(key, f"unknown reading; allowed: {known}")
+
+    @classmethod
+    def input(cls, key: str, *, label: str = "", help: str = "") -> InterpretationInput:
+        """A calculator input switching this reading (the input key is the field name).
+
+        Its choices list the default first, then the other options in declaration order.
+        """
+        spec = cls.spec(key)
+        choices = (spec.default, *(o for o in spec.options if o != spec.default))
+        return InterpretationInput(
+            key=spec.key,
+            label=label,
+            help=help or f"Interpretation {spec.interpretation}.",
+            interpretation=spec.interpretation,
+            choices=choices,
+            default=spec.default,
+        )
+
+    def replace(self, changes: Mapping[str, Any]) -> Self:
+        """A validated changed copy (keys are field names or interpretation IDs)."""
+        checked = {}
+        for key, value in changes.items():
+            spec = type(self).spec(key)
+            checked[spec.key] = spec.check(value)
+        return dataclasses.replace(self, **checked)  # type: ignore[type-var]
+
+    def changed(self) -> dict[str, str]:
+        """The readings that differ from the register's default."""
+        return {s.key: getattr(self, s.key) for s in self.specs() if getattr(self, s.key) != s.default}
+
+
+@dataclass(frozen=True, slots=True)
+class RuleChoices[P: Parameters, R: Readings]:
+    """One system's whole choice set: its rule parameters and its readings (immutable)."""
+
+    system: str
+    parameters: P
+    readings: R
+
+    def replace(
+        self,
+        *,
+        parameters: Mapping[str, Any] | None = None,
+        readings: Mapping[str, Any] | None = None,
+    ) -> RuleChoices[P, R]:
+        """A validated changed copy: a variant, a sweep point or another reading."""
+        return RuleChoices(
+            self.system,
+            self.parameters.replace(parameters or {}),
+            self.readings.replace(readings or {}),
+        )
+
+    def changed(self) -> dict[str, Any]:
+        """Everything that differs from the declared defaults, parameters then readings."""
+        return {**self.parameters.changed(), **self.readings.changed()}
+
+
+@dataclass(frozen=True, slots=True)
+class _RegisterEntry:
+    """What the check needs of an interpretations-register entry."""
+
+    id: str
+    default: str
+    options: tuple[str, ...]
+
+
+def register_problems(
+    choices: RuleChoices[Any, Any],
+    entries: Iterable[_RegisterEntry | Any],
+    rule_ids: Iterable[str],
+) -> list[str]:
+    """Where code and register disagree (empty when they agree); the loader reports the first.
+
+    Every register entry has exactly one reading field with the same default and the same
+    option keys; no field answers an entry the register does not have; every parameter names
+    a rule the system defines.
+    """
+    problems: list[str] = []
+    specs = {s.interpretation: s for s in type(choices.readings).specs()}
+    seen: set[str] = set()
+    for entry in entries:
+        spec = specs.get(entry.id)
+        if spec is None:
+            problems.append(
+                f"interpretation {entry.id} has no typed reading in "
+                f"{type(choices.readings).__name__}; declare a field with reading({entry.id!r}, ...)"
+            )
+            continue
+        seen.add(entry.id)
+        keys = tuple(getattr(entry, "option_keys", getattr(entry, "options", ())))
+        if spec.default != entry.default:
+            problems.append(
+                f"interpretation {entry.id}: default {entry.default!r} in the register but "
+                f"{spec.default!r} in {type(choices.readings).__name__}.{spec.key}"
+            )
+        if set(spec.options) != set(keys):
+            problems.append(
+                f"interpretation {entry.id}: options {sorted(keys)} in the register but "
+                f"{sorted(spec.options)} in {type(choices.readings).__name__}.{spec.key}"
+            )
+    extra = sorted(set(specs) - seen)
+    if extra:
+        problems.append(f"readings for {', '.join(extra)} answer no interpretation in the register")
+    known = set(rule_ids)
+    for pspec in type(choices.parameters).specs():
+        if pspec.rule not in known:
+            problems.append(f"parameter {pspec.key} names unknown rule {pspec.rule}")
+    return problems
