@@ -2,17 +2,21 @@
 
 The site is built once (``static_site`` in ``tests/conftest.py``, what ``scripts/build-site``
 makes) and opened straight from its folder in Debian's chromium, in a browser context whose
-network is switched off. Screenshots of key pages (desktop and a 390 px phone) are saved under
+network is switched off — and once from a plain ``python3 -m http.server``. Screenshots of key pages (desktop and a 390 px phone) are saved under
 ``test-artifacts/`` (git-ignored) for a human to look at.
 """
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.browser.conftest import _free_port, running
 
 pytestmark = pytest.mark.browser
 
@@ -148,3 +152,31 @@ def test_notebook_page_shows_the_form_as_a_picture(static_site: Path, offline_pa
     picture.locator("a.rb-try").click()
     page.wait_for_url("**/scrollhammer.morale-check.html#try-it")
     assert page.errors == [] and page.requests_out == []
+
+
+@pytest.fixture(scope="module")
+def plain_host(static_site: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The static build served by ``python3 -m http.server`` (a plain web host, no rulesbook)."""
+    port = _free_port()
+    log = (tmp_path_factory.mktemp("http-log") / "http.log").open("w")
+    command = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "-d", str(static_site)]
+    proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    with running(proc, log, f"{base}/index.html", "http.server", timeout=60):
+        yield base
+
+
+def test_static_build_on_a_plain_web_host(plain_host: str, page: Any) -> None:
+    errors: list[str] = []
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.goto(f"{plain_host}/index.html")
+    links = _search(page, "scrollhammer.break-test")
+    assert links[0].endswith("scrollhammer/calculators/scrollhammer.break-test.html"), links[:3]
+    page.goto(links[0])
+    box = page.locator(".rb-static-calc[data-ready='true']")
+    box.wait_for()
+    value = box.locator('.rb-static-result [data-key="p_pass_exact"]')
+    assert value.inner_text() == "5/18"  # the worked example: Ld 8, lost by 3 (2D6 <= 5)
+    box.locator('select[data-key="lost_by"]').select_option(label="1")  # 2D6 <= 7
+    page.locator('.rb-static-result [data-key="p_pass_exact"]', has_text="7/12").wait_for()
+    assert errors == [] and page.external_requests == []
