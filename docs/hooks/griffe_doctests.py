@@ -1,16 +1,20 @@
-"""A griffe extension for the API reference: doctest examples render as code.
+"""A griffe extension for the API reference: doctest examples render as code, Sphinx roles as code.
 
 rulesbook's docstrings carry worked examples as doctests (``>>> ...`` lines followed by their
 output), often under a Google-style ``Example:`` heading, which griffe reads as an admonition of
 Markdown text — where ``>>>`` would become nested block quotes. This extension wraps every run
-of doctest lines in a fenced ``pycon`` block before the docstring is parsed.
+of doctest lines in a fenced ``pycon`` block before the docstring is parsed, and shows Sphinx
+cross-reference roles (``:class:`Calculator```) as plain code (``Calculator``).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import griffe
+
+ROLE = re.compile(r":(?:class|func|meth|mod|data|attr|exc|obj):(?=`)")
 
 
 def fence_doctests(text: str) -> str:
@@ -39,5 +43,5 @@ class DoctestBlocks(griffe.Extension):
     """Fence the doctests of every docstring griffe loads."""
 
     def on_instance(self, *, obj: griffe.Object, **kwargs: Any) -> None:
-        if obj.docstring is not None and ">>>" in obj.docstring.value:
-            obj.docstring.value = fence_doctests(obj.docstring.value)
+        if obj.docstring is not None:
+            obj.docstring.value = fence_doctests(ROLE.sub("", obj.docstring.value))
