@@ -20,6 +20,8 @@ Example:
 
 from __future__ import annotations
 
+from typing import Any
+
 from rulesbook.calculators import InterpretationInput
 from rulesbook.glossary import GLOSSARY_PAGE, glossary_page
 from rulesbook.index import page_of
@@ -27,7 +29,7 @@ from rulesbook.registry import Interpretation, registry
 from rulesbook.site import generate_pages, interpretation_md, md_link
 from rulesbook.sources import SOURCES_PAGE, sources_page
 
-__all__ = ["SEARCH_BOOST", "interpretation_page", "published_pages", "switches"]
+__all__ = ["SEARCH_BOOST", "interpretation_page", "published_pages", "reading_of", "switches"]
 
 SEARCH_BOOST = {"id": 3.0, "reference": 0.5}
 """Search weights: pages of one ID rank high; long reference pages (the CLI help) rank low."""
@@ -57,6 +59,22 @@ def switches(interp_id: str) -> list[tuple[str, str]]:
     ]
 
 
+def reading_of(interp_id: str) -> Any:
+    """The typed reading (:class:`rulesbook.choices.ReadingSpec`) that answers a register entry.
+
+    >>> reading_of("scrollhammer.interpretations.heroism-low-ld").key
+    'heroism_low_ld'
+    """
+    reg = registry()
+    choices = reg.choices.get(reg.interpretation(interp_id).system)
+    if choices is None:
+        return None
+    for spec in choices.readings.specs():
+        if spec.interpretation == interp_id:
+            return spec
+    return None
+
+
 def interpretation_page(interp: Interpretation) -> str:
     """The page of one entry of the interpretations register."""
     reg = registry()
@@ -76,7 +94,18 @@ def interpretation_page(interp: Interpretation) -> str:
                 f"- {md_link(here, calc_id, calc.title)} — input `{key}` "
                 f"(`rulesbook calc {calc_id} {key}={interp.alternatives[0].key if interp.alternatives else interp.default}`)"
             )
-    else:
+    spec = reading_of(interp.id)
+    if spec is not None:
+        alt = interp.alternatives[0].key if interp.alternatives else interp.default
+        if not found:
+            out += ["No calculator input offers it; switch it in Python or a variant:", ""]
+        out += [
+            f"- the reading `{spec.key}` of the {system.title} rule choices: "
+            f'`registry().choices["{interp.system}"].replace(readings={{"{spec.key}": "{alt}"}})`',
+        ]
+        if spec.inert:
+            out += ["", f"No number on this site changes with it: {spec.inert}"]
+    elif not found:
         out.append("No calculator input switches this entry: the default is built into the rules code.")
     out.append("")
     return _front_matter(SEARCH_BOOST["id"], interp.id) + "\n".join(out)
