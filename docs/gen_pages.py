@@ -10,6 +10,7 @@ from pathlib import Path
 import mkdocs_gen_files
 
 from rulesbook.site import summary_nav, systems_table
+from rulesbook.site_live import LIVE_INDEX_PAGE, live_index_page
 from rulesbook.site_publish import published_pages, search_hits_script, summary_extra
 from rulesbook.site_static import static_build
 
@@ -26,3 +27,7 @@ with mkdocs_gen_files.open("SUMMARY.md", "w") as f:
 
 with mkdocs_gen_files.open("javascripts/search-hits-data.js", "w") as f:  # IDs and terms -> pages
     f.write(search_hits_script(static_build()))
+
+
+with mkdocs_gen_files.open(LIVE_INDEX_PAGE, "w") as f:  # every live calculator and app
+    f.write(live_index_page())

@@ -315,6 +315,7 @@ def summary_nav(notebooks: Iterable[str] = ()) -> str:
         lines += [f"    * [{Path(nb).stem.replace('-', ' ').capitalize()}]({nb})" for nb in nbs]
     lines += [
         "* [All calculators](calculators.md)",
+        "* [Live calculators and apps](live.md)",
         "* [Interpretations register](interpretations.md)",
         "* [Command line](cli.md)",
         "* [Developing](developing.md)",

@@ -37,8 +37,8 @@ from rulesbook.systems.army_morale.tracker import (
 __all__ = ["APPS", "RALLY_FIELDS", "Session", "TrackerView", "ipy_tracker", "make_tracker", "status_html"]
 
 STYLE = """<style>
-.am-status { font-family: system-ui, sans-serif; }
-.am-values { display: flex; gap: 2em; align-items: baseline; }
+.am-status { font-family: system-ui, sans-serif; overflow-x: auto; }
+.am-values { display: flex; flex-wrap: wrap; gap: .5em 2em; align-items: baseline; }
 .am-army { display: flex; flex-direction: column; }
 .am-army .am-name { font-size: .85em; color: #555; }
 .am-army .am-number { font-size: 2.2em; font-weight: 700; }
@@ -216,8 +216,8 @@ class TrackerView:
         event_form = pn.Column("### One-time event", *self.event.values(), self.hint, add, width=330)
         rally_form = pn.Column(
             "### End of the Rally phase",
-            pn.Row(*(pn.Column(self.titles[s], *self.rally[s].values()) for s in SIDES)),
-            pn.Row(end, undo),
+            pn.FlexBox(*(pn.Column(self.titles[s], *self.rally[s].values()) for s in SIDES)),
+            pn.FlexBox(end, undo),
             "### Your own armies",
             "Load a game log (YAML or JSON, schema in the Army Morale guide); it may hold turns already.",
             self.upload,
@@ -228,8 +228,14 @@ class TrackerView:
                 "## Army Morale tracker\n\nRecord what happens; the ledger applies the rules "
                 "(`army-morale.*`) and names the rule behind every change."
             ),
-            pn.Row(event_form, rally_form),
-            self.status,
+            # The values first: beside the forms on wide screens (row-reverse), above them on a phone.
+            pn.FlexBox(
+                pn.Column(self.status, css_classes=["rb-result-col"], styles={"flex": "1 1 340px"}),
+                pn.FlexBox(event_form, rally_form, styles={"flex": "1 1 340px"}),
+                flex_direction="row-reverse",
+                flex_wrap="wrap",
+                sizing_mode="stretch_width",
+            ),
             sizing_mode="stretch_width",
         )
         self._kind()

@@ -52,9 +52,19 @@ class CalculatorApp:
             widget.param.watch(self._on_change, "value")
         rules = pn.pane.HTML(rules_html(calc.rules), sizing_mode="stretch_width")
         inputs = pn.Column(*self.widgets.values(), width=320)
+        # Result first: beside the form on wide screens (row-reverse), above it on a phone.
+        result_col = pn.Column(self.result, css_classes=["rb-result-col"], min_width=300)
+        result_col.styles = {"flex": "1 1 300px"}
         self.view = pn.Column(
             pn.pane.Markdown(f"## {calc.title}\n\n{calc.summary}\n\n`{calc.id}`"),
-            pn.Row(inputs, self.result, sizing_mode="stretch_width"),
+            pn.FlexBox(
+                result_col,
+                inputs,
+                flex_direction="row-reverse",
+                flex_wrap="wrap",
+                justify_content="flex-end",
+                sizing_mode="stretch_width",
+            ),
             pn.Card(rules, title="Rule text", collapsed=False, sizing_mode="stretch_width"),
             sizing_mode="stretch_width",
         )

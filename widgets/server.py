@@ -2,7 +2,8 @@
 
 Routes (one Panel/Bokeh server, one process):
 
-* ``/`` redirects to ``/site/`` — the mkdocs site (built first unless ``build=False``);
+* ``/`` redirects to ``/site/`` (``GET`` and ``HEAD``) — the mkdocs site (built first unless
+  ``build=False``); a path with a NUL byte is a 400, an unknown path a 404 page linking home;
 * ``/calc/<calculator-id>`` — the generated Panel app of every registered calculator;
 * ``/app/<name>`` — special apps that systems declare in ``widgets/<system>_app.py`` (``APPS``).
 
@@ -20,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tornado.web import RedirectHandler, StaticFileHandler
+from tornado.web import HTTPError, RedirectHandler, RequestHandler, StaticFileHandler
 
 from rulesbook.registry import registry
 
@@ -67,19 +68,56 @@ def _calculator_view(calc_id: str) -> Callable[[], Any]:
     return view
 
 
+class _Redirect(RedirectHandler):
+    """A redirect that also answers ``HEAD`` (tornado's answers it with 405)."""
+
+    def head(self, *args: Any) -> None:
+        self.get(*args)
+
+
+class _SiteFiles(StaticFileHandler):
+    """The built site; a path the file system cannot hold (a NUL byte) is a 400, not a 500."""
+
+    @classmethod
+    def get_absolute_path(cls, root: str, path: str) -> str:
+        if "\x00" in path:
+            raise HTTPError(400, reason="bad path")
+        return str(super().get_absolute_path(root, path))
+
+
+NOT_FOUND = (
+    '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+    '<meta name="viewport" content="width=device-width, initial-scale=1">'
+    '<title>Not found · rulesbook</title></head><body style="font-family:sans-serif">'
+    "<h1>Not found</h1><p>There is no page here. "
+    '<a href="/site/">Back to the rulesbook site</a> · '
+    '<a href="/site/live/">all live calculators</a></p></body></html>'
+)
+
+
+class _NotFound(RequestHandler):
+    """Every unknown URL: a small 404 page with a way back (``GET`` and ``HEAD``)."""
+
+    def prepare(self) -> None:
+        self.set_status(404)
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.finish(NOT_FOUND if self.request.method != "HEAD" else None)
+
+
 def app_factories() -> dict[str, Callable[[], Any]]:
     """URL path -> Panel app factory for every calculator and every declared special app."""
     apps: dict[str, Callable[[], Any]] = {
         f"calc/{calc_id}": _calculator_view(calc_id) for calc_id in registry().calculators
     }
     import widgets
+    from widgets.page import live_page
 
     for info in pkgutil.iter_modules(widgets.__path__):
         if info.name.endswith("_app"):
             module = importlib.import_module(f"widgets.{info.name}")
             for name, factory in getattr(module, "APPS", {}).items():
                 apps[f"app/{name}"] = factory
-    return apps
+    return {path: live_page(factory, path) for path, factory in apps.items()}
 
 
 def serve(
@@ -93,6 +131,8 @@ def serve(
     """Build the site (unless ``build`` is False and it exists) and serve everything."""
     import panel as pn
 
+    from widgets.page import page_title
+
     site = Path(site_dir)
     if not site.is_absolute():
         site = PROJECT / site
@@ -101,9 +141,9 @@ def serve(
         build_site(site)
     pn.extension(inline=True)
     patterns: list[tuple[Any, ...]] = [
-        (r"/", RedirectHandler, {"url": "/site/"}),
-        (r"/site", RedirectHandler, {"url": "/site/"}),
-        (r"/site/(.*)", StaticFileHandler, {"path": str(site), "default_filename": "index.html"}),
+        (r"/", _Redirect, {"url": "/site/"}),
+        (r"/site", _Redirect, {"url": "/site/"}),
+        (r"/site/(.*)", _SiteFiles, {"path": str(site), "default_filename": "index.html"}),
     ]
     apps = app_factories()
     origins = [f"{h}:{port}" for h in ("localhost", "127.0.0.1", host)]
@@ -116,7 +156,8 @@ def serve(
         port=port,
         address=host,
         show=show,
-        title={k: k.split("/", 1)[1] for k in apps},
+        title={k: page_title(k) for k in apps},
+        default_handler_class=_NotFound,
         websocket_origin=origins,
         extra_patterns=patterns,
         threaded=False,

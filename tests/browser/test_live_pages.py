@@ -1,0 +1,80 @@
+"""Live pages at the table: readable on a 390 px phone and on a desktop, titled, with a way home.
+
+Screenshots land in ``test-artifacts/live-pages/`` (gitignored) for a person to look at.
+"""
+
+from __future__ import annotations
+
+import urllib.error
+import urllib.request
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import ROOT, read_value
+
+pytestmark = pytest.mark.browser
+
+SHOTS = ROOT / "test-artifacts" / "live-pages"
+WIDTHS = {"phone": (390, 844), "desktop": (1280, 900)}
+
+
+def _status(url: str, method: str = "GET") -> int:
+    request = urllib.request.Request(url, method=method)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as resp:
+            return int(resp.status)
+    except urllib.error.HTTPError as exc:
+        return int(exc.code)
+
+
+@pytest.mark.parametrize("width", sorted(WIDTHS))
+@pytest.mark.parametrize(
+    ("path", "key"),
+    [("calc/scrollhammer.morale-check", None), ("app/army-morale-tracker", "a_value")],
+)
+def test_live_page_is_readable_without_zoom(
+    served: str, browser: Any, path: str, key: str | None, width: str
+) -> None:
+    w, h = WIDTHS[width]
+    context = browser.new_context(viewport={"width": w, "height": h}, is_mobile=width == "phone")
+    page = context.new_page()
+    try:
+        page.goto(f"{served}/{path}")
+        page.locator(".rb-result, [data-key]").first.wait_for()
+        if key:
+            assert read_value(page, key)
+        # the page is laid out at the device's width: no sideways scrolling, text not shrunk
+        assert page.evaluate("window.innerWidth") == w
+        assert page.evaluate("document.documentElement.scrollWidth") <= w + 1
+        assert page.locator('meta[name="viewport"]').count() == 1
+        assert "rulesbook" in page.title() and "." not in page.title().split(" · ")[0]
+        home = page.locator('.rb-nav a[href="/site/"]').first
+        assert home.is_visible()
+        # the result is on the first screen (beside the form, or above it on a phone)
+        box = page.locator(".rb-result, [data-key]").first.bounding_box()
+        assert box is not None and box["y"] < h
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"{path.replace('/', '_')}-{width}.png"), full_page=True)
+    finally:
+        context.close()
+
+
+def test_root_not_found_and_bad_paths(served: str) -> None:
+    assert _status(f"{served}/", "HEAD") in (200, 301, 302)
+    assert _status(f"{served}/no-such-page") == 404
+    assert _status(f"{served}/calc/no-such-calculator") == 404
+    assert _status(f"{served}/site/%00") == 400
+    assert _status(f"{served}/site/%ff") in (400, 404)
+    with pytest.raises(urllib.error.HTTPError) as info:
+        urllib.request.urlopen(f"{served}/no-such-page", timeout=10)
+    assert "/site/" in info.value.read().decode()
+
+
+def test_tracker_is_reachable_from_the_site_navigation(served: str, page: Any) -> None:
+    page.goto(f"{served}/site/")
+    page.get_by_role("link", name="Live calculators and apps").first.click()
+    page.get_by_role("link", name="Army Morale tracker").first.click()
+    page.wait_for_url("**/app/army-morale-tracker")
+    assert read_value(page, "a_value") == "14"
+    assert "Army morale tracker" in page.title()
