@@ -33,6 +33,7 @@ from rulesbook.systems.army_morale.tracker import (
     form_boxes,
     rally_from_form,
 )
+from widgets.games import MAX_LOG_BYTES, GameStore
 
 __all__ = ["APPS", "RALLY_FIELDS", "Session", "TrackerView", "ipy_tracker", "make_tracker", "status_html"]
 
@@ -161,10 +162,14 @@ class Session:
 class TrackerView:
     """The Panel tracker. ``.view`` is the layout; ``.session`` holds the tracker."""
 
-    def __init__(self, tracker: Tracker | None = None) -> None:
+    def __init__(
+        self, tracker: Tracker | None = None, store: GameStore | None = None, game: str | None = None
+    ) -> None:
         import panel as pn
 
         self.session = Session(tracker)
+        self.store, self.game = store, game or ""
+        self.on_game: Callable[[str], None] | None = None  # told the game id after each save
         w = pn.widgets
         self.event = {
             "kind": w.Select(
@@ -208,6 +213,7 @@ class TrackerView:
         )
         undo.on_click(lambda _e: self._do(self.session.undo))
         self.upload = w.FileInput(accept=".yaml,.yml,.json", multiple=False, css_classes=["am-upload"])
+        self.saved = pn.pane.HTML("", css_classes=["am-saved"], sizing_mode="stretch_width")
         self.upload.param.watch(self._on_upload, "value")
         download = w.FileDownload(
             callback=self._log_file, filename="army-morale-game.yaml", label="Download game log"
@@ -219,9 +225,11 @@ class TrackerView:
             pn.FlexBox(*(pn.Column(self.titles[s], *self.rally[s].values()) for s in SIDES)),
             pn.FlexBox(end, undo),
             "### Your own armies",
-            "Load a game log (YAML or JSON, schema in the Army Morale guide); it may hold turns already.",
+            "Load a game log (YAML or JSON, schema in the Army Morale guide); it may hold turns already. "
+            "A loaded log starts a new game page; this game stays at its own address.",
             self.upload,
             download,
+            self.saved,
         )
         self.view = pn.Column(
             pn.pane.Markdown(
@@ -239,8 +247,34 @@ class TrackerView:
             sizing_mode="stretch_width",
         )
         self._kind()
+        self._open_game()
         self._armies()
         self.refresh()
+
+    def _open_game(self) -> None:
+        """Read the stored game of ``self.game``, or start a new stored game (served tracker)."""
+        if self.store is None:
+            return
+        text = self.store.read(self.game)
+        if text is not None:
+            self.session.load(text)
+        else:
+            self.game = self.store.new_id()
+            self._persist()
+
+    def _persist(self, new_game: bool = False) -> None:
+        """Write the whole log to the store after every change (nothing to do without a store)."""
+        if self.store is None:
+            return
+        if new_game:
+            self.game = self.store.new_id()
+        self.store.save(self.game, log_to_text(self.session.tracker.log))
+        self.saved.object = (
+            f'<p data-key="game">Saved on the server as game <code>{html.escape(self.game)}</code>: '
+            "this page's address reopens it after a reload or a restart.</p>"
+        )
+        if self.on_game is not None:
+            self.on_game(self.game)
 
     @staticmethod
     def _values(widgets: Mapping[str, Any]) -> dict[str, Any]:
@@ -249,6 +283,8 @@ class TrackerView:
     def _do(self, action: Callable[..., None], *args: Any) -> None:
         action(*args)
         self.refresh()
+        if not self.session.error:
+            self._persist()
 
     @staticmethod
     def _choices(select: Any, choices: dict[str, str]) -> None:
@@ -269,12 +305,19 @@ class TrackerView:
 
     def load_text(self, text: str, filename: str = "log.yaml") -> None:
         """Start from a game log's text (what the upload button does)."""
+        before = self.session.tracker
         self.session.load(text, filename)
         self._armies()
         self.refresh()
+        if self.session.tracker is not before:
+            self._persist(new_game=True)
 
     def _on_upload(self, event: Any) -> None:
         if not event.new:
+            return
+        if len(event.new) > MAX_LOG_BYTES:
+            self.session.error = f"log: the file is larger than {MAX_LOG_BYTES:,} bytes"
+            self.refresh()
             return
         try:
             text = bytes(event.new).decode("utf-8")
@@ -310,7 +353,25 @@ def make_tracker(log: GameLog | None = None) -> Any:
     return TrackerView(Tracker(log) if log is not None else None).view
 
 
-APPS = {"army-morale-tracker": make_tracker}
+def served_tracker() -> Any:
+    """The tracker as ``rulesbook serve`` serves it: the game of ``?game=<id>`` kept on the server."""
+    import panel as pn
+
+    args = pn.state.session_args or {}
+    game = (args.get("game") or [b""])[0].decode("utf-8", "replace")
+    view = TrackerView(store=GameStore(), game=game)
+    location = pn.state.location
+
+    def show(game_id: str) -> None:
+        if location is not None:
+            location.search = f"?game={game_id}"
+
+    view.on_game = show
+    pn.state.onload(lambda: show(view.game))  # the browser's location is synced once loaded
+    return view.view
+
+
+APPS = {"army-morale-tracker": served_tracker}
 
 
 def ipy_tracker(log: GameLog | None = None) -> Any:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from rulesbook.systems.army_morale.ledger import EXAMPLE_LOG
@@ -112,3 +114,23 @@ def test_ipywidgets_drop_downs_send_the_detachment_they_show() -> None:
     assert detachment.value == "boyz"
     box.add_event.click()
     assert "Boyz mob loses 2: 22 of 24 units" in box.output.value
+
+
+def test_served_tracker_keeps_the_game_in_the_store(tmp_path: Any) -> None:
+    from widgets.games import GameStore
+
+    store = GameStore(tmp_path)
+    view = TrackerView(store=store, game="not a game id/..")
+    game = view.game
+    assert GameStore.valid(game) and store.read(game) is not None
+    view.event["kind"].value = "bunker-destroyed"
+    view.event["number"].value = 4
+    _click(view, "am-add-event")
+    assert 'data-key="b_value">6<' in view.status.object
+    # a new page (a reload, or a server restarted on the same games directory) opens the game
+    again = TrackerView(store=GameStore(tmp_path), game=game)
+    assert again.game == game and 'data-key="b_value">6<' in again.status.object
+    # loading a log starts a new game: the old one is still stored, never overwritten
+    again.load_text(EXAMPLE_LOG.read_text(), "example-game.yaml")
+    assert again.game != game and 'data-key="b_value">6<' in TrackerView(store=store, game=game).status.object
+    assert f"<code>{again.game}</code>" in again.saved.object

@@ -39,6 +39,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     site = tmp_path_factory.mktemp("served-site")
     log = (tmp_path_factory.mktemp("served-log") / "server.log").open("w")
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true"}
+    env["RULESBOOK_GAMES_DIR"] = str(tmp_path_factory.mktemp("served-games"))
     proc = subprocess.Popen(
         [
             sys.executable,

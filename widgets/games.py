@@ -1,0 +1,72 @@
+"""Where the served tracker keeps each game: one YAML game log per game id, on the server.
+
+The tracker page carries its game in the URL (``/app/army-morale-tracker?game=<id>``); after
+every change the whole log is written, in the documented YAML log format, to
+``<games dir>/<id>.yaml``. A reload, a browser restart or a server restart opens the same URL
+and reads the game back. The directory is ``$RULESBOOK_GAMES_DIR``, else ``~/.rulesbook/games``.
+A game id is generated, never a path: anything but 8–40 letters, digits, ``-`` or ``_`` is
+refused, so a URL cannot name another file.
+
+>>> import tempfile
+>>> store = GameStore(tempfile.mkdtemp())
+>>> game = store.new_id()
+>>> store.save(game, "armies: []\\n")
+>>> store.read(game)
+'armies: []\\n'
+>>> store.read("../../etc/passwd") is None
+True
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+from pathlib import Path
+
+__all__ = ["MAX_LOG_BYTES", "GameStore", "games_dir"]
+
+MAX_LOG_BYTES = 1_000_000
+"""The largest game log the web tracker accepts (upload or stored)."""
+
+_GAME_ID = re.compile(r"[A-Za-z0-9_-]{8,40}")
+
+
+def games_dir() -> Path:
+    """``$RULESBOOK_GAMES_DIR`` or ``~/.rulesbook/games``."""
+    env = os.environ.get("RULESBOOK_GAMES_DIR")
+    return Path(env) if env else Path.home() / ".rulesbook" / "games"
+
+
+class GameStore:
+    """Game logs by game id under one directory (written atomically)."""
+
+    def __init__(self, root: str | Path | None = None) -> None:
+        self.root = Path(root) if root is not None else games_dir()
+
+    @staticmethod
+    def valid(game: str | None) -> bool:
+        """True for a well-formed game id."""
+        return bool(game) and _GAME_ID.fullmatch(str(game)) is not None
+
+    def new_id(self) -> str:
+        """A fresh random game id."""
+        return secrets.token_urlsafe(12)
+
+    def read(self, game: str | None) -> str | None:
+        """The stored log text of ``game``, or None (unknown or malformed id, too large)."""
+        if not self.valid(game):
+            return None
+        path = self.root / f"{game}.yaml"
+        if not path.is_file() or path.stat().st_size > MAX_LOG_BYTES:
+            return None
+        return path.read_text(encoding="utf-8")
+
+    def save(self, game: str, text: str) -> None:
+        """Write ``text`` as the log of ``game`` (replacing the file in one step)."""
+        if not self.valid(game):
+            raise ValueError(f"game: {game!r} is not a game id")
+        self.root.mkdir(parents=True, exist_ok=True)
+        tmp = self.root / f".{game}.yaml.tmp"
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(self.root / f"{game}.yaml")
