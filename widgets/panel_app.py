@@ -21,6 +21,7 @@ from rulesbook.calculators import NOT_GIVEN, Calculator, Input
 from rulesbook.errors import InputError
 from rulesbook.registry import registry
 from widgets.render import error_html, result_html, rules_html
+from widgets.uploads import UploadBox
 
 __all__ = ["CalculatorApp", "calculator_app", "widget_for"]
 
@@ -46,7 +47,18 @@ class CalculatorApp:
     def __init__(self, calc: Calculator, **initial: Any) -> None:
         self.calc = calc
         start = {**calc.initial_values(), **initial}
-        self.widgets = {i.key: widget_for(i, start[i.key]) for i in calc.inputs}
+        # A file on the web is an upload, never a path on the server (widgets/uploads.py).
+        self.uploads = {
+            i.key: UploadBox(i.key, getattr(i, "suffixes", ()), start[i.key])
+            for i in calc.inputs
+            if i.kind == "path"
+        }
+        self.widgets = {
+            i.key: self.uploads[i.key].widget(i.title, [f"rb-input-{i.key}"])
+            if i.key in self.uploads
+            else widget_for(i, start[i.key])
+            for i in calc.inputs
+        }
         self.result = pn.pane.HTML("", css_classes=["rb-result"], sizing_mode="stretch_width")
         for widget in self.widgets.values():
             widget.param.watch(self._on_change, "value")
@@ -72,7 +84,8 @@ class CalculatorApp:
 
     def values(self) -> dict[str, Any]:
         """What is in the widgets now."""
-        return {key: widget.value for key, widget in self.widgets.items()}
+        values = {key: widget.value for key, widget in self.widgets.items()}
+        return {**values, **{key: box.path() for key, box in self.uploads.items()}}
 
     def refresh(self) -> None:
         """Recompute and redraw, or show the one-line error."""
@@ -83,7 +96,14 @@ class CalculatorApp:
             return
         self.result.object = result_html(self.calc, result)
 
-    def _on_change(self, _event: Any) -> None:
+    def _on_change(self, event: Any) -> None:
+        for key, box in self.uploads.items():
+            if event.obj is self.widgets[key] and event.new:
+                try:
+                    box.store(bytes(event.new), getattr(self.widgets[key], "filename", "") or "")
+                except InputError as exc:
+                    self.result.object = error_html(str(exc))
+                    return
         self.refresh()
 
 

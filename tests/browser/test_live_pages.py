@@ -78,3 +78,20 @@ def test_tracker_is_reachable_from_the_site_navigation(served: str, page: Any) -
     page.wait_for_url("**/app/army-morale-tracker")
     assert read_value(page, "a_value") == "14"
     assert "Army morale tracker" in page.title()
+
+
+@pytest.mark.covers("army-morale.army.value")
+def test_web_replay_takes_an_uploaded_log(served: str, page: Any, tmp_path: Any) -> None:
+    page.goto(f"{served}/calc/army-morale.replay")
+    assert read_value(page, "a_name") == "Imperial Guard"  # the example game the server chose
+    assert page.locator(".rb-input-log input[type=text]").count() == 0  # no server path box
+    log = tmp_path / "mine.yaml"
+    log.write_text(
+        "armies:\n  a: {name: Red, detachments: [{id: x, points: 100, initial_strength: 4}]}\n"
+        "  b: {name: Blue, detachments: []}\n"
+    )
+    page.locator(".rb-input-log input[type=file]").first.set_input_files(str(log))
+    page.locator('[data-key="a_name"]', has_text="Red").first.wait_for()
+    (tmp_path / "bad.txt").write_text("x")
+    page.locator(".rb-input-log input[type=file]").first.set_input_files(str(tmp_path / "bad.txt"))
+    assert "upload a .yaml/.yml/.json file" in page.locator('[data-key="error"]').first.inner_text()
