@@ -128,3 +128,23 @@ def test_cli_start_up_imports_no_panel_or_jupyter() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert "HEAVY []" in out.stdout, out.stdout + out.stderr
+
+
+def test_calc_loads_only_its_own_system() -> None:
+    code = (
+        "import sys\n"
+        "from rulesbook.cli import main\n"
+        "try:\n    main(['calc', 'scrollhammer.morale-check', 'ld=7', '--json'])\nexcept SystemExit:\n    pass\n"
+        "others = sorted(m for m in sys.modules if m.startswith('rulesbook.systems.')"
+        " and not m.startswith('rulesbook.systems.scrollhammer'))\n"
+        "print('OTHERS', others)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert "OTHERS []" in out.stdout, out.stdout + out.stderr
+    assert '"p_pass_exact": "7/12"' in out.stdout
+
+
+def test_unknown_calculator_hint_sees_every_system() -> None:
+    out = run("calc", "scrollhammer." + "q" * 30)
+    assert out.returncode == 2
+    assert f"({len(registry().calculators)} known)" in out.stderr, out.stderr
