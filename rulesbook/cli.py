@@ -5,6 +5,7 @@ Commands::
     rulesbook list [--json]                      systems, rules, calculators, interpretations
     rulesbook rule ID [--json]                   a rule's text, citation, code, calculators
     rulesbook calc ID key=value ... [--json]     run a calculator (``rulesbook calc ID --help``)
+    rulesbook variants / compare / sweep         designer what-ifs (:mod:`rulesbook.whatif_cli`)
     rulesbook interpretations [SYSTEM] [--json]  the interpretations register
     rulesbook serve [--port N] [--no-build]      the site with live calculators
 
@@ -32,6 +33,8 @@ from rulesbook.calculators import Calculator
 from rulesbook.errors import InputError, RulesbookError
 from rulesbook.registry import Interpretation, Rule, System, registry
 from rulesbook.results import CalcResult, short_fraction
+from rulesbook.variants import parameter_lines, rule_parameters, run_assignments
+from rulesbook.whatif_cli import register
 
 __all__ = ["cli", "main"]
 
@@ -107,6 +110,7 @@ def rule_json(rule: Rule) -> dict[str, Any]:
         "code": [f"{i.module}.{i.qualname}" for i in reg.implementations_for_rule(rule.id)],
         "calculators": [c.id for c in reg.calculators_for_rule(rule.id)],
         "interpretations": [i.id for i in reg.interpretations_for_rule(rule.id)],
+        "parameters": rule_parameters(rule.id),
         "tests": list(covering_tests().get(rule.id, ())),
         "page": f"{rule.system}/rules/{rule.id}/",
     }
@@ -148,6 +152,7 @@ def rule_cmd(rule_id: str, as_json: bool) -> None:
     ):
         if data[key]:
             click.echo(f"{label}: " + ", ".join(data[key]))
+    click.echo("\n".join(parameter_lines(rule.id)) or "Parameters a variant can change: none")
     if data["tests"]:
         click.echo("Tests:")
         for test in data["tests"]:
@@ -254,16 +259,22 @@ def calc_cmd(calc_id: str | None, assignments: Sequence[str], as_json: bool, wan
                 f"arguments: unknown option {word!r}; inputs are given as key=value, options are --json and --help"
             )
     try:
-        checked = calc.parse_assignments(list(assignments))
-        result = calc.run_validated(checked)
+        checked, result, variant = run_assignments(calc, list(assignments))
     except InputError as exc:
         _fail(str(exc))
     except RulesbookError as exc:
         _fail(str(exc))
     if as_json:
-        _emit_json({"calculator": calc.id, "inputs": calc.inputs_json(checked), "result": result.to_json()})
+        named = {"variant": variant.name} if variant else {}
+        _emit_json(
+            {"calculator": calc.id, **named, "inputs": calc.inputs_json(checked), "result": result.to_json()}
+        )
     else:
-        click.echo(_result_text(calc, result))
+        head = f"Variant {variant.name}: {variant.title}\n" if variant else ""
+        click.echo(head + _result_text(calc, result))
+
+
+register(cli)  # variants, compare, sweep (rulesbook.whatif_cli)
 
 
 # -- serve ---------------------------------------------------------------------------------------
