@@ -289,7 +289,12 @@ def _chunks[T](items: Sequence[T], size: int) -> list[Sequence[T]]:
 
 
 def _mp_context() -> Any:
-    return multiprocessing.get_context("spawn")  # workers import rulesbook afresh: no forked threads
+    """The platform's default start method; spawn only where the main module can be re-imported."""
+    import __main__
+
+    main_file = getattr(__main__, "__file__", None)
+    spawnable = main_file is not None and Path(main_file).is_file()
+    return multiprocessing.get_context("spawn" if spawnable and os.name == "nt" else None)
 
 
 def _run_processes(
