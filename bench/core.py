@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from rulesbook.caches import clear_caches
 from rulesbook.registry import registry
 
 
@@ -36,7 +37,7 @@ def main() -> None:
         checked = calc.validate(example)
 
         def cold(calc: Any = calc, checked: Any = checked) -> object:
-            calc._cached.cache_clear()
+            clear_caches(intermediate=False)
             return calc.run_validated(checked)
 
         def cached(calc: Any = calc, checked: Any = checked) -> object:

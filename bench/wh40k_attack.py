@@ -31,9 +31,8 @@ from typing import Any
 import icepool
 import numpy as np
 
-from rulesbook.dice import _die_for, _roll_test_distribution
+from rulesbook.caches import clear_caches
 from rulesbook.registry import registry
-from rulesbook.systems.wh40k import rules as wh40k_rules
 
 INPUTS = {
     "attacks": "40",
@@ -49,14 +48,6 @@ INPUTS = {
     "fnp": "5",
 }
 MODELS, WOUNDS, ATTACKS = 20, 2, 40
-
-
-def clear_caches() -> None:
-    """Forget every rulesbook-level cache (per-roll distributions, packets, dice)."""
-    _roll_test_distribution.cache_clear()
-    _die_for.cache_clear()
-    wh40k_rules._packet.cache_clear()
-    wh40k_rules._packet_die.cache_clear()
 
 
 def ours() -> list[Fraction]:

@@ -210,7 +210,7 @@ class ChoiceInput(Input):
 
 @cache
 def _system_register(system: str) -> Mapping[str, Any]:
-    from rulesbook.registry import load_system_data
+    from rulesbook.records import load_system_data
 
     path = Path(__file__).parent / "systems" / system.replace("-", "_") / "rules.yaml"
     return {i.id: i for i in load_system_data(path)[2]} if path.is_file() else {}

@@ -21,9 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from rulesbook.registry import DataFileError
+from rulesbook.data import DataFileError, load_data_file
 
 __all__ = ["Case", "load_cases"]
 
@@ -42,7 +40,7 @@ class Case:
 
 def load_cases(path: Path) -> list[Case]:
     """Load ``cases.yaml``; malformed entries raise DataFileError naming the entry."""
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+    data = load_data_file(path) or []
     if not isinstance(data, list):
         raise DataFileError(f"{path.name}: expected a list of cases")
     out = []

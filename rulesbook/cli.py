@@ -29,10 +29,10 @@ from typing import Any, NoReturn
 
 import click
 
-from rulesbook.calculators import Calculator
 from rulesbook.errors import InputError, RulesbookError
-from rulesbook.registry import Interpretation, Rule, System, registry
-from rulesbook.results import CalcResult, short_fraction
+from rulesbook.index import rule_info
+from rulesbook.present import result_text
+from rulesbook.registry import Interpretation, System, registry
 from rulesbook.variants import parameter_lines, rule_parameters, run_assignments
 from rulesbook.whatif_cli import register
 
@@ -95,27 +95,6 @@ def list_cmd(as_json: bool) -> None:
 # -- rule ----------------------------------------------------------------------------------------
 
 
-def rule_json(rule: Rule) -> dict[str, Any]:
-    """Everything one hop from a rule ID, as JSON: text, citations, code, tests, calculators."""
-    from rulesbook.site import covering_tests
-
-    reg = registry()
-    return {
-        "id": rule.id,
-        "system": rule.system,
-        "title": rule.title,
-        "summary": rule.summary,
-        "text": rule.text,
-        "citations": [str(c) for c in rule.citations],
-        "code": [f"{i.module}.{i.qualname}" for i in reg.implementations_for_rule(rule.id)],
-        "calculators": [c.id for c in reg.calculators_for_rule(rule.id)],
-        "interpretations": [i.id for i in reg.interpretations_for_rule(rule.id)],
-        "parameters": rule_parameters(rule.id),
-        "tests": list(covering_tests().get(rule.id, ())),
-        "page": f"{rule.system}/rules/{rule.id}/",
-    }
-
-
 def _interp_text(i: Interpretation) -> str:
     lines = [f"{i.id}", f"  Q: {i.question}", f"  default: {i.option(i.default).label} ({i.default})"]
     lines.append(textwrap.fill(i.why, 96, initial_indent="  why: ", subsequent_indent="       "))
@@ -131,19 +110,18 @@ def _interp_text(i: Interpretation) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def rule_cmd(rule_id: str, as_json: bool) -> None:
     """Show a rule: its text in our words, citation, code, calculators and interpretations."""
-    reg = registry()
     try:
-        rule = reg.rule(rule_id)
+        info = rule_info(rule_id)
     except InputError as exc:
         _fail(str(exc))
-    data = rule_json(rule)
+    data = {**info.to_json(), "parameters": rule_parameters(info.id)}
     if as_json:
         _emit_json(data)
         return
-    click.echo(f"{rule.title}  [{rule.id}]")
+    click.echo(f"{info.title}  [{info.id}]")
     click.echo("Source: " + "; ".join(data["citations"]))
     click.echo()
-    click.echo(rule.text)
+    click.echo(info.text)
     click.echo()
     for label, key in (
         ("Code", "code"),
@@ -152,7 +130,7 @@ def rule_cmd(rule_id: str, as_json: bool) -> None:
     ):
         if data[key]:
             click.echo(f"{label}: " + ", ".join(data[key]))
-    click.echo("\n".join(parameter_lines(rule.id)) or "Parameters a variant can change: none")
+    click.echo("\n".join(parameter_lines(info.id)) or "Parameters a variant can change: none")
     if data["tests"]:
         click.echo("Tests:")
         for test in data["tests"]:
@@ -196,33 +174,6 @@ def interpretations_cmd(system: str | None, as_json: bool) -> None:
 
 
 # -- calc ----------------------------------------------------------------------------------------
-
-
-def _short(value: Any) -> str:
-    return f"{value:.4g}" if isinstance(value, float) else str(value)
-
-
-def _result_text(calc: Calculator, result: CalcResult) -> str:
-    lines = [calc.title]
-    for out in calc.outputs:
-        if out.key not in result.values:
-            continue
-        value = result.values[out.key]
-        if out.kind == "probability":
-            exact = str(result.values.get(f"{out.key}_exact", ""))
-            lines.append(f"  {out.label:<28} {float(value):.4f}  ({short_fraction(exact, limit=40)})")
-        elif out.kind == "list":
-            lines.append(f"  {out.label:<28} {', '.join(_short(v) for v in value)}")
-        elif out.kind == "table":
-            continue
-        else:
-            lines.append(f"  {out.label:<28} {_short(value)}")
-    if result.explanation:
-        lines.append("")
-        lines.extend("  " + line for line in result.explanation)
-    for warning in result.warnings:
-        lines.append(f"  warning: {warning}")
-    return "\n".join(lines)
 
 
 @cli.command(
@@ -271,7 +222,7 @@ def calc_cmd(calc_id: str | None, assignments: Sequence[str], as_json: bool, wan
         )
     else:
         head = f"Variant {variant.name}: {variant.title}\n" if variant else ""
-        click.echo(head + _result_text(calc, result))
+        click.echo(head + calc.title + "\n" + result_text(calc.outputs, result))
 
 
 register(cli)  # variants, compare, sweep (rulesbook.whatif_cli)

@@ -32,7 +32,6 @@ from __future__ import annotations
 import enum
 import itertools
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -51,6 +50,8 @@ __all__ = [
     "Outcome",
     "Reroll",
     "RollTest",
+    "bernoulli_die",
+    "constant",
     "double",
     "natural",
     "parse_dice",
@@ -163,7 +164,7 @@ def parse_dice(text: str, *, field_name: str = "dice") -> DiceExpr:
         shown = repr(text) if len(repr(text)) <= 40 else repr(text)[:30] + "…"
         raise InputError(field_name, f"expected {DICE_HELP}, got {shown}")
     if match.group("const") is not None:
-        return DiceExpr(0, 6, int(match.group("const")))
+        return constant(int(match.group("const")))
     count = int(match.group("count")) if match.group("count") else 1
     sides = int(match.group("sides"))
     mod = int(match.group("mod") or 0) * (-1 if match.group("sign") == "-" else 1)
@@ -172,6 +173,37 @@ def parse_dice(text: str, *, field_name: str = "dice") -> DiceExpr:
     if sides not in ALLOWED_SIDES:
         raise InputError(field_name, f"only D3 and D6 dice are used by these rules, got {text!r}")
     return DiceExpr(count, sides, mod)
+
+
+def constant(value: int) -> DiceExpr:
+    """A fixed number as a dice expression (no dice rolled), equal to ``parse_dice(str(value))``.
+
+    >>> str(constant(3)), constant(3).is_constant, constant(3) == parse_dice("3")
+    ('3', True, True)
+    >>> constant(2).distribution().pmf()
+    {2: Fraction(1, 1)}
+    """
+    return DiceExpr(0, 6, value)
+
+
+def bernoulli_die(p: Fraction) -> icepool.Die[int]:
+    """A 0/1 die showing 1 with exact probability ``p`` (outcomes that cannot happen left out).
+
+    ``n @ bernoulli_die(p)`` counts successes of ``n`` independent tries (a binomial).
+
+    >>> die = bernoulli_die(Fraction(1, 3))
+    >>> Distribution.from_die(die).pmf()
+    {0: Fraction(2, 3), 1: Fraction(1, 3)}
+    >>> Distribution.from_die(2 @ die).p(2)
+    Fraction(1, 9)
+    >>> list(bernoulli_die(Fraction(1)).items())
+    [(1, 1)]
+    """
+    p = Fraction(p)
+    if not 0 <= p <= 1:
+        raise ValueError(f"a probability lies in [0, 1], got {p}")
+    weights = {o: w for o, w in ((0, p.denominator - p.numerator), (1, p.numerator)) if w}
+    return icepool.Die(weights)
 
 
 D3 = DiceExpr(1, 3)
@@ -306,6 +338,24 @@ class RollTest:
         """Exact probability that the test passes (critical results included)."""
         return self.distribution().p_at_least(Outcome.PASS)
 
+    def pass_die(self) -> icepool.Die[int]:
+        """A 0/1 die showing 1 when the test passes (``n @ test.pass_die()`` counts passes).
+
+        >>> hazard = RollTest(dice=D6, target=2, direction="over")
+        >>> Distribution.from_die(3 @ hazard.pass_die()).p(3)
+        Fraction(125, 216)
+        """
+        return bernoulli_die(self.p_pass())
+
+    def fail_die(self) -> icepool.Die[int]:
+        """A 0/1 die showing 1 when the test fails (``n @ test.fail_die()`` counts failures).
+
+        >>> hazard = RollTest(dice=D6, target=2, direction="over")
+        >>> Distribution.from_die(3 @ hazard.fail_die()).p(0)
+        Fraction(125, 216)
+        """
+        return bernoulli_die(1 - self.p_pass())
+
     def p_critical(self) -> Fraction:
         """Exact probability of a critical result."""
         return self.distribution().p(Outcome.CRITICAL)
@@ -337,8 +387,3 @@ def _roll_test_distribution(test: RollTest) -> Distribution[Outcome]:
         return outcome
 
     return Distribution.from_die(icepool.map(first, *dice))
-
-
-def pass_probabilities(tests: Iterable[RollTest]) -> list[Fraction]:
-    """P(pass) of each test, in order (a convenience for tables)."""
-    return [t.p_pass() for t in tests]

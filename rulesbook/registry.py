@@ -1,8 +1,9 @@
 """The registry: stable dotted IDs -> systems, rules, interpretations and calculators.
 
 Rule texts, citations and interpretations are data: each system package ships a
-``rules.yaml`` (loaded with ``yaml.safe_load``) holding its system record, its rules in our own
-words and its interpretations register. Code joins the data through two decorators:
+``rules.yaml`` (read by :func:`rulesbook.data.load_data_file`) holding its system record, its
+rules in our own words and its interpretations register. Code joins the data through two
+decorators:
 
 * :func:`implements` marks the function(s) that execute a rule, so a rule's page and
   ``rulesbook rule ID`` can name its code;
@@ -24,21 +25,31 @@ import difflib
 import importlib
 import inspect
 import pkgutil
-import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
-
+from rulesbook.data import DataFileError
 from rulesbook.errors import InputError, RulesbookError
+from rulesbook.records import (
+    ID_RE,
+    Citation,
+    Implementation,
+    Interpretation,
+    Option,
+    Rule,
+    System,
+    load_system_data,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulesbook.calculators import Calculator
 
 __all__ = [
+    "ID_RE",
     "Citation",
+    "DataFileError",
     "Implementation",
     "Interpretation",
     "Option",
@@ -50,111 +61,6 @@ __all__ = [
     "load_system_data",
     "registry",
 ]
-
-ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*(?:\.[a-z0-9]+(?:-[a-z0-9]+)*)*$")
-"""Dotted IDs: lower-case words joined by ``-``, parts joined by ``.`` (systems have one part)."""
-
-SEEDS_README = "shared/seeds/README.md"
-
-
-class DataFileError(RulesbookError):
-    """A rules data file is malformed; the message names the file and the field."""
-
-
-@dataclass(frozen=True, slots=True)
-class Citation:
-    """Where a rule comes from: the source document (file name) and its section."""
-
-    document: str
-    section: str
-    note: str = ""
-
-    def __str__(self) -> str:
-        extra = f" ({self.note})" if self.note else ""
-        return f"{self.document}, section “{self.section}”{extra}"
-
-
-@dataclass(frozen=True, slots=True)
-class System:
-    """A rule system: its ID, title, version (as data) and source document."""
-
-    id: str
-    title: str
-    version: str
-    source: str
-    summary: str
-    source_title: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Rule:
-    """One rule: ID, title, our-words Markdown text and its citations."""
-
-    id: str
-    system: str
-    title: str
-    text: str
-    citations: tuple[Citation, ...]
-    interpretations: tuple[str, ...] = ()
-    see_also: tuple[str, ...] = ()
-    summary: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Option:
-    """One answer to an interpretation question."""
-
-    key: str
-    label: str
-    description: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Interpretation:
-    """A gap or ambiguity in a source, the default we chose, why, and the alternatives.
-
-    ``options`` always contains the default; a calculator can expose the choice as an input
-    (:class:`rulesbook.calculators.InterpretationInput`), so alternatives are switchable.
-    """
-
-    id: str
-    system: str
-    question: str
-    default: str
-    why: str
-    options: tuple[Option, ...]
-    rules: tuple[str, ...] = ()
-    citation: Citation | None = None
-    fact_source: str = ""
-
-    def option(self, key: str) -> Option:
-        """The option called ``key``."""
-        for opt in self.options:
-            if opt.key == key:
-                return opt
-        raise KeyError(key)
-
-    @property
-    def option_keys(self) -> tuple[str, ...]:
-        """Keys of every option, default first."""
-        keys = [self.default] + [o.key for o in self.options if o.key != self.default]
-        return tuple(keys)
-
-    @property
-    def alternatives(self) -> tuple[Option, ...]:
-        """The options that are not the default."""
-        return tuple(o for o in self.options if o.key != self.default)
-
-
-@dataclass(frozen=True, slots=True)
-class Implementation:
-    """A function that executes (part of) a rule."""
-
-    rule_id: str
-    qualname: str
-    module: str
-    file: str
-    line: int
 
 
 @dataclass
@@ -364,120 +270,6 @@ def implements[F: Callable[..., Any]](*rule_ids: str) -> Callable[[F], F]:
         return func
 
     return mark
-
-
-# -- data files -------------------------------------------------------------------------------
-
-
-def _need(mapping: Mapping[str, Any], key: str, where: str, kind: type | tuple[type, ...] = str) -> Any:
-    if not isinstance(mapping, Mapping):
-        raise DataFileError(f"{where}: expected a mapping")
-    if key not in mapping:
-        raise DataFileError(f"{where}: missing field '{key}'")
-    value = mapping[key]
-    if not isinstance(value, kind):
-        names = " or ".join(k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))
-        raise DataFileError(f"{where}.{key}: expected {names}, got {type(value).__name__}")
-    return value
-
-
-def _citations(raw: Any, where: str, document: str) -> tuple[Citation, ...]:
-    if raw is None:
-        return ()
-    if not isinstance(raw, list):
-        raise DataFileError(f"{where}.cite: expected a list")
-    out = []
-    for i, item in enumerate(raw):
-        w = f"{where}.cite[{i}]"
-        if isinstance(item, str):
-            out.append(Citation(document, item))
-        else:
-            out.append(
-                Citation(
-                    str(item.get("document", document)),
-                    _need(item, "section", w),
-                    str(item.get("note", "")),
-                )
-            )
-    return tuple(out)
-
-
-def load_system_data(path: Path) -> tuple[System, list[Rule], list[Interpretation]]:
-    """Load and check a system's ``rules.yaml``.
-
-    The file has three top-level keys: ``system`` (id, title, version, source, summary),
-    ``rules`` (a list of id, title, cite, text, interpretations, see_also) and
-    ``interpretations`` (a list of id, question, default, why, options, rules, cite).
-    Malformed files raise :class:`DataFileError` naming the file and the field.
-    """
-    where = path.name
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        raise DataFileError(f"{where}: not valid YAML ({exc})") from None
-    sysd = _need(data, "system", where, dict)
-    system = System(
-        id=_need(sysd, "id", f"{where}.system"),
-        title=_need(sysd, "title", f"{where}.system"),
-        version=str(_need(sysd, "version", f"{where}.system", (str, int, float))),
-        source=_need(sysd, "source", f"{where}.system"),
-        summary=str(sysd.get("summary", "")).strip(),
-        source_title=str(sysd.get("source_title", "")),
-    )
-    rules = []
-    for i, r in enumerate(_need(data, "rules", where, list)):
-        w = f"{where}.rules[{i}]"
-        rules.append(
-            Rule(
-                id=_need(r, "id", w),
-                system=system.id,
-                title=_need(r, "title", w),
-                text=_need(r, "text", w).strip(),
-                citations=_citations(r.get("cite"), w, system.source),
-                interpretations=tuple(r.get("interpretations", ()) or ()),
-                see_also=tuple(r.get("see_also", ()) or ()),
-                summary=str(r.get("summary", "")).strip(),
-            )
-        )
-        if not rules[-1].citations:
-            raise DataFileError(f"{w}.cite: every rule cites its source section")
-    interps = []
-    for i, it in enumerate(data.get("interpretations", []) or []):
-        w = f"{where}.interpretations[{i}]"
-        options = []
-        for j, o in enumerate(_need(it, "options", w, list)):
-            ow = f"{w}.options[{j}]"
-            options.append(
-                Option(str(_need(o, "key", ow)), _need(o, "label", ow), str(o.get("description", "")).strip())
-            )
-        interp = Interpretation(
-            id=_need(it, "id", w),
-            system=system.id,
-            question=_need(it, "question", w).strip(),
-            default=_need(it, "default", w),
-            why=_need(it, "why", w).strip(),
-            options=tuple(options),
-            rules=tuple(it.get("rules", ()) or ()),
-            citation=(_citations(it.get("cite"), w, system.source) or (None,))[0],
-            fact_source=str(it.get("fact_source", "")).strip(),
-        )
-        if interp.default not in {o.key for o in options}:
-            raise DataFileError(f"{w}.default: {interp.default!r} is not one of the options")
-        if len(options) < 2:
-            raise DataFileError(
-                f"{w}.options: an interpretation needs the default and at least one alternative"
-            )
-        interps.append(interp)
-    known_rules = {r.id for r in rules}
-    for r in rules:
-        for ref in r.interpretations:
-            if ref not in {i.id for i in interps}:
-                raise DataFileError(f"{where}: rule {r.id} names unknown interpretation {ref}")
-    for it in interps:
-        for ref in it.rules:
-            if ref not in known_rules:
-                raise DataFileError(f"{where}: interpretation {it.id} names unknown rule {ref}")
-    return system, rules, interps
 
 
 def register_system_file(path: Path) -> System:

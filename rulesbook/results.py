@@ -19,14 +19,23 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Protocol, Self
+from typing import TYPE_CHECKING, Any, Protocol, Self, cast
 
 if TYPE_CHECKING:  # pragma: no cover - typing only; pandas/matplotlib load lazily
     import icepool
     import pandas
     from matplotlib.axes import Axes
 
-__all__ = ["CalcResult", "Distribution", "Table", "fraction_str", "short_fraction", "to_jsonable"]
+__all__ = [
+    "CalcResult",
+    "Distribution",
+    "Table",
+    "fold_both_lose",
+    "fraction_str",
+    "markov_step",
+    "short_fraction",
+    "to_jsonable",
+]
 
 
 class _Ordered(Protocol):
@@ -129,6 +138,23 @@ class Distribution[T: _Ordered]:
         """Apply ``func`` to every outcome, merging equal results."""
         return Distribution.from_pairs((func(o), p) for o, p in self.items)
 
+    def markov_step[U: _Ordered](
+        self, transition: Callable[[T], Iterable[tuple[U, Fraction]]]
+    ) -> Distribution[U]:
+        """One step of a Markov chain: from each outcome ``t``, move as ``transition(t)`` says.
+
+        ``transition(t)`` gives (next state, probability) pairs summing to 1 — a
+        :class:`Distribution` will do. See :func:`markov_step` for chains whose mass leaks away
+        (absorbed states kept apart).
+
+        >>> from rulesbook.dice import D3
+        >>> start = Distribution.certain(0)
+        >>> walk = start.markov_step(lambda x: D3.distribution().map(lambda d: x + d))
+        >>> walk.markov_step(lambda x: D3.distribution().map(lambda d: x + d)).p(6)
+        Fraction(1, 9)
+        """
+        return Distribution.from_pairs(markov_step(self.pmf(), transition).items())
+
     def __iter__(self) -> Iterator[tuple[T, Fraction]]:
         return iter(self.items)
 
@@ -178,6 +204,38 @@ class Distribution[T: _Ordered]:
     def to_json(self) -> list[dict[str, Any]]:
         """JSON-ready rows."""
         return self.table().to_records()
+
+
+def markov_step[S, U](
+    masses: Mapping[S, Fraction], transition: Callable[[S], Iterable[tuple[U, Fraction]]]
+) -> dict[U, Fraction]:
+    """One step of a Markov chain over probability masses that need not sum to 1.
+
+    ``masses`` maps each state to the chance of being in it (the still-running part of a chain
+    may hold less than 1); ``transition(s)`` gives (next state, probability) pairs. The answer
+    maps each next state to its mass, in first-reached order, zero masses left out. A chain with
+    an absorbing outcome can send it to a marker state and pop it from the answer.
+
+    >>> left = {3: Fraction(1, 2), 1: Fraction(1, 4)}          # inches left, 1/4 already gone
+    >>> roll = [(1, Fraction(1, 2)), (2, Fraction(1, 2))]       # the unit moves 1 or 2
+    >>> nxt = markov_step(left, lambda d: [(d - r if r < d else "edge", q) for r, q in roll])
+    >>> nxt.pop("edge"), nxt
+    (Fraction(1, 4), {2: Fraction(1, 4), 1: Fraction(1, 4)})
+    """
+    out: dict[U, Fraction] = {}
+    for state, p in masses.items():
+        for nxt, q in transition(state):
+            out[nxt] = out.get(nxt, Fraction(0)) + p * q
+    return {k: v for k, v in out.items() if v}
+
+
+def fold_both_lose[V: str](verdict: V, draw: str = "draw", both_lose: str = "both-lose") -> V:
+    """Count a "both lose" verdict as a draw (the odds report one draw figure either way).
+
+    >>> fold_both_lose("both-lose"), fold_both_lose("draw"), fold_both_lose("a")
+    ('draw', 'draw', 'a')
+    """
+    return cast(V, draw) if verdict == both_lose else verdict
 
 
 def _plain(value: object) -> object:

@@ -3,7 +3,7 @@
 Nothing on a generated page is typed by hand: rule texts, citations and interpretations come
 from the systems' ``rules.yaml``; input tables from the calculator declarations; example
 results and reference tables are computed while the site builds; the tests that cover a rule
-are found by reading ``tests/`` (the ``covers`` marker) and the ``cases.yaml`` files.
+and everything else about a rule come from :func:`rulesbook.index.rule_info`.
 
 Example:
     >>> pages = generate_pages()
@@ -14,48 +14,22 @@ Example:
 
 from __future__ import annotations
 
-import ast
 import json
 import posixpath
-from collections import defaultdict
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
 from rulesbook.calculators import Calculator
-from rulesbook.cases import load_cases
+from rulesbook.index import SYSTEMS_DIR, anchor, covering_tests, page_of, rule_info, shown_path
+from rulesbook.present import result_markdown, tables_markdown
 from rulesbook.registry import Interpretation, Rule, System, registry
 from rulesbook.results import Table
 
-__all__ = ["LIVE_PREFIX", "generate_pages", "page_of"]
+__all__ = ["LIVE_PREFIX", "covering_tests", "generate_pages", "page_of"]
 
-ROOT = Path(__file__).resolve().parent.parent
 LIVE_PREFIX = "/calc/"
 """Where ``rulesbook serve`` serves each live calculator (``/calc/<calculator-id>``)."""
-
-
-def page_of(some_id: str) -> str:
-    """The Markdown path (inside docs) of the page for a rule, calculator or system ID.
-
-    >>> page_of("scrollhammer.morale-check"), page_of("scrollhammer")
-    ('scrollhammer/calculators/scrollhammer.morale-check.md', 'scrollhammer/index.md')
-    """
-    reg = registry()
-    if some_id in reg.systems:
-        return f"{some_id}/index.md"
-    if some_id in reg.calculators:
-        return f"{reg.calculators[some_id].system}/calculators/{some_id}.md"
-    if some_id in reg.rules:
-        return f"{reg.rules[some_id].system}/rules/{some_id}.md"
-    if some_id in reg.interpretations:
-        interp = reg.interpretations[some_id]
-        return f"{interp.system}/interpretations.md#{anchor(some_id)}"
-    raise KeyError(some_id)
-
-
-def anchor(some_id: str) -> str:
-    """An HTML anchor for an ID (dots become dashes)."""
-    return some_id.replace(".", "-")
 
 
 def _link(here: str, some_id: str, text: str | None = None) -> str:
@@ -65,51 +39,7 @@ def _link(here: str, some_id: str, text: str | None = None) -> str:
     return f"[{text or some_id}]({rel}{'#' + frag if frag else ''})"
 
 
-# -- tests that cover a rule ----------------------------------------------------------------------
-
-
-@cache
-def covering_tests(tests_dir: Path = ROOT / "tests") -> dict[str, tuple[str, ...]]:
-    """Rule/calculator ID -> test names that declare ``@pytest.mark.covers(ID)``, plus cases."""
-    found: dict[str, list[str]] = defaultdict(list)
-    for path in sorted(tests_dir.rglob("test_*.py")) if tests_dir.is_dir() else []:
-        try:
-            tree = ast.parse(path.read_text(encoding="utf-8"))
-        except SyntaxError:  # pragma: no cover - a broken test file fails the suite anyway
-            continue
-        rel = path.relative_to(tests_dir.parent).as_posix()
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.FunctionDef | ast.ClassDef):
-                continue
-            for deco in node.decorator_list:
-                if (
-                    isinstance(deco, ast.Call)
-                    and isinstance(deco.func, ast.Attribute)
-                    and deco.func.attr == "covers"
-                ):
-                    for arg in deco.args:
-                        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                            found[arg.value].append(f"{rel}::{node.name}")
-    import rulesbook.systems as pkg
-
-    for cases_file in sorted(Path(pkg.__path__[0]).glob("*/cases.yaml")):
-        rel = cases_file.relative_to(ROOT).as_posix() if cases_file.is_relative_to(ROOT) else cases_file.name
-        for case in load_cases(cases_file):
-            for rule_id in (*case.covers, case.calculator):
-                found[rule_id].append(f"{rel}: {case.name}")
-    return {k: tuple(dict.fromkeys(v)) for k, v in found.items()}
-
-
 # -- page parts ------------------------------------------------------------------------------------
-
-
-def _tables_md(tables: Iterable[Table]) -> list[str]:
-    out = []
-    for t in tables:
-        out += [f"**{t.title}**", "", t.to_markdown(), ""]
-        if t.note:
-            out += [f"*{t.note}*", ""]
-    return out
 
 
 @cache
@@ -139,50 +69,46 @@ def _interpretation_md(here: str, interp: Interpretation, level: str = "###") ->
 
 
 def rule_page(rule: Rule) -> str:
-    """The Markdown page of one rule."""
+    """The Markdown page of one rule (everything :func:`rulesbook.index.rule_info` knows)."""
     reg = registry()
-    here = page_of(rule.id)
-    system = reg.system(rule.system)
+    info = rule_info(rule.id)
+    here = info.page_file
+    system = reg.system(info.system)
     out = [
-        f"# {rule.title}",
+        f"# {info.title}",
         "",
-        f"`{rule.id}` · {_link(here, system.id, system.title)} version {system.version}",
+        f"`{info.id}` · {_link(here, system.id, system.title)} version {system.version}",
         "",
     ]
-    if rule.summary:
-        out += [f"> {rule.summary}", ""]
-    out += [rule.text, ""]
+    if info.summary:
+        out += [f"> {info.summary}", ""]
+    out += [info.text, ""]
     out += [
-        "**Source:** " + "; ".join(str(c) for c in rule.citations) + " — paraphrased in our own words.",
+        "**Source:** " + "; ".join(str(c) for c in info.citations) + " — paraphrased in our own words.",
         "",
     ]
-    calcs = reg.calculators_for_rule(rule.id)
+    calcs = [reg.calculator(c) for c in info.calculators]
     if calcs:
         out += ["## Calculators", ""]
         for c in calcs:
             out.append(f"- {_link(here, c.id, c.title)} (`{c.id}`) · [live calculator]({LIVE_PREFIX}{c.id})")
         out.append("")
-    interps = reg.interpretations_for_rule(rule.id)
-    if interps:
+    if info.interpretations:
         out += ["## Interpretations", ""]
-        for i in interps:
-            out += _interpretation_md(here, i, "###")
-    impls = reg.implementations_for_rule(rule.id)
+        for interp_id in info.interpretations:
+            out += _interpretation_md(here, reg.interpretation(interp_id), "###")
     out += ["## Code", ""]
-    for impl in impls:
-        path = Path(impl.file)
-        shown = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.name
-        out.append(f"- `{impl.module}.{impl.qualname}` — `{shown}`, line {impl.line}")
-    if not impls:
+    for impl in info.code:
+        out.append(f"- `{impl.module}.{impl.qualname}` — `{shown_path(Path(impl.file))}`, line {impl.line}")
+    if not info.code:
         out.append("- *(no implementation marked)*")
     out.append("")
-    tests = covering_tests().get(rule.id, ())
     out += ["## Tests", ""]
-    out += [f"- `{t}`" for t in tests] or ["- *(none yet)*"]
+    out += [f"- `{t}`" for t in info.tests] or ["- *(none yet)*"]
     out.append("")
     tables = [t for c in calcs for t in _reference_tables(c.id)]
     if tables:
-        out += ["## Computed tables", "", *_tables_md(tables)]
+        out += ["## Computed tables", "", *tables_markdown(tables)]
     if rule.see_also:
         out += ["## See also", "", *[f"- {_link(here, s, reg.rule(s).title)}" for s in rule.see_also], ""]
     return "\n".join(out)
@@ -221,15 +147,13 @@ def calculator_page(calc: Calculator) -> str:
         out += [f"## Example {n + 1}" if len(calc.examples) > 1 else "## Example", ""]
         out += ["```console", f"$ {calc.cli_example(example)}", "```", ""]
         out += ["```json", json.dumps({**data, "result": shown}, indent=2, ensure_ascii=False), "```", ""]
-        result = calc.run(**dict(example))
-        if result.explanation:
-            out += [f"- {line}" for line in result.explanation] + [""]
+        out += result_markdown(calc.outputs, calc.run(**dict(example)))
     out += ["## Rules", ""]
     out += [f"- {_link(here, r, reg.rule(r).title)} (`{r}`)" for r in calc.rules]
     out.append("")
     tables = _reference_tables(calc.id)
     if tables:
-        out += ["## Computed tables", "", *_tables_md(tables)]
+        out += ["## Computed tables", "", *tables_markdown(tables)]
     out += [
         "## Live",
         "",
@@ -272,9 +196,7 @@ def system_page(system: System) -> str:
     if system.source_title:
         out[-1] += f" ({system.source_title})"
     out += ["", system.summary, ""]
-    import rulesbook.systems as pkg
-
-    guide = Path(pkg.__path__[0]) / system.id.replace("-", "_") / "guide.md"
+    guide = SYSTEMS_DIR / system.id.replace("-", "_") / "guide.md"
     if guide.is_file():
         out += [guide.read_text(encoding="utf-8").strip(), ""]
     out += ["## Calculators", "", "| calculator | ID | |", "|---|---|---|"]

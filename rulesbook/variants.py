@@ -49,11 +49,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from rulesbook.calculators import Calculator
 from rulesbook.choices import RuleChoices
+from rulesbook.data import DataFileError, load_data_file
 from rulesbook.errors import InputError
+from rulesbook.present import decimal, shown_values
 from rulesbook.registry import registry
 from rulesbook.results import CalcResult, fraction_str
 
@@ -84,9 +84,6 @@ BASELINE = "baseline"
 type AnyChoices = RuleChoices[Any, Any]
 type ComputeFn = Callable[..., CalcResult]
 type VariantLike = Variant | str | Path | Sequence[Variant | str | Path]
-
-
-_Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,16 +320,9 @@ def load_variant(path: str | Path, *, choices: AnyChoices | None = None) -> Vari
     if file.suffix.lower() not in (".yaml", ".yml"):
         raise InputError("variant", f"{where}: expected a .yaml or .yml file")
     try:
-        text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError("variant", f"cannot read {file}: {getattr(exc, 'strerror', None) or exc}") from None
-    try:
-        raw = yaml.load(text, Loader=_Loader)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or "not valid YAML"
-        raise InputError(where, f"malformed YAML{at}: {problem}") from None
+        raw = load_data_file(file)
+    except DataFileError as exc:
+        raise InputError(where, str(exc).removeprefix(f"{where}: ")) from None
     return Variant.from_mapping(raw, name=file.stem, where=where, path=str(file), choices=choices)
 
 
@@ -546,19 +536,20 @@ class Comparison:
         return [name for name, _ in self.results]
 
     def rows(self) -> list[dict[str, Any]]:
-        """Per scalar output: ``key``, ``label``, ``values`` (by name) and ``differences`` (by variant)."""
+        """Per scalar output: ``key``, ``label``, ``kind``, ``values`` and ``exact`` (by name),
+        ``text`` (each value as :mod:`rulesbook.present` shows it), ``differences`` and
+        ``difference_text`` (by variant: ``{"value": …, "exact": …}`` and ``"+0.3241 (+35/108)"``)."""
         out = []
         base = self.results[0][1]
-        for o in self.calc.outputs:
-            if o.kind in ("table", "list") or o.key not in base.values:
-                continue
+        scalar = [o for o in self.calc.outputs if o.kind not in ("table", "list") and o.key in base.values]
+        shown = {name: {s.key: s for s in shown_values(scalar, r.values)} for name, r in self.results}
+        for o in scalar:
             values = {name: r.values.get(o.key) for name, r in self.results}
             exact = {name: r.values.get(f"{o.key}_exact") for name, r in self.results}
             diffs = {
-                name: _difference(base.values[o.key], exact[BASELINE], v, exact[name])
-                for name, v in values.items()
+                name: _difference(values[BASELINE], exact[BASELINE], values[name], exact[name])
+                for name in self.names[1:]
             }
-            diffs.pop(BASELINE)
             out.append(
                 {
                     "key": o.key,
@@ -566,7 +557,9 @@ class Comparison:
                     "kind": o.kind,
                     "values": values,
                     "exact": exact,
+                    "text": {name: s[o.key].text if o.key in s else "—" for name, s in shown.items()},
                     "differences": diffs,
+                    "difference_text": {name: _difference_text(d) for name, d in diffs.items()},
                 }
             )
         return out
@@ -617,15 +610,15 @@ class Comparison:
         names = self.names
         width = max(12, *(len(n) for n in names))
         head = f"  {'':<30}" + "".join(f"{n:>{width + 2}}" for n in names)
-        head += "".join(f"{'Δ ' + n:>{width + 4}}" for n in names[1:])
+        head += "".join(f"  Δ {n}" for n in names[1:])
         lines = [f"{self.calc.title} [{self.calc.id}]"]
         lines += [
             f"  {v.name}: {v.title}" + "".join(f"\n    {s}" for s in v.summary()) for v in self.variants
         ]
         lines += ["", head]
         for row in self.rows():
-            cells = "".join(f"{_cell(row['values'][n]):>{width + 2}}" for n in names)
-            cells += "".join(f"{_cell(row['differences'][n], signed=True):>{width + 4}}" for n in names[1:])
+            cells = "".join(f"{row['text'][n]:>{width + 2}}" for n in names)
+            cells += "".join(f"  {row['difference_text'][n]}" for n in names[1:])
             lines.append(f"  {row['label'][:30]:<30}{cells}")
         exact_rows = [r for r in self.rows() if r["kind"] == "probability"]
         if exact_rows:
@@ -637,24 +630,30 @@ class Comparison:
         return "\n".join(lines)
 
 
-def _cell(value: Any, *, signed: bool = False) -> str:
-    if isinstance(value, Mapping):
-        value = value.get("value")
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        return f"{value:+.4f}" if signed else f"{value:.4f}"
-    return f"{value:+}" if signed and isinstance(value, int) else str(value)
+def _signed(number: float | int) -> str:
+    return ("+" if number > 0 else "") + (decimal(number) if isinstance(number, float) else str(number))
+
+
+def _difference_text(diff: Mapping[str, Any] | None) -> str:
+    """``+0.3241 (+35/108)``, ``+2``, ``yes → no``, or ``—`` for no difference to show."""
+    if diff is None:
+        return "—"
+    value = diff["value"]
+    if not isinstance(value, int | float):
+        return str(value)
+    exact = diff.get("exact")
+    tail = "" if exact is None else f" ({exact if exact.startswith('-') or exact == '0' else '+' + exact})"
+    return _signed(value) + tail
 
 
 def _difference(base: Any, base_exact: Any, value: Any, exact: Any) -> dict[str, Any] | None:
-    """``{"value": variant − baseline}`` (plus ``"exact"`` for exact probabilities); None for non-numbers."""
-    if isinstance(base, bool) or isinstance(value, bool):
-        return None if base == value else {"value": f"{_cell(base)} → {_cell(value)}"}
-    if not isinstance(base, int | float) or not isinstance(value, int | float):
-        return None if base == value else {"value": f"{base} → {value}"}
+    """``{"value": variant − baseline}`` (plus ``"exact"`` when both are exact); words for other kinds."""
+    if isinstance(base, bool) or isinstance(value, bool) or not isinstance(base, int | float):
+        words = {True: "yes", False: "no"}
+        shown = [words[v] if isinstance(v, bool) else str(v) for v in (base, value)]
+        return None if base == value else {"value": " → ".join(shown)}
+    if not isinstance(value, int | float):
+        return {"value": f"{base} → {value}"}
     if isinstance(base_exact, str) and isinstance(exact, str):
         diff = Fraction(exact) - Fraction(base_exact)
         return {"value": float(diff), "exact": fraction_str(diff)}

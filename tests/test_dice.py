@@ -4,13 +4,26 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from math import comb
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rulesbook.dice import D6, TWO_D6, DiceExpr, Outcome, RollTest, double, natural, parse_dice
+from rulesbook.dice import (
+    D6,
+    TWO_D6,
+    DiceExpr,
+    Outcome,
+    RollTest,
+    bernoulli_die,
+    constant,
+    double,
+    natural,
+    parse_dice,
+)
 from rulesbook.errors import InputError
+from rulesbook.results import Distribution
 
 
 @pytest.mark.parametrize(
@@ -152,3 +165,37 @@ def test_exact_equals_seeded_monte_carlo(test: RollTest, seed: int) -> None:
     p = float(test.p_pass())
     sigma = (p * (1 - p) / n) ** 0.5
     assert abs(passes / n - p) <= 5 * sigma + 1e-9
+
+
+# -- shared helpers the systems build on ------------------------------------------------------------
+
+
+@given(st.integers(-20, 60))
+def test_constant_is_the_parsed_number(value: int) -> None:
+    expr = constant(value)
+    assert expr.is_constant and expr.minimum == expr.maximum == value
+    if value >= 0:
+        assert expr == parse_dice(str(value))
+    assert expr.distribution().pmf() == {value: Fraction(1)}
+
+
+@given(st.fractions(min_value=0, max_value=1, max_denominator=50), st.integers(0, 6))
+def test_bernoulli_die_counts_successes_binomially(p: Fraction, n: int) -> None:
+    counts = Distribution.from_die(n @ bernoulli_die(p))
+    for k in range(n + 1):
+        assert counts.p(k) == comb(n, k) * p**k * (1 - p) ** (n - k)
+
+
+def test_bernoulli_die_refuses_a_non_probability() -> None:
+
+    with pytest.raises(ValueError, match="probability"):
+        bernoulli_die(Fraction(3, 2))
+
+
+@pytest.mark.parametrize("target", [2, 3, 6])
+def test_pass_and_fail_dice_of_a_roll_test(target: int) -> None:
+    test = RollTest(dice=D6, target=target, direction="over", reroll="failed")
+    passes = Distribution.from_die(4 @ test.pass_die())
+    fails = Distribution.from_die(4 @ test.fail_die())
+    assert passes.p(4) == test.p_pass() ** 4 == fails.p(0)
+    assert passes.mean() == 4 * test.p_pass() and fails.mean() == 4 * (1 - test.p_pass())

@@ -9,8 +9,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rulesbook.dice import TWO_D6, DiceExpr
-from rulesbook.results import CalcResult, Distribution, Table, fraction_str, probability_values, to_jsonable
+from rulesbook.dice import D6, TWO_D6, DiceExpr
+from rulesbook.results import (
+    CalcResult,
+    Distribution,
+    Table,
+    fold_both_lose,
+    fraction_str,
+    markov_step,
+    probability_values,
+    to_jsonable,
+)
 
 matplotlib.use("Agg")
 
@@ -90,3 +99,31 @@ def test_huge_exact_fractions_print_and_summarise() -> None:
     assert short.split()[1].endswith("e-2835")
     table = Table("t", "T", ("p",), ((text,),))
     assert "4772-digit" in table.to_html() and "4772-digit" in table.to_markdown()
+
+
+# -- Markov steps and verdict folding ----------------------------------------------------------------
+
+
+def test_markov_step_of_a_distribution_is_the_sum_of_independent_rolls() -> None:
+    d6 = D6.distribution()
+    two = d6.markov_step(lambda x: d6.map(lambda d: x + d))
+    assert two == TWO_D6.distribution()
+    assert Distribution.certain(5).markov_step(lambda x: [(x, Fraction(1))]) == Distribution.certain(5)
+
+
+def test_markov_step_keeps_leaking_mass_apart() -> None:
+    # a counter that stops ("done") with chance 1/3 each step, else goes up by one
+    masses: dict[object, Fraction] = {0: Fraction(1)}
+    done = Fraction(0)
+    for _ in range(3):
+        masses = markov_step(masses, lambda k: [("done", Fraction(1, 3)), (k + 1, Fraction(2, 3))])  # type: ignore[operator]
+        done += masses.pop("done", Fraction(0))
+    assert masses == {3: Fraction(8, 27)}
+    assert done == 1 - Fraction(8, 27)
+    assert markov_step({1: Fraction(1)}, lambda s: [(s, Fraction(0))]) == {}
+
+
+def test_fold_both_lose_counts_it_as_a_draw() -> None:
+    verdicts = ["a", "b", "draw", "both-lose", "continue"]
+    assert [fold_both_lose(v) for v in verdicts] == ["a", "b", "draw", "draw", "continue"]
+    assert fold_both_lose("mutual-loss", draw="tie", both_lose="mutual-loss") == "tie"

@@ -5,13 +5,14 @@ shipped variants of the calculator's system); :func:`form_result_html` is what t
 shows for the form's values: the plain result, or both results side by side, a table of the
 differences (exact where both values are) and, where the result is a distribution, a plot of
 both. Hooks for scripts and browser tests: each side is ``<div data-variant="NAME">`` holding
-the usual ``data-key`` values; differences are ``data-key="difference-KEY"``.
+the usual ``data-key`` values; differences are ``data-key="difference-KEY"`` (text ``+0.3241 (+35/108)``, exact in
+``data-exact``).
 
 Example:
     >>> from rulesbook.registry import registry
     >>> calc = registry().calculator("wh40k.battle-shock")
     >>> html = form_result_html(calc, {"leadership": 7, "modifier": 0}, "battle-shock-3d6")
-    >>> 'data-variant="battle-shock-3d6"' in html and 'data-key="difference-p_pass_exact">+35/108<' in html
+    >>> 'data-variant="battle-shock-3d6"' in html and 'data-exact="35/108">+0.3241 (+35/108)<' in html
     True
 """
 
@@ -91,44 +92,20 @@ def _difference_table(comparison: Comparison) -> str:
     head += "".join(f"<th>Δ {html.escape(n)}</th>" for n in names[1:])
     rows = []
     for row in comparison.rows():
-        cells = "".join(f"<td>{html.escape(_shown(row['values'][n]))}</td>" for n in names)
+        cells = "".join(f"<td>{html.escape(row['text'][n])}</td>" for n in names)
         for n in names[1:]:
-            diff = row["differences"][n]
-            if diff is None:
-                cells += "<td>—</td>"
-                continue
-            value = diff["value"]
-            klass = "rb-up" if isinstance(value, float | int) and value > 0 else "rb-down"
-            exact = diff.get("exact")
-            shown = _shown(value, signed=True)
-            exact_html = (
-                f' <small>(<span data-key="difference-{row["key"]}_exact">{html.escape(_signed(exact))}</span>)</small>'
-                if exact is not None
-                else ""
-            )
+            diff = row["differences"][n] or {}
+            up = isinstance(diff.get("value"), float | int) and diff["value"] > 0
+            exact = f' data-exact="{html.escape(diff["exact"])}"' if "exact" in diff else ""
             cells += (
-                f'<td class="{klass}"><span data-key="difference-{row["key"]}">{html.escape(shown)}</span>'
-                f"{exact_html}</td>"
+                f'<td class="{"rb-up" if up else "rb-down"}"><span data-key="difference-{row["key"]}"{exact}>'
+                f"{html.escape(row['difference_text'][n])}</span></td>"
             )
         rows.append(f"<tr><th>{html.escape(row['label'])}</th>{cells}</tr>")
     return (
         '<table class="rulesbook-table rb-difference"><caption>Difference from the baseline</caption>'
         f"<tr><th></th>{head}</tr>{''.join(rows)}</table>"
     )
-
-
-def _signed(exact: str) -> str:
-    return exact if exact.startswith("-") else f"+{exact}"
-
-
-def _shown(value: Any, *, signed: bool = False) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        return f"{value:+.4f}" if signed else f"{value:.4f}"
-    if isinstance(value, int) and signed:
-        return f"{value:+d}"
-    return "—" if value is None else str(value)
 
 
 def _distribution_svg(comparison: Comparison) -> str:

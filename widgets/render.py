@@ -1,7 +1,9 @@
 """HTML for a calculator result, shared by the ipywidgets and Panel front-ends.
 
-Every headline value is rendered as ``<span data-key="KEY">`` so browser tests and scripts can
-read it back; tables come from :meth:`rulesbook.results.Table.to_html`.
+How each value looks is decided by the one formatter, :mod:`rulesbook.present`: every headline
+value is rendered as ``<span data-key="KEY">`` so browser tests and scripts can read it back;
+tables come from :meth:`rulesbook.results.Table.to_html`. This module adds the style sheet,
+the error line and the rule texts.
 
 Example:
     >>> from rulesbook.registry import registry
@@ -15,11 +17,11 @@ from __future__ import annotations
 
 import html
 from functools import cache
-from typing import Any
 
+from rulesbook import present
 from rulesbook.calculators import Calculator
 from rulesbook.registry import registry
-from rulesbook.results import CalcResult, short_fraction
+from rulesbook.results import CalcResult
 
 STYLE = """
 <style>
@@ -41,60 +43,9 @@ STYLE = """
 """
 
 
-def _value_html(label: str, key: str, text: str, exact: str | None = None) -> str:
-    if exact is None:
-        exact_html = ""
-    elif (short := short_fraction(exact, limit=40)) == exact:
-        exact_html = (
-            f'<span class="rb-exact">exact <span data-key="{key}_exact">{html.escape(exact)}</span></span>'
-        )
-    else:  # a huge fraction: summarised on screen, whole in the data-exact attribute
-        exact_html = (
-            f'<span class="rb-exact"><span data-key="{key}_exact" data-exact="{html.escape(exact)}">'
-            f"{html.escape(short)}</span></span>"
-        )
-    return (
-        f'<div class="rb-value"><span class="rb-label">{html.escape(label)}</span>'
-        f'<span class="rb-number" data-key="{key}">{html.escape(text)}</span>{exact_html}</div>'
-    )
-
-
-def _format(value: Any) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        return f"{value:.4f}"
-    if isinstance(value, list | tuple):
-        return ", ".join(_format(v) for v in value)
-    return str(value)
-
-
 def result_html(calc: Calculator, result: CalcResult) -> str:
-    """The result view: headline values, warnings, explanation lines and tables."""
-    values = []
-    for out in calc.outputs:
-        if out.key not in result.values or out.kind == "table":
-            continue
-        value = result.values[out.key]
-        if out.kind == "probability":
-            values.append(
-                _value_html(out.label, out.key, f"{float(value):.1%}", result.values.get(f"{out.key}_exact"))
-            )
-        elif out.kind == "list" and isinstance(value, list | tuple) and len(value) > 12:
-            continue  # long lists are shown as tables
-        else:
-            values.append(_value_html(out.label, out.key, _format(value)))
-    parts = [STYLE, '<div class="rb-result">', '<div class="rb-headline">', *values, "</div>"]
-    parts += [f'<p class="rb-warning">warning: {html.escape(w)}</p>' for w in result.warnings]
-    if result.explanation:
-        parts.append(
-            "<ul class='rb-explanation'>"
-            + "".join(f"<li>{_md_inline(line)}</li>" for line in result.explanation)
-            + "</ul>"
-        )
-    parts += [t.to_html() for t in result.tables]
-    parts.append("</div>")
-    return "".join(parts)
+    """The result view (see :func:`rulesbook.present.result_html`) with the widgets' style."""
+    return STYLE + present.result_html(calc.outputs, result)
 
 
 def error_html(message: str) -> str:
@@ -102,13 +53,6 @@ def error_html(message: str) -> str:
     return (
         f'{STYLE}<div class="rb-result"><p class="rb-error" data-key="error">{html.escape(message)}</p></div>'
     )
-
-
-def _md_inline(text: str) -> str:
-    import markdown
-
-    rendered: str = markdown.markdown(text)
-    return rendered.removeprefix("<p>").removesuffix("</p>")
 
 
 @cache

@@ -3,8 +3,8 @@
 The WarStrike draft defers reserves (and missions generally) to a Missions chapter we do not
 have, so rulesbook ships example missions as YAML files in ``missions/``. A mission declares,
 per side, the ways to win as conditions on a few counters of the battle, and its reserve roll
-(a clearly labelled placeholder in the examples). Files are read with ``yaml.safe_load`` and
-checked; a malformed file raises :class:`~rulesbook.registry.DataFileError` naming the file
+(a clearly labelled placeholder in the examples). Files are read with ``load_data_file`` and
+checked; a malformed file raises :class:`~rulesbook.data.DataFileError` naming the file
 and the field.
 
 Counters (seen from the side whose conditions are checked):
@@ -33,12 +33,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
-
+from rulesbook.data import DataFileError, load_data_file, need
 from rulesbook.dice import DiceExpr, RollTest, parse_dice
 from rulesbook.errors import InputError
-from rulesbook.registry import DataFileError, implements
-from rulesbook.registry import _need as _need  # the registry's data-file field check
+from rulesbook.registry import implements
 
 __all__ = ["COUNTERS", "SIDES", "Condition", "Mission", "ReserveRoll", "load_mission", "mission", "missions"]
 
@@ -121,7 +119,7 @@ class Mission:
 
 
 def _condition(raw: Any, where: str) -> Condition:
-    text = str(_need(raw, "text", where, str))
+    text = str(need(raw, "text", where, str))
     if "all" in raw:
         parts = raw["all"]
         if not isinstance(parts, list) or not parts:
@@ -132,7 +130,7 @@ def _condition(raw: Any, where: str) -> Condition:
                 p = {**p, "text": text}
             subs.append(_condition(p, f"{where}.all[{i}]"))
         return Condition(text, all_of=tuple(subs))
-    counter = _need(raw, "counter", where, str)
+    counter = need(raw, "counter", where, str)
     if counter not in COUNTERS:
         raise DataFileError(f"{where}.counter: expected one of {', '.join(COUNTERS)}, got {counter!r}")
     bounds = {k: raw.get(k) for k in ("at_least", "at_most")}
@@ -151,40 +149,37 @@ def load_mission(path: Path) -> Mission:
     'PLACEHOLDER D6 per unit, 4 or more, from turn 2'
     """
     name = path.name
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        raise DataFileError(f"{name}: not valid YAML ({' '.join(str(exc).split())})") from None
-    mid = _need(data, "id", name, str)
+    data = load_data_file(path)
+    mid = need(data, "id", name, str)
     if f"{mid}.yaml" != name:
         raise DataFileError(f"{name}.id: must match the file name, got {mid!r}")
-    turns = _need(data, "turns", name, int)
+    turns = need(data, "turns", name, int)
     if isinstance(turns, bool) or turns < 1:
         raise DataFileError(f"{name}.turns: expected a whole number >= 1")
     objectives = int(data.get("objectives", 0) or 0)
-    rraw = _need(data, "reserves", name, dict)
+    rraw = need(data, "reserves", name, dict)
     rw = f"{name}.reserves"
     try:
-        dice = parse_dice(str(_need(rraw, "dice", rw, str)), field_name=f"{rw}.dice")
+        dice = parse_dice(str(need(rraw, "dice", rw, str)), field_name=f"{rw}.dice")
     except InputError as exc:
         raise DataFileError(str(exc)) from None
     if dice.is_constant:
         raise DataFileError(f"{rw}.dice: the reserve roll must roll dice")
-    direction = _need(rraw, "direction", rw, str)
+    direction = need(rraw, "direction", rw, str)
     if direction not in ("under", "over"):
         raise DataFileError(f"{rw}.direction: expected under or over, got {direction!r}")
     reserves = ReserveRoll(
         dice=dice,
-        target=_need(rraw, "target", rw, int),
+        target=need(rraw, "target", rw, int),
         direction=direction,
         from_turn=int(rraw.get("from_turn", 1)),
         placeholder=bool(rraw.get("placeholder", False)),
         note=" ".join(str(rraw.get("note", "")).split()),
     )
-    vraw = _need(data, "victory", name, dict)
+    vraw = need(data, "victory", name, dict)
     victory: dict[Side, tuple[Condition, ...]] = {}
     for side in SIDES:
-        items = _need(vraw, side, f"{name}.victory", list)
+        items = need(vraw, side, f"{name}.victory", list)
         victory[side] = tuple(_condition(c, f"{name}.victory.{side}[{i}]") for i, c in enumerate(items))
     extra = set(vraw) - set(SIDES)
     if extra:
@@ -193,7 +188,7 @@ def load_mission(path: Path) -> Mission:
         )
     return Mission(
         id=mid,
-        title=_need(data, "title", name, str),
+        title=need(data, "title", name, str),
         summary=" ".join(str(data.get("summary", "")).split()),
         turns=turns,
         objectives=objectives,

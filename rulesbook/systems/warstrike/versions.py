@@ -17,17 +17,14 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from rulesbook.data import DataFileError, load_data_file, need
 from rulesbook.errors import InputError
-from rulesbook.registry import DataFileError
 
 __all__ = ["Change", "RuleSet", "changes_markdown", "rule_since", "ruleset", "rulesets"]
 
@@ -67,14 +64,12 @@ class RuleSet:
 
 
 def _field(mapping: Any, key: str, where: str) -> Any:
-    if not isinstance(mapping, Mapping) or key not in mapping:
-        raise DataFileError(f"{where}: missing field '{key}'")
-    return mapping[key]
+    return need(mapping, key, where, object)
 
 
 def _load(path: Path) -> tuple[RuleSet, ...]:
     name = path.name
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = load_data_file(path)
     drafts = _field(data, "drafts", name)
     if not isinstance(drafts, list) or not drafts:
         raise DataFileError(f"{name}.drafts: expected a non-empty list")
@@ -149,7 +144,7 @@ def rule_since() -> dict[str, str]:
     >>> rule_since()["warstrike.morale.hive-mind"]
     '0.52'
     """
-    data = yaml.safe_load(RULES_FILE.read_text(encoding="utf-8"))
+    data = load_data_file(RULES_FILE)
     return {str(r["id"]): str(r.get("since", "")) for r in data["rules"]}
 
 

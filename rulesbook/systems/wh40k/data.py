@@ -15,11 +15,10 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-import yaml
-
+from rulesbook.data import DataFileError, load_data_file
 from rulesbook.dice import parse_dice
 from rulesbook.errors import InputError
-from rulesbook.registry import DataFileError, implements
+from rulesbook.registry import implements
 from rulesbook.systems.wh40k.rules import Weapon, parse_abilities
 
 __all__ = ["MORTARION_FILE", "damaged_hit_modifier", "load_weapons", "mortarion_weapons"]
@@ -29,10 +28,7 @@ MORTARION_FILE = Path(__file__).with_name("mortarion.yaml")
 
 def load_weapons(path: Path, unit: str) -> dict[str, Weapon]:
     """Weapon profiles of ``unit`` in a YAML file; malformed entries raise DataFileError."""
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        raise DataFileError(f"{path.name}: not valid YAML ({exc})") from None
+    data = load_data_file(path)
     if not isinstance(data, dict) or not isinstance(data.get(unit), dict):
         raise DataFileError(f"{path.name}: expected a mapping under '{unit}'")
     out: dict[str, Weapon] = {}

@@ -1,0 +1,278 @@
+"""One formatter for results: a value and its declared output as text, HTML and Markdown.
+
+The command line (``rulesbook calc``), the widgets (:mod:`widgets.render`) and the site
+(:mod:`rulesbook.site`) show a calculator's answer in three media; how each kind of output looks
+is decided here, once:
+
+* a **probability** shows its float (four decimals in text, a percentage in HTML and Markdown)
+  next to the exact fraction, huge fractions summarised by
+  :func:`~rulesbook.results.short_fraction` (the whole fraction stays in the JSON and in an HTML
+  attribute);
+* a **count**, **number**, **text** or **bool** shows as itself (``yes``/``no``, floats with at
+  most four decimals, no value as ``—``);
+* a **list** shows its items joined by commas; lists longer than :data:`LONG_LIST` are left to
+  the tables in HTML and Markdown;
+* a **table** output is shown by its :class:`~rulesbook.results.Table` (``to_html``,
+  ``to_markdown``).
+
+Example:
+    >>> from rulesbook.registry import registry
+    >>> calc = registry().calculator("scrollhammer.morale-check")
+    >>> shown = shown_values(calc.outputs, calc.run(ld=7, modifier=-1).values)
+    >>> shown[0].label, shown[0].text, shown[0].percent, shown[0].exact
+    ('P(pass)', '0.4167', '41.7%', '5/12')
+    >>> result_text(calc.outputs, calc.run(ld=7, modifier=-1)).splitlines()[0]
+    '  P(pass)                      0.4167  (5/12)'
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Protocol
+
+from rulesbook.results import CalcResult, Table, fraction_str, short_fraction
+
+__all__ = [
+    "LONG_LIST",
+    "OutputLike",
+    "ShownValue",
+    "decimal",
+    "result_html",
+    "result_markdown",
+    "result_text",
+    "shown_values",
+    "tables_markdown",
+]
+
+LONG_LIST = 12
+"""Lists with more items than this are shown as tables (HTML, Markdown), not as one line."""
+
+EXACT_LIMIT = 40
+"""Exact fractions longer than this many characters are summarised on screen."""
+
+
+class OutputLike(Protocol):
+    """What the formatter needs of a declared output (:class:`rulesbook.calculators.Output`)."""
+
+    @property
+    def key(self) -> str: ...
+
+    @property
+    def label(self) -> str: ...
+
+    @property
+    def kind(self) -> str: ...
+
+
+def decimal(value: float) -> str:
+    """A float with at most four decimals and no trailing zeros (tiny values in e-notation).
+
+    >>> decimal(9.259259), decimal(1.0), decimal(-2.5), decimal(0.000012345)
+    ('9.2593', '1', '-2.5', '1.23e-05')
+    """
+    if value and abs(value) < 0.00005:
+        return f"{value:.3g}"
+    text = f"{value:.4f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def _scalar(value: Any) -> str:
+    """One value as text: booleans as yes/no, floats by :func:`decimal`, Fractions exact."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return decimal(value)
+    if isinstance(value, Fraction):
+        return short_fraction(fraction_str(value), limit=EXACT_LIMIT)
+    if value is None:
+        return "—"
+    name = getattr(value, "name", None)  # enums by name, as in tables
+    if isinstance(name, str) and hasattr(value, "value"):
+        return name.lower()
+    return str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class ShownValue:
+    """One result value ready to show.
+
+    Attributes:
+        key, label, kind: from the declared output.
+        text: the value as plain text (a probability as its float with four decimals).
+        percent: a probability as a percentage (``"58.3%"``); ``None`` for other kinds.
+        exact: a probability's exact fraction, whole (``"7/12"``); ``None`` for other kinds.
+        long: a list too long for one line (shown as a table instead in HTML and Markdown).
+    """
+
+    key: str
+    label: str
+    kind: str
+    text: str
+    percent: str | None = None
+    exact: str | None = None
+    long: bool = False
+
+    @property
+    def exact_short(self) -> str | None:
+        """The exact fraction, summarised when it is huge.
+
+        >>> ShownValue("p", "P", "probability", "0.0333", "3.3%", "1" * 30 + "/" + "3" * 31).exact_short
+        '≈ 0.03333 (exact: 30-digit / 31-digit fraction)'
+        """
+        return None if self.exact is None else short_fraction(self.exact, limit=EXACT_LIMIT)
+
+    def to_text(self, width: int = 28) -> str:
+        """One line for the terminal: label, value and (for a probability) the exact fraction.
+
+        >>> ShownValue("p", "P(pass)", "probability", "0.5833", "58.3%", "7/12").to_text(10)
+        'P(pass)    0.5833  (7/12)'
+        """
+        tail = f"  ({self.exact_short})" if self.exact is not None else ""
+        return f"{self.label:<{width}} {self.text}{tail}"
+
+    def to_html(self) -> str:
+        """The value as an HTML block whose number carries ``data-key`` (read by browser tests).
+
+        >>> ShownValue("n", "Count", "count", "2").to_html()
+        '<div class="rb-value"><span class="rb-label">Count</span><span class="rb-number" data-key="n">2</span></div>'
+        """
+        key = html.escape(self.key)
+        if self.exact is None:
+            exact_html = ""
+        elif self.exact_short == self.exact:
+            exact_html = f'<span class="rb-exact">exact <span data-key="{key}_exact">{html.escape(self.exact)}</span></span>'
+        else:  # a huge fraction: summarised on screen, whole in the data-exact attribute
+            exact_html = (
+                f'<span class="rb-exact"><span data-key="{key}_exact" data-exact="{html.escape(self.exact)}">'
+                f"{html.escape(self.exact_short or '')}</span></span>"
+            )
+        shown = self.percent if self.percent is not None else self.text
+        return (
+            f'<div class="rb-value"><span class="rb-label">{html.escape(self.label)}</span>'
+            f'<span class="rb-number" data-key="{key}">{html.escape(shown)}</span>{exact_html}</div>'
+        )
+
+    def to_markdown(self) -> str:
+        """One row of a Markdown table ``| result | value | exact |``.
+
+        >>> ShownValue("p", "P(pass)", "probability", "0.5833", "58.3%", "7/12").to_markdown()
+        '| P(pass) | 58.3% | `7/12` |'
+        """
+        shown = self.percent if self.percent is not None else self.text
+        exact = f"`{self.exact_short}`" if self.exact is not None else ""
+        return f"| {_md_cell(self.label)} | {_md_cell(shown)} | {exact} |"
+
+
+def _md_cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _shown(out: OutputLike, value: Any, exact_text: Any) -> ShownValue:
+    if out.kind == "probability":
+        exact = fraction_str(value) if isinstance(value, Fraction) else exact_text
+        number = float(value)
+        return ShownValue(
+            out.key,
+            out.label,
+            out.kind,
+            f"{number:.4f}",
+            f"{number:.1%}",
+            None if exact is None else str(exact),
+        )
+    if isinstance(value, Sequence) and not isinstance(value, str):
+        return ShownValue(
+            out.key, out.label, out.kind, ", ".join(_scalar(v) for v in value), long=len(value) > LONG_LIST
+        )
+    return ShownValue(out.key, out.label, out.kind, _scalar(value))
+
+
+def shown_values(outputs: Iterable[OutputLike], values: Mapping[str, Any]) -> list[ShownValue]:
+    """The declared outputs present in ``values``, formatted (table outputs left out).
+
+    A probability may be given as a Fraction, or as a float with its exact string under
+    ``KEY_exact`` (the JSON form).
+
+    >>> from fractions import Fraction
+    >>> from rulesbook.calculators import Output
+    >>> outs = [Output("p", "P(hit)"), Output("ok", "Hits", "bool"), Output("k", "Rolls", "list")]
+    >>> [s.text for s in shown_values(outs, {"p": Fraction(1, 3), "ok": True, "k": [1, 2.5]})]
+    ['0.3333', 'yes', '1, 2.5']
+    """
+    return [
+        _shown(out, values[out.key], values.get(f"{out.key}_exact"))
+        for out in outputs
+        if out.key in values and out.kind != "table"
+    ]
+
+
+def result_text(outputs: Iterable[OutputLike], result: CalcResult) -> str:
+    """The terminal view: one line per value, then the explanation and any warnings."""
+    lines = ["  " + shown.to_text() for shown in shown_values(outputs, result.values)]
+    if result.explanation:
+        lines.append("")
+        lines.extend("  " + line for line in result.explanation)
+    lines.extend(f"  warning: {warning}" for warning in result.warnings)
+    return "\n".join(lines)
+
+
+def _md_inline(text: str) -> str:
+    import markdown
+
+    rendered: str = markdown.markdown(text)
+    return rendered.removeprefix("<p>").removesuffix("</p>")
+
+
+def result_html(outputs: Iterable[OutputLike], result: CalcResult) -> str:
+    """The HTML view: headline values, warnings, explanation lines (Markdown) and tables.
+
+    >>> from rulesbook.registry import registry
+    >>> calc = registry().calculator("scrollhammer.morale-check")
+    >>> 'data-key="p_pass_exact">7/12<' in result_html(calc.outputs, calc.run(ld=7))
+    True
+    """
+    values = [shown.to_html() for shown in shown_values(outputs, result.values) if not shown.long]
+    parts = ['<div class="rb-result">', '<div class="rb-headline">', *values, "</div>"]
+    parts += [f'<p class="rb-warning">warning: {html.escape(w)}</p>' for w in result.warnings]
+    if result.explanation:
+        parts.append(
+            "<ul class='rb-explanation'>"
+            + "".join(f"<li>{_md_inline(line)}</li>" for line in result.explanation)
+            + "</ul>"
+        )
+    parts += [t.to_html() for t in result.tables]
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def tables_markdown(tables: Iterable[Table]) -> list[str]:
+    """Markdown lines for tables: each one's title in bold, the table, its note in italics.
+
+    >>> tables_markdown([Table("odds", "Odds", ("ld", "p"), ((7, "7/12"),), note="2D6")])[0::2]
+    ['**Odds**', '| ld | p |\\n|---:|---|\\n| 7 | 7/12 |', '*2D6*']
+    """
+    out = []
+    for t in tables:
+        out += [f"**{t.title}**", "", t.to_markdown(), ""]
+        if t.note:
+            out += [f"*{t.note}*", ""]
+    return out
+
+
+def result_markdown(outputs: Iterable[OutputLike], result: CalcResult) -> list[str]:
+    """Markdown lines: a table of the headline values, then warnings and explanation lines.
+
+    >>> from rulesbook.registry import registry
+    >>> calc = registry().calculator("scrollhammer.morale-check")
+    >>> result_markdown(calc.outputs, calc.run(ld=7))[2]
+    '| P(pass) | 58.3% | `7/12` |'
+    """
+    rows = [shown.to_markdown() for shown in shown_values(outputs, result.values) if not shown.long]
+    out = ["| result | value | exact |", "|---|---:|---|", *rows, ""] if rows else []
+    for warning in result.warnings:
+        out += [f"**Warning:** {warning}", ""]
+    if result.explanation:
+        out += [f"- {line}" for line in result.explanation] + [""]
+    return out

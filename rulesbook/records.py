@@ -1,0 +1,235 @@
+"""The records of a rule system and the reader of its ``rules.yaml``.
+
+A system's data file holds three kinds of record: the :class:`System` (ID, title, version,
+source), its :class:`Rule` texts in our own words with their :class:`Citation` s, and its
+interpretations register (:class:`Interpretation` with its :class:`Option` s).
+:func:`load_system_data` reads and checks the file through :func:`rulesbook.data.load_data_file`.
+These are plain immutable values with no knowledge of the registry, so every module — the
+calculators included — can read them without importing the registry (no import cycle);
+:mod:`rulesbook.registry` indexes them and re-exports every name.
+
+Example:
+    >>> from pathlib import Path
+    >>> import rulesbook.systems.scrollhammer as sh
+    >>> system, rules, interps = load_system_data(Path(sh.__file__).with_name("rules.yaml"))
+    >>> system.id, rules[0].citations[0].document == system.source
+    ('scrollhammer', True)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rulesbook.data import DataFileError, load_data_file, need
+
+__all__ = [
+    "ID_RE",
+    "Citation",
+    "Implementation",
+    "Interpretation",
+    "Option",
+    "Rule",
+    "System",
+    "load_system_data",
+]
+
+ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*(?:\.[a-z0-9]+(?:-[a-z0-9]+)*)*$")
+"""Dotted IDs: lower-case words joined by ``-``, parts joined by ``.`` (systems have one part)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """Where a rule comes from: the source document (file name) and its section."""
+
+    document: str
+    section: str
+    note: str = ""
+
+    def __str__(self) -> str:
+        extra = f" ({self.note})" if self.note else ""
+        return f"{self.document}, section “{self.section}”{extra}"
+
+
+@dataclass(frozen=True, slots=True)
+class System:
+    """A rule system: its ID, title, version (as data) and source document."""
+
+    id: str
+    title: str
+    version: str
+    source: str
+    summary: str
+    source_title: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One rule: ID, title, our-words Markdown text and its citations."""
+
+    id: str
+    system: str
+    title: str
+    text: str
+    citations: tuple[Citation, ...]
+    interpretations: tuple[str, ...] = ()
+    see_also: tuple[str, ...] = ()
+    summary: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One answer to an interpretation question."""
+
+    key: str
+    label: str
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Interpretation:
+    """A gap or ambiguity in a source, the default we chose, why, and the alternatives.
+
+    ``options`` always contains the default; a calculator can expose the choice as an input
+    (:class:`rulesbook.calculators.InterpretationInput`), so alternatives are switchable.
+    """
+
+    id: str
+    system: str
+    question: str
+    default: str
+    why: str
+    options: tuple[Option, ...]
+    rules: tuple[str, ...] = ()
+    citation: Citation | None = None
+    fact_source: str = ""
+
+    def option(self, key: str) -> Option:
+        """The option called ``key``."""
+        for opt in self.options:
+            if opt.key == key:
+                return opt
+        raise KeyError(key)
+
+    @property
+    def option_keys(self) -> tuple[str, ...]:
+        """Keys of every option, default first."""
+        keys = [self.default] + [o.key for o in self.options if o.key != self.default]
+        return tuple(keys)
+
+    @property
+    def alternatives(self) -> tuple[Option, ...]:
+        """The options that are not the default."""
+        return tuple(o for o in self.options if o.key != self.default)
+
+
+@dataclass(frozen=True, slots=True)
+class Implementation:
+    """A function that executes (part of) a rule."""
+
+    rule_id: str
+    qualname: str
+    module: str
+    file: str
+    line: int
+
+
+# -- the data file -----------------------------------------------------------------------------
+
+
+def _citations(raw: Any, where: str, document: str) -> tuple[Citation, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise DataFileError(f"{where}.cite: expected a list")
+    out = []
+    for i, item in enumerate(raw):
+        w = f"{where}.cite[{i}]"
+        if isinstance(item, str):
+            out.append(Citation(document, item))
+        else:
+            out.append(
+                Citation(
+                    str(item.get("document", document)),
+                    need(item, "section", w),
+                    str(item.get("note", "")),
+                )
+            )
+    return tuple(out)
+
+
+def load_system_data(path: Path) -> tuple[System, list[Rule], list[Interpretation]]:
+    """Load and check a system's ``rules.yaml``.
+
+    The file has three top-level keys: ``system`` (id, title, version, source, summary),
+    ``rules`` (a list of id, title, cite, text, interpretations, see_also) and
+    ``interpretations`` (a list of id, question, default, why, options, rules, cite).
+    Malformed files raise :class:`DataFileError` naming the file and the field.
+    """
+    where = path.name
+    data = load_data_file(path)
+    sysd = need(data, "system", where, dict)
+    system = System(
+        id=need(sysd, "id", f"{where}.system"),
+        title=need(sysd, "title", f"{where}.system"),
+        version=str(need(sysd, "version", f"{where}.system", (str, int, float))),
+        source=need(sysd, "source", f"{where}.system"),
+        summary=str(sysd.get("summary", "")).strip(),
+        source_title=str(sysd.get("source_title", "")),
+    )
+    rules = []
+    for i, r in enumerate(need(data, "rules", where, list)):
+        w = f"{where}.rules[{i}]"
+        rules.append(
+            Rule(
+                id=need(r, "id", w),
+                system=system.id,
+                title=need(r, "title", w),
+                text=need(r, "text", w).strip(),
+                citations=_citations(r.get("cite"), w, system.source),
+                interpretations=tuple(r.get("interpretations", ()) or ()),
+                see_also=tuple(r.get("see_also", ()) or ()),
+                summary=str(r.get("summary", "")).strip(),
+            )
+        )
+        if not rules[-1].citations:
+            raise DataFileError(f"{w}.cite: every rule cites its source section")
+    interps = []
+    for i, it in enumerate(data.get("interpretations", []) or []):
+        w = f"{where}.interpretations[{i}]"
+        options = []
+        for j, o in enumerate(need(it, "options", w, list)):
+            ow = f"{w}.options[{j}]"
+            options.append(
+                Option(str(need(o, "key", ow)), need(o, "label", ow), str(o.get("description", "")).strip())
+            )
+        interp = Interpretation(
+            id=need(it, "id", w),
+            system=system.id,
+            question=need(it, "question", w).strip(),
+            default=need(it, "default", w),
+            why=need(it, "why", w).strip(),
+            options=tuple(options),
+            rules=tuple(it.get("rules", ()) or ()),
+            citation=(_citations(it.get("cite"), w, system.source) or (None,))[0],
+            fact_source=str(it.get("fact_source", "")).strip(),
+        )
+        if interp.default not in {o.key for o in options}:
+            raise DataFileError(f"{w}.default: {interp.default!r} is not one of the options")
+        if len(options) < 2:
+            raise DataFileError(
+                f"{w}.options: an interpretation needs the default and at least one alternative"
+            )
+        interps.append(interp)
+    known_rules = {r.id for r in rules}
+    for r in rules:
+        for ref in r.interpretations:
+            if ref not in {i.id for i in interps}:
+                raise DataFileError(f"{where}: rule {r.id} names unknown interpretation {ref}")
+    for it in interps:
+        for ref in it.rules:
+            if ref not in known_rules:
+                raise DataFileError(f"{where}: interpretation {it.id} names unknown rule {ref}")
+    return system, rules, interps

@@ -1,0 +1,164 @@
+"""The shape of the code base: no import cycle anywhere in ``rulesbook/`` and ``widgets/``.
+
+It also checks that no module imports another module's private (``_underscore``) names: what
+two modules share is public API with a docstring, not a helper reached across a boundary.
+
+The graph is built from the source with :mod:`ast` (every ``import`` and ``from … import``,
+at module level and inside functions), mapped onto the ``rulesbook.*`` and ``widgets.*`` modules.
+Imports under ``if TYPE_CHECKING:`` are left out: they never run. A cycle makes the import order
+matter and hides which module is the lower layer, so the test reports the first one it finds.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("rulesbook", "widgets")
+
+
+def module_files(root: Path = ROOT) -> dict[str, Path]:
+    """Dotted module name -> source file, for every module of the two packages."""
+    out: dict[str, Path] = {}
+    for package in PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            parts = path.relative_to(root).with_suffix("").parts
+            name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+            out[name] = path
+    return out
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _imports(tree: ast.AST, module: str, is_package: bool) -> Iterator[str]:
+    """Every dotted name a module imports (``from a import b`` yields ``a`` and ``a.b``)."""
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            stack.extend(node.orelse)
+            continue
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                here = module.split(".") if is_package else module.split(".")[:-1]
+                anchor = here[: len(here) - (node.level - 1)]
+                base = ".".join([*anchor, base] if base else anchor)
+            yield base
+            yield from (f"{base}.{alias.name}" for alias in node.names)
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def import_graph(root: Path = ROOT) -> dict[str, set[str]]:
+    """Module -> the modules of the two packages it imports (itself excluded)."""
+    files = module_files(root)
+    graph: dict[str, set[str]] = {}
+    for name, path in files.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        targets = set()
+        for imported in _imports(tree, name, path.name == "__init__.py"):
+            # `import a.b.c` runs a, a.b and a.b.c; `from a import f` names a module only if it is one
+            parts = imported.split(".")
+            for i in range(1, len(parts) + 1):
+                prefix = ".".join(parts[:i])
+                if prefix in files and prefix != name and not name.startswith(prefix + "."):
+                    targets.add(prefix)
+        graph[name] = targets
+    return graph
+
+
+def find_cycle(graph: Mapping[str, set[str]]) -> list[str] | None:
+    """One cycle of the graph as a path ``[a, b, …, a]``, or None when there is none.
+
+    >>> find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}})
+    ['a', 'b', 'c', 'a']
+    >>> find_cycle({"a": {"b"}, "b": set()}) is None
+    True
+    """
+    state: dict[str, int] = {}  # 1 = on the current path, 2 = done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return [*path[path.index(nxt) :], nxt]
+            if nxt not in state and (found := visit(nxt)) is not None:
+                return found
+        path.pop()
+        state[node] = 2
+        return None
+
+    for start in sorted(graph):
+        if start not in state and (found := visit(start)) is not None:
+            return found
+    return None
+
+
+def test_the_graph_sees_the_modules_and_their_imports() -> None:
+    graph = import_graph()
+    assert {"rulesbook.registry", "rulesbook.cli", "rulesbook.site", "widgets.render"} <= set(graph)
+    assert "rulesbook.errors" in graph["rulesbook.registry"]
+    assert "rulesbook.results" in graph["rulesbook.calculators"]
+    assert "rulesbook.records" in graph["rulesbook.registry"]
+    # a function-level import counts: the CLI imports the server only inside `serve`
+    assert "widgets.server" in graph["rulesbook.cli"]
+
+
+def test_find_cycle_reports_a_cycle_through_function_level_imports(tmp_path: Path) -> None:
+    pkg = tmp_path / "rulesbook"
+    pkg.mkdir()
+    (tmp_path / "widgets").mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("from rulesbook.b import f\n")
+    (pkg / "b.py").write_text("def f():\n    from rulesbook import a\n")
+    (pkg / "c.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import rulesbook.a\n")
+    graph = import_graph(tmp_path)
+    assert graph["rulesbook.c"] == set()
+    assert find_cycle(graph) == ["rulesbook.a", "rulesbook.b", "rulesbook.a"]
+
+
+def test_no_import_cycle_in_rulesbook_and_widgets() -> None:
+    cycle = find_cycle(import_graph())
+    assert cycle is None, "import cycle: " + " -> ".join(cycle or ())
+
+
+def private_imports(root: Path = ROOT) -> list[str]:
+    """``module: from other import _name`` for every private name imported across modules."""
+    files = module_files(root)
+    found = []
+    for name, path in files.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ImportFrom) or node.level or not node.module:
+                continue
+            if node.module.split(".")[0] not in PACKAGES or node.module == name:
+                continue
+            for alias in node.names:
+                if alias.name.startswith("_") and not alias.name.startswith("__"):
+                    found.append(f"{name}: from {node.module} import {alias.name}")
+    return found
+
+
+def test_private_imports_are_found(tmp_path: Path) -> None:
+    pkg = tmp_path / "rulesbook"
+    pkg.mkdir()
+    (tmp_path / "widgets").mkdir()
+    (pkg / "a.py").write_text("def _helper():\n    pass\n")
+    (pkg / "b.py").write_text(
+        "from rulesbook.a import (\n    _helper,\n)\nfrom rulesbook import __version__\n"
+    )
+    assert private_imports(tmp_path) == ["rulesbook.b: from rulesbook.a import _helper"]
+
+
+def test_no_private_name_is_imported_across_modules() -> None:
+    assert private_imports() == []
