@@ -289,12 +289,14 @@ def _chunks[T](items: Sequence[T], size: int) -> list[Sequence[T]]:
 
 
 def _mp_context() -> Any:
-    """The platform's default start method; spawn only where the main module can be re-imported."""
+    """Fresh worker processes (forkserver, spawn on Windows) when the main module can be imported
+    again; a fork where it cannot (code typed into an interpreter or piped in)."""
     import __main__
 
     main_file = getattr(__main__, "__file__", None)
-    spawnable = main_file is not None and Path(main_file).is_file()
-    return multiprocessing.get_context("spawn" if spawnable and os.name == "nt" else None)
+    if main_file is not None and Path(main_file).is_file():
+        return multiprocessing.get_context("spawn" if os.name == "nt" else "forkserver")
+    return multiprocessing.get_context("fork")
 
 
 def _run_processes(
