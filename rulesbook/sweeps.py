@@ -249,10 +249,7 @@ def _row(calc: Calculator, variant: Variant | None, values: Mapping[str, str]) -
     result = None
     checked: dict[str, Any] = {}
     try:
-        checked, choices = validate_with(calc, variant, inputs)
-        if params:
-            base = choices if choices is not None else calc.choices
-            choices = base.replace(parameters=params)  # type: ignore[union-attr]
+        checked, choices = validate_with(calc, variant, inputs, params)
         runner = calc if variant is None else variant_calculator(calc, variant)
         result = runner.run_validated(checked, choices=choices)
     except InputError as exc:

@@ -55,12 +55,13 @@ from rulesbook.data import DataFileError, load_data_file
 from rulesbook.errors import InputError
 from rulesbook.present import decimal, shown_values
 from rulesbook.registry import registry
-from rulesbook.results import CalcResult, fraction_str
+from rulesbook.results import CalcResult, fraction_str, short_fraction
 
 __all__ = [
     "VARIANT_KEYS",
     "Comparison",
     "Variant",
+    "choice_keys",
     "compare",
     "compose",
     "given_inputs",
@@ -452,14 +453,43 @@ def variant_calculator(calc: Calculator, variant: Variant) -> Calculator:
 
 
 def validate_with(
-    calc: Calculator, variant: Variant | None, values: Mapping[str, Any]
+    calc: Calculator,
+    variant: Variant | None,
+    values: Mapping[str, Any],
+    parameters: Mapping[str, Any] | None = None,
 ) -> tuple[dict[str, Any], Any]:
-    """Validated inputs and the choice set to run them with (reading inputs left out take the variant's)."""
-    if variant is None:
+    """Validated inputs and the choice set to run them with (``None``: the calculator's own).
+
+    The choice set is the baseline changed by ``variant`` and then by ``parameters``. Inputs
+    left out take their values from it where they stand for a choice: a reading input takes
+    the chosen reading, and an input named like a rule parameter (``fall_back_dice``) takes
+    the parameter's changed value. Inputs given always win.
+    """
+    if variant is None and not parameters:
         return calc.validate(values), None
-    variant_calculator(calc, variant)  # the system and choices checks
-    choices = variant.apply(calc.choices)  # type: ignore[arg-type]
-    return calc.validate(values, choices=choices), choices
+    if variant is not None:
+        variant_calculator(calc, variant)  # the system and choices checks
+    base: Any = calc.choices
+    if base is None:
+        raise InputError("variant", f"{calc.id} declares no rule choices, so no variant reaches it")
+    choices = base if variant is None else variant.apply(base)
+    if parameters:
+        choices = choices.replace(parameters=parameters)
+    mirrored = {
+        key: value
+        for key, value in choices.parameters.changed().items()
+        if key not in values and key in {i.key for i in calc.inputs}
+    }
+    return calc.validate({**mirrored, **values}, choices=choices), choices
+
+
+def choice_keys(calc: Calculator) -> set[str]:
+    """Inputs that stand for a rule choice: reading switches and inputs named like a parameter."""
+    base: Any = calc.choices
+    if base is None:
+        return set()
+    params = {s.key for s in type(base.parameters).specs()}
+    return set(calc.reading_keys) | {i.key for i in calc.inputs if i.key in params}
 
 
 def run_with_variant(calc: Calculator, variant: VariantLike | None, **inputs: Any) -> CalcResult:
@@ -642,7 +672,8 @@ def _difference_text(diff: Mapping[str, Any] | None) -> str:
     if not isinstance(value, int | float):
         return str(value)
     exact = diff.get("exact")
-    tail = "" if exact is None else f" ({exact if exact.startswith('-') or exact == '0' else '+' + exact})"
+    signed = None if exact is None else (exact if exact.startswith("-") or exact == "0" else "+" + exact)
+    tail = "" if signed is None else f" ({short_fraction(signed, limit=40)})"
     return _signed(value) + tail
 
 

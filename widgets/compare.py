@@ -25,7 +25,7 @@ from typing import Any
 
 from rulesbook.calculators import Calculator
 from rulesbook.errors import InputError
-from rulesbook.variants import BASELINE, Comparison, compare, variants_for_system
+from rulesbook.variants import BASELINE, Comparison, choice_keys, compare, variants_for_system
 from widgets.render import error_html, result_html
 
 __all__ = ["NO_VARIANT", "form_inputs", "form_result_html", "variant_options"]
@@ -49,9 +49,16 @@ def variant_options(calc: Calculator) -> list[str]:
 
 
 def form_inputs(calc: Calculator, values: Mapping[str, Any]) -> dict[str, Any]:
-    """A form's values as calculator inputs: reading switches left at the register's default
-    count as not given, so a compared variant's readings apply."""
-    return {k: v for k, v in values.items() if not (k in calc.reading_keys and v == calc.input(k).default)}
+    """A form's values as calculator inputs: inputs that stand for a rule choice (a reading
+    switch, an input named like a parameter) left at their default count as not given, so a
+    compared variant's choices apply."""
+    keys = choice_keys(calc)
+    return {k: v for k, v in values.items() if not (k in keys and _at_default(calc, k, v))}
+
+
+def _at_default(calc: Calculator, key: str, value: Any) -> bool:
+    inp = calc.input(key)
+    return not inp.required and inp.validate(value) == inp.validate(inp.default)
 
 
 def form_result_html(calc: Calculator, values: Mapping[str, Any], variant: str = NO_VARIANT) -> str:
