@@ -10,6 +10,7 @@ from pathlib import Path
 import mkdocs_gen_files
 
 from rulesbook.site import generate_pages, summary_nav, systems_table
+from rulesbook.variants import variants_markdown
 
 for path, text in generate_pages().items():
     with mkdocs_gen_files.open(path, "w") as f:
@@ -19,5 +20,9 @@ with mkdocs_gen_files.open("index.md", "a") as f:  # the hand-written home page,
     f.write(systems_table())
 
 notebooks = sorted(f"notebooks/{p.name}" for p in Path("notebooks").glob("*.ipynb"))
+with mkdocs_gen_files.open("variants.md", "w") as f:  # from the variant files and the choices
+    f.write(variants_markdown())
+
 with mkdocs_gen_files.open("SUMMARY.md", "w") as f:
     f.write(summary_nav(notebooks))
+    f.write("* [Designer what-ifs: variants](variants.md)\n* [Sweeps](sweeps.md)\n")
