@@ -283,3 +283,16 @@ def test_rule_command_lists_the_parameters_a_variant_can_change() -> None:
     assert "battle_shock_dice: 2D6 — Battle-shock dice" in out.stdout
     data = json.loads(invoke("rule", "wh40k.core.battle-shock", "--json").stdout)
     assert [p["key"] for p in data["parameters"]] == ["battle_shock_dice"]
+
+
+def test_the_widgets_compare_with_a_variant_side_by_side() -> None:
+    from widgets.ipy import calculator_widget
+
+    form = calculator_widget("wh40k.deadly-demise", compare_with="deadly-demise-on-5", x="D6")
+    html = form.output.value
+    assert 'data-variant="baseline"' in html and 'data-variant="deadly-demise-on-5"' in html
+    assert 'data-exact="1/6">+0.1667 (+1/6)<' in html  # P(explodes) 1/6 -> 1/3
+    assert "<svg" in html  # the mortal-wound distributions, plotted side by side
+    assert form.compare.options == ("none", "battle-shock-3d6", "deadly-demise-on-5")
+    form.compare.value = "none"
+    assert "data-variant" not in form.output.value and 'data-key="p_explodes_exact">1/6<' in form.output.value
