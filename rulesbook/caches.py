@@ -20,8 +20,8 @@ Example:
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
-from typing import Any, Protocol
+from collections.abc import Iterator
+from typing import Protocol
 
 from rulesbook.registry import registry
 
@@ -60,9 +60,7 @@ def clear_caches(*, results: bool = True, intermediate: bool = True) -> None:
     """
     if results:
         for calc in registry().calculators.values():
-            result_cache: Callable[..., Any] | None = getattr(calc, "_cached", None)
-            if result_cache is not None and _is_cache(result_cache):
-                result_cache.cache_clear()  # type: ignore[attr-defined]
+            calc.cache_clear()
     if intermediate:
         for _, cached in intermediate_caches():
             cached.cache_clear()

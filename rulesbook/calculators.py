@@ -21,22 +21,34 @@ Example:
 from __future__ import annotations
 
 import dataclasses
-import re
-from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache, lru_cache
-from pathlib import Path
+from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, ClassVar, Literal, Protocol
+from typing import Any, Literal, Protocol
 
-from rulesbook.dice import DICE_HELP, DiceExpr, parse_dice
 from rulesbook.errors import InputError
+from rulesbook.inputs import (
+    NOT_GIVEN,
+    REQUIRED,
+    BoolInput,
+    ChoiceInput,
+    DiceInput,
+    Input,
+    InterpretationInput,
+    IntInput,
+    IntListInput,
+    OptionalInput,
+    OptionalIntInput,
+    PathInput,
+    WordListInput,
+)
 from rulesbook.results import CalcResult, Table, fraction_str
 
 __all__ = [
     "NOT_GIVEN",
+    "REQUIRED",
     "BoolInput",
     "Calculator",
     "ChoiceInput",
@@ -53,451 +65,6 @@ __all__ = [
     "calculator",
     "publish_values",
 ]
-
-
-_INT_TEXT = re.compile(r"^[+-]?[0-9]{1,9}$")
-
-
-class _Required:
-    def __repr__(self) -> str:
-        return "REQUIRED"
-
-
-REQUIRED: Any = _Required()
-"""Default of an input that must be given."""
-
-
-@dataclass(frozen=True, kw_only=True)
-class Input(ABC):
-    """One declared input of a calculator.
-
-    ``key`` is the public name (CLI ``key=value``, JSON, widget); ``label`` and ``help`` are
-    shown in forms and docs; ``default`` is :data:`REQUIRED` when the user must give a value.
-    """
-
-    key: str
-    help: str
-    label: str = ""
-    default: Any = REQUIRED
-    kind: ClassVar[str] = "value"
-
-    @property
-    def title(self) -> str:
-        """The label, or the key made readable."""
-        return self.label or self.key.replace("_", " ").capitalize()
-
-    @property
-    def initial(self) -> Any:
-        """A starting value for forms: the default, or for a required input a plain value."""
-        if not self.required:
-            return self.default
-        return self._initial()
-
-    def _initial(self) -> Any:
-        return None
-
-    @property
-    def required(self) -> bool:
-        """True when there is no default."""
-        return self.default is REQUIRED
-
-    @abstractmethod
-    def allowed(self) -> str:
-        """What values are allowed, in words (used in every error and in the docs)."""
-
-    @abstractmethod
-    def parse(self, text: str) -> Any:
-        """Parse the CLI/text form; raise :class:`InputError` naming the key."""
-
-    def validate(self, value: Any) -> Any:
-        """Check a Python value (text is parsed first); return the canonical value."""
-        if isinstance(value, str):
-            return self.parse(value)
-        return self._check(value)
-
-    def _check(self, value: Any) -> Any:
-        return self.parse(str(value))
-
-    def format(self, value: Any) -> str:
-        """The CLI/text form of a value (inverse of :meth:`parse`)."""
-        return str(value)
-
-    def jsonable(self, value: Any) -> Any:
-        """The JSON form of a value."""
-        return value
-
-    def error(self, value: Any) -> InputError:
-        """An error for ``value`` that names the key and what is allowed (long values cut)."""
-        shown = repr(value)
-        if len(shown) > 40:
-            shown = shown[:30] + f"… ({len(shown)} characters)"
-        return InputError(self.key, f"expected {self.allowed()}, got {shown}")
-
-
-@dataclass(frozen=True, kw_only=True)
-class IntInput(Input):
-    """An integer between ``minimum`` and ``maximum`` (inclusive)."""
-
-    minimum: int
-    maximum: int
-    kind: ClassVar[str] = "int"
-
-    def allowed(self) -> str:
-        return f"an integer from {self.minimum} to {self.maximum}"
-
-    def _initial(self) -> Any:
-        return max(self.minimum, min(self.maximum, 0))
-
-    def parse(self, text: str) -> int:
-        word = text.strip()
-        if not _INT_TEXT.match(word):  # plain ASCII digits only: no 1_0, no other scripts
-            raise self.error(text)
-        return self._check(int(word))
-
-    def _check(self, value: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            if isinstance(value, float) and value.is_integer():
-                value = int(value)
-            else:
-                raise self.error(value)
-        if not self.minimum <= value <= self.maximum:
-            raise self.error(value)
-        return int(value)
-
-
-@dataclass(frozen=True, kw_only=True)
-class BoolInput(Input):
-    """``true`` or ``false``."""
-
-    kind: ClassVar[str] = "bool"
-
-    def allowed(self) -> str:
-        return "true or false"
-
-    def parse(self, text: str) -> bool:
-        word = text.strip().lower()
-        if word == "true":
-            return True
-        if word == "false":
-            return False
-        raise self.error(text)
-
-    def _check(self, value: Any) -> bool:
-        if not isinstance(value, bool):
-            raise self.error(value)
-        return value
-
-    def format(self, value: Any) -> str:
-        return "true" if value else "false"
-
-
-@dataclass(frozen=True, kw_only=True)
-class ChoiceInput(Input):
-    """One of a fixed list of words."""
-
-    choices: tuple[str, ...]
-    kind: ClassVar[str] = "choice"
-
-    def allowed(self) -> str:
-        return "one of " + ", ".join(self.choices)
-
-    def parse(self, text: str) -> str:
-        word = text.strip()
-        if word not in self.choices:
-            raise self.error(text)
-        return word
-
-
-@cache
-def _system_register(system: str) -> Mapping[str, Any]:
-    from rulesbook.records import load_system_data
-
-    path = Path(__file__).parent / "systems" / system.replace("-", "_") / "rules.yaml"
-    return {i.id: i for i in load_system_data(path)[2]} if path.is_file() else {}
-
-
-def _register_entry(interp_id: str) -> Any:
-    """The register entry ``interp_id`` read from its system's data file (legacy declarations)."""
-    return _system_register(interp_id.split(".", 1)[0]).get(interp_id)
-
-
-@dataclass(frozen=True, kw_only=True)
-class InterpretationInput(ChoiceInput):
-    """A switch between the options of an entry of the interpretations register.
-
-    Choices and default come from the register, so the calculator, the CLI, the widgets and
-    the docs always offer exactly the documented alternatives.
-    """
-
-    interpretation: str
-    choices: tuple[str, ...] = ()
-    kind: ClassVar[str] = "interpretation"
-
-    def __post_init__(self) -> None:
-        if self.choices:  # declared from a typed reading (rulesbook.choices.Readings.input)
-            if not self.label:
-                object.__setattr__(self, "label", self.key.replace("_", " ").capitalize())
-            return
-        interp = _register_entry(self.interpretation)
-        if interp is None:
-            raise LookupError(f"unknown interpretation {self.interpretation}")
-        object.__setattr__(self, "choices", interp.option_keys)
-        if self.default is REQUIRED:
-            object.__setattr__(self, "default", interp.default)
-        if not self.label:
-            object.__setattr__(self, "label", self.key.replace("_", " ").capitalize())
-
-
-class _NotGiven:
-    def __repr__(self) -> str:
-        return "NOT_GIVEN"
-
-
-NOT_GIVEN: Any = _NotGiven()
-"""The value of an :class:`OptionalInput` the user left out (empty text, or not given)."""
-
-
-@dataclass(frozen=True, kw_only=True)
-class OptionalInput(Input):
-    """Any declared input that may also be a special word or be left out — the one wrapper.
-
-    ``inner`` is the input a real value must satisfy (its key, label and help are used unless
-    given here). ``words`` maps special words to the value they stand for: ``{"none": None}``
-    (e.g. no officer alive), ``{"same": None}`` (the dice of another input). ``empty`` is the
-    value of empty text: :data:`NOT_GIVEN` (left out), a word's value, or :data:`REQUIRED`
-    to let ``inner`` read empty text (an empty list, or an error). ``form_start`` is where a
-    form starts when the default is a word or :data:`NOT_GIVEN`; ``left_out`` says in help
-    what leaving the input out means.
-
-    Example:
-        >>> officer = OptionalInput(inner=IntInput(key="officer_ld", help="", minimum=0, maximum=10),
-        ...                         words={"none": None}, default=NOT_GIVEN, form_start=8)
-        >>> officer.parse("none") is None, officer.parse("") is NOT_GIVEN, officer.parse("8")
-        (True, True, 8)
-        >>> officer.allowed()
-        "an integer from 0 to 10 or 'none'"
-        >>> officer.parse("11")
-        Traceback (most recent call last):
-        ...
-        rulesbook.errors.InputError: officer_ld: expected an integer from 0 to 10 or 'none', got '11'
-    """
-
-    inner: Input
-    key: str = ""
-    help: str = ""
-    words: Mapping[str, Any] = field(default_factory=dict)
-    empty: Any = NOT_GIVEN
-    form_start: Any = REQUIRED
-    left_out: str = ""
-    kind: ClassVar[str] = "optional"
-
-    def __post_init__(self) -> None:
-        for name in ("key", "help", "label"):
-            if not getattr(self, name):
-                object.__setattr__(self, name, getattr(self.inner, name))
-        object.__setattr__(self, "words", MappingProxyType(dict(self.words)))
-
-    @property
-    def inner_kind(self) -> str:
-        """The kind of the wrapped input (front-ends pick a control by it)."""
-        return self.inner.kind
-
-    @property
-    def initial(self) -> Any:
-        if self.form_start is not REQUIRED:
-            return self.form_start
-        return self.default if not self.required else self.inner.initial
-
-    def allowed(self) -> str:
-        words = [f"'{w}'" for w in self.words]
-        if not words:
-            return self.inner.allowed()
-        return f"{self.inner.allowed()} or {' or '.join(words)}"
-
-    def _special(self, value: Any) -> bool:
-        return value is NOT_GIVEN or any(value is v for v in self.words.values())
-
-    def parse(self, text: str) -> Any:
-        word = text.strip().lower()
-        if word in self.words:
-            return self.words[word]
-        if not word and self.empty is not REQUIRED:
-            return self.empty
-        try:
-            return self.inner.parse(text)
-        except InputError as exc:
-            raise self._widen(exc, text) from None
-
-    def _check(self, value: Any) -> Any:
-        if self._special(value):
-            return value
-        try:
-            return self.inner.validate(value)
-        except InputError as exc:
-            raise self._widen(exc, value) from None
-
-    def _widen(self, exc: InputError, value: Any) -> InputError:
-        """The inner input's error, saying the special words too when it lists what is allowed."""
-        return self.error(value) if exc.message.startswith("expected ") else exc
-
-    def format(self, value: Any) -> str:
-        if value is NOT_GIVEN:
-            return self.left_out
-        for word, special in self.words.items():
-            if value is special:
-                return word
-        return self.inner.format(value)
-
-    def jsonable(self, value: Any) -> Any:
-        return None if self._special(value) else self.inner.jsonable(value)
-
-
-def OptionalIntInput(*, none_word: str = "none", default: Any = REQUIRED, **int_fields: Any) -> OptionalInput:
-    """An integer in range or the word ``none`` (kept for callers not yet moved to :class:`OptionalInput`)."""
-    inner = IntInput(**int_fields)
-    return OptionalInput(inner=inner, words={none_word: None}, empty=None, default=default)
-
-
-@dataclass(frozen=True, kw_only=True)
-class DiceInput(Input):
-    """A dice expression (``D6``, ``2D6``, ``D6+3``, ``3``)."""
-
-    kind: ClassVar[str] = "dice"
-    min_value: int = 0
-
-    def allowed(self) -> str:
-        return DICE_HELP
-
-    def parse(self, text: str) -> DiceExpr:
-        expr = parse_dice(text, field_name=self.key)
-        if expr.minimum < self.min_value:
-            raise InputError(self.key, f"the expression can roll below {self.min_value}, got {text!r}")
-        return expr
-
-    def _check(self, value: Any) -> DiceExpr:
-        if isinstance(value, DiceExpr):
-            return self.parse(str(value))
-        if isinstance(value, int) and not isinstance(value, bool):
-            return self.parse(str(value))
-        raise self.error(value)
-
-    def jsonable(self, value: Any) -> Any:
-        return str(value)
-
-
-@dataclass(frozen=True, kw_only=True)
-class IntListInput(Input):
-    """A comma-separated list of integers, each in range."""
-
-    minimum: int
-    maximum: int
-    min_length: int = 0
-    max_length: int = 100
-    kind: ClassVar[str] = "int-list"
-
-    def allowed(self) -> str:
-        return (
-            f"a comma-separated list of {self.min_length} to {self.max_length} integers, "
-            f"each from {self.minimum} to {self.maximum}"
-        )
-
-    def parse(self, text: str) -> tuple[int, ...]:
-        parts = [p.strip() for p in text.split(",")] if text.strip() else []
-        if not all(_INT_TEXT.match(p) for p in parts):
-            raise self.error(text)
-        return self._check(tuple(int(p) for p in parts))
-
-    def _check(self, value: Any) -> tuple[int, ...]:
-        if not isinstance(value, list | tuple) or any(
-            isinstance(v, bool) or not isinstance(v, int) for v in value
-        ):
-            raise self.error(value)
-        if not self.min_length <= len(value) <= self.max_length:
-            raise self.error(self.format(value))
-        if any(not self.minimum <= v <= self.maximum for v in value):
-            raise self.error(self.format(value))
-        return tuple(value)
-
-    def format(self, value: Any) -> str:
-        return ",".join(str(v) for v in value)
-
-    def jsonable(self, value: Any) -> Any:
-        return list(value)
-
-
-@dataclass(frozen=True, kw_only=True)
-class PathInput(Input):
-    """A path to an existing file (e.g. a game log)."""
-
-    suffixes: tuple[str, ...] = (".yaml", ".yml", ".json")
-    kind: ClassVar[str] = "path"
-
-    def allowed(self) -> str:
-        return "the path of an existing " + "/".join(self.suffixes) + " file"
-
-    def parse(self, text: str) -> str:
-        path = Path(text.strip()).expanduser()
-        if not text.strip() or not path.is_file() or path.suffix.lower() not in self.suffixes:
-            raise self.error(text)
-        return str(path)
-
-
-@dataclass(frozen=True, kw_only=True)
-class WordListInput(Input):
-    """A comma-separated list of words, each matching one of ``words`` (full-match regexes).
-
-    ``words`` pairs a regular expression with the form shown in help and errors, e.g.
-    ``(("lethal-hits", "lethal-hits"), ("sustained-hits-(?:[1-6]|d3)", "sustained-hits-N"))``.
-    Words are lower-cased; order is kept; a word given twice is an error.
-
-    Example:
-        >>> inp = WordListInput(key="abilities", help="", default=(),
-        ...                     words=(("blast", "blast"), ("anti-[a-z]+-[2-6]", "anti-KEYWORD-N")))
-        >>> inp.parse("Blast, anti-infantry-4")
-        ('blast', 'anti-infantry-4')
-        >>> inp.parse("blastt")
-        Traceback (most recent call last):
-        ...
-        rulesbook.errors.InputError: abilities: unknown word 'blastt'; allowed: blast, anti-KEYWORD-N
-    """
-
-    words: tuple[tuple[str, str], ...]
-    kind: ClassVar[str] = "word-list"
-
-    @property
-    def shown(self) -> str:
-        """The allowed words as shown to users."""
-        return ", ".join(shown for _, shown in self.words)
-
-    def allowed(self) -> str:
-        return "a comma-separated list of: " + self.shown
-
-    def _initial(self) -> Any:
-        return ()
-
-    def parse(self, text: str) -> tuple[str, ...]:
-        parts = [p.strip().lower() for p in text.split(",")] if text.strip() else []
-        out: list[str] = []
-        for word in parts:
-            if not word:
-                raise InputError(self.key, f"empty word in {text!r}; {self.allowed()}")
-            if not any(re.fullmatch(pattern, word) for pattern, _ in self.words):
-                raise InputError(self.key, f"unknown word {word!r}; allowed: {self.shown}")
-            if word in out:
-                raise InputError(self.key, f"{word!r} given twice")
-            out.append(word)
-        return tuple(out)
-
-    def _check(self, value: Any) -> tuple[str, ...]:
-        if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
-            return self.parse(",".join(value))
-        raise self.error(value)
-
-    def format(self, value: Any) -> str:
-        return ",".join(value)
-
-    def jsonable(self, value: Any) -> Any:
-        return list(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -666,6 +233,10 @@ class Calculator:
         if not any(isinstance(v, Fraction) or _is_exact_list(v) for v in result.values.values()):
             return result
         return dataclasses.replace(result, values=publish_values(result.values))
+
+    def cache_clear(self) -> None:
+        """Forget cached results (benchmarks time cold runs with it)."""
+        self._cached.cache_clear()  # type: ignore[attr-defined]
 
     def run(self, **values: Any) -> CalcResult:
         """Validate ``values`` and compute (cached when :attr:`cacheable`)."""

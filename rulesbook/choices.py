@@ -48,9 +48,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, Self, get_args, get_origin
 
-from rulesbook.calculators import InterpretationInput
 from rulesbook.dice import DiceExpr, parse_dice
 from rulesbook.errors import InputError, RulesbookError
+from rulesbook.inputs import InterpretationInput
 
 __all__ = [
     "ParameterSpec",

@@ -28,9 +28,11 @@ Example:
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from typing import Any, Protocol
 
 from rulesbook.results import CalcResult, Table, fraction_str, short_fraction
@@ -40,6 +42,8 @@ __all__ = [
     "OutputLike",
     "ShownValue",
     "decimal",
+    "md_inline",
+    "plain",
     "result_html",
     "result_markdown",
     "result_text",
@@ -215,14 +219,39 @@ def result_text(outputs: Iterable[OutputLike], result: CalcResult) -> str:
         lines.append("")
         lines.extend("  " + line for line in result.explanation)
     lines.extend(f"  warning: {warning}" for warning in result.warnings)
-    return "\n".join(lines)
+    return "\n".join(plain(line) for line in lines)
 
 
-def _md_inline(text: str) -> str:
-    import markdown
+@cache
+def _inline_markdown() -> Any:
+    from markdown_it import MarkdownIt
 
-    rendered: str = markdown.markdown(text)
-    return rendered.removeprefix("<p>").removesuffix("</p>")
+    # Raw HTML is never passed through: explanation lines quote user text (army and unit names
+    # from game logs, weapon names from forms), which must read as text, never run as markup.
+    # Images are off too: an explanation never loads anything from anywhere.
+    return MarkdownIt("commonmark", {"html": False}).disable("image")
+
+
+def md_inline(text: str) -> str:
+    """One explanation line as inline HTML: Markdown emphasis and code render, raw HTML is escaped.
+
+    >>> md_inline("**Boyz** <img src=x onerror=alert(1)> lost `2`")
+    '<strong>Boyz</strong> &lt;img src=x onerror=alert(1)&gt; lost <code>2</code>'
+    """
+    rendered: str = _inline_markdown().renderInline(text)
+    return rendered
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def plain(text: str) -> str:
+    """Text safe for a terminal: control characters (escape sequences among them) are dropped.
+
+    >>> plain("Boyz\x1b]0;pwned\x07 mob")
+    'Boyz]0;pwned mob'
+    """
+    return _CONTROL.sub("", text)
 
 
 def result_html(outputs: Iterable[OutputLike], result: CalcResult) -> str:
@@ -239,7 +268,7 @@ def result_html(outputs: Iterable[OutputLike], result: CalcResult) -> str:
     if result.explanation:
         parts.append(
             "<ul class='rb-explanation'>"
-            + "".join(f"<li>{_md_inline(line)}</li>" for line in result.explanation)
+            + "".join(f"<li>{md_inline(line)}</li>" for line in result.explanation)
             + "</ul>"
         )
     parts += [t.to_html() for t in result.tables]
