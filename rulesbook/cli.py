@@ -189,6 +189,8 @@ def calc_cmd(calc_id: str | None, assignments: Sequence[str], as_json: bool, wan
     """Run calculator CALC_ID with key=value inputs (booleans true/false, lists comma-separated).
 
     `rulesbook calc ID --help` lists the calculator's inputs; `rulesbook list` lists the IDs.
+    `variant=NAME` or `variant=PATH.yaml` runs it under a designer variant (repeat to compose;
+    `rulesbook variants` lists the shipped ones).
     """
     reg = registry()
     if calc_id is None:

@@ -286,12 +286,12 @@ def _chunks[T](items: Sequence[T], size: int) -> list[Sequence[T]]:
 
 
 def _mp_context() -> Any:
-    """Fresh worker processes (forkserver, spawn on Windows) when the main module can be imported
-    again; a fork where it cannot (code typed into an interpreter or piped in)."""
+    """Fresh worker processes (forkserver; spawn on Windows) unless the main module names a file
+    that cannot be imported again (code piped into ``python -``): then a fork."""
     import __main__
 
     main_file = getattr(__main__, "__file__", None)
-    if main_file is not None and Path(main_file).is_file():
+    if main_file is None or Path(main_file).is_file():
         return multiprocessing.get_context("spawn" if os.name == "nt" else "forkserver")
     return multiprocessing.get_context("fork")
 
