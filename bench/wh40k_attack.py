@@ -53,8 +53,8 @@ MODELS, WOUNDS, ATTACKS = 20, 2, 40
 def ours() -> list[Fraction]:
     calc = registry().calculator("wh40k.attack")
     checked = calc.validate(INPUTS)
-    result = calc.compute(**checked)  # the result cache (lru) is bypassed on purpose
-    return [Fraction(p) for p in result["models_destroyed_exact"]]
+    result = calc.compute(**calc.compute_arguments(checked))  # the result cache is bypassed on purpose
+    return list(result["models_destroyed"])  # the exact values, before the floats are derived
 
 
 def ours_cold() -> list[Fraction]:

@@ -173,10 +173,8 @@ def reading(interpretation: str, default: str, *, inert: str = "") -> Any:
 
 
 def _hints(cls: type) -> dict[str, Any]:
-    import sys
-
-    module = sys.modules.get(cls.__module__)
-    return typing.get_type_hints(cls, globalns=vars(module) if module else None)
+    # Each class in the MRO resolves its own annotations in its own module.
+    return typing.get_type_hints(cls)
 
 
 def _kind(key: str, hint: Any) -> ParameterKind:

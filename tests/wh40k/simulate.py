@@ -1,7 +1,7 @@
 """An independent, seeded Monte Carlo of the 40k attack sequence, written from the rules.
 
 It shares no code with ``rulesbook.systems.wh40k.rules`` beyond the frozen profile values
-(``Weapon``, ``Target``, ``Options``): every roll is a ``random.Random`` die, one attack and
+(``Weapon``, ``Target``, the situation and readings): every roll is a ``random.Random`` die, one attack and
 one point of damage at a time, with a list of wounds left per model. It exists only to check
 the exact answers.
 """
@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from rulesbook.dice import DiceExpr
-from rulesbook.systems.wh40k.rules import Options, Target, Weapon
+from rulesbook.systems.wh40k.weapons import Target, Weapon
+from tests.wh40k.options import Setup
 
 
 def _roll(rng: random.Random, expr: DiceExpr) -> int:
@@ -57,7 +58,8 @@ class _Unit:
                     return
 
 
-def simulate_once(rng: random.Random, weapons: Sequence[Weapon], target: Target, o: Options) -> int:
+def simulate_once(rng: random.Random, weapons: Sequence[Weapon], target: Target, options: Setup) -> int:
+    o, readings = options[0], options[1].readings
     unit = _Unit(target)
     devastating: list[int] = []
     for w in weapons:
@@ -75,12 +77,12 @@ def simulate_once(rng: random.Random, weapons: Sequence[Weapon], target: Target,
         cover = target.cover and w.ranged and not ab.ignores_cover and not (target.save <= 3 and w.ap == 0)
         armour_mod = min(1, w.ap + (1 if cover else 0) + o.save_modifier)
         armour_ok = sum(1 for f in range(2, 7) if f + armour_mod >= target.save) if target.save <= 6 else 0
-        inv_mod = min(1, o.save_modifier) if o.invuln_modifiers == "other-modifiers-apply" else 0
+        inv_mod = min(1, o.save_modifier) if readings.invuln_modifiers == "other-modifiers-apply" else 0
         inv_ok = sum(1 for f in range(2, 7) if target.invuln is not None and f + inv_mod >= target.invuln)
         use_invuln = inv_ok > armour_ok
         for _ in range(n_attacks):
             hits: list[bool] = []  # True = automatic wound (Lethal Hits)
-            if ab.torrent and not (o.overwatch and w.ranged and o.torrent_overwatch == "sixes-only"):
+            if ab.torrent and not (o.overwatch and w.ranged and readings.torrent_overwatch == "sixes-only"):
                 hits.append(False)
             else:
                 for attempt in range(2):
@@ -130,7 +132,7 @@ def simulate_once(rng: random.Random, weapons: Sequence[Weapon], target: Target,
 
 
 def simulate(
-    weapons: Sequence[Weapon], target: Target, options: Options, trials: int, seed: int
+    weapons: Sequence[Weapon], target: Target, options: Setup, trials: int, seed: int
 ) -> dict[int, Fraction]:
     """Relative frequency of each number of wounds lost over ``trials`` seeded runs."""
     rng = random.Random(seed)

@@ -16,22 +16,21 @@ from hypothesis import strategies as st
 from rulesbook.dice import DiceExpr, parse_dice
 from rulesbook.errors import InputError
 from rulesbook.registry import registry
+from rulesbook.systems.wh40k.choices import CHOICES
 from rulesbook.systems.wh40k.data import mortarion_weapons
+from rulesbook.systems.wh40k.engine import resolve
 from rulesbook.systems.wh40k.rules import (
-    Options,
-    Target,
-    Weapon,
     battle_shock_test,
     deadly_demise_test,
     desperate_escape_test,
     failures,
     hazardous_test,
     hit_test,
-    parse_abilities,
-    resolve,
     save_test,
     wound_target,
 )
+from rulesbook.systems.wh40k.weapons import Target, Weapon, parse_abilities
+from tests.wh40k.options import Setup, choose
 from tests.wh40k.simulate import simulate
 
 ATTACK = registry().calculator("wh40k.attack")
@@ -43,14 +42,14 @@ def weapon(
     return Weapon("w", parse_dice(attacks), skill, s, ap, parse_dice(d), parse_abilities(abilities), ranged)
 
 
-DEFAULT = Options()
+DEFAULT = choose()
 
 
 def assert_matches_monte_carlo(
-    weapons: list[Weapon], target: Target, options: Options = DEFAULT, trials: int = 6000, seed: int = 40
+    weapons: list[Weapon], target: Target, options: Setup = DEFAULT, trials: int = 6000, seed: int = 40
 ) -> None:
     """Every P(wounds lost = k) and the mean within 4.5 standard errors of the seeded estimate."""
-    exact = resolve(weapons, target, options).wounds_lost
+    exact = resolve(weapons, target, *options).wounds_lost
     sampled = simulate(weapons, target, options, trials, seed)
     for k in set(exact.outcomes()) | set(sampled):
         p = float(exact.p(k))
@@ -103,14 +102,14 @@ def test_anti_twin_linked_devastating_matches_monte_carlo() -> None:
 def test_modifiers_and_rerolls_match_monte_carlo() -> None:
     w = weapon("8", 4, 8, 0, "D6", "heavy,ignores-cover")
     target = Target(toughness=5, save=4, wounds=3, models=3, stealth=True, cover=True, fnp=6)
-    options = Options(hit_modifier=1, reroll_hits="ones", reroll_wounds="failed")
+    options = choose(hit_modifier=1, reroll_hits="ones", reroll_wounds="failed")
     assert_matches_monte_carlo([w], target, options)
 
 
 @pytest.mark.covers("wh40k.attack.fire-overwatch", "wh40k.attack.torrent", "wh40k.attack.benefit-of-cover")
 def test_overwatch_with_torrent_matches_monte_carlo() -> None:
     target = Target(toughness=4, save=4, wounds=1, models=10, cover=True)
-    opts = Options(overwatch=True)
+    opts = choose(overwatch=True)
     assert_matches_monte_carlo(
         [weapon("10", 3, 4, 0, "1"), weapon("D6", 3, 5, 0, "1", "torrent")], target, opts
     )
@@ -134,9 +133,9 @@ def test_sustained_and_lethal_hits_together() -> None:
 def test_devastating_wounds_do_not_spill() -> None:
     """D6 mortal wounds from one Critical Wound can destroy at most one 1-wound model."""
     w = weapon("3", 3, 4, 0, "D6", "torrent,devastating-wounds")
-    r = resolve([w], Target(toughness=4, save=2, wounds=1, models=10), Options(critical_wound=2))
+    r = resolve([w], Target(toughness=4, save=2, wounds=1, models=10), *choose(critical_wound=2))
     assert max(r.models_destroyed.outcomes()) == 3  # three attacks, one model each at most
-    spilled = resolve([w], Target(4, 2, 1, 10), Options(critical_wound=2, devastating_excess="spills"))
+    spilled = resolve([w], Target(4, 2, 1, 10), *choose(critical_wound=2, devastating_excess="spills"))
     assert spilled.mean_models_destroyed > r.mean_models_destroyed
 
 
@@ -149,8 +148,8 @@ def test_devastating_wounds_wait_for_the_other_weapons() -> None:
     dev = weapon("1", 2, 4, 0, "1", "torrent,devastating-wounds")
     big = weapon("1", 2, 4, 0, "3", "torrent")
     target = Target(toughness=4, save=7, wounds=2, models=2)
-    opts = Options(critical_wound=2)  # every successful Wound roll (5/6) is a Critical Wound
-    r = resolve([dev, big], target, opts)
+    opts = choose(critical_wound=2)  # every successful Wound roll (5/6) is a Critical Wound
+    r = resolve([dev, big], target, *opts)
     both, only_big, only_dev = Fraction(25, 36), Fraction(5, 36), Fraction(5, 36)
     assert r.wounds_lost.pmf() == {0: Fraction(1, 36), 1: only_dev, 2: only_big, 3: both}
     assert_matches_monte_carlo([dev, big], target, opts)
@@ -164,11 +163,11 @@ def test_modifier_caps(skill: int, m1: int, m2: int) -> None:
     t = Target(4, 7, 1)
     capped = max(-1, min(1, m1 + m2))
     assert (
-        hit_test(w, t, Options(hit_modifier=m1 + m2)).p_pass()
-        == hit_test(w, t, Options(hit_modifier=capped)).p_pass()
+        hit_test(w, t, *choose(hit_modifier=m1 + m2)).p_pass()
+        == hit_test(w, t, *choose(hit_modifier=capped)).p_pass()
     )
     faces = sum(1 for f in range(1, 7) if f == 6 or (f != 1 and f + capped >= skill))
-    assert hit_test(w, t, Options(hit_modifier=m1 + m2)).p_pass() == Fraction(faces, 6)
+    assert hit_test(w, t, *choose(hit_modifier=m1 + m2)).p_pass() == Fraction(faces, 6)
 
 
 @pytest.mark.covers("wh40k.attack.benefit-of-cover", "wh40k.attack.saving-throw")
@@ -218,7 +217,7 @@ def test_lethal_hit_is_not_a_critical_wound() -> None:
     w = weapon("6", 3, 4, -1, "1", "lethal-hits,devastating-wounds")
     t = Target(toughness=4, save=3, wounds=1, models=10)
     default = resolve([w], t).steps[0]
-    bugged = resolve([w], t, Options(lethal_devastating="critical-wound")).steps[0]
+    bugged = resolve([w], t, *choose(lethal_devastating="critical-wound")).steps[0]
     # devastating wounds come only from Wound rolls of 6: (3/6 non-critical hits) x 1/6 per attack
     assert default.devastating == 6 * Fraction(3, 6) * Fraction(1, 6)
     assert bugged.devastating == default.devastating + 6 * Fraction(1, 6)
@@ -229,7 +228,7 @@ def test_sustained_d3_once_per_weapon_keeps_the_mean_widens_the_spread() -> None
     w = weapon("10", 4, 8, 0, "1", "sustained-hits-d3")
     t = Target(toughness=4, save=7, wounds=1, models=40)
     a = resolve([w], t).wounds_lost
-    b = resolve([w], t, Options(sustained_roll="once-per-weapon")).wounds_lost
+    b = resolve([w], t, *choose(sustained_roll="once-per-weapon")).wounds_lost
 
     def var(d: object) -> Fraction:
         m = d.mean()  # type: ignore[attr-defined]
@@ -244,7 +243,7 @@ def test_twin_linked_fishing_trades_wounds_for_mortal_wounds() -> None:
     w = weapon("6", 3, 4, 0, "1", "torrent,twin-linked,devastating-wounds")
     t = Target(toughness=4, save=2, wounds=1, models=20)
     failed = resolve([w], t).steps[0]
-    fish = resolve([w], t, Options(twin_linked="non-critical")).steps[0]
+    fish = resolve([w], t, *choose(twin_linked="non-critical")).steps[0]
     assert failed.wounds == 6 * Fraction(3, 4)
     assert fish.devastating == 6 * (Fraction(1, 6) + Fraction(5, 6) * Fraction(1, 6))
     assert fish.devastating > failed.devastating and fish.wounds < failed.wounds
@@ -256,7 +255,7 @@ def test_source_only_drops_the_published_abilities() -> None:
     t = Target(toughness=4, save=7, wounds=1)
     # auto hit; Critical Wound on 2+, failures re-rolled: 5/6 + 1/6 x 5/6
     assert resolve([w], t).mean_wounds_lost == Fraction(35, 36)
-    assert resolve([w], t, Options(published_abilities="source-only")).mean_wounds_lost == Fraction(1, 4)
+    assert resolve([w], t, *choose(published_abilities="source-only")).mean_wounds_lost == Fraction(1, 4)
 
 
 @pytest.mark.covers("wh40k.attack.wound-roll")
@@ -267,7 +266,7 @@ def test_wound_table_against_its_definition(s: int, t: int) -> None:
     assert (need == 2) == (s >= 2 * t)
     assert (need == 4) == (s == t)
     assert (need == 6) == (2 * s <= t)
-    assert wound_target(s, t, "flat-4") == 4
+    assert wound_target(s, t, CHOICES.replace(readings={"wound_table": "flat-4"}).readings) == 4
 
 
 @pytest.mark.covers("wh40k.mortarion.damaged", "wh40k.mortarion.weapons")
@@ -539,8 +538,8 @@ def test_register_switches_match_the_simulation() -> None:
     flamer = weapon("D6", 3, 5, -1, "1", "torrent")
     target = Target(toughness=4, save=4, wounds=1, models=10, invuln=5)
     for opts in (
-        Options(overwatch=True, torrent_overwatch="sixes-only"),
-        Options(save_modifier=-1),
-        Options(save_modifier=-1, invuln_modifiers="armour-only"),
+        choose(overwatch=True, torrent_overwatch="sixes-only"),
+        choose(save_modifier=-1),
+        choose(save_modifier=-1, invuln_modifiers="armour-only"),
     ):
         assert_matches_monte_carlo([flamer, weapon("4", 3, 4, -3, "1")], target, opts, trials=3000)

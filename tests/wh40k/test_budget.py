@@ -5,6 +5,7 @@ No test here measures time: the corners below must simply return or raise InputE
 
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import replace
 from fractions import Fraction
@@ -12,10 +13,14 @@ from typing import Any
 
 import pytest
 
-from rulesbook.dice import DiceExpr, parse_dice
+from rulesbook.dice import constant, parse_dice
 from rulesbook.errors import InputError
 from rulesbook.registry import registry
-from rulesbook.systems.wh40k.rules import Options, Target, Weapon, parse_abilities, predicted_cost
+from rulesbook.systems.wh40k.attack_path import choices_of, situation_of, target_of
+from rulesbook.systems.wh40k.cost import PREDICTION_FACTOR, predicted_cost
+from rulesbook.systems.wh40k.engine import resolve
+from rulesbook.systems.wh40k.weapons import WEAPON_INPUTS, Target, Weapon, make_weapon, parse_abilities
+from tests.wh40k.options import Setup, choose
 
 ATTACK = registry().calculator("wh40k.attack")
 SEQUENCE = registry().calculator("wh40k.sequence")
@@ -54,13 +59,13 @@ def test_the_reviews_slow_inputs_are_refused_with_a_cut_that_fits(extra: dict[st
     most = int(match.group(1))
     checked = {k: ATTACK.input(k).parse(v) for k, v in values.items()}
     full = {**ATTACK.defaults(), **checked}
-    from rulesbook.systems.wh40k.calculators import _options, _target, _weapon
-
-    weapon = _weapon(full)
+    weapon = make_weapon({inp.key: full[inp.key] for inp in WEAPON_INPUTS})
     no_blast = replace(weapon, abilities=replace(weapon.abilities, blast=False))
-    target, options = _target(full), _options(full)
-    assert predicted_cost([replace(no_blast, attacks=DiceExpr(0, 6, most))], target, options).fits
-    assert not predicted_cost([replace(no_blast, attacks=DiceExpr(0, 6, most + 1))], target, options).fits
+    target, situation, choices = target_of(full), situation_of(full), choices_of(full)
+    assert predicted_cost([replace(no_blast, attacks=constant(most))], target, situation, choices).fits
+    assert not predicted_cost(
+        [replace(no_blast, attacks=constant(most + 1))], target, situation, choices
+    ).fits
 
 
 def test_realistic_cases_stay_allowed() -> None:
@@ -143,7 +148,7 @@ def test_a_tiny_target_with_a_huge_exact_answer_is_refused_by_its_digits() -> No
     """200 attacks with Sustained Hits D6 and 2D6 Damage at one model are quick to convolve but
     their exact answer would run to about 10,000 digits."""
     w = Weapon("w", parse_dice("200"), 3, 4, 0, parse_dice("2D6"), parse_abilities("sustained-hits-d6"))
-    cost = predicted_cost([w], Target(4, 7, 1, fnp=5), Options())
+    cost = predicted_cost([w], Target(4, 7, 1, fnp=5), *choose())
     assert cost.digits > 4000 and not cost.fits
     text = one_line_error(
         ATTACK,
@@ -158,3 +163,63 @@ def test_a_tiny_target_with_a_huge_exact_answer_is_refused_by_its_digits() -> No
         },
     )
     assert "digits" in text
+
+
+def _sample_cases(count: int, seed: int) -> list[tuple[list[Weapon], Target, Setup]]:
+    """A seeded sample of small sequences: random profiles, abilities, targets and readings."""
+    rng = random.Random(seed)
+    abilities = (
+        "",
+        "sustained-hits-1",
+        "devastating-wounds",
+        "lethal-hits,devastating-wounds",
+        "sustained-hits-d3,devastating-wounds",
+        "blast",
+        "twin-linked,anti-infantry-4",
+    )
+    readings = (
+        {},
+        {"devastating_excess": "spills"},
+        {"sustained_roll": "once-per-weapon"},
+        {"allocation": "excess-spills"},
+        {"devastating_modifiers": "ignore"},
+    )
+    out = []
+    while len(out) < count:
+        weapons = [
+            Weapon(
+                "w",
+                parse_dice(rng.choice(("5", "10", "20", "D6", "2D6", "40"))),
+                rng.randint(2, 5),
+                rng.randint(3, 9),
+                -rng.randint(0, 3),
+                parse_dice(rng.choice(("1", "2", "D3", "D6", "D6+1"))),
+                parse_abilities(rng.choice(abilities)),
+            )
+            for _ in range(rng.choice((1, 1, 2)))
+        ]
+        target = Target(
+            rng.randint(3, 8),
+            rng.randint(2, 7),
+            rng.choice((1, 2, 3, 5)),
+            models=rng.choice((1, 3, 5, 10, 20)),
+            fnp=rng.choice((None, 5, 6)),
+            damage_reduction=rng.choice((0, 0, 1)),
+        )
+        options = choose(**rng.choice(readings))
+        if predicted_cost(weapons, target, *options).work < 3e7:
+            out.append((weapons, target, options))
+    return out
+
+
+@pytest.mark.parametrize(("weapons", "target", "options"), _sample_cases(40, seed=9))
+def test_the_cost_model_follows_the_work_the_engine_does(
+    weapons: list[Weapon], target: Target, options: Setup
+) -> None:
+    """The prediction is never below the engine's own tally of its work and at most
+    PREDICTION_FACTOR times it; the predicted digits of the answer bound the real ones (within 3x, plus 10 for tiny answers)."""
+    predicted = predicted_cost(weapons, target, *options)
+    actual = resolve(weapons, target, *options)
+    assert actual.work > 0
+    assert actual.work <= predicted.work <= PREDICTION_FACTOR * actual.work
+    assert actual.digits <= predicted.digits <= 3 * actual.digits + 10

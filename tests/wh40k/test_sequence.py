@@ -11,8 +11,10 @@ import pytest
 
 from rulesbook.errors import InputError
 from rulesbook.registry import registry
+from rulesbook.systems.wh40k.engine import resolve
 from rulesbook.systems.wh40k.profiles import MAX_WEAPONS, canonical_weapons, parse_weapons
-from rulesbook.systems.wh40k.rules import Options, Target, resolve
+from rulesbook.systems.wh40k.weapons import Target
+from tests.wh40k.options import choose
 from tests.wh40k.test_attack import assert_matches_monte_carlo
 
 SEQUENCE = registry().calculator("wh40k.sequence")
@@ -102,7 +104,7 @@ def test_sequence_equals_resolve_and_the_seeded_simulation() -> None:
     )
     target = Target(toughness=4, save=3, wounds=2, models=5, fnp=6)
     r = SEQUENCE.run(weapons=text, toughness=4, save=3, wounds=2, models=5, fnp=6)
-    exact = resolve(parse_weapons(text), target, Options())
+    exact = resolve(parse_weapons(text), target, *choose())
     assert [Fraction(p) for p in r["wounds_lost_exact"]] == [exact.wounds_lost.p(k) for k in range(11)]
     assert Fraction(r["mean_models_destroyed_exact"]) == exact.mean_models_destroyed
     assert [row[0] for row in r.table("breakdown").rows] == ["bolters", "plasma", "melta", "target loses"]

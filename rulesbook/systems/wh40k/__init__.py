@@ -3,10 +3,12 @@
 from pathlib import Path
 
 from rulesbook.registry import SystemPackage
+from rulesbook.systems.wh40k.choices import CHOICES
 
 SYSTEM = SystemPackage(
     data=Path(__file__).with_name("rules.yaml"),
-    calculator_modules=("rulesbook.systems.wh40k.calculators",),
+    choices=CHOICES,
+    calculator_modules=("rulesbook.systems.wh40k.calculators", "rulesbook.systems.wh40k.roll_calculators"),
 )
 
 __all__ = ["SYSTEM"]

@@ -13,8 +13,8 @@ Example:
     >>> ws = parse_weapons("bolters: A=20 BS=3 S=4 D=1; plasma: A=2 bs=3 s=8 ap=-3 d=2 lethal-hits")
     >>> [(w.name, str(w.attacks), w.skill, w.strength, w.ap, str(w.damage)) for w in ws]
     [('bolters', '20', 3, 4, 0, '1'), ('plasma', '2', 3, 8, -3, '2')]
-    >>> canonical_weapons("A=D6 WS=4 S=5 D=1   blast ,  heavy")
-    'A=D6 WS=4 S=5 AP=0 D=1 blast,heavy'
+    >>> canonical_weapons("A=D6 WS=4 S=5 D=1   lethal-hits ,  precision")
+    'A=D6 WS=4 S=5 AP=0 D=1 lethal-hits,precision'
     >>> parse_weapons("A=3 BS=3 S=4 D=1; A=2 BS=3 S=40 D=2")
     Traceback (most recent call last):
     ...
@@ -27,9 +27,9 @@ import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from rulesbook.calculators import DiceInput, Input, IntInput
+from rulesbook.calculators import Input
 from rulesbook.errors import InputError
-from rulesbook.systems.wh40k.rules import Weapon, parse_abilities
+from rulesbook.systems.wh40k.weapons import Weapon, make_weapon
 
 __all__ = ["MAX_WEAPONS", "PROFILE_SYNTAX", "WeaponProfilesInput", "canonical_weapons", "parse_weapons"]
 
@@ -47,14 +47,8 @@ PROFILE_SYNTAX = (
 
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 '()+-]{0,39}$")
 _PAIR_RE = re.compile(r"^(?P<key>[A-Za-z]{1,2})\s*=\s*(?P<value>\S*)$")
-_KEYS: dict[str, Input] = {
-    "A": DiceInput(key="A", help="attacks", min_value=1),
-    "BS": IntInput(key="BS", help="ballistic skill", minimum=2, maximum=6),
-    "WS": IntInput(key="WS", help="weapon skill", minimum=2, maximum=6),
-    "S": IntInput(key="S", help="strength", minimum=1, maximum=30),
-    "AP": IntInput(key="AP", help="armour penetration", minimum=-6, maximum=0),
-    "D": DiceInput(key="D", help="damage", min_value=1),
-}
+_KEYS = {"A": "attacks", "BS": "skill", "WS": "skill", "S": "strength", "AP": "ap", "D": "damage"}
+"""The profile keys and the weapon characteristic each one gives."""
 _SHOWN_KEYS = "A, BS or WS, S, AP, D"
 
 
@@ -97,7 +91,7 @@ def _one(index: int, part: str, field: str) -> tuple[Weapon, str]:
             )
         label = f"{label} ({name})"
         part = rest
-    values: dict[str, object] = {}
+    texts: dict[str, str] = {}
     words: list[str] = []
     for token in _tokens(part):
         pair = _PAIR_RE.match(token)
@@ -107,16 +101,13 @@ def _one(index: int, part: str, field: str) -> tuple[Weapon, str]:
         key = pair["key"].upper()
         if key not in _KEYS:
             raise InputError(field, f"{label}: unknown key {pair['key']!r}; keys: {_SHOWN_KEYS}")
-        if key in values:
+        if key in texts:
             raise InputError(field, f"{label}: {key} given twice")
-        try:
-            values[key] = _KEYS[key].parse(pair["value"])
-        except InputError as exc:
-            raise InputError(field, f"{label}: {exc}") from None
-    if "BS" in values and "WS" in values:
+        texts[key] = pair["value"]
+    if "BS" in texts and "WS" in texts:
         raise InputError(field, f"{label}: give BS (a ranged weapon) or WS (a melee weapon), not both")
-    missing = [k for k in ("A", "S", "D") if k not in values]
-    if "BS" not in values and "WS" not in values:
+    missing = [k for k in ("A", "S", "D") if k not in texts]
+    if "BS" not in texts and "WS" not in texts:
         missing.insert(1, "BS or WS")
     if missing:
         raise InputError(field, f"{label}: missing {', '.join(missing)}; keys: {_SHOWN_KEYS}")
@@ -125,21 +116,14 @@ def _one(index: int, part: str, field: str) -> tuple[Weapon, str]:
         if word in seen:
             raise InputError(field, f"{label}: ability {word!r} given twice")
         seen.add(word)
-    try:
-        abilities = parse_abilities(words, field_name="abilities")
-    except InputError as exc:
-        raise InputError(field, f"{label}: {exc}") from None
-    ranged = "BS" in values
+    ranged = "BS" in texts
     skill_key = "BS" if ranged else "WS"
-    weapon = Weapon(
+    weapon = make_weapon(
+        {**{_KEYS[k]: v for k, v in texts.items()}, "abilities": tuple(words), "ranged": ranged},
         name=name or f"weapon {index}",
-        attacks=values["A"],  # type: ignore[arg-type]
-        skill=values[skill_key],  # type: ignore[arg-type]
-        strength=values["S"],  # type: ignore[arg-type]
-        ap=values.get("AP", 0),  # type: ignore[arg-type]
-        damage=values["D"],  # type: ignore[arg-type]
-        abilities=abilities,
-        ranged=ranged,
+        field=field,
+        label=label,
+        shown={_KEYS[k]: k for k in ("A", skill_key, "S", "AP", "D")},
     )
     text = (
         f"{name + ': ' if name else ''}A={weapon.attacks} {skill_key}={weapon.skill} "

@@ -1,0 +1,539 @@
+"""The one path of the attack calculators (``wh40k.attack``, ``wh40k.mortarion``,
+``wh40k.sequence``): inputs → weapons, target, situation and rule choices → checks → the
+engine → result values, tables and explanation.
+
+Each calculator only says how its own inputs become :class:`Attackers` (one form weapon, data
+weapons chosen by key, or typed profiles); :func:`declare_attack_calculator` declares the calculator
+around that, with the shared situation, target and reading inputs, the shared checks and the
+shared presentation.
+
+Example:
+    >>> from rulesbook.registry import registry
+    >>> r = registry().calculator("wh40k.sequence").run(
+    ...     weapons="A=10 BS=3 S=4 AP=-1 D=1", toughness=4, save=3, wounds=1, models=10)
+    >>> r["mean_wounds_lost_exact"]
+    '5/3'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, fields
+from fractions import Fraction
+from itertools import accumulate
+from pathlib import Path
+from typing import Any
+
+from rulesbook.calculators import (
+    BoolInput,
+    Calculator,
+    ChoiceInput,
+    Input,
+    IntInput,
+    OptionalInput,
+    Output,
+    WordListInput,
+    calculator,
+)
+from rulesbook.dice import REROLLS
+from rulesbook.errors import InputError
+from rulesbook.registry import load_system_data
+from rulesbook.results import CalcResult, Distribution, Table, fraction_str
+from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices, Wh40kReadings
+from rulesbook.systems.wh40k.cost import MAX_ATTACKS, MAX_TOTAL_WOUNDS, refuse_costly
+from rulesbook.systems.wh40k.engine import JOINT_LIMIT, SequenceResult, joint_packets_bound, resolve
+from rulesbook.systems.wh40k.rules import (
+    Situation,
+    attacks_distribution,
+    hit_test,
+    save_test,
+    torrent_auto_hits,
+    wound_test,
+)
+from rulesbook.systems.wh40k.weapons import INERT_ABILITIES, Target, Weapon
+
+__all__ = [
+    "ATTACK_RULES",
+    "OUTPUTS",
+    "REROLL_CHOICES",
+    "SITUATION_INPUTS",
+    "TARGET_INPUTS",
+    "Attackers",
+    "declare_attack_calculator",
+    "dense",
+    "situation_of",
+    "target_of",
+]
+
+REROLL_CHOICES = tuple(r for r in REROLLS if r != "all")
+
+SITUATION_INPUTS: tuple[Input, ...] = (
+    IntInput(
+        key="hit_modifier",
+        label="Hit roll modifier",
+        help="Sum of other Hit roll modifiers (Heavy and Stealth are added for you); total capped at ±1.",
+        minimum=-3,
+        maximum=3,
+        default=0,
+    ),
+    IntInput(
+        key="wound_modifier",
+        label="Wound roll modifier",
+        help="Sum of Wound roll modifiers; the total is capped at ±1.",
+        minimum=-3,
+        maximum=3,
+        default=0,
+    ),
+    ChoiceInput(
+        key="reroll_hits",
+        label="Re-roll Hit rolls",
+        help="none, ones (re-roll a 1) or failed (re-roll every miss).",
+        choices=REROLL_CHOICES,
+        default="none",
+    ),
+    ChoiceInput(
+        key="reroll_wounds",
+        label="Re-roll Wound rolls",
+        help="none, ones or failed (Twin-linked re-rolls failures anyway).",
+        choices=REROLL_CHOICES,
+        default="none",
+    ),
+    IntInput(
+        key="critical_hit",
+        label="Critical Hit on",
+        help="Unmodified Hit roll that is a Critical Hit (6 unless a rule lowers it).",
+        minimum=2,
+        maximum=6,
+        default=6,
+    ),
+    IntInput(
+        key="critical_wound",
+        label="Critical Wound on",
+        help="Unmodified Wound roll that is a Critical Wound (6; Anti-X lowers it for you).",
+        minimum=2,
+        maximum=6,
+        default=6,
+    ),
+    BoolInput(
+        key="remained_stationary",
+        label="Remained Stationary",
+        help=(
+            "The attacking unit did not move this turn (Heavy weapons get +1 to hit); true unless "
+            "told otherwise (interpretation wh40k.interpretations.remained-stationary)."
+        ),
+        default=True,
+    ),
+    BoolInput(
+        key="overwatch",
+        label="Fire Overwatch",
+        help="Shooting with the Fire Overwatch Stratagem: only unmodified 6s hit.",
+        default=False,
+    ),
+)
+"""The attacker's situation (with ``save_modifier`` among the target inputs): the fields of
+:class:`~rulesbook.systems.wh40k.rules.Situation`."""
+
+TARGET_INPUTS: tuple[Input, ...] = (
+    IntInput(key="toughness", label="Toughness (T)", help="The target's Toughness.", minimum=1, maximum=20),
+    IntInput(
+        key="save",
+        label="Save (Sv)",
+        help="The X of the target's Save X+ (7 = no armour save).",
+        minimum=2,
+        maximum=7,
+    ),
+    OptionalInput(
+        inner=IntInput(
+            key="invuln",
+            label="Invulnerable save",
+            help="The X of an invulnerable save X+, or none.",
+            minimum=2,
+            maximum=6,
+        ),
+        words={"none": None},
+        empty=None,
+        default=None,
+    ),
+    IntInput(key="wounds", label="Wounds per model (W)", help="Wounds of each model.", minimum=1, maximum=40),
+    IntInput(
+        key="models", label="Models", help="Models in the target unit.", minimum=1, maximum=40, default=1
+    ),
+    OptionalInput(
+        inner=IntInput(
+            key="fnp", label="Feel No Pain", help="The X of Feel No Pain X+, or none.", minimum=2, maximum=6
+        ),
+        words={"none": None},
+        empty=None,
+        default=None,
+    ),
+    BoolInput(
+        key="cover",
+        label="Benefit of Cover",
+        help="The target has the Benefit of Cover (ranged attacks only; +1 armour save).",
+        default=False,
+    ),
+    BoolInput(
+        key="stealth",
+        label="Stealth",
+        help="Every model in the target has Stealth (−1 to hit with ranged attacks).",
+        default=False,
+    ),
+    IntInput(
+        key="damage_reduction",
+        label="Damage reduction",
+        help="Subtract this from the Damage of each attack (minimum 1), e.g. 1 for Disgustingly Resilient.",
+        minimum=0,
+        maximum=5,
+        default=0,
+    ),
+    IntInput(
+        key="save_modifier",
+        label="Other save modifier",
+        help=(
+            "Other saving throw modifiers besides AP and cover (improvements capped at +1); they "
+            "apply to an invulnerable save too unless invuln_modifiers=armour-only."
+        ),
+        minimum=-3,
+        maximum=3,
+        default=0,
+    ),
+    WordListInput(
+        key="target_keywords",
+        label="Target keywords",
+        help="Keywords of the target for Anti-X (e.g. infantry,monster); empty: every Anti-X given applies.",
+        words=(("[a-z]+(?:-[a-z]+)*", "lower-case keywords"),),
+        default=(),
+    ),
+)
+
+READING_KEYS = (
+    "wound_table",
+    "devastating_excess",
+    "devastating_modifiers",
+    "save_cap",
+    "lethal_devastating",
+    "sustained_roll",
+    "twin_linked",
+    "overwatch_criticals",
+    "allocation",
+    "damage_minimum",
+    "published_abilities",
+    "torrent_overwatch",
+    "invuln_modifiers",
+)
+"""The readings the attack calculators let a user switch (their public input keys)."""
+
+
+def _reading_input(key: str) -> Input:
+    spec = Wh40kReadings.spec(key)
+    question = _QUESTIONS[spec.interpretation]
+    return Wh40kReadings.input(key, help=f"{question} (interpretation {spec.interpretation})")
+
+
+_QUESTIONS = {i.id: i.question for i in load_system_data(Path(__file__).with_name("rules.yaml"))[2]}
+READING_INPUTS: tuple[Input, ...] = tuple(_reading_input(key) for key in READING_KEYS)
+
+OUTPUTS: tuple[Output, ...] = (
+    Output(
+        "mean_wounds_lost",
+        "Mean wounds lost",
+        "number",
+        "Wounds the target really loses (excess damage not counted).",
+    ),
+    Output(
+        "mean_models_destroyed", "Mean models destroyed", "number", "Expected number of models destroyed."
+    ),
+    Output("p_unit_destroyed", "P(unit destroyed)", "probability", "Chance that every model is destroyed."),
+    Output(
+        "p_at_least_one_model",
+        "P(at least one model destroyed)",
+        "probability",
+        "Chance that a model is destroyed.",
+    ),
+    Output(
+        "models_destroyed",
+        "P(exactly k models destroyed)",
+        "list",
+        "Index k holds P(exactly k models destroyed).",
+    ),
+    Output("wounds_lost", "P(exactly k wounds lost)", "list", "Index k holds P(exactly k wounds lost)."),
+    Output("breakdown", "Step by step", "table", "Mean attacks, hits, wounds, unsaved, damage per weapon."),
+    Output("models_destroyed_table", "Models destroyed", "table", "P(exactly k) and P(at least k) models."),
+)
+
+ATTACK_RULES = (
+    "wh40k.attack.sequence",
+    "wh40k.attack.attacks",
+    "wh40k.attack.blast",
+    "wh40k.attack.hit-roll",
+    "wh40k.attack.heavy",
+    "wh40k.attack.stealth",
+    "wh40k.attack.fire-overwatch",
+    "wh40k.attack.torrent",
+    "wh40k.attack.sustained-hits",
+    "wh40k.attack.lethal-hits",
+    "wh40k.attack.wound-roll",
+    "wh40k.attack.anti",
+    "wh40k.attack.twin-linked",
+    "wh40k.attack.devastating-wounds",
+    "wh40k.attack.saving-throw",
+    "wh40k.attack.invulnerable-save",
+    "wh40k.attack.benefit-of-cover",
+    "wh40k.attack.ignores-cover",
+    "wh40k.attack.damage",
+    "wh40k.attack.feel-no-pain",
+    "wh40k.attack.allocation",
+    "wh40k.attack.mortal-wounds",
+    "wh40k.core.rerolls",
+)
+"""Every rule one weapon's attack executes (used by wh40k.attack and wh40k.sequence)."""
+
+
+def target_of(values: Mapping[str, Any]) -> Target:
+    """The target unit of the target inputs."""
+    return Target(
+        toughness=values["toughness"],
+        save=values["save"],
+        wounds=values["wounds"],
+        models=values["models"],
+        invuln=values["invuln"],
+        fnp=values["fnp"],
+        cover=values["cover"],
+        stealth=values["stealth"],
+        damage_reduction=values["damage_reduction"],
+        keywords=tuple(values["target_keywords"]) or None,
+    )
+
+
+def situation_of(values: Mapping[str, Any], extra_hit_modifier: int = 0) -> Situation:
+    """The attacker's situation of the situation inputs (plus a unit's own Hit modifier)."""
+    given = {f.name: values[f.name] for f in fields(Situation)}
+    given["hit_modifier"] += extra_hit_modifier
+    return Situation(**given)
+
+
+def choices_of(values: Mapping[str, Any]) -> Wh40kChoices:
+    """The rule choices with the readings chosen in the inputs (for the cross-field check, which
+    sees the inputs before they are folded into ``choices``)."""
+    return CHOICES.replace(readings={key: values[key] for key in READING_KEYS})
+
+
+@dataclass(frozen=True, slots=True)
+class Attackers:
+    """What one calculator's own inputs say: the weapons in order, how errors name them (the
+    ``field`` and a label per weapon, ``""`` for a lone form weapon), the unit's own Hit roll
+    modifier, explanation lines to lead with, whether to warn about accepted-but-inert ability
+    words, and what to say if shooting and fighting weapons are mixed."""
+
+    weapons: tuple[Weapon, ...]
+    field: str
+    labels: tuple[str, ...]
+    mixed: str = ""
+    hit_modifier: int = 0
+    lines: tuple[str, ...] = ()
+    warn: bool = True
+
+
+type Pick = Callable[[Mapping[str, Any]], Attackers]
+
+
+def _check(attackers: Attackers, values: Mapping[str, Any]) -> None:
+    total = values["wounds"] * values["models"]
+    if total > MAX_TOTAL_WOUNDS:
+        raise InputError("models", f"models × wounds must be at most {MAX_TOTAL_WOUNDS}, got {total}")
+    weapons, field = attackers.weapons, attackers.field
+    if len({w.ranged for w in weapons}) > 1:
+        raise InputError(field, attackers.mixed)
+    target, situation, choices = (
+        target_of(values),
+        situation_of(values, attackers.hit_modifier),
+        choices_of(values),
+    )
+    for weapon, label in zip(weapons, attackers.labels, strict=True):
+        where = f"{label}: " if label else ""
+        if not weapon.ranged:
+            for key in ("cover", "stealth", "overwatch"):
+                if values[key]:
+                    why = (
+                        f"{label} is a melee weapon; set it to false"
+                        if label
+                        else "set ranged=true or set it to false"
+                    )
+                    raise InputError(key, f"only applies to ranged attacks; {why}")
+        most = attacks_distribution(weapon, target, choices).outcomes()[-1]
+        if most > MAX_ATTACKS:
+            raise InputError(field, f"{where}at most {MAX_ATTACKS} attacks per weapon, got up to {most}")
+    bound = joint_packets_bound(weapons, target, situation, choices)
+    if bound > JOINT_LIMIT:
+        raise InputError(
+            field,
+            f"when Devastating Wounds are tracked apart from normal damage (an earlier weapon of a "
+            f"sequence, or a devastating/allocation alternative) a weapon may produce at most "
+            f"{JOINT_LIMIT} hits that wound, got up to {bound}; use fewer attacks",
+        )
+    refuse_costly(weapons, target, situation, choices, field, attackers.labels)
+
+
+def declare_attack_calculator(
+    id: str,
+    *,
+    title: str,
+    summary: str,
+    weapon_inputs: Sequence[Input],
+    pick: Pick,
+    rules: Sequence[str],
+    examples: Sequence[Mapping[str, str]],
+    reference_tables: Callable[[], Sequence[Table]] | None = None,
+) -> Calculator:
+    """Declare an attack calculator: its own weapon inputs and how they become
+    :class:`Attackers`; everything else is shared."""
+
+    def compute(*, choices: Wh40kChoices, **values: Any) -> CalcResult:
+        attackers = pick(values)
+        target = target_of(values)
+        situation = situation_of(values, attackers.hit_modifier)
+        result = resolve(attackers.weapons, target, situation, choices)
+        lines = list(attackers.lines)
+        warnings: list[str] = []
+        for weapon, label in zip(attackers.weapons, attackers.labels, strict=True):
+            where = f"{weapon.name} — " if label else ""
+            lines += [where + line for line in roll_lines(weapon, target, situation, choices)]
+            if attackers.warn:
+                warnings += ability_warnings(weapon, target, weapon.name if label else "")
+        return present(result, lines, warnings)
+
+    return calculator(
+        id,
+        title=title,
+        summary=summary,
+        inputs=[*weapon_inputs, *SITUATION_INPUTS, *TARGET_INPUTS, *READING_INPUTS],
+        outputs=OUTPUTS,
+        rules=rules,
+        check=lambda values: _check(pick(values), values),
+        examples=examples,
+        reference_tables=reference_tables,
+        choices=CHOICES,
+    )(compute)
+
+
+# -- presenting -------------------------------------------------------------------------------
+
+
+def ability_warnings(weapon: Weapon, target: Target, label: str = "") -> list[str]:
+    """Words that were accepted but change no number, and Anti-X words that overlap."""
+    where = f"{label}: " if label else ""
+    out = [
+        f"{where}{word} changes no number of this calculator (accepted so a profile can be typed as printed)"
+        for word in weapon.abilities.other
+        if word in INERT_ABILITIES
+    ]
+    applying = [(k, n) for k, n in weapon.abilities.anti if target.keywords is None or k in target.keywords]
+    if len(applying) > 1:
+        best = min(n for _, n in applying)
+        words = ", ".join(f"anti-{k}-{n}" for k, n in applying)
+        out.append(
+            f"{where}{words} all apply to this target; only the best, Critical Wound on {best}+, counts"
+        )
+    return out
+
+
+def roll_lines(weapon: Weapon, target: Target, situation: Situation, choices: Wh40kChoices) -> list[str]:
+    """The Hit roll, Wound roll and saving throw of one weapon, in words."""
+    lines = []
+    if torrent_auto_hits(weapon, situation, choices) and choices.readings.published_abilities == "published":
+        lines.append("Torrent: every attack hits automatically (no Hit roll, no Critical Hit).")
+    else:
+        hit = hit_test(weapon, target, situation, choices)
+        lines.append(
+            f"Hit roll: {hit.target}+ with modifier {hit.effective_modifier:+d} → P(hit) = "
+            f"{fraction_str(hit.p_pass())}, P(Critical Hit) = {fraction_str(hit.p_critical())}."
+        )
+    wound = wound_test(weapon, target, situation, choices)
+    lines.append(
+        f"Wound roll: S{weapon.strength} vs T{target.toughness} needs {wound.target}+ "
+        f"(modifier {wound.effective_modifier:+d}) → P(wound) = {fraction_str(wound.p_pass())}, "
+        f"P(Critical Wound) = {fraction_str(wound.p_critical())}."
+    )
+    save = save_test(weapon, target, situation, choices)
+    if save is None:
+        lines.append("Saving throw: none possible.")
+    else:
+        lines.append(
+            f"Saving throw: {save.target}+ with modifier {save.effective_modifier:+d} → "
+            f"P(save) = {fraction_str(save.p_pass())}."
+        )
+    return lines
+
+
+def _breakdown(result: SequenceResult) -> Table:
+    rows: list[tuple[Any, ...]] = [
+        (s.name, *(float(x) for x in (s.attacks, s.hits, s.wounds, s.devastating, s.unsaved, s.damage)))
+        for s in result.steps
+    ]
+    rows.append(("target loses", None, None, None, None, None, float(result.mean_wounds_lost)))
+    return Table(
+        name="breakdown",
+        title="Mean numbers at each step (attacks → hits → wounds → unsaved → damage)",
+        columns=("weapon", "attacks", "hits", "wounds", "devastating", "unsaved", "damage"),
+        rows=tuple(rows),
+        note=(
+            "hits include Sustained Hits; wounds include Lethal Hits auto-wounds; 'devastating' are "
+            "Critical Wounds turned into mortal wounds; damage is before Feel No Pain and before "
+            "excess damage is lost. The last row is what the target really loses."
+        ),
+    )
+
+
+def dense(dist: Distribution[int], size: int) -> list[Fraction]:
+    """P(X = k) for k = 0 .. size-1.
+
+    >>> dense(Distribution.from_pairs([(1, Fraction(1, 2)), (3, Fraction(1, 2))]), 4)
+    [Fraction(0, 1), Fraction(1, 2), Fraction(0, 1), Fraction(1, 2)]
+    """
+    out = [Fraction(0)] * size
+    for k, p in dist:
+        out[k] = p
+    return out
+
+
+def _distribution_table(probs: Sequence[Fraction]) -> Table:
+    at_least = list(accumulate(reversed(probs)))[::-1]
+    rows = tuple((k, fraction_str(p), float(p), float(at_least[k])) for k, p in enumerate(probs))
+    return Table(
+        name="models_destroyed_table",
+        title="Models destroyed",
+        columns=("models", "p_exact", "p", "p_at_least"),
+        rows=rows,
+    )
+
+
+def present(result: SequenceResult, lines: Sequence[str] = (), warnings: Sequence[str] = ()) -> CalcResult:
+    """The common result of the attack calculators (values, tables, explanation)."""
+    models = dense(result.models_destroyed, result.target.models + 1)
+    wounds = dense(result.wounds_lost, result.target.total_wounds + 1)
+    values: dict[str, Any] = {
+        "mean_wounds_lost": result.mean_wounds_lost,
+        "mean_models_destroyed": result.mean_models_destroyed,
+        "p_unit_destroyed": result.p_unit_destroyed,
+        "p_at_least_one_model": 1 - models[0],
+        "models_destroyed": models,
+        "wounds_lost": wounds,
+    }
+    out = list(lines)
+    for s in result.steps:
+        out.append(
+            f"**{s.name}**: {float(s.attacks):.2f} attacks → {float(s.hits):.2f} hits → "
+            f"{float(s.wounds):.2f} wounds ({float(s.devastating):.2f} devastating) → "
+            f"{float(s.unsaved):.2f} unsaved → {float(s.damage):.2f} damage on average."
+        )
+    out.append(
+        f"The target loses {float(result.mean_wounds_lost):.2f} wounds and "
+        f"{float(result.mean_models_destroyed):.2f} of {result.target.models} models on average; "
+        f"P(unit destroyed) = {float(result.p_unit_destroyed):.2%}."
+    )
+    return CalcResult(
+        values=values,
+        tables=(_breakdown(result), _distribution_table(models)),
+        explanation=tuple(out),
+        warnings=tuple(warnings),
+    )

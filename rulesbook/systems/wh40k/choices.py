@@ -1,0 +1,234 @@
+"""The rule choices of Warhammer 40,000, declared once: the numbers and dice the rules fix
+(:class:`Wh40kParameters`, each with its rule ID and the source section of
+``004_7134931f915e24a0.txt`` it comes from) and the readings of the interpretations register
+(:class:`Wh40kReadings`, one typed field per entry of ``rules.yaml``, checked at load).
+
+The rolls (:mod:`.rules`), the engine and the calculators take the whole choice set
+(:data:`CHOICES` or a changed copy), never loose strings.
+
+Example:
+    >>> CHOICES.parameters.blast_models_per_attack, CHOICES.readings.wound_table
+    (5, 'published')
+    >>> variant = CHOICES.replace(parameters={"blast_models_per_attack": 3}, readings={"wound_table": "flat-4"})
+    >>> variant.changed()
+    {'blast_models_per_attack': 3, 'wound_table': 'flat-4'}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Literal  # noqa: F401 (ClassVar: see below)
+
+# ParameterSpec, ReadingSpec and ClassVar are imported only because rulesbook.choices resolves
+# the annotations of the base classes (``_specs: ClassVar[...]``) in this module's namespace.
+from rulesbook.choices import (  # noqa: F401
+    Parameters,
+    ParameterSpec,
+    Readings,
+    ReadingSpec,
+    RuleChoices,
+    parameter,
+    reading,
+)
+from rulesbook.dice import DiceExpr, parse_dice
+
+__all__ = ["CHOICES", "Wh40kChoices", "Wh40kParameters", "Wh40kReadings"]
+
+
+@dataclass(frozen=True)
+class Wh40kParameters(Parameters):
+    """The numbers and dice the 10th-edition core rules fix."""
+
+    blast_models_per_attack: int = parameter(
+        5,
+        label="Models per extra Blast attack",
+        rule="wh40k.attack.blast",
+        section="Blast",
+        minimum=1,
+        maximum=20,
+        help="A Blast weapon makes one extra attack for every this many models in the target (rounded down).",
+    )
+    hit_modifier_cap: int = parameter(
+        1,
+        label="Hit roll modifier cap",
+        rule="wh40k.attack.hit-roll",
+        section="Hit Roll",
+        minimum=0,
+        maximum=6,
+        help="The sum of Hit roll modifiers counts as at most this much either way.",
+    )
+    wound_modifier_cap: int = parameter(
+        1,
+        label="Wound roll modifier cap",
+        rule="wh40k.attack.wound-roll",
+        section="Wound Roll",
+        minimum=0,
+        maximum=6,
+        help="The sum of Wound roll modifiers counts as at most this much either way.",
+    )
+    save_improvement_cap: int = parameter(
+        1,
+        label="Saving throw improvement cap",
+        rule="wh40k.attack.saving-throw",
+        section="Saving Throw",
+        minimum=0,
+        maximum=6,
+        help="A saving throw is improved by at most this much.",
+    )
+    critical_roll: int = parameter(
+        6,
+        label="Critical Hit / Critical Wound roll",
+        rule="wh40k.attack.hit-roll",
+        section="Hit Roll; Wound Roll",
+        minimum=2,
+        maximum=6,
+        help="An unmodified Hit or Wound roll of this or more is critical (a rule may lower it further).",
+    )
+    heavy_hit_bonus: int = parameter(
+        1,
+        label="Heavy bonus to hit",
+        rule="wh40k.attack.heavy",
+        section="Heavy",
+        minimum=0,
+        maximum=3,
+        help="Added to the Hit rolls of a Heavy weapon whose unit Remained Stationary.",
+    )
+    stealth_hit_penalty: int = parameter(
+        1,
+        label="Stealth penalty to hit",
+        rule="wh40k.attack.stealth",
+        section="Stealth",
+        minimum=0,
+        maximum=3,
+        help="Subtracted from ranged Hit rolls against a unit whose models all have Stealth.",
+    )
+    overwatch_hit_roll: int = parameter(
+        6,
+        label="Fire Overwatch hits on",
+        rule="wh40k.attack.fire-overwatch",
+        section="Fire Overwatch",
+        minimum=2,
+        maximum=6,
+        help="Under Fire Overwatch only an unmodified Hit roll of this or more hits.",
+    )
+    cover_save_bonus: int = parameter(
+        1,
+        label="Benefit of Cover save bonus",
+        rule="wh40k.attack.benefit-of-cover",
+        section="Benefit of Cover",
+        minimum=0,
+        maximum=3,
+        help="Added to the armour save against a ranged attack when the target has the Benefit of Cover.",
+    )
+    cover_denied_save: int = parameter(
+        3,
+        label="No cover against AP 0 at Save",
+        rule="wh40k.attack.benefit-of-cover",
+        section="Benefit of Cover",
+        minimum=1,
+        maximum=7,
+        help="Models with this Save or better get no Benefit of Cover against AP 0 attacks.",
+    )
+    battle_shock_dice: DiceExpr = parameter(  # noqa: RUF009 (a DiceExpr is frozen)
+        parse_dice("2D6"),
+        label="Battle-shock dice",
+        rule="wh40k.core.battle-shock",
+        section="Battle-shock",
+        minimum=1,
+        help="Rolled for a Battle-shock test; the test passes at or above the unit's Leadership.",
+    )
+    desperate_escape_fails_up_to: int = parameter(
+        2,
+        label="Desperate Escape fails up to",
+        rule="wh40k.core.desperate-escape",
+        section="Desperate Escape Tests",
+        minimum=1,
+        maximum=5,
+        help="A Desperate Escape D6 of this or less destroys a model.",
+    )
+    hazardous_fails_up_to: int = parameter(
+        1,
+        label="Hazardous test fails up to",
+        rule="wh40k.attack.hazardous",
+        section="Hazardous",
+        minimum=1,
+        maximum=5,
+        help="A Hazardous test D6 of this or less fails.",
+    )
+    hazardous_mortal_wounds: int = parameter(
+        3,
+        label="Mortal wounds per failed Hazardous test",
+        rule="wh40k.attack.hazardous",
+        section="Hazardous",
+        minimum=0,
+        maximum=10,
+        help="Mortal wounds a bearer suffers for each failed Hazardous test.",
+    )
+    deadly_demise_roll: int = parameter(
+        6,
+        label="Deadly Demise explodes on",
+        rule="wh40k.core.deadly-demise",
+        section="Deadly Demise",
+        minimum=2,
+        maximum=6,
+        help="The destroyed model explodes on a D6 of this or more.",
+    )
+
+
+@dataclass(frozen=True)
+class Wh40kReadings(Readings):
+    """One field per entry of the wh40k interpretations register (field name = the public input
+    key of the calculators that switch it)."""
+
+    wound_table: Literal["published", "flat-4"] = reading("wh40k.interpretations.wound-table", "published")
+    devastating_excess: Literal["lost", "spills"] = reading(
+        "wh40k.interpretations.devastating-excess", "lost"
+    )
+    devastating_modifiers: Literal["apply", "ignore"] = reading(
+        "wh40k.interpretations.devastating-modifiers", "apply"
+    )
+    save_cap: Literal["net", "improvements"] = reading("wh40k.interpretations.save-cap", "net")
+    lethal_devastating: Literal["not-critical-wound", "critical-wound"] = reading(
+        "wh40k.interpretations.lethal-devastating", "not-critical-wound"
+    )
+    sustained_roll: Literal["per-critical-hit", "once-per-weapon"] = reading(
+        "wh40k.interpretations.sustained-roll", "per-critical-hit"
+    )
+    twin_linked: Literal["failed", "non-critical"] = reading("wh40k.interpretations.twin-linked", "failed")
+    overwatch_criticals: Literal["sixes-only", "critical-threshold"] = reading(
+        "wh40k.interpretations.overwatch-criticals", "sixes-only"
+    )
+    allocation: Literal["excess-lost", "excess-spills"] = reading(
+        "wh40k.interpretations.allocation", "excess-lost"
+    )
+    damage_minimum: Literal["min-1", "min-0"] = reading("wh40k.interpretations.damage-minimum", "min-1")
+    published_abilities: Literal["published", "source-only"] = reading(
+        "wh40k.interpretations.published-abilities", "published"
+    )
+    mortarion_characteristics: Literal["inputs", "not-modelled"] = reading(
+        "wh40k.interpretations.mortarion-characteristics",
+        "inputs",
+        inert="only says where Mortarion's characteristics come from (the target inputs); no roll changes",
+    )
+    contagion_range: Literal["toughness-input", "not-modelled"] = reading(
+        "wh40k.interpretations.contagion-range",
+        "toughness-input",
+        inert="the player enters the reduced Toughness as the toughness input; no roll changes",
+    )
+    torrent_overwatch: Literal["auto-hit", "sixes-only"] = reading(
+        "wh40k.interpretations.torrent-overwatch", "auto-hit"
+    )
+    invuln_modifiers: Literal["other-modifiers-apply", "armour-only"] = reading(
+        "wh40k.interpretations.invulnerable-modifiers", "other-modifiers-apply"
+    )
+    remained_stationary_default: Literal["stationary", "moved"] = reading(
+        "wh40k.interpretations.remained-stationary",
+        "stationary",
+        inert="it is the default of the remained_stationary situation input (true); the input decides",
+    )
+
+
+type Wh40kChoices = RuleChoices[Wh40kParameters, Wh40kReadings]
+
+CHOICES: Wh40kChoices = RuleChoices(system="wh40k", parameters=Wh40kParameters(), readings=Wh40kReadings())
+"""The rule choices as published (every parameter and reading at its default)."""

@@ -1,0 +1,485 @@
+"""The allocation engine: whole weapons, in order, against one unit, exactly.
+
+On top of the per-attack outcome of :func:`~rulesbook.systems.wh40k.rules.attack_outcome`:
+
+1. **Per weapon** (:func:`_counts`): the packet counts of every attack are convolved (integer
+   weights), mixed over the random Attacks characteristic (Blast included). A *packet* is one
+   unsaved attack (or one Devastating Wounds attack) that will deal its Damage to the model it
+   is allocated to.
+2. **Allocation** (:func:`resolve`): a dynamic programme over the wounds the target has lost
+   ``L`` (the destroyed models are ``L // W``, the damage on the model being worked on is
+   ``L % W``). One packet moves ``L`` by its damage after Feel No Pain, capped at what the
+   current model has left (excess damage is lost). Devastating packets of every weapon wait
+   until all normal damage of the sequence is resolved, as the rules require.
+
+The engine tallies the work it does (:attr:`SequenceResult.work`, in the units of
+:func:`product_work` and :func:`step_work`); the cost model (:mod:`.cost`) predicts the same
+quantity from the same :func:`plan` without doing the work, and a test keeps the two together.
+
+Example:
+    Ten Intercessor-like bolt rifle shots (BS 3+, S4 AP-1 D1) at ten T4 Sv 3+ one-wound models:
+
+    >>> weapon = Weapon(name="bolt rifle", attacks=parse_dice("10"), skill=3, strength=4,
+    ...                 ap=-1, damage=parse_dice("1"))
+    >>> target = Target(toughness=4, save=3, wounds=1, models=10)
+    >>> result = resolve([weapon], target)
+    >>> result.mean_wounds_lost   # 10 x 2/3 hit x 1/2 wound x 1/2 save fails
+    Fraction(5, 3)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from math import lcm
+
+from rulesbook.dice import parse_dice  # noqa: F401 (the examples use it)
+from rulesbook.registry import implements
+from rulesbook.results import Distribution
+from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
+from rulesbook.systems.wh40k.rules import (
+    DEFAULT_SITUATION,
+    AttackOutcome,
+    Situation,
+    attack_outcome,
+    attacks_distribution,
+    packet_damage,
+    source_rules_only,
+)
+from rulesbook.systems.wh40k.weapons import Target, Weapon, parse_abilities  # noqa: F401 (examples)
+
+__all__ = [
+    "JOINT_LIMIT",
+    "LOG2_10",
+    "SequenceResult",
+    "WeaponPlan",
+    "WeaponStep",
+    "joint_packets_bound",
+    "plan",
+    "product_work",
+    "resolve",
+    "step_work",
+]
+
+JOINT_LIMIT = 100
+"""Most damage packets one weapon may produce when its Devastating Wounds must be tracked apart
+from its normal damage (an earlier weapon of a sequence, or an alternative interpretation that
+makes mortal wounds behave differently); the exact joint computation grows with its square."""
+
+LOG2_10 = 3.321928094887362
+"""Bits per decimal digit."""
+
+
+def product_work(products: float, bits: float) -> float:
+    """Work of ``products`` big × big integer products of ``bits`` bits each (Karatsuba:
+    digits^1.5), in units of about 75 ps on the build machine.
+
+    >>> product_work(1, 10 * LOG2_10)   # one product of two 10-digit integers
+    31.62...
+    """
+    return products * float((bits / LOG2_10) ** 1.5)
+
+
+def step_work(products: float, bits: float) -> float:
+    """Work of ``products`` big × small integer products (linear in the digits).
+
+    >>> step_work(3, 10 * LOG2_10)
+    30.0
+    """
+    return products * bits / LOG2_10
+
+
+type _Vector = tuple[list[int], int]
+"""Integer weights over wounds lost 0..total, and their common denominator."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Packet:
+    """One kind of packet as a transition table over wounds lost (integer weights)."""
+
+    moves: tuple[tuple[tuple[int, int], ...], ...]
+    den: int
+
+    @property
+    def width(self) -> int:
+        """The most moves from one state."""
+        return max(len(row) for row in self.moves)
+
+    def apply(self, v: list[int]) -> list[int]:
+        out = [0] * len(v)
+        for L, a in enumerate(v):
+            if a:
+                for t, w in self.moves[L]:
+                    out[t] += a * w
+        return out
+
+
+@cache
+def _packet(dist: Distribution[int], wounds: int, models: int, spills: bool) -> _Packet:
+    total = wounds * models
+    den = lcm(*(p.denominator for _, p in dist))
+    pairs = [(x, p.numerator * (den // p.denominator)) for x, p in dist]
+    moves: list[tuple[tuple[int, int], ...]] = []
+    for lost in range(total + 1):
+        acc: dict[int, int] = {}
+        for x, w in pairs:
+            if lost == total:
+                t = total
+            elif spills:
+                t = min(total, lost + x)
+            else:
+                t = lost + min(x, wounds - lost % wounds)
+            acc[t] = acc.get(t, 0) + w
+        moves.append(tuple(acc.items()))
+    return _Packet(tuple(moves), den)
+
+
+@dataclass(frozen=True, slots=True)
+class WeaponPlan:
+    """What the engine does with one weapon: its attacks, the per-attack outcomes it mixes
+    (several only for the once-per-weapon Sustained Hits reading), its packet tables, and
+    whether its devastating packets wait apart from its normal ones (``keep``) or are merged
+    with them (``merge``)."""
+
+    weapon: Weapon
+    attacks: Distribution[int]
+    mix: tuple[tuple[Fraction, AttackOutcome], ...]
+    normal: _Packet
+    dev: _Packet
+    keep: bool
+    merge: bool
+
+
+def _packets_for(weapon: Weapon, target: Target, choices: Wh40kChoices) -> tuple[_Packet, _Packet]:
+    """The transition tables of normal and of devastating packets."""
+    r = choices.readings
+    minimum = 1 if r.damage_minimum == "min-1" else 0
+    dmg = packet_damage(weapon.damage, target.damage_reduction, target.fnp, minimum)
+    normal = _packet(dmg, target.wounds, target.models, r.allocation == "excess-spills")
+    dev_dmg = (
+        dmg if r.devastating_modifiers == "apply" else packet_damage(weapon.damage, 0, target.fnp, minimum)
+    )
+    dev = _packet(dev_dmg, target.wounds, target.models, r.devastating_excess == "spills")
+    return normal, dev
+
+
+def plan(
+    weapons: Sequence[Weapon],
+    target: Target,
+    situation: Situation = DEFAULT_SITUATION,
+    choices: Wh40kChoices = CHOICES,
+) -> list[WeaponPlan]:
+    """The engine's plan for each weapon, in order (shared by :func:`resolve` and the cost
+    model).
+
+    Devastating packets can be merged with normal ones (the fast path) only for the last weapon
+    of a sequence, when no earlier weapon left devastating packets pending and both kinds of
+    packet act alike.
+
+    >>> w = Weapon("w", parse_dice("10"), 3, 4, 0, parse_dice("2"), parse_abilities("devastating-wounds"))
+    >>> [(p.keep, p.merge) for p in plan([w], Target(4, 3, 1, models=10))]
+    [(False, True)]
+    >>> [(p.keep, p.merge) for p in plan([w, w], Target(4, 3, 1, models=10))]   # the first waits
+    [(True, False), (True, False)]
+    """
+    if choices.readings.published_abilities == "source-only":
+        weapons = [source_rules_only(w) for w in weapons]
+    out: list[WeaponPlan] = []
+    pending = False
+    for index, weapon in enumerate(weapons):
+        normal, dev = _packets_for(weapon, target, choices)
+        has_dev = weapon.abilities.devastating_wounds
+        merge = has_dev and index == len(weapons) - 1 and not pending and dev == normal
+        keep = has_dev and not merge
+        pending = pending or keep
+        sustained = weapon.abilities.sustained
+        if sustained is not None and choices.readings.sustained_roll == "once-per-weapon":
+            mix = tuple(
+                (p, attack_outcome(weapon, target, situation, choices, x))
+                for x, p in sustained.distribution()
+            )
+        else:
+            mix = ((Fraction(1), attack_outcome(weapon, target, situation, choices)),)
+        attacks = attacks_distribution(weapon, target, choices)
+        out.append(WeaponPlan(weapon, attacks, mix, normal, dev, keep, merge))
+    return out
+
+
+def joint_packets_bound(
+    weapons: Sequence[Weapon],
+    target: Target,
+    situation: Situation = DEFAULT_SITUATION,
+    choices: Wh40kChoices = CHOICES,
+) -> int:
+    """The most packets a weapon whose devastating packets are kept apart can produce (0 when
+    none is); calculators refuse more than :data:`JOINT_LIMIT`.
+
+    >>> w = Weapon("w", parse_dice("10"), 3, 4, 0, parse_dice("2"), parse_abilities("devastating-wounds"))
+    >>> joint_packets_bound([w], Target(4, 3, 1, models=10))
+    0
+    >>> joint_packets_bound([w], Target(4, 3, 1, models=10), choices=CHOICES.replace(
+    ...     readings={"devastating_excess": "spills"}))
+    10
+    >>> joint_packets_bound([w, w], Target(4, 3, 1, models=10))   # the first weapon waits
+    10
+    """
+    bound = 0
+    for step in plan(weapons, target, situation, choices):
+        if step.keep:
+            per_attack = max(n + m for _, o in step.mix for n, m in o.packets)
+            bound = max(bound, per_attack * step.attacks.outcomes()[-1])
+    return bound
+
+
+# -- the results ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class WeaponStep:
+    """Mean numbers of one weapon's attack sequence (the explanation view)."""
+
+    name: str
+    attacks: Fraction
+    hits: Fraction
+    wounds: Fraction
+    devastating: Fraction
+    unsaved: Fraction
+    damage: Fraction
+    """Mean damage of the unsaved and devastating attacks (after Damage reduction, before Feel
+    No Pain and before excess damage is lost)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SequenceResult:
+    """The exact distribution of wounds lost by the target, with its derived views.
+
+    ``wounds_lost`` counts the wounds the unit really loses (excess damage on a destroyed model
+    is not counted); ``models_destroyed`` is ``wounds_lost // W``. ``work`` is the work the
+    engine did (see :func:`product_work`), ``digits`` those of the answer's common denominator.
+    """
+
+    target: Target
+    wounds_lost: Distribution[int]
+    models_destroyed: Distribution[int]
+    mean_wounds_lost: Fraction
+    mean_models_destroyed: Fraction
+    p_unit_destroyed: Fraction
+    steps: tuple[WeaponStep, ...]
+    work: float = 0.0
+    digits: float = 0.0
+
+    @staticmethod
+    def from_weights(
+        target: Target, weights: Sequence[int], den: int, steps: Sequence[WeaponStep], work: float = 0.0
+    ) -> SequenceResult:
+        """Build every view once from integer weights over wounds lost (denominator ``den``)."""
+        by_model = [0] * (target.models + 1)
+        for lost, w in enumerate(weights):
+            by_model[lost // target.wounds] += w
+        return SequenceResult(
+            target=target,
+            wounds_lost=_distribution(weights, den),
+            models_destroyed=_distribution(by_model, den),
+            mean_wounds_lost=Fraction(sum(k * w for k, w in enumerate(weights)), den),
+            mean_models_destroyed=Fraction(sum(k * w for k, w in enumerate(by_model)), den),
+            p_unit_destroyed=Fraction(weights[-1], den),
+            steps=tuple(steps),
+            work=work,
+            digits=den.bit_length() / LOG2_10,
+        )
+
+
+def _distribution(weights: Sequence[int], den: int) -> Distribution[int]:
+    return Distribution(tuple((k, Fraction(w, den)) for k, w in enumerate(weights) if w))
+
+
+# -- the engine -------------------------------------------------------------------------------
+
+
+class _Tally:
+    """The work the engine did, in the units of :func:`product_work`."""
+
+    def __init__(self) -> None:
+        self.work = 0.0
+
+
+def _counts(
+    per_attack: Mapping[tuple[int, int], Fraction], attacks: Distribution[int], merge: bool, tally: _Tally
+) -> tuple[dict[tuple[int, int], int], int]:
+    """Packets of all attacks of a weapon: (n, m) -> integer weight, and the denominator.
+
+    With ``merge`` the devastating packets are counted with the normal ones (key (n + m, 0)).
+    """
+    if merge:
+        per_attack = _merge(per_attack)
+    den = lcm(*(p.denominator for p in per_attack.values()))
+    step = [(n, m, p.numerator * (den // p.denominator)) for (n, m), p in per_attack.items()]
+    a_den = lcm(*(p.denominator for _, p in attacks))
+    a_w = {a: p.numerator * (a_den // p.denominator) for a, p in attacks}
+    top = max(a_w)
+    # acc_k has denominator den**k; rescale each to den**top before mixing.
+    out: dict[tuple[int, int], int] = {}
+    acc: dict[tuple[int, int], int] = {(0, 0): 1}
+    for k in range(top + 1):
+        if k in a_w:
+            scale = a_w[k] * den ** (top - k)
+            for key, w in acc.items():
+                out[key] = out.get(key, 0) + w * scale
+        if k < top:
+            tally.work += product_work(len(acc) * len(step), (k + 1) * den.bit_length())
+            nxt: dict[tuple[int, int], int] = {}
+            for (n1, m1), w1 in acc.items():
+                for n2, m2, w2 in step:
+                    key = (n1 + n2, m1 + m2)
+                    nxt[key] = nxt.get(key, 0) + w1 * w2
+            acc = nxt
+    return out, a_den * den**top
+
+
+def _merge(packets: Mapping[tuple[int, int], Fraction]) -> dict[tuple[int, int], Fraction]:
+    out: dict[tuple[int, int], Fraction] = {}
+    for (n, m), p in packets.items():
+        out[(n + m, 0)] = out.get((n + m, 0), Fraction(0)) + p
+    return out
+
+
+def _add(a: _Vector | None, b: _Vector) -> _Vector:
+    if a is None:
+        return b
+    (va, da), (vb, db) = a, b
+    if da == db:
+        return [x + y for x, y in zip(va, vb, strict=True)], da
+    d = lcm(da, db)
+    fa, fb = d // da, d // db
+    return [x * fa + y * fb for x, y in zip(va, vb, strict=True)], d
+
+
+def _apply_counts(
+    state: dict[tuple[int, ...], _Vector],
+    counts: Mapping[tuple[int, int], Fraction],
+    packet: _Packet,
+    keep_pending: bool,
+    tally: _Tally,
+) -> dict[tuple[int, ...], _Vector]:
+    """For each state vector v: sum over (n, m) of P(n, m) P^n v, filed under pending + (m,)."""
+    c_den = lcm(*(p.denominator for p in counts.values()))
+    top = max(n for n, _ in counts)
+    by_n: dict[int, list[tuple[int, int]]] = {}
+    for (n, m), p in counts.items():
+        by_n.setdefault(n, []).append((m if keep_pending else 0, p.numerator * (c_den // p.denominator)))
+    out: dict[tuple[int, ...], _Vector] = {}
+    for key, (v, den) in state.items():
+        new_den = den * c_den * packet.den**top
+        size, bits = len(v), new_den.bit_length()
+        tally.work += product_work(size * len(counts), bits) + step_work(size * top * packet.width, bits)
+        sums: dict[int, list[int]] = {}
+        u = v
+        for n in range(top + 1):
+            if n in by_n:
+                scale = packet.den ** (top - n)
+                for m, w in by_n[n]:
+                    acc = sums.setdefault(m, [0] * len(v))
+                    f = w * scale
+                    for i, x in enumerate(u):
+                        if x:
+                            acc[i] += x * f
+            if n < top:
+                u = packet.apply(u)
+        for m, acc in sums.items():
+            new_key = (*key, m) if keep_pending else key
+            out[new_key] = _add(out.get(new_key), (acc, new_den))
+    return out
+
+
+def _horner(by_m: Mapping[int, _Vector], packet: _Packet, tally: _Tally) -> _Vector:
+    """sum over m of Q^m v_m, by Horner's scheme (exact)."""
+    top = max(by_m)
+    w, den = by_m[top]
+    for m in range(top - 1, -1, -1):
+        w = packet.apply(w)
+        den *= packet.den
+        if m in by_m:
+            w, den = _add((w, den), by_m[m])
+    bits = den.bit_length()
+    tally.work += product_work(len(w), bits) + step_work(len(w) * top * packet.width, bits)
+    return w, den
+
+
+@implements(
+    "wh40k.attack.sequence", "wh40k.attack.allocation", "wh40k.attack.mortal-wounds", "wh40k.attack.attacks"
+)
+def resolve(
+    weapons: Sequence[Weapon],
+    target: Target,
+    situation: Situation = DEFAULT_SITUATION,
+    choices: Wh40kChoices = CHOICES,
+) -> SequenceResult:
+    """Resolve the weapons in order against one target and return the exact distribution of
+    wounds lost.
+
+    Damage state carries from weapon to weapon; all Devastating Wounds packets are resolved
+    after the normal damage of every weapon (first weapon first). Blast counts the models the
+    target had when it was selected (before any attack).
+
+    >>> rotwind = Weapon("Rotwind", parse_dice("D6+3"), 2, 7, -2, parse_dice("1"),
+    ...                  parse_abilities("blast,devastating-wounds,lethal-hits"))
+    >>> r = resolve([rotwind], Target(toughness=4, save=3, wounds=1, models=20))
+    >>> r.mean_models_destroyed   # (3.5 + 3 + 4 Blast) attacks x (4/6 x 1/2 + 1/6 x 2/3)
+    Fraction(14, 3)
+    """
+    tally = _Tally()
+    total = target.total_wounds
+    start = [0] * (total + 1)
+    start[0] = 1
+    # state: pending devastating counts (one per weapon kept apart so far) -> (vector, den)
+    state: dict[tuple[int, ...], _Vector] = {(): (start, 1)}
+    pending_packets: list[_Packet] = []
+    steps: list[WeaponStep] = []
+    for step in plan(weapons, target, situation, choices):
+        counts: dict[tuple[int, int], Fraction] = {}
+        for p_mix, outcome in step.mix:
+            raw, den = _counts(outcome.packets, step.attacks, step.merge, tally)
+            for nm, w in raw.items():
+                counts[nm] = counts.get(nm, Fraction(0)) + p_mix * Fraction(w, den)
+        state = _apply_counts(state, counts, step.normal, step.keep, tally)
+        if step.keep:
+            pending_packets.append(step.dev)
+        steps.append(_step(step, target, choices))
+    # Devastating Wounds: after all normal damage, first weapon first.
+    for packet in pending_packets:
+        collapsed: dict[tuple[int, ...], _Vector] = {}
+        grouped: dict[tuple[int, ...], dict[int, _Vector]] = {}
+        for pending, vec in state.items():
+            grouped.setdefault(pending[1:], {})[pending[0]] = vec
+        for rest, by_m in grouped.items():
+            collapsed[rest] = _add(collapsed.get(rest), _horner(by_m, packet, tally))
+        state = collapsed
+    final, final_den = state[()]
+    return SequenceResult.from_weights(target, final, final_den, steps, tally.work)
+
+
+def _step(step: WeaponPlan, target: Target, choices: Wh40kChoices) -> WeaponStep:
+    weapon = step.weapon
+    minimum = 1 if choices.readings.damage_minimum == "min-1" else 0
+    dmg = packet_damage(weapon.damage, target.damage_reduction, None, minimum).mean()
+    dev_dmg = (
+        dmg if choices.readings.devastating_modifiers == "apply" else Fraction(weapon.damage.die().mean())
+    )
+    attacks = step.attacks.mean()
+
+    def mean(attr: str) -> Fraction:
+        return sum((p * getattr(o, attr) for p, o in step.mix), Fraction(0)) * attacks
+
+    unsaved = mean("unsaved_per_attack")
+    devastating = mean("devastating_per_attack")
+    return WeaponStep(
+        name=weapon.name,
+        attacks=attacks,
+        hits=mean("hits_per_attack"),
+        wounds=mean("wounds_per_attack"),
+        devastating=devastating,
+        unsaved=unsaved,
+        damage=unsaved * dmg + devastating * dev_dmg,
+    )

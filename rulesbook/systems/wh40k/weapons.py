@@ -1,0 +1,260 @@
+"""Weapon and target profiles, and the one constructor every weapon source goes through.
+
+A weapon comes from a form (``wh40k.attack``'s inputs), from a data file (``mortarion.yaml``)
+or from a typed profile (``wh40k.sequence``'s ``weapons`` text): all three hand their raw
+characteristics to :func:`make_weapon`, which checks each one with the same declared input
+(:data:`WEAPON_INPUTS`, also the form's inputs) and raises one-line
+:class:`~rulesbook.errors.InputError` naming the field, the weapon and the characteristic.
+
+Example:
+    >>> w = make_weapon({"attacks": "D6+3", "skill": "2", "strength": "7", "ap": "-2",
+    ...                  "damage": "1", "abilities": "blast,lethal-hits"}, name="Rotwind")
+    >>> str(w.attacks), w.skill, w.ap, w.abilities.blast, w.ranged
+    ('D6+3', 2, -2, True, True)
+    >>> make_weapon({"attacks": "3", "skill": "7", "strength": "4", "damage": "1"},
+    ...             field="weapons", label="weapon 1", shown={"skill": "BS"})
+    Traceback (most recent call last):
+    ...
+    rulesbook.errors.InputError: weapons: weapon 1: BS: expected an integer from 2 to 6, got 7
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rulesbook.calculators import BoolInput, DiceInput, Input, IntInput, WordListInput
+from rulesbook.dice import DiceExpr, parse_dice
+from rulesbook.errors import InputError
+
+__all__ = [
+    "ABILITY_WORDS",
+    "INERT_ABILITIES",
+    "MAX_DAMAGE",
+    "RANGED_ONLY",
+    "WEAPON_INPUTS",
+    "Abilities",
+    "Target",
+    "Weapon",
+    "make_weapon",
+    "parse_abilities",
+]
+
+MAX_DAMAGE = 60
+"""Upper bound on the Damage of one attack (the largest roll of the expression)."""
+
+ABILITY_WORDS: tuple[tuple[str, str], ...] = (
+    ("lethal-hits", "lethal-hits"),
+    ("sustained-hits-(?:[1-6]|d3|d6)", "sustained-hits-N (N = 1-6, d3 or d6)"),
+    ("devastating-wounds", "devastating-wounds"),
+    ("blast", "blast"),
+    ("torrent", "torrent"),
+    ("heavy", "heavy"),
+    ("ignores-cover", "ignores-cover"),
+    ("twin-linked", "twin-linked"),
+    ("anti-[a-z]+(?:-[a-z]+)*-[2-6]", "anti-KEYWORD-N (N = 2-6)"),
+    ("pistol", "pistol"),
+    ("psychic", "psychic"),
+    ("precision", "precision"),
+    ("hazardous", "hazardous"),
+)
+"""The ``abilities`` words: (pattern, shown form). The last four change no number here."""
+
+INERT_ABILITIES = ("pistol", "psychic", "precision", "hazardous")
+"""Ability words accepted (so a profile can be typed as printed) that change no number of the
+attack calculators: Pistol and Psychic only matter for who may shoot, Precision for which model
+an attack is allocated to (a CHARACTER), Hazardous after the attacks (``wh40k.hazardous``)."""
+
+RANGED_ONLY = ("blast", "torrent", "heavy")
+"""Abilities only a ranged weapon can have."""
+
+_ANTI_RE = re.compile(r"^anti-(?P<keyword>[a-z]+(?:-[a-z]+)*)-(?P<n>[2-6])$")
+
+
+@dataclass(frozen=True, slots=True)
+class Abilities:
+    """Weapon abilities that change the numbers of the attack sequence.
+
+    >>> parse_abilities("lethal-hits,sustained-hits-d3,anti-infantry-4").sustained
+    DiceExpr(count=1, sides=3, modifier=0)
+    """
+
+    lethal_hits: bool = False
+    sustained: DiceExpr | None = None
+    devastating_wounds: bool = False
+    blast: bool = False
+    torrent: bool = False
+    heavy: bool = False
+    ignores_cover: bool = False
+    twin_linked: bool = False
+    anti: tuple[tuple[str, int], ...] = ()
+    other: tuple[str, ...] = ()
+
+
+def parse_abilities(words: str | Sequence[str], *, field_name: str = "abilities") -> Abilities:
+    """Turn ability words (``lethal-hits``, ``sustained-hits-d3``, ``anti-infantry-4``, …) into
+    :class:`Abilities`; an unknown word raises :class:`InputError` naming ``field_name``.
+
+    >>> parse_abilities("blast, devastating-wounds").devastating_wounds
+    True
+    >>> parse_abilities("lethal-hit")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rulesbook.errors.InputError: abilities: unknown word 'lethal-hit'; allowed: lethal-hits, ...
+    """
+    items = [w.strip().lower() for w in words.split(",")] if isinstance(words, str) else list(words)
+    flags: dict[str, bool] = {}
+    sustained: DiceExpr | None = None
+    anti: list[tuple[str, int]] = []
+    other: list[str] = []
+    shown = ", ".join(s for _, s in ABILITY_WORDS)
+    for word in (w for w in items if w):
+        if not any(re.fullmatch(p, word) for p, _ in ABILITY_WORDS):
+            raise InputError(field_name, f"unknown word {word!r}; allowed: {shown}")
+        if word.startswith("sustained-hits-"):
+            if sustained is not None:
+                raise InputError(field_name, "give one sustained-hits-N word")
+            sustained = parse_dice(word.removeprefix("sustained-hits-"), field_name=field_name)
+        elif (m := _ANTI_RE.match(word)) is not None:
+            anti.append((m["keyword"], int(m["n"])))
+        elif word in INERT_ABILITIES:
+            other.append(word)
+        else:
+            flags[word.replace("-", "_")] = True
+    return Abilities(sustained=sustained, anti=tuple(anti), other=tuple(other), **flags)
+
+
+@dataclass(frozen=True, slots=True)
+class Weapon:
+    """One weapon profile as printed (``ap`` is 0 or negative, ``skill`` the X of X+)."""
+
+    name: str
+    attacks: DiceExpr
+    skill: int
+    strength: int
+    ap: int
+    damage: DiceExpr
+    abilities: Abilities = field(default_factory=Abilities)
+    ranged: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """The target unit: every model shares one profile (Sv 7 means no armour save)."""
+
+    toughness: int
+    save: int
+    wounds: int
+    models: int = 1
+    invuln: int | None = None
+    fnp: int | None = None
+    cover: bool = False
+    stealth: bool = False
+    damage_reduction: int = 0
+    keywords: tuple[str, ...] | None = None
+    """``None``: not stated, so every Anti-X ability given applies."""
+
+    @property
+    def total_wounds(self) -> int:
+        """Wounds of the whole unit."""
+        return self.wounds * self.models
+
+
+WEAPON_INPUTS: tuple[Input, ...] = (
+    DiceInput(
+        key="attacks", label="Attacks (A)", help="The weapon's Attacks: 3, D6, D6+3, 2D6 …", min_value=1
+    ),
+    IntInput(key="skill", label="BS/WS", help="The X of the weapon's BS or WS X+.", minimum=2, maximum=6),
+    IntInput(key="strength", label="Strength (S)", help="The weapon's Strength.", minimum=1, maximum=30),
+    IntInput(
+        key="ap",
+        label="AP",
+        help="Armour Penetration as printed: 0 or negative.",
+        minimum=-6,
+        maximum=0,
+        default=0,
+    ),
+    DiceInput(key="damage", label="Damage (D)", help="The weapon's Damage: 1, D3, D6+1 …", min_value=1),
+    WordListInput(
+        key="abilities",
+        label="Weapon abilities",
+        help=(
+            "Comma list, e.g. lethal-hits,sustained-hits-1,devastating-wounds,blast,anti-infantry-4. "
+            "Pistol, psychic, precision and hazardous are accepted but change no number here "
+            "(a warning says so); with several anti-KEYWORD-N that apply, the lowest N counts."
+        ),
+        words=ABILITY_WORDS,
+        default=(),
+    ),
+    BoolInput(
+        key="ranged", label="Ranged attack", help="true for a ranged weapon, false for melee.", default=True
+    ),
+)
+"""The characteristics of a weapon, each with its bounds: the inputs of ``wh40k.attack`` and the
+checks of every other weapon source."""
+
+
+def make_weapon(
+    values: Mapping[str, Any],
+    *,
+    name: str = "weapon",
+    field: str | None = None,
+    label: str = "",
+    shown: Mapping[str, str] | None = None,
+) -> Weapon:
+    """The one weapon constructor: raw characteristics (text or typed values, keyed like
+    :data:`WEAPON_INPUTS`; ``ap``, ``abilities`` and ``ranged`` may be left out) to a checked
+    :class:`Weapon`.
+
+    Errors name ``field`` (or the characteristic when ``field`` is None), then ``label`` (the
+    weapon) and the characteristic as its source spells it (``shown``, e.g. ``{"skill": "BS"}``).
+
+    >>> make_weapon({"attacks": 2, "skill": 3, "strength": 8, "ap": -3, "damage": "D3",
+    ...              "abilities": ("heavy",)}).abilities.heavy
+    True
+    >>> make_weapon({"attacks": "2", "skill": "3", "strength": "8", "damage": "1",
+    ...              "abilities": "blast", "ranged": False})
+    Traceback (most recent call last):
+    ...
+    rulesbook.errors.InputError: abilities: blast is a ranged weapon ability; set ranged=true or remove it
+    """
+    names = shown or {}
+    where = f"{label}: " if label else ""
+    parsed: dict[str, Any] = {}
+    for inp in WEAPON_INPUTS:
+        spelled = names.get(inp.key, inp.key)
+        if inp.key not in values:
+            if inp.required:
+                raise InputError(field or inp.key, f"{where}missing {spelled}")
+            parsed[inp.key] = inp.default
+            continue
+        try:
+            parsed[inp.key] = inp.validate(values[inp.key])
+        except InputError as exc:
+            named = f"{where}{spelled}: " if field or label else ""
+            raise InputError(field or inp.key, f"{named}{exc.message}") from None
+    abilities = parse_abilities(parsed["abilities"])
+    if not parsed["ranged"]:
+        fix = "use BS for a ranged weapon" if "skill" in names else "set ranged=true"
+        for word in RANGED_ONLY:
+            if getattr(abilities, word):
+                raise InputError(
+                    field or "abilities", f"{where}{word} is a ranged weapon ability; {fix} or remove it"
+                )
+    damage: DiceExpr = parsed["damage"]
+    if damage.maximum > MAX_DAMAGE:
+        raise InputError(
+            field or "damage", f"{where}at most {MAX_DAMAGE} damage per attack, got up to {damage.maximum}"
+        )
+    return Weapon(
+        name=name,
+        attacks=parsed["attacks"],
+        skill=parsed["skill"],
+        strength=parsed["strength"],
+        ap=parsed["ap"],
+        damage=damage,
+        abilities=abilities,
+        ranged=parsed["ranged"],
+    )
