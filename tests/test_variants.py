@@ -5,22 +5,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar, Literal  # noqa: F401 (ClassVar: see below)
+from typing import Literal
 
 import pytest
 from click.testing import CliRunner, Result
 
-# ParameterSpec, ReadingSpec and ClassVar: rulesbook.choices resolves the base classes'
-# annotations (``_specs: ClassVar[...]``) in the namespace of the module declaring the choices.
-from rulesbook.choices import (  # noqa: F401
-    Parameters,
-    ParameterSpec,
-    Readings,
-    ReadingSpec,
-    RuleChoices,
-    parameter,
-    reading,
-)
+from rulesbook.choices import Parameters, Readings, RuleChoices, parameter, reading
 from rulesbook.cli import cli
 from rulesbook.errors import InputError
 from rulesbook.registry import registry
