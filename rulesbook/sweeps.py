@@ -503,27 +503,16 @@ def sweep(
     variants: Sequence[VariantLike] = (),
     *,
     baseline: bool = True,
-    executor: Executor = "auto",
-    workers: int | None = None,
-    scheduler: Any = None,
-    budget: Budget = Budget(),
-    checkpoint: str | Path | None = None,
-    progress: bool = False,
+    **options: Any,
 ) -> pd.DataFrame:
     """Sweep ``calc`` over ``grid`` (× the baseline and each variant) into a tidy DataFrame.
 
-    See :func:`plan_sweep` for the grid and :func:`run_plan` for the other arguments.
+    ``grid`` and ``variants`` are checked by :func:`plan_sweep`; ``options`` are those of
+    :func:`run_plan` (``executor``, ``workers``, ``scheduler``, ``budget``, ``checkpoint``,
+    ``progress`` — off unless asked for).
     """
-    plan = plan_sweep(calc, grid, variants, baseline=baseline)
-    return run_plan(
-        plan,
-        executor=executor,
-        workers=workers,
-        scheduler=scheduler,
-        budget=budget,
-        checkpoint=checkpoint,
-        progress=progress,
-    )
+    options.setdefault("progress", False)
+    return run_plan(plan_sweep(calc, grid, variants, baseline=baseline), **options)
 
 
 # -- output ---------------------------------------------------------------------------------------

@@ -710,6 +710,9 @@ def compare(calc: Calculator, inputs: Mapping[str, Any], variants: Sequence[Vari
     for variant in resolved:
         result = run_with_variant(calc, variant, **inputs)
         results.append((variant.name, result))
+        overridden = [k for k in inputs if k in dict(variant.parameters) or k in dict(variant.readings)]
+        if overridden:
+            notes.append(f"{', '.join(overridden)} given as an input: {variant.name}'s value does not apply")
         if not _touches(calc, variant):
             notes.append(f"{variant.name} changes no parameter or reading that {calc.id} declares")
         elif result.values == results[0][1].values:

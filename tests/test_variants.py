@@ -245,6 +245,14 @@ def test_compare_says_when_a_variant_touches_nothing_the_calculator_declares() -
     )
 
 
+def test_an_input_given_beside_a_variant_wins_and_compare_says_so() -> None:
+    calc = registry().calculator("scrollhammer.fall-back-move")
+    result = compare(calc, {"fall_back_dice": "2D6", "distance": 12}, ["fall-back-3d6"])
+    assert result.notes[0] == "fall_back_dice given as an input: fall-back-3d6's value does not apply"
+    left_out = compare(calc, {"distance": 12}, ["fall-back-3d6"])
+    assert [r["exact"]["fall-back-3d6"] for r in left_out.rows() if r["key"] == "p_flees"] == ["3/8"]
+
+
 def test_compare_needs_a_variant_and_rejects_bad_inputs() -> None:
     out = invoke("compare", "wh40k.battle-shock", "leadership=70", "--variant", "battle-shock-3d6")
     assert out.exit_code == 2 and out.stderr.startswith("rulesbook: error: leadership: expected an integer")
