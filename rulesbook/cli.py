@@ -33,7 +33,7 @@ from rulesbook.errors import InputError, RulesbookError
 from rulesbook.index import rule_info
 from rulesbook.present import result_text
 from rulesbook.registry import Interpretation, System, registry
-from rulesbook.variants import parameter_lines, rule_parameters, run_assignments
+from rulesbook.variants import parameter_lines, run_assignments
 from rulesbook.whatif_cli import register
 
 __all__ = ["cli", "main"]
@@ -114,7 +114,7 @@ def rule_cmd(rule_id: str, as_json: bool) -> None:
         info = rule_info(rule_id)
     except InputError as exc:
         _fail(str(exc))
-    data = {**info.to_json(), "parameters": rule_parameters(info.id)}
+    data = info.to_json()
     if as_json:
         _emit_json(data)
         return

@@ -20,6 +20,7 @@ from rulesbook.variants import (
     compose,
     load_variant,
     resolve_variant,
+    rule_parameters,
     run_with_variant,
     shipped_variants,
 )
@@ -279,8 +280,8 @@ def test_rule_command_lists_the_parameters_a_variant_can_change() -> None:
     assert out.exit_code == 0, out.stderr
     assert "Parameters a variant can change" in out.stdout
     assert "battle_shock_dice: 2D6 — Battle-shock dice" in out.stdout
-    data = json.loads(invoke("rule", "wh40k.core.battle-shock", "--json").stdout)
-    assert [p["key"] for p in data["parameters"]] == ["battle_shock_dice"]
+    assert [p["key"] for p in rule_parameters("wh40k.core.battle-shock")] == ["battle_shock_dice"]
+    assert "Parameters a variant can change: none" in invoke("rule", "wh40k.attack.sequence").stdout
 
 
 def test_the_widgets_compare_with_a_variant_side_by_side() -> None:
