@@ -53,7 +53,7 @@ class CalculatorApp:
         self.result = pn.pane.HTML("", css_classes=["rb-result"], sizing_mode="stretch_width")
         options = variant_options(calc)
         self.compare = pn.widgets.Select(
-            name="Compare with", options=options, value=compare_with, css_classes=["rb-input-variant"]
+            label="Compare with", options=options, value=compare_with, css_classes=["rb-input-variant"]
         )
         self.compare.visible = len(options) > 1
         for widget in [*self.widgets.values(), self.compare]:
