@@ -42,6 +42,7 @@ from rulesbook.inputs import (
     OptionalInput,
     OptionalIntInput,
     PathInput,
+    TextInput,
     WordListInput,
 )
 from rulesbook.results import CalcResult, Table, fraction_str
@@ -61,6 +62,7 @@ __all__ = [
     "OptionalIntInput",
     "Output",
     "PathInput",
+    "TextInput",
     "WordListInput",
     "calculator",
     "publish_values",
@@ -277,9 +279,7 @@ class Calculator:
         """
         declared = {o.key for o in self.outputs}
         derived = {f"{o.key}_exact" for o in self.outputs}
-        present = set(result.values) | {t.name for t in result.tables}
-        if result.warnings:
-            present.add("warnings")
+        present = set(result.values) | {t.name for t in result.tables}  # warnings are not result keys
         problems = [
             f"{self.id}: result key {k!r} is not declared" for k in sorted(present - declared - derived)
         ]

@@ -42,6 +42,7 @@ __all__ = [
     "OptionalInput",
     "OptionalIntInput",
     "PathInput",
+    "TextInput",
     "WordListInput",
 ]
 
@@ -258,7 +259,8 @@ class OptionalInput(Input):
     value of empty text: :data:`NOT_GIVEN` (left out), a word's value, or :data:`REQUIRED`
     to let ``inner`` read empty text (an empty list, or an error). ``form_start`` is where a
     form starts when the default is a word or :data:`NOT_GIVEN`; ``left_out`` says in help
-    what leaving the input out means.
+    what leaving the input out means; ``word_in_json`` writes a special word in JSON answers
+    as the word (``"same"``) instead of ``null``.
 
     Example:
         >>> officer = OptionalInput(inner=IntInput(key="officer_ld", help="", minimum=0, maximum=10),
@@ -280,6 +282,7 @@ class OptionalInput(Input):
     empty: Any = NOT_GIVEN
     form_start: Any = REQUIRED
     left_out: str = ""
+    word_in_json: bool = False
     kind: ClassVar[str] = "optional"
 
     def __post_init__(self) -> None:
@@ -340,7 +343,11 @@ class OptionalInput(Input):
         return self.inner.format(value)
 
     def jsonable(self, value: Any) -> Any:
-        return None if self._special(value) else self.inner.jsonable(value)
+        if value is NOT_GIVEN:
+            return None
+        if self._special(value):
+            return self.format(value) if self.word_in_json else None
+        return self.inner.jsonable(value)
 
 
 def OptionalIntInput(*, none_word: str = "none", default: Any = REQUIRED, **int_fields: Any) -> OptionalInput:
@@ -414,6 +421,40 @@ class IntListInput(Input):
 
     def jsonable(self, value: Any) -> Any:
         return list(value)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TextInput(Input):
+    """A short non-empty text: a name, a note, or the ID of something (``refers`` says what).
+
+    Surrounding spaces are dropped; longer than ``max_length`` characters is an error.
+
+    >>> TextInput(key="reason", help="").parse("  house rule ")
+    'house rule'
+    >>> TextInput(key="detachment", help="", refers="detachment").parse(" ")
+    Traceback (most recent call last):
+    ...
+    rulesbook.errors.InputError: detachment: expected the ID of a detachment, got ' '
+    """
+
+    refers: str = ""
+    max_length: int = 200
+    kind: ClassVar[str] = "text"
+
+    def allowed(self) -> str:
+        what = f"the ID of a {self.refers.replace('-', ' ')}" if self.refers else "a non-empty text"
+        return f"{what}" if self.max_length >= 200 else f"{what} of at most {self.max_length} characters"
+
+    def parse(self, text: str) -> str:
+        word = text.strip()
+        if not word or len(word) > self.max_length:
+            raise self.error(text)
+        return word
+
+    def _check(self, value: Any) -> str:
+        if not isinstance(value, str):
+            raise self.error(value)
+        return self.parse(value)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -204,24 +204,29 @@ _REGISTRY = Registry()
 _LOADED = False
 
 
-def load_system_package(package: SystemPackage) -> System:
-    """Load one system: its data, the check of its choices, then its calculators."""
+def load_system_package(package: SystemPackage, into: Registry | None = None) -> System:
+    """Load one system: its data, the check of its choices, then its calculators.
+
+    ``into`` is the registry to fill (the global one by default; a fresh ``Registry()`` loads
+    a system in isolation, as the developer guide's worked example does in its test).
+    """
     from rulesbook.calculators import Calculator
     from rulesbook.choices import register_problems
 
+    target = _REGISTRY if into is None else into
     system, rules, interps = load_system_data(package.data)
     if package.choices is not None:
         problems = register_problems(package.choices, interps, [r.id for r in rules])
         if problems:
             raise DataFileError(f"{package.data.name}: {problems[0]}")
-    _REGISTRY.add_system_data(system, rules, interps)
+    target.add_system_data(system, rules, interps)
     if package.choices is not None:
-        _REGISTRY.choices[system.id] = package.choices
+        target.choices[system.id] = package.choices
     for name in package.calculator_modules:
         module = importlib.import_module(name)
         for value in vars(module).values():
             if isinstance(value, Calculator) and value.system == system.id:
-                _REGISTRY.add_calculator(value)
+                target.add_calculator(value)
     return system
 
 

@@ -20,10 +20,19 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from rulesbook.errors import InputError
+from rulesbook.inputs import ChoiceInput, Input, IntInput
 from rulesbook.results import Table
-from rulesbook.systems.army_morale.ledger import LEDGER_COLUMNS, GameLog, log_from_text, log_to_text
+from rulesbook.systems.army_morale.log import EVENT_TYPES, RALLY_INPUTS, GameLog, event_kind
+from rulesbook.systems.army_morale.logfile import log_from_text, log_to_text
+from rulesbook.systems.army_morale.replay import LEDGER_COLUMNS
 from rulesbook.systems.army_morale.rules import SIDES
-from rulesbook.systems.army_morale.tracker import EVENT_TYPES, Tracker, event_from_form, rally_from_form
+from rulesbook.systems.army_morale.tracker import (
+    FORM_SLOTS,
+    Tracker,
+    event_from_form,
+    form_boxes,
+    rally_from_form,
+)
 
 __all__ = ["APPS", "RALLY_FIELDS", "Session", "TrackerView", "ipy_tracker", "make_tracker", "status_html"]
 
@@ -39,24 +48,39 @@ STYLE = """<style>
 .am-status .rulesbook-table { border-collapse: collapse; font-size: .85em; }
 </style>"""
 
-NUMBER_HELP = {
-    "losses": "units (or Damage Capacity) lost",
-    "half-strength": "(not used)",
-    "detachment-destroyed": "Blast markers it carried",
-    "war-engine-destroyed": "(not used)",
-    "bunker-destroyed": "D6 result",
-    "adjustment": "amount (+/-)",
-}
+PLACEHOLDERS = {"take_and_hold": "2, 3", "capture": "own 5, destroy 3"}
 
-RALLY_FIELDS: tuple[tuple[str, str, bool, str], ...] = (
-    # key of rally_from_form, label, is a whole number, placeholder
-    ("blast_markers", "Blast markers", True, ""),
-    ("take_and_hold", "Take & Hold D3 results", False, "2, 3"),
-    ("rescue_escorts", "Escort units", True, ""),
-    ("cleanse", "Cleanse objectives", True, ""),
-    ("capture", "Capture", False, "own 5, destroy 3"),
+RALLY_FIELDS: tuple[tuple[str, str, bool, str], ...] = tuple(
+    (f.key, f.title, isinstance(f, IntInput), PLACEHOLDERS.get(f.key, "")) for f in RALLY_INPUTS
 )
-"""The end-of-Rally form of one side, shared by both front-ends."""
+"""The end-of-Rally form of one side (key of rally_from_form, label, is a whole number,
+placeholder), from the declared report :data:`~rulesbook.systems.army_morale.log.RALLY_INPUTS`."""
+
+
+def event_help(kind: str) -> str:
+    """The help line of an event kind and of each box it uses (Markdown), from its declaration.
+
+    >>> print(event_help("bunker-destroyed"))
+    A side destroys one of its Bunker objectives: the opponent loses the D6 rolled. (`army-morale.one-time.bunker`)
+    *Side:* the side (a or b). *D6 result:* the D6 rolled for the bunker (1 to 6). *Bunker:* the bunker's name (optional; each counts once).
+    """
+    declared = event_kind(kind)
+    boxes = []
+    for f in form_boxes(kind).values():
+        bounds = f" ({f.minimum} to {f.maximum})" if isinstance(f, IntInput) else ""
+        boxes.append(f"*{f.title}:* {f.help[:1].lower()}{f.help[1:].rstrip('.')}{bounds}.")
+    return f"{declared.help} (`{declared.rule}`)\n" + " ".join(boxes)
+
+
+def _box_value(box: str, declared: Input) -> dict[str, Any]:
+    """What a form box shows for a declared field: its label, and for a number its bounds and
+    default (so a value typed for another kind never carries over)."""
+    out: dict[str, Any] = {}
+    if isinstance(declared, IntInput):
+        out = {"start": declared.minimum, "end": declared.maximum, "value": declared.initial}
+    elif isinstance(declared, ChoiceInput) and box != "side":
+        out = {"options": list(declared.choices), "value": declared.initial}
+    return out
 
 
 def status_html(tracker: Tracker, error: str = "") -> str:
@@ -100,25 +124,20 @@ class Session:
 
     def add(self, form: Mapping[str, Any]) -> None:
         """Add the event described by the event form (``kind``, ``side``, ``detachment``, ...)."""
-        self.apply(
-            lambda: self.tracker.add(
-                event_from_form(
-                    form["kind"],
-                    side=form["side"],
-                    detachment=form["detachment"] or "",
-                    war_engine=form["war_engine"] or "",
-                    number=int(form["number"] or 0),
-                    result=form["result"],
-                    reason=form["reason"],
-                )
-            )
-        )
+
+        def action() -> Tracker:
+            boxes: dict[str, Any] = {box: form.get(box) for box in form_boxes(form["kind"])}
+            if "number" in boxes:
+                boxes["number"] = int(boxes["number"] or 0)
+            return self.tracker.add(event_from_form(form["kind"], **boxes))
+
+        self.apply(action)
 
     def end_rally(self, a: Mapping[str, Any], b: Mapping[str, Any]) -> None:
         """Record step R4 from both sides' rally forms (see :data:`RALLY_FIELDS`)."""
 
         def side(form: Mapping[str, Any]) -> Any:
-            values = {
+            values: dict[str, Any] = {
                 k: int(form[k] or 0) if whole else str(form[k] or "") for k, _, whole, _ in RALLY_FIELDS
             }
             return rally_from_form(**values)
@@ -151,25 +170,26 @@ class TrackerView:
             "kind": w.Select(
                 label="Event", options=list(EVENT_TYPES), value="losses", css_classes=["am-event-type"]
             ),
-            "side": w.RadioButtonGroup(label="Side", options=list(SIDES), value="a", css_classes=["am-side"]),
-            "detachment": w.Select(label="Detachment", css_classes=["am-detachment"]),
-            "war_engine": w.Select(label="War Engine", css_classes=["am-war-engine"]),
-            "number": w.IntInput(label="Number", value=1, css_classes=["am-number"]),
-            "result": w.Select(
-                label="Catastrophic Damage", options=["destroyed", "wrecked"], css_classes=["am-result"]
-            ),
-            "reason": w.TextInput(label="Reason (adjustment)", css_classes=["am-reason"]),
+            "side": w.RadioButtonGroup(label="Side", options=list(SIDES), value="a"),
+            "detachment": w.Select(label="Detachment"),
+            "war_engine": w.Select(label="War Engine"),
+            "number": w.IntInput(label="Number", value=1),
+            "result": w.Select(label="Catastrophic Damage"),
+            "reason": w.TextInput(label="Reason"),
+            "bunker": w.TextInput(label="Bunker (optional)"),
         }
+        for box in FORM_SLOTS:
+            self.event[box].css_classes = [f"am-{box.replace('_', '-')}"]
         self.hint = pn.pane.Markdown("")
-        self.event["kind"].param.watch(lambda _e: self._hint(), "value")
+        self.event["kind"].param.watch(lambda _e: self._kind(), "value")
         self.rally = {
             s: {
-                key: (
-                    w.IntInput(label=label, value=0, start=0)
-                    if whole
-                    else w.TextInput(label=label, placeholder=ph)
+                f.key: (
+                    w.IntInput(label=f.title, value=f.initial, start=f.minimum, end=f.maximum)
+                    if isinstance(f, IntInput)
+                    else w.TextInput(label=f.title, placeholder=PLACEHOLDERS.get(f.key, ""))
                 )
-                for key, label, whole, ph in RALLY_FIELDS
+                for f in RALLY_INPUTS
             }
             for s in SIDES
         }
@@ -212,7 +232,7 @@ class TrackerView:
             self.status,
             sizing_mode="stretch_width",
         )
-        self._hint()
+        self._kind()
         self._armies()
         self.refresh()
 
@@ -258,8 +278,16 @@ class TrackerView:
             return
         self.load_text(text, self.upload.filename or "log.yaml")
 
-    def _hint(self) -> None:
-        self.hint.object = f"*Number:* {NUMBER_HELP[self.event['kind'].value]}"
+    def _kind(self) -> None:
+        """Show only the boxes of the chosen event kind, each labelled and bounded as declared."""
+        kind = self.event["kind"].value
+        boxes = form_boxes(kind)
+        for box in FORM_SLOTS:
+            widget = self.event[box]
+            widget.visible = box in boxes
+            if box in boxes:
+                widget.param.update(name=boxes[box].title, **_box_value(box, boxes[box]))
+        self.hint.object = event_help(kind)
 
     def refresh(self) -> None:
         """Redraw the status pane."""
@@ -302,7 +330,25 @@ def ipy_tracker(log: GameLog | None = None) -> Any:
         "number": ipw.IntText(value=1, description="Number"),
         "result": ipw.Dropdown(options=["destroyed", "wrecked"], description="Result"),
         "reason": ipw.Text(description="Reason"),
+        "bunker": ipw.Text(description="Bunker"),
     }
+    hint = ipw.HTML()
+
+    def show_kind(_change: Any = None) -> None:
+        kind = event["kind"].value
+        boxes = form_boxes(kind)
+        for name in FORM_SLOTS:
+            widget = event[name]
+            widget.layout.display = None if name in boxes else "none"
+            if name in boxes:
+                widget.description = boxes[name].title
+                for attr, value in _box_value(name, boxes[name]).items():
+                    if attr in ("options", "value"):
+                        setattr(widget, attr, value)
+        hint.value = html.escape(event_help(kind).replace("*", "").replace("`", ""))
+
+    event["kind"].observe(show_kind, "value")
+    show_kind()
     rally = {
         s: {
             key: ipw.IntText(value=0, description=f"{s}: {label}")
@@ -327,7 +373,7 @@ def ipy_tracker(log: GameLog | None = None) -> Any:
     add.on_click(lambda _b: do(session.add, values(event)))
     end.on_click(lambda _b: do(session.end_rally, values(rally["a"]), values(rally["b"])))
     undo.on_click(lambda _b: do(session.undo))
-    event_box = ipw.VBox([*event.values(), add])
+    event_box = ipw.VBox([*event.values(), hint, add])
     rally_box = ipw.HBox([ipw.VBox(list(rally[s].values())) for s in SIDES])
     box = ipw.VBox([ipw.HBox([event_box, ipw.VBox([rally_box, ipw.HBox([end, undo])])]), out])
     box.event, box.rally, box.session, box.output = event, rally, session, out

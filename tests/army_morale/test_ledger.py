@@ -446,7 +446,7 @@ def test_errors_spell_values_as_the_log_does(
 ) -> None:
     import yaml
 
-    from rulesbook.systems.army_morale import ledger
+    from rulesbook.systems.army_morale import logfile as ledger
 
     if loader == "libyaml":
         if not yaml.__with_libyaml__:
@@ -464,7 +464,7 @@ def test_errors_spell_values_as_the_log_does(
 def test_both_loaders_name_the_line_of_broken_yaml(loader: str, monkeypatch: pytest.MonkeyPatch) -> None:
     import yaml
 
-    from rulesbook.systems.army_morale import ledger
+    from rulesbook.systems.army_morale import logfile as ledger
 
     if loader == "python":
         monkeypatch.setattr(ledger, "_LOADER", yaml.SafeLoader)

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from rulesbook.errors import InputError
 from rulesbook.registry import registry
+from rulesbook.systems.army_morale.choices import CHOICES, ArmyMoraleChoices
 from rulesbook.systems.army_morale.rules import (
     Band,
     BandTable,
@@ -23,11 +24,16 @@ from rulesbook.systems.army_morale.rules import (
 )
 
 
+def reading(**readings: str) -> ArmyMoraleChoices:
+    """The published rules with other readings (the register's alternatives)."""
+    return CHOICES.replace(readings=readings)
+
+
 @pytest.mark.covers("army-morale.detachment.value")
 @given(st.integers(201, 250))
 def test_published_band_is_five(points: int) -> None:
     assert detachment_value(points) == 5
-    assert detachment_value(points, "source-only") == 5
+    assert detachment_value(points, reading(formula="source-only")) == 5
 
 
 @pytest.mark.covers("army-morale.detachment.value")
@@ -42,7 +48,7 @@ def test_default_formula_is_monotone_and_one_per_fifty(points: int, extra: int) 
 @pytest.mark.covers("army-morale.detachment.value")
 def test_source_only_and_custom_tables() -> None:
     with pytest.raises(InputError, match="points: no Morale value is known for 200 points"):
-        detachment_value(200, "source-only")
+        detachment_value(200, reading(formula="source-only"))
     table = BandTable((Band(0, 100, 1), Band(101, 300, 4)))
     assert [detachment_value(p, table=table) for p in (50, 101, 300)] == [1, 4, 4]
 
@@ -71,8 +77,8 @@ def test_source_examples_of_half_strength() -> None:
 def test_half_strength_thresholds_agree_on_even_and_order_on_odd(initial: int, current: int) -> None:
     current = min(current, initial)
     exact = at_half_strength(current, initial)
-    up = at_half_strength(current, initial, "round-up")
-    below = at_half_strength(current, initial, "below-half")
+    up = at_half_strength(current, initial, reading(half_strength_threshold="round-up"))
+    below = at_half_strength(current, initial, reading(half_strength_threshold="below-half"))
     assert exact == (Fraction(current) <= Fraction(initial, 2))
     assert below <= exact <= up  # below-half is the strictest, round-up the most lenient
     if initial % 2 == 1:  # 15 units: exact triggers at 7, rounding up at 8
@@ -86,8 +92,8 @@ def test_half_strength_thresholds_agree_on_even_and_order_on_odd(initial: int, c
 @given(st.integers(0, 40))
 def test_war_engine_gain_is_half_rounded(value: int) -> None:
     assert war_engine_gain(value) == math.ceil(value / 2)
-    assert war_engine_gain(value, "round-down") == value // 2
-    assert war_engine_gain(value) + war_engine_gain(value, "round-down") == value
+    assert war_engine_gain(value, reading(war_engine_rounding="round-down")) == value // 2
+    assert war_engine_gain(value) + war_engine_gain(value, reading(war_engine_rounding="round-down")) == value
 
 
 def _game_end_by_cases(a: int, b: int) -> str:
@@ -104,7 +110,9 @@ def _game_end_by_cases(a: int, b: int) -> str:
 @given(st.integers(-30, 30), st.integers(-30, 30))
 def test_game_end_matches_the_three_cases(a: int, b: int) -> None:
     assert game_end(a, b) == _game_end_by_cases(a, b)
-    assert game_end(a, b, "both-lose") == ("both-lose" if a == b <= 0 else _game_end_by_cases(a, b))
+    assert game_end(a, b, reading(equal_values="both-lose")) == (
+        "both-lose" if a == b <= 0 else _game_end_by_cases(a, b)
+    )
     # the check is symmetric in the two sides
     swapped = {"a": "b", "b": "a"}.get(game_end(b, a), game_end(b, a))
     assert game_end(a, b) == swapped

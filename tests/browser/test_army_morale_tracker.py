@@ -99,3 +99,24 @@ def test_drop_downs_show_the_detachment_an_event_goes_to(served: str, page: Any,
     page.locator(".am-add-event button").first.click()
     assert "Scouts loses 1: 3 of 4 units" in _newest_strength_note(page)
     assert page.external_requests == []
+
+
+@pytest.mark.covers("army-morale.one-time.destroyed-detachment-blast-markers")
+def test_the_event_form_shows_only_the_chosen_kinds_fields(served: str, page: Any) -> None:
+    """Issue 13: a number typed for one kind never carries over into another kind's event."""
+    page.goto(f"{served}/app/army-morale-tracker")
+    assert read_value(page, "b_value") == "10"
+    box = page.locator(".am-number input").first
+    box.fill("3")
+    box.press("Enter")
+    page.locator(".am-event-type select").first.select_option("detachment-destroyed")
+    page.get_by_text("Blast markers it carried").first.wait_for()
+    assert box.input_value() == "0"  # the declared default of this kind, not the 3 typed before
+    assert not page.locator(".am-side").first.is_visible()  # no side: the detachment's side counts
+    page.locator(".am-detachment select").first.select_option(label="b: Buggy squadron")
+    page.locator(".am-add-event button").first.click()
+    # Orks 10: Buggy squadron (45 pts, value 1) destroyed with 0 Blast markers: half strength -1
+    _wait_value(page, "b_value", "9")
+    table = page.locator(".rulesbook-table").first.inner_text()
+    assert "Buggy squadron destroyed with 0 Blast markers" in table
+    assert page.external_requests == []

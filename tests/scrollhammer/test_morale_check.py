@@ -10,9 +10,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rulesbook.registry import registry
+from rulesbook.systems.scrollhammer.choices import CHOICES, ScrollhammerChoices
 from rulesbook.systems.scrollhammer.rules import modified_ld, morale_check
 
 CALC = "scrollhammer.morale-check"
+
+
+def heroism_if(on: bool) -> ScrollhammerChoices:
+    """The rules with Insane Heroism on or off."""
+    return CHOICES.replace(parameters={"insane_heroism": on})
 
 
 def brute_force(target: int, heroism: bool, falling_back: bool) -> Fraction:
@@ -33,15 +39,15 @@ def brute_force(target: int, heroism: bool, falling_back: bool) -> Fraction:
 )
 @given(st.integers(0, 12), st.integers(-12, 12), st.booleans(), st.booleans())
 def test_matches_brute_force_count(ld: int, modifier: int, heroism: bool, falling_back: bool) -> None:
-    got = morale_check(ld, modifier, insane_heroism=heroism, falling_back=falling_back).p_pass()
+    got = morale_check(ld, modifier, heroism_if(heroism), falling_back=falling_back).p_pass()
     assert got == brute_force(ld + modifier, heroism, falling_back)
 
 
 @pytest.mark.covers("scrollhammer.morale.check")
 @given(st.integers(0, 11), st.integers(-12, 12), st.booleans())
 def test_monotone_in_leadership(ld: int, modifier: int, heroism: bool) -> None:
-    low = morale_check(ld, modifier, insane_heroism=heroism).p_pass()
-    high = morale_check(ld + 1, modifier, insane_heroism=heroism).p_pass()
+    low = morale_check(ld, modifier, heroism_if(heroism)).p_pass()
+    high = morale_check(ld + 1, modifier, heroism_if(heroism)).p_pass()
     assert low <= high
 
 
@@ -55,15 +61,17 @@ def test_insane_heroism_floor(ld: int, modifier: int) -> None:
 @given(st.integers(0, 12), st.integers(-12, 12))
 def test_falling_back_always_fails_by_default(ld: int, modifier: int) -> None:
     assert morale_check(ld, modifier, falling_back=True).p_pass() == 0
-    alt = morale_check(ld, modifier, falling_back=True, heroism_when_falling_back="heroism-passes")
+    passes = CHOICES.replace(readings={"heroism_when_falling_back": "heroism-passes"})
+    alt = morale_check(ld, modifier, passes, falling_back=True)
     assert alt.p_pass() == Fraction(1, 36)
 
 
 @pytest.mark.covers("scrollhammer.morale.modifiers")
 def test_ld_cap_alternative_only_lowers_high_values() -> None:
-    assert modified_ld(9, 3, "max-10") == 10
-    assert modified_ld(6, 1, "max-10") == 7
-    assert morale_check(9, 3, ld_bounds="max-10").p_pass() == Fraction(33, 36)
+    capped = CHOICES.replace(readings={"ld_bounds": "max-10"})
+    assert modified_ld(9, 3, capped) == 10
+    assert modified_ld(6, 1, capped) == 7
+    assert morale_check(9, 3, capped).p_pass() == Fraction(33, 36)
     assert morale_check(9, 3).p_pass() == 1
 
 

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from rulesbook.dice import TWO_D6, parse_dice
 from rulesbook.errors import InputError
 from rulesbook.registry import registry
+from rulesbook.systems.scrollhammer.choices import CHOICES
 from rulesbook.systems.scrollhammer.fall_back import (
     FallBackChain,
     fall_back_chain,
@@ -97,7 +98,7 @@ def test_break_test_gets_harder_with_the_margin(ld: int, lost_by: int) -> None:
 )
 def test_cascade_is_a_distribution_over_0_to_n(line: list[int], model: str) -> None:
     fails = [1 - morale_check(ld).p_pass() for ld in line]
-    dist = panic_cascade(fails, model)  # type: ignore[arg-type]
+    dist = panic_cascade(fails, CHOICES.replace(readings={"panic_cascade": model}))
     assert sum(p for _, p in dist) == 1
     assert set(dist.outcomes()) <= set(range(len(line) + 1))
 
@@ -106,9 +107,10 @@ def test_cascade_is_a_distribution_over_0_to_n(line: list[int], model: str) -> N
 def test_chain_model_panics_least(line: list[int]) -> None:
     """Stopping at the first unit that holds can only mean fewer units flee than testing everyone."""
     fails = [1 - morale_check(ld).p_pass() for ld in line]
-    chain_mean = panic_cascade(fails, "next-unit").mean()
-    once_mean = panic_cascade(fails, "whole-line-once").mean()
-    each_mean = panic_cascade(fails, "whole-line-each-time").mean()
+    chain_mean, once_mean, each_mean = (
+        panic_cascade(fails, CHOICES.replace(readings={"panic_cascade": model})).mean()
+        for model in ("next-unit", "whole-line-once", "whole-line-each-time")
+    )
     assert chain_mean <= once_mean <= each_mean
 
 
@@ -226,7 +228,7 @@ def test_fleeing_in_every_movement_phase_only_adds_risk(
         fall_back_roll([parse_dice(dice)]),
         phases,
         first_move=first,
-        movement_phases="every-movement-phase",
+        choices=CHOICES.replace(readings={"movement_phases": "every-movement-phase"}),
     )
     assert every.p_removed + every.p_regrouped + every.p_falling_back == 1
     assert every.p_removed >= own.p_removed

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from rulesbook.registry import registry
+from rulesbook.systems.scrollhammer.choices import CHOICES
 from rulesbook.systems.scrollhammer.fall_back import (
     from_combat_extension,
     move_outcome,
@@ -39,7 +40,12 @@ def test_the_three_exemptions_differ() -> None:
         "always-passes-leadership": ("automatic-pass", "automatic-pass"),
     }
     assert (
-        leadership_requirement("leadership-test", "immune-to-morale", "passes-everything") == "automatic-pass"
+        leadership_requirement(
+            "leadership-test",
+            "immune-to-morale",
+            CHOICES.replace(readings={"immune_units": "passes-everything"}),
+        )
+        == "automatic-pass"
     )
 
 
@@ -105,10 +111,11 @@ def test_fleeing_a_combat_ends_one_inch_clear() -> None:
 )
 def test_move_edges_and_obstacles() -> None:
     assert passes_through_friends(7, 6) and not passes_through_friends(6, 6)
-    assert trapped(7, 6) and not trapped(6, 6) and trapped(6, 6, "exact-fit-trapped")
+    exact_fit_trapped = CHOICES.replace(readings={"trapped_fit": "exact-fit-trapped"})
+    assert trapped(7, 6) and not trapped(6, 6) and trapped(6, 6, exact_fit_trapped)
     assert move_outcome(6, 6) == "flees" and move_outcome(5, 6) == "moves"
     assert move_outcome(7, 10, blocked_after=6) == "trapped"
-    assert move_outcome(6, 6, blocked_after=6, trapped_fit="exact-fit-trapped") == "flees"
+    assert move_outcome(6, 6, blocked_after=6, choices=exact_fit_trapped) == "flees"
 
 
 @pytest.mark.covers("scrollhammer.regroup.multiple-charges")

@@ -3,9 +3,11 @@
 from pathlib import Path
 
 from rulesbook.registry import SystemPackage
+from rulesbook.systems.army_morale.choices import CHOICES
 
 SYSTEM = SystemPackage(
     data=Path(__file__).with_name("rules.yaml"),
+    choices=CHOICES,
     calculator_modules=("rulesbook.systems.army_morale.calculators",),
 )
 

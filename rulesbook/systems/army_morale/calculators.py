@@ -19,26 +19,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any, cast
+from typing import Any
 
-from rulesbook.calculators import (
-    InterpretationInput,
-    IntInput,
-    Output,
-    PathInput,
-    calculator,
-)
+from rulesbook.calculators import IntInput, Output, PathInput, calculator
 from rulesbook.errors import InputError
-from rulesbook.results import CalcResult, Distribution, Table, fraction_str, probability_values
-from rulesbook.systems.army_morale.ledger import LEDGER_COLUMNS, load_log, replay
+from rulesbook.results import CalcResult, Distribution, Table, fraction_str
+from rulesbook.systems.army_morale.choices import CHOICES, ArmyMoraleChoices, ArmyMoraleReadings
+from rulesbook.systems.army_morale.logfile import load_log
+from rulesbook.systems.army_morale.replay import LEDGER_COLUMNS, replay
 from rulesbook.systems.army_morale.rules import (
-    SOURCE_BANDS,
-    DetachmentFormula,
-    EqualValues,
     RallyCounts,
     detachment_value,
     game_end,
     joint_outcomes,
+    published_bands,
     rally_terms,
     value_distribution,
 )
@@ -47,45 +41,52 @@ __all__ = ["band_table", "rally_odds", "rally_odds_table"]
 
 # -- army-morale.detachment-value -------------------------------------------------------------------
 
-FORMULA_INPUT = InterpretationInput(
-    key="formula",
+FORMULA_INPUT = ArmyMoraleReadings.input(
+    "formula",
     label="Detachment value formula",
     help="How points become a Morale value (army-morale.interpretations.detachment-value-formula).",
-    interpretation="army-morale.interpretations.detachment-value-formula",
 )
 
 
-def _band(points: int, morale: int, formula: DetachmentFormula) -> str:
-    if formula == "source-only":
-        band = next(b for b in SOURCE_BANDS.bands if b.low <= points <= b.high)
+def _band(points: int, morale: int, choices: ArmyMoraleChoices) -> str:
+    if choices.readings.formula == "source-only":
+        band = next(b for b in published_bands(choices).bands if b.low <= points <= b.high)
         return f"{band.low}-{band.high} pts"
     if morale == 0:
         return "0 pts"
-    return f"{50 * (morale - 1) + 1}-{50 * morale} pts"
+    block = choices.parameters.points_per_morale
+    return f"{block * (morale - 1) + 1}-{block * morale} pts"
 
 
-def band_table(formula: DetachmentFormula = "ceil-50", up_to: int = 1000) -> Table:
+def band_table(choices: ArmyMoraleChoices = CHOICES, up_to: int = 1000) -> Table:
     """Detachment Morale values by points band (the reference table of the calculator's page).
 
     >>> band_table(up_to=150).rows
     (('1-50', 1), ('51-100', 2), ('101-150', 3))
     """
-    rows = tuple((f"{low}-{low + 49}", detachment_value(low, formula)) for low in range(1, up_to + 1, 50))
+    p = choices.parameters
+    block = p.points_per_morale
+    rows = tuple(
+        (f"{low}-{low + block - 1}", detachment_value(low, choices)) for low in range(1, up_to + 1, block)
+    )
     return Table(
         name="morale_by_points",
-        title="Detachment Morale value by points (ceil(points / 50))",
+        title=f"Detachment Morale value by points (ceil(points / {block}))",
         columns=("points", "morale"),
         rows=rows,
-        note="Only the 201-250 band (value 5) is stated by the source; the rest follows the default formula.",
+        note=f"Only the {p.band_low}-{p.band_high} band (value {p.band_value}) is stated by the source; "
+        "the rest follows the default formula.",
     )
 
 
 def _check_points(values: Mapping[str, Any]) -> None:
     if values["formula"] == "source-only":
         points = values["points"]
-        if not any(b.low <= points <= b.high for b in SOURCE_BANDS.bands):
+        (band,) = published_bands(CHOICES).bands
+        if not band.low <= points <= band.high:
             raise InputError(
-                "points", f"with formula=source-only only 201 to 250 points have a known value, got {points}"
+                "points",
+                f"with formula=source-only only {band.low} to {band.high} points have a known value, got {points}",
             )
 
 
@@ -114,15 +115,17 @@ def _check_points(values: Mapping[str, Any]) -> None:
     check=_check_points,
     examples=[{"points": "225"}, {"points": "480"}, {"points": "230", "formula": "source-only"}],
     reference_tables=lambda: [band_table()],
+    choices=CHOICES,
 )
-def detachment_value_calculator(*, points: int, formula: Any) -> CalcResult:
+def detachment_value_calculator(*, points: int, choices: ArmyMoraleChoices) -> CalcResult:
     """The Detachment Morale value and the band it belongs to."""
-    morale = detachment_value(points, formula)
-    band = _band(points, morale, formula)
-    if formula == "source-only":
+    morale = detachment_value(points, choices)
+    band = _band(points, morale, choices)
+    block = choices.parameters.points_per_morale
+    if choices.readings.formula == "source-only":
         line = f"{points} pts lies in the band the source states ({band}): Morale value {morale}."
     else:
-        line = f"ceil({points} / 50) = {morale}: every started 50 points is worth 1 ({band})."
+        line = f"ceil({points} / {block}) = {morale}: every started {block} points is worth 1 ({band})."
     return CalcResult(values={"morale": morale, "band": band}, explanation=(line,))
 
 
@@ -185,11 +188,10 @@ def _side_inputs(side: str) -> list[IntInput]:
     ]
 
 
-EQUAL_INPUT = InterpretationInput(
-    key="equal_values",
+EQUAL_INPUT = ArmyMoraleReadings.input(
+    "equal_values",
     label="Both at 0 or less and equal",
     help="Interpretation army-morale.interpretations.equal-values (counted under p_draw either way).",
-    interpretation="army-morale.interpretations.equal-values",
 )
 
 
@@ -202,7 +204,7 @@ def rally_odds(
     b_morale: int,
     a: RallyCounts,
     b: RallyCounts,
-    equal: EqualValues = "draw",
+    choices: ArmyMoraleChoices = CHOICES,
 ) -> tuple[Distribution[int], Distribution[int], dict[str, Fraction]]:
     """Exact distributions of both values after step R4 and P(a wins, b wins, draw, continue).
 
@@ -213,10 +215,10 @@ def rally_odds(
     >>> p["b"], p["continue"]
     (Fraction(1, 1), Fraction(0, 1))
     """
-    terms = rally_terms(a, b)
+    terms = rally_terms(a, b, choices)
     da = value_distribution(a_morale, terms, "a")
     db = value_distribution(b_morale, terms, "b")
-    outcomes = joint_outcomes(da, db, equal)
+    outcomes = joint_outcomes(da, db, choices)
     return da, db, {str(k): v for k, v in outcomes.items()}
 
 
@@ -244,10 +246,10 @@ def rally_odds_table() -> Table:
     )
 
 
-def _term_lines(a: RallyCounts, b: RallyCounts) -> list[str]:
+def _term_lines(a: RallyCounts, b: RallyCounts, choices: ArmyMoraleChoices) -> list[str]:
     lines = []
     for side in ("a", "b"):
-        parts = [t.signed_text for t in rally_terms(a, b) if t.side == side]
+        parts = [t.signed_text for t in rally_terms(a, b, choices) if t.side == side]
         lines.append(f"Side {side}: " + (" ".join(parts) if parts else "no change") + ".")
     return lines
 
@@ -299,14 +301,14 @@ def _term_lines(a: RallyCounts, b: RallyCounts) -> list[str]:
         },
     ],
     reference_tables=lambda: [rally_odds_table()],
+    choices=CHOICES,
 )
-def rally_calculator(**values: Any) -> CalcResult:
+def rally_calculator(*, choices: ArmyMoraleChoices, **values: Any) -> CalcResult:
     """Both values' exact distributions after step R4 and the game-end odds."""
     a, b = _counts(values, "a"), _counts(values, "b")
-    equal = cast(EqualValues, values["equal_values"])
-    da, db, p = rally_odds(values["a_morale"], values["b_morale"], a, b, equal)
+    da, db, p = rally_odds(values["a_morale"], values["b_morale"], a, b, choices)
     joint_rows = tuple(
-        (va, vb, fraction_str(pa * pb), float(pa * pb), game_end(va, vb, equal))
+        (va, vb, fraction_str(pa * pb), float(pa * pb), game_end(va, vb, choices))
         for va, pa in da
         for vb, pb in db
     )
@@ -324,7 +326,7 @@ def rally_calculator(**values: Any) -> CalcResult:
         joint,
     )
     lines = [
-        *_term_lines(a, b),
+        *_term_lines(a, b, choices),
         f"Side a: mean {float(da.mean()):.2f}, P(≤ 0) = {fraction_str(da.p_at_most(0))}; "
         f"side b: mean {float(db.mean()):.2f}, P(≤ 0) = {fraction_str(db.p_at_most(0))}.",
         "The two values depend on different dice, so each pair's chance is the product of the two.",
@@ -333,14 +335,12 @@ def rally_calculator(**values: Any) -> CalcResult:
         f"goes on {fraction_str(p['continue'])}.",
     ]
     out: dict[str, Any] = {
-        **probability_values("p_a_wins", p["a"]),
-        **probability_values("p_b_wins", p["b"]),
-        **probability_values("p_draw", p["draw"]),
-        **probability_values("p_continue", p["continue"]),
-        "a_mean": float(da.mean()),
-        "a_mean_exact": fraction_str(da.mean()),
-        "b_mean": float(db.mean()),
-        "b_mean_exact": fraction_str(db.mean()),
+        "p_a_wins": p["a"],
+        "p_b_wins": p["b"],
+        "p_draw": p["draw"],
+        "p_continue": p["continue"],
+        "a_mean": da.mean(),
+        "b_mean": db.mean(),
     }
     return CalcResult(values=out, tables=tables, explanation=tuple(lines))
 
@@ -392,10 +392,11 @@ def rally_calculator(**values: Any) -> CalcResult:
     ],
     examples=[{"log": "rulesbook/systems/army_morale/data/example-game.yaml"}],
     cacheable=False,
+    choices=CHOICES,
 )
-def replay_calculator(*, log: str) -> CalcResult:
-    """Load and replay the log at ``log``."""
-    ledger = replay(load_log(log))
+def replay_calculator(*, log: str, choices: ArmyMoraleChoices) -> CalcResult:
+    """Load and replay the log at ``log`` (its own readings on top of ``choices``)."""
+    ledger = replay(load_log(log), choices)
     (a_name, b_name) = (ledger.log.army("a").name, ledger.log.army("b").name)
     entries = Table("ledger", "Ledger", LEDGER_COLUMNS, tuple(e.row() for e in ledger.entries))
     rally = Table(

@@ -35,17 +35,16 @@ Example:
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from rulesbook.dice import DiceExpr
 from rulesbook.errors import InputError
-from rulesbook.results import Distribution, Table, fraction_str
+from rulesbook.results import Distribution, Table, fold_both_lose, fraction_str, markov_step
+from rulesbook.systems.army_morale.choices import CHOICES, ArmyMoraleChoices
 from rulesbook.systems.army_morale.rules import (
     SIDES,
-    EqualValues,
-    HalfStrengthThreshold,
     RallyCounts,
     Side,
     Term,
@@ -88,21 +87,23 @@ class SideModel:
     detachments: tuple[ModelDetachment, ...] = ()
 
 
-def _terms(a: SideModel, b: SideModel) -> list[Term]:
-    terms = list(rally_terms(a.rally, b.rally))
+def _terms(a: SideModel, b: SideModel, choices: ArmyMoraleChoices) -> list[Term]:
+    terms = list(rally_terms(a.rally, b.rally, choices))
     for side, model in zip(SIDES, (a, b), strict=True):
         if model.battle_loss.maximum:
             terms.append(Term(side, "army-morale.army.value", -1, model.battle_loss, "battle losses"))
     return terms
 
 
-def turn_change(a: SideModel, b: SideModel, side: Side) -> Distribution[int]:
+def turn_change(
+    a: SideModel, b: SideModel, side: Side, choices: ArmyMoraleChoices = CHOICES
+) -> Distribution[int]:
     """Exact distribution of one turn's change to ``side``'s value (battle losses + Rally phase).
 
     >>> turn_change(SideModel(5, rally=RallyCounts(blast_markers=2)), SideModel(5), "a").outcomes()
     (-2,)
     """
-    return value_distribution(0, _terms(a, b), side)
+    return value_distribution(0, _terms(a, b, choices), side)
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,15 +172,14 @@ class GameLength:
         )
 
 
-def _step(alive: Mapping[int, Fraction], change: Distribution[int]) -> dict[int, Fraction]:
-    out: dict[int, Fraction] = {}
-    for v, p in alive.items():
-        for d, q in change:
-            out[v + d] = out.get(v + d, Fraction(0)) + p * q
-    return out
+def _moved_by(change: Distribution[int]) -> Callable[[int], Iterator[tuple[int, Fraction]]]:
+    """The chain's transition: from value ``v`` to ``v + d`` with the chance of change ``d``."""
+    return lambda v: ((v + d, q) for d, q in change)
 
 
-def game_length(a: SideModel, b: SideModel, max_turns: int = 12, equal: EqualValues = "draw") -> GameLength:
+def game_length(
+    a: SideModel, b: SideModel, max_turns: int = 12, choices: ArmyMoraleChoices = CHOICES
+) -> GameLength:
     """Exact distribution of the ending turn and the winner (Markov chain over both values).
 
     Raises InputError for models with detachments (use :func:`simulate_game_length`).
@@ -194,18 +194,17 @@ def game_length(a: SideModel, b: SideModel, max_turns: int = 12, equal: EqualVal
         )
     if not 1 <= max_turns <= MAX_TURNS:
         raise InputError("max_turns", f"expected 1 to {MAX_TURNS}, got {max_turns}")
-    change = {s: turn_change(a, b, s) for s in SIDES}
+    change = {s: turn_change(a, b, s, choices) for s in SIDES}
     alive: dict[Side, dict[int, Fraction]] = {"a": {a.start: Fraction(1)}, "b": {b.start: Fraction(1)}}
     p_a, p_b, p_d = [], [], []
     going = Fraction(1)
     for _ in range(max_turns):
-        nxt = {s: _step(alive[s], change[s]) for s in SIDES}
+        nxt = {s: markov_step(alive[s], _moved_by(change[s])) for s in SIDES}
         ends = {"a": Fraction(0), "b": Fraction(0), "draw": Fraction(0)}
         for x, px in nxt["a"].items():
             for y, py in nxt["b"].items():
                 if x <= 0 or y <= 0:
-                    verdict = game_end(x, y, equal)
-                    ends["draw" if verdict in ("draw", "both-lose") else verdict] += px * py
+                    ends[fold_both_lose(game_end(x, y, choices))] += px * py
         p_a.append(ends["a"])
         p_b.append(ends["b"])
         p_d.append(ends["draw"])
@@ -256,8 +255,7 @@ def simulate_game_length(
     games: int = 20_000,
     seed: int = 0,
     max_turns: int = 12,
-    equal: EqualValues = "draw",
-    threshold: HalfStrengthThreshold = "at-most-half",
+    choices: ArmyMoraleChoices = CHOICES,
 ) -> SimulatedLength:
     """Seeded simulation of whole games (numpy ``default_rng(seed)``), detachments included.
 
@@ -275,7 +273,7 @@ def simulate_game_length(
     if games < 1:
         raise InputError("games", f"expected at least 1, got {games}")
     rng = np.random.default_rng(seed)
-    terms = _terms(a, b)
+    terms = _terms(a, b, choices)
     value = {"a": np.full(games, a.start), "b": np.full(games, b.start)}
     strength = {
         s: np.array([[d.strength for d in m.detachments]] * games, dtype=np.int64).reshape(games, -1)
@@ -291,7 +289,7 @@ def simulate_game_length(
                 col = strength[s][:, j]
                 col -= rng.binomial(col, det.loss_chance)
                 now = np.array(
-                    [at_half_strength(int(c), det.strength, threshold) for c in range(det.strength + 1)]
+                    [at_half_strength(int(c), det.strength, choices) for c in range(det.strength + 1)]
                 )
                 trigger = now[col] & ~paid[s][:, j]
                 value[s] -= np.where(trigger, det.morale, 0)
@@ -305,8 +303,7 @@ def simulate_game_length(
         over = running & ((value["a"] <= 0) | (value["b"] <= 0))
         ends.append(int(over.sum()))
         for i in np.flatnonzero(over):
-            verdict = game_end(int(value["a"][i]), int(value["b"][i]), equal)
-            wins["draw" if verdict in ("draw", "both-lose") else verdict] += 1
+            wins[fold_both_lose(game_end(int(value["a"][i]), int(value["b"][i]), choices))] += 1
         running &= ~over
     return SimulatedLength(
         games=games,

@@ -32,27 +32,25 @@ from typing import Literal
 
 import icepool
 
-from rulesbook.dice import D3, D6, DiceExpr
+from rulesbook.dice import DiceExpr, constant
 from rulesbook.errors import InputError
 from rulesbook.registry import implements
-from rulesbook.results import Distribution
+from rulesbook.results import Distribution, fold_both_lose
+from rulesbook.systems.army_morale.choices import CHOICES, ArmyMoraleChoices
 
 __all__ = [
+    "CAPTURE_CHOICES",
     "SIDES",
-    "SOURCE_BANDS",
     "Band",
     "BandTable",
     "CaptureChoice",
-    "DetachmentFormula",
-    "EqualValues",
-    "HalfStrengthThreshold",
     "RallyCounts",
     "Side",
     "Term",
     "Verdict",
-    "WarEngineRounding",
     "army_value",
     "at_half_strength",
+    "blast_marker_term",
     "bunker_term",
     "capture_term",
     "constant",
@@ -70,11 +68,8 @@ __all__ = [
 
 type Side = Literal["a", "b"]
 SIDES: tuple[Side, Side] = ("a", "b")
-type DetachmentFormula = Literal["ceil-50", "source-only"]
-type HalfStrengthThreshold = Literal["at-most-half", "round-up", "below-half"]
-type WarEngineRounding = Literal["round-up", "round-down"]
-type EqualValues = Literal["draw", "both-lose"]
 type CaptureChoice = Literal["own", "destroy"]
+CAPTURE_CHOICES: tuple[CaptureChoice, ...] = ("own", "destroy")
 type Verdict = Literal["a", "b", "draw", "both-lose", "continue"]
 
 
@@ -104,9 +99,9 @@ class BandTable:
     """A rule set's own table of Detachment Morale values by points band.
 
     Example:
-        >>> SOURCE_BANDS.value(230)
+        >>> published_bands().value(230)
         5
-        >>> SOURCE_BANDS.value(300)
+        >>> published_bands().value(300)
         Traceback (most recent call last):
         ...
         rulesbook.errors.InputError: points: no Morale value is known for 300 points; known bands: 201-250
@@ -123,22 +118,24 @@ class BandTable:
         raise InputError("points", f"no Morale value is known for {points} points; known bands: {known}")
 
 
-SOURCE_BANDS = BandTable((Band(201, 250, 5),))
-"""The one band the source states: 201–250 points → Morale value 5."""
+def published_bands(choices: ArmyMoraleChoices = CHOICES) -> BandTable:
+    """The one band the source states (201–250 points → Morale value 5, rule parameters)."""
+    p = choices.parameters
+    return BandTable((Band(p.band_low, p.band_high, p.band_value),))
 
 
 @implements("army-morale.detachment.value")
 def detachment_value(
-    points: int, formula: DetachmentFormula = "ceil-50", table: BandTable | None = None
+    points: int, choices: ArmyMoraleChoices = CHOICES, table: BandTable | None = None
 ) -> int:
     """The Detachment Morale value of a detachment costing ``points``.
 
-    ``formula`` is an option of ``army-morale.interpretations.detachment-value-formula``;
-    a rule set's own ``table`` takes precedence over both options.
+    The reading ``formula`` picks one per started ``points_per_morale`` points or only the
+    published band; a rule set's own ``table`` takes precedence over both.
 
     >>> detachment_value(201), detachment_value(250), detachment_value(251), detachment_value(49)
     (5, 5, 6, 1)
-    >>> detachment_value(225, "source-only")
+    >>> detachment_value(225, CHOICES.replace(readings={"formula": "source-only"}))
     5
     >>> detachment_value(120, table=BandTable((Band(1, 150, 2),)))
     2
@@ -147,9 +144,9 @@ def detachment_value(
         raise InputError("points", f"expected a points cost of 0 or more, got {points}")
     if table is not None:
         return table.value(points)
-    if formula == "source-only":
-        return SOURCE_BANDS.value(points)
-    return math.ceil(points / 50)
+    if choices.readings.formula == "source-only":
+        return published_bands(choices).value(points)
+    return math.ceil(Fraction(points, choices.parameters.points_per_morale))
 
 
 # -- Strength and Army Morale value -------------------------------------------------------------
@@ -169,25 +166,27 @@ def detachment_strength(units: int = 0, damage_capacities: Sequence[int] = ()) -
 
 
 @implements("army-morale.detachment.strength", "army-morale.one-time.half-strength")
-def at_half_strength(current: int, initial: int, threshold: HalfStrengthThreshold = "at-most-half") -> bool:
+def at_half_strength(current: int, initial: int, choices: ArmyMoraleChoices = CHOICES) -> bool:
     """Whether a detachment with ``current`` of ``initial`` strength counts as reduced to half.
 
     Strength is the number of units, or the total current Damage Capacity of a War Engine
-    detachment. ``threshold`` is an option of
-    ``army-morale.interpretations.half-strength-threshold``.
+    detachment; "half" is 1/``half_strength_divisor`` and the reading
+    ``half_strength_threshold`` says how an odd strength is compared.
 
     >>> at_half_strength(10, 20), at_half_strength(11, 20), at_half_strength(6, 12)
     (True, False, True)
-    >>> at_half_strength(8, 15), at_half_strength(8, 15, "round-up"), at_half_strength(10, 20, "below-half")
+    >>> up, below = (CHOICES.replace(readings={"half_strength_threshold": t}) for t in ("round-up", "below-half"))
+    >>> at_half_strength(8, 15), at_half_strength(8, 15, up), at_half_strength(10, 20, below)
     (False, True, False)
     """
-    match threshold:
+    d = choices.parameters.half_strength_divisor
+    match choices.readings.half_strength_threshold:
         case "round-up":
-            return current <= -(-initial // 2)
+            return current <= -(-initial // d)
         case "below-half":
-            return 2 * current < initial
+            return d * current < initial
         case _:
-            return 2 * current <= initial
+            return d * current <= initial
 
 
 @implements("army-morale.army.value")
@@ -201,18 +200,18 @@ def army_value(detachment_values: Iterable[int]) -> int:
 
 
 @implements("army-morale.one-time.war-engine-destroyed")
-def war_engine_gain(war_engine_value: Fraction | int, rounding: WarEngineRounding = "round-up") -> int:
-    """What destroying (not wrecking) an enemy War Engine adds: half its own Morale value.
+def war_engine_gain(war_engine_value: Fraction | int, choices: ArmyMoraleChoices = CHOICES) -> int:
+    """What destroying (not wrecking) an enemy War Engine adds: half its own Morale value
+    (1/``war_engine_divisor``), rounded as the reading ``war_engine_rounding`` says.
 
-    ``rounding`` is an option of ``army-morale.interpretations.war-engine-rounding``.
-
-    >>> war_engine_gain(5), war_engine_gain(5, "round-down"), war_engine_gain(4)
+    >>> down = CHOICES.replace(readings={"war_engine_rounding": "round-down"})
+    >>> war_engine_gain(5), war_engine_gain(5, down), war_engine_gain(4)
     (3, 2, 2)
     >>> war_engine_gain(Fraction(5, 2))
     2
     """
-    half = Fraction(war_engine_value) / 2
-    return math.ceil(half) if rounding == "round-up" else math.floor(half)
+    half = Fraction(war_engine_value) / choices.parameters.war_engine_divisor
+    return math.ceil(half) if choices.readings.war_engine_rounding == "round-up" else math.floor(half)
 
 
 # -- Terms: one morale change each ---------------------------------------------------------------
@@ -223,6 +222,7 @@ class Term:
     """One change to one side's Army Morale value: ``sign`` × ``dice``, by ``rule``.
 
     Example:
+        >>> from rulesbook.dice import D6
         >>> t = Term("b", "army-morale.one-time.bunker", -1, D6, "bunker")
         >>> t.signed_text, t.amount(4), t.rolls_dice
         ('-D6', -4, True)
@@ -258,15 +258,6 @@ class Term:
         return die if self.sign > 0 else -die
 
 
-def constant(value: int) -> DiceExpr:
-    """A fixed number as a dice expression (``count == 0``).
-
-    >>> str(constant(3))
-    '3'
-    """
-    return DiceExpr(0, 6, value)
-
-
 @dataclass(frozen=True, slots=True)
 class RallyCounts:
     """What one side has at the end of a Rally phase (step R4).
@@ -296,69 +287,95 @@ class RallyCounts:
     "army-morale.ongoing.cleanse",
     "army-morale.one-time.capture",
 )
-def rally_terms(a: RallyCounts, b: RallyCounts) -> tuple[Term, ...]:
+def rally_terms(a: RallyCounts, b: RallyCounts, choices: ArmyMoraleChoices = CHOICES) -> tuple[Term, ...]:
     """Every change the end of a Rally phase brings, in the ledger's order.
 
     Per side: Blast markers (−1 each), Take & Hold (+D3 per objective, one term each),
     Rescue (+1 own and −1 to the opponent per escort unit), Cleanse (+1 each), then Capture
-    (+D6 own or −D6 to the opponent per objective, one term each). Empty effects are left out.
+    (+D6 own or −D6 to the opponent per objective, one term each). Empty effects are left out;
+    the numbers and dice are the rule parameters of ``choices``.
 
     >>> [t.signed_text for t in rally_terms(RallyCounts(cleanse=2, capture_destroy=1), RallyCounts())]
     ['+2', '-D6']
     """
+    p = choices.parameters
     out: list[Term] = []
     for s, counts in zip(SIDES, (a, b), strict=True):
         opp = other(s)
         if counts.blast_markers:
-            out.append(
-                Term(
-                    s,
-                    "army-morale.ongoing.blast-markers",
-                    -1,
-                    constant(counts.blast_markers),
-                    "Blast markers",
-                )
-            )
+            out.append(blast_marker_term(s, counts.blast_markers, "Blast markers", choices))
         out += [
-            Term(s, "army-morale.ongoing.take-and-hold", +1, D3, f"Take & Hold objective {i + 1}")
+            Term(
+                s,
+                "army-morale.ongoing.take-and-hold",
+                +1,
+                p.take_and_hold_dice,
+                f"Take & Hold objective {i + 1}",
+            )
             for i in range(counts.take_and_hold)
         ]
         if counts.rescue_escorts:
-            n = constant(counts.rescue_escorts)
-            out.append(Term(s, "army-morale.ongoing.rescue", +1, n, "own escort units"))
-            out.append(Term(opp, "army-morale.ongoing.rescue", -1, n, "opponent's escort units"))
-        if counts.cleanse:
+            n = counts.rescue_escorts
             out.append(
-                Term(s, "army-morale.ongoing.cleanse", +1, constant(counts.cleanse), "Cleanse objectives")
+                Term(s, "army-morale.ongoing.rescue", +1, constant(p.rescue_gain * n), "own escort units")
             )
-        out += [capture_term(s, "own", f"Capture objective {i + 1}") for i in range(counts.capture_own)]
+            out.append(
+                Term(
+                    opp,
+                    "army-morale.ongoing.rescue",
+                    -1,
+                    constant(p.rescue_loss * n),
+                    "opponent's escort units",
+                )
+            )
+        if counts.cleanse:
+            gain = constant(p.cleanse_gain * counts.cleanse)
+            out.append(Term(s, "army-morale.ongoing.cleanse", +1, gain, "Cleanse objectives"))
         out += [
-            capture_term(s, "destroy", f"Capture objective {counts.capture_own + i + 1}")
+            capture_term(s, "own", f"Capture objective {i + 1}", choices) for i in range(counts.capture_own)
+        ]
+        out += [
+            capture_term(s, "destroy", f"Capture objective {counts.capture_own + i + 1}", choices)
             for i in range(counts.capture_destroy)
         ]
     return tuple(out)
 
 
+@implements("army-morale.ongoing.blast-markers")
+def blast_marker_term(side: Side, markers: int, note: str, choices: ArmyMoraleChoices = CHOICES) -> Term:
+    """``markers`` Blast markers on ``side``'s detachments at step R4: −1 each.
+
+    >>> blast_marker_term("a", 3, "Blast markers").amount()
+    -3
+    """
+    loss = constant(choices.parameters.blast_marker_loss * markers)
+    return Term(side, "army-morale.ongoing.blast-markers", -1, loss, note)
+
+
 @implements("army-morale.one-time.capture")
-def capture_term(side: Side, choice: CaptureChoice, note: str = "Capture objective") -> Term:
+def capture_term(
+    side: Side, choice: CaptureChoice, note: str = "Capture objective", choices: ArmyMoraleChoices = CHOICES
+) -> Term:
     """One Capture objective held by ``side``: +D6 to itself, or −D6 to the opponent.
 
     >>> capture_term("a", "destroy").side
     'b'
     """
+    dice = choices.parameters.capture_dice
     if choice == "own":
-        return Term(side, "army-morale.one-time.capture", +1, D6, f"{note} (capture)")
-    return Term(other(side), "army-morale.one-time.capture", -1, D6, f"{note} (destroy)")
+        return Term(side, "army-morale.one-time.capture", +1, dice, f"{note} (capture)")
+    return Term(other(side), "army-morale.one-time.capture", -1, dice, f"{note} (destroy)")
 
 
 @implements("army-morale.one-time.bunker")
-def bunker_term(by: Side) -> Term:
+def bunker_term(by: Side, choices: ArmyMoraleChoices = CHOICES) -> Term:
     """``by`` destroys one of its Bunker objectives (one set for it to destroy): the opponent loses D6.
 
     >>> bunker_term("a").signed_text, bunker_term("a").side
     ('-D6', 'b')
     """
-    return Term(other(by), "army-morale.one-time.bunker", -1, D6, "bunker objective destroyed")
+    dice = choices.parameters.bunker_dice
+    return Term(other(by), "army-morale.one-time.bunker", -1, dice, "bunker objective destroyed")
 
 
 @implements("army-morale.one-time.half-strength")
@@ -372,19 +389,16 @@ def half_strength_term(side: Side, detachment_morale: int, detachment: str = "")
 
 
 @implements("army-morale.one-time.destroyed-detachment-blast-markers")
-def destroyed_detachment_term(side: Side, blast_markers: int, detachment: str = "") -> Term:
+def destroyed_detachment_term(
+    side: Side, blast_markers: int, detachment: str = "", choices: ArmyMoraleChoices = CHOICES
+) -> Term:
     """A wiped-out detachment costs its army 1 per Blast marker it carried.
 
     >>> destroyed_detachment_term("b", 2).amount()
     -2
     """
-    return Term(
-        side,
-        "army-morale.one-time.destroyed-detachment-blast-markers",
-        -1,
-        constant(blast_markers),
-        detachment,
-    )
+    loss = constant(choices.parameters.destroyed_marker_loss * blast_markers)
+    return Term(side, "army-morale.one-time.destroyed-detachment-blast-markers", -1, loss, detachment)
 
 
 # -- Exact distributions and the game end ---------------------------------------------------------
@@ -404,11 +418,11 @@ def value_distribution(start: int, terms: Sequence[Term], side: Side) -> Distrib
 
 
 @implements("army-morale.game-end")
-def game_end(a: int, b: int, equal: EqualValues = "draw") -> Verdict:
+def game_end(a: int, b: int, choices: ArmyMoraleChoices = CHOICES) -> Verdict:
     """The game-end check of step R4 once every modifier is applied.
 
-    Returns the winning side, ``draw`` (or ``both-lose``, option of
-    ``army-morale.interpretations.equal-values``) or ``continue``.
+    Returns the winning side, ``draw`` (or ``both-lose``, the reading ``equal_values``) or
+    ``continue``.
 
     >>> game_end(3, 0), game_end(-1, -4), game_end(-2, -2), game_end(1, 1)
     ('a', 'a', 'draw', 'continue')
@@ -420,12 +434,12 @@ def game_end(a: int, b: int, equal: EqualValues = "draw") -> Verdict:
     if b > 0:
         return "b"
     if a == b:
-        return equal
+        return choices.readings.equal_values
     return "a" if a > b else "b"
 
 
 def joint_outcomes(
-    a: Distribution[int], b: Distribution[int], equal: EqualValues = "draw"
+    a: Distribution[int], b: Distribution[int], choices: ArmyMoraleChoices = CHOICES
 ) -> dict[Verdict, Fraction]:
     """P(each verdict) when the two values are independent with these distributions.
 
@@ -440,7 +454,5 @@ def joint_outcomes(
     }
     for va, pa in a:
         for vb, pb in b:
-            verdict = game_end(va, vb, equal)
-            key: Verdict = "draw" if verdict == "both-lose" else verdict
-            out[key] += pa * pb
+            out[fold_both_lose(game_end(va, vb, choices))] += pa * pb
     return out

@@ -20,42 +20,99 @@ Example:
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Any, cast
 
 from rulesbook.errors import InputError
-from rulesbook.systems.army_morale.ledger import (
+from rulesbook.inputs import Input, IntInput, IntListInput, TextInput
+from rulesbook.systems.army_morale.log import (
+    CAPTURE_ROLL,
     EVENT_TYPES,
     EXAMPLE_LOG,
-    Adjustment,
-    BunkerDestroyed,
     CaptureRoll,
-    DetachmentDestroyed,
     Event,
+    EventKind,
     GameLog,
-    HalfStrength,
-    Ledger,
     Loc,
-    Losses,
     RallySide,
-    WarEngineDestroyed,
-    load_log,
-    replay,
+    event_kind,
+    rally_input,
 )
-from rulesbook.systems.army_morale.rules import SIDES, Side
+from rulesbook.systems.army_morale.logfile import load_log
+from rulesbook.systems.army_morale.replay import Ledger, replay
+from rulesbook.systems.army_morale.rules import CAPTURE_CHOICES, SIDES
 
-__all__ = ["EVENT_TYPES", "Tracker", "event_from_form", "rally_from_form"]
+__all__ = [
+    "EVENT_TYPES",
+    "FORM_SLOTS",
+    "Tracker",
+    "event_from_form",
+    "form_boxes",
+    "form_fields",
+    "form_slot",
+    "rally_from_form",
+]
+
+FORM_SLOTS = ("side", "detachment", "war_engine", "number", "result", "reason", "bunker")
+"""The boxes of the tracker's event form; each event kind shows only the ones it uses."""
 
 
-def _side(side: str) -> Side:
-    if side not in SIDES:
-        raise InputError("side", f"expected a or b, got {side!r}")
-    return side
+def form_slot(declared: Input) -> str:
+    """The form box of a declared event field: every whole number shares the box ``number``.
+
+    >>> [form_slot(f) for f in event_kind("bunker-destroyed").fields]
+    ['side', 'number', 'bunker']
+    """
+    return "number" if isinstance(declared, IntInput) else declared.key
 
 
-def _need_text(field: str, value: str) -> str:
-    if not value.strip():
-        raise InputError(field, "choose one")
-    return value.strip()
+def form_fields(kind: EventKind) -> tuple[Input, ...]:
+    """The fields of ``kind`` the form asks for: all but an optional reference to the army list
+    (a drop-down always holds a choice, so it could not say "none").
+
+    >>> [f.key for f in form_fields(event_kind("losses"))]
+    ['detachment', 'lost']
+    """
+    return tuple(
+        f for f in kind.fields if not (isinstance(f, TextInput) and f.refers and kind.optional(f.key))
+    )
+
+
+def form_boxes(kind: str) -> dict[str, Input]:
+    """The form boxes event kind ``kind`` uses, each with the field it holds (label, bounds, default).
+
+    >>> {box: f.key for box, f in form_boxes("detachment-destroyed").items()}
+    {'detachment': 'detachment', 'number': 'blast_markers'}
+    """
+    return {form_slot(f): f for f in form_fields(event_kind(kind))}
+
+
+def _phrase(label: str) -> str:
+    """A label inside a sentence: ``Units lost`` -> ``units lost`` (``D6 result`` stays)."""
+    return label[:1].lower() + label[1:] if label[1:2].islower() else label
+
+
+def _form_value(kind: EventKind, declared: Input, slot: str, raw: Any) -> Any:
+    """One form box's value checked against the declared field (errors name the box)."""
+    if isinstance(declared, TextInput):
+        text = str(raw or "").strip()
+        if text:
+            return text
+        if declared.refers:
+            raise InputError(slot, "choose one")
+        if not declared.required:
+            return declared.default
+        if kind.optional(declared.key):
+            return kind.default(declared.key)
+        raise InputError(slot, f"enter {_phrase(declared.title)}")
+    try:
+        return declared.validate(raw)
+    except InputError as exc:
+        if slot == declared.key:
+            raise
+        # a shared box (``number``) says which of its meanings was wrong
+        raise InputError(
+            slot, f"{_phrase(declared.title)} must be {declared.allowed()}, got {raw!r}"
+        ) from exc
 
 
 def event_from_form(
@@ -67,58 +124,43 @@ def event_from_form(
     number: int = 0,
     result: str = "destroyed",
     reason: str = "",
+    bunker: str = "",
 ) -> Event:
-    """Build an event from the tracker's flat form. ``number`` is the units lost, the Blast
-    markers of a destroyed detachment, the bunker's D6 roll or an adjustment's amount.
+    """Build an event from the tracker's form: only the boxes of ``kind`` are read (see
+    :func:`form_fields`), each checked against the event's declaration. ``number`` is the
+    kind's whole-number field: units lost, Blast markers, the bunker's D6 or an amount.
 
     >>> event_from_form("losses", detachment="infantry", number=3)
     Losses(detachment='infantry', lost=3, war_engine='', type='losses')
     >>> event_from_form("bunker-destroyed", side="b", number=7)
     Traceback (most recent call last):
     ...
-    rulesbook.errors.InputError: number: the bunker roll is a D6 result from 1 to 6, got 7
+    rulesbook.errors.InputError: number: D6 result must be an integer from 1 to 6, got 7
     """
-    match kind:
-        case "losses":
-            if number < 1:
-                raise InputError("number", f"units (or Damage Capacity) lost must be 1 or more, got {number}")
-            return Losses(_need_text("detachment", detachment), number)
-        case "half-strength":
-            return HalfStrength(_need_text("detachment", detachment))
-        case "detachment-destroyed":
-            if number < 0:
-                raise InputError("number", f"Blast markers must be 0 or more, got {number}")
-            return DetachmentDestroyed(_need_text("detachment", detachment), number)
-        case "war-engine-destroyed":
-            outcomes: dict[str, Literal["destroyed", "wrecked"]] = {
-                "destroyed": "destroyed",
-                "wrecked": "wrecked",
-            }
-            if result not in outcomes:
-                raise InputError("result", f"expected destroyed or wrecked, got {result!r}")
-            return WarEngineDestroyed(_need_text("war_engine", war_engine), outcomes[result])
-        case "bunker-destroyed":
-            if not 1 <= number <= 6:
-                raise InputError("number", f"the bunker roll is a D6 result from 1 to 6, got {number}")
-            return BunkerDestroyed(_side(side), number)
-        case "adjustment":
-            if number == 0:
-                raise InputError("number", "an adjustment needs a non-zero amount")
-            return Adjustment(_side(side), number, reason.strip() or "adjustment")
-    raise InputError("type", f"expected one of {', '.join(EVENT_TYPES)}, got {kind!r}")
+    declared = event_kind(kind)
+    boxes: dict[str, Any] = {
+        "side": side,
+        "detachment": detachment,
+        "war_engine": war_engine,
+        "number": number,
+        "result": result,
+        "reason": reason,
+        "bunker": bunker,
+    }
+    return declared.build(
+        {f.key: _form_value(declared, f, form_slot(f), boxes[form_slot(f)]) for f in form_fields(declared)}
+    )
 
 
-def _ints(field: str, text: str, low: int, high: int) -> tuple[int, ...]:
-    parts = [p.strip() for p in text.replace(";", ",").split(",") if p.strip()]
+def _ints(field: str, text: str) -> tuple[int, ...]:
+    declared = cast(IntListInput, rally_input(field))
+    low, high = declared.minimum, declared.maximum
     try:
-        values = tuple(int(p) for p in parts)
-    except ValueError:
+        return declared.parse(text.replace(";", ",").strip(" ,"))
+    except InputError:
         raise InputError(
             field, f"expected comma-separated results from {low} to {high}, got {text!r}"
         ) from None
-    if any(not low <= v <= high for v in values):
-        raise InputError(field, f"expected comma-separated results from {low} to {high}, got {text!r}")
-    return values
 
 
 def rally_from_form(
@@ -129,20 +171,25 @@ def rally_from_form(
     cleanse: int = 0,
     capture: str = "",
 ) -> RallySide:
-    """One side's end-of-Rally report from the form: ``take_and_hold`` lists D3 results
-    (``"2, 3"``), ``capture`` lists ``own N`` or ``destroy N`` entries (``"own 5, destroy 2"``).
+    """One side's end-of-Rally report from the form, checked against the declared report
+    (:data:`~rulesbook.systems.army_morale.log.RALLY_INPUTS`): ``take_and_hold`` lists D3
+    results (``"2, 3"``), ``capture`` lists ``own N`` or ``destroy N`` entries (``"own 5, destroy 2"``).
 
     >>> counts = rally_from_form(take_and_hold="2, 3", capture="destroy 4").counts()
     >>> counts.take_and_hold, counts.capture_destroy
     (2, 1)
+    >>> rally_from_form(cleanse=100)
+    Traceback (most recent call last):
+    ...
+    rulesbook.errors.InputError: cleanse: expected 0 or more (up to 99), got 100
     """
-    for name, value in (
-        ("blast_markers", blast_markers),
-        ("rescue_escorts", rescue_escorts),
-        ("cleanse", cleanse),
-    ):
-        if value < 0:
-            raise InputError(name, f"expected 0 or more, got {value}")
+    counts = {"blast_markers": blast_markers, "rescue_escorts": rescue_escorts, "cleanse": cleanse}
+    for name, value in counts.items():
+        declared = cast(IntInput, rally_input(name))
+        if not declared.minimum <= value <= declared.maximum:
+            raise InputError(
+                name, f"expected {declared.minimum} or more (up to {declared.maximum}), got {value}"
+            )
     captures = []
     for part in (p.strip() for p in capture.replace(";", ",").split(",")):
         if not part:
@@ -150,9 +197,9 @@ def rally_from_form(
         words = part.split()
         if (
             len(words) != 2
-            or words[0] not in ("own", "destroy")
+            or words[0] not in CAPTURE_CHOICES
             or not words[1].isdigit()
-            or not 1 <= int(words[1]) <= 6
+            or not CAPTURE_ROLL.minimum <= int(words[1]) <= CAPTURE_ROLL.maximum
         ):
             raise InputError(
                 "capture", f"expected entries like 'own 5' or 'destroy 3' (D6 results), got {part!r}"
@@ -160,7 +207,7 @@ def rally_from_form(
         captures.append(CaptureRoll("own" if words[0] == "own" else "destroy", int(words[1])))
     return RallySide(
         blast_markers=blast_markers,
-        take_and_hold=_ints("take_and_hold", take_and_hold, 1, 3),
+        take_and_hold=_ints("take_and_hold", take_and_hold),
         rescue_escorts=rescue_escorts,
         cleanse=cleanse,
         capture=tuple(captures),

@@ -3,12 +3,15 @@
 from pathlib import Path
 
 from rulesbook.registry import SystemPackage
+from rulesbook.systems.scrollhammer.choices import CHOICES
 
 SYSTEM = SystemPackage(
     data=Path(__file__).with_name("rules.yaml"),
+    choices=CHOICES,
     calculator_modules=(
         "rulesbook.systems.scrollhammer.calculators",
         "rulesbook.systems.scrollhammer.fall_back_calculators",
+        "rulesbook.systems.scrollhammer.flight_calculators",
     ),
 )
 

@@ -9,19 +9,17 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from rulesbook.calculators import BoolInput, ChoiceInput, InterpretationInput, IntInput, Output, calculator
+from rulesbook.calculators import BoolInput, ChoiceInput, IntInput, Output, calculator
 from rulesbook.dice import Outcome, RollTest
 from rulesbook.errors import InputError
-from rulesbook.results import CalcResult, Table, fraction_str, probability_values
+from rulesbook.results import CalcResult, Table, fraction_str
+from rulesbook.systems.scrollhammer.choices import CHOICES, ScrollhammerChoices, ScrollhammerReadings
 from rulesbook.systems.scrollhammer.rules import (
     SPECIAL_RULES,
-    CasualtiesRounding,
-    ImmuneUnits,
-    PinningTests,
     Requirement,
     SpecialRule,
     TestKind,
@@ -61,44 +59,54 @@ FALLING_BACK_INPUT = BoolInput(
     help="A unit that is falling back fails every Morale check.",
     default=False,
 )
-LD_BOUNDS_INPUT = InterpretationInput(
-    key="ld_bounds",
+LD_BOUNDS_INPUT = ScrollhammerReadings.input(
+    "ld_bounds",
     label="Modified Ld bounds",
     help="Interpretation scrollhammer.interpretations.ld-bounds: is the modified Ld capped?",
-    interpretation="scrollhammer.interpretations.ld-bounds",
 )
-POSITIVE_MODIFIERS_INPUT = InterpretationInput(
-    key="positive_modifiers",
+POSITIVE_MODIFIERS_INPUT = ScrollhammerReadings.input(
+    "positive_modifiers",
     label="Positive modifiers",
     help="Interpretation scrollhammer.interpretations.positive-modifiers: does a positive total raise Ld?",
-    interpretation="scrollhammer.interpretations.positive-modifiers",
 )
-HEROISM_LOW_LD_INPUT = InterpretationInput(
-    key="heroism_low_ld",
+HEROISM_LOW_LD_INPUT = ScrollhammerReadings.input(
+    "heroism_low_ld",
     label="Double 1 below Ld 2",
-    help="Interpretation scrollhammer.interpretations.heroism-low-ld.",
-    interpretation="scrollhammer.interpretations.heroism-low-ld",
 )
-HEROISM_FALLING_BACK_INPUT = InterpretationInput(
-    key="heroism_when_falling_back",
+HEROISM_FALLING_BACK_INPUT = ScrollhammerReadings.input(
+    "heroism_when_falling_back",
     label="Double 1 while falling back",
-    help="Interpretation scrollhammer.interpretations.heroism-when-falling-back.",
-    interpretation="scrollhammer.interpretations.heroism-when-falling-back",
 )
+
+
+def probability_rows(items: Iterable[tuple[Any, Fraction]]) -> tuple[tuple[Any, str, float], ...]:
+    """Table rows ``(key, exact, float)`` of probabilities by some key.
+
+    >>> probability_rows([(1, Fraction(1, 4))])
+    ((1, '1/4', 0.25),)
+    """
+    return tuple((key, fraction_str(p), float(p)) for key, p in items)
+
+
+def _word(outcome: Outcome) -> str:
+    return "pass" if outcome >= Outcome.PASS else "fail"
 
 
 def outcome_grid_table(test: RollTest) -> Table:
-    """The 36 equally likely 2D6 rolls as a 6×6 pass/fail grid (first die × second die).
+    """The equally likely rolls: for 2D6 a 6×6 pass/fail grid (first die × second die).
+
+    Other Leadership dice (a variant) list every natural roll with its outcome.
 
     >>> from rulesbook.systems.scrollhammer.rules import morale_check
     >>> outcome_grid_table(morale_check(ld=3)).rows[0]
     ('1', 'pass', 'pass', 'fail', 'fail', 'fail', 'fail')
     """
     grid = dict(test.outcome_grid())
+    if test.dice.count != 2:
+        rolls = tuple(("-".join(map(str, faces)), _word(outcome)) for faces, outcome in grid.items())
+        return Table("outcomes", f"Every {test.dice} roll", ("roll", "outcome"), rolls)
     sides = range(1, test.dice.sides + 1)
-    rows = tuple(
-        (str(a), *("pass" if grid[(a, b)] >= Outcome.PASS else "fail" for b in sides)) for a in sides
-    )
+    rows = tuple((str(a), *(_word(grid[(a, b)]) for b in sides)) for a in sides)
     return Table(
         name="outcomes",
         title="Every 2D6 roll: first die (rows) × second die (columns)",
@@ -107,7 +115,9 @@ def outcome_grid_table(test: RollTest) -> Table:
     )
 
 
-def pass_table(lds: range = range(2, 13), modifiers: range = range(-3, 2), **options: Any) -> Table:
+def pass_table(
+    lds: range = range(2, 13), modifiers: range = range(-3, 2), choices: ScrollhammerChoices = CHOICES
+) -> Table:
     """P(pass) of a Morale check for each Ld (rows) and modifier (columns), exact.
 
     >>> t = pass_table(range(7, 8), range(-1, 1))
@@ -116,14 +126,14 @@ def pass_table(lds: range = range(2, 13), modifiers: range = range(-3, 2), **opt
     """
     cols = tuple(f"{m:+d}" for m in modifiers)
     rows = tuple(
-        (ld, *(fraction_str(morale_check(ld, m, **options).p_pass()) for m in modifiers)) for ld in lds
+        (ld, *(fraction_str(morale_check(ld, m, choices).p_pass()) for m in modifiers)) for ld in lds
     )
     return Table(
         name="p_pass_by_ld",
         title="P(pass) of a Morale check by Leadership (rows) and modifier (columns)",
         columns=("ld", *cols),
         rows=rows,
-        note="Exact fractions; Insane Heroism on.",
+        note=f"Exact fractions; Insane Heroism {'on' if choices.parameters.insane_heroism else 'off'}.",
     )
 
 
@@ -164,52 +174,39 @@ def _reference_tables() -> list[Table]:
         {"ld": "9", "falling_back": "true"},
     ],
     reference_tables=_reference_tables,
+    choices=CHOICES,
 )
 def morale_check_calculator(
-    *,
-    ld: int,
-    modifier: int,
-    insane_heroism: bool,
-    falling_back: bool,
-    ld_bounds: Any,
-    heroism_low_ld: Any,
-    heroism_when_falling_back: Any,
-    positive_modifiers: Any,
+    *, ld: int, modifier: int, insane_heroism: bool, falling_back: bool, choices: ScrollhammerChoices
 ) -> CalcResult:
-    """Exact P(pass) of a Scrollhammer Morale check with the outcome grid behind it."""
-    test = morale_check(
-        ld,
-        modifier,
-        insane_heroism=insane_heroism,
-        falling_back=falling_back,
-        ld_bounds=ld_bounds,
-        heroism_low_ld=heroism_low_ld,
-        heroism_when_falling_back=heroism_when_falling_back,
-        positive_modifiers=positive_modifiers,
-    )
+    """Exact P(pass) of a Scrollhammer Morale check with the outcome grid behind it.
+
+    Switching ``insane_heroism`` off switches off the rule's parameter for this check.
+    """
+    if not insane_heroism:
+        choices = choices.replace(parameters={"insane_heroism": False})
+    test = morale_check(ld, modifier, choices, falling_back=falling_back)
     p = test.p_pass()
     grid = outcome_grid_table(test)
-    passing = sum(row[1:].count("pass") for row in grid.rows)
+    natural = test.outcome_grid()
+    passing = sum(outcome >= Outcome.PASS for _, outcome in natural)
     capped = ""
-    if modifier > 0 and positive_modifiers == "ignored":
+    if modifier > 0 and choices.readings.positive_modifiers == "ignored":
         capped = " (a positive total counts as 0)"
     elif test.target != ld + modifier:
         capped = " (capped)"
     lines = [f"Modified Ld = {ld} {modifier:+d} = {test.target}{capped}."]
-    if falling_back:
+    if test.always_fail:
         lines.append("The unit is falling back, so the check fails automatically.")
     else:
-        lines.append(f"A 2D6 total of {test.target} or less passes.")
+        lines.append(f"A {test.dice} total of {test.target} or less passes.")
     if test.auto_pass:
         lines.append("A double 1 passes whatever the modifiers (Insane Heroism).")
     lines.append(
-        f"{passing} of the 36 equally likely rolls pass: P(pass) = {fraction_str(p)} ≈ {float(p):.1%}."
+        f"{passing} of the {len(natural)} equally likely rolls pass: "
+        f"P(pass) = {fraction_str(p)} ≈ {float(p):.1%}."
     )
-    values: dict[str, Any] = {
-        **probability_values("p_pass", p),
-        **probability_values("p_fail", Fraction(1) - p),
-        "modified_ld": test.target,
-    }
+    values = {"p_pass": p, "p_fail": 1 - p, "modified_ld": test.target}
     return CalcResult(values=values, tables=(grid,), explanation=tuple(lines))
 
 
@@ -229,11 +226,9 @@ TEST_KIND_INPUT = ChoiceInput(
     choices=("morale-check", "leadership-test"),
     default="morale-check",
 )
-IMMUNE_UNITS_INPUT = InterpretationInput(
-    key="immune_units",
+IMMUNE_UNITS_INPUT = ScrollhammerReadings.input(
+    "immune_units",
     label="Immune to morale means",
-    help="Interpretation scrollhammer.interpretations.immune-units.",
-    interpretation="scrollhammer.interpretations.immune-units",
 )
 
 
@@ -241,18 +236,18 @@ def _p_with_requirement(requirement: Requirement, test: RollTest) -> Fraction:
     return test.p_pass() if requirement == "roll" else Fraction(1)
 
 
-def special_rules_table(ld: int, modifier: int = 0, immune_units: ImmuneUnits = "no-checks") -> Table:
+def special_rules_table(ld: int, modifier: int = 0, choices: ScrollhammerChoices = CHOICES) -> Table:
     """P(pass) of each kind of test for each special rule, at one Ld (exact).
 
     >>> special_rules_table(7).rows[2]
     ('always-passes-morale', '1', '7/12')
     """
-    test = morale_check(ld, modifier)
+    test = morale_check(ld, modifier, choices)
     rows = tuple(
         (
             rule,
             *(
-                fraction_str(_p_with_requirement(leadership_requirement(kind, rule, immune_units), test))
+                fraction_str(_p_with_requirement(leadership_requirement(kind, rule, choices), test))
                 for kind in ("morale-check", "leadership-test")
             ),
         )
@@ -276,6 +271,7 @@ def special_rules_table(ld: int, modifier: int = 0, immune_units: ImmuneUnits = 
     inputs=[LD_INPUT, MODIFIER_INPUT, TEST_KIND_INPUT, SPECIAL_RULE_INPUT, IMMUNE_UNITS_INPUT],
     outputs=[
         Output("p_pass", "P(pass)", "probability", "Chance the test is passed (or not needed)."),
+        Output("p_fail", "P(fail)", "probability", "Chance the test is failed."),
         Output("requirement", "What happens", "text", "roll, automatic-pass or not-taken."),
         Output("by_special_rule", "Special rules compared", "table", "Every special rule at this Ld."),
     ],
@@ -285,13 +281,14 @@ def special_rules_table(ld: int, modifier: int = 0, immune_units: ImmuneUnits = 
         {"ld": "7", "special_rule": "immune-to-morale"},
     ],
     reference_tables=lambda: [special_rules_table(7)],
+    choices=CHOICES,
 )
 def leadership_test_calculator(
-    *, ld: int, modifier: int, test_kind: TestKind, special_rule: SpecialRule, immune_units: ImmuneUnits
+    *, ld: int, modifier: int, test_kind: TestKind, special_rule: SpecialRule, choices: ScrollhammerChoices
 ) -> CalcResult:
     """P(pass) of a Leadership test for a unit with an Army Book exemption."""
-    requirement = leadership_requirement(test_kind, special_rule, immune_units)
-    test = morale_check(ld, modifier)
+    requirement = leadership_requirement(test_kind, special_rule, choices)
+    test = morale_check(ld, modifier, choices)
     p = _p_with_requirement(requirement, test)
     words = {
         "roll": f"The unit rolls 2D6 against Ld {test.target}.",
@@ -301,19 +298,13 @@ def leadership_test_calculator(
     lines = [words[requirement], f"P(pass) = {fraction_str(p)} ≈ {float(p):.1%}."]
     if special_rule == "always-passes-morale" and test_kind == "leadership-test":
         lines.append("Always passing Morale checks does not cover other Leadership tests such as Shouts.")
-    values = {
-        **probability_values("p_pass", p),
-        **probability_values("p_fail", 1 - p),
-        "requirement": requirement,
-    }
-    return CalcResult(values, (special_rules_table(ld, modifier, immune_units),), tuple(lines))
+    values = {"p_pass": p, "p_fail": 1 - p, "requirement": requirement}
+    return CalcResult(values, (special_rules_table(ld, modifier, choices),), tuple(lines))
 
 
-PINNING_TESTS_INPUT = InterpretationInput(
-    key="pinning_tests",
+PINNING_TESTS_INPUT = ScrollhammerReadings.input(
+    "pinning_tests",
     label="Tests per phase",
-    help="Interpretation scrollhammer.interpretations.pinning-tests.",
-    interpretation="scrollhammer.interpretations.pinning-tests",
 )
 
 
@@ -349,35 +340,31 @@ PINNING_TESTS_INPUT = InterpretationInput(
         {"ld": "8", "pinning_attacks": "2"},
         {"ld": "8", "pinning_attacks": "2", "pinning_tests": "per-phase"},
     ],
+    choices=CHOICES,
 )
 def pinning_test_calculator(
-    *, ld: int, modifier: int, pinning_attacks: int, pinning_tests: PinningTests
+    *, ld: int, modifier: int, pinning_attacks: int, choices: ScrollhammerChoices
 ) -> CalcResult:
     """P(Pinned Down) after Pinning attacks."""
-    test = morale_check(ld, modifier)
-    p = p_pinned(test, pinning_attacks, pinning_tests)
-    rows = tuple(
-        (n, fraction_str(p_pinned(test, n, pinning_tests)), float(p_pinned(test, n, pinning_tests)))
-        for n in range(1, 7)
-    )
-    tests = pinning_attacks if pinning_tests == "per-attack" else 1
+    test = morale_check(ld, modifier, choices)
+    p = p_pinned(test, pinning_attacks, choices)
+    rows = probability_rows((n, p_pinned(test, n, choices)) for n in range(1, 7))
+    tests = pinning_attacks if choices.readings.pinning_tests == "per-attack" else 1
     lines = [
         f"One Pinning test passes with {fraction_str(test.p_pass())}.",
         f"The unit takes {tests} test(s) and is pinned if any fails: "
         f"1 − ({fraction_str(test.p_pass())})^{tests} = {fraction_str(p)}.",
     ]
-    values = {**probability_values("p_pinned", p), **probability_values("p_pass", test.p_pass())}
+    values = {"p_pinned": p, "p_pass": test.p_pass()}
     table = Table(
         "by_attacks", "P(Pinned Down) by number of Pinning attacks", ("attacks", "p_exact", "p"), rows
     )
     return CalcResult(values, (table,), tuple(lines))
 
 
-CASUALTIES_ROUNDING_INPUT = InterpretationInput(
-    key="casualties_rounding",
+CASUALTIES_ROUNDING_INPUT = ScrollhammerReadings.input(
+    "casualties_rounding",
     label="25 % threshold",
-    help="Interpretation scrollhammer.interpretations.casualties-rounding.",
-    interpretation="scrollhammer.interpretations.casualties-rounding",
 )
 
 
@@ -390,13 +377,13 @@ def _check_casualties(values: Mapping[str, Any]) -> None:
         )
 
 
-def casualties_table(rounding: CasualtiesRounding = "exact") -> Table:
+def casualties_table(choices: ScrollhammerChoices = CHOICES) -> Table:
     """Losses that force the 25 % test, for units of 1 to 20 models.
 
     >>> casualties_table().rows[9]
     (10, 3)
     """
-    rows = tuple((n, casualties_threshold(n, rounding)) for n in range(1, 21))
+    rows = tuple((n, casualties_threshold(n, choices)) for n in range(1, 21))
     return Table(
         "losses_needed",
         "Losses in one Shooting phase that force the 25 % test",
@@ -440,6 +427,7 @@ def casualties_table(rounding: CasualtiesRounding = "exact") -> Table:
             "probability",
             "Chance the unit Falls Back at the end of the phase.",
         ),
+        Output("p_holds", "P(holds)", "probability", "Chance the unit does not Fall Back."),
     ],
     rules=["scrollhammer.morale.casualties-test", "scrollhammer.morale.check"],
     check=_check_casualties,
@@ -448,14 +436,15 @@ def casualties_table(rounding: CasualtiesRounding = "exact") -> Table:
         {"ld": "7", "models_at_start": "10", "models_lost": "2", "casualties_rounding": "round-down"},
     ],
     reference_tables=lambda: [casualties_table()],
+    choices=CHOICES,
 )
 def casualties_test_calculator(
-    *, ld: int, modifier: int, models_at_start: int, models_lost: int, casualties_rounding: CasualtiesRounding
+    *, ld: int, modifier: int, models_at_start: int, models_lost: int, choices: ScrollhammerChoices
 ) -> CalcResult:
     """The 25 % test: is it taken, and P(Fall Back)."""
-    need = casualties_threshold(models_at_start, casualties_rounding)
-    must = casualties_test_needed(models_at_start, models_lost, casualties_rounding)
-    test = morale_check(ld, modifier)
+    need = casualties_threshold(models_at_start, choices)
+    must = casualties_test_needed(models_at_start, models_lost, choices)
+    test = morale_check(ld, modifier, choices)
     p = (1 - test.p_pass()) if must else Fraction(0)
     if models_lost >= models_at_start:
         lines = ["The unit has no models left: there is nobody to test."]
@@ -467,22 +456,19 @@ def casualties_test_calculator(
         ]
     else:
         lines = [f"{models_lost} of {models_at_start} lost < the {need} needed: no test."]
-    values = {
-        "must_test": must,
-        "losses_needed": need,
-        **probability_values("p_fall_back", p),
-        **probability_values("p_holds", 1 - p),
-    }
+    values = {"must_test": must, "losses_needed": need, "p_fall_back": p, "p_holds": 1 - p}
     return CalcResult(values, (), tuple(lines))
 
 
-def break_table(lds: range = range(5, 11), margins: range = range(1, 7)) -> Table:
+def break_table(
+    lds: range = range(5, 11), margins: range = range(1, 7), choices: ScrollhammerChoices = CHOICES
+) -> Table:
     """P(pass) of a Break test by Ld (rows) and margin of defeat (columns), exact.
 
     >>> break_table(range(8, 9), range(3, 4)).rows
     ((8, '5/18'),)
     """
-    rows = tuple((ld, *(fraction_str(break_test(ld, m).p_pass()) for m in margins)) for ld in lds)
+    rows = tuple((ld, *(fraction_str(break_test(ld, m, 0, choices).p_pass()) for m in margins)) for ld in lds)
     return Table(
         "break_by_ld",
         "P(pass) of a Break test by Ld (rows) and points lost by (columns)",
@@ -519,6 +505,7 @@ def break_table(lds: range = range(5, 11), margins: range = range(1, 7)) -> Tabl
         Output("p_pass", "P(hold)", "probability", "Chance the unit passes and holds."),
         Output("p_fall_back", "P(Fall Back)", "probability", "Chance it fails and Falls Back."),
         Output("modified_ld", "Modified Ld", "number"),
+        Output("by_margin", "By margin of defeat", "table", "P(hold) for every margin from 1 to 8."),
     ],
     rules=[
         "scrollhammer.morale.break-test",
@@ -527,33 +514,26 @@ def break_table(lds: range = range(5, 11), margins: range = range(1, 7)) -> Tabl
     ],
     examples=[{"ld": "8", "lost_by": "3"}, {"ld": "8", "lost_by": "9"}],
     reference_tables=lambda: [break_table()],
+    choices=CHOICES,
 )
-def break_test_calculator(*, ld: int, lost_by: int, modifier: int) -> CalcResult:
+def break_test_calculator(
+    *, ld: int, lost_by: int, modifier: int, choices: ScrollhammerChoices
+) -> CalcResult:
     """Exact P(pass) of a Break test."""
-    test = break_test(ld, lost_by, modifier)
+    test = break_test(ld, lost_by, modifier, choices)
     p = test.p_pass()
+    per_point = choices.parameters.break_ld_per_point
+    lost = f"{lost_by}" if per_point == 1 else f"{per_point} × {lost_by}"
     lines = [
-        f"Ld {ld} − {lost_by} (lost by){'' if not modifier else f' {modifier:+d}'} = {test.target}.",
+        f"Ld {ld} − {lost} (lost by){'' if not modifier else f' {modifier:+d}'} = {test.target}.",
         f"P(hold) = {fraction_str(p)} ≈ {float(p):.1%}.",
     ]
-    margins = tuple(
-        (m, fraction_str(break_test(ld, m, modifier).p_pass()), float(break_test(ld, m, modifier).p_pass()))
-        for m in range(1, 9)
+    margins = probability_rows((m, break_test(ld, m, modifier, choices).p_pass()) for m in range(1, 9))
+    table = Table(
+        "by_margin", f"P(hold) at Ld {ld} by margin of defeat", ("lost_by", "p_exact", "p"), margins
     )
-    values = {
-        **probability_values("p_pass", p),
-        **probability_values("p_fall_back", 1 - p),
-        "modified_ld": test.target,
-    }
-    return CalcResult(
-        values,
-        (
-            Table(
-                "by_margin", f"P(hold) at Ld {ld} by margin of defeat", ("lost_by", "p_exact", "p"), margins
-            ),
-        ),
-        tuple(lines),
-    )
+    values = {"p_pass": p, "p_fall_back": 1 - p, "modified_ld": test.target}
+    return CalcResult(values, (table,), tuple(lines))
 
 
 @calculator(
@@ -571,14 +551,13 @@ def break_test_calculator(*, ld: int, lost_by: int, modifier: int) -> CalcResult
         "scrollhammer.morale.insane-heroism",
     ],
     examples=[{"ld": "7"}],
+    choices=CHOICES,
 )
-def panic_test_calculator(*, ld: int, modifier: int) -> CalcResult:
+def panic_test_calculator(*, ld: int, modifier: int, choices: ScrollhammerChoices) -> CalcResult:
     """Exact P(pass) of a Panic test."""
-    p = panic_test(ld, modifier).p_pass()
+    test = panic_test(ld, modifier, choices)
+    p = test.p_pass()
     lines = [
-        f"A Morale check at Ld {ld + modifier}: P(hold) = {fraction_str(p)}; "
-        "failing, the unit Falls Back too."
+        f"A Morale check at Ld {test.target}: P(hold) = {fraction_str(p)}; failing, the unit Falls Back too."
     ]
-    return CalcResult(
-        {**probability_values("p_pass", p), **probability_values("p_fall_back", 1 - p)}, (), tuple(lines)
-    )
+    return CalcResult({"p_pass": p, "p_fall_back": 1 - p}, (), tuple(lines))

@@ -22,19 +22,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from typing import Literal
 
 import icepool
 
 from rulesbook.dice import DiceExpr, RollTest
 from rulesbook.registry import implements
-from rulesbook.results import Distribution
+from rulesbook.results import Distribution, markov_step
+from rulesbook.systems.scrollhammer.choices import CHOICES, ScrollhammerChoices
 
 __all__ = [
-    "COMBAT_CLEARANCE",
     "FallBackChain",
-    "MovementPhases",
-    "PanicCascade",
     "PhaseRow",
     "fall_back_chain",
     "fall_back_roll",
@@ -46,14 +45,7 @@ __all__ = [
     "trapped",
 ]
 
-type SlowestModel = Literal["slowest-dice", "lowest-roll"]
-type TrappedFit = Literal["exact-fit-escapes", "exact-fit-trapped"]
-type PanicCascade = Literal["whole-line-once", "next-unit", "whole-line-each-time"]
-type MovementPhases = Literal["own-phases-only", "every-movement-phase"]
 type MoveOutcome = Literal["flees", "trapped", "moves"]
-
-COMBAT_CLEARANCE = 1
-"""Inches a model fleeing a combat must end away from the enemies of that combat."""
 
 
 # -- one Fall Back move -----------------------------------------------------------------------
@@ -61,22 +53,24 @@ COMBAT_CLEARANCE = 1
 
 @implements("scrollhammer.fall-back.distance")
 def fall_back_roll(
-    dice: Sequence[DiceExpr], slowest_model: SlowestModel = "slowest-dice"
+    dice: Sequence[DiceExpr] = (), choices: ScrollhammerChoices = CHOICES
 ) -> Distribution[int]:
     """The exact distance of one Fall Back move of a unit whose models roll ``dice``.
 
-    With ``slowest-dice`` the unit rolls the dice with the lowest average (ties: the lower
-    maximum); with ``lowest-roll`` it rolls each and keeps the lowest total.
+    No ``dice``: the unit rolls the rules' Fall Back dice (2D6). With the reading
+    ``slowest_model`` ``slowest-dice`` the unit rolls the dice with the lowest average (ties:
+    the lower maximum); with ``lowest-roll`` it rolls each and keeps the lowest total.
 
     >>> from rulesbook.dice import D6, TWO_D6
-    >>> fall_back_roll([TWO_D6, D6]).mean()
-    Fraction(7, 2)
-    >>> fall_back_roll([TWO_D6, D6], "lowest-roll").p(6)   # D6 shows 6 and 2D6 >= 6: 1/6 * 26/36
+    >>> fall_back_roll([TWO_D6, D6]).mean(), fall_back_roll().mean()
+    (Fraction(7, 2), Fraction(7, 1))
+    >>> lowest = CHOICES.replace(readings={"slowest_model": "lowest-roll"})
+    >>> fall_back_roll([TWO_D6, D6], lowest).p(6)   # D6 shows 6 and 2D6 >= 6: 1/6 * 26/36
     Fraction(13, 108)
     """
     if not dice:
-        raise ValueError("a unit has at least one kind of model")
-    if slowest_model == "lowest-roll" and len(dice) > 1:
+        dice = (choices.parameters.fall_back_dice,)
+    if choices.readings.slowest_model == "lowest-roll" and len(dice) > 1:
         return Distribution.from_die(icepool.lowest(*(d.die() for d in dice)))
     slowest = min(dice, key=lambda d: (d.die().mean(), d.maximum))
     return slowest.distribution()
@@ -93,13 +87,15 @@ def reaches_edge(roll: int, distance: int) -> bool:
 
 
 @implements("scrollhammer.fall-back.trapped")
-def trapped(roll: int, room: int, trapped_fit: TrappedFit = "exact-fit-escapes") -> bool:
+def trapped(roll: int, room: int, choices: ScrollhammerChoices = CHOICES) -> bool:
     """Is a unit with ``room`` inches of free path trapped by a Fall Back roll of ``roll``?
 
-    >>> trapped(7, 6), trapped(6, 6), trapped(6, 6, "exact-fit-trapped")
+    The reading ``trapped_fit`` says whether an exact fit is a full move.
+
+    >>> trapped(7, 6), trapped(6, 6), trapped(6, 6, CHOICES.replace(readings={"trapped_fit": "exact-fit-trapped"}))
     (True, False, True)
     """
-    return roll >= room if trapped_fit == "exact-fit-trapped" else roll > room
+    return roll >= room if choices.readings.trapped_fit == "exact-fit-trapped" else roll > room
 
 
 @implements("scrollhammer.fall-back.through-friends")
@@ -115,13 +111,13 @@ def passes_through_friends(roll: int, clear_distance: int) -> bool:
 
 
 @implements("scrollhammer.fall-back.from-combat")
-def from_combat_extension(gap_to_enemy: Fraction) -> Fraction:
+def from_combat_extension(gap_to_enemy: Fraction, choices: ScrollhammerChoices = CHOICES) -> Fraction:
     """Extra inches a model fleeing a combat moves to end 1" clear of that combat's enemies.
 
     >>> from_combat_extension(Fraction(1, 2)), from_combat_extension(Fraction(3))
     (Fraction(1, 2), Fraction(0, 1))
     """
-    return max(Fraction(0), COMBAT_CLEARANCE - Fraction(gap_to_enemy))
+    return max(Fraction(0), choices.parameters.combat_clearance - Fraction(gap_to_enemy))
 
 
 @implements("scrollhammer.fall-back.table-edge", "scrollhammer.fall-back.trapped")
@@ -129,7 +125,7 @@ def move_outcome(
     roll: int,
     distance: int | None,
     blocked_after: int | None = None,
-    trapped_fit: TrappedFit = "exact-fit-escapes",
+    choices: ScrollhammerChoices = CHOICES,
 ) -> MoveOutcome:
     """What one Fall Back move of ``roll`` inches does.
 
@@ -143,7 +139,7 @@ def move_outcome(
     edge_first = distance is not None and (blocked_after is None or distance <= blocked_after)
     if edge_first and distance is not None and reaches_edge(roll, distance):
         return "flees"
-    if blocked_after is not None and trapped(roll, blocked_after, trapped_fit):
+    if blocked_after is not None and trapped(roll, blocked_after, choices):
         return "trapped"
     return "moves"
 
@@ -187,15 +183,15 @@ def fall_back_chain(
     phases: int,
     *,
     first_move: bool = False,
-    movement_phases: MovementPhases = "own-phases-only",
+    choices: ScrollhammerChoices = CHOICES,
 ) -> FallBackChain:
     """A falling-back unit ``distance`` inches from its edge, over ``phases`` of its own Movement phases.
 
     Each phase it takes the ``regroup`` test: passing ends the chain (regrouped); failing, it
     falls back ``roll`` inches and is removed when the roll reaches the edge. With
     ``first_move`` the distance is measured before the immediate Fall Back move, which is
-    rolled first (phase 0, no Regroup test). With ``every-movement-phase`` (an option of
-    ``scrollhammer.interpretations.movement-phases``) the unit also falls back, without a
+    rolled first (phase 0, no Regroup test). With the reading ``movement_phases``
+    ``every-movement-phase`` the unit also falls back, without a
     Regroup test, in the opponent's Movement phase between two of its own (counted in the
     later phase's row). The state is the distance left; the chain is exact (Fractions) and
     small (at most ``distance`` states).
@@ -217,15 +213,12 @@ def fall_back_chain(
     rows: list[PhaseRow] = []
 
     def move(current: dict[int, Fraction], weight: Fraction) -> tuple[dict[int, Fraction], Fraction]:
-        nxt: dict[int, Fraction] = {}
-        gone = Fraction(0)
-        for left, p in current.items():
-            for r, q in roll:
-                if reaches_edge(r, left):
-                    gone += p * q * weight
-                else:
-                    nxt[left - r] = nxt.get(left - r, Fraction(0)) + p * q * weight
-        return nxt, gone
+        """One Fall Back move of the share ``weight`` of every state; 0 inches left is the edge."""
+        nxt = markov_step(
+            {left: p * weight for left, p in current.items()},
+            lambda left: [(0 if reaches_edge(r, left) else left - r, q) for r, q in roll],
+        )
+        return nxt, nxt.pop(0, Fraction(0))
 
     if first_move:
         state, gone = move(state, Fraction(1))
@@ -233,7 +226,7 @@ def fall_back_chain(
         rows.append(PhaseRow(0, Fraction(0), gone, regrouped, removed, sum(state.values(), Fraction(0))))
     for phase in range(1, phases + 1):
         between = Fraction(0)
-        if movement_phases == "every-movement-phase" and phase > 1:
+        if choices.readings.movement_phases == "every-movement-phase" and phase > 1:
             state, between = move(state, Fraction(1))  # the opponent's Movement phase: no test
             removed += between
         alive = sum(state.values(), Fraction(0))
@@ -253,42 +246,35 @@ def fall_back_chain(
 
 
 @implements("scrollhammer.morale.panic-test")
-def panic_cascade(p_fail: Sequence[Fraction], model: PanicCascade = "whole-line-once") -> Distribution[int]:
+def panic_cascade(p_fail: Sequence[Fraction], choices: ScrollhammerChoices = CHOICES) -> Distribution[int]:
     """How many units of a line of friends end up falling back (the first fleeing unit not counted).
 
     ``p_fail[i]`` is the chance that the i-th unit of the line (counted from the first
-    fleeing unit towards the table edge) fails one Panic test. ``model`` is the option of
-    ``scrollhammer.interpretations.panic-cascade``.
+    fleeing unit towards the table edge) fails one Panic test. The reading ``panic_cascade``
+    says who is passed through and how often.
 
     >>> half = Fraction(1, 2)
     >>> panic_cascade([half, half]).pmf()   # every unit tests once: a binomial
     {0: Fraction(1, 4), 1: Fraction(1, 2), 2: Fraction(1, 4)}
-    >>> panic_cascade([half, half], "next-unit").pmf()   # chain: stops at the first unit that holds
+    >>> chain = CHOICES.replace(readings={"panic_cascade": "next-unit"})
+    >>> panic_cascade([half, half], chain).pmf()   # stops at the first unit that holds
     {0: Fraction(1, 2), 1: Fraction(1, 4), 2: Fraction(1, 4)}
-    >>> panic_cascade([half, half], "whole-line-each-time").p(0)   # 1/2 * (1/2)
+    >>> each = CHOICES.replace(readings={"panic_cascade": "whole-line-each-time"})
+    >>> panic_cascade([half, half], each).p(0)   # 1/2 * (1/2)
     Fraction(1, 4)
     """
+    model = choices.readings.panic_cascade
     # state: (units of the line fleeing so far, whether the chain is still running)
     state: dict[tuple[int, bool], Fraction] = {(0, True): Fraction(1)}
     for f in p_fail:
-        f = Fraction(f)
-        nxt: dict[tuple[int, bool], Fraction] = {}
-
-        def add(key: tuple[int, bool], p: Fraction, into: dict[tuple[int, bool], Fraction] = nxt) -> None:
-            if p:
-                into[key] = into.get(key, Fraction(0)) + p
-
-        for (k, running), p in state.items():
-            if model == "next-unit":
-                if running:
-                    add((k + 1, True), p * f)
-                    add((k, False), p * (1 - f))
-                else:
-                    add((k, False), p)
-            else:
-                tests = 1 if model == "whole-line-once" else 1 + k
-                holds = (1 - f) ** tests
-                add((k + 1, True), p * (1 - holds))
-                add((k, True), p * holds)
-        state = nxt
+        state = markov_step(state, partial(_panic_step, model, Fraction(f)))
     return Distribution.from_pairs((k, p) for (k, _), p in state.items())
+
+
+def _panic_step(model: str, f: Fraction, state: tuple[int, bool]) -> list[tuple[tuple[int, bool], Fraction]]:
+    """The next unit of the line, which fails a Panic test with ``f``: where ``state`` goes."""
+    k, running = state
+    if model == "next-unit":
+        return [((k + 1, True), f), ((k, False), 1 - f)] if running else [((k, False), Fraction(1))]
+    holds = (1 - f) ** (1 if model == "whole-line-once" else 1 + k)
+    return [((k + 1, True), 1 - holds), ((k, True), holds)]

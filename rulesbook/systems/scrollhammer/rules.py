@@ -1,13 +1,18 @@
 """Scrollhammer Morale rules as typed code.
 
-Every Leadership-based test here is a :class:`rulesbook.dice.RollTest` on 2D6, roll-under;
-the rules only choose its target, natural results and automatic failure.
+Every Leadership-based test here is a :class:`rulesbook.dice.RollTest` roll-under on the
+Leadership dice (2D6); the rules only choose its target, natural results and automatic failure.
+Every function takes the rule set as one value, ``choices`` (the numbers of the section and the
+readings of its gaps, :mod:`rulesbook.systems.scrollhammer.choices`); by default the rules as
+written.
 
 Example:
     >>> morale_check(ld=7, modifier=-1).p_pass()
     Fraction(5, 12)
     >>> morale_check(ld=7, falling_back=True).p_pass()
     Fraction(0, 1)
+    >>> morale_check(ld=7, choices=CHOICES.replace(parameters={"leadership_dice": "3D6"})).p_pass()
+    Fraction(35, 216)
 """
 
 from __future__ import annotations
@@ -18,12 +23,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from rulesbook.dice import TWO_D6, RollTest, double
+from rulesbook.dice import RollTest
 from rulesbook.registry import implements
+from rulesbook.systems.scrollhammer.choices import (
+    CHOICES,
+    ScrollhammerChoices,
+    ScrollhammerParameters,
+)
 
 __all__ = [
-    "INSANE_HEROISM",
-    "LdBounds",
+    "SPECIAL_RULES",
     "MoraleState",
     "RegroupAllowance",
     "at_least_half",
@@ -33,6 +42,7 @@ __all__ = [
     "fall_back_edge",
     "formation",
     "leadership_requirement",
+    "leadership_test",
     "may_charge",
     "modified_ld",
     "morale_check",
@@ -45,21 +55,9 @@ __all__ = [
     "state_after_check",
 ]
 
-INSANE_HEROISM = double(1)
-"""The natural result that passes any Morale check: both dice show 1."""
-
-type LdBounds = Literal["none", "max-10"]
-type PositiveModifiers = Literal["allowed", "ignored"]
-type HeroismLowLd = Literal["passes", "fails"]
-type HeroismFallingBack = Literal["automatic-failure", "heroism-passes"]
 type SpecialRule = Literal["none", "immune-to-morale", "always-passes-morale", "always-passes-leadership"]
 type TestKind = Literal["morale-check", "leadership-test"]
-type ImmuneUnits = Literal["no-checks", "passes-everything"]
 type Requirement = Literal["roll", "automatic-pass", "not-taken"]
-type PinningTests = Literal["per-attack", "per-phase"]
-type CasualtiesRounding = Literal["exact", "round-down"]
-type RegroupHalf = Literal["half-counts", "half-is-under"]
-type HeroismInRegroup = Literal["applies", "total-only"]
 type Trigger = Literal["pinning", "casualties", "break", "panic"]
 
 SPECIAL_RULES: tuple[SpecialRule, ...] = (
@@ -71,25 +69,44 @@ SPECIAL_RULES: tuple[SpecialRule, ...] = (
 """The Army Book exemptions of :func:`leadership_requirement`, the ordinary unit first."""
 
 
-@implements("scrollhammer.morale.modifiers")
-def modified_ld(
-    ld: int,
-    modifier: int = 0,
-    ld_bounds: LdBounds = "none",
-    positive_modifiers: PositiveModifiers = "allowed",
-) -> int:
-    """Leadership after the summed modifier (and the optional cap of the ld-bounds entry).
+@implements("scrollhammer.morale.check", "scrollhammer.morale.insane-heroism")
+def leadership_test(
+    target: int, parameters: ScrollhammerParameters, *, heroism: bool = True, always_fail: bool = False
+) -> RollTest:
+    """A Leadership-based test: the Leadership dice at or below ``target``.
 
-    ``positive_modifiers`` is the option of ``scrollhammer.interpretations.positive-modifiers``:
-    with ``ignored`` a positive total counts as 0.
+    With ``heroism`` (and Insane Heroism in the rules) the Insane Heroism roll passes whatever
+    the target; with ``always_fail`` nothing else does.
 
-    >>> modified_ld(8, -2), modified_ld(9, +3, "max-10"), modified_ld(7, +2, positive_modifiers="ignored")
-    (6, 10, 7)
+    >>> leadership_test(1, CHOICES.parameters).p_pass(), leadership_test(7, CHOICES.parameters).p_pass()
+    (Fraction(1, 36), Fraction(7, 12))
     """
-    if positive_modifiers == "ignored":
+    return RollTest(
+        dice=parameters.leadership_dice,
+        target=target,
+        direction="under",
+        auto_pass=parameters.heroism_roll() if heroism and parameters.insane_heroism else frozenset(),
+        always_fail=always_fail,
+    )
+
+
+@implements("scrollhammer.morale.modifiers")
+def modified_ld(ld: int, modifier: int = 0, choices: ScrollhammerChoices = CHOICES) -> int:
+    """Leadership after the summed modifier (and the readings on caps and positive totals).
+
+    With ``positive_modifiers`` ``ignored`` a positive total counts as 0; with ``ld_bounds``
+    ``max-10`` the result never exceeds 10.
+
+    >>> modified_ld(8, -2), modified_ld(9, +3, CHOICES.replace(readings={"ld_bounds": "max-10"}))
+    (6, 10)
+    >>> modified_ld(7, +2, CHOICES.replace(readings={"positive_modifiers": "ignored"}))
+    7
+    """
+    readings = choices.readings
+    if readings.positive_modifiers == "ignored":
         modifier = min(modifier, 0)
     value = ld + modifier
-    if ld_bounds == "max-10":
+    if readings.ld_bounds == "max-10":
         value = min(value, 10)
     return value
 
@@ -100,48 +117,30 @@ def modified_ld(
     "scrollhammer.morale.falling-back-fails",
 )
 def morale_check(
-    ld: int,
-    modifier: int = 0,
-    *,
-    insane_heroism: bool = True,
-    falling_back: bool = False,
-    ld_bounds: LdBounds = "none",
-    heroism_low_ld: HeroismLowLd = "passes",
-    heroism_when_falling_back: HeroismFallingBack = "automatic-failure",
-    positive_modifiers: PositiveModifiers = "allowed",
+    ld: int, modifier: int = 0, choices: ScrollhammerChoices = CHOICES, *, falling_back: bool = False
 ) -> RollTest:
     """The Morale check as a roll test: 2D6 <= modified Ld, double 1 passes, falling back fails.
 
     Args:
         ld: the unit's Leadership characteristic.
         modifier: the sum of every Leadership modifier that applies (negative is worse).
-        insane_heroism: whether a double 1 always passes (the rule; False for a what-if).
+        choices: the rule set (its dice, Insane Heroism, and the readings ``ld_bounds``,
+            ``positive_modifiers``, ``heroism_low_ld`` and ``heroism_when_falling_back``).
         falling_back: the unit is already falling back, so the check fails automatically.
-        ld_bounds: option of ``scrollhammer.interpretations.ld-bounds``.
-        heroism_low_ld: option of ``scrollhammer.interpretations.heroism-low-ld``.
-        heroism_when_falling_back: option of
-            ``scrollhammer.interpretations.heroism-when-falling-back``.
-        positive_modifiers: option of ``scrollhammer.interpretations.positive-modifiers``.
 
     Example:
         >>> morale_check(ld=2, modifier=-3).p_pass()   # only double 1 passes
         Fraction(1, 36)
-        >>> morale_check(ld=2, modifier=-3, heroism_low_ld="fails").p_pass()
+        >>> morale_check(ld=2, modifier=-3, choices=CHOICES.replace(readings={"heroism_low_ld": "fails"})).p_pass()
         Fraction(0, 1)
     """
-    target = modified_ld(ld, modifier, ld_bounds, positive_modifiers)
-    heroism = insane_heroism
-    if heroism and heroism_low_ld == "fails" and target < 2:
+    parameters, readings = choices.parameters, choices.readings
+    target = modified_ld(ld, modifier, choices)
+    fails = falling_back and parameters.falling_back_fails
+    heroism = not (readings.heroism_low_ld == "fails" and target < parameters.leadership_dice.minimum)
+    if fails and readings.heroism_when_falling_back == "automatic-failure":
         heroism = False
-    if heroism and falling_back and heroism_when_falling_back == "automatic-failure":
-        heroism = False
-    return RollTest(
-        dice=TWO_D6,
-        target=target,
-        direction="under",
-        auto_pass=INSANE_HEROISM if heroism else frozenset(),
-        always_fail=falling_back,
-    )
+    return leadership_test(target, parameters, heroism=heroism, always_fail=fails)
 
 
 # -- special units ----------------------------------------------------------------------------
@@ -149,12 +148,12 @@ def morale_check(
 
 @implements("scrollhammer.morale.special-units")
 def leadership_requirement(
-    kind: TestKind, special_rule: SpecialRule = "none", immune_units: ImmuneUnits = "no-checks"
+    kind: TestKind, special_rule: SpecialRule = "none", choices: ScrollhammerChoices = CHOICES
 ) -> Requirement:
     """Whether a unit rolls a test, passes it without rolling, or does not take it at all.
 
     ``kind`` is ``"morale-check"`` or ``"leadership-test"`` (any other Ld test: a Shout, a
-    Regroup test). ``immune_units`` is the option of ``scrollhammer.interpretations.immune-units``.
+    Regroup test); the reading ``immune_units`` says what immunity to morale covers.
 
     >>> leadership_requirement("leadership-test", "always-passes-morale")
     'roll'
@@ -169,7 +168,7 @@ def leadership_requirement(
         case "immune-to-morale":
             if kind == "morale-check":
                 return "not-taken"
-            return "automatic-pass" if immune_units == "passes-everything" else "roll"
+            return "automatic-pass" if choices.readings.immune_units == "passes-everything" else "roll"
         case "always-passes-morale":
             return "automatic-pass" if kind == "morale-check" else "roll"
         case "always-passes-leadership":
@@ -211,130 +210,136 @@ def state_after_check(trigger: Trigger, passed: bool, state: MoraleState = Moral
     >>> state_after_check("panic", passed=True).value
     'steady'
     """
-    if state is MoraleState.FALLING_BACK:
-        return state
-    if passed:
+    if passed or state is MoraleState.FALLING_BACK:
         return state
     return MoraleState.PINNED_DOWN if trigger == "pinning" else MoraleState.FALLING_BACK
 
 
 @implements("scrollhammer.morale.pinning-test")
-def p_pinned(test: RollTest, attacks: int = 1, pinning_tests: PinningTests = "per-attack") -> Fraction:
+def p_pinned(test: RollTest, attacks: int = 1, choices: ScrollhammerChoices = CHOICES) -> Fraction:
     """Chance that a unit ends the Shooting phase Pinned Down.
 
-    ``attacks`` Pinning attacks caused it unsaved wounds; with ``per-attack`` each one
-    triggers a test until one fails, with ``per-phase`` it tests once.
+    ``attacks`` Pinning attacks caused it unsaved wounds; with the reading ``pinning_tests``
+    ``per-attack`` each one triggers a test until one fails, with ``per-phase`` it tests once.
 
     >>> p_pinned(morale_check(7), attacks=2)   # 1 - (7/12)^2
     Fraction(95, 144)
     """
     if attacks < 1:
         return Fraction(0)
-    tests = attacks if pinning_tests == "per-attack" else 1
+    tests = attacks if choices.readings.pinning_tests == "per-attack" else 1
     return 1 - test.p_pass() ** tests
 
 
 @implements("scrollhammer.morale.casualties-test")
-def casualties_threshold(models_at_start: int, rounding: CasualtiesRounding = "exact") -> int:
-    """The fewest losses in one Shooting phase that force the 25 % test.
+def casualties_threshold(models_at_start: int, choices: ScrollhammerChoices = CHOICES) -> int:
+    """The fewest losses in one Shooting phase that force the casualties (25 %) test.
 
-    >>> casualties_threshold(10), casualties_threshold(10, "round-down"), casualties_threshold(8)
+    >>> round_down = CHOICES.replace(readings={"casualties_rounding": "round-down"})
+    >>> casualties_threshold(10), casualties_threshold(10, round_down), casualties_threshold(8)
     (3, 2, 2)
     """
     if models_at_start < 1:
         raise ValueError("a unit has at least one model")
-    if rounding == "round-down":
-        return max(1, models_at_start // 4)
-    return -(-models_at_start // 4)  # ceil: 4 * lost >= models
+    share = models_at_start * choices.parameters.casualties_percent
+    if choices.readings.casualties_rounding == "round-down":
+        return max(1, share // 100)
+    return -(-share // 100)  # ceil: 100 * lost >= percent * models
 
 
 @implements("scrollhammer.morale.casualties-test")
 def casualties_test_needed(
-    models_at_start: int, models_lost: int, rounding: CasualtiesRounding = "exact"
+    models_at_start: int, models_lost: int, choices: ScrollhammerChoices = CHOICES
 ) -> bool:
     """True when the losses of one Shooting phase force a Morale check (and a model is left).
 
     >>> casualties_test_needed(10, 2), casualties_test_needed(10, 3), casualties_test_needed(4, 4)
     (False, True, False)
     """
-    return casualties_threshold(models_at_start, rounding) <= models_lost < models_at_start
+    return casualties_threshold(models_at_start, choices) <= models_lost < models_at_start
 
 
 @implements("scrollhammer.morale.break-test")
-def break_test(
-    ld: int, lost_by: int, modifier: int = 0, *, insane_heroism: bool = True, ld_bounds: LdBounds = "none"
-) -> RollTest:
+def break_test(ld: int, lost_by: int, modifier: int = 0, choices: ScrollhammerChoices = CHOICES) -> RollTest:
     """The Break test after losing a combat by ``lost_by``: a Morale check at Ld − lost_by.
 
-    ``modifier`` holds any other Ld modifiers; the keywords are those of :func:`morale_check`.
+    The Ld lost per point of defeat is a parameter (1); ``modifier`` holds any other Ld modifiers.
 
     >>> break_test(8, lost_by=3).p_pass()   # 2D6 <= 5: 10 of 36
     Fraction(5, 18)
     >>> break_test(8, lost_by=9).p_pass()   # only Insane Heroism is left
     Fraction(1, 36)
+    >>> two_a_point = CHOICES.replace(parameters={"break_ld_per_point": 2})
+    >>> break_test(8, lost_by=2, choices=two_a_point).p_pass()   # 2D6 <= 4
+    Fraction(1, 6)
     """
     if lost_by < 1:
         raise ValueError("a lost combat is lost by at least 1")
-    return morale_check(ld, modifier - lost_by, insane_heroism=insane_heroism, ld_bounds=ld_bounds)
+    penalty = lost_by * choices.parameters.break_ld_per_point
+    return morale_check(ld, modifier - penalty, choices)
 
 
 @implements("scrollhammer.morale.panic-test")
-def panic_test(
-    ld: int, modifier: int = 0, *, insane_heroism: bool = True, ld_bounds: LdBounds = "none"
-) -> RollTest:
+def panic_test(ld: int, modifier: int = 0, choices: ScrollhammerChoices = CHOICES) -> RollTest:
     """The Panic test of a unit a friend fell back through: a plain Morale check.
 
     >>> panic_test(7).p_pass()
     Fraction(7, 12)
     """
-    return morale_check(ld, modifier, insane_heroism=insane_heroism, ld_bounds=ld_bounds)
+    return morale_check(ld, modifier, choices)
 
 
 # -- regrouping -------------------------------------------------------------------------------
 
 
 @implements("scrollhammer.regroup.test")
-def at_least_half(alive: int, starting: int, regroup_half: RegroupHalf = "half-counts") -> bool:
+def at_least_half(alive: int, starting: int, choices: ScrollhammerChoices = CHOICES) -> bool:
     """Is at least half of the unit alive (the Regroup test's dividing line)?
 
-    >>> at_least_half(5, 10), at_least_half(5, 10, "half-is-under"), at_least_half(4, 10)
+    The share is a parameter (50 %); the reading ``regroup_half`` says whether exactly half counts.
+
+    >>> under = CHOICES.replace(readings={"regroup_half": "half-is-under"})
+    >>> at_least_half(5, 10), at_least_half(5, 10, under), at_least_half(4, 10)
     (True, False, False)
     """
-    if regroup_half == "half-is-under":
-        return 2 * alive > starting
-    return 2 * alive >= starting
+    alive_share, needed = 100 * alive, choices.parameters.regroup_percent * starting
+    if choices.readings.regroup_half == "half-is-under":
+        return alive_share > needed
+    return alive_share >= needed
 
 
 @implements("scrollhammer.regroup.test")
-def regroup_test(ld: int, at_least_half: bool, heroism_in_regroup: HeroismInRegroup = "applies") -> RollTest:
-    """The Regroup test of a falling-back unit, as a roll test.
+def regroup_test(ld: int, at_least_half: bool, choices: ScrollhammerChoices = CHOICES) -> RollTest:
+    """The Regroup test of a falling-back unit, as a roll test on its plain Ld.
 
-    At least half alive: 2D6 <= Ld (a double 1 passes unless ``heroism_in_regroup`` is
-    ``total-only``). Under half: only a double 1 passes.
+    At least half alive: 2D6 <= Ld (a double 1 passes unless the reading ``heroism_in_regroup``
+    is ``total-only``). Under half: only a double 1 passes.
 
     >>> regroup_test(8, at_least_half=True).p_pass(), regroup_test(8, at_least_half=False).p_pass()
     (Fraction(13, 18), Fraction(1, 36))
     """
     if at_least_half:
-        return morale_check(ld, insane_heroism=heroism_in_regroup == "applies")
-    return morale_check(ld).with_(always_fail=True)
+        return leadership_test(
+            ld, choices.parameters, heroism=choices.readings.heroism_in_regroup == "applies"
+        )
+    return leadership_test(ld, choices.parameters, always_fail=True)
 
 
 @implements("scrollhammer.regroup.when-charged")
-def regroup_when_charged(ld: int, heroism_in_regroup: HeroismInRegroup = "applies") -> RollTest:
+def regroup_when_charged(ld: int, choices: ScrollhammerChoices = CHOICES) -> RollTest:
     """The Regroup test of a charged falling-back unit: always a normal Leadership test.
 
     >>> regroup_when_charged(7).p_pass()
     Fraction(7, 12)
     """
-    return regroup_test(ld, at_least_half=True, heroism_in_regroup=heroism_in_regroup)
+    return regroup_test(ld, at_least_half=True, choices=choices)
 
 
 @dataclass(frozen=True, slots=True)
 class RegroupAllowance:
     """What a unit may still do in the turn it regroups."""
 
-    move_inches: int = 3
+    move_inches: int
     difficult_terrain_slows: bool = False
     dangerous_terrain_tests: bool = True
     may_shoot: bool = False
@@ -343,7 +348,7 @@ class RegroupAllowance:
 
 
 @implements("scrollhammer.regroup.after-regrouping")
-def regroup_allowance(when_charged: bool = False) -> RegroupAllowance:
+def regroup_allowance(when_charged: bool = False, choices: ScrollhammerChoices = CHOICES) -> RegroupAllowance:
     """The turn's allowance after regrouping: a 3" move (none when regrouping as a charge target).
 
     >>> a = regroup_allowance()
@@ -352,7 +357,7 @@ def regroup_allowance(when_charged: bool = False) -> RegroupAllowance:
     >>> regroup_allowance(when_charged=True).move_inches
     0
     """
-    return RegroupAllowance(move_inches=0) if when_charged else RegroupAllowance()
+    return RegroupAllowance(move_inches=0 if when_charged else choices.parameters.regroup_move)
 
 
 @implements("scrollhammer.regroup.multiple-charges")

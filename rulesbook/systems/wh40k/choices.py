@@ -17,19 +17,9 @@ Example:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Literal  # noqa: F401 (ClassVar: see below)
+from typing import Literal
 
-# ParameterSpec, ReadingSpec and ClassVar are imported only because rulesbook.choices resolves
-# the annotations of the base classes (``_specs: ClassVar[...]``) in this module's namespace.
-from rulesbook.choices import (  # noqa: F401
-    Parameters,
-    ParameterSpec,
-    Readings,
-    ReadingSpec,
-    RuleChoices,
-    parameter,
-    reading,
-)
+from rulesbook.choices import Parameters, Readings, RuleChoices, parameter, reading
 from rulesbook.dice import DiceExpr, parse_dice
 
 __all__ = ["CHOICES", "Wh40kChoices", "Wh40kParameters", "Wh40kReadings"]
@@ -129,7 +119,7 @@ class Wh40kParameters(Parameters):
         maximum=7,
         help="Models with this Save or better get no Benefit of Cover against AP 0 attacks.",
     )
-    battle_shock_dice: DiceExpr = parameter(  # noqa: RUF009 (a DiceExpr is frozen)
+    battle_shock_dice: DiceExpr = parameter(
         parse_dice("2D6"),
         label="Battle-shock dice",
         rule="wh40k.core.battle-shock",

@@ -1,0 +1,580 @@
+"""The replay: a game log turned into both Army Morale values, with an audit trail.
+
+:func:`replay` applies every event and every Rally phase of a :class:`~.log.GameLog` in order and
+returns a :class:`Ledger` — both values after every change, each change tagged with the rule ID
+behind it, the values at each step R4, the result and warnings. An impossible log raises
+:class:`~rulesbook.errors.InputError` naming its line.
+
+Example:
+    >>> from rulesbook.systems.army_morale.logfile import load_log
+    >>> ledger = replay(load_log(EXAMPLE_LOG))
+    >>> ledger.start, ledger.values, ledger.verdict, ledger.ended_turn
+    ((14, 10), (3, -6), 'a', 3)
+    >>> ledger.entries[-1].rule
+    'army-morale.game-end'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Literal, assert_never
+
+from rulesbook.errors import InputError
+from rulesbook.registry import implements
+from rulesbook.systems.army_morale.choices import ArmyMoraleChoices
+from rulesbook.systems.army_morale.log import (
+    EXAMPLE_LOG,
+    Adjustment,
+    BunkerDestroyed,
+    Detachment,
+    DetachmentDestroyed,
+    Event,
+    GameLog,
+    HalfStrength,
+    Loc,
+    Losses,
+    RallySide,
+    Turn,
+    WarEngine,
+    WarEngineDestroyed,
+    event_kind,
+)
+from rulesbook.systems.army_morale.rules import (
+    SIDES,
+    RallyCounts,
+    Side,
+    Term,
+    Verdict,
+    at_half_strength,
+    blast_marker_term,
+    bunker_term,
+    destroyed_detachment_term,
+    detachment_value,
+    game_end,
+    half_strength_term,
+    other,
+    rally_terms,
+    war_engine_gain,
+)
+
+__all__ = ["EXAMPLE_LOG", "LEDGER_COLUMNS", "Ledger", "LedgerEntry", "replay"]
+
+
+type Phase = Literal["setup", "battle", "rally", "end"]
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerEntry:
+    """One line of the audit trail: a change to one side's value and both values after it."""
+
+    turn: int
+    phase: Phase
+    line: int
+    side: Side | None
+    change: int
+    a: int
+    b: int
+    rule: str
+    note: str
+    roll: int | None = None
+
+    def row(self) -> tuple[Any, ...]:
+        """The entry as a table row (see :data:`LEDGER_COLUMNS`)."""
+        change = "" if self.side is None else f"{self.change:+d}"
+        return (
+            self.turn,
+            self.phase,
+            self.line or None,
+            self.side or "",
+            change,
+            self.a,
+            self.b,
+            self.rule,
+            self.note,
+        )
+
+
+LEDGER_COLUMNS = ("turn", "phase", "line", "side", "change", "a", "b", "rule", "note")
+
+
+@dataclass(frozen=True, slots=True)
+class Ledger:
+    """A replayed game log: every change with its rule, the values after each Rally phase,
+    the result and warnings for the players."""
+
+    log: GameLog
+    entries: tuple[LedgerEntry, ...]
+    start: tuple[int, int]
+    rally_values: tuple[tuple[int, int, int, Verdict], ...]
+    verdict: Verdict
+    ended_turn: int | None
+    warnings: tuple[str, ...]
+    detachment_morale: tuple[tuple[str, int], ...]
+
+    @property
+    def values(self) -> tuple[int, int]:
+        """Both current Army Morale values (after the last entry)."""
+        if not self.entries:
+            return self.start
+        return self.entries[-1].a, self.entries[-1].b
+
+    @property
+    def winner_text(self) -> str:
+        """The result in words."""
+        names = {s: self.log.army(s).name for s in SIDES}
+        match self.verdict:
+            case "a" | "b":
+                return (
+                    f"{names[self.verdict]} (side {self.verdict}) wins at the end of turn {self.ended_turn}"
+                )
+            case "draw":
+                return f"draw at the end of turn {self.ended_turn}"
+            case "both-lose":
+                return f"both sides lose at the end of turn {self.ended_turn}"
+        return "the game goes on"
+
+
+@dataclass
+class _DetState:
+    det: Detachment
+    side: Side
+    morale: int
+    strength: int
+    half_line: Loc | None = None
+    destroyed_line: Loc | None = None
+    destroyed_turn: int = 0
+    destroyed_markers: int = 0
+    zero_line: Loc | None = None
+    """Where the strength first reached 0 (losses or War Engines lost)."""
+    engine_left: dict[str, int] = field(default_factory=dict)
+    """Strength each War Engine still holds: its Damage Capacity less the losses named for it
+    (one unit in a detachment counted in units); an engine leaves when destroyed or wrecked."""
+    unnamed: int = 0
+    """Losses logged for the detachment without naming a War Engine, not yet placed on one."""
+
+    @property
+    def measure(self) -> str:
+        return "Damage Capacity" if self.det.strength == "damage-capacity" else "units"
+
+    def weight(self, we: WarEngine) -> int:
+        """A War Engine's share of the strength: its Damage Capacity, or one unit."""
+        return we.damage_capacity if self.det.strength == "damage-capacity" else 1
+
+
+class _Replay:
+    def __init__(self, log: GameLog, choices: ArmyMoraleChoices | None) -> None:
+        self.log = log
+        self.choices = log.choices(choices)
+        self.read = self.choices.readings
+        self.values: dict[Side, int] = {"a": 0, "b": 0}
+        self.entries: list[LedgerEntry] = []
+        self.dets: dict[str, _DetState] = {}
+        self.wes: dict[str, tuple[WarEngine, _DetState]] = {}
+        self.we_done: dict[str, tuple[str, Loc]] = {}
+        self.captured: dict[tuple[Side, str], Loc] = {}
+        self.bunkers: dict[tuple[Side, str], Loc] = {}
+        self.turn = 0
+        self.notes: list[str] = []
+
+    def fail(self, at: Loc, message: str) -> InputError:
+        source = f"{self.log.source} " if self.log.source else ""
+        return InputError("log", f"{source}{at}: {message}")
+
+    def add(
+        self,
+        side: Side | None,
+        change: int,
+        rule: str,
+        note: str,
+        at: Loc,
+        phase: Phase,
+        roll: int | None = None,
+    ) -> None:
+        if side is not None:
+            self.values[side] += change
+        self.entries.append(
+            LedgerEntry(
+                self.turn, phase, at.line, side, change, self.values["a"], self.values["b"], rule, note, roll
+            )
+        )
+
+    def apply(self, term: Term, at: Loc, phase: Phase, roll: int | None = None) -> None:
+        try:
+            amount = term.amount(roll)
+        except InputError as exc:
+            raise self.fail(at, exc.message) from None
+        rolled = f" (rolled {roll})" if term.rolls_dice else ""
+        self.add(term.side, amount, term.rule, f"{term.note}{rolled}", at, phase, roll)
+
+    # -- setup ---------------------------------------------------------------------------
+    def setup(self) -> None:
+        for side, army in zip(SIDES, self.log.armies, strict=True):
+            for d in army.detachments:
+                if d.id in self.dets or d.id in self.wes:
+                    raise self.fail(d.at, f"detachment ID {d.id!r} is used twice")
+                if d.morale is not None:
+                    morale, how = d.morale, "stated"
+                else:
+                    try:
+                        morale = detachment_value(d.points, self.choices)
+                    except InputError as exc:
+                        raise self.fail(d.at, f"detachment {d.id!r}: {exc.message}") from None
+                    how = f"{d.points} pts"
+                st = _DetState(d, side, morale, d.initial_strength)
+                self.dets[d.id] = st
+                for w in d.war_engines:
+                    if w.id in self.wes or w.id in self.dets:
+                        raise self.fail(w.at, f"War Engine ID {w.id!r} is used twice")
+                    self.wes[w.id] = (w, st)
+                    st.engine_left[w.id] = st.weight(w)
+                held = sum(st.engine_left.values())
+                if d.initial_strength < held:
+                    raise self.fail(
+                        d.at,
+                        f"detachment {d.id!r}: initial_strength {d.initial_strength} is less than "
+                        f"its War Engines alone ({held} {st.measure})",
+                    )
+                self.add(
+                    side,
+                    morale,
+                    "army-morale.army.value",
+                    f"{d.label}: Morale value {morale} ({how})",
+                    d.at,
+                    "setup",
+                )
+
+    # -- events --------------------------------------------------------------------------
+    def detachment(self, det_id: str, at: Loc) -> _DetState:
+        st = self.dets.get(det_id)
+        if st is None:
+            known = ", ".join(self.dets) or "none"
+            raise self.fail(at, f"unknown detachment {det_id!r}; known: {known}")
+        if st.destroyed_line is not None:
+            raise self.fail(at, f"detachment {det_id!r} was already destroyed ({st.destroyed_line.short})")
+        return st
+
+    def half_strength(self, st: _DetState, at: Loc, why: str) -> None:
+        self.apply(half_strength_term(st.side, st.morale, f"{st.det.label} {why}"), at, "battle")
+        st.half_line = at
+
+    def event(self, e: Event) -> None:
+        rule = event_kind(e.type).rule
+        match e:
+            case Losses():
+                st = self.detachment(e.detachment, e.at)
+                if e.lost > st.strength:
+                    raise self.fail(
+                        e.at,
+                        f"detachment {e.detachment!r} has {st.strength} strength left, cannot lose {e.lost}",
+                    )
+                if e.war_engine:
+                    self.named_losses(st, e)
+                else:
+                    st.unnamed += e.lost
+                st.strength -= e.lost
+                by = f" ({e.war_engine})" if e.war_engine else ""
+                self.add(
+                    None,
+                    0,
+                    rule,
+                    f"{st.det.label}{by} loses {e.lost}: {st.strength} of {st.det.initial_strength} "
+                    f"{st.measure}",
+                    e.at,
+                    "battle",
+                )
+                self.strength_changed(st, e.at)
+            case HalfStrength():
+                st = self.detachment(e.detachment, e.at)
+                if st.half_line is not None:
+                    raise self.fail(
+                        e.at,
+                        f"detachment {e.detachment!r} already took its half-strength effect "
+                        f"({st.half_line.short}); it applies once per detachment",
+                    )
+                self.half_strength(st, e.at, "declared at half strength")
+                if st.strength < st.det.initial_strength and not at_half_strength(
+                    st.strength, st.det.initial_strength, self.choices
+                ):
+                    self.notes.append(
+                        f"detachment {st.det.label} was declared at half strength ({e.at}) "
+                        f"although its logged losses leave {st.strength} of {st.det.initial_strength}"
+                    )
+            case DetachmentDestroyed():
+                st = self.detachment(e.detachment, e.at)
+                st.strength = 0
+                st.destroyed_turn, st.destroyed_markers = self.turn, e.blast_markers
+                if st.half_line is None and self.read.half_strength_when_destroyed == "both":
+                    self.half_strength(st, e.at, "destroyed, so also at half strength")
+                self.apply(
+                    destroyed_detachment_term(
+                        st.side,
+                        e.blast_markers,
+                        f"{st.det.label} destroyed with {e.blast_markers} Blast markers",
+                        self.choices,
+                    ),
+                    e.at,
+                    "battle",
+                )
+                st.destroyed_line = e.at
+            case WarEngineDestroyed():
+                found = self.wes.get(e.war_engine)
+                if found is None:
+                    known = ", ".join(self.wes) or "none"
+                    raise self.fail(e.at, f"unknown War Engine {e.war_engine!r}; known: {known}")
+                if e.war_engine in self.we_done:
+                    result, line = self.we_done[e.war_engine]
+                    if not (
+                        result == "wrecked"
+                        and e.result == "destroyed"
+                        and self.read.wrecked_then_destroyed == "destroyed-counts"
+                    ):
+                        hint = (
+                            " (to let a wreck be destroyed later, choose the interpretation "
+                            "wrecked-then-destroyed: destroyed-counts)"
+                            if result == "wrecked" and e.result == "destroyed"
+                            else ""
+                        )
+                        raise self.fail(
+                            e.at,
+                            f"War Engine {e.war_engine!r} was already {result} ({line.short}); "
+                            f"it counts once{hint}",
+                        )
+                we, st = found
+                self.we_done[e.war_engine] = (e.result, e.at)
+                gainer = other(st.side)
+                label = we.name or we.id
+                removes = e.result == "destroyed" or self.read.wrecked_war_engine_strength == "removed"
+                if removes and st.destroyed_line is None and we.id in st.engine_left:
+                    self.remove_engine(st, we, e.result, e.at)
+                if e.result == "wrecked":
+                    self.add(
+                        gainer,
+                        0,
+                        rule,
+                        f"{label} wrecked, not destroyed: no gain",
+                        e.at,
+                        "battle",
+                    )
+                    return
+                value = self.war_engine_value(we, st, e.at)
+                gain = war_engine_gain(value, self.choices)
+                self.add(
+                    gainer,
+                    gain,
+                    rule,
+                    f"enemy {label} destroyed: half of its Morale value {value}",
+                    e.at,
+                    "battle",
+                )
+            case BunkerDestroyed():
+                if e.bunker:
+                    earlier = self.bunkers.get((e.side, e.bunker))
+                    if earlier is not None:
+                        raise self.fail(
+                            e.at,
+                            f"bunker {e.bunker!r} of side {e.side} was already destroyed ({earlier.short})",
+                        )
+                    self.bunkers[(e.side, e.bunker)] = e.at
+                self.apply(bunker_term(e.side, self.choices), e.at, "battle", e.roll)
+            case Adjustment():
+                self.add(e.side, e.amount, rule, f"adjustment: {e.reason}", e.at, "battle")
+            case _:
+                assert_never(e)
+
+    def named_losses(self, st: _DetState, e: Losses) -> None:
+        """Damage Capacity lost by one named War Engine of ``st``."""
+        found = self.wes.get(e.war_engine)
+        if found is None or found[1] is not st:
+            mine = ", ".join(w.id for w in st.det.war_engines) or "none"
+            raise self.fail(
+                e.at,
+                f"detachment {e.detachment!r} has no War Engine {e.war_engine!r}; its War Engines: {mine}",
+            )
+        if st.det.strength != "damage-capacity":
+            raise self.fail(
+                e.at,
+                f"detachment {e.detachment!r} counts its strength in units; name a War Engine in "
+                "losses only for a detachment counted in Damage Capacity",
+            )
+        if e.war_engine not in st.engine_left:
+            result, line = self.we_done[e.war_engine]
+            raise self.fail(e.at, f"War Engine {e.war_engine!r} was already {result} ({line.short})")
+        left = st.engine_left[e.war_engine]
+        if e.lost > left:
+            raise self.fail(
+                e.at, f"War Engine {e.war_engine!r} has {left} Damage Capacity left, cannot lose {e.lost}"
+            )
+        st.engine_left[e.war_engine] = left - e.lost
+
+    def remove_engine(self, st: _DetState, we: WarEngine, result: str, at: Loc) -> None:
+        """A destroyed (or wrecked) War Engine takes the strength it still held out of its detachment.
+
+        Losses logged without naming a War Engine may or may not have been this one's; the
+        interpretation ``war-engine-lost-strength`` says which (see rules.yaml).
+        """
+        left = st.engine_left.pop(we.id, 0)
+        if self.read.war_engine_lost_strength == "unnamed-losses-first":
+            drop = max(0, left - st.unnamed)  # the unnamed losses were this engine's first
+        else:
+            drop = min(left, st.strength)  # the unnamed losses were the other units'
+        st.unnamed -= left - drop  # unnamed losses now placed on this engine
+        st.strength -= drop
+        lost = f"{drop} {st.measure}".replace("1 units", "1 unit")
+        held = "it still held" if drop == left else f"more ({left - drop} already logged as losses)"
+        self.add(
+            None,
+            0,
+            "army-morale.detachment.strength",
+            f"{we.name or we.id} {result}: {st.det.label} loses {lost} {held}, "
+            f"{st.strength} of {st.det.initial_strength} left",
+            at,
+            "battle",
+        )
+        self.strength_changed(st, at)
+
+    def strength_changed(self, st: _DetState, at: Loc) -> None:
+        """The half-strength effect once the strength is low enough; note where it reached 0."""
+        if st.half_line is None and at_half_strength(st.strength, st.det.initial_strength, self.choices):
+            self.half_strength(st, at, f"reduced to {st.strength} of {st.det.initial_strength}")
+        if st.strength == 0 and st.zero_line is None:
+            st.zero_line = at
+
+    def war_engine_value(self, we: WarEngine, st: _DetState, at: Loc) -> Fraction:
+        if we.morale is not None:
+            return Fraction(we.morale)
+        if self.read.war_engine_value == "detachment-share":
+            return Fraction(st.morale, len(st.det.war_engines))
+        if we.points is None:
+            raise self.fail(
+                at, f"War Engine {we.id!r} has neither points nor morale in its army list ({we.at})"
+            )
+        try:
+            return Fraction(detachment_value(we.points, self.choices))
+        except InputError as exc:
+            raise self.fail(at, f"War Engine {we.id!r}: {exc.message}") from None
+
+    # -- Rally -----------------------------------------------------------------------------
+    def rally(self, turn: Turn, rally: tuple[RallySide, RallySide]) -> Verdict:
+        if self.read.strength_zero_without_event == "reject-at-r4":
+            for st in self.dets.values():
+                if st.strength == 0 and st.destroyed_line is None and st.zero_line is not None:
+                    raise self.fail(
+                        rally[0].at,
+                        f"detachment {st.det.label} has had no strength left since {st.zero_line.short} "
+                        "but is not recorded as destroyed; log detachment-destroyed with its Blast "
+                        "markers before step R4 (strength-zero-without-event: reject-at-r4)",
+                    )
+        for side, report in zip(SIDES, rally, strict=True):
+            if self.read.capture_repeats == "once-per-objective":
+                for c in report.capture:
+                    if not c.objective:
+                        raise self.fail(
+                            c.at, "with capture-repeats: once-per-objective every capture names its objective"
+                        )
+                    if (side, c.objective) in self.captured:
+                        raise self.fail(
+                            c.at,
+                            f"Capture objective {c.objective!r} already paid out "
+                            f"({self.captured[(side, c.objective)].short})",
+                        )
+                    self.captured[(side, c.objective)] = c.at
+            block = (
+                rally_terms(report.counts(), RallyCounts(), self.choices)
+                if side == "a"
+                else rally_terms(RallyCounts(), report.counts(), self.choices)
+            )
+            rolls: Iterator[tuple[int, Loc]] = iter(report.rolls())
+            for term in block:
+                if term.rolls_dice:
+                    roll, at = next(rolls)
+                    self.apply(term, at, "rally", roll)
+                else:
+                    self.apply(term, report.at, "rally")
+        if self.read.destroyed_markers_at_r4 == "counted-again":
+            for st in self.dets.values():
+                if st.destroyed_turn == self.turn and st.destroyed_markers and st.destroyed_line:
+                    note = f"Blast markers of {st.det.label}, destroyed this turn, counted again"
+                    term = blast_marker_term(st.side, st.destroyed_markers, note, self.choices)
+                    self.apply(term, st.destroyed_line, "rally")
+        verdict = game_end(self.values["a"], self.values["b"], self.choices)
+        text = {
+            "continue": "no side at 0 or less: the game goes on",
+            "draw": "both at 0 or less and equal: draw",
+            "both-lose": "both at 0 or less and equal: both lose",
+        }.get(verdict, f"side {verdict} wins")
+        self.add(None, 0, "army-morale.game-end", f"step R4: {text}", turn.at, "end")
+        return verdict
+
+    def run(self) -> Ledger:
+        self.setup()
+        start = (self.values["a"], self.values["b"])
+        rally_values: list[tuple[int, int, int, Verdict]] = []
+        verdict: Verdict = "continue"
+        ended: int | None = None
+        for i, turn in enumerate(self.log.turns):
+            if ended is not None:
+                raise self.fail(turn.at, f"the game already ended at the end of turn {ended}'s Rally phase")
+            if turn.number != i + 1:
+                raise self.fail(turn.at, f"turn {turn.number} out of order; expected turn {i + 1}")
+            if i and self.log.turns[i - 1].rally is None:
+                raise self.fail(
+                    turn.at, f"turn {i} has no Rally phase recorded, so turn {turn.number} cannot start"
+                )
+            self.turn = turn.number
+            for e in turn.events:
+                self.event(e)
+            if turn.rally is not None:
+                verdict = self.rally(turn, turn.rally)
+                rally_values.append((turn.number, self.values["a"], self.values["b"], verdict))
+                if verdict != "continue":
+                    ended = turn.number
+        return Ledger(
+            log=self.log,
+            entries=tuple(self.entries),
+            start=start,
+            rally_values=tuple(rally_values),
+            verdict=verdict,
+            ended_turn=ended,
+            warnings=tuple(self.warnings()),
+            detachment_morale=tuple((k, s.morale) for k, s in self.dets.items()),
+        )
+
+    def warnings(self) -> Iterator[str]:
+        yield from self.notes
+        for st in self.dets.values():
+            d = st.det
+            if st.destroyed_line is not None:
+                yield f"detachment {d.label} is destroyed"
+            elif st.strength == 0:
+                since = f" since {st.zero_line.short}" if st.zero_line is not None else ""
+                yield (
+                    f"detachment {d.label} has no strength left{since} but is not recorded as destroyed: "
+                    "log detachment-destroyed with the Blast markers it carried, or their -1 each "
+                    "(army-morale.one-time.destroyed-detachment-blast-markers) is missing"
+                )
+            elif st.half_line is not None:
+                yield f"detachment {d.label} is at half strength (its Morale value {st.morale} is spent)"
+        if self.log.turns and self.log.turns[-1].rally is None:
+            yield f"turn {self.log.turns[-1].number}'s Rally phase is not recorded yet"
+
+
+@implements("army-morale.effects.kinds", "army-morale.army.value")
+def replay(log: GameLog, choices: ArmyMoraleChoices | None = None) -> Ledger:
+    """Replay a game log into a :class:`Ledger`; an impossible log raises InputError with its line.
+
+    ``choices`` (a designer's variant; the published rules by default) gives the rule
+    parameters and the readings the log does not choose itself (see :meth:`GameLog.choices`).
+
+    >>> from rulesbook.systems.army_morale.logfile import load_log
+    >>> log = load_log(EXAMPLE_LOG)
+    >>> bad = log.with_event(2, HalfStrength("infantry", at=Loc(99, "turns[1].events[3]")))
+    >>> try:
+    ...     replay(bad)
+    ... except InputError as exc:
+    ...     print(exc.message)
+    example-game.yaml line 99 (turns[1].events[3]): detachment 'infantry' already took its half-strength effect (line 60); \
+it applies once per detachment
+    """
+    return _Replay(log, choices).run()
