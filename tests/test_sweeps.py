@@ -58,7 +58,11 @@ def test_serial_processes_and_a_local_dask_cluster_give_identical_tables(serial:
 
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         dask = sweep(CALC, GRID, ["battle-shock-3d6"], scheduler=cluster.scheduler_address)
+        args = ["sweep", CALC, *(f"{k}={v}" for k, v in GRID.items()), "--variant", "battle-shock-3d6"]
+        out = CliRunner().invoke(cli, [*args, "--scheduler", cluster.scheduler_address, "--json"])
     pd.testing.assert_frame_equal(serial, dask)
+    assert out.exit_code == 0, out.stderr
+    assert json.loads(out.stdout) == json.loads(serial.to_json(orient="records"))
 
 
 def test_a_rule_parameter_is_an_axis_too() -> None:

@@ -295,3 +295,14 @@ def test_the_widgets_compare_with_a_variant_side_by_side() -> None:
     assert form.compare.options == ("none", "battle-shock-3d6", "deadly-demise-on-5")
     form.compare.value = "none"
     assert "data-variant" not in form.output.value and 'data-key="p_explodes_exact">1/6<' in form.output.value
+
+
+def test_the_panel_app_compares_too() -> None:
+    from widgets.panel_app import CalculatorApp
+
+    app = CalculatorApp(registry().calculator("scrollhammer.break-test"), compare_with="break-2-ld-per-point")
+    app.widgets["ld"].value, app.widgets["lost_by"].value = 8, 2
+    html = app.result.object
+    assert '<div class="rb-compare-side" data-variant="break-2-ld-per-point">' in html
+    assert 'data-key="difference-p_pass" data-exact="-1/4">-0.25 (-1/4)<' in html
+    assert app.compare.visible and app.compare.options[0] == "none"
