@@ -625,10 +625,9 @@ class Comparison:
                     "changes": v.changes(),
                     "result": result.to_json(),
                     "difference": {
-                        k: d
+                        row["key"]: row["differences"][v.name]
                         for row in rows
-                        if (d := row["differences"][v.name]) is not None
-                        for k in [row["key"]]
+                        if row["differences"][v.name] is not None
                     },
                 }
                 for v, (_, result) in zip(self.variants, self.results[1:], strict=True)
