@@ -185,7 +185,12 @@ def sweep_cmd(
     if as_json:
         click.echo(table.to_json(orient="records", indent=2))
     elif not outputs:
-        shown = [c for c in table.columns if c in ("variant", *plan_keys(table), *table.attrs["outputs"])]
+        keys = [
+            "variant",
+            *plan_keys(table),
+            *(f"{o}{x}" for o in table.attrs["outputs"] for x in ("", "_exact")),
+        ]
+        shown = [c for c in keys if c in table.columns]
         click.echo(table[shown].to_string(index=False))
     done = ", ".join(str(p) for p in [*outputs, *([plot_path] if plot_path else [])])
     click.echo(f"{len(table)} points{' written to ' + done if done else ''}", err=True)
