@@ -1,18 +1,20 @@
 """mkdocs-gen-files script: write every generated page of the rulebook site.
 
-All rule, calculator, system and register pages, the CLI reference and the navigation come
-from :mod:`rulesbook.site`; notebooks in ``notebooks/`` are rendered by mkdocs-jupyter through
-the ``docs/notebooks`` link.
+All rule, calculator, system, register, source and glossary pages, the CLI reference and the
+navigation come from :mod:`rulesbook.site_publish` / :mod:`rulesbook.site`; notebooks in
+``notebooks/`` are rendered by mkdocs-jupyter through the ``docs/notebooks`` link.
 """
 
 from pathlib import Path
 
 import mkdocs_gen_files
 
-from rulesbook.site import generate_pages, summary_nav, systems_table
+from rulesbook.site import summary_nav, systems_table
+from rulesbook.site_publish import published_pages, search_hits_script, summary_extra
+from rulesbook.site_static import static_build
 from rulesbook.variants import variants_markdown
 
-for path, text in generate_pages().items():
+for path, text in published_pages().items():
     with mkdocs_gen_files.open(path, "w") as f:
         f.write(text)
 
@@ -24,5 +26,8 @@ with mkdocs_gen_files.open("variants.md", "w") as f:  # from the variant files a
     f.write(variants_markdown())
 
 with mkdocs_gen_files.open("SUMMARY.md", "w") as f:
-    f.write(summary_nav(notebooks))
+    f.write(summary_extra(summary_nav(notebooks)))
     f.write("* [Designer what-ifs: variants](variants.md)\n* [Sweeps](sweeps.md)\n")
+
+with mkdocs_gen_files.open("javascripts/search-hits-data.js", "w") as f:  # IDs and terms -> pages
+    f.write(search_hits_script(static_build()))

@@ -57,9 +57,8 @@ def page_of(some_id: str) -> str:
         return f"{reg.calculators[some_id].system}/calculators/{some_id}.md"
     if some_id in reg.rules:
         return f"{reg.rules[some_id].system}/rules/{some_id}.md"
-    if some_id in reg.interpretations:
-        interp = reg.interpretations[some_id]
-        return f"{interp.system}/interpretations.md#{anchor(some_id)}"
+    if some_id in reg.interpretations:  # each register entry has its own page
+        return f"{reg.interpretations[some_id].system}/interpretations/{some_id}.md"
     raise KeyError(some_id)
 
 

@@ -25,14 +25,14 @@ from rulesbook.index import SYSTEMS_DIR, anchor, covering_tests, page_of, rule_i
 from rulesbook.present import result_markdown, tables_markdown
 from rulesbook.registry import Interpretation, Rule, System, registry
 from rulesbook.results import Table
+from rulesbook.site_static import LIVE_PREFIX, live_link, live_note, static_build, static_calculator_html
+from rulesbook.sources import citation_md, source_link
 
 __all__ = ["LIVE_PREFIX", "covering_tests", "generate_pages", "page_of"]
 
-LIVE_PREFIX = "/calc/"
-"""Where ``rulesbook serve`` serves each live calculator (``/calc/<calculator-id>``)."""
 
-
-def _link(here: str, some_id: str, text: str | None = None) -> str:
+def md_link(here: str, some_id: str, text: str | None = None) -> str:
+    """A Markdown link from the page ``here`` to the page of ``some_id`` (its ID as text by default)."""
     target = page_of(some_id)
     path, _, frag = target.partition("#")
     rel = posixpath.relpath(path, posixpath.dirname(here) or ".")
@@ -48,7 +48,8 @@ def _reference_tables(calc_id: str) -> tuple[Table, ...]:
     return tuple(calc.reference_tables()) if calc.reference_tables else ()
 
 
-def _interpretation_md(here: str, interp: Interpretation, level: str = "###") -> list[str]:
+def interpretation_md(here: str, interp: Interpretation, level: str = "###") -> list[str]:
+    """An entry of the interpretations register as Markdown lines (heading at ``level``)."""
     out = [f"{level} {interp.question} {{#{anchor(interp.id)}}}", "", f"`{interp.id}`", ""]
     default = interp.option(interp.default)
     out += [f"**Default — {default.label}** (`{default.key}`). {default.description}".rstrip(), ""]
@@ -62,7 +63,7 @@ def _interpretation_md(here: str, interp: Interpretation, level: str = "###") ->
     out.append("")
     if interp.rules:
         out += [
-            "Applies to: " + ", ".join(_link(here, r, registry().rule(r).title) for r in interp.rules),
+            "Applies to: " + ", ".join(md_link(here, r, registry().rule(r).title) for r in interp.rules),
             "",
         ]
     return out
@@ -77,26 +78,28 @@ def rule_page(rule: Rule) -> str:
     out = [
         f"# {info.title}",
         "",
-        f"`{info.id}` · {_link(here, system.id, system.title)} version {system.version}",
+        f"`{info.id}` · {md_link(here, system.id, system.title)} version {system.version}",
         "",
     ]
     if info.summary:
         out += [f"> {info.summary}", ""]
     out += [info.text, ""]
     out += [
-        "**Source:** " + "; ".join(str(c) for c in info.citations) + " — paraphrased in our own words.",
+        "**Source:** "
+        + "; ".join(citation_md(here, info.system, c) for c in info.citations)
+        + " — paraphrased in our own words.",
         "",
     ]
     calcs = [reg.calculator(c) for c in info.calculators]
     if calcs:
         out += ["## Calculators", ""]
         for c in calcs:
-            out.append(f"- {_link(here, c.id, c.title)} (`{c.id}`) · [live calculator]({LIVE_PREFIX}{c.id})")
+            out.append(f"- {md_link(here, c.id, c.title)} (`{c.id}`) · {_try(here, c.id, 'live calculator')}")
         out.append("")
     if info.interpretations:
         out += ["## Interpretations", ""]
         for interp_id in info.interpretations:
-            out += _interpretation_md(here, reg.interpretation(interp_id), "###")
+            out += interpretation_md(here, reg.interpretation(interp_id), "###")
     out += ["## Code", ""]
     for impl in info.code:
         out.append(f"- `{impl.module}.{impl.qualname}` — `{shown_path(Path(impl.file))}`, line {impl.line}")
@@ -110,7 +113,7 @@ def rule_page(rule: Rule) -> str:
     if tables:
         out += ["## Computed tables", "", *tables_markdown(tables)]
     if rule.see_also:
-        out += ["## See also", "", *[f"- {_link(here, s, reg.rule(s).title)}" for s in rule.see_also], ""]
+        out += ["## See also", "", *[f"- {md_link(here, s, reg.rule(s).title)}" for s in rule.see_also], ""]
     return "\n".join(out)
 
 
@@ -121,18 +124,19 @@ def calculator_page(calc: Calculator) -> str:
     out = [
         f"# {calc.title}",
         "",
-        f"`{calc.id}` · [open the live calculator]({LIVE_PREFIX}{calc.id})",
+        f"`{calc.id}` · {_try(here, calc.id, 'open the live calculator', 'try it below')}",
         "",
         calc.summary,
         "",
     ]
+    out += ["## Try it", "", static_calculator_html(calc), "", live_note(calc.id), ""]
     out += ["## Inputs", "", "| key | allowed | default | meaning |", "|---|---|---|---|"]
     for inp in calc.inputs:
         default = "*required*" if inp.required else f"`{inp.format(inp.default)}`"
         meaning = inp.help
         interp = getattr(inp, "interpretation", None)
         if interp:
-            meaning += " See " + _link(here, interp, "the register") + "."
+            meaning += " See " + md_link(here, interp, "the register") + "."
         out.append(f"| `{inp.key}` | {inp.allowed()} | {default} | {meaning} |")
     out += ["", "## Results", "", "| key | kind | meaning |", "|---|---|---|"]
     for o in calc.outputs:
@@ -149,19 +153,22 @@ def calculator_page(calc: Calculator) -> str:
         out += ["```json", json.dumps({**data, "result": shown}, indent=2, ensure_ascii=False), "```", ""]
         out += result_markdown(calc.outputs, calc.run(**dict(example)))
     out += ["## Rules", ""]
-    out += [f"- {_link(here, r, reg.rule(r).title)} (`{r}`)" for r in calc.rules]
+    out += [f"- {md_link(here, r, reg.rule(r).title)} (`{r}`)" for r in calc.rules]
     out.append("")
     tables = _reference_tables(calc.id)
     if tables:
         out += ["## Computed tables", "", *tables_markdown(tables)]
+    if not static_build():
+        out += [
+            "## Live",
+            "",
+            "With `rulesbook serve` running, the calculator works here:",
+            "",
+            f'<iframe class="rb-live" src="{LIVE_PREFIX}{calc.id}" title="{calc.title}" '
+            'style="width:100%;height:720px;border:1px solid #ccc"></iframe>',
+            "",
+        ]
     out += [
-        "## Live",
-        "",
-        "With `rulesbook serve` running, the calculator works here:",
-        "",
-        f'<iframe class="rb-live" src="{LIVE_PREFIX}{calc.id}" title="{calc.title}" '
-        'style="width:100%;height:720px;border:1px solid #ccc"></iframe>',
-        "",
         "## In Python",
         "",
         "```python",
@@ -175,6 +182,10 @@ def calculator_page(calc: Calculator) -> str:
     if tests:
         out += ["## Tests", "", *[f"- `{t}`" for t in tests], ""]
     return "\n".join(out)
+
+
+def _try(here: str, calc_id: str, text: str, static_text: str = "try it") -> str:
+    return live_link(here, page_of(calc_id), calc_id, text, static_text)
 
 
 def _py(calc: Calculator, key: str, text: str) -> str:
@@ -192,22 +203,24 @@ def system_page(system: System) -> str:
     """The index page of a system: version, source, guide, and everything it contains."""
     reg = registry()
     here = page_of(system.id)
-    out = [f"# {system.title}", "", f"**Version:** {system.version} · **Source:** `{system.source}`"]
-    if system.source_title:
-        out[-1] += f" ({system.source_title})"
+    out = [
+        f"# {system.title}",
+        "",
+        f"**Version:** {system.version} · **Source:** {source_link(here, system)}",
+    ]
     out += ["", system.summary, ""]
     guide = SYSTEMS_DIR / system.id.replace("-", "_") / "guide.md"
     if guide.is_file():
         out += [guide.read_text(encoding="utf-8").strip(), ""]
     out += ["## Calculators", "", "| calculator | ID | |", "|---|---|---|"]
     for c in reg.calculators_for_system(system.id):
-        out.append(f"| {_link(here, c.id, c.title)} | `{c.id}` | [live]({LIVE_PREFIX}{c.id}) |")
+        out.append(f"| {md_link(here, c.id, c.title)} | `{c.id}` | {_try(here, c.id, 'try it')} |")
     out += ["", "## Rules", "", "| rule | ID | in short |", "|---|---|---|"]
     for r in reg.rules_for_system(system.id):
-        out.append(f"| {_link(here, r.id, r.title)} | `{r.id}` | {r.summary} |")
+        out.append(f"| {md_link(here, r.id, r.title)} | `{r.id}` | {r.summary} |")
     out += ["", "## Interpretations", ""]
     for i in reg.interpretations_for_system(system.id):
-        out.append(f"- {_link(here, i.id, i.question)}")
+        out.append(f"- {md_link(here, i.id, i.question)}")
     out.append("")
     return "\n".join(out)
 
@@ -222,9 +235,11 @@ def interpretations_page(system: System) -> str:
         "alternatives. Calculators expose the alternatives as inputs where they change a number.",
         "",
     ]
+    out += ["| question | default | ID |", "|---|---|---|"]
     for interp in registry().interpretations_for_system(system.id):
-        out += _interpretation_md(here, interp, "##")
-    return "\n".join(out)
+        default = interp.option(interp.default).label
+        out.append(f"| {md_link(here, interp.id, interp.question)} | {default} | `{interp.id}` |")
+    return "\n".join(out) + "\n"
 
 
 def systems_table() -> str:
@@ -239,7 +254,7 @@ def systems_table() -> str:
     ]
     for system in reg.systems.values():
         out.append(
-            f"| [{system.title}]({page_of(system.id)}) | {system.version} | `{system.source}` | "
+            f"| [{system.title}]({page_of(system.id)}) | {system.version} | {source_link('index.md', system)} | "
             f"{len(reg.rules_for_system(system.id))} | {len(reg.calculators_for_system(system.id))} |"
         )
     out += [
@@ -256,13 +271,13 @@ def overview_pages() -> dict[str, str]:
     calcs = ["# Calculators", "", "| calculator | system | ID | |", "|---|---|---|---|"]
     for c in reg.calculators.values():
         calcs.append(
-            f"| {_link('calculators.md', c.id, c.title)} | {reg.system(c.system).title} | `{c.id}` | "
-            f"[live]({LIVE_PREFIX}{c.id}) |"
+            f"| {md_link('calculators.md', c.id, c.title)} | {reg.system(c.system).title} | `{c.id}` | "
+            f"{_try('calculators.md', c.id, 'try it')} |"
         )
     interps = ["# Interpretations register", "", "| system | question | default |", "|---|---|---|"]
     for i in reg.interpretations.values():
         interps.append(
-            f"| {reg.system(i.system).title} | {_link('interpretations.md', i.id, i.question)} | "
+            f"| {reg.system(i.system).title} | {md_link('interpretations.md', i.id, i.question)} | "
             f"{i.option(i.default).label} |"
         )
     return {"calculators.md": "\n".join(calcs) + "\n", "interpretations.md": "\n".join(interps) + "\n"}

@@ -1,11 +1,44 @@
-"""Shared test configuration: hypothesis profiles and the `covers` marker."""
+"""Shared test configuration: hypothesis profiles, the `covers` marker, the built static site."""
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", max_examples=30, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def build_site(out: Path, *, static: bool) -> subprocess.CompletedProcess[str]:
+    """``mkdocs build --strict`` of the project into ``out``: the static or the served flavour."""
+    env = {
+        **os.environ,
+        "NO_MKDOCS_2_WARNING": "1",
+        "DISABLE_MKDOCS_2_WARNING": "true",
+        "RULESBOOK_STATIC": "true" if static else "false",
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=900,
+    )
+
+
+@pytest.fixture(scope="session")
+def static_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The published (static) site, built once per test session: what ``scripts/build-site`` makes."""
+    out = tmp_path_factory.mktemp("static-site")
+    proc = build_site(out, static=True)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    return out

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from rulesbook.registry import registry
 from rulesbook.site import LIVE_PREFIX, generate_pages, page_of
+from tests.conftest import build_site
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -38,16 +36,9 @@ def test_morale_rule_page_has_the_computed_table() -> None:
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The served flavour (what ``rulesbook serve`` builds); the static one is ``static_site``."""
     out = tmp_path_factory.mktemp("site")
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true"}
-    proc = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=600,
-    )
+    proc = build_site(out, static=False)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     return out
 

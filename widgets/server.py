@@ -31,8 +31,12 @@ PROJECT = Path(__file__).resolve().parent.parent
 
 
 def build_site(site_dir: Path, project: Path = PROJECT) -> None:
-    """Run ``mkdocs build --strict`` into ``site_dir`` (raises on failure)."""
-    env = {**os.environ, "DISABLE_MKDOCS_2_WARNING": "true"}
+    """Run ``mkdocs build --strict`` into ``site_dir`` (raises on failure).
+
+    This is the *served* flavour of the site (``RULESBOOK_STATIC=false``): directory URLs, and
+    calculator pages that link and embed the live calculators this server provides.
+    """
+    env = {**os.environ, "DISABLE_MKDOCS_2_WARNING": "true", "RULESBOOK_STATIC": "false"}
     subprocess.run(
         [
             sys.executable,

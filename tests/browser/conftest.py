@@ -17,6 +17,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -57,21 +58,30 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         env=env,
     )
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 240
+    with running(proc, log, f"{base}/site/", "rulesbook serve", timeout=240):
+        yield base
+
+
+@contextmanager
+def running(
+    proc: subprocess.Popen[Any], log: Any, ready_url: str, what: str, timeout: float
+) -> Iterator[None]:
+    """Wait until ``ready_url`` answers 200 (failing early if ``proc`` exits); stop ``proc`` after."""
+    deadline = time.monotonic() + timeout
     try:
         while True:
             if proc.poll() is not None:
-                raise RuntimeError(f"rulesbook serve exited with {proc.returncode}; see {log.name}")
+                raise RuntimeError(f"{what} exited with {proc.returncode}; see {log.name}")
             try:
-                with urllib.request.urlopen(f"{base}/site/", timeout=2) as resp:
+                with urllib.request.urlopen(ready_url, timeout=2) as resp:
                     if resp.status == 200:
                         break
             except OSError:
                 pass
             if time.monotonic() > deadline:
-                raise RuntimeError(f"rulesbook serve did not answer within 240 s; see {log.name}")
+                raise RuntimeError(f"{what} did not answer within {timeout:.0f} s; see {log.name}")
             time.sleep(0.5)
-        yield base
+        yield
     finally:
         proc.terminate()
         try:

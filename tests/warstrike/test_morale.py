@@ -16,8 +16,8 @@ from rulesbook.errors import InputError
 from rulesbook.registry import registry
 from rulesbook.results import fraction_str
 from rulesbook.systems.warstrike import rules as ws_rules
+from rulesbook.systems.warstrike.choices import CHOICES, WarStrikeChoices
 from rulesbook.systems.warstrike.rules import (
-    MoraleOptions,
     check_required,
     hive_mind_passes,
     officer_ld_test,
@@ -27,6 +27,13 @@ from rulesbook.systems.warstrike.rules import (
 from .sim import estimate, ld_test_passes
 
 READINGS = ("2d6-at-most", "2d6-below", "2d6-natural-extremes")
+
+
+def read(**readings: str) -> WarStrikeChoices:
+    """The system's choices with these readings."""
+    return CHOICES.replace(readings=readings)
+
+
 CALC = "warstrike.strike-force-morale"
 
 
@@ -47,7 +54,7 @@ def p_pass_by_counting(ld: int, reading: str) -> Fraction:
 @pytest.mark.parametrize("reading", READINGS)
 def test_officer_test_matches_counting(reading: str) -> None:
     for ld in range(0, 13):
-        assert officer_ld_test(ld, reading).p_pass() == p_pass_by_counting(ld, reading)  # type: ignore[arg-type]
+        assert officer_ld_test(ld, read(ld_test=reading)).p_pass() == p_pass_by_counting(ld, reading)
 
 
 @pytest.mark.covers("warstrike.morale.fanatical")
@@ -59,7 +66,7 @@ def test_fanatical_officer_is_one_minus_fail_squared(ld: int, reading: str) -> N
         remaining_units=3,
         officer_ld=ld,
         fanatical=True,
-        options=MoraleOptions(ld_test=reading),  # type: ignore[arg-type]
+        choices=read(ld_test=reading),
     )
     assert r.p_retreat == q * q
 
@@ -69,10 +76,10 @@ def test_fanatical_officer_is_one_minus_fail_squared(ld: int, reading: str) -> N
 def test_trigger_is_fewer_than_half(starting: int, data: st.DataObject) -> None:
     remaining = data.draw(st.integers(0, starting))
     assert check_required(starting, remaining) == (2 * remaining < starting)
-    assert check_required(starting, remaining, MoraleOptions(morale_threshold="at-most-half")) == (
+    assert check_required(starting, remaining, read(morale_threshold="at-most-half")) == (
         2 * remaining <= starting
     )
-    assert check_required(starting, remaining, MoraleOptions(morale_threshold="half-rounded-down")) == (
+    assert check_required(starting, remaining, read(morale_threshold="half-rounded-down")) == (
         remaining < starting // 2
     )
     # fewer units left never makes a check less likely
@@ -91,7 +98,7 @@ def test_hive_mind_vote_matches_enumeration(lds: list[int], reading: str) -> Non
             (pi if ok else 1 - pi for pi, ok in zip(probs, pattern, strict=True)), start=Fraction(1)
         )
         brute[sum(pattern)] = brute.get(sum(pattern), Fraction(0)) + p
-    dist = hive_mind_passes(lds, reading)  # type: ignore[arg-type]
+    dist = hive_mind_passes(lds, read(ld_test=reading))
     assert {k: v for k, v in brute.items() if v} == dist.pmf()
     assert sum(dist.pmf().values()) == 1
 
@@ -124,7 +131,7 @@ def test_officer_monotone_and_fanatical_helps(ld: int, fanatical: bool, reading:
             remaining_units=2,
             officer_ld=x,
             fanatical=fan,
-            options=MoraleOptions(ld_test=reading),  # type: ignore[arg-type]
+            choices=read(ld_test=reading),
         ).p_retreat
 
     assert p(ld + 1, fanatical) <= p(ld, fanatical)
@@ -144,7 +151,7 @@ def test_fanatical_hive_mind_readings_are_ordered(lds: list[int]) -> None:
             hive_mind=True,
             unit_lds=lds,
             fanatical=fan,
-            options=MoraleOptions(fanatical_hive_mind=how),  # type: ignore[arg-type]
+            choices=read(fanatical_hive_mind=how),
         ).p_retreat
 
     plain = p(False, "reroll-whole-check")
@@ -165,7 +172,7 @@ def test_tie_reading_only_matters_through_ties(lds: list[int]) -> None:
             remaining_units=n,
             hive_mind=True,
             unit_lds=lds,
-            options=MoraleOptions(hive_mind_tie=tie),  # type: ignore[arg-type]
+            choices=read(hive_mind_tie=tie),
         ).p_retreat
 
     assert p("withdraw") - p("fight-on") == vote.p(n // 2)
@@ -225,18 +232,17 @@ def test_interactive_speed() -> None:
     lds = tuple([5, 6, 7, 8, 9, 10] * 5)
     ws_rules._passes.cache_clear()
     start = time.perf_counter()
-    calc.compute(
-        **calc.validate(
-            {
-                "starting_units": 60,
-                "remaining_units": 30,
-                "officer_ld": None,
-                "hive_mind": True,
-                "unit_lds": lds,
-                "fanatical": True,
-            }
-        )
+    checked = calc.validate(
+        {
+            "starting_units": 60,
+            "remaining_units": 30,
+            "officer_ld": None,
+            "hive_mind": True,
+            "unit_lds": lds,
+            "fanatical": True,
+        }
     )
+    calc.compute(**calc.compute_arguments(checked))
     assert time.perf_counter() - start < 0.1
 
 

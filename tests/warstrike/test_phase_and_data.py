@@ -14,11 +14,10 @@ import rulesbook.systems.warstrike as ws
 from rulesbook.calculators import InterpretationInput
 from rulesbook.registry import DataFileError, registry
 from rulesbook.site import covering_tests
+from rulesbook.systems.warstrike.choices import CHOICES
 from rulesbook.systems.warstrike.missions import load_mission, mission, missions
 from rulesbook.systems.warstrike.rules import (
-    MoraleOptions,
     Officer,
-    PhaseOptions,
     StrikeForce,
     reserve_arrivals,
     starting_phase,
@@ -84,8 +83,12 @@ def test_officers_in_reserve_or_dead_cannot_test() -> None:
 @pytest.mark.covers("warstrike.reserves.roll")
 def test_reserve_readings() -> None:
     m = mission("seize-the-crossing")
-    assert reserve_arrivals(m, 3, 2, "none-arrive").pmf() == {0: 1}
-    assert reserve_arrivals(m, 3, 2, "all-arrive").pmf() == {3: 1}
+    assert reserve_arrivals(m, 3, 2, CHOICES.replace(readings={"reserves_roll": "none-arrive"})).pmf() == {
+        0: 1
+    }
+    assert reserve_arrivals(m, 3, 2, CHOICES.replace(readings={"reserves_roll": "all-arrive"})).pmf() == {
+        3: 1
+    }
     d = reserve_arrivals(m, 3, 2)
     assert d.pmf() == {0: Fraction(1, 8), 1: Fraction(3, 8), 2: Fraction(3, 8), 3: Fraction(1, 8)}
     assert m.reserves.placeholder and "PLACEHOLDER" in m.reserves.describe()
@@ -107,7 +110,7 @@ def test_victory_only_for_the_active_side_by_default() -> None:
         turn=6,
         counters=counters,
         opponent_counters={"objectives_held": 3},
-        options=PhaseOptions(victory_whose_conditions="both-sides"),
+        choices=CHOICES.replace(readings={"victory_whose_conditions": "both-sides"}),
     )
     assert both.outcome["defeat"] == 1 and len(both.opponent_conditions_met) == 2
 
@@ -234,7 +237,7 @@ def test_interpretations_that_change_numbers_are_switchable() -> None:
         "warstrike.interpretations.army-morale-naming",
         "warstrike.interpretations.officers-and-units",
     }
-    assert MoraleOptions().ld_test == registry().interpretation("warstrike.interpretations.ld-test").default
+    assert CHOICES.readings.ld_test == registry().interpretation("warstrike.interpretations.ld-test").default
 
 
 @pytest.mark.skipif(not SEEDS.is_dir(), reason="source documents not present")

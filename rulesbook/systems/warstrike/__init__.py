@@ -3,10 +3,15 @@
 from pathlib import Path
 
 from rulesbook.registry import SystemPackage
+from rulesbook.systems.warstrike.choices import CHOICES
 
 SYSTEM = SystemPackage(
     data=Path(__file__).with_name("rules.yaml"),
-    calculator_modules=("rulesbook.systems.warstrike.calculators",),
+    choices=CHOICES,
+    calculator_modules=(
+        "rulesbook.systems.warstrike.calculators",
+        "rulesbook.systems.warstrike.phase_calculator",
+    ),
 )
 
 __all__ = ["SYSTEM"]

@@ -1,8 +1,10 @@
 """The WarStrike Starting Phase (Ver. 0.52) as typed, pure code.
 
-Every Leadership test is a :class:`rulesbook.dice.RollTest` (2D6 against Ld by default; the
-alternatives of ``warstrike.interpretations.ld-test`` only change its target and natural
-results). A Hive Mind vote is the exact distribution of the number of passes over units with
+Every function takes the system's choice set (:data:`~rulesbook.systems.warstrike.choices.CHOICES`
+by default, or a changed copy): the rule parameters (the Ld test dice, the morale threshold, the
+placeholder reserve roll) and the readings of the interpretations register. Every Leadership test
+is a :class:`rulesbook.dice.RollTest` (2D6 against Ld by default; the alternatives of
+``warstrike.interpretations.ld-test`` only change its target and natural results). A Hive Mind vote is the exact distribution of the number of passes over units with
 different Ld, built with icepool (a sum of independent pass/fail dice). Fanatical is a re-roll:
 ``reroll="failed"`` for an officer's test, a second vote for a Hive Mind force.
 
@@ -21,7 +23,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 from math import floor
@@ -29,142 +31,103 @@ from typing import Literal
 
 import icepool
 
-from rulesbook.dice import TWO_D6, RollTest, double
+from rulesbook.dice import RollTest, double
 from rulesbook.errors import InputError
 from rulesbook.registry import implements
 from rulesbook.results import Distribution, fraction_str
-from rulesbook.systems.warstrike.missions import COUNTERS, Mission, Side
-from rulesbook.systems.warstrike.versions import RuleSet, ruleset
+from rulesbook.systems.warstrike.choices import CHOICES, WarStrikeChoices
+from rulesbook.systems.warstrike.missions import COUNTERS, Mission, ReserveRoll, Side
 
 __all__ = [
-    "HiveMindOfficers",
-    "MoraleOptions",
+    "MAX_LD",
     "MoraleResult",
     "Officer",
-    "OfficerAttempts",
-    "PhaseOptions",
     "StartingPhaseResult",
     "StrikeForce",
     "check_required",
     "hive_mind_passes",
     "officer_ld_test",
     "reserve_arrivals",
+    "reserve_roll",
     "starting_phase",
     "strike_force_morale",
 ]
 
-type LdTestKind = Literal["2d6-at-most", "2d6-below", "2d6-natural-extremes"]
-type Threshold = Literal["exact-half", "half-rounded-down", "at-most-half"]
-type SeveralOfficers = Literal["best-ld", "first-listed"]
-type HiveMindTie = Literal["fight-on", "withdraw"]
-type HiveMindWhoTests = Literal["alive-or-in-reserve", "on-table-only"]
-type NoUnitsLeft = Literal["retreat", "literal-tally"]
-type FanaticalHiveMind = Literal["reroll-whole-check", "reroll-failed-units", "no-effect"]
-type FanaticalWithoutOfficer = Literal["failure-stands", "fanatics-hold"]
-type HiveMindOfficers = Literal["no-officers", "officer-leads"]
-type OfficerAttempts = Literal["one-officer", "every-officer"]
-type CheckEveryPhase = Literal["every-phase", "once"]
-type VictoryWhose = Literal["active-player", "both-sides"]
-type RetreatAndVictory = Literal["retreat-decides", "victory-first"]
-type ReservesRoll = Literal["mission-placeholder", "none-arrive", "all-arrive"]
-
 MAX_LD = 12
 
 
-@dataclass(frozen=True, slots=True)
-class MoraleOptions:
-    """The interpretation choices that change a Strike Force Morale check (defaults first).
-
-    Each field is the option key of the register entry of the same name
-    (``warstrike.interpretations.<name with - for _>``).
-    """
-
-    ld_test: LdTestKind = "2d6-at-most"
-    morale_threshold: Threshold = "exact-half"
-    hive_mind_tie: HiveMindTie = "fight-on"
-    hive_mind_who_tests: HiveMindWhoTests = "alive-or-in-reserve"
-    no_units_left: NoUnitsLeft = "retreat"
-    fanatical_hive_mind: FanaticalHiveMind = "reroll-whole-check"
-    fanatical_without_officer: FanaticalWithoutOfficer = "failure-stands"
-    hive_mind_officers: HiveMindOfficers = "no-officers"
-    check_every_phase: CheckEveryPhase = "every-phase"
-    rules_version: str | None = None
-
-    @property
-    def ruleset(self) -> RuleSet:
-        """The draft whose parameters apply."""
-        return ruleset(self.rules_version)
-
-
 @implements("warstrike.morale.trigger")
-def check_required(
-    starting_units: int, remaining_units: int, options: MoraleOptions = MoraleOptions()
-) -> bool:
+def check_required(starting_units: int, remaining_units: int, choices: WarStrikeChoices = CHOICES) -> bool:
     """Whether the units alive or in reserve are few enough to force a Strike Force Morale check.
 
     >>> [check_required(7, r) for r in (3, 4)]
     [True, False]
-    >>> check_required(7, 3, MoraleOptions(morale_threshold="half-rounded-down"))
+    >>> check_required(7, 3, CHOICES.replace(readings={"morale_threshold": "half-rounded-down"}))
     False
-    >>> check_required(10, 5), check_required(10, 5, MoraleOptions(morale_threshold="at-most-half"))
+    >>> check_required(10, 5), check_required(10, 5, CHOICES.replace(readings={"morale_threshold": "at-most-half"}))
     (False, True)
+    >>> check_required(10, 4), check_required(10, 4, CHOICES.replace(parameters={"morale_threshold_denominator": 3}))
+    (True, False)
     """
-    limit = options.ruleset.morale_threshold * starting_units
-    match options.morale_threshold:
+    limit = choices.parameters.morale_threshold * starting_units
+    match choices.readings.morale_threshold:
         case "exact-half":
             return remaining_units < limit
         case "half-rounded-down":
             return remaining_units < floor(limit)
         case "at-most-half":
             return remaining_units <= limit
-    raise InputError("morale_threshold", f"unknown option {options.morale_threshold!r}")  # pragma: no cover
+    raise InputError(
+        "morale_threshold", f"unknown option {choices.readings.morale_threshold!r}"
+    )  # pragma: no cover
 
 
 @implements("warstrike.morale.officer-test", "warstrike.morale.fanatical")
-def officer_ld_test(ld: int, kind: LdTestKind = "2d6-at-most", *, fanatical: bool = False) -> RollTest:
+def officer_ld_test(ld: int, choices: WarStrikeChoices = CHOICES, *, fanatical: bool = False) -> RollTest:
     """The Ld test as a roll test (Fanatical: one re-roll of a failure).
 
-    >>> officer_ld_test(7).p_pass(), officer_ld_test(7, "2d6-below").p_pass()
+    The dice are the ``ld_test_dice`` parameter; the ``ld_test`` reading sets the target and
+    the natural results.
+
+    >>> below = CHOICES.replace(readings={"ld_test": "2d6-below"})
+    >>> officer_ld_test(7).p_pass(), officer_ld_test(7, below).p_pass()
     (Fraction(7, 12), Fraction(5, 12))
-    >>> officer_ld_test(12, "2d6-natural-extremes").p_pass()   # a double 6 still fails
+    >>> officer_ld_test(12, CHOICES.replace(readings={"ld_test": "2d6-natural-extremes"})).p_pass()
     Fraction(35, 36)
+    >>> officer_ld_test(7, CHOICES.replace(parameters={"ld_test_dice": "3D6"})).p_pass()
+    Fraction(35, 216)
     """
     reroll: Literal["failed", "none"] = "failed" if fanatical else "none"
+    dice = choices.parameters.ld_test_dice
+    kind = choices.readings.ld_test
     match kind:
         case "2d6-at-most":
-            return RollTest(dice=TWO_D6, target=ld, direction="under", reroll=reroll)
+            return RollTest(dice=dice, target=ld, direction="under", reroll=reroll)
         case "2d6-below":
-            return RollTest(dice=TWO_D6, target=ld - 1, direction="under", reroll=reroll)
+            return RollTest(dice=dice, target=ld - 1, direction="under", reroll=reroll)
         case "2d6-natural-extremes":
             return RollTest(
-                dice=TWO_D6,
+                dice=dice,
                 target=ld,
                 direction="under",
-                auto_pass=double(1),
-                auto_fail=double(6),
+                auto_pass=double(1, dice.count),
+                auto_fail=double(dice.sides, dice.count),
                 reroll=reroll,
             )
     raise InputError("ld_test", f"unknown option {kind!r}")  # pragma: no cover
 
 
-def _pass_die(test: RollTest) -> icepool.Die[int]:
-    """A 0/1 die that shows 1 with the test's exact pass probability."""
-    p = test.p_pass()
-    weights = {o: w for o, w in ((1, p.numerator), (0, p.denominator - p.numerator)) if w}
-    return icepool.Die(weights)
-
-
 @lru_cache(maxsize=4096)
-def _passes(lds: tuple[int, ...], kind: LdTestKind, reroll_failed: bool) -> Distribution[int]:
+def _passes(tests: tuple[tuple[RollTest, int], ...]) -> Distribution[int]:
     total: icepool.Die[int] = icepool.Die([0])
-    for ld, count in sorted(Counter(lds).items()):
-        total = total + count @ _pass_die(officer_ld_test(ld, kind, fanatical=reroll_failed))
+    for test, count in tests:
+        total = total + count @ test.pass_die()
     return Distribution.from_die(total)
 
 
 @implements("warstrike.morale.hive-mind")
 def hive_mind_passes(
-    unit_lds: Sequence[int], kind: LdTestKind = "2d6-at-most", *, reroll_failed: bool = False
+    unit_lds: Sequence[int], choices: WarStrikeChoices = CHOICES, *, reroll_failed: bool = False
 ) -> Distribution[int]:
     """Exact distribution of the number of units that pass, one Ld test per unit.
 
@@ -174,10 +137,11 @@ def hive_mind_passes(
     >>> d.p(0), d.p(1), d.p(2)
     (Fraction(25, 144), Fraction(35, 72), Fraction(49, 144))
     """
-    return _passes(tuple(sorted(unit_lds)), kind, reroll_failed)
+    groups = sorted(Counter(unit_lds).items())
+    return _passes(tuple((officer_ld_test(ld, choices, fanatical=reroll_failed), n) for ld, n in groups))
 
 
-def _withdraws(passes: int, testers: int, tie: HiveMindTie) -> bool:
+def _withdraws(passes: int, testers: int, tie: str) -> bool:
     fails = testers - passes
     return fails > passes or (tie == "withdraw" and fails == passes)
 
@@ -215,7 +179,7 @@ def strike_force_morale(
     unit_lds: Sequence[int] = (),
     fanatical: bool = False,
     units_in_reserve: int = 0,
-    options: MoraleOptions = MoraleOptions(),
+    choices: WarStrikeChoices = CHOICES,
     more_officer_lds: Sequence[int] = (),
     checked_before: bool = False,
 ) -> MoraleResult:
@@ -230,7 +194,7 @@ def strike_force_morale(
         fanatical: the force has the Fanatical rule.
         units_in_reserve: how many of the remaining units are in reserve (matters only for the
             ``on-table-only`` option of ``hive-mind-who-tests``).
-        options: interpretation choices.
+        choices: the rule parameters and readings.
         more_officer_lds: Ld of further officers on the table who each test in turn if the
             officers before them failed (the ``every-officer`` option of
             ``warstrike.interpretations.officer-attempts``); empty for one officer's test.
@@ -245,25 +209,26 @@ def strike_force_morale(
         True
     """
     log: list[str] = []
-    required = check_required(starting_units, remaining_units, options)
-    limit = options.ruleset.morale_threshold * starting_units
+    readings = choices.readings
+    required = check_required(starting_units, remaining_units, choices)
+    limit = choices.parameters.morale_threshold * starting_units
     bound = {
         "exact-half": f"below {fraction_str(limit)}",
         "half-rounded-down": f"below {floor(limit)}",
         "at-most-half": f"at or below {fraction_str(limit)}",
-    }[options.morale_threshold]
+    }[readings.morale_threshold]
     log.append(
         f"Units alive or in reserve: {remaining_units} of {starting_units} "
-        f"(the check is due {bound}, reading {options.morale_threshold}): "
+        f"(the check is due {bound}, reading {readings.morale_threshold}): "
         + ("a Strike Force Morale check is needed." if required else "no check is needed.")
     )
-    if required and checked_before and options.check_every_phase == "once":
+    if required and checked_before and readings.check_every_phase == "once":
         required = False
         log.append("The force has taken its check already; under the once reading it is not tested again.")
     if not required:
         log.append("Were a check taken all the same:")
-    testers = remaining_units - (units_in_reserve if options.hive_mind_who_tests == "on-table-only" else 0)
-    votes = hive_mind and (officer_ld is None or options.hive_mind_officers == "no-officers")
+    testers = remaining_units - (units_in_reserve if readings.hive_mind_who_tests == "on-table-only" else 0)
+    votes = hive_mind and (officer_ld is None or readings.hive_mind_officers == "no-officers")
     mode: Literal["officer", "hive-mind", "no-officer", "no-units"]
     p_if: Fraction | None
     if hive_mind and not votes:
@@ -275,14 +240,14 @@ def strike_force_morale(
         )
     elif votes:
         mode = "hive-mind"
-        p_if, passes = _hive_mind_retreat(unit_lds, testers, fanatical, options, log)
+        p_if, passes = _hive_mind_retreat(unit_lds, testers, fanatical, choices, log)
     elif remaining_units == 0:
         mode, passes = "no-units", None
         p_if = Fraction(1)
         log.append("No unit is left, so the force cannot fight on: it retreats.")
     elif officer_ld is None:
         mode, passes = "no-officer", None
-        hold = fanatical and options.fanatical_without_officer == "fanatics-hold"
+        hold = fanatical and readings.fanatical_without_officer == "fanatics-hold"
         p_if = Fraction(0) if hold else Fraction(1)
         log.append(
             "No officer is alive on the table, so the check fails automatically"
@@ -290,11 +255,11 @@ def strike_force_morale(
         )
     else:
         mode, passes = "officer", None
-        test = officer_ld_test(officer_ld, options.ld_test, fanatical=fanatical)
+        test = officer_ld_test(officer_ld, choices, fanatical=fanatical)
         p_if = 1 - test.p_pass()
-        first = officer_ld_test(officer_ld, options.ld_test).p_pass()
+        first = officer_ld_test(officer_ld, choices).p_pass()
         log.append(
-            f"The officer (Ld {officer_ld}) takes a Ld test ({options.ld_test}): passes with "
+            f"The officer (Ld {officer_ld}) takes a Ld test ({readings.ld_test}): passes with "
             f"{fraction_str(first)} ≈ {float(first):.1%}."
         )
         if fanatical:
@@ -303,7 +268,7 @@ def strike_force_morale(
                 f"1 − (1 − {fraction_str(first)})² = {fraction_str(1 - p_if)}."
             )
         for ld in more_officer_lds:
-            p_if *= 1 - officer_ld_test(ld, options.ld_test, fanatical=fanatical).p_pass()
+            p_if *= 1 - officer_ld_test(ld, choices, fanatical=fanatical).p_pass()
         if more_officer_lds:
             log.append(
                 f"Every-officer reading: if it fails, the officers with Ld {', '.join(map(str, more_officer_lds))} "
@@ -322,22 +287,23 @@ def strike_force_morale(
 
 
 def _hive_mind_retreat(
-    unit_lds: Sequence[int], testers: int, fanatical: bool, options: MoraleOptions, log: list[str]
+    unit_lds: Sequence[int], testers: int, fanatical: bool, choices: WarStrikeChoices, log: list[str]
 ) -> tuple[Fraction, Distribution[int] | None]:
+    readings = choices.readings
     if len(unit_lds) != testers:
         raise InputError(
             "unit_lds", f"expected the Ld of each of the {testers} units that test, got {len(unit_lds)}"
         )
     if testers == 0:
-        if options.no_units_left == "retreat":
+        if readings.no_units_left == "retreat":
             log.append("Hive Mind: no unit is left to vote, so the force withdraws.")
             return Fraction(1), None
         log.append("Hive Mind: an empty vote (0 fail, 0 pass) is not a majority of failures: fight on.")
         return Fraction(0), Distribution.certain(0)
-    reroll_units = fanatical and options.fanatical_hive_mind == "reroll-failed-units"
-    passes = hive_mind_passes(unit_lds, options.ld_test, reroll_failed=reroll_units)
-    p_withdraw = sum((p for k, p in passes if _withdraws(k, testers, options.hive_mind_tie)), Fraction(0))
-    tie = "a tie withdraws" if options.hive_mind_tie == "withdraw" else "a tie fights on"
+    reroll_units = fanatical and readings.fanatical_hive_mind == "reroll-failed-units"
+    passes = hive_mind_passes(unit_lds, choices, reroll_failed=reroll_units)
+    p_withdraw = sum((p for k, p in passes if _withdraws(k, testers, readings.hive_mind_tie)), Fraction(0))
+    tie = "a tie withdraws" if readings.hive_mind_tie == "withdraw" else "a tie fights on"
     log.append(
         f"Hive Mind: each of the {testers} units tests on its own Ld "
         f"({', '.join(map(str, sorted(unit_lds)))}); "
@@ -348,13 +314,13 @@ def _hive_mind_retreat(
             "Fanatical (reroll-failed-units): each failed unit tests once more before the vote is counted."
         )
     log.append(f"P(the vote withdraws) = {fraction_str(p_withdraw)} ≈ {float(p_withdraw):.1%}.")
-    if fanatical and options.fanatical_hive_mind == "reroll-whole-check":
+    if fanatical and readings.fanatical_hive_mind == "reroll-whole-check":
         log.append(
             "Fanatical (reroll-whole-check): a withdrawing vote is taken once more, so the force withdraws "
             f"only if both votes do: ({fraction_str(p_withdraw)})² = {fraction_str(p_withdraw**2)}."
         )
         p_withdraw = p_withdraw**2
-    elif fanatical and options.fanatical_hive_mind == "no-effect":
+    elif fanatical and readings.fanatical_hive_mind == "no-effect":
         log.append("Fanatical (no-effect reading): a Hive Mind vote is not re-rolled.")
     return p_withdraw, passes
 
@@ -415,33 +381,42 @@ class StrikeForce:
         """Units alive on the table or in reserve."""
         return self.units_on_table + self.units_in_reserve
 
-    def testing_officer_ld(self, choice: SeveralOfficers = "best-ld") -> int | None:
-        """The Ld used for the check: best officer alive on the table, or the first listed one."""
+    def testing_officer_ld(self, choices: WarStrikeChoices = CHOICES) -> int | None:
+        """The Ld used for the check: best officer alive on the table, or the first listed one.
+
+        Which of the two is the ``several_officers`` reading.
+        """
         able = [o for o in self.officers if o.can_test]
         if not able:
             return None
-        return max(o.ld for o in able) if choice == "best-ld" else able[0].ld
+        return max(o.ld for o in able) if choices.readings.several_officers == "best-ld" else able[0].ld
 
     def with_(self, **changes: object) -> StrikeForce:
         """A changed copy."""
         return replace(self, **changes)  # type: ignore[arg-type]
 
 
-@dataclass(frozen=True, slots=True)
-class PhaseOptions:
-    """Interpretation choices of the whole phase (morale ones included)."""
+def reserve_roll(mission: Mission, choices: WarStrikeChoices = CHOICES) -> ReserveRoll:
+    """The roll a unit in reserve makes: the mission's own, or for a placeholder the rule parameters.
 
-    morale: MoraleOptions = field(default_factory=MoraleOptions)
-    several_officers: SeveralOfficers = "best-ld"
-    victory_whose_conditions: VictoryWhose = "active-player"
-    retreat_and_victory: RetreatAndVictory = "retreat-decides"
-    reserves_roll: ReservesRoll = "mission-placeholder"
-    officer_attempts: OfficerAttempts = "one-officer"
+    >>> from rulesbook.systems.warstrike.missions import mission
+    >>> reserve_roll(mission("seize-the-crossing")).describe()
+    'PLACEHOLDER D6 per unit, 4 or more, from turn 2'
+    >>> later = CHOICES.replace(parameters={"reserve_target": 3, "reserve_from_turn": 3})
+    >>> reserve_roll(mission("seize-the-crossing"), later).describe()
+    'PLACEHOLDER D6 per unit, 3 or more, from turn 3'
+    """
+    if not mission.reserves.placeholder:
+        return mission.reserves
+    p = choices.parameters
+    return replace(
+        mission.reserves, dice=p.reserve_dice, target=p.reserve_target, from_turn=p.reserve_from_turn
+    )
 
 
 @implements("warstrike.reserves.roll")
 def reserve_arrivals(
-    mission: Mission, units_in_reserve: int, turn: int, option: ReservesRoll = "mission-placeholder"
+    mission: Mission, units_in_reserve: int, turn: int, choices: WarStrikeChoices = CHOICES
 ) -> Distribution[int]:
     """Exact distribution of the number of reserve units that arrive this turn.
 
@@ -451,11 +426,13 @@ def reserve_arrivals(
     >>> reserve_arrivals(mission("seize-the-crossing"), 2, turn=1).pmf()   # too early
     {0: Fraction(1, 1)}
     """
-    if units_in_reserve == 0 or turn < mission.reserves.from_turn or option == "none-arrive":
+    roll = reserve_roll(mission, choices)
+    option = choices.readings.reserves_roll
+    if units_in_reserve == 0 or turn < roll.from_turn or option == "none-arrive":
         return Distribution.certain(0)
     if option == "all-arrive":
         return Distribution.certain(units_in_reserve)
-    return Distribution.from_die(units_in_reserve @ _pass_die(mission.reserves.test()))
+    return Distribution.from_die(units_in_reserve @ roll.test().pass_die())
 
 
 @dataclass(frozen=True, slots=True)
@@ -485,7 +462,7 @@ def starting_phase(
     turn: int,
     counters: dict[str, int],
     opponent_counters: dict[str, int] | None = None,
-    options: PhaseOptions = PhaseOptions(),
+    choices: WarStrikeChoices = CHOICES,
 ) -> StartingPhaseResult:
     """The three steps of the Starting Phase for the active side, in order, exactly.
 
@@ -503,10 +480,11 @@ def starting_phase(
         (Fraction(5, 18), Fraction(13, 18), Fraction(0, 1))
     """
     log: list[str] = [f"Starting Phase of turn {turn}: {force.name} ({side}), mission {mission.title}."]
-    led = not force.hive_mind or options.morale.hive_mind_officers == "officer-leads"
-    officer_ld = force.testing_officer_ld(options.several_officers) if led else None
+    readings = choices.readings
+    led = not force.hive_mind or readings.hive_mind_officers == "officer-leads"
+    officer_ld = force.testing_officer_ld(choices) if led else None
     more: tuple[int, ...] = ()
-    if officer_ld is not None and options.officer_attempts == "every-officer":
+    if officer_ld is not None and readings.officer_attempts == "every-officer":
         others = [o.ld for o in force.officers if o.can_test]
         others.remove(officer_ld)
         more = tuple(sorted(others, reverse=True))
@@ -519,7 +497,7 @@ def starting_phase(
         unit_lds=force.unit_lds,
         fanatical=force.fanatical,
         units_in_reserve=force.units_in_reserve,
-        options=options.morale,
+        choices=choices,
         more_officer_lds=more,
         checked_before=force.checked_before,
     )
@@ -529,7 +507,7 @@ def starting_phase(
     met = tuple(c.text for c in mission.met_conditions(side, own))
     other: Side = "defender" if side == "attacker" else "attacker"
     opp_met: tuple[str, ...] = ()
-    if options.victory_whose_conditions == "both-sides":
+    if readings.victory_whose_conditions == "both-sides":
         theirs = {**{c: 0 for c in COUNTERS}, **(opponent_counters or {}), "turn": turn}
         theirs["enemy_units_remaining"] = force.remaining_units
         opp_met = tuple(c.text for c in mission.met_conditions(other, theirs))
@@ -541,11 +519,11 @@ def starting_phase(
         log.append(f"  The {side}'s conditions are met: {'; '.join(met)}")
     else:
         log.append(f"  None of the {side}'s conditions is met.")
-    if options.victory_whose_conditions == "both-sides":
+    if readings.victory_whose_conditions == "both-sides":
         log.append(
             f"  The {other}'s conditions: " + ("met: " + "; ".join(opp_met) if opp_met else "none met") + "."
         )
-    if met and options.retreat_and_victory == "victory-first":
+    if met and readings.retreat_and_victory == "victory-first":
         p_retreat = Fraction(0)
         log.append("  Under the victory-first house rule the met conditions win despite any retreat.")
     fight_on = 1 - p_retreat
@@ -555,7 +533,8 @@ def starting_phase(
         "defeat": fight_on if (opp_met and not met) else Fraction(0),
         "continue": fight_on if not (met or opp_met) else Fraction(0),
     }
-    arrivals = reserve_arrivals(mission, force.units_in_reserve, turn, options.reserves_roll)
+    roll = reserve_roll(mission, choices)
+    arrivals = reserve_arrivals(mission, force.units_in_reserve, turn, choices)
     if outcome["continue"] == 0:
         log.append("Step 3 — Roll For Reserves: not reached, the game is over.")
     else:
@@ -563,12 +542,12 @@ def starting_phase(
         log.append(f"Step 3 — Roll For Reserves{goes_on}.")
         if force.units_in_reserve == 0:
             log.append("  No unit is in reserve.")
-        elif turn < mission.reserves.from_turn:
-            log.append(f"  Reserves may not arrive before turn {mission.reserves.from_turn}.")
+        elif turn < roll.from_turn:
+            log.append(f"  Reserves may not arrive before turn {roll.from_turn}.")
         else:
             log.append(
-                f"  {force.units_in_reserve} unit(s) in reserve roll {mission.reserves.describe()} "
-                f"(reading {options.reserves_roll}); expected arrivals {float(arrivals.mean()):.2f}."
+                f"  {force.units_in_reserve} unit(s) in reserve roll {roll.describe()} "
+                f"(reading {readings.reserves_roll}); expected arrivals {float(arrivals.mean()):.2f}."
             )
     log.append("Outcome: " + ", ".join(f"{k} {fraction_str(v)}" for k, v in outcome.items() if v) + ".")
     return StartingPhaseResult(morale, met, opp_met, outcome, arrivals, tuple(log))

@@ -1,8 +1,12 @@
 """Rule-set drafts as data: which WarStrike draft is current, its parameters, what changed.
 
-``versions.yaml`` lists every draft rulesbook holds (oldest first). A draft carries the
-parameters the rules module reads — today the morale threshold and the step list — so that a
-later draft (say 0.53) is one more entry, selectable with the ``rules_version`` input of the
+``versions.yaml`` lists every draft rulesbook holds (oldest first). A draft is a set of rule
+parameter values — the morale threshold (as a fraction, ``1/2``), any other parameter of
+:class:`~rulesbook.systems.warstrike.choices.WarStrikeParameters` by its key — and the step
+list, so a draft is a changed copy of the system's choice set (:func:`draft_choices`), the same
+mechanism as a designer's variant. The shipped current (last) draft equals the declared
+defaults (a test keeps them in step).
+A later draft (say 0.53) is one more entry, selectable with the ``rules_version`` input of the
 calculators, while 0.52 stays available for comparison. :func:`changes_markdown` renders the
 "what changed" section of ``guide.md`` from the same data (a test keeps the two in step).
 
@@ -17,16 +21,27 @@ Example:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from rulesbook.data import DataFileError, load_data_file, need
 from rulesbook.errors import InputError
+from rulesbook.systems.warstrike.choices import CHOICES, WarStrikeChoices, WarStrikeParameters
 
-__all__ = ["Change", "RuleSet", "changes_markdown", "rule_since", "ruleset", "rulesets"]
+__all__ = [
+    "Change",
+    "RuleSet",
+    "changes_markdown",
+    "draft_choices",
+    "rule_since",
+    "ruleset",
+    "rulesets",
+]
 
 VERSIONS_FILE = Path(__file__).with_name("versions.yaml")
 RULES_FILE = Path(__file__).with_name("rules.yaml")
@@ -54,6 +69,9 @@ class RuleSet:
         morale_threshold: a check is needed when remaining units < this × starting units.
         steps: the phase's steps, in order (today the engine supports exactly :data:`STEPS`).
         changes: what changed from the previous draft.
+        parameters: the draft's rule parameters by key of
+            :class:`~rulesbook.systems.warstrike.choices.WarStrikeParameters` (the morale
+            threshold as its numerator and denominator, and any other parameter it sets).
     """
 
     version: str
@@ -61,6 +79,7 @@ class RuleSet:
     morale_threshold: Fraction
     steps: tuple[str, ...]
     changes: tuple[Change, ...]
+    parameters: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
 
 
 def _field(mapping: Any, key: str, where: str) -> Any:
@@ -85,6 +104,7 @@ def _load(path: Path) -> tuple[RuleSet, ...]:
             ) from None
         if not 0 < threshold <= 1:
             raise DataFileError(f"{where}.parameters.morale_threshold: must lie in (0, 1]")
+        values = _parameters(params, threshold, f"{where}.parameters")
         steps = tuple(str(s) for s in _field(params, "steps", f"{where}.parameters"))
         if steps != STEPS:
             # The phase engine (rules.starting_phase) runs exactly these steps in this order; a
@@ -113,9 +133,22 @@ def _load(path: Path) -> tuple[RuleSet, ...]:
                 morale_threshold=threshold,
                 steps=steps,
                 changes=tuple(changes),
+                parameters=MappingProxyType(values),
             )
         )
     return tuple(out)
+
+
+def _parameters(params: Mapping[str, Any], threshold: Fraction, where: str) -> dict[str, Any]:
+    """Every rule parameter of a draft: the declared defaults changed by what the draft says."""
+    given = {k: v for k, v in params.items() if k not in ("morale_threshold", "steps")}
+    given["morale_threshold_numerator"] = threshold.numerator
+    given["morale_threshold_denominator"] = threshold.denominator
+    try:
+        checked = WarStrikeParameters().replace(given)
+    except InputError as exc:
+        raise DataFileError(f"{where}.{exc.field}: {exc.message}") from None
+    return {s.key: getattr(checked, s.key) for s in WarStrikeParameters.specs()}
 
 
 @cache
@@ -135,6 +168,24 @@ def ruleset(version: str | None = None) -> RuleSet:
     raise InputError(
         "rules_version", f"expected one of {', '.join(r.version for r in sets)}, got {version!r}"
     )
+
+
+def draft_choices(version: str | None = None, base: WarStrikeChoices = CHOICES) -> WarStrikeChoices:
+    """``base`` under draft ``version`` (the current one by default): a changed copy.
+
+    The draft's parameters that differ from the declared defaults replace those of ``base``;
+    the shipped current draft equals the defaults, so under it a variant is kept as it is.
+
+    >>> draft_choices("0.52") == CHOICES
+    True
+    >>> draft_choices("0.51")
+    Traceback (most recent call last):
+    ...
+    rulesbook.errors.InputError: rules_version: expected one of 0.52, got '0.51'
+    """
+    defaults = WarStrikeParameters()
+    changed = {k: v for k, v in ruleset(version).parameters.items() if getattr(defaults, k) != v}
+    return base.replace(parameters=changed)
 
 
 @cache

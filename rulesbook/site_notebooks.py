@@ -1,0 +1,133 @@
+"""Notebook pages on the site: a static picture for each interactive cell, and the ``.ipynb`` link.
+
+A notebook's calculator cell shows a live ipywidgets form in JupyterLab. Saved to disk, its
+output is only the widget's text (``VBox(children=(HTML(value=...``), which means nothing to a
+reader of the site. :func:`replace_widget_outputs` swaps each such output for a static picture
+of the form — the calculator's inputs at the cell's values and the answer the Python calculator
+gives for them — with links to try the calculator on the site (static) and under
+``rulesbook serve`` (live). Every notebook page also gets a link to its ``.ipynb`` and the
+command that opens it in JupyterLab (``scripts/lab``).
+
+Example:
+    >>> cell = widget_call('from widgets.ipy import calculator_widget\\ncalculator_widget("scrollhammer.morale-check", ld=8)')
+    >>> cell
+    ('scrollhammer.morale-check', {'ld': 8})
+    >>> picture = static_picture(*cell, calc_url="../x.html")
+    >>> 'data-key="p_pass_exact">7/12<' in picture and "VBox" not in picture
+    True
+"""
+
+from __future__ import annotations
+
+import ast
+import html
+import posixpath
+import re
+from typing import Any
+
+from rulesbook.index import page_of
+from rulesbook.registry import registry
+from rulesbook.site_static import LIVE_PREFIX, TRY_IT, static_build
+
+__all__ = ["WIDGET_OUTPUT", "replace_widget_outputs", "static_picture", "widget_call"]
+
+WIDGET_OUTPUT = re.compile(
+    r'<div class="jp-RenderedText[^"]*"[^>]*data-mime-type="text/plain"[^>]*>\s*<pre>'
+    r"\s*[A-Z]\w*\((?:children|value|layout|description|options)=.*?</pre>",
+    re.DOTALL,
+)
+"""A text/plain output that is the text of an ipywidgets object (``VBox(children=...``)."""
+_SOURCE = re.compile(r'<div class="clipboard-copy-txt"[^>]*>(.*?)</div>', re.DOTALL)
+SPECIAL_APPS = {"ipy_tracker": ("army-morale-tracker", "army-morale.replay")}
+"""Notebook factories of special apps -> (app name under ``/app/``, a calculator to try instead)."""
+
+
+def widget_call(source: str) -> tuple[str, dict[str, Any]] | None:
+    """The calculator ID and constant keyword values of a cell's widget call, if any.
+
+    ``calculator_widget("id", key=value, ...)`` gives the ID and the constant keywords; a special
+    app factory (``ipy_tracker()``) gives the calculator to try instead and no values.
+
+    >>> widget_call("ipy_tracker()")
+    ('army-morale.replay', {})
+    >>> widget_call("print(1)") is None
+    True
+    """
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name | ast.Attribute):
+            continue
+        name = node.func.id if isinstance(node.func, ast.Name) else node.func.attr
+        if name in SPECIAL_APPS:
+            return SPECIAL_APPS[name][1], {}
+        if name == "calculator_widget" and node.args and isinstance(node.args[0], ast.Constant):
+            values = {
+                kw.arg: kw.value.value
+                for kw in node.keywords
+                if kw.arg is not None and isinstance(kw.value, ast.Constant)
+            }
+            return str(node.args[0].value), values
+    return None
+
+
+def static_picture(calc_id: str, values: dict[str, Any], *, calc_url: str, app: str = "") -> str:
+    """A static picture of a calculator form at ``values`` with its answer, and where to try it."""
+    from widgets.render import result_html
+
+    calc = registry().calculator(calc_id)
+    current = {**calc.initial_values(), **values}
+    rows = "".join(
+        f'<label class="rb-picture-input"><span>{html.escape(inp.title)}</span>'
+        f'<input type="text" disabled value="{html.escape(inp.format(current[inp.key]))}"></label>'
+        for inp in calc.inputs
+    )
+    answer = result_html(calc, calc.run(**current))
+    live = f"{LIVE_PREFIX}{calc_id}" if not app else f"/app/{app}"
+    if static_build():
+        live_html = f"live under <code>rulesbook serve</code> at <code>{live}</code>"
+    else:
+        live_html = f'<a href="{live}">the live version</a>'
+    return (
+        '<div class="rb-notebook-widget rb-no-glossary" data-calc="' + calc_id + '">'
+        '<p class="rb-widget-caption">In JupyterLab this cell is an interactive form. '
+        "Here is a picture of it, with the answer for the values in the cell:</p>"
+        f'<div class="rb-widget-picture"><p><strong>{html.escape(calc.title)}</strong> '
+        f'<code>{calc_id}</code></p><form class="rb-picture-form">{rows}</form>{answer}</div>'
+        f'<p class="rb-widget-links">Try it: <a class="rb-try" href="{calc_url}#{TRY_IT}">on the '
+        f"calculator's page</a> (works offline) · {live_html}.</p></div>"
+    )
+
+
+def replace_widget_outputs(page_html: str, page: Any, files: Any) -> str:
+    """Static pictures instead of widget text, and the ``.ipynb`` link, on a notebook page."""
+    out: list[str] = []
+    pos = 0
+    for match in WIDGET_OUTPUT.finditer(page_html):
+        sources = _SOURCE.findall(page_html, 0, match.start())
+        call = widget_call(html.unescape(sources[-1])) if sources else None
+        if call is None:
+            continue
+        calc_id, values = call
+        target = files.get_file_from_path(page_of(calc_id))
+        calc_url = target.url_relative_to(page.file) if target is not None else ""
+        app = next((a for a, c in SPECIAL_APPS.values() if c == calc_id and not values), "")
+        picture = static_picture(calc_id, values, calc_url=calc_url, app=app)
+        # the output's own closing </div> follows the match and now closes this one
+        out += [
+            page_html[pos : match.start()],
+            f'<div class="jp-OutputArea-output rb-widget-output">{picture}',
+        ]
+        pos = match.end()
+    out.append(page_html[pos:])
+    name = posixpath.basename(page.file.src_uri)
+    quickstart = files.get_file_from_path("quickstart.md")
+    how = f' (<a href="{quickstart.url_relative_to(page.file)}#jupyterlab">how</a>)' if quickstart else ""
+    header = (
+        f'<p class="rb-notebook-source">This page is the notebook <a href="{name}" download>'
+        f"<code>{name}</code></a>. Open it in JupyterLab, with its calculators live, with "
+        f"<code>scripts/lab</code>{how}.</p>"
+    )
+    return header + "".join(out)

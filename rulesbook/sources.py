@@ -1,0 +1,165 @@
+"""The source documents, by title: what each covers, its gaps, and links for citations.
+
+Each rule system ships ``source.yaml`` beside its ``rules.yaml``: the document's title (as a
+reader knows it), a short title for citations, the file name in the shared seeds, what kind of
+document it is, what it covers and where it is incomplete — all written in our own words.
+The site's Sources page is generated from these files and from the rules' citations, so every
+citation on a rule page shows the document's title and section and links to that section's
+entry, which in turn lists every rule citing it.
+
+Example:
+    >>> src = source("warstrike")
+    >>> src.short, src.file
+    ('WarStrike Starting Phase Ver. 0.52', '002_debc3bc03be072a4.txt')
+    >>> from rulesbook.registry import registry
+    >>> cite = registry().rule("warstrike.morale.hive-mind").citations[0]
+    >>> citation_md("warstrike/rules/warstrike.morale.hive-mind.md", "warstrike", cite)
+    '[WarStrike Starting Phase Ver. 0.52, § Special Rule: Hive Mind](../../sources.md#warstrike-special-rule-hive-mind "002_debc3bc03be072a4.txt, section “Special Rule: Hive Mind”")'
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from rulesbook.data import DataFileError, load_data_file
+from rulesbook.index import SYSTEMS_DIR, page_of
+from rulesbook.registry import Citation, System, registry
+
+__all__ = [
+    "SOURCES_PAGE",
+    "Source",
+    "citation_md",
+    "load_source",
+    "slug",
+    "source",
+    "source_link",
+    "sources_page",
+    "system_file",
+]
+
+SOURCES_PAGE = "sources.md"
+"""The Sources page, inside the docs."""
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """One source document: its title, the short title citations use, file, coverage and gaps."""
+
+    system: str
+    title: str
+    short: str
+    file: str
+    kind: str
+    covers: tuple[str, ...]
+    gaps: tuple[str, ...]
+
+
+def _text(data: dict[str, Any], key: str, where: str) -> str:
+    value = data.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise DataFileError(f"{where}.{key}: expected a non-empty text")
+    return value.strip()
+
+
+def _texts(data: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
+    value = data.get(key)
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+        raise DataFileError(f"{where}.{key}: expected a list of texts")
+    return tuple(" ".join(v.split()) for v in value)
+
+
+def load_source(path: Path, system: str) -> Source:
+    """Read one ``source.yaml`` (the one data loader); DataFileError naming the file and field otherwise."""
+    where = path.name
+    data = load_data_file(path)
+    if not isinstance(data, dict):
+        raise DataFileError(f"{where}: expected a mapping with title, short, file, kind, covers, gaps")
+    return Source(
+        system=system,
+        title=_text(data, "title", where),
+        short=_text(data, "short", where),
+        file=_text(data, "file", where),
+        kind=_text(data, "kind", where),
+        covers=_texts(data, "covers", where),
+        gaps=_texts(data, "gaps", where),
+    )
+
+
+def system_file(system_id: str, name: str) -> Path:
+    """A data file in a system's folder (``wh40k``, ``source.yaml`` -> ``systems/wh40k/source.yaml``)."""
+    return SYSTEMS_DIR / system_id.replace("-", "_") / name
+
+
+@cache
+def source(system_id: str) -> Source:
+    """The source document of a system (from its ``source.yaml``)."""
+    path = system_file(system_id, "source.yaml")
+    if not path.is_file():
+        raise DataFileError(f"{system_id}: source.yaml is missing (title, short, file, kind, covers, gaps)")
+    return load_source(path, system_id)
+
+
+def slug(text: str) -> str:
+    """A lower-case anchor for a text.
+
+    >>> slug("1. Check Strike Force Morale")
+    '1-check-strike-force-morale'
+    """
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def _rel(here: str, frag: str) -> str:
+    return f"{posixpath.relpath(SOURCES_PAGE, posixpath.dirname(here) or '.')}#{frag}"
+
+
+def citation_md(here: str, system_id: str, citation: Citation) -> str:
+    """A Markdown citation: document title and section, linking to that section's entry."""
+    src = source(system_id)
+    note = f" ({citation.note})" if citation.note else ""
+    target = _rel(here, f"{system_id}-{slug(citation.section)}")
+    return f'[{src.short}, § {citation.section}{note}]({target} "{citation}")'
+
+
+def source_link(here: str, system: System) -> str:
+    """A Markdown link to a system's document on the Sources page, by its title."""
+    src = source(system.id)
+    return f'[{src.title}]({_rel(here, system.id)} "{src.file}")'
+
+
+def sources_page() -> str:
+    """The Sources page: each document, what it covers, its gaps, and the sections cited."""
+    reg = registry()
+    out = [
+        "# Sources",
+        "",
+        "Every rule in this rulebook is written in our own words from one of the documents below "
+        "and cites the section it comes from. Where a document is silent or unclear, the gap is an "
+        "entry in the [interpretations register](interpretations.md) with the default we chose.",
+        "",
+    ]
+    for system in reg.systems.values():
+        src = source(system.id)
+        out += [f"## {src.title} {{#{system.id}}}", ""]
+        out += [
+            f"{src.kind} Rule system: [{system.title}]({system.id}/index.md), version {system.version}.",
+            "",
+        ]
+        out += [f"File in the shared sources: `{src.file}`.", ""]
+        out += ["**What it covers**", "", *[f"- {c}" for c in src.covers], ""]
+        out += ["**Its gaps**", "", *[f"- {g}" for g in src.gaps], ""]
+        cited: dict[str, list[str]] = defaultdict(list)
+        for rule in reg.rules_for_system(system.id):
+            for c in rule.citations:
+                cited[c.section].append(f"[{rule.title}]({page_of(rule.id)})")
+        out += ["**Sections cited**", ""]
+        for section, rules in cited.items():
+            anchor = f"{system.id}-{slug(section)}"
+            out += [f"### § {section} {{#{anchor} data-toc-label='{section}'}}", ""]
+            out += ["Cited by: " + ", ".join(dict.fromkeys(rules)) + ".", ""]
+    return "\n".join(out)
