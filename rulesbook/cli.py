@@ -30,7 +30,6 @@ from typing import Any, NoReturn
 import click
 
 from rulesbook.errors import InputError, RulesbookError
-from rulesbook.index import rule_info
 from rulesbook.present import result_text
 from rulesbook.registry import Interpretation, System, registry
 from rulesbook.variants import parameter_lines, run_assignments
@@ -110,6 +109,8 @@ def _interp_text(i: Interpretation) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def rule_cmd(rule_id: str, as_json: bool) -> None:
     """Show a rule: its text in our words, citation, code, calculators and interpretations."""
+    from rulesbook.index import rule_info  # only this command reads the cases and test index
+
     try:
         info = rule_info(rule_id)
     except InputError as exc:
@@ -192,7 +193,11 @@ def calc_cmd(calc_id: str | None, assignments: Sequence[str], as_json: bool, wan
     `variant=NAME` or `variant=PATH.yaml` runs it under a designer variant (repeat to compose;
     `rulesbook variants` lists the shipped ones).
     """
-    reg = registry()
+    # Only the calculator's own system is loaded (the start-up path); an unknown ID falls
+    # back to the full registry so the "did you mean" hint sees every calculator.
+    reg = registry(calc_id.partition(".")[0] if calc_id else None)
+    if calc_id is not None and calc_id not in reg.calculators:
+        reg = registry()
     if calc_id is None:
         if want_help:
             click.echo(click.get_current_context().get_help())

@@ -377,13 +377,24 @@ class RollTest:
 
 @lru_cache(maxsize=8192)
 def _roll_test_distribution(test: RollTest) -> Distribution[Outcome]:
-    die = test.dice.single()
-    dice = [die] * test.dice.count
+    """Every natural roll is equally likely: count the outcomes of the grid in integers (a
+    re-rolled face spreads its share over the whole grid again), then divide once. This is what
+    ``icepool.map`` over the dice with a re-roll gives, without building dice objects.
 
-    def first(*faces: int) -> Outcome | icepool.Die[Outcome]:
-        outcome = test.judge(faces)
+    >>> t = RollTest(dice=D6, target=3, direction="over", reroll="ones")
+    >>> _roll_test_distribution(t).p(Outcome.PASS)
+    Fraction(7, 9)
+    """
+    grid = test.outcome_grid()
+    size = len(grid)
+    again: dict[Outcome, int] = {}
+    for _, outcome in grid:
+        again[outcome] = again.get(outcome, 0) + 1
+    weights: dict[Outcome, int] = {}
+    for faces, outcome in grid:
         if test._wants_reroll(faces, outcome):
-            return icepool.map(lambda *again: test.judge(again), *dice)
-        return outcome
-
-    return Distribution.from_die(icepool.map(first, *dice))
+            for second, count in again.items():
+                weights[second] = weights.get(second, 0) + count
+        else:
+            weights[outcome] = weights.get(outcome, 0) + size
+    return Distribution.from_pairs((o, Fraction(w, size * size)) for o, w in weights.items())

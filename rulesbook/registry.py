@@ -202,6 +202,8 @@ class SystemPackage:
 
 _REGISTRY = Registry()
 _LOADED = False
+_LOADED_PACKAGES: dict[str, str] = {}
+"""System packages loaded so far: package name -> system ID."""
 
 
 def load_system_package(package: SystemPackage, into: Registry | None = None) -> System:
@@ -230,20 +232,71 @@ def load_system_package(package: SystemPackage, into: Registry | None = None) ->
     return system
 
 
-def registry() -> Registry:
-    """The registry with every system in :mod:`rulesbook.systems` loaded (once)."""
-    global _LOADED
-    if not _LOADED:
-        _LOADED = True
-        import rulesbook.systems as pkg
+def _system_packages() -> list[str]:
+    """The system package names under :mod:`rulesbook.systems`, in listing (name) order."""
+    import rulesbook.systems as pkg
 
-        for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
-            if info.ispkg:
-                module = importlib.import_module(f"{pkg.__name__}.{info.name}")
-                package = getattr(module, "SYSTEM", None)
-                if not isinstance(package, SystemPackage):
-                    raise RulesbookError(f"{module.__name__}: define SYSTEM = SystemPackage(...)")
-                load_system_package(package)
+    return sorted(info.name for info in pkgutil.iter_modules(pkg.__path__) if info.ispkg)
+
+
+def _load_named(name: str) -> None:
+    """Import ``rulesbook.systems.<name>`` and load its :class:`SystemPackage` (once)."""
+    if name in _LOADED_PACKAGES:
+        return
+    _LOADED_PACKAGES[name] = ""
+    module = importlib.import_module(f"rulesbook.systems.{name}")
+    package = getattr(module, "SYSTEM", None)
+    if not isinstance(package, SystemPackage):
+        raise RulesbookError(f"{module.__name__}: define SYSTEM = SystemPackage(...)")
+    _LOADED_PACKAGES[name] = load_system_package(package).id
+
+
+def _in_system_order(reg: Registry, order: list[str]) -> None:
+    """Re-order every table system by system (each system's own order kept), so the listing
+    order never depends on which system happened to load first."""
+    rank = {system_id: i for i, system_id in enumerate(order)}
+
+    def key(system_id: str) -> int:
+        return rank.get(system_id, len(rank))
+
+    def resort[V](table: dict[str, V], system_of: Callable[[str, V], str]) -> None:
+        items = sorted(table.items(), key=lambda kv: key(system_of(*kv)))
+        table.clear()
+        table.update(items)
+
+    resort(reg.systems, lambda k, _v: k)
+    resort(reg.rules, lambda _k, v: v.system)
+    resort(reg.interpretations, lambda _k, v: v.system)
+    resort(reg.calculators, lambda _k, v: v.system)
+    resort(reg.choices, lambda k, _v: k)
+
+
+def registry(system: str | None = None) -> Registry:
+    """The registry with every system in :mod:`rulesbook.systems` loaded (once).
+
+    ``registry(system_id)`` loads only that system if nothing more is loaded yet (the command
+    line's fast path: ``rulesbook calc scrollhammer.morale-check`` never reads the other
+    systems). Tables keep the same order however the systems were loaded.
+
+    Example:
+        >>> "scrollhammer.morale-check" in registry("scrollhammer").calculators
+        True
+        >>> list(registry().systems)
+        ['army-morale', 'scrollhammer', 'warstrike', 'wh40k']
+    """
+    global _LOADED
+    if _LOADED:
+        return _REGISTRY
+    if system is not None:
+        name = system.replace("-", "_")
+        if name in _system_packages():
+            _load_named(name)
+            if system in _REGISTRY.systems:
+                return _REGISTRY
+    _LOADED = True
+    for name in _system_packages():
+        _load_named(name)
+    _in_system_order(_REGISTRY, [_LOADED_PACKAGES[name] for name in _system_packages()])
     return _REGISTRY
 
 
@@ -263,11 +316,11 @@ def implements[F: Callable[..., Any]](*rule_ids: str) -> Callable[[F], F]:
     """
 
     def mark(func: F) -> F:
-        try:
-            file = inspect.getsourcefile(func) or ""
-            line = inspect.getsourcelines(func)[1]
-        except (OSError, TypeError):  # pragma: no cover - interactive definitions
-            file, line = "", 0
+        # The code object knows its file and first line (the first decorator's line, as
+        # inspect.getsourcelines gives it) without reading and tokenising the source.
+        code = getattr(inspect.unwrap(func), "__code__", None)
+        file = code.co_filename if code is not None else ""
+        line = code.co_firstlineno if code is not None else 0
         for rule_id in rule_ids:
             _REGISTRY.add_implementation(
                 Implementation(rule_id, func.__qualname__, func.__module__, file, line)

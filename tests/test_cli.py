@@ -117,14 +117,36 @@ def test_every_calculator_example_runs_from_the_cli() -> None:
             assert json.loads(out.stdout)["calculator"] == calc.id
 
 
-def test_cli_start_up_imports_no_panel_or_jupyter() -> None:
+def modules_after_calc(report: str) -> subprocess.CompletedProcess[str]:
+    """Run `calc scrollhammer.morale-check ld=7 --json` in a fresh interpreter, then print
+    ``report`` (an expression over ``sys.modules``)."""
     code = (
         "import sys\n"
         "from rulesbook.cli import main\n"
         "try:\n    main(['calc', 'scrollhammer.morale-check', 'ld=7', '--json'])\nexcept SystemExit:\n    pass\n"
-        "heavy = [m for m in ('panel', 'bokeh', 'ipywidgets', 'IPython', 'jupyter_client', 'matplotlib', 'pandas')"
-        " if m in sys.modules]\n"
-        "print('HEAVY', heavy)\n"
+        f"print('REPORT', {report})\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert "HEAVY []" in out.stdout, out.stdout + out.stderr
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+
+
+def test_cli_start_up_imports_no_panel_or_jupyter() -> None:
+    out = modules_after_calc(
+        "[m for m in ('panel', 'bokeh', 'ipywidgets', 'IPython', 'jupyter_client', 'matplotlib', 'pandas')"
+        " if m in sys.modules]"
+    )
+    assert "REPORT []" in out.stdout, out.stdout + out.stderr
+
+
+def test_calc_loads_only_its_own_system() -> None:
+    out = modules_after_calc(
+        "sorted(m for m in sys.modules if m.startswith('rulesbook.systems.')"
+        " and not m.startswith('rulesbook.systems.scrollhammer'))"
+    )
+    assert "REPORT []" in out.stdout, out.stdout + out.stderr
+    assert '"p_pass_exact": "7/12"' in out.stdout
+
+
+def test_unknown_calculator_hint_sees_every_system() -> None:
+    out = run("calc", "scrollhammer." + "q" * 30)
+    assert out.returncode == 2
+    assert f"({len(registry().calculators)} known)" in out.stderr, out.stderr

@@ -199,3 +199,42 @@ def test_pass_and_fail_dice_of_a_roll_test(target: int) -> None:
     fails = Distribution.from_die(4 @ test.fail_die())
     assert passes.p(4) == test.p_pass() ** 4 == fails.p(0)
     assert passes.mean() == 4 * test.p_pass() and fails.mean() == 4 * (1 - test.p_pass())
+
+
+def _icepool_roll_test(test: RollTest) -> Distribution[Outcome]:
+    """The roll test through general-purpose dice objects (the reference for the integer grid)."""
+    import icepool
+
+    dice = [icepool.d(test.dice.sides)] * test.dice.count
+
+    def first(*faces: int) -> Outcome | icepool.Die[Outcome]:
+        outcome = test.judge(faces)
+        if test._wants_reroll(faces, outcome):
+            return icepool.map(lambda *again: test.judge(again), *dice)
+        return outcome
+
+    return Distribution.from_die(icepool.map(first, *dice))
+
+
+@given(
+    count=st.integers(1, 3),
+    sides=st.sampled_from([3, 6]),
+    target=st.integers(1, 14),
+    modifier=st.integers(-2, 2),
+    direction=st.sampled_from(["over", "under"]),
+    reroll=st.sampled_from(["none", "ones", "failed", "all"]),
+    critical_face=st.integers(1, 6),
+)
+def test_roll_test_grid_counting_equals_icepool(
+    count: int, sides: int, target: int, modifier: int, direction: str, reroll: str, critical_face: int
+) -> None:
+    critical = frozenset({(min(critical_face, sides),) * count})
+    test = RollTest(
+        dice=DiceExpr(count, sides),
+        target=target,
+        modifier=modifier,
+        direction=direction,  # type: ignore[arg-type]
+        reroll=reroll,  # type: ignore[arg-type]
+        critical=critical,
+    )
+    assert test.distribution() == _icepool_roll_test(test)

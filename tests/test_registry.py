@@ -79,3 +79,44 @@ def test_malformed_data_file_names_file_and_field(tmp_path: Path) -> None:
     bad.write_text("!!python/object/apply:os.system ['true']\n")
     with pytest.raises(DataFileError):
         load_system_data(bad)
+
+
+LISTING = (
+    "import json, sys\n"
+    "from rulesbook.registry import registry\n"
+    "for first in sys.argv[1:]:\n    registry(first)\n"
+    "reg = registry()\n"
+    "print(json.dumps([list(reg.systems), list(reg.rules), list(reg.calculators),"
+    " list(reg.interpretations), list(reg.choices)]))\n"
+)
+
+
+@pytest.mark.parametrize("first", [["wh40k"], ["warstrike", "scrollhammer"], ["army-morale"]])
+def test_listing_order_does_not_depend_on_what_loaded_first(first: list[str]) -> None:
+    import json
+    import subprocess
+    import sys
+
+    def listing(*loaded: str) -> list[list[str]]:
+        out = subprocess.run(
+            [sys.executable, "-c", LISTING, *loaded], capture_output=True, text=True, timeout=60
+        )
+        assert out.returncode == 0, out.stderr
+        result: list[list[str]] = json.loads(out.stdout)
+        return result
+
+    assert (
+        listing(*first)
+        == listing()
+        == [
+            list(REG.systems),
+            list(REG.rules),
+            list(REG.calculators),
+            list(REG.interpretations),
+            list(REG.choices),
+        ]
+    )
+
+
+def test_registry_of_one_system_is_the_full_registry_once_loaded() -> None:
+    assert registry("scrollhammer") is REG and "wh40k.attack" in registry("scrollhammer").calculators

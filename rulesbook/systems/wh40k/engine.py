@@ -184,8 +184,17 @@ def plan(
     >>> [(p.keep, p.merge) for p in plan([w, w], Target(4, 3, 1, models=10))]   # the first waits
     [(True, False), (True, False)]
     """
+    return list(_plan(tuple(weapons), target, situation, choices))
+
+
+@cache
+def _plan(
+    weapons: tuple[Weapon, ...], target: Target, situation: Situation, choices: Wh40kChoices
+) -> tuple[WeaponPlan, ...]:
+    """:func:`plan`, memoised: one calculator call plans in validation (the cost model and the
+    packet bound) and again when it resolves; the values are immutable."""
     if choices.readings.published_abilities == "source-only":
-        weapons = [source_rules_only(w) for w in weapons]
+        weapons = tuple(source_rules_only(w) for w in weapons)
     out: list[WeaponPlan] = []
     pending = False
     for index, weapon in enumerate(weapons):
@@ -204,7 +213,7 @@ def plan(
             mix = ((Fraction(1), attack_outcome(weapon, target, situation, choices)),)
         attacks = attacks_distribution(weapon, target, choices)
         out.append(WeaponPlan(weapon, attacks, mix, normal, dev, keep, merge))
-    return out
+    return tuple(out)
 
 
 def joint_packets_bound(

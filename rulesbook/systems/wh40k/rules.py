@@ -21,8 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
-
-import icepool
+from math import comb
 
 from rulesbook.dice import D6, DiceExpr, Outcome, Reroll, RollTest, natural, parse_dice  # noqa: F401 (examples)
 from rulesbook.registry import implements
@@ -290,15 +289,23 @@ def packet_damage(
     >>> packet_damage(parse_dice("D3"), reduction=1).pmf()
     {1: Fraction(2, 3), 2: Fraction(1, 3)}
     """
-    return Distribution.from_die(_packet_die(damage, reduction, fnp, minimum))
+    return _packet_distribution(damage, reduction, fnp, minimum)
 
 
 @cache
-def _packet_die(damage: DiceExpr, reduction: int, fnp: int | None, minimum: int) -> icepool.Die[int]:
-    die = damage.die().map(lambda d: max(min(minimum, d), d - reduction))
+def _packet_distribution(
+    damage: DiceExpr, reduction: int, fnp: int | None, minimum: int
+) -> Distribution[int]:
+    """Direct arithmetic over the few damage values (no dice objects): each reduced value
+    ``n`` loses ``k`` points with the binomial probability C(n, k) q^k (1 - q)^(n - k), where
+    ``q`` is the chance a point is not ignored."""
+    reduced = [(max(min(minimum, d), d - reduction), p) for d, p in damage.distribution().items]
     if fnp is None:
-        return die
-    return die @ RollTest(dice=D6, target=fnp, direction="over").fail_die()  # each point: lost unless saved
+        return Distribution.from_pairs(reduced)
+    q = 1 - RollTest(dice=D6, target=fnp, direction="over").p_pass()  # each point: lost unless saved
+    return Distribution.from_pairs(
+        (k, p * comb(n, k) * q**k * (1 - q) ** (n - k)) for n, p in reduced for k in range(n + 1)
+    )
 
 
 @implements("wh40k.core.battle-shock")
