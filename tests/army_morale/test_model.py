@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 from fractions import Fraction
 
 import pytest
@@ -11,8 +12,9 @@ from hypothesis import strategies as st
 
 from rulesbook.dice import D3, D6
 from rulesbook.errors import InputError
-from rulesbook.systems.army_morale.model import ModelDetachment, SideModel, game_length, simulate_game_length
+from rulesbook.systems.army_morale.model import MAX_STATES, ModelDetachment, SideModel, game_length
 from rulesbook.systems.army_morale.rules import RallyCounts, constant
+from tests.army_morale.simulate import simulate_game_length
 
 
 def _enumerate(a_start: int, b_start: int, a_loss: int, b_faces: int, turns: int) -> list[Fraction]:
@@ -72,9 +74,58 @@ def test_simulated_half_strength_is_paid_once() -> None:
     assert sim.ends == (0, 0, 50, 0, 0) and sim.a_wins == 50
 
 
-def test_models_with_detachments_are_simulated_not_chained() -> None:
-    with pytest.raises(InputError, match="detachments: the exact chain tracks values only"):
-        game_length(SideModel(5, detachments=(ModelDetachment(4, 2, 0.5),)), SideModel(5))
+@pytest.mark.covers("army-morale.one-time.half-strength")
+def test_exact_half_strength_is_paid_once() -> None:
+    # the same model as the simulation above, answered exactly
+    a = SideModel(6, detachments=(ModelDetachment(10, 5, Fraction(1)),))
+    g = game_length(a, SideModel(3, battle_loss=constant(1)), max_turns=5)
+    assert g.p_end == (0, 0, 1, 0, 0) and g.p_a_wins == 1
+
+
+@pytest.mark.covers("army-morale.one-time.half-strength")
+def test_exact_detachment_chain_by_hand() -> None:
+    # 2 units, each lost with 1/2 a turn: still above half (2 left) with chance 1/4 a turn;
+    # paying 3 breaks side a, so the game ends on turn t with chance (1/4)^(t-1) * 3/4
+    a = SideModel(3, detachments=(ModelDetachment(2, 3, Fraction(1, 2)),))
+    g = game_length(a, SideModel(10), max_turns=4)
+    assert g.p_b == tuple(Fraction(1, 4) ** (t - 1) * Fraction(3, 4) for t in range(1, 5))
+    assert g.p_unfinished == Fraction(1, 4) ** 4 and g.p_a_wins == g.p_draw == 0
+
+
+@pytest.mark.covers("army-morale.one-time.half-strength", "army-morale.ongoing.take-and-hold")
+def test_exact_detachment_chain_equals_seeded_simulation() -> None:
+    """numpy default_rng(11), 20 000 games: every per-turn estimate within 4 standard errors."""
+    a = SideModel(
+        10,
+        battle_loss=constant(1),
+        rally=RallyCounts(take_and_hold=1),
+        detachments=(ModelDetachment(6, 3, 0.1), ModelDetachment(4, 2, Fraction(1, 5))),
+    )
+    b = SideModel(
+        9, battle_loss=D3, rally=RallyCounts(blast_markers=1), detachments=(ModelDetachment(8, 4, 0.15),)
+    )
+    exact = game_length(a, b, max_turns=10)
+    assert exact.p_a_wins + exact.p_b_wins + exact.p_draw + exact.p_unfinished == 1
+    sim = simulate_game_length(a, b, games=20_000, seed=11, max_turns=10)
+    for p, n in zip(exact.p_end, sim.ends, strict=True):
+        assert abs(sim.p(n) - float(p)) <= 4 * max(sim.standard_error(n), 1e-3)
+    for count, p in (
+        (sim.a_wins, exact.p_a_wins),
+        (sim.b_wins, exact.p_b_wins),
+        (sim.unfinished, exact.p_unfinished),
+    ):
+        assert abs(sim.p(count) - float(p)) <= 4 * sim.standard_error(count) + 1e-3
+
+
+def test_bad_models_are_refused() -> None:
+    with pytest.raises(
+        InputError, match=re.escape(f"a.detachments: at most {MAX_STATES} strength combinations")
+    ):
+        game_length(SideModel(5, detachments=(ModelDetachment(200, 2, 0.5),) * 2), SideModel(5))
+    with pytest.raises(InputError, match="loss_chance: expected a chance from 0 to 1"):
+        game_length(SideModel(5), SideModel(5, detachments=(ModelDetachment(4, 2, 1.5),)))
+    with pytest.raises(InputError, match=re.escape("b.detachments: expected strength >= 1")):
+        game_length(SideModel(5), SideModel(5, detachments=(ModelDetachment(0, 2, 0.5),)))
     with pytest.raises(InputError, match="max_turns"):
         game_length(SideModel(5), SideModel(5), max_turns=0)
     assert game_length(SideModel(5, battle_loss=D6), SideModel(5, battle_loss=D6), max_turns=2).p_draw > 0

@@ -6,14 +6,16 @@ objectives, escorts, Capture choices), a per-turn loss from one-time battle effe
 expression such as ``D3``), and optionally detachments that lose units turn by turn and pay
 their half-strength penalty once.
 
-* Without detachments the state of a side is just its value, so :func:`game_length` is an
-  **exact Markov chain**: the two sides' values move independently (each through its own
-  dice), so the chance that the game is still going after turn *t* and sits at values (x, y)
-  is the product of each side's "still above 0 so far" sub-distribution. The game ends at the
-  first step R4 where either value is 0 or less (:func:`~rulesbook.systems.army_morale.rules.game_end`).
-* With detachments the state (every detachment's strength) is too large to enumerate, so
-  :func:`simulate_game_length` gives a **seeded simulation** (numpy ``default_rng(seed)``)
-  with the standard error of every estimate stated.
+Both sides are **exact Markov chains** (fractions, no sampling) by :func:`game_length`. A side's
+state is its value and every detachment's strength: each turn every unit of a detachment is
+lost with its ``loss_chance`` (a binomial step), a detachment pays its Morale value the first
+time it stands at half strength or less (after which its strength no longer matters, so it is
+one state), then the battle-loss dice and the Rally-phase terms apply. The two sides move
+independently (each through its own dice), so the chance that the game is still going after
+turn *t* and sits at values (x, y) is the product of each side's "still above 0 so far"
+sub-distribution. The game ends at the first step R4 where either value is 0 or less
+(:func:`~rulesbook.systems.army_morale.rules.game_end`). The tests cross-check the chain
+against a seeded Monte Carlo simulation.
 
 Example:
     Two armies at 8 and 6; side b loses D3 a turn to battle effects, side a loses 1 and holds a
@@ -30,6 +32,16 @@ Example:
     Fraction(1, 1)
     >>> length.most_likely_turn()
     3
+
+    With detachments: side a's 2 units are each lost with chance 1/2 a turn, and reaching half
+    strength costs its Morale value 3, so side a breaks on the turn it first loses a unit:
+
+    >>> a = SideModel(start=3, detachments=(ModelDetachment(2, 3, Fraction(1, 2)),))
+    >>> length = game_length(a, SideModel(start=10), max_turns=3)
+    >>> length.p_b
+    (Fraction(3, 4), Fraction(3, 16), Fraction(3, 64))
+    >>> length.p_unfinished
+    Fraction(1, 64)
 """
 
 from __future__ import annotations
@@ -59,9 +71,7 @@ __all__ = [
     "GameLength",
     "ModelDetachment",
     "SideModel",
-    "SimulatedLength",
     "game_length",
-    "simulate_game_length",
     "turn_change",
 ]
 
@@ -70,11 +80,25 @@ MAX_TURNS = 60
 
 @dataclass(frozen=True, slots=True)
 class ModelDetachment:
-    """A detachment in the simulation: strength, Morale value, chance each unit is lost per turn."""
+    """A modelled detachment: strength, Morale value, chance each unit is lost per turn.
+
+    ``loss_chance`` is best given as a :class:`~fractions.Fraction`; a float is read by its
+    shortest decimal form (``0.1`` is exactly 1/10).
+
+    >>> ModelDetachment(6, 2, 0.1).chance()
+    Fraction(1, 10)
+    """
 
     strength: int
     morale: int
-    loss_chance: float
+    loss_chance: Fraction | float
+
+    def chance(self) -> Fraction:
+        """``loss_chance`` as an exact fraction (checked to lie in 0..1)."""
+        p = self.loss_chance if isinstance(self.loss_chance, Fraction) else Fraction(repr(self.loss_chance))
+        if not 0 <= p <= 1:
+            raise InputError("loss_chance", f"expected a chance from 0 to 1, got {self.loss_chance}")
+        return p
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,146 +196,117 @@ class GameLength:
         )
 
 
-def _moved_by(change: Distribution[int]) -> Callable[[int], Iterator[tuple[int, Fraction]]]:
-    """The chain's transition: from value ``v`` to ``v + d`` with the chance of change ``d``."""
-    return lambda v: ((v + d, q) for d, q in change)
+SideState = tuple[int, tuple[int, ...]]
+"""One side's chain state: its value and each detachment's strength (``PAID`` once at half)."""
+
+PAID = -1
+"""Strength marker of a detachment that has paid its half-strength penalty (its strength no
+longer matters, so every such strength is one state)."""
+
+
+def _moved_by(change: Distribution[int]) -> Callable[[SideState], Iterator[tuple[SideState, Fraction]]]:
+    """The chain's value step: from value ``v`` to ``v + d`` with the chance of change ``d``."""
+    return lambda state: (((state[0] + d, state[1]), q) for d, q in change)
+
+
+MAX_STATES = 20_000
+"""Largest number of strength combinations one side's chain may track."""
+
+
+def _binomial(n: int, p: Fraction) -> tuple[tuple[int, Fraction], ...]:
+    """P(exactly k of n units are lost), each unit lost with chance ``p``."""
+    return tuple((k, math.comb(n, k) * p**k * (1 - p) ** (n - k)) for k in range(n + 1))
+
+
+def _attrition(
+    j: int, det: ModelDetachment, choices: ArmyMoraleChoices
+) -> Callable[[SideState], Iterator[tuple[SideState, Fraction]]]:
+    """The chain's step for detachment ``j``: it loses a binomial number of units, and the first
+    time it stands at half strength or less it pays its Morale value (then it is ``PAID``)."""
+    losses = {c: _binomial(c, det.chance()) for c in range(det.strength + 1)}
+
+    def step(state: SideState) -> Iterator[tuple[SideState, Fraction]]:
+        value, strengths = state
+        current = strengths[j]
+        if current == PAID:
+            yield state, Fraction(1)
+            return
+        for k, q in losses[current]:
+            left = current - k
+            if at_half_strength(left, det.strength, choices):
+                yield (value - det.morale, (*strengths[:j], PAID, *strengths[j + 1 :])), q
+            else:
+                yield (value, (*strengths[:j], left, *strengths[j + 1 :])), q
+
+    return step
+
+
+def _check_detachments(side: Side, model: SideModel) -> None:
+    states = 1
+    for det in model.detachments:
+        if det.strength < 1 or det.morale < 0:
+            raise InputError(
+                f"{side}.detachments",
+                f"expected strength >= 1 and morale >= 0, got {det.strength} and {det.morale}",
+            )
+        det.chance()
+        states *= det.strength + 1
+    if states > MAX_STATES:
+        raise InputError(
+            f"{side}.detachments",
+            f"at most {MAX_STATES} strength combinations per side (product of strength + 1), got {states}",
+        )
 
 
 def game_length(
     a: SideModel, b: SideModel, max_turns: int = 12, choices: ArmyMoraleChoices = CHOICES
 ) -> GameLength:
-    """Exact distribution of the ending turn and the winner (Markov chain over both values).
+    """Exact distribution of the ending turn and the winner.
 
-    Raises InputError for models with detachments (use :func:`simulate_game_length`).
+    Each side is its own Markov chain over (value, every detachment's strength); a turn is
+    every detachment's attrition (binomial losses, half-strength penalty paid once), then the
+    battle-loss dice and the Rally-phase terms, then step R4. The sides move independently,
+    so the chance of values (x, y) while the game is still going is the product of each side's
+    "still above 0 so far" sub-distribution.
+
+    Raises InputError when a side's detachments give more than ``MAX_STATES`` strength
+    combinations.
 
     >>> g = game_length(SideModel(2, battle_loss=constant(1)), SideModel(5), max_turns=4)
     >>> g.turns, g.p_end, g.p_b_wins
     ((1, 2, 3, 4), (Fraction(0, 1), Fraction(1, 1), Fraction(0, 1), Fraction(0, 1)), Fraction(1, 1))
     """
-    if a.detachments or b.detachments:
-        raise InputError(
-            "detachments", "the exact chain tracks values only; simulate models with detachments"
-        )
     if not 1 <= max_turns <= MAX_TURNS:
         raise InputError("max_turns", f"expected 1 to {MAX_TURNS}, got {max_turns}")
-    change = {s: turn_change(a, b, s, choices) for s in SIDES}
-    alive: dict[Side, dict[int, Fraction]] = {"a": {a.start: Fraction(1)}, "b": {b.start: Fraction(1)}}
+    models = {"a": a, "b": b}
+    for s in SIDES:
+        _check_detachments(s, models[s])
+    steps = {
+        s: [
+            *(_attrition(j, det, choices) for j, det in enumerate(models[s].detachments)),
+            _moved_by(turn_change(a, b, s, choices)),
+        ]
+        for s in SIDES
+    }
+    alive: dict[Side, dict[SideState, Fraction]] = {
+        s: {(models[s].start, tuple(d.strength for d in models[s].detachments)): Fraction(1)} for s in SIDES
+    }
     p_a, p_b, p_d = [], [], []
     going = Fraction(1)
     for _ in range(max_turns):
-        nxt = {s: markov_step(alive[s], _moved_by(change[s])) for s in SIDES}
+        nxt = dict(alive)
+        for s in SIDES:
+            for step in steps[s]:
+                nxt[s] = markov_step(nxt[s], step)
+        values = {s: markov_step(nxt[s], lambda state: ((state[0], Fraction(1)),)) for s in SIDES}
         ends = {"a": Fraction(0), "b": Fraction(0), "draw": Fraction(0)}
-        for x, px in nxt["a"].items():
-            for y, py in nxt["b"].items():
+        for x, px in values["a"].items():
+            for y, py in values["b"].items():
                 if x <= 0 or y <= 0:
                     ends[fold_both_lose(game_end(x, y, choices))] += px * py
         p_a.append(ends["a"])
         p_b.append(ends["b"])
         p_d.append(ends["draw"])
-        alive = {s: {v: p for v, p in nxt[s].items() if v > 0} for s in SIDES}
+        alive = {s: {st: p for st, p in nxt[s].items() if st[0] > 0} for s in SIDES}
         going = sum(alive["a"].values(), Fraction(0)) * sum(alive["b"].values(), Fraction(0))
     return GameLength(tuple(range(1, max_turns + 1)), tuple(p_a), tuple(p_b), tuple(p_d), going)
-
-
-@dataclass(frozen=True, slots=True)
-class SimulatedLength:
-    """Estimates of a seeded simulation, each with its standard error ``sqrt(p(1-p)/games)``."""
-
-    games: int
-    seed: int
-    turns: tuple[int, ...]
-    ends: tuple[int, ...]
-    a_wins: int
-    b_wins: int
-    draws: int
-    unfinished: int
-
-    def p(self, count: int) -> float:
-        """An estimated probability from a count."""
-        return count / self.games
-
-    def standard_error(self, count: int) -> float:
-        """Standard error of the estimate ``count / games``."""
-        p = self.p(count)
-        return math.sqrt(p * (1 - p) / self.games)
-
-    def table(self) -> Table:
-        """One row per turn: estimated P(ends then) ± its standard error."""
-        rows = tuple(
-            (t, self.p(n), self.standard_error(n)) for t, n in zip(self.turns, self.ends, strict=True)
-        )
-        return Table(
-            name="simulated_game_length",
-            title=f"Turn on which the game ends (simulated, {self.games} games, seed {self.seed})",
-            columns=("turn", "p_end", "standard_error"),
-            rows=rows,
-        )
-
-
-def simulate_game_length(
-    a: SideModel,
-    b: SideModel,
-    *,
-    games: int = 20_000,
-    seed: int = 0,
-    max_turns: int = 12,
-    choices: ArmyMoraleChoices = CHOICES,
-) -> SimulatedLength:
-    """Seeded simulation of whole games (numpy ``default_rng(seed)``), detachments included.
-
-    Each turn, every unit of every model detachment is lost with its ``loss_chance``; a
-    detachment at half strength or less pays its Morale value once; then the battle-loss dice
-    and the Rally-phase terms apply and step R4 is checked.
-
-    >>> a, b = SideModel(2, battle_loss=constant(1)), SideModel(5)
-    >>> s = simulate_game_length(a, b, games=100, seed=1, max_turns=4)
-    >>> s.ends, s.b_wins
-    ((0, 100, 0, 0), 100)
-    """
-    import numpy as np
-
-    if games < 1:
-        raise InputError("games", f"expected at least 1, got {games}")
-    rng = np.random.default_rng(seed)
-    terms = _terms(a, b, choices)
-    value = {"a": np.full(games, a.start), "b": np.full(games, b.start)}
-    strength = {
-        s: np.array([[d.strength for d in m.detachments]] * games, dtype=np.int64).reshape(games, -1)
-        for s, m in zip(SIDES, (a, b), strict=True)
-    }
-    paid = {s: np.zeros_like(strength[s], dtype=bool) for s in SIDES}
-    running = np.ones(games, dtype=bool)
-    ends = []
-    wins = {"a": 0, "b": 0, "draw": 0}
-    for _ in range(max_turns):
-        for s, model in zip(SIDES, (a, b), strict=True):
-            for j, det in enumerate(model.detachments):
-                col = strength[s][:, j]
-                col -= rng.binomial(col, det.loss_chance)
-                now = np.array(
-                    [at_half_strength(int(c), det.strength, choices) for c in range(det.strength + 1)]
-                )
-                trigger = now[col] & ~paid[s][:, j]
-                value[s] -= np.where(trigger, det.morale, 0)
-                paid[s][:, j] |= trigger
-        for term in terms:
-            if term.dice.is_constant:
-                value[term.side] += term.amount()
-            else:
-                rolls = rng.integers(1, term.dice.sides + 1, size=(games, term.dice.count)).sum(axis=1)
-                value[term.side] += term.sign * (rolls + term.dice.modifier)
-        over = running & ((value["a"] <= 0) | (value["b"] <= 0))
-        ends.append(int(over.sum()))
-        for i in np.flatnonzero(over):
-            wins[fold_both_lose(game_end(int(value["a"][i]), int(value["b"][i]), choices))] += 1
-        running &= ~over
-    return SimulatedLength(
-        games=games,
-        seed=seed,
-        turns=tuple(range(1, max_turns + 1)),
-        ends=tuple(ends),
-        a_wins=wins["a"],
-        b_wins=wins["b"],
-        draws=wins["draw"],
-        unfinished=int(running.sum()),
-    )
