@@ -5,6 +5,7 @@ Commands::
     rulesbook list [--json]                      systems, rules, calculators, interpretations
     rulesbook rule ID [--json]                   a rule's text, citation, code, calculators
     rulesbook calc ID key=value ... [--json]     run a calculator (``rulesbook calc ID --help``)
+    rulesbook variants / compare / sweep         designer what-ifs (:mod:`rulesbook.whatif_cli`)
     rulesbook interpretations [SYSTEM] [--json]  the interpretations register
     rulesbook serve [--port N] [--no-build]      the site with live calculators
 
@@ -31,6 +32,8 @@ import click
 from rulesbook.errors import InputError, RulesbookError
 from rulesbook.present import result_text
 from rulesbook.registry import Interpretation, System, registry
+from rulesbook.variants import parameter_lines, run_assignments
+from rulesbook.whatif_cli import register
 
 __all__ = ["cli", "main"]
 
@@ -128,6 +131,7 @@ def rule_cmd(rule_id: str, as_json: bool) -> None:
     ):
         if data[key]:
             click.echo(f"{label}: " + ", ".join(data[key]))
+    click.echo("\n".join(parameter_lines(info.id)) or "Parameters a variant can change: none")
     if data["tests"]:
         click.echo("Tests:")
         for test in data["tests"]:
@@ -186,6 +190,8 @@ def calc_cmd(calc_id: str | None, assignments: Sequence[str], as_json: bool, wan
     """Run calculator CALC_ID with key=value inputs (booleans true/false, lists comma-separated).
 
     `rulesbook calc ID --help` lists the calculator's inputs; `rulesbook list` lists the IDs.
+    `variant=NAME` or `variant=PATH.yaml` runs it under a designer variant (repeat to compose;
+    `rulesbook variants` lists the shipped ones).
     """
     # Only the calculator's own system is loaded (the start-up path); an unknown ID falls
     # back to the full registry so the "did you mean" hint sees every calculator.
@@ -211,16 +217,22 @@ def calc_cmd(calc_id: str | None, assignments: Sequence[str], as_json: bool, wan
                 f"arguments: unknown option {word!r}; inputs are given as key=value, options are --json and --help"
             )
     try:
-        checked = calc.parse_assignments(list(assignments))
-        result = calc.run_validated(checked)
+        checked, result, variant = run_assignments(calc, list(assignments))
     except InputError as exc:
         _fail(str(exc))
     except RulesbookError as exc:
         _fail(str(exc))
     if as_json:
-        _emit_json({"calculator": calc.id, "inputs": calc.inputs_json(checked), "result": result.to_json()})
+        named = {"variant": variant.name} if variant else {}
+        _emit_json(
+            {"calculator": calc.id, **named, "inputs": calc.inputs_json(checked), "result": result.to_json()}
+        )
     else:
-        click.echo(calc.title + "\n" + result_text(calc.outputs, result))
+        head = f"Variant {variant.name}: {variant.title}\n" if variant else ""
+        click.echo(head + calc.title + "\n" + result_text(calc.outputs, result))
+
+
+register(cli)  # variants, compare, sweep (rulesbook.whatif_cli)
 
 
 # -- serve ---------------------------------------------------------------------------------------

@@ -8,7 +8,9 @@ Example (in Jupyter)::
 The form has one control per declared input (integers as bounded number boxes, booleans as
 checkboxes, choices and interpretation switches as drop-downs, dice and lists as text boxes);
 every change recomputes (cached) and redraws the probability, the tables and the rule text.
-A bad value shows a one-line error and keeps what was typed.
+A bad value shows a one-line error and keeps what was typed. Where the calculator's system
+ships variants, a "Compare with" drop-down shows the baseline beside a variant
+(:mod:`widgets.compare`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import ipywidgets as w
 from rulesbook.calculators import NOT_GIVEN, Calculator, Input
 from rulesbook.errors import InputError
 from rulesbook.registry import registry
+from widgets.compare import NO_VARIANT, form_result_html, variant_options
 from widgets.render import error_html, result_html, rules_html
 
 __all__ = ["CalculatorForm", "calculator_widget", "control_for"]
@@ -47,18 +50,21 @@ def control_for(inp: Input, value: Any = None) -> w.ValueWidget:
 class CalculatorForm:
     """A generated form: ``.widget`` is the ipywidgets box, ``.values()`` the raw inputs."""
 
-    def __init__(self, calc: Calculator, **initial: Any) -> None:
+    def __init__(self, calc: Calculator, compare_with: str = NO_VARIANT, **initial: Any) -> None:
         self.calc = calc
         start = {**calc.initial_values(), **initial}
         self.controls = {i.key: control_for(i, start[i.key]) for i in calc.inputs}
         self.output = w.HTML()
-        for control in self.controls.values():
+        options = variant_options(calc)
+        self.compare = w.Dropdown(options=options, value=compare_with, description="Compare with")
+        for control in [*self.controls.values(), self.compare]:
             control.observe(self._on_change, names="value")
         rules = w.Accordion(children=[w.HTML(rules_html(calc.rules))], titles=("Rule text",))
         self.widget = w.VBox(
             [
                 w.HTML(f"<h3>{calc.title}</h3><p>{calc.summary}</p>"),
                 *self.controls.values(),
+                *([self.compare] if len(options) > 1 else []),
                 self.output,
                 rules,
             ]
@@ -71,6 +77,9 @@ class CalculatorForm:
 
     def refresh(self) -> None:
         """Recompute and redraw; on bad input show the one-line error instead."""
+        if self.compare.value != NO_VARIANT:  # baseline and variant side by side
+            self.output.value = form_result_html(self.calc, self.values(), self.compare.value)
+            return
         try:
             result = self.calc.run(**self.values())
         except InputError as exc:
@@ -85,6 +94,7 @@ class CalculatorForm:
         return self.widget._repr_mimebundle_(**kwargs)
 
 
-def calculator_widget(calc_id: str, **initial: Any) -> CalculatorForm:
-    """An ipywidgets calculator for ``calc_id``; keyword arguments set starting values."""
-    return CalculatorForm(registry().calculator(calc_id), **initial)
+def calculator_widget(calc_id: str, compare_with: str = NO_VARIANT, **initial: Any) -> CalculatorForm:
+    """An ipywidgets calculator for ``calc_id``; keyword arguments set starting values;
+    ``compare_with`` a shipped variant to show beside the baseline."""
+    return CalculatorForm(registry().calculator(calc_id), compare_with, **initial)

@@ -4,7 +4,8 @@ Routes (one Panel/Bokeh server, one process):
 
 * ``/`` redirects to ``/site/`` (``GET`` and ``HEAD``) — the mkdocs site (built first unless
   ``build=False``); a path with a NUL byte is a 400, an unknown path a 404 page linking home;
-* ``/calc/<calculator-id>`` — the generated Panel app of every registered calculator;
+* ``/calc/<calculator-id>`` — the generated Panel app of every registered calculator (inputs
+  and a compared variant can be given in the query string: ``?ld=7&variant=NAME``);
 * ``/app/<name>`` — special apps that systems declare in ``widgets/<system>_app.py`` (``APPS``).
 
 Panel's own resources are served by this server (no CDN). Start it with ``rulesbook serve``.
@@ -60,9 +61,9 @@ def _calculator_view(calc_id: str) -> Callable[[], Any]:
     """A factory (a plain function: Panel calls it once per browser session)."""
 
     def view() -> Any:
-        from widgets.panel_app import calculator_app
+        from widgets.panel_app import served_calculator_app
 
-        return calculator_app(calc_id)
+        return served_calculator_app(calc_id)
 
     view.__name__ = calc_id
     return view

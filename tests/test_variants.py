@@ -1,0 +1,308 @@
+"""Designer variants: files validated to one line, composed, applied, compared, on the CLI."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import pytest
+from click.testing import CliRunner, Result
+
+from rulesbook.choices import Parameters, Readings, RuleChoices, parameter, reading
+from rulesbook.cli import cli
+from rulesbook.errors import InputError
+from rulesbook.registry import registry
+from rulesbook.variants import (
+    Variant,
+    compare,
+    compose,
+    load_variant,
+    resolve_variant,
+    rule_parameters,
+    run_with_variant,
+    shipped_variants,
+)
+
+
+def invoke(*args: str) -> Result:
+    return CliRunner().invoke(cli, list(args))
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+BAD_VARIANTS = [
+    pytest.param(
+        "system: wh40k\ntitle: x\nparameters:\n  battle_shock_dicee: 3D6\n",
+        "bad.yaml: parameters.battle_shock_dicee: unknown rule parameter; allowed: blast_models_per_attack,",
+        id="unknown-parameter",
+    ),
+    pytest.param(
+        "system: wh40k\ntitle: x\nreadings:\n  wound_tabel: flat-4\n",
+        "bad.yaml: readings.wound_tabel: unknown reading; allowed: wound_table,",
+        id="unknown-reading",
+    ),
+    pytest.param(
+        "system: wh40k\ntitle: x\nsummary: y\n",
+        "bad.yaml: summary: unknown key; allowed: system, title, description, parameters, readings",
+        id="unknown-key",
+    ),
+    pytest.param(
+        "system: wh40k\ntitle: x\nparameters:\n  deadly_demise_roll: five\n",
+        "bad.yaml: parameters.deadly_demise_roll: expected an integer from 2 to 6, got 'five'",
+        id="wrong-type",
+    ),
+    pytest.param(
+        "system: wh40k\ntitle: x\nparameters:\n  battle_shock_dice: 2.5\n",
+        "bad.yaml: parameters.battle_shock_dice:",
+        id="wrong-type-dice",
+    ),
+    pytest.param(
+        "system: wh40k\ntitle: x\nparameters:\n  deadly_demise_roll: 9\n",
+        "bad.yaml: parameters.deadly_demise_roll: expected an integer from 2 to 6, got 9",
+        id="out-of-bounds",
+    ),
+    pytest.param(
+        "system: wh40k\ntitle: x\nreadings:\n  wound_table: flat-5\n",
+        "bad.yaml: readings.wound_table: expected one of published, flat-4, got 'flat-5'",
+        id="unknown-option",
+    ),
+    pytest.param(
+        "system: wh40k\ntitle: x\nparameters:\n  points_per_morale: 40\n",
+        "bad.yaml: parameters.points_per_morale: is a army-morale parameter, not wh40k's; unknown rule parameter",
+        id="wrong-system",
+    ),
+    pytest.param(
+        "system: wh40k\ntitle: x\nparameters: [battle_shock_dice\n",
+        "bad.yaml: not valid YAML (line",
+        id="malformed-yaml",
+    ),
+    pytest.param(
+        "system: wh40k\nparameters:\n  deadly_demise_roll: 5\n",
+        "bad.yaml: title: required; expected text",
+        id="no-title",
+    ),
+    pytest.param(
+        "system: chess\ntitle: x\n",
+        "bad.yaml: system: unknown system 'chess'; systems with rule choices:",
+        id="unknown-system",
+    ),
+    pytest.param("- just\n- a list\n", "bad.yaml: expected a mapping with keys system,", id="not-a-mapping"),
+]
+
+
+@pytest.mark.parametrize(("text", "start"), BAD_VARIANTS)
+def test_a_bad_variant_file_is_one_line_naming_file_key_and_what_is_allowed(
+    tmp_path: Path, text: str, start: str
+) -> None:
+    path = write(tmp_path, "bad.yaml", text)
+    with pytest.raises(InputError) as caught:
+        load_variant(path)
+    assert str(caught.value).startswith(start), str(caught.value)
+    assert "\n" not in str(caught.value)
+    out = invoke("calc", "wh40k.battle-shock", "leadership=7", f"variant={path}")
+    assert out.exit_code == 2
+    assert out.stderr.strip() == f"rulesbook: error: {caught.value}"
+    assert out.stdout == ""
+
+
+@dataclass(frozen=True)
+class DemoParameters(Parameters):
+    ld_loss: int = parameter(1, label="Ld lost", rule="demo.break", section="Break", minimum=0, maximum=6)
+
+
+@dataclass(frozen=True)
+class DemoReadings(Readings):
+    heroism: Literal["on", "off"] = reading("demo.interpretations.heroism", "on")
+
+
+DEMO = RuleChoices("demo", DemoParameters(), DemoReadings())
+
+
+def test_an_unquoted_yaml_boolean_for_a_reading_says_to_quote_it(tmp_path: Path) -> None:
+    path = write(tmp_path, "brave.yaml", "system: demo\ntitle: x\nreadings:\n  heroism: off\n")
+    with pytest.raises(InputError) as caught:
+        load_variant(path, choices=DEMO)
+    assert (
+        str(caught.value)
+        == "brave.yaml: readings.heroism: expected one of on, off; quote it in YAML, e.g. 'off'"
+    )
+    quoted = write(tmp_path, "brave2.yaml", "system: demo\ntitle: x\nreadings:\n  heroism: 'off'\n")
+    assert load_variant(quoted, choices=DEMO).apply(DEMO).readings.heroism == "off"
+
+
+@pytest.mark.covers("wh40k.battle-shock", "wh40k.core.battle-shock")
+def test_a_variant_changes_the_number_and_leaves_the_baseline_alone() -> None:
+    calc = registry().calculator("wh40k.battle-shock")
+    variant = resolve_variant("battle-shock-3d6")
+    assert run_with_variant(calc, variant, leadership=7)["p_pass_exact"] == "49/54"
+    assert calc.run(leadership=7)["p_pass_exact"] == "7/12"
+    assert str(registry().choices["wh40k"].parameters.battle_shock_dice) == "2D6"
+
+
+def test_every_shipped_variant_loads_and_changes_something() -> None:
+    shipped = shipped_variants()
+    systems = {v.system for v in shipped.values()}
+    assert {"wh40k", "army-morale"} <= systems
+    for variant in shipped.values():
+        assert variant.title and variant.description, variant.name
+        assert variant.changes(), variant.name
+        base = registry().choices[variant.system]
+        assert variant.apply(base).changed(), variant.name
+        assert Path(variant.path).is_file() or (Path(__file__).parents[1] / variant.path).is_file()
+
+
+def test_composition_merges_and_a_conflict_is_one_line(tmp_path: Path) -> None:
+    both = resolve_variant(["battle-shock-3d6", "deadly-demise-on-5"])
+    assert both.name == "battle-shock-3d6+deadly-demise-on-5"
+    assert dict(both.parameters).keys() == {"battle_shock_dice", "deadly_demise_roll"}
+    other = write(tmp_path, "bs-4d6.yaml", "system: wh40k\ntitle: x\nparameters:\n  battle_shock_dice: 4D6\n")
+    with pytest.raises(InputError) as caught:
+        resolve_variant(["battle-shock-3d6", str(other)])
+    assert str(caught.value) == (
+        "variant: conflict: battle-shock-3d6 and bs-4d6 both set parameters.battle_shock_dice (3D6 vs 4D6); "
+        "drop one, or write one variant that sets it"
+    )
+    with pytest.raises(InputError, match="changes wh40k rules and morale-per-40-points army-morale rules"):
+        compose([resolve_variant("battle-shock-3d6"), resolve_variant("morale-per-40-points")])
+    out = invoke("calc", "wh40k.battle-shock", "leadership=7", "variant=battle-shock-3d6", f"variant={other}")
+    assert out.exit_code == 2 and "conflict:" in out.stderr
+
+
+@pytest.mark.covers("wh40k.deadly-demise")
+def test_calc_with_repeated_variants_composes_and_names_it_in_json() -> None:
+    out = invoke(
+        "calc",
+        "wh40k.deadly-demise",
+        "x=D6",
+        "variant=battle-shock-3d6",
+        "variant=deadly-demise-on-5",
+        "--json",
+    )
+    assert out.exit_code == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert list(data) == ["calculator", "variant", "inputs", "result"]
+    assert data["variant"] == "battle-shock-3d6+deadly-demise-on-5"
+    assert data["result"]["p_explodes_exact"] == "1/3"
+    plain = json.loads(invoke("calc", "wh40k.deadly-demise", "x=D6", "--json").stdout)
+    assert "variant" not in plain and plain["result"]["p_explodes_exact"] == "1/6"
+
+
+def test_calc_with_a_variant_of_another_system_says_so() -> None:
+    out = invoke("calc", "wh40k.battle-shock", "leadership=7", "variant=morale-per-40-points")
+    assert out.exit_code == 2
+    assert out.stderr.strip() == (
+        "rulesbook: error: variant: morale-per-40-points changes army-morale rules; "
+        "wh40k.battle-shock is a wh40k calculator"
+    )
+    unknown = invoke("calc", "wh40k.battle-shock", "leadership=7", "variant=nope")
+    assert unknown.exit_code == 2 and "unknown variant 'nope'; shipped: " in unknown.stderr
+
+
+def test_variants_command_lists_name_system_title_path() -> None:
+    out = invoke("variants", "--json")
+    assert out.exit_code == 0, out.stderr
+    items = json.loads(out.stdout)
+    assert all(set(item) == {"name", "system", "title", "path"} for item in items)
+    by_name = {item["name"]: item for item in items}
+    assert by_name["morale-per-40-points"]["system"] == "army-morale"
+    assert (
+        by_name["morale-per-40-points"]["path"]
+        == "rulesbook/systems/army_morale/variants/morale-per-40-points.yaml"
+    )
+    text = invoke("variants", "wh40k")
+    assert "Battle-shock dice (battle_shock_dice): 2D6 → 3D6" in text.stdout
+    assert "army-morale" not in text.stdout
+
+
+@pytest.mark.covers("army-morale.detachment-value")
+def test_compare_json_and_text() -> None:
+    out = invoke(
+        "compare", "army-morale.detachment-value", "points=230", "--variant", "morale-per-40-points", "--json"
+    )
+    assert out.exit_code == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["baseline"]["morale"] == 5
+    [variant] = data["variants"]
+    assert variant["variant"] == "morale-per-40-points"
+    assert variant["result"]["morale"] == 6
+    assert variant["difference"]["morale"] == {"value": 1}
+    text = invoke("compare", "wh40k.battle-shock", "leadership=7", "--variant", "battle-shock-3d6")
+    assert "+0.3241 (+35/108)" in text.stdout
+    assert "p_pass: baseline 7/12, battle-shock-3d6 49/54" in text.stdout
+
+
+def test_compare_says_when_a_variant_touches_nothing_the_calculator_declares() -> None:
+    calc = registry().calculator("wh40k.hazardous")
+    result = compare(calc, {"weapons": 2}, ["battle-shock-3d6"])
+    assert result.notes == ("battle-shock-3d6 changes no parameter or reading that wh40k.hazardous declares",)
+    assert all(
+        row["differences"]["battle-shock-3d6"] == {"value": 0.0, "exact": "0"} for row in result.rows()
+    )
+
+
+def test_an_input_given_beside_a_variant_wins_and_compare_says_so() -> None:
+    calc = registry().calculator("scrollhammer.fall-back-move")
+    result = compare(calc, {"fall_back_dice": "2D6", "distance": 12}, ["fall-back-3d6"])
+    assert result.notes[0] == "fall_back_dice given as an input: fall-back-3d6's value does not apply"
+    left_out = compare(calc, {"distance": 12}, ["fall-back-3d6"])
+    assert [r["exact"]["fall-back-3d6"] for r in left_out.rows() if r["key"] == "p_flees"] == ["3/8"]
+
+
+def test_compare_needs_a_variant_and_rejects_bad_inputs() -> None:
+    out = invoke("compare", "wh40k.battle-shock", "leadership=70", "--variant", "battle-shock-3d6")
+    assert out.exit_code == 2 and out.stderr.startswith("rulesbook: error: leadership: expected an integer")
+    assert invoke("compare", "wh40k.battle-shock", "leadership=7").exit_code == 2
+
+
+def test_a_python_variant_replaces_a_calculators_function() -> None:
+    calc = registry().calculator("wh40k.battle-shock")
+
+    def coin_flip(**inputs: object) -> object:
+        return calc.compute(**{**inputs, "leadership": 7, "modifier": 0})
+
+    variant = Variant.define(
+        "steady", system="wh40k", title="Always Ld 7", functions={"wh40k.battle-shock": coin_flip}
+    )
+    assert run_with_variant(calc, variant, leadership=12)["p_pass_exact"] == "7/12"
+    assert calc.run(leadership=12)["p_pass_exact"] == "1/36"
+    with pytest.raises(InputError, match=r"army-morale\.detachment-value is not a wh40k calculator"):
+        Variant.define("x", system="wh40k", title="x", functions={"army-morale.detachment-value": coin_flip})
+
+
+def test_rule_command_lists_the_parameters_a_variant_can_change() -> None:
+    out = invoke("rule", "wh40k.core.battle-shock")
+    assert out.exit_code == 0, out.stderr
+    assert "Parameters a variant can change" in out.stdout
+    assert "battle_shock_dice: 2D6 — Battle-shock dice" in out.stdout
+    assert [p["key"] for p in rule_parameters("wh40k.core.battle-shock")] == ["battle_shock_dice"]
+    assert "Parameters a variant can change: none" in invoke("rule", "wh40k.attack.sequence").stdout
+
+
+def test_the_widgets_compare_with_a_variant_side_by_side() -> None:
+    from widgets.ipy import calculator_widget
+
+    form = calculator_widget("wh40k.deadly-demise", compare_with="deadly-demise-on-5", x="D6")
+    html = form.output.value
+    assert 'data-variant="baseline"' in html and 'data-variant="deadly-demise-on-5"' in html
+    assert 'data-exact="1/6">+0.1667 (+1/6)<' in html  # P(explodes) 1/6 -> 1/3
+    assert "<svg" in html  # the mortal-wound distributions, plotted side by side
+    assert form.compare.options == ("none", "battle-shock-3d6", "deadly-demise-on-5")
+    form.compare.value = "none"
+    assert "data-variant" not in form.output.value and 'data-key="p_explodes_exact">1/6<' in form.output.value
+
+
+def test_the_panel_app_compares_too() -> None:
+    from widgets.panel_app import CalculatorApp
+
+    app = CalculatorApp(registry().calculator("scrollhammer.break-test"), compare_with="break-2-ld-per-point")
+    app.widgets["ld"].value, app.widgets["lost_by"].value = 8, 2
+    html = app.result.object
+    assert '<div class="rb-compare-side" data-variant="break-2-ld-per-point">' in html
+    assert 'data-key="difference-p_pass" data-exact="-1/4">-0.25 (-1/4)<' in html
+    assert app.compare.visible and app.compare.options[0] == "none"
