@@ -42,9 +42,8 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -53,30 +52,29 @@ from rulesbook.calculators import Calculator
 from rulesbook.choices import RuleChoices
 from rulesbook.data import DataFileError, load_data_file
 from rulesbook.errors import InputError
-from rulesbook.present import decimal, shown_values
 from rulesbook.registry import registry
-from rulesbook.results import CalcResult, fraction_str, short_fraction
+from rulesbook.results import CalcResult
 
 __all__ = [
+    "BASELINE",
     "VARIANT_KEYS",
-    "Comparison",
     "Variant",
+    "VariantLike",
+    "baseline_choices",
     "choice_keys",
-    "compare",
     "compose",
     "given_inputs",
     "load_variant",
     "resolve_variant",
-    "rule_parameters",
     "run_assignments",
     "run_with_variant",
     "shipped_variants",
+    "validate_with",
     "variant_calculator",
     "variants_for_system",
-    "variants_markdown",
 ]
 
-SYSTEMS_DIR = Path(__file__).resolve().parent / "systems"
+SYSTEMS_DIR = Path(__file__).resolve().parent.parent / "systems"
 VARIANT_KEYS = ("system", "title", "description", "parameters", "readings")
 """The keys a variant file may have (``system`` and ``title`` are required)."""
 NAME_RE = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
@@ -168,7 +166,7 @@ class Variant:
         system = _text(raw, "system", where, required=True)
         title = _text(raw, "title", where, required=True)
         description = " ".join(_text(raw, "description", where).split())
-        base = choices if choices is not None else _baseline(system, f"{where}: system")
+        base = choices if choices is not None else baseline_choices(system, f"{where}: system")
         if base.system != system:
             raise InputError(f"{where}: system", f"the choice set given is {base.system}'s, not {system}'s")
         params = _section(raw, "parameters", where)
@@ -206,7 +204,7 @@ class Variant:
 
     def changes(self) -> dict[str, str]:
         """Every change in words, ``{"parameters.KEY": value, "readings.KEY": option, ...}``."""
-        base = _baseline(self.system, "variant")
+        base = baseline_choices(self.system, "variant")
         out = {f"parameters.{k}": type(base.parameters).spec(k).format(v) for k, v in self.parameters}
         out |= {f"readings.{k}": v for k, v in self.readings}
         out |= {f"functions.{k}": _qualname(f) for k, f in self.functions}
@@ -214,7 +212,7 @@ class Variant:
 
     def summary(self) -> list[str]:
         """One line per change, with the baseline value: ``Fall Back dice: 2D6 → 3D6``."""
-        base = _baseline(self.system, "variant")
+        base = baseline_choices(self.system, "variant")
         lines = []
         for key, value in self.parameters:
             spec = type(base.parameters).spec(key)
@@ -297,7 +295,8 @@ def _has(group: Any, key: str) -> bool:
     return True
 
 
-def _baseline(system: str, field: str) -> AnyChoices:
+def baseline_choices(system: str, field: str) -> AnyChoices:
+    """The baseline choice set of ``system`` (InputError naming ``field`` when it has none)."""
     reg = registry()
     if system in reg.choices:
         return reg.choices[system]  # type: ignore[no-any-return]
@@ -541,334 +540,3 @@ def run_assignments(
     variant = resolve_variant(names)
     checked, choices = validate_with(calc, variant, given_inputs(calc, rest))
     return checked, variant_calculator(calc, variant).run_validated(checked, choices=choices), variant
-
-
-# -- comparison -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Comparison:
-    """One calculator at one set of inputs: the baseline and each variant, and the differences.
-
-    ``results`` holds (variant name, result) pairs, the baseline first; ``rows`` one entry per
-    scalar output: key, label, each result's value and, for numbers, each variant's
-    difference from the baseline (exact when both are exact).
-    """
-
-    calc: Calculator
-    inputs: Mapping[str, Any]
-    variants: tuple[Variant, ...]
-    results: tuple[tuple[str, CalcResult], ...]
-    notes: tuple[str, ...] = ()
-
-    @property
-    def names(self) -> list[str]:
-        """``baseline`` and each variant's name."""
-        return [name for name, _ in self.results]
-
-    def rows(self) -> list[dict[str, Any]]:
-        """Per scalar output: ``key``, ``label``, ``kind``, ``values`` and ``exact`` (by name),
-        ``text`` (each value as :mod:`rulesbook.present` shows it), ``differences`` and
-        ``difference_text`` (by variant: ``{"value": …, "exact": …}`` and ``"+0.3241 (+35/108)"``)."""
-        out = []
-        base = self.results[0][1]
-        scalar = [o for o in self.calc.outputs if o.kind not in ("table", "list") and o.key in base.values]
-        shown = {name: {s.key: s for s in shown_values(scalar, r.values)} for name, r in self.results}
-        for o in scalar:
-            values = {name: r.values.get(o.key) for name, r in self.results}
-            exact = {name: r.values.get(f"{o.key}_exact") for name, r in self.results}
-            diffs = {
-                name: _difference(values[BASELINE], exact[BASELINE], values[name], exact[name])
-                for name in self.names[1:]
-            }
-            out.append(
-                {
-                    "key": o.key,
-                    "label": o.label,
-                    "kind": o.kind,
-                    "values": values,
-                    "exact": exact,
-                    "text": {name: s[o.key].text if o.key in s else "—" for name, s in shown.items()},
-                    "differences": diffs,
-                    "difference_text": {name: _difference_text(d) for name, d in diffs.items()},
-                }
-            )
-        return out
-
-    def distributions(self) -> list[tuple[str, str, dict[str, list[float]]]]:
-        """List outputs (distributions over 0, 1, 2, …): key, label, each result's list."""
-        out = []
-        for o in self.calc.outputs:
-            if o.kind != "list":
-                continue
-            series = {
-                n: list(r.values[o.key])
-                for n, r in self.results
-                if isinstance(r.values.get(o.key), tuple | list)
-            }
-            if series and all(all(isinstance(x, float) for x in s) for s in series.values()):
-                out.append((o.key, o.label, series))
-        return out
-
-    def to_json(self) -> dict[str, Any]:
-        """Baseline, variants and differences in one JSON-ready mapping."""
-        rows = self.rows()
-        base_json = self.results[0][1].to_json()
-        return {
-            "calculator": self.calc.id,
-            "inputs": self.calc.inputs_json(self.inputs),
-            "baseline": base_json,
-            "variants": [
-                {
-                    "variant": v.name,
-                    "title": v.title,
-                    "changes": v.changes(),
-                    "result": result.to_json(),
-                    "difference": {
-                        row["key"]: row["differences"][v.name]
-                        for row in rows
-                        if row["differences"][v.name] is not None
-                    },
-                }
-                for v, (_, result) in zip(self.variants, self.results[1:], strict=True)
-            ],
-            "notes": list(self.notes),
-        }
-
-    def to_text(self) -> str:
-        """A table: one line per output, a column per result, then the differences."""
-        names = self.names
-        width = max(12, *(len(n) for n in names))
-        head = f"  {'':<30}" + "".join(f"{n:>{width + 2}}" for n in names)
-        head += "".join(f"  Δ {n}" for n in names[1:])
-        lines = [f"{self.calc.title} [{self.calc.id}]"]
-        lines += [
-            f"  {v.name}: {v.title}" + "".join(f"\n    {s}" for s in v.summary()) for v in self.variants
-        ]
-        lines += ["", head]
-        for row in self.rows():
-            cells = "".join(f"{row['text'][n]:>{width + 2}}" for n in names)
-            cells += "".join(f"  {row['difference_text'][n]}" for n in names[1:])
-            lines.append(f"  {row['label'][:30]:<30}{cells}")
-        exact_rows = [r for r in self.rows() if r["kind"] == "probability"]
-        if exact_rows:
-            lines += ["", "  exact:"]
-            for row in exact_rows:
-                shown = ", ".join(f"{n} {row['exact'][n]}" for n in names)
-                lines.append(f"    {row['key']}: {shown}")
-        lines += [f"  note: {n}" for n in self.notes]
-        return "\n".join(lines)
-
-
-def _signed(number: float | int) -> str:
-    return ("+" if number > 0 else "") + (decimal(number) if isinstance(number, float) else str(number))
-
-
-def _difference_text(diff: Mapping[str, Any] | None) -> str:
-    """``+0.3241 (+35/108)``, ``+2``, ``yes → no``, or ``—`` for no difference to show."""
-    if diff is None:
-        return "—"
-    value = diff["value"]
-    if not isinstance(value, int | float):
-        return str(value)
-    exact = diff.get("exact")
-    signed = None if exact is None else (exact if exact.startswith("-") or exact == "0" else "+" + exact)
-    tail = "" if signed is None else f" ({short_fraction(signed, limit=40)})"
-    return _signed(value) + tail
-
-
-def _difference(base: Any, base_exact: Any, value: Any, exact: Any) -> dict[str, Any] | None:
-    """``{"value": variant − baseline}`` (plus ``"exact"`` when both are exact); words for other kinds."""
-    if isinstance(base, bool) or isinstance(value, bool) or not isinstance(base, int | float):
-        words = {True: "yes", False: "no"}
-        shown = [words[v] if isinstance(v, bool) else str(v) for v in (base, value)]
-        return None if base == value else {"value": " → ".join(shown)}
-    if not isinstance(value, int | float):
-        return {"value": f"{base} → {value}"}
-    if isinstance(base_exact, str) and isinstance(exact, str):
-        diff = Fraction(exact) - Fraction(base_exact)
-        return {"value": float(diff), "exact": fraction_str(diff)}
-    return {"value": value - base}
-
-
-def compare(calc: Calculator, inputs: Mapping[str, Any], variants: Sequence[VariantLike]) -> Comparison:
-    """Run ``calc`` at ``inputs`` under the baseline and each variant.
-
-    >>> from rulesbook.registry import registry
-    >>> calc = registry().calculator("scrollhammer.panic-test")
-    >>> compare(calc, {"ld": 7}, []).rows()[0]["values"]
-    {'baseline': 0.5833333333333334}
-    """
-    resolved = tuple(resolve_variant(v) for v in variants)
-    names = [v.name for v in resolved]
-    if BASELINE in names or len(set(names)) != len(names):
-        raise InputError("variant", f"each variant once, and none called {BASELINE}; got {', '.join(names)}")
-    checked = calc.validate(inputs)
-    results = [(BASELINE, calc.run_validated(checked))]
-    notes = []
-    for variant in resolved:
-        result = run_with_variant(calc, variant, **inputs)
-        results.append((variant.name, result))
-        overridden = [k for k in inputs if k in dict(variant.parameters) or k in dict(variant.readings)]
-        if overridden:
-            notes.append(f"{', '.join(overridden)} given as an input: {variant.name}'s value does not apply")
-        if not _touches(calc, variant):
-            notes.append(f"{variant.name} changes no parameter or reading that {calc.id} declares")
-        elif result.values == results[0][1].values:
-            notes.append(f"{variant.name} gives the same result as the baseline at these inputs")
-    return Comparison(calc, checked, resolved, tuple(results), tuple(notes))
-
-
-def _touches(calc: Calculator, variant: Variant) -> bool:
-    base = _baseline(variant.system, "variant")
-    rules = set(calc.rules)
-    return (
-        any(type(base.parameters).spec(k).rule in rules for k, _ in variant.parameters)
-        or any(k in calc.reading_keys for k, _ in variant.readings)
-        or any(c == calc.id for c, _ in variant.functions)
-    )
-
-
-# -- rules ----------------------------------------------------------------------------------------
-
-
-def rule_parameters(rule_id: str) -> list[dict[str, Any]]:
-    """The parameters of a rule a variant can change: key, label, value, allowed, section, help.
-
-    >>> rule_parameters("scrollhammer.no-such-rule")
-    []
-    """
-    system = rule_id.split(".", 1)[0]
-    choices = registry().choices.get(system)
-    if choices is None:
-        return []
-    return [
-        {
-            "key": s.key,
-            "label": s.label,
-            "value": s.format(getattr(choices.parameters, s.key)),
-            "allowed": s.allowed(),
-            "section": s.section,
-            "help": s.help,
-        }
-        for s in type(choices.parameters).specs()
-        if s.rule == rule_id
-    ]
-
-
-def parameter_lines(rule_id: str) -> Iterable[str]:
-    """``rulesbook rule ID``'s lines about the parameters a variant can change."""
-    params = rule_parameters(rule_id)
-    if params:
-        yield "Parameters a variant can change (parameters: KEY: VALUE in a variant file):"
-        for p in params:
-            yield f"  {p['key']}: {p['value']} — {p['label']}; {p['allowed']} (source: {p['section']})"
-
-
-# -- the site's page ---------------------------------------------------------------------------------
-
-
-def variants_markdown() -> str:
-    """The site's variants page: the file schema, the shipped variants and what each changes,
-    and every parameter and reading a variant can set (all generated from the declarations).
-
-    >>> page = variants_markdown()
-    >>> page.startswith("# Designer what-ifs: variants") and "| `system` | yes |" in page
-    True
-    """
-    from rulesbook.index import page_of
-
-    reg = registry()
-    out = [
-        "# Designer what-ifs: variants",
-        "",
-        "A **variant** is a named change to a rule set: other values for the numbers and dice the",
-        "rules fix (*rule parameters*), other answers to the gaps in the sources (*readings* of the",
-        "interpretations register), or — in Python — another function for a calculator. Every",
-        "calculator runs under a variant on the command line, in Python and in the widgets, beside",
-        "the rules as published.",
-        "",
-        "```bash",
-        "rulesbook variants                                    # the shipped variants",
-        "rulesbook calc scrollhammer.break-test ld=8 lost_by=2 variant=break-2-ld-per-point",
-        "rulesbook calc ID ... variant=my-rules.yaml variant=other   # repeat to compose",
-        "rulesbook compare scrollhammer.break-test ld=8 lost_by=2 --variant break-2-ld-per-point",
-        "rulesbook sweep scrollhammer.break-test ld=5..10 lost_by=1..4 --variant break-2-ld-per-point --csv out.csv --plot out.png",
-        "```",
-        "",
-        "In Python: `rulesbook.variants.run_with_variant(calc, 'NAME' or 'path.yaml' or Variant, **inputs)`,",
-        "`compare(calc, inputs, [variants])` and `Variant.define(...)` (which may also replace a",
-        "calculator's function: `functions={'calculator-id': fn}`, `fn` taking the calculator's inputs",
-        "and `choices`). In the widgets, pick a variant under **Compare with**; served calculators",
-        "keep it in the address (`/calc/ID?ld=8&variant=NAME`), so a comparison can be bookmarked and",
-        "sent. [Sweeps](sweeps.md) run a calculator over a grid of inputs × variants.",
-        "",
-        "## Writing a variant",
-        "",
-        "A variant file is a small YAML document; its name is the file name without `.yaml`:",
-        "",
-        "```yaml",
-        "system: scrollhammer",
-        "title: −2 Ld per point lost in a Break test",
-        "description: >",
-        "  Lost combats become decisive much sooner.",
-        "parameters:",
-        "  break_ld_per_point: 2",
-        "readings:",
-        "  ld_bounds: max-10",
-        "```",
-        "",
-        "| key | required | what it is |",
-        "|---|---|---|",
-        "| `system` | yes | the system whose rules change (its ID) |",
-        "| `title` | yes | one line, shown beside the results |",
-        "| `description` | no | why, in the designer's words |",
-        "| `parameters` | no | parameter key → new value (the tables below list every key, its value and what is allowed) |",
-        "| `readings` | no | reading key (or interpretation ID) → option key (quote `'on'`/`'off'`: YAML reads them as true/false) |",
-        "",
-        "A file is checked when it is loaded; any problem is one line naming the file, the key and",
-        "what is allowed, and the command exits with code 2:",
-        "",
-        "```text",
-        "rulesbook: error: my-rules.yaml: parameters.break_ld_per_pont: unknown rule parameter; allowed: …",
-        "rulesbook: error: my-rules.yaml: parameters.fall_back_dice: the dice can roll below 1, got D6-3",
-        "rulesbook: error: my-rules.yaml: parameters.points_per_morale: is a army-morale parameter, not scrollhammer's; …",
-        "```",
-        "",
-        "Variants compose (`variant=a variant=b`, `--variant a+b`) when they are of one system; two",
-        "variants that set the same key to different values are a conflict, reported in one line.",
-        "",
-        "## Shipped variants",
-        "",
-    ]
-    for system in reg.systems.values():
-        shipped = variants_for_system(system.id)
-        if not shipped:
-            continue
-        out += [f"### {system.title}", "", "| variant | what changes | file |", "|---|---|---|"]
-        for v in shipped:
-            changes = "<br>".join(s.replace("|", "\\|") for s in v.summary())
-            out.append(f"| **`{v.name}`** — {v.title} | {changes} | `{v.path}` |")
-        out.append("")
-        out += [f"- **{v.name}**: {v.description}" for v in shipped if v.description]
-        out.append("")
-    out += ["## What a variant can change", ""]
-    for system in reg.systems.values():
-        choices = reg.choices.get(system.id)
-        if choices is None:
-            continue
-        out += [f"### {system.title} (`system: {system.id}`)", "", "Rule parameters:", ""]
-        out += ["| key | value | allowed | rule | source section |", "|---|---|---|---|---|"]
-        for spec in type(choices.parameters).specs():
-            value = spec.format(getattr(choices.parameters, spec.key))
-            link = f"[{spec.rule}]({page_of(spec.rule)})"
-            label = spec.label.replace("|", "\\|")
-            out.append(f"| `{spec.key}` | `{value}` ({label}) | {spec.allowed()} | {link} | {spec.section} |")
-        out += ["", "Readings (the options of each entry of the interpretations register):", ""]
-        out += ["| key | default | options | interpretation |", "|---|---|---|---|"]
-        for rspec in type(choices.readings).specs():
-            link = f"[{rspec.interpretation}]({page_of(rspec.interpretation)})"
-            inert = " (no number changes)" if rspec.inert else ""
-            out.append(f"| `{rspec.key}` | `{rspec.default}` | {', '.join(rspec.options)} | {link}{inert} |")
-        out.append("")
-    return "\n".join(out) + "\n"

@@ -1,0 +1,50 @@
+"""Designer variants: named, validated changes of a rule system's parameters and readings.
+
+:mod:`rulesbook.variants.model` defines a :class:`Variant` (from YAML or Python), loads the shipped
+ones and runs calculators under them; :mod:`rulesbook.variants.comparison` answers a calculator
+under the baseline and variants side by side; :mod:`rulesbook.variants.pages` says in words what
+a variant can change (``rulesbook rule ID``, the site's variants page).
+"""
+
+from rulesbook.variants.comparison import Comparison, compare
+from rulesbook.variants.model import (
+    BASELINE,
+    VARIANT_KEYS,
+    Variant,
+    VariantLike,
+    choice_keys,
+    compose,
+    given_inputs,
+    load_variant,
+    resolve_variant,
+    run_assignments,
+    run_with_variant,
+    shipped_variants,
+    validate_with,
+    variant_calculator,
+    variants_for_system,
+)
+from rulesbook.variants.pages import parameter_lines, rule_parameters, variants_markdown
+
+__all__ = [
+    "BASELINE",
+    "VARIANT_KEYS",
+    "Comparison",
+    "Variant",
+    "VariantLike",
+    "choice_keys",
+    "compare",
+    "compose",
+    "given_inputs",
+    "load_variant",
+    "parameter_lines",
+    "resolve_variant",
+    "rule_parameters",
+    "run_assignments",
+    "run_with_variant",
+    "shipped_variants",
+    "validate_with",
+    "variant_calculator",
+    "variants_for_system",
+    "variants_markdown",
+]

@@ -1,0 +1,209 @@
+"""Comparisons: a calculator answered under the baseline rules and under variants, side by side."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from rulesbook.calculators import Calculator
+from rulesbook.errors import InputError
+from rulesbook.present import decimal, shown_values
+from rulesbook.results import CalcResult, fraction_str, short_fraction
+from rulesbook.variants.model import (
+    BASELINE,
+    Variant,
+    VariantLike,
+    baseline_choices,
+    resolve_variant,
+    run_with_variant,
+)
+
+__all__ = ["Comparison", "compare"]
+
+
+# -- comparison -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """One calculator at one set of inputs: the baseline and each variant, and the differences.
+
+    ``results`` holds (variant name, result) pairs, the baseline first; ``rows`` one entry per
+    scalar output: key, label, each result's value and, for numbers, each variant's
+    difference from the baseline (exact when both are exact).
+    """
+
+    calc: Calculator
+    inputs: Mapping[str, Any]
+    variants: tuple[Variant, ...]
+    results: tuple[tuple[str, CalcResult], ...]
+    notes: tuple[str, ...] = ()
+
+    @property
+    def names(self) -> list[str]:
+        """``baseline`` and each variant's name."""
+        return [name for name, _ in self.results]
+
+    def rows(self) -> list[dict[str, Any]]:
+        """Per scalar output: ``key``, ``label``, ``kind``, ``values`` and ``exact`` (by name),
+        ``text`` (each value as :mod:`rulesbook.present` shows it), ``differences`` and
+        ``difference_text`` (by variant: ``{"value": …, "exact": …}`` and ``"+0.3241 (+35/108)"``)."""
+        out = []
+        base = self.results[0][1]
+        scalar = [o for o in self.calc.outputs if o.kind not in ("table", "list") and o.key in base.values]
+        shown = {name: {s.key: s for s in shown_values(scalar, r.values)} for name, r in self.results}
+        for o in scalar:
+            values = {name: r.values.get(o.key) for name, r in self.results}
+            exact = {name: r.values.get(f"{o.key}_exact") for name, r in self.results}
+            diffs = {
+                name: _difference(values[BASELINE], exact[BASELINE], values[name], exact[name])
+                for name in self.names[1:]
+            }
+            out.append(
+                {
+                    "key": o.key,
+                    "label": o.label,
+                    "kind": o.kind,
+                    "values": values,
+                    "exact": exact,
+                    "text": {name: s[o.key].text if o.key in s else "—" for name, s in shown.items()},
+                    "differences": diffs,
+                    "difference_text": {name: _difference_text(d) for name, d in diffs.items()},
+                }
+            )
+        return out
+
+    def distributions(self) -> list[tuple[str, str, dict[str, list[float]]]]:
+        """List outputs (distributions over 0, 1, 2, …): key, label, each result's list."""
+        out = []
+        for o in self.calc.outputs:
+            if o.kind != "list":
+                continue
+            series = {
+                n: list(r.values[o.key])
+                for n, r in self.results
+                if isinstance(r.values.get(o.key), tuple | list)
+            }
+            if series and all(all(isinstance(x, float) for x in s) for s in series.values()):
+                out.append((o.key, o.label, series))
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        """Baseline, variants and differences in one JSON-ready mapping."""
+        rows = self.rows()
+        base_json = self.results[0][1].to_json()
+        return {
+            "calculator": self.calc.id,
+            "inputs": self.calc.inputs_json(self.inputs),
+            "baseline": base_json,
+            "variants": [
+                {
+                    "variant": v.name,
+                    "title": v.title,
+                    "changes": v.changes(),
+                    "result": result.to_json(),
+                    "difference": {
+                        row["key"]: row["differences"][v.name]
+                        for row in rows
+                        if row["differences"][v.name] is not None
+                    },
+                }
+                for v, (_, result) in zip(self.variants, self.results[1:], strict=True)
+            ],
+            "notes": list(self.notes),
+        }
+
+    def to_text(self) -> str:
+        """A table: one line per output, a column per result, then the differences."""
+        names = self.names
+        width = max(12, *(len(n) for n in names))
+        head = f"  {'':<30}" + "".join(f"{n:>{width + 2}}" for n in names)
+        head += "".join(f"  Δ {n}" for n in names[1:])
+        lines = [f"{self.calc.title} [{self.calc.id}]"]
+        lines += [
+            f"  {v.name}: {v.title}" + "".join(f"\n    {s}" for s in v.summary()) for v in self.variants
+        ]
+        lines += ["", head]
+        for row in self.rows():
+            cells = "".join(f"{row['text'][n]:>{width + 2}}" for n in names)
+            cells += "".join(f"  {row['difference_text'][n]}" for n in names[1:])
+            lines.append(f"  {row['label'][:30]:<30}{cells}")
+        exact_rows = [r for r in self.rows() if r["kind"] == "probability"]
+        if exact_rows:
+            lines += ["", "  exact:"]
+            for row in exact_rows:
+                shown = ", ".join(f"{n} {row['exact'][n]}" for n in names)
+                lines.append(f"    {row['key']}: {shown}")
+        lines += [f"  note: {n}" for n in self.notes]
+        return "\n".join(lines)
+
+
+def _signed(number: float | int) -> str:
+    return ("+" if number > 0 else "") + (decimal(number) if isinstance(number, float) else str(number))
+
+
+def _difference_text(diff: Mapping[str, Any] | None) -> str:
+    """``+0.3241 (+35/108)``, ``+2``, ``yes → no``, or ``—`` for no difference to show."""
+    if diff is None:
+        return "—"
+    value = diff["value"]
+    if not isinstance(value, int | float):
+        return str(value)
+    exact = diff.get("exact")
+    signed = None if exact is None else (exact if exact.startswith("-") or exact == "0" else "+" + exact)
+    tail = "" if signed is None else f" ({short_fraction(signed, limit=40)})"
+    return _signed(value) + tail
+
+
+def _difference(base: Any, base_exact: Any, value: Any, exact: Any) -> dict[str, Any] | None:
+    """``{"value": variant − baseline}`` (plus ``"exact"`` when both are exact); words for other kinds."""
+    if isinstance(base, bool) or isinstance(value, bool) or not isinstance(base, int | float):
+        words = {True: "yes", False: "no"}
+        shown = [words[v] if isinstance(v, bool) else str(v) for v in (base, value)]
+        return None if base == value else {"value": " → ".join(shown)}
+    if not isinstance(value, int | float):
+        return {"value": f"{base} → {value}"}
+    if isinstance(base_exact, str) and isinstance(exact, str):
+        diff = Fraction(exact) - Fraction(base_exact)
+        return {"value": float(diff), "exact": fraction_str(diff)}
+    return {"value": value - base}
+
+
+def compare(calc: Calculator, inputs: Mapping[str, Any], variants: Sequence[VariantLike]) -> Comparison:
+    """Run ``calc`` at ``inputs`` under the baseline and each variant.
+
+    >>> from rulesbook.registry import registry
+    >>> calc = registry().calculator("scrollhammer.panic-test")
+    >>> compare(calc, {"ld": 7}, []).rows()[0]["values"]
+    {'baseline': 0.5833333333333334}
+    """
+    resolved = tuple(resolve_variant(v) for v in variants)
+    names = [v.name for v in resolved]
+    if BASELINE in names or len(set(names)) != len(names):
+        raise InputError("variant", f"each variant once, and none called {BASELINE}; got {', '.join(names)}")
+    checked = calc.validate(inputs)
+    results = [(BASELINE, calc.run_validated(checked))]
+    notes = []
+    for variant in resolved:
+        result = run_with_variant(calc, variant, **inputs)
+        results.append((variant.name, result))
+        overridden = [k for k in inputs if k in dict(variant.parameters) or k in dict(variant.readings)]
+        if overridden:
+            notes.append(f"{', '.join(overridden)} given as an input: {variant.name}'s value does not apply")
+        if not _touches(calc, variant):
+            notes.append(f"{variant.name} changes no parameter or reading that {calc.id} declares")
+        elif result.values == results[0][1].values:
+            notes.append(f"{variant.name} gives the same result as the baseline at these inputs")
+    return Comparison(calc, checked, resolved, tuple(results), tuple(notes))
+
+
+def _touches(calc: Calculator, variant: Variant) -> bool:
+    base = baseline_choices(variant.system, "variant")
+    rules = set(calc.rules)
+    return (
+        any(type(base.parameters).spec(k).rule in rules for k, _ in variant.parameters)
+        or any(k in calc.reading_keys for k, _ in variant.readings)
+        or any(c == calc.id for c, _ in variant.functions)
+    )

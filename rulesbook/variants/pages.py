@@ -1,0 +1,156 @@
+"""What variants can change, in words: the parameters of a rule and the site's variants page."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from rulesbook.registry import registry
+from rulesbook.variants.model import variants_for_system
+
+__all__ = ["parameter_lines", "rule_parameters", "variants_markdown"]
+
+
+# -- rules ----------------------------------------------------------------------------------------
+
+
+def rule_parameters(rule_id: str) -> list[dict[str, Any]]:
+    """The parameters of a rule a variant can change: key, label, value, allowed, section, help.
+
+    >>> rule_parameters("scrollhammer.no-such-rule")
+    []
+    """
+    system = rule_id.split(".", 1)[0]
+    choices = registry().choices.get(system)
+    if choices is None:
+        return []
+    return [
+        {
+            "key": s.key,
+            "label": s.label,
+            "value": s.format(getattr(choices.parameters, s.key)),
+            "allowed": s.allowed(),
+            "section": s.section,
+            "help": s.help,
+        }
+        for s in type(choices.parameters).specs()
+        if s.rule == rule_id
+    ]
+
+
+def parameter_lines(rule_id: str) -> Iterable[str]:
+    """``rulesbook rule ID``'s lines about the parameters a variant can change."""
+    params = rule_parameters(rule_id)
+    if params:
+        yield "Parameters a variant can change (parameters: KEY: VALUE in a variant file):"
+        for p in params:
+            yield f"  {p['key']}: {p['value']} — {p['label']}; {p['allowed']} (source: {p['section']})"
+
+
+# -- the site's page ---------------------------------------------------------------------------------
+
+
+def variants_markdown() -> str:
+    """The site's variants page: the file schema, the shipped variants and what each changes,
+    and every parameter and reading a variant can set (all generated from the declarations).
+
+    >>> page = variants_markdown()
+    >>> page.startswith("# Designer what-ifs: variants") and "| `system` | yes |" in page
+    True
+    """
+    from rulesbook.index import page_of
+
+    reg = registry()
+    out = [
+        "# Designer what-ifs: variants",
+        "",
+        "A **variant** is a named change to a rule set: other values for the numbers and dice the",
+        "rules fix (*rule parameters*), other answers to the gaps in the sources (*readings* of the",
+        "interpretations register), or — in Python — another function for a calculator. Every",
+        "calculator runs under a variant on the command line, in Python and in the widgets, beside",
+        "the rules as published.",
+        "",
+        "```bash",
+        "rulesbook variants                                    # the shipped variants",
+        "rulesbook calc scrollhammer.break-test ld=8 lost_by=2 variant=break-2-ld-per-point",
+        "rulesbook calc ID ... variant=my-rules.yaml variant=other   # repeat to compose",
+        "rulesbook compare scrollhammer.break-test ld=8 lost_by=2 --variant break-2-ld-per-point",
+        "rulesbook sweep scrollhammer.break-test ld=5..10 lost_by=1..4 --variant break-2-ld-per-point --csv out.csv --plot out.png",
+        "```",
+        "",
+        "In Python: `rulesbook.variants.run_with_variant(calc, 'NAME' or 'path.yaml' or Variant, **inputs)`,",
+        "`compare(calc, inputs, [variants])` and `Variant.define(...)` (which may also replace a",
+        "calculator's function: `functions={'calculator-id': fn}`, `fn` taking the calculator's inputs",
+        "and `choices`). In the widgets, pick a variant under **Compare with**; served calculators",
+        "keep it in the address (`/calc/ID?ld=8&variant=NAME`), so a comparison can be bookmarked and",
+        "sent. [Sweeps](sweeps.md) run a calculator over a grid of inputs × variants.",
+        "",
+        "## Writing a variant",
+        "",
+        "A variant file is a small YAML document; its name is the file name without `.yaml`:",
+        "",
+        "```yaml",
+        "system: scrollhammer",
+        "title: −2 Ld per point lost in a Break test",
+        "description: >",
+        "  Lost combats become decisive much sooner.",
+        "parameters:",
+        "  break_ld_per_point: 2",
+        "readings:",
+        "  ld_bounds: max-10",
+        "```",
+        "",
+        "| key | required | what it is |",
+        "|---|---|---|",
+        "| `system` | yes | the system whose rules change (its ID) |",
+        "| `title` | yes | one line, shown beside the results |",
+        "| `description` | no | why, in the designer's words |",
+        "| `parameters` | no | parameter key → new value (the tables below list every key, its value and what is allowed) |",
+        "| `readings` | no | reading key (or interpretation ID) → option key (quote `'on'`/`'off'`: YAML reads them as true/false) |",
+        "",
+        "A file is checked when it is loaded; any problem is one line naming the file, the key and",
+        "what is allowed, and the command exits with code 2:",
+        "",
+        "```text",
+        "rulesbook: error: my-rules.yaml: parameters.break_ld_per_pont: unknown rule parameter; allowed: …",
+        "rulesbook: error: my-rules.yaml: parameters.fall_back_dice: the dice can roll below 1, got D6-3",
+        "rulesbook: error: my-rules.yaml: parameters.points_per_morale: is a army-morale parameter, not scrollhammer's; …",
+        "```",
+        "",
+        "Variants compose (`variant=a variant=b`, `--variant a+b`) when they are of one system; two",
+        "variants that set the same key to different values are a conflict, reported in one line.",
+        "",
+        "## Shipped variants",
+        "",
+    ]
+    for system in reg.systems.values():
+        shipped = variants_for_system(system.id)
+        if not shipped:
+            continue
+        out += [f"### {system.title}", "", "| variant | what changes | file |", "|---|---|---|"]
+        for v in shipped:
+            changes = "<br>".join(s.replace("|", "\\|") for s in v.summary())
+            out.append(f"| **`{v.name}`** — {v.title} | {changes} | `{v.path}` |")
+        out.append("")
+        out += [f"- **{v.name}**: {v.description}" for v in shipped if v.description]
+        out.append("")
+    out += ["## What a variant can change", ""]
+    for system in reg.systems.values():
+        choices = reg.choices.get(system.id)
+        if choices is None:
+            continue
+        out += [f"### {system.title} (`system: {system.id}`)", "", "Rule parameters:", ""]
+        out += ["| key | value | allowed | rule | source section |", "|---|---|---|---|---|"]
+        for spec in type(choices.parameters).specs():
+            value = spec.format(getattr(choices.parameters, spec.key))
+            link = f"[{spec.rule}]({page_of(spec.rule)})"
+            label = spec.label.replace("|", "\\|")
+            out.append(f"| `{spec.key}` | `{value}` ({label}) | {spec.allowed()} | {link} | {spec.section} |")
+        out += ["", "Readings (the options of each entry of the interpretations register):", ""]
+        out += ["| key | default | options | interpretation |", "|---|---|---|---|"]
+        for rspec in type(choices.readings).specs():
+            link = f"[{rspec.interpretation}]({page_of(rspec.interpretation)})"
+            inert = " (no number changes)" if rspec.inert else ""
+            out.append(f"| `{rspec.key}` | `{rspec.default}` | {', '.join(rspec.options)} | {link}{inert} |")
+        out.append("")
+    return "\n".join(out) + "\n"
