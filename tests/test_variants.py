@@ -280,7 +280,9 @@ def test_rule_command_lists_the_parameters_a_variant_can_change() -> None:
     assert out.exit_code == 0, out.stderr
     assert "Parameters a variant can change" in out.stdout
     assert "battle_shock_dice: 2D6 — Battle-shock dice" in out.stdout
-    assert [p["key"] for p in rule_parameters("wh40k.core.battle-shock")] == ["battle_shock_dice"]
+    assert "battle_shock_margin: 0 — Battle-shock margin over Leadership" in out.stdout
+    keys = [p["key"] for p in rule_parameters("wh40k.core.battle-shock")]
+    assert keys == ["battle_shock_dice", "battle_shock_margin"]
     assert "Parameters a variant can change: none" in invoke("rule", "wh40k.attack.sequence").stdout
 
 
@@ -292,7 +294,7 @@ def test_the_widgets_compare_with_a_variant_side_by_side() -> None:
     assert 'data-variant="baseline"' in html and 'data-variant="deadly-demise-on-5"' in html
     assert 'data-exact="1/6">+0.1667 (+1/6)<' in html  # P(explodes) 1/6 -> 1/3
     assert "<svg" in html  # the mortal-wound distributions, plotted side by side
-    assert form.compare.options == ("none", "battle-shock-3d6", "deadly-demise-on-5")
+    assert form.compare.options == ("none", "battle-shock-3d6", "battle-shock-above-ld", "deadly-demise-on-5")
     form.compare.value = "none"
     assert "data-variant" not in form.output.value and 'data-key="p_explodes_exact">1/6<' in form.output.value
 
@@ -306,3 +308,12 @@ def test_the_panel_app_compares_too() -> None:
     assert '<div class="rb-compare-side" data-variant="break-2-ld-per-point">' in html
     assert 'data-key="difference-p_pass" data-exact="-1/4">-0.25 (-1/4)<' in html
     assert app.compare.visible and app.compare.options[0] == "none"
+
+
+def test_battle_shock_passing_only_above_leadership_is_a_shipped_variant() -> None:
+    """The issue's example "Battle-shock passes on 2D6 > Ld": Ld 7 passes on 8+ (5/12, not 7/12)."""
+    from rulesbook.registry import registry as _registry
+
+    calc = _registry().calculator("wh40k.battle-shock")
+    assert run_with_variant(calc, "battle-shock-above-ld", leadership=7)["p_pass_exact"] == "5/12"
+    assert calc.run(leadership=7)["p_pass_exact"] == "7/12"

@@ -71,6 +71,7 @@ USES: dict[str, tuple[Any, Callable[[Wh40kChoices], object]]] = {
         lambda c: save_test(_gun(), Target(4, 3, 1, cover=True), Situation(), c).p_pass(),
     ),  # type: ignore[union-attr]
     "battle_shock_dice": (parse_dice("3D6"), lambda c: battle_shock_test(7, 0, c).p_pass()),
+    "battle_shock_margin": (1, lambda c: battle_shock_test(7, 0, c).p_pass()),
     "desperate_escape_fails_up_to": (3, lambda c: desperate_escape_test(c).p_pass()),
     "hazardous_fails_up_to": (2, lambda c: hazardous_test(c).p_pass()),
     "hazardous_mortal_wounds": (

@@ -127,6 +127,16 @@ class Wh40kParameters(Parameters):
         minimum=1,
         help="Rolled for a Battle-shock test; the test passes at or above the unit's Leadership.",
     )
+    battle_shock_margin: int = parameter(
+        0,
+        label="Battle-shock margin over Leadership",
+        rule="wh40k.core.battle-shock",
+        section="Battle-shock",
+        minimum=0,
+        maximum=6,
+        help="The roll must reach Leadership plus this margin: 0 (the rule) passes at or above "
+        "Leadership, 1 only above it.",
+    )
     desperate_escape_fails_up_to: int = parameter(
         2,
         label="Desperate Escape fails up to",

@@ -91,7 +91,9 @@ def battle_shock_calculator(*, leadership: int, modifier: int, choices: Wh40kCho
     """Exact P(pass) of a Battle-shock test."""
     p = battle_shock_test(leadership, modifier, choices).p_pass()
     lines = (
-        f"Roll {choices.parameters.battle_shock_dice}{modifier:+d}; {leadership} or more passes: P(pass) = {fraction_str(p)} ≈ {float(p):.1%}.",
+        f"Roll {choices.parameters.battle_shock_dice}{modifier:+d}; "
+        f"{leadership + choices.parameters.battle_shock_margin} or more passes: "
+        f"P(pass) = {fraction_str(p)} ≈ {float(p):.1%}.",
         "A failed test leaves the unit Battle-shocked (OC 0, no Stratagems) until your next Command phase.",
     )
     return CalcResult(

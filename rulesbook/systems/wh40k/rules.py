@@ -311,13 +311,16 @@ def _packet_distribution(
 @implements("wh40k.core.battle-shock")
 def battle_shock_test(leadership: int, modifier: int = 0, choices: Wh40kChoices = CHOICES) -> RollTest:
     """The Battle-shock test: 2D6 (``parameters.battle_shock_dice``) + modifier >= Leadership
-    passes.
+    (plus ``parameters.battle_shock_margin``, 0 by the rule) passes.
 
     >>> battle_shock_test(7).p_pass()
     Fraction(7, 12)
+    >>> battle_shock_test(7, choices=CHOICES.replace(parameters={"battle_shock_margin": 1})).p_pass()
+    Fraction(5, 12)
     """
-    dice = choices.parameters.battle_shock_dice
-    return RollTest(dice=dice, target=leadership, direction="over", modifier=modifier)
+    params = choices.parameters
+    target = leadership + params.battle_shock_margin
+    return RollTest(dice=params.battle_shock_dice, target=target, direction="over", modifier=modifier)
 
 
 @implements("wh40k.core.desperate-escape")
