@@ -40,12 +40,11 @@ from rulesbook.inputs import (
     IntInput,
     IntListInput,
     OptionalInput,
-    OptionalIntInput,
     PathInput,
     TextInput,
     WordListInput,
 )
-from rulesbook.results import CalcResult, Table, fraction_str
+from rulesbook.results import CalcResult, Table, is_exact_list, publish_values
 
 __all__ = [
     "NOT_GIVEN",
@@ -59,7 +58,6 @@ __all__ = [
     "IntListInput",
     "InterpretationInput",
     "OptionalInput",
-    "OptionalIntInput",
     "Output",
     "PathInput",
     "TextInput",
@@ -84,28 +82,6 @@ class Output:
     kind: Literal["probability", "number", "count", "bool", "list", "text", "table"] = "probability"
     help: str = ""
     when: str = ""
-
-
-def _is_exact_list(value: Any) -> bool:
-    return isinstance(value, list | tuple) and bool(value) and all(isinstance(v, Fraction) for v in value)
-
-
-def publish_values(values: Mapping[str, Any]) -> dict[str, Any]:
-    """The published form of exact result values: Fractions give a float and an exact string.
-
-    >>> publish_values({"p_pass": Fraction(5, 12), "modified_ld": 6, "pmf": [Fraction(1, 2)] * 2})
-    {'p_pass': 0.4166666666666667, 'p_pass_exact': '5/12', 'modified_ld': 6, 'pmf': [0.5, 0.5], 'pmf_exact': ['1/2', '1/2']}
-    """
-    out: dict[str, Any] = {}
-    for key, value in values.items():
-        if isinstance(value, Fraction):
-            out[key], out[f"{key}_exact"] = float(value), fraction_str(value)
-        elif _is_exact_list(value):
-            out[key] = [float(v) for v in value]
-            out[f"{key}_exact"] = [fraction_str(v) for v in value]
-        else:
-            out[key] = value
-    return out
 
 
 class ChoiceSet(Protocol):
@@ -232,7 +208,7 @@ class Calculator:
 
     def _finish(self, result: CalcResult) -> CalcResult:
         """Derive the published forms of exact values once (see :func:`publish_values`)."""
-        if not any(isinstance(v, Fraction) or _is_exact_list(v) for v in result.values.values()):
+        if not any(isinstance(v, Fraction) or is_exact_list(v) for v in result.values.values()):
             return result
         return dataclasses.replace(result, values=publish_values(result.values))
 

@@ -21,7 +21,6 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, ClassVar
@@ -40,7 +39,6 @@ __all__ = [
     "IntListInput",
     "InterpretationInput",
     "OptionalInput",
-    "OptionalIntInput",
     "PathInput",
     "TextInput",
     "WordListInput",
@@ -200,42 +198,19 @@ class ChoiceInput(Input):
         return word
 
 
-@cache
-def _system_register(system: str) -> Mapping[str, Any]:
-    from rulesbook.records import load_system_data
-
-    path = Path(__file__).parent / "systems" / system.replace("-", "_") / "rules.yaml"
-    return {i.id: i for i in load_system_data(path)[2]} if path.is_file() else {}
-
-
-def _register_entry(interp_id: str) -> Any:
-    """The register entry ``interp_id`` read from its system's data file (legacy declarations)."""
-    return _system_register(interp_id.split(".", 1)[0]).get(interp_id)
-
-
 @dataclass(frozen=True, kw_only=True)
 class InterpretationInput(ChoiceInput):
     """A switch between the options of an entry of the interpretations register.
 
-    Choices and default come from the register, so the calculator, the CLI, the widgets and
-    the docs always offer exactly the documented alternatives.
+    Built by :meth:`rulesbook.choices.Readings.input` from the system's typed reading, whose
+    options and default the loader checks against the register, so the calculator, the CLI,
+    the widgets and the docs always offer exactly the documented alternatives.
     """
 
     interpretation: str
-    choices: tuple[str, ...] = ()
     kind: ClassVar[str] = "interpretation"
 
     def __post_init__(self) -> None:
-        if self.choices:  # declared from a typed reading (rulesbook.choices.Readings.input)
-            if not self.label:
-                object.__setattr__(self, "label", self.key.replace("_", " ").capitalize())
-            return
-        interp = _register_entry(self.interpretation)
-        if interp is None:
-            raise LookupError(f"unknown interpretation {self.interpretation}")
-        object.__setattr__(self, "choices", interp.option_keys)
-        if self.default is REQUIRED:
-            object.__setattr__(self, "default", interp.default)
         if not self.label:
             object.__setattr__(self, "label", self.key.replace("_", " ").capitalize())
 
@@ -348,12 +323,6 @@ class OptionalInput(Input):
         if self._special(value):
             return self.format(value) if self.word_in_json else None
         return self.inner.jsonable(value)
-
-
-def OptionalIntInput(*, none_word: str = "none", default: Any = REQUIRED, **int_fields: Any) -> OptionalInput:
-    """An integer in range or the word ``none`` (kept for callers not yet moved to :class:`OptionalInput`)."""
-    inner = IntInput(**int_fields)
-    return OptionalInput(inner=inner, words={none_word: None}, empty=None, default=default)
 
 
 @dataclass(frozen=True, kw_only=True)

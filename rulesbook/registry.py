@@ -300,11 +300,6 @@ def registry(system: str | None = None) -> Registry:
     return _REGISTRY
 
 
-def raw_registry() -> Registry:
-    """The registry without triggering system imports (used by the systems while they load)."""
-    return _REGISTRY
-
-
 def implements[F: Callable[..., Any]](*rule_ids: str) -> Callable[[F], F]:
     """Mark a function as the code that executes the given rule(s).
 
@@ -328,10 +323,3 @@ def implements[F: Callable[..., Any]](*rule_ids: str) -> Callable[[F], F]:
         return func
 
     return mark
-
-
-def register_system_file(path: Path) -> System:
-    """Load a system's ``rules.yaml`` into the registry (called from the system's package)."""
-    system, rules, interps = load_system_data(path)
-    _REGISTRY.add_system_data(system, rules, interps)
-    return system

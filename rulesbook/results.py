@@ -32,7 +32,10 @@ __all__ = [
     "Table",
     "fold_both_lose",
     "fraction_str",
+    "is_exact_list",
     "markov_step",
+    "probability_values",
+    "publish_values",
     "short_fraction",
     "to_jsonable",
 ]
@@ -414,10 +417,33 @@ def _freeze(value: Any) -> Any:
     return value
 
 
+def is_exact_list(value: Any) -> bool:
+    """True for a non-empty list or tuple of Fractions (published as floats and exact strings)."""
+    return isinstance(value, list | tuple) and bool(value) and all(isinstance(v, Fraction) for v in value)
+
+
+def publish_values(values: Mapping[str, Any]) -> dict[str, Any]:
+    """The published form of exact result values: Fractions give a float and an exact string.
+
+    >>> publish_values({"p_pass": Fraction(5, 12), "modified_ld": 6, "pmf": [Fraction(1, 2)] * 2})
+    {'p_pass': 0.4166666666666667, 'p_pass_exact': '5/12', 'modified_ld': 6, 'pmf': [0.5, 0.5], 'pmf_exact': ['1/2', '1/2']}
+    """
+    out: dict[str, Any] = {}
+    for key, value in values.items():
+        if isinstance(value, Fraction):
+            out[key], out[f"{key}_exact"] = float(value), fraction_str(value)
+        elif is_exact_list(value):
+            out[key] = [float(v) for v in value]
+            out[f"{key}_exact"] = [fraction_str(v) for v in value]
+        else:
+            out[key] = value
+    return out
+
+
 def probability_values(name: str, value: Fraction) -> dict[str, Any]:
     """``{name: float, name_exact: "a/b"}`` — the two forms every probability is given in.
 
     >>> probability_values("p_pass", Fraction(7, 12))
     {'p_pass': 0.5833333333333334, 'p_pass_exact': '7/12'}
     """
-    return {name: float(value), f"{name}_exact": fraction_str(value)}
+    return publish_values({name: value})
