@@ -173,6 +173,31 @@ class Wh40kParameters(Parameters):
         maximum=6,
         help="The destroyed model explodes on a D6 of this or more.",
     )
+    charge_dice: DiceExpr = parameter(
+        parse_dice("2D6"),
+        label="Charge roll dice",
+        rule="wh40k.core.charge",
+        section="Charging with a Unit",
+        minimum=1,
+        help="Rolled for a Charge roll; the total is the most inches each charging model may move.",
+    )
+    advance_dice: DiceExpr = parameter(
+        parse_dice("D6"),
+        label="Advance roll dice",
+        rule="wh40k.core.advance",
+        section="Advance Moves",
+        minimum=1,
+        help="Rolled for an Advance roll and added to the Move characteristic.",
+    )
+    engagement_range: int = parameter(
+        1,
+        label="Engagement Range (inches, horizontal)",
+        rule="wh40k.core.engagement-range",
+        section="Engagement Range",
+        minimum=0,
+        maximum=6,
+        help="Models this close horizontally (and within 5 inches vertically) are within Engagement Range.",
+    )
 
 
 @dataclass(frozen=True)
@@ -255,6 +280,9 @@ class Wh40kReadings(Readings):
         "wh40k.interpretations.remained-stationary",
         "stationary",
         inert="it is the default of the remained_stationary situation input (true); the input decides",
+    )
+    charge_gap: Literal["engagement-range", "base-contact"] = reading(
+        "wh40k.interpretations.charge-gap", "engagement-range"
     )
 
 
