@@ -252,8 +252,8 @@ class _Builder:
         self.stack: list[tuple[Node, set[tuple[str, str]] | None, list[Node | None]]] = []
         self.nodes = 0
 
-    def refuse(self, reason: str, line: int | None) -> DataFileError:
-        return _fail(self.file, "refused", reason, line)
+    def refuse(self, reason: str, line: int | None, kind: str = "refused") -> DataFileError:
+        return _fail(self.file, kind, reason, line)
 
     def scalar(self, tag: str, value: str, mark: yaml.Mark, style: str | None = None) -> None:
         if (
@@ -369,7 +369,7 @@ def _compose_yaml(text: str, file: str, limits: Limits) -> Node | None:
 
 def _refuse_tag(build: _Builder, event: Any) -> DataFileError:
     shown = str(event.tag).replace("tag:yaml.org,2002:", "!!")
-    return build.refuse(f"tags ({shorten(shown, 40)}) are not allowed", event.start_mark.line + 1)
+    return build.refuse(f"tags ({shorten(shown, 40)}) are not allowed", event.start_mark.line + 1, build.kind)
 
 
 def _yaml_problem(exc: yaml.YAMLError, text: str) -> tuple[str, int | None]:
@@ -486,7 +486,7 @@ def compose_text(text: str, name: str, *, is_json: bool = False, limits: Limits 
     >>> compose_text("a: !!python/name:os.system x", "evil.yaml")
     Traceback (most recent call last):
     ...
-    rulesbook.data.DataFileError: evil.yaml: refused (line 1: tags (!!python/name:os.system) are not allowed)
+    rulesbook.data.DataFileError: evil.yaml: not valid YAML (line 1: tags (!!python/name:os.system) are not allowed)
     >>> compose_text('{"a": [[[[1]]]]}', "deep.json", is_json=True, limits=Limits(max_depth=3))
     Traceback (most recent call last):
     ...
@@ -521,7 +521,7 @@ def load_data_file(path: Path, *, name: str | None = None, limits: Limits = LIMI
         >>> load_data_file(path)  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        rulesbook.data.DataFileError: evil.yaml: refused (line 1: tags (...) are not allowed)
+        rulesbook.data.DataFileError: evil.yaml: not valid YAML (line 1: tags (...) are not allowed)
     """
     shown = name or Path(path).name
     text = read_text(path, name=shown, limits=limits)
