@@ -549,7 +549,12 @@ class _Dumper(yaml.SafeDumper):
 
 
 def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
-    style = '"' if _NEEDS_ESCAPES.search(value) or value != value.strip(" ") else None
+    if _NEEDS_ESCAPES.search(value):
+        style: str | None = '"'
+    elif _plain_tag(value) != STR:  # 1e5, TRUE, +1: text that the strict schema reads as a value
+        style = "'"
+    else:
+        style = None
     return dumper.represent_scalar(STR, value, style=style)
 
 
