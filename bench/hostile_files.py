@@ -97,7 +97,9 @@ def main() -> None:
     for r in slowest:
         print(f"{r['seconds']:8.3f} s  {r['kind']:>28}  {r['case']:<34} {r['outcome'][:60]}")
     refused = [r["seconds"] for r in rows if r["outcome"] != "accepted"]
-    print(f"{len(rows)} cases; slowest refusal {max(refused):.3f} s; median {sorted(refused)[len(refused) // 2]:.4f} s")
+    print(
+        f"{len(rows)} cases; slowest refusal {max(refused):.3f} s; median {sorted(refused)[len(refused) // 2]:.4f} s"
+    )
     if args.json:
         args.json.write_text(json.dumps({"python": sys.version.split()[0], "rows": rows}, indent=1) + "\n")
 
