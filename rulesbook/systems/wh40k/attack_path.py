@@ -60,6 +60,8 @@ __all__ = [
     "SITUATION_INPUTS",
     "TARGET_INPUTS",
     "Attackers",
+    "ability_warnings",
+    "check_attackers",
     "declare_attack_calculator",
     "dense",
     "situation_of",
@@ -341,7 +343,10 @@ class Attackers:
 type Pick = Callable[[Mapping[str, Any]], Attackers]
 
 
-def _check(attackers: Attackers, values: Mapping[str, Any]) -> None:
+def check_attackers(attackers: Attackers, values: Mapping[str, Any]) -> None:
+    """The shared cross-field checks of an attack: target size, shooting and fighting not mixed,
+    ranged-only inputs on melee weapons, attacks per weapon, the Devastating Wounds bound and the
+    cost model (one-line InputError naming the field)."""
     total = values["wounds"] * values["models"]
     if total > MAX_TOTAL_WOUNDS:
         raise InputError("models", f"models × wounds must be at most {MAX_TOTAL_WOUNDS}, got {total}")
@@ -421,7 +426,7 @@ def declare_attack_calculator(
         inputs=[*weapon_inputs, *SITUATION_INPUTS, *TARGET_INPUTS, *READING_INPUTS],
         outputs=OUTPUTS,
         rules=rules,
-        check=lambda values: _check(pick(values), values),
+        check=lambda values: check_attackers(pick(values), values),
         examples=examples,
         reference_tables=reference_tables,
         choices=CHOICES,
@@ -436,6 +441,11 @@ def ability_warnings(weapon: Weapon, target: Target, label: str = "") -> list[st
     where = f"{label}: " if label else ""
     out = [
         f"{where}{word} changes no number of this calculator (accepted so a profile can be typed as printed)"
+        + (
+            "; against an Attached unit, wh40k.attack-and-battle-shock applies it"
+            if word == "precision"
+            else ""
+        )
         for word in weapon.abilities.other
         if word in INERT_ABILITIES
     ]
