@@ -13,6 +13,7 @@ SYSTEM = SystemPackage(
         "rulesbook.systems.wh40k.calculators",
         "rulesbook.systems.wh40k.roll_calculators",
         "rulesbook.systems.wh40k.moves",
+        "rulesbook.systems.wh40k.morale",
         "rulesbook.systems.wh40k.datasheet_calculator",
     ),
     extra_rules=registered_faction_rules,
