@@ -311,8 +311,8 @@ def target_of(values: Mapping[str, Any]) -> Target:
 
 def situation_of(values: Mapping[str, Any], extra_hit_modifier: int = 0) -> Situation:
     """The attacker's situation of the situation inputs (plus a unit's own Hit modifier)."""
-    given = {name: values[name] for name in _SITUATION_FIELDS}
-    given["hit_modifier"] += extra_hit_modifier
+    given = {name: values[name] for name in _SITUATION_FIELDS if name in values}
+    given["hit_modifier"] = given.get("hit_modifier", 0) + extra_hit_modifier
     return Situation(**given)
 
 
