@@ -154,7 +154,7 @@ def big_cases(folder: Path) -> dict[str, Callable[[], Path]]:
         "deep.json": text("deep.json", "[" * 100_000 + "]" * 100_000),
         "deep-objects.json": text("deep-objects.json", '{"a":' * 50_000 + "1" + "}" * 50_000),
         "deep-flow.yaml": text("deep-flow.yaml", "[" * 100_000 + "]" * 100_000),
-        "deep-block.yaml": text("deep-block.yaml", "".join(" " * i + "a:\n" for i in range(2000))),
+        "deep-block.yaml": text("deep-block.yaml", "".join(" " * i + "a:\n" for i in range(1000))),
         "long-list.yaml": text("long-list.yaml", "turns: [" + ", ".join(["1"] * 20_000) + "]\n"),
         "many-nodes.json": text(
             "many-nodes.json", "[" + ",".join(["[" + ",".join(["1"] * 9000) + "]"] * 25) + "]"
