@@ -492,6 +492,7 @@ def compose_text(text: str, name: str, *, is_json: bool = False, limits: Limits 
     ...
     rulesbook.data.DataFileError: deep.json: refused (line 1: nested deeper than 3 levels)
     """
+    text = text.removeprefix("\ufeff")  # a byte-order mark left by a decoder is not content
     if is_json:
         return _compose_json(text, name, limits)
     return _compose_yaml(text, name, limits)
