@@ -24,7 +24,7 @@ from rulesbook.inputs import ChoiceInput, Input, IntInput
 from rulesbook.results import Table
 from rulesbook.systems.army_morale.log import EVENT_TYPES, RALLY_INPUTS, GameLog, event_kind
 from rulesbook.systems.army_morale.logfile import log_from_text, log_to_text
-from rulesbook.systems.army_morale.replay import LEDGER_COLUMNS
+from rulesbook.systems.army_morale.replay import LEDGER_COLUMNS, LEDGER_LABELS
 from rulesbook.systems.army_morale.rules import SIDES
 from rulesbook.systems.army_morale.tracker import (
     FORM_SLOTS,
@@ -103,7 +103,9 @@ def status_html(tracker: Tracker, error: str = "") -> str:
         parts.append(f'<p class="am-error" data-key="error">{html.escape(error)}</p>')
     parts += [f'<p class="am-warn">⚠ {html.escape(w)}</p>' for w in ledger.warnings]
     rows = tuple(e.row() for e in reversed(ledger.entries))
-    parts.append(Table("ledger", "Ledger (newest first)", LEDGER_COLUMNS, rows).to_html())
+    parts.append(
+        Table("ledger", "Ledger (newest first)", LEDGER_COLUMNS, rows, column_info=LEDGER_LABELS).to_html()
+    )
     parts.append("</div>")
     return "".join(parts)
 
