@@ -141,6 +141,7 @@ class Calculator:
         if len(set(keys)) != len(keys):
             raise ValueError(f"{self.id}: duplicate input keys")
         object.__setattr__(self, "_cached", lru_cache(maxsize=4096)(self._compute_tuple))
+        object.__setattr__(self, "_by_key", {i.key: i for i in self.inputs})
         readings = () if self.choices is None else {s.key for s in type(self.choices.readings).specs()}
         object.__setattr__(
             self,
@@ -154,9 +155,9 @@ class Calculator:
     # -- inputs ---------------------------------------------------------------------------
     def input(self, key: str) -> Input:
         """The declared input called ``key`` (InputError naming the allowed keys otherwise)."""
-        for inp in self.inputs:
-            if inp.key == key:
-                return inp
+        inp: Input | None = self._by_key.get(key) if isinstance(key, str) else None  # type: ignore[attr-defined]
+        if inp is not None:
+            return inp
         raise InputError(
             key, f"unknown input for {self.id}; allowed: {', '.join(i.key for i in self.inputs)}"
         )
@@ -184,8 +185,10 @@ class Calculator:
         reading), else the register's default.
         """
         out: dict[str, Any] = {}
+        by_key = self._by_key  # type: ignore[attr-defined]
         for key in values:
-            self.input(key)  # unknown keys fail first, with the list of allowed keys
+            if key not in by_key:
+                self.input(key)  # unknown keys fail first, with the list of allowed keys
         for inp in self.inputs:
             if inp.key in values:
                 out[inp.key] = inp.validate(values[inp.key])

@@ -63,6 +63,8 @@ __all__ = [
     "register_problems",
 ]
 
+_MISSING = object()
+
 _PARAMETER = "rulesbook.parameter"
 _READING = "rulesbook.reading"
 
@@ -219,8 +221,17 @@ class Parameters:
         raise InputError(key, f"unknown rule parameter; allowed: {known}")
 
     def replace(self, changes: Mapping[str, Any]) -> Self:
-        """A validated changed copy."""
+        """A validated changed copy (the value itself when nothing changes)."""
+        if not changes or all(
+            isinstance(key, str)
+            and getattr(self, key, _MISSING) == value
+            and type(getattr(self, key)) is type(value)
+            for key, value in changes.items()
+        ):
+            return self  # every value already in place (and so valid)
         checked = {key: type(self).spec(key).check(value) for key, value in changes.items()}
+        if all(getattr(self, key) == value for key, value in checked.items()):
+            return self
         return dataclasses.replace(self, **checked)  # type: ignore[type-var]
 
     def changed(self) -> dict[str, Any]:
@@ -232,6 +243,7 @@ class Readings:
     """Base of a system's readings: a frozen dataclass of ``Literal`` :func:`reading` fields."""
 
     _specs: ClassVar[tuple[ReadingSpec, ...]]
+    _by_key: ClassVar[dict[str, ReadingSpec]]
 
     @classmethod
     def specs(cls) -> tuple[ReadingSpec, ...]:
@@ -256,9 +268,13 @@ class Readings:
     @classmethod
     def spec(cls, key: str) -> ReadingSpec:
         """The declaration of reading ``key`` (a field name or an interpretation ID)."""
-        for spec in cls.specs():
-            if key in (spec.key, spec.interpretation):
-                return spec
+        if "_by_key" not in cls.__dict__:
+            by_key = {s.interpretation: s for s in cls.specs()}
+            by_key.update({s.key: s for s in cls.specs()})
+            cls._by_key = by_key
+        spec = cls._by_key.get(key) if isinstance(key, str) else None
+        if spec is not None:
+            return spec
         known = ", ".join(s.key for s in cls.specs()) or "none"
         raise InputError(key, f"unknown reading; allowed: {known}")
 
@@ -280,11 +296,20 @@ class Readings:
         )
 
     def replace(self, changes: Mapping[str, Any]) -> Self:
-        """A validated changed copy (keys are field names or interpretation IDs)."""
+        """A validated changed copy (keys are field names or interpretation IDs; the value
+        itself when nothing changes)."""
+        if all(
+            isinstance(key, str) and getattr(self, key, _MISSING) == value for key, value in changes.items()
+        ):
+            return self  # every value already in place (and so valid)
         checked = {}
+        same = True
         for key, value in changes.items():
             spec = type(self).spec(key)
             checked[spec.key] = spec.check(value)
+            same = same and getattr(self, spec.key) == checked[spec.key]
+        if same:
+            return self
         return dataclasses.replace(self, **checked)  # type: ignore[type-var]
 
     def changed(self) -> dict[str, str]:
@@ -306,12 +331,13 @@ class RuleChoices[P: Parameters, R: Readings]:
         parameters: Mapping[str, Any] | None = None,
         readings: Mapping[str, Any] | None = None,
     ) -> RuleChoices[P, R]:
-        """A validated changed copy: a variant, a sweep point or another reading."""
-        return RuleChoices(
-            self.system,
-            self.parameters.replace(parameters or {}),
-            self.readings.replace(readings or {}),
-        )
+        """A validated changed copy: a variant, a sweep point or another reading (the value
+        itself when nothing changes)."""
+        new_parameters = self.parameters.replace(parameters or {})
+        new_readings = self.readings.replace(readings or {})
+        if new_parameters is self.parameters and new_readings is self.readings:
+            return self
+        return RuleChoices(self.system, new_parameters, new_readings)
 
     def changed(self) -> dict[str, Any]:
         """Everything that differs from the declared defaults, parameters then readings."""

@@ -134,8 +134,40 @@ class DiceExpr:
         return icepool.d(self.sides)
 
     def distribution(self) -> Distribution[int]:
-        """The exact distribution of the total."""
-        return Distribution.from_die(self.die())
+        """The exact distribution of the total (counted directly in integers: the same as the
+        icepool die's, without building one).
+
+        >>> parse_dice("2D3+1").distribution().pmf() == Distribution.from_die(parse_dice("2D3+1").die()).pmf()
+        True
+        """
+        return _distribution_for(self.count, self.sides, self.modifier)
+
+    def weights(self) -> tuple[tuple[int, ...], int]:
+        """Integer weights of the totals ``minimum .. maximum`` over ``sides ** count``.
+
+        >>> parse_dice("2D3").weights()
+        ((1, 2, 3, 2, 1), 9)
+        """
+        return _weights_for(self.count, self.sides)
+
+
+@lru_cache(maxsize=1024)
+def _weights_for(count: int, sides: int) -> tuple[tuple[int, ...], int]:
+    weights = [1]
+    for _ in range(count):
+        nxt = [0] * (len(weights) + sides - 1)
+        for i, w in enumerate(weights):
+            for j in range(i, i + sides):
+                nxt[j] += w
+        weights = nxt
+    return tuple(weights), sides**count
+
+
+@lru_cache(maxsize=1024)
+def _distribution_for(count: int, sides: int, modifier: int) -> Distribution[int]:
+    weights, den = _weights_for(count, sides)
+    low = count + modifier
+    return Distribution.from_weights(((low + i, w) for i, w in enumerate(weights)), den)
 
 
 @lru_cache(maxsize=1024)
@@ -235,7 +267,14 @@ def natural(*values: int) -> frozenset[Faces]:
     >>> sorted(natural(5, 6))
     [(5,), (6,)]
     """
-    return frozenset((v,) for v in values)
+    known = _NATURAL.get(values)
+    return known if known is not None else frozenset((v,) for v in values)
+
+
+_NATURAL: dict[tuple[int, ...], frozenset[Faces]] = {
+    v: frozenset((f,) for f in v) for v in [(1,), *(tuple(range(c, 7)) for c in range(1, 7))]
+}
+"""The natural sets the rules use most (a 1; c..6), built once at import: they are values."""
 
 
 def double(value: int, count: int = 2) -> frozenset[Faces]:
@@ -336,7 +375,8 @@ class RollTest:
 
     def p_pass(self) -> Fraction:
         """Exact probability that the test passes (critical results included)."""
-        return self.distribution().p_at_least(Outcome.PASS)
+        _, passed, critical, den = self.counts()
+        return Fraction(passed + critical, den)
 
     def pass_die(self) -> icepool.Die[int]:
         """A 0/1 die showing 1 when the test passes (``n @ test.pass_die()`` counts passes).
@@ -358,7 +398,17 @@ class RollTest:
 
     def p_critical(self) -> Fraction:
         """Exact probability of a critical result."""
-        return self.distribution().p(Outcome.CRITICAL)
+        _, _, critical, den = self.counts()
+        return Fraction(critical, den)
+
+    def counts(self) -> tuple[int, int, int, int]:
+        """Integer weights ``(fail, pass, critical, denominator)`` of the outcomes, re-roll
+        included (``pass`` excludes the critical results): the exact engines' currency.
+
+        >>> RollTest(dice=D6, target=3, direction="over", critical=natural(6), reroll="ones").counts()
+        (8, 21, 7, 36)
+        """
+        return _roll_test_counts(self)
 
     def outcome_grid(self) -> list[tuple[Faces, Outcome]]:
         """Every equally likely natural roll with its outcome before re-rolls.
@@ -376,25 +426,35 @@ class RollTest:
 
 
 @lru_cache(maxsize=8192)
-def _roll_test_distribution(test: RollTest) -> Distribution[Outcome]:
+def _roll_test_counts(test: RollTest) -> tuple[int, int, int, int]:
     """Every natural roll is equally likely: count the outcomes of the grid in integers (a
-    re-rolled face spreads its share over the whole grid again), then divide once. This is what
-    ``icepool.map`` over the dice with a re-roll gives, without building dice objects.
+    re-rolled face spreads its share over the whole grid again), over ``size ** 2`` when a
+    roll can be re-rolled, else over ``size``. This is what ``icepool.map`` over the dice with a
+    re-roll gives, without building dice objects."""
+    grid = test.outcome_grid()
+    size = len(grid)
+    again = [0, 0, 0]
+    for _, outcome in grid:
+        again[outcome] += 1
+    if test.reroll == "none":
+        return again[0], again[1], again[2], size
+    weights = [0, 0, 0]
+    for faces, outcome in grid:
+        if test._wants_reroll(faces, outcome):
+            for second in (0, 1, 2):
+                weights[second] += again[second]
+        else:
+            weights[outcome] += size
+    return weights[0], weights[1], weights[2], size * size
+
+
+@lru_cache(maxsize=8192)
+def _roll_test_distribution(test: RollTest) -> Distribution[Outcome]:
+    """The outcome distribution of :func:`_roll_test_counts`.
 
     >>> t = RollTest(dice=D6, target=3, direction="over", reroll="ones")
     >>> _roll_test_distribution(t).p(Outcome.PASS)
     Fraction(7, 9)
     """
-    grid = test.outcome_grid()
-    size = len(grid)
-    again: dict[Outcome, int] = {}
-    for _, outcome in grid:
-        again[outcome] = again.get(outcome, 0) + 1
-    weights: dict[Outcome, int] = {}
-    for faces, outcome in grid:
-        if test._wants_reroll(faces, outcome):
-            for second, count in again.items():
-                weights[second] = weights.get(second, 0) + count
-        else:
-            weights[outcome] = weights.get(outcome, 0) + size
-    return Distribution.from_pairs((o, Fraction(w, size * size)) for o, w in weights.items())
+    *weights, den = _roll_test_counts(test)
+    return Distribution.from_weights(((o, weights[o]) for o in Outcome if weights[o]), den)

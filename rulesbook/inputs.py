@@ -48,6 +48,12 @@ __all__ = [
 _INT_TEXT = re.compile(r"^[+-]?[0-9]{1,9}$")
 
 
+def _shorten(value: Any) -> str:
+    """``repr(value)``, cut to about 60 characters (a huge value is never echoed whole)."""
+    shown = repr(value)
+    return shown if len(shown) <= 60 else shown[:50] + f"… ({len(shown)} characters)"
+
+
 class _Required:
     def __repr__(self) -> str:
         return "REQUIRED"
@@ -342,8 +348,12 @@ class DiceInput(Input):
         return expr
 
     def _check(self, value: Any) -> DiceExpr:
-        if isinstance(value, DiceExpr):
-            return self.parse(str(value))
+        if isinstance(value, DiceExpr) and 0 <= value.modifier <= 999:
+            if value.minimum < self.min_value:
+                raise InputError(
+                    self.key, f"the expression can roll below {self.min_value}, got {str(value)!r}"
+                )
+            return value
         if isinstance(value, int) and not isinstance(value, bool):
             return self.parse(str(value))
         raise self.error(value)
@@ -476,22 +486,36 @@ class WordListInput(Input):
     def _initial(self) -> Any:
         return ()
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "pattern", re.compile("|".join(f"(?:{p})" for p, _ in self.words)))
+
+    pattern: re.Pattern[str] = field(init=False, repr=False, compare=False)
+    """One compiled full-match pattern for every allowed word (alternatives in one regex)."""
+
     def parse(self, text: str) -> tuple[str, ...]:
         parts = [p.strip().lower() for p in text.split(",")] if text.strip() else []
-        out: list[str] = []
+        return self._words(parts, text)
+
+    def _words(self, parts: list[str], text: str) -> tuple[str, ...]:
+        """Check each word once against one compiled pattern and a set of those seen: linear in
+        the number of words (a list of 30,000 words is checked as fast as it is split)."""
+        match = self.pattern.fullmatch
+        seen: set[str] = set()
         for word in parts:
             if not word:
-                raise InputError(self.key, f"empty word in {text!r}; {self.allowed()}")
-            if not any(re.fullmatch(pattern, word) for pattern, _ in self.words):
-                raise InputError(self.key, f"unknown word {word!r}; allowed: {self.shown}")
-            if word in out:
-                raise InputError(self.key, f"{word!r} given twice")
-            out.append(word)
-        return tuple(out)
+                raise InputError(self.key, f"empty word in {_shorten(text)}; {self.allowed()}")
+            if match(word) is None:
+                raise InputError(self.key, f"unknown word {_shorten(word)}; allowed: {self.shown}")
+            if word in seen:
+                raise InputError(self.key, f"{_shorten(word)} given twice")
+            seen.add(word)
+        return tuple(parts)
 
     def _check(self, value: Any) -> tuple[str, ...]:
         if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
-            return self.parse(",".join(value))
+            if any("," in v for v in value) or not "".join(value).strip():
+                return self.parse(",".join(value))
+            return self._words([v.strip().lower() for v in value], ",".join(value))
         raise self.error(value)
 
     def format(self, value: Any) -> str:

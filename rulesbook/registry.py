@@ -192,12 +192,15 @@ class SystemPackage:
     ``data`` is its ``rules.yaml``; ``choices`` its :class:`rulesbook.choices.RuleChoices`
     (checked against the interpretations register at load); ``calculator_modules`` the modules
     whose module-level :class:`~rulesbook.calculators.Calculator` objects are registered, in
-    definition order. Nothing registers itself at import time, so import order never matters.
+    definition order; ``extra_rules`` gives rules kept in other data files (a faction page's
+    datasheets, abilities and stratagems), registered after ``rules.yaml``'s and checked against
+    its register. Nothing registers itself at import time, so import order never matters.
     """
 
     data: Path
     choices: Any = None
     calculator_modules: tuple[str, ...] = ()
+    extra_rules: Callable[[], Iterable[Rule]] | None = None
 
 
 _REGISTRY = Registry()
@@ -217,6 +220,16 @@ def load_system_package(package: SystemPackage, into: Registry | None = None) ->
 
     target = _REGISTRY if into is None else into
     system, rules, interps = load_system_data(package.data)
+    if package.extra_rules is not None:
+        extra = list(package.extra_rules())
+        known = {i.id for i in interps}
+        for rule in extra:
+            for ref in rule.interpretations:
+                if ref not in known:
+                    raise DataFileError(
+                        f"{package.data.name}: rule {rule.id} names unknown interpretation {ref}"
+                    )
+        rules = [*rules, *extra]
     if package.choices is not None:
         problems = register_problems(package.choices, interps, [r.id for r in rules])
         if problems:

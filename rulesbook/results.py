@@ -56,16 +56,20 @@ def fraction_str(value: Fraction | int) -> str:
     >>> fraction_str(Fraction(14, 24)), fraction_str(Fraction(1))
     ('7/12', '1')
     """
-    value = Fraction(value)
-    return (
-        _int_str(value.numerator)
-        if value.denominator == 1
-        else f"{_int_str(value.numerator)}/{_int_str(value.denominator)}"
+    num, den = (
+        (value.numerator, value.denominator)
+        if type(value) is Fraction
+        else Fraction(value).as_integer_ratio()
     )
+    if den.bit_length() < 10_000 and num.bit_length() < 10_000:  # ~3,000 digits: str() is allowed
+        return str(num) if den == 1 else f"{num}/{den}"
+    return _int_str(num) if den == 1 else f"{_int_str(num)}/{_int_str(den)}"
 
 
 def _int_str(n: int) -> str:
     """``str(n)`` for integers of any size (Python refuses over 4300 digits by default)."""
+    if n.bit_length() < 10_000:
+        return str(n)
     limit = sys.get_int_max_str_digits()
     if limit == 0 or n.bit_length() < 3.3 * limit:
         return str(n)
@@ -105,6 +109,19 @@ class Distribution[T: _Ordered]:
         for outcome, p in pairs:
             acc[outcome] = acc.get(outcome, Fraction(0)) + Fraction(p)
         return cls(tuple(sorted(((o, p) for o, p in acc.items() if p), key=lambda i: i[0])))
+
+    @classmethod
+    def from_weights(cls, weights: Iterable[tuple[T, int]], denominator: int) -> Self:
+        """From integer weights over one common ``denominator`` (outcomes distinct and sorted,
+        weights positive and summing to ``denominator``: the caller's promise, not re-checked —
+        the fast constructor of the exact engines).
+
+        >>> Distribution.from_weights([(0, 1), (1, 3)], 4).pmf()
+        {0: Fraction(1, 4), 1: Fraction(3, 4)}
+        """
+        out = object.__new__(cls)
+        object.__setattr__(out, "items", tuple((o, Fraction(w, denominator)) for o, w in weights))
+        return out
 
     @classmethod
     def from_die(cls, die: icepool.Die[Any]) -> Self:

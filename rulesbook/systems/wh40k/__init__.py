@@ -8,7 +8,11 @@ from rulesbook.systems.wh40k.choices import CHOICES
 SYSTEM = SystemPackage(
     data=Path(__file__).with_name("rules.yaml"),
     choices=CHOICES,
-    calculator_modules=("rulesbook.systems.wh40k.calculators", "rulesbook.systems.wh40k.roll_calculators"),
+    calculator_modules=(
+        "rulesbook.systems.wh40k.calculators",
+        "rulesbook.systems.wh40k.roll_calculators",
+        "rulesbook.systems.wh40k.moves",
+    ),
 )
 
 __all__ = ["SYSTEM"]

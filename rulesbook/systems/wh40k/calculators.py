@@ -15,6 +15,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from rulesbook.calculators import BoolInput, WordListInput
@@ -40,7 +41,14 @@ ONE = constant(1)
 
 
 def _form_weapon(values: Mapping[str, Any]) -> Attackers:
-    weapon = make_weapon({inp.key: values[inp.key] for inp in WEAPON_INPUTS})
+    return _form_attackers(tuple(values[inp.key] for inp in WEAPON_INPUTS))
+
+
+@lru_cache(maxsize=256)
+def _form_attackers(characteristics: tuple[Any, ...]) -> Attackers:
+    """The form's weapon (memoised: the cross-field check and the computation of one call
+    build it from the same validated values; :func:`rulesbook.caches.clear_caches` forgets it)."""
+    weapon = make_weapon({inp.key: v for inp, v in zip(WEAPON_INPUTS, characteristics, strict=True)})
     return Attackers(weapons=(weapon,), field="attacks", labels=("",))
 
 

@@ -173,6 +173,31 @@ class Wh40kParameters(Parameters):
         maximum=6,
         help="The destroyed model explodes on a D6 of this or more.",
     )
+    charge_dice: DiceExpr = parameter(
+        parse_dice("2D6"),
+        label="Charge roll dice",
+        rule="wh40k.core.charge",
+        section="Charging with a Unit",
+        minimum=1,
+        help="Rolled for a Charge roll; the total is the most inches each charging model may move.",
+    )
+    advance_dice: DiceExpr = parameter(
+        parse_dice("D6"),
+        label="Advance roll dice",
+        rule="wh40k.core.advance",
+        section="Advance Moves",
+        minimum=1,
+        help="Rolled for an Advance roll and added to the Move characteristic.",
+    )
+    engagement_range: int = parameter(
+        1,
+        label="Engagement Range (inches, horizontal)",
+        rule="wh40k.core.engagement-range",
+        section="Engagement Range",
+        minimum=0,
+        maximum=6,
+        help="Models this close horizontally (and within 5 inches vertically) are within Engagement Range.",
+    )
 
 
 @dataclass(frozen=True)
@@ -205,15 +230,45 @@ class Wh40kReadings(Readings):
     published_abilities: Literal["published", "source-only"] = reading(
         "wh40k.interpretations.published-abilities", "published"
     )
-    mortarion_characteristics: Literal["inputs", "not-modelled"] = reading(
-        "wh40k.interpretations.mortarion-characteristics",
-        "inputs",
-        inert="only says where Mortarion's characteristics come from (the target inputs); no roll changes",
+    mortarion_characteristics: Literal["published", "inputs", "not-modelled"] = reading(
+        "wh40k.interpretations.mortarion-characteristics", "published"
     )
-    contagion_range: Literal["toughness-input", "not-modelled"] = reading(
-        "wh40k.interpretations.contagion-range",
-        "toughness-input",
-        inert="the player enters the reduced Toughness as the toughness input; no roll changes",
+    contagion_range: Literal["published", "toughness-input", "not-modelled"] = reading(
+        "wh40k.interpretations.contagion-range", "published"
+    )
+    lord_of_the_death_guard: Literal["ignores", "applies"] = reading(
+        "wh40k.interpretations.lord-own-modifiers", "ignores"
+    )
+    sickness_caps: Literal["characteristic", "roll-modifier"] = reading(
+        "wh40k.interpretations.sickness-modifier-caps", "characteristic"
+    )
+    outside_attack_rules: Literal["skip", "refuse"] = reading(
+        "wh40k.interpretations.outside-attack-rules", "skip"
+    )
+    insane_bravery: Literal["both-versions", "core-only"] = reading(
+        "wh40k.interpretations.insane-bravery-versions",
+        "both-versions",
+        inert="either version leaves the unit not Battle-shocked; both ship with their own IDs",
+    )
+    command_re_roll: Literal["both-versions", "core-only"] = reading(
+        "wh40k.interpretations.command-re-roll-versions",
+        "both-versions",
+        inert="one re-roll of a roll chosen at the table; both versions ship with their own IDs",
+    )
+    characters_section: Literal["leader-attached", "characters-section"] = reading(
+        "wh40k.interpretations.characters-section",
+        "leader-attached",
+        inert="no attack number depends on the older Characters paragraph",
+    )
+    nurgles_gift_faction: Literal["death-guard", "any-army"] = reading(
+        "wh40k.interpretations.nurgles-gift-faction",
+        "death-guard",
+        inert="Mortarion is always in a Death Guard army here, so both readings give the same numbers",
+    )
+    hazardous_outcome: Literal["three-mortal-wounds", "destroyed-unless-character"] = reading(
+        "wh40k.interpretations.hazardous-lost-sentence",
+        "three-mortal-wounds",
+        inert="wh40k.hazardous takes the mortal wounds from the parameter hazardous_mortal_wounds",
     )
     torrent_overwatch: Literal["auto-hit", "sixes-only"] = reading(
         "wh40k.interpretations.torrent-overwatch", "auto-hit"
@@ -225,6 +280,9 @@ class Wh40kReadings(Readings):
         "wh40k.interpretations.remained-stationary",
         "stationary",
         inert="it is the default of the remained_stationary situation input (true); the input decides",
+    )
+    charge_gap: Literal["engagement-range", "base-contact"] = reading(
+        "wh40k.interpretations.charge-gap", "engagement-range"
     )
 
 

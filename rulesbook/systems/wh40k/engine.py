@@ -33,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from math import lcm
+from math import gcd, lcm
 
 from rulesbook.dice import parse_dice  # noqa: F401 (the examples use it)
 from rulesbook.registry import implements
@@ -46,6 +46,7 @@ from rulesbook.systems.wh40k.rules import (
     attack_outcome,
     attacks_distribution,
     packet_damage,
+    packet_weights,
     source_rules_only,
 )
 from rulesbook.systems.wh40k.weapons import Target, Weapon, parse_abilities  # noqa: F401 (examples)
@@ -117,22 +118,18 @@ class _Packet:
 
 
 @cache
-def _packet(dist: Distribution[int], wounds: int, models: int, spills: bool) -> _Packet:
+def _packet(pairs: tuple[tuple[int, int], ...], den: int, wounds: int, models: int, spills: bool) -> _Packet:
+    """The transition table of one packet whose damage has integer weights ``pairs`` over ``den``."""
     total = wounds * models
-    den = lcm(*(p.denominator for _, p in dist))
-    pairs = [(x, p.numerator * (den // p.denominator)) for x, p in dist]
     moves: list[tuple[tuple[int, int], ...]] = []
-    for lost in range(total + 1):
+    for lost in range(total):
         acc: dict[int, int] = {}
+        room = total - lost if spills else wounds - lost % wounds
         for x, w in pairs:
-            if lost == total:
-                t = total
-            elif spills:
-                t = min(total, lost + x)
-            else:
-                t = lost + min(x, wounds - lost % wounds)
+            t = lost + (x if x < room else room)
             acc[t] = acc.get(t, 0) + w
         moves.append(tuple(acc.items()))
+    moves.append(((total, den),))
     return _Packet(tuple(moves), den)
 
 
@@ -156,12 +153,12 @@ def _packets_for(weapon: Weapon, target: Target, choices: Wh40kChoices) -> tuple
     """The transition tables of normal and of devastating packets."""
     r = choices.readings
     minimum = 1 if r.damage_minimum == "min-1" else 0
-    dmg = packet_damage(weapon.damage, target.damage_reduction, target.fnp, minimum)
-    normal = _packet(dmg, target.wounds, target.models, r.allocation == "excess-spills")
+    dmg = packet_weights(weapon.damage, target.damage_reduction, target.fnp, minimum)
+    normal = _packet(*dmg, target.wounds, target.models, r.allocation == "excess-spills")
     dev_dmg = (
-        dmg if r.devastating_modifiers == "apply" else packet_damage(weapon.damage, 0, target.fnp, minimum)
+        dmg if r.devastating_modifiers == "apply" else packet_weights(weapon.damage, 0, target.fnp, minimum)
     )
-    dev = _packet(dev_dmg, target.wounds, target.models, r.devastating_excess == "spills")
+    dev = _packet(*dev_dmg, target.wounds, target.models, r.devastating_excess == "spills")
     return normal, dev
 
 
@@ -301,7 +298,7 @@ class SequenceResult:
 
 
 def _distribution(weights: Sequence[int], den: int) -> Distribution[int]:
-    return Distribution(tuple((k, Fraction(w, den)) for k, w in enumerate(weights) if w))
+    return Distribution.from_weights(((k, w) for k, w in enumerate(weights) if w), den)
 
 
 # -- the engine -------------------------------------------------------------------------------
@@ -314,17 +311,34 @@ class _Tally:
         self.work = 0.0
 
 
+def _reduced(weights: Mapping[tuple[int, int], int], den: int) -> tuple[dict[tuple[int, int], int], int]:
+    """Integer weights in lowest terms (divided by their common factor with ``den``), zeros left out."""
+    g = den
+    for w in weights.values():
+        g = gcd(g, w)
+    return {k: w // g for k, w in weights.items() if w}, den // g
+
+
 def _counts(
-    per_attack: Mapping[tuple[int, int], Fraction], attacks: Distribution[int], merge: bool, tally: _Tally
+    per_attack: Mapping[tuple[int, int], int],
+    per_den: int,
+    attacks: Distribution[int],
+    merge: bool,
+    tally: _Tally,
 ) -> tuple[dict[tuple[int, int], int], int]:
     """Packets of all attacks of a weapon: (n, m) -> integer weight, and the denominator.
 
-    With ``merge`` the devastating packets are counted with the normal ones (key (n + m, 0)).
+    ``per_attack`` are one attack's integer weights over ``per_den``. With ``merge`` the
+    devastating packets are counted with the normal ones (key (n + m, 0)).
     """
     if merge:
-        per_attack = _merge(per_attack)
-    den = lcm(*(p.denominator for p in per_attack.values()))
-    step = [(n, m, p.numerator * (den // p.denominator)) for (n, m), p in per_attack.items()]
+        merged: dict[tuple[int, int], int] = {}
+        for (n, m), w in per_attack.items():
+            merged[(n + m, 0)] = merged.get((n + m, 0), 0) + w
+        per_attack, den = _reduced(merged, per_den)
+    else:
+        den = per_den
+    step = [(n, m, w) for (n, m), w in per_attack.items()]
     a_den = lcm(*(p.denominator for _, p in attacks))
     a_w = {a: p.numerator * (a_den // p.denominator) for a, p in attacks}
     top = max(a_w)
@@ -347,13 +361,6 @@ def _counts(
     return out, a_den * den**top
 
 
-def _merge(packets: Mapping[tuple[int, int], Fraction]) -> dict[tuple[int, int], Fraction]:
-    out: dict[tuple[int, int], Fraction] = {}
-    for (n, m), p in packets.items():
-        out[(n + m, 0)] = out.get((n + m, 0), Fraction(0)) + p
-    return out
-
-
 def _add(a: _Vector | None, b: _Vector) -> _Vector:
     if a is None:
         return b
@@ -367,17 +374,18 @@ def _add(a: _Vector | None, b: _Vector) -> _Vector:
 
 def _apply_counts(
     state: dict[tuple[int, ...], _Vector],
-    counts: Mapping[tuple[int, int], Fraction],
+    counts: Mapping[tuple[int, int], int],
+    c_den: int,
     packet: _Packet,
     keep_pending: bool,
     tally: _Tally,
 ) -> dict[tuple[int, ...], _Vector]:
-    """For each state vector v: sum over (n, m) of P(n, m) P^n v, filed under pending + (m,)."""
-    c_den = lcm(*(p.denominator for p in counts.values()))
+    """For each state vector v: sum over (n, m) of P(n, m) P^n v, filed under pending + (m,)
+    (``counts`` are integer weights over ``c_den``, in lowest terms)."""
     top = max(n for n, _ in counts)
     by_n: dict[int, list[tuple[int, int]]] = {}
-    for (n, m), p in counts.items():
-        by_n.setdefault(n, []).append((m if keep_pending else 0, p.numerator * (c_den // p.denominator)))
+    for (n, m), w in counts.items():
+        by_n.setdefault(n, []).append((m if keep_pending else 0, w))
     out: dict[tuple[int, ...], _Vector] = {}
     for key, (v, den) in state.items():
         new_den = den * c_den * packet.den**top
@@ -447,12 +455,18 @@ def resolve(
     pending_packets: list[_Packet] = []
     steps: list[WeaponStep] = []
     for step in plan(weapons, target, situation, choices):
-        counts: dict[tuple[int, int], Fraction] = {}
-        for p_mix, outcome in step.mix:
-            raw, den = _counts(outcome.packets, step.attacks, step.merge, tally)
+        parts = [
+            (p_mix, *_counts(outcome.weights, outcome.den, step.attacks, step.merge, tally))
+            for p_mix, outcome in step.mix
+        ]
+        c_den = lcm(*(p.denominator * den for p, _, den in parts))
+        mixed: dict[tuple[int, int], int] = {}
+        for p, raw, den in parts:
+            scale = p.numerator * (c_den // (p.denominator * den))
             for nm, w in raw.items():
-                counts[nm] = counts.get(nm, Fraction(0)) + p_mix * Fraction(w, den)
-        state = _apply_counts(state, counts, step.normal, step.keep, tally)
+                mixed[nm] = mixed.get(nm, 0) + w * scale
+        counts, c_den = _reduced(mixed, c_den)
+        state = _apply_counts(state, counts, c_den, step.normal, step.keep, tally)
         if step.keep:
             pending_packets.append(step.dev)
         steps.append(_step(step, target, choices))
@@ -474,7 +488,7 @@ def _step(step: WeaponPlan, target: Target, choices: Wh40kChoices) -> WeaponStep
     minimum = 1 if choices.readings.damage_minimum == "min-1" else 0
     dmg = packet_damage(weapon.damage, target.damage_reduction, None, minimum).mean()
     dev_dmg = (
-        dmg if choices.readings.devastating_modifiers == "apply" else Fraction(weapon.damage.die().mean())
+        dmg if choices.readings.devastating_modifiers == "apply" else weapon.damage.distribution().mean()
     )
     attacks = step.attacks.mean()
 

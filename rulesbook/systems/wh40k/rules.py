@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
-from math import comb
+from math import comb, gcd
 
 from rulesbook.dice import D6, DiceExpr, Outcome, Reroll, RollTest, natural, parse_dice  # noqa: F401 (examples)
 from rulesbook.registry import implements
@@ -44,6 +44,7 @@ __all__ = [
     "hazardous_test",
     "hit_test",
     "packet_damage",
+    "packet_weights",
     "save_test",
     "source_rules_only",
     "torrent_auto_hits",
@@ -296,16 +297,46 @@ def packet_damage(
 def _packet_distribution(
     damage: DiceExpr, reduction: int, fnp: int | None, minimum: int
 ) -> Distribution[int]:
-    """Direct arithmetic over the few damage values (no dice objects): each reduced value
-    ``n`` loses ``k`` points with the binomial probability C(n, k) q^k (1 - q)^(n - k), where
-    ``q`` is the chance a point is not ignored."""
-    reduced = [(max(min(minimum, d), d - reduction), p) for d, p in damage.distribution().items]
+    weights, den = packet_weights(damage, reduction, fnp, minimum)
+    return Distribution.from_weights(weights, den)
+
+
+@cache
+def packet_weights(
+    damage: DiceExpr, reduction: int = 0, fnp: int | None = None, minimum: int = 1
+) -> tuple[tuple[tuple[int, int], ...], int]:
+    """:func:`packet_damage` as integer weights ``((wounds, weight), ...)`` over one
+    denominator, in lowest terms, sorted, zero weights left out.
+
+    Direct arithmetic over the few damage values (no dice objects): each reduced value ``n``
+    loses ``k`` points with the binomial weight C(n, k) f^k (d - f)^(n - k) over d^n, where
+    f of d is the chance a point is not ignored (the Feel No Pain roll fails).
+
+    >>> packet_weights(parse_dice("2"), fnp=5)
+    (((0, 1), (1, 4), (2, 4)), 9)
+    """
+    rolls, roll_den = damage.weights()
+    reduced: dict[int, int] = {}
+    for i, w in enumerate(rolls):
+        d = damage.minimum + i
+        n = max(min(minimum, d), d - reduction)
+        reduced[n] = reduced.get(n, 0) + w
     if fnp is None:
-        return Distribution.from_pairs(reduced)
-    q = 1 - RollTest(dice=D6, target=fnp, direction="over").p_pass()  # each point: lost unless saved
-    return Distribution.from_pairs(
-        (k, p * comb(n, k) * q**k * (1 - q) ** (n - k)) for n, p in reduced for k in range(n + 1)
-    )
+        out, den = reduced, roll_den
+    else:
+        fail, passed, critical, d = RollTest(dice=D6, target=fnp, direction="over").counts()
+        keep = passed + critical
+        top = max(reduced)
+        den = roll_den * d**top
+        out = {}
+        for n, w in reduced.items():
+            scale = w * d ** (top - n)
+            for k in range(n + 1):
+                out[k] = out.get(k, 0) + scale * comb(n, k) * fail**k * keep ** (n - k)
+    g = den
+    for w in out.values():
+        g = gcd(g, w)
+    return tuple((k, w // g) for k, w in sorted(out.items()) if w), den // g
 
 
 @implements("wh40k.core.battle-shock")
@@ -369,30 +400,32 @@ def failures(test: RollTest, n: int) -> Distribution[int]:
 type Poly = dict[tuple[int, int], Fraction]
 """(normal packets, devastating packets) -> probability."""
 
+type IntPoly = dict[tuple[int, int], int]
+"""(normal packets, devastating packets) -> integer weight (over a denominator kept beside it)."""
 
-def _mul(a: Mapping[tuple[int, int], Fraction], b: Mapping[tuple[int, int], Fraction]) -> Poly:
-    out: Poly = {}
-    for (n1, m1), p1 in a.items():
-        for (n2, m2), p2 in b.items():
+
+def _imul(a: IntPoly, b: IntPoly) -> IntPoly:
+    out: IntPoly = {}
+    for (n1, m1), w1 in a.items():
+        for (n2, m2), w2 in b.items():
             key = (n1 + n2, m1 + m2)
-            out[key] = out.get(key, Fraction(0)) + p1 * p2
+            out[key] = out.get(key, 0) + w1 * w2
     return out
 
 
-def _power(a: Poly, k: int) -> Poly:
-    out: Poly = {(0, 0): Fraction(1)}
-    for _ in range(k):
-        out = _mul(out, a)
-    return out
+def _iadd(out: IntPoly, poly: IntPoly, scale: int) -> None:
+    for k, w in poly.items():
+        out[k] = out.get(k, 0) + w * scale
 
 
 @dataclass(frozen=True, slots=True)
 class AttackOutcome:
     """Exact per-attack quantities of one weapon against one target.
 
-    ``packets`` maps (normal packets, devastating packets) to its probability for one attack
-    (its Sustained Hits value fixed to ``sustained_value`` when the once-per-weapon reading is
-    used); the other fields are the means the explanation view shows.
+    ``weights`` maps (normal packets, devastating packets) to an integer weight over ``den``
+    for one attack (its Sustained Hits value fixed to ``sustained_value`` when the
+    once-per-weapon reading is used; in lowest terms, zero weights left out); ``packets`` is
+    the same as probabilities. The other fields are the means the explanation view shows.
     """
 
     weapon: Weapon
@@ -405,6 +438,8 @@ class AttackOutcome:
     wounds_per_attack: Fraction
     devastating_per_attack: Fraction
     unsaved_per_attack: Fraction
+    weights: Mapping[tuple[int, int], int]
+    den: int
 
 
 @implements(
@@ -429,6 +464,11 @@ def attack_outcome(
     becomes a devastating packet. Torrent weapons hit automatically (no Hit roll, no Critical
     Hit).
 
+    The few outcomes of one attack are counted in integers (each roll test's outcomes as
+    weights over its own equally likely grid, see :meth:`~rulesbook.dice.RollTest.counts`), and
+    turned into Fractions once; ``tests/wh40k/test_attack_outcome_direct.py`` checks the result
+    equals the earlier Fraction computation over distributions.
+
     >>> w = Weapon("w", parse_dice("1"), 4, 4, 0, parse_dice("1"), parse_abilities("lethal-hits"))
     >>> out = attack_outcome(w, Target(toughness=4, save=7, wounds=1))
     >>> out.packets[(1, 0)]   # hit on 4-5 then wound on 4+ (1/3 x 1/2) + a 6 (1/6)
@@ -437,68 +477,83 @@ def attack_outcome(
     ab = weapon.abilities
     lethal_critical = choices.readings.lethal_devastating == "critical-wound"
     if torrent_auto_hits(weapon, situation, choices):
-        hit: Distribution[Outcome] = Distribution.certain(Outcome.PASS)
+        hf, hp, hc, hd = 0, 1, 0, 1
     else:
-        hit = hit_test(weapon, target, situation, choices).distribution()
-    wound = wound_test(weapon, target, situation, choices).distribution()
+        hf, hp, hc, hd = hit_test(weapon, target, situation, choices).counts()
+    wound_test_ = wound_test(weapon, target, situation, choices)
+    wf, wp, wc, wd = wound_test_.counts()
     save = save_test(weapon, target, situation, choices)
-    s = Fraction(1) - save.p_pass() if save is not None else Fraction(1)
-    q_crit = wound.p(Outcome.CRITICAL)
-    q_pass = wound.p(Outcome.PASS)
-    q_fail = wound.p(Outcome.FAIL)
+    if save is None:
+        s_ok, s_fail, sd = 0, 1, 1
+    else:
+        f_, p_, c_, sd = save.counts()
+        s_ok, s_fail = p_ + c_, f_
+    # one Wound roll and its save, over wd * sd
     if ab.devastating_wounds:
-        rolled: Poly = {(0, 0): q_fail + q_pass * (1 - s), (1, 0): q_pass * s, (0, 1): q_crit}
+        rolled: IntPoly = {(0, 0): wf * sd + wp * s_ok, (1, 0): wp * s_fail, (0, 1): wc * sd}
     else:
-        rolled = {(0, 0): q_fail + (q_pass + q_crit) * (1 - s), (1, 0): (q_pass + q_crit) * s}
-    if ab.devastating_wounds and lethal_critical:
-        auto: Poly = {(0, 1): Fraction(1)}
-    else:
-        auto = {(0, 0): 1 - s, (1, 0): s}
-    rolled = {k: v for k, v in rolled.items() if v}
-    auto = {k: v for k, v in auto.items() if v}
-    # Sustained Hits: extra ordinary hits on a Critical Hit.
+        rolled = {(0, 0): wf * sd + (wp + wc) * s_ok, (1, 0): (wp + wc) * s_fail}
+    rolled_den = wd * sd
+    # a Lethal Hits auto-wound, over sd
+    auto: IntPoly = (
+        {(0, 1): sd} if ab.devastating_wounds and lethal_critical else {(0, 0): s_ok, (1, 0): s_fail}
+    )
+    # Sustained Hits: extra ordinary hits on a Critical Hit, over extra_den
     if ab.sustained is None:
-        extra: Poly = {(0, 0): Fraction(1)}
-        extra_mean = Fraction(0)
+        extra: IntPoly = {(0, 0): 1}
+        extra_den, x_den, x_sum = 1, 1, 0
     else:
-        values = (
-            Distribution.certain(sustained_value)
-            if sustained_value is not None
-            else ab.sustained.distribution()
-        )
+        if sustained_value is not None:
+            values: tuple[tuple[int, int], ...] = ((sustained_value, 1),)
+            x_den = 1
+        else:
+            weights, x_den = ab.sustained.weights()
+            values = tuple((ab.sustained.minimum + i, w) for i, w in enumerate(weights))
+        top = max(x for x, _ in values)
         extra = {}
-        for x, px in values:
-            for k, v in _power(rolled, x).items():
-                extra[k] = extra.get(k, Fraction(0)) + px * v
-        extra_mean = values.mean()
-    crit_first = auto if ab.lethal_hits else rolled
-    p_hit_crit = hit.p(Outcome.CRITICAL)
-    p_hit = hit.p(Outcome.PASS)
-    packets: Poly = {(0, 0): hit.p(Outcome.FAIL)}
-    for k, v in rolled.items():
-        packets[k] = packets.get(k, Fraction(0)) + p_hit * v
-    for k, v in _mul(crit_first, extra).items():
-        packets[k] = packets.get(k, Fraction(0)) + p_hit_crit * v
-    packets = {k: v for k, v in packets.items() if v}
-    # means for the explanation
-    wound_rolls = p_hit + p_hit_crit * (extra_mean + (0 if ab.lethal_hits else 1))
-    auto_wounds = p_hit_crit if ab.lethal_hits else Fraction(0)
-    wounds = wound_rolls * (q_pass + q_crit) + auto_wounds
-    dev = wound_rolls * q_crit if ab.devastating_wounds else Fraction(0)
+        power: IntPoly = {(0, 0): 1}
+        for x in range(top + 1):
+            for value, w in values:
+                if value == x:
+                    _iadd(extra, power, w * rolled_den ** (top - x))
+            if x < top:
+                power = _imul(power, rolled)
+        extra_den = x_den * rolled_den**top
+        x_sum = sum(x * w for x, w in values)
+    crit_first, crit_den = (auto, sd) if ab.lethal_hits else (rolled, rolled_den)
+    # every branch over den = hd * rolled_den * crit_den * extra_den
+    den = hd * rolled_den * crit_den * extra_den
+    raw: IntPoly = {(0, 0): hf * (den // hd)}
+    _iadd(raw, rolled, hp * crit_den * extra_den)
+    _iadd(raw, _imul(crit_first, extra), hc * rolled_den)
+    g = den
+    for w in raw.values():
+        g = gcd(g, w)
+    weights_: dict[tuple[int, int], int] = {k: w // g for k, w in raw.items() if w}
+    den //= g
+    packets = {k: Fraction(w, den) for k, w in weights_.items()}
+    # means for the explanation, each one Fraction of integers
+    wr_num = hp * x_den + hc * (x_sum + (0 if ab.lethal_hits else x_den))  # Wound rolls, over hd * x_den
+    auto_num = hc * x_den * wd if ab.lethal_hits else 0  # auto-wounds, over hd * x_den * wd
+    means_den = hd * x_den * wd
+    dev_num = wr_num * wc if ab.devastating_wounds else 0
     if ab.devastating_wounds and ab.lethal_hits and lethal_critical:
-        dev += auto_wounds
-    unsaved = sum((n * p for (n, _), p in packets.items()), Fraction(0))
+        dev_num += auto_num
     return AttackOutcome(
         weapon=weapon,
-        hit=hit,
-        wound=wound,
-        p_save_fails=s,
+        hit=Distribution.from_weights(((o, w) for o, w in zip(Outcome, (hf, hp, hc), strict=True) if w), hd),
+        wound=Distribution.from_weights(
+            ((o, w) for o, w in zip(Outcome, (wf, wp, wc), strict=True) if w), wd
+        ),
+        p_save_fails=Fraction(s_fail, sd),
         save=save,
         packets=packets,
-        hits_per_attack=p_hit + p_hit_crit * (1 + extra_mean),
-        wounds_per_attack=wounds,
-        devastating_per_attack=dev,
-        unsaved_per_attack=unsaved,
+        hits_per_attack=Fraction(hp * x_den + hc * (x_den + x_sum), hd * x_den),
+        wounds_per_attack=Fraction(wr_num * (wp + wc) + auto_num, means_den),
+        devastating_per_attack=Fraction(dev_num, means_den),
+        unsaved_per_attack=Fraction(sum(n * w for (n, _), w in weights_.items()), den),
+        weights=weights_,
+        den=den,
     )
 
 

@@ -1,0 +1,630 @@
+"""A faction page as typed data: datasheets, abilities and auras, stratagems, detachment rules.
+
+A faction file (``death-guard.yaml``) is read once by :func:`load_faction` through the project's
+safe loader and checked field by field; whatever is wrong — a missing field, a Ballistic Skill of
+``7+``, an ability or keyword the file does not define — raises one
+:class:`~rulesbook.data.DataFileError` line naming the file, the entry and the reason.
+
+Every ability, stratagem and detachment rule carries a stable rule ID
+(``wh40k.death-guard.stratagem.gifts-of-decay``), a text in our own words citing its section of the
+source, and the **effects** it has on the numbers as declared data (:class:`Effect`: which roll or
+characteristic, by how much, in which phase, for which attack type, on whose units). The attack
+calculators apply those effects (:mod:`.effects`); an effect that changes no number of an attack is
+declared ``kind: none`` and names the interpretations-register entry that says why.
+
+Example:
+    >>> dg = death_guard()
+    >>> m = dg.datasheets["mortarion"]
+    >>> m.name, m.characteristics.toughness, m.invulnerable, m.points[0]
+    ('Mortarion', 12, 4, (1, 300))
+    >>> dg.stratagems["ferric-blight"].id, dg.stratagems["ferric-blight"].cp
+    ('wh40k.death-guard.stratagem.ferric-blight', 1)
+    >>> [(e.kind, e.value, e.condition) for e in dg.stratagems["ferric-blight"].effects]
+    [('ap', 1, 'not-infected'), ('ap', 1, 'infected'), ('critical-ap', 2, 'infected')]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Literal
+
+from rulesbook.data import DataFileError, load_data_file, need
+from rulesbook.errors import InputError
+from rulesbook.systems.wh40k.weapons import Weapon, make_weapon
+
+__all__ = [
+    "ATTACK_KINDS",
+    "CORE_KEYWORDS",
+    "DEATH_GUARD_FILE",
+    "EFFECT_KINDS",
+    "PHASES",
+    "Ability",
+    "Characteristics",
+    "Datasheet",
+    "Detachment",
+    "Effect",
+    "Faction",
+    "Stratagem",
+    "death_guard",
+    "load_faction",
+]
+
+DEATH_GUARD_FILE = Path(__file__).with_name("death-guard.yaml")
+
+PHASES = (
+    "declare-battle-formations",
+    "your-command",
+    "your-movement",
+    "your-shooting",
+    "your-charge",
+    "opponent-command",
+    "opponent-movement",
+    "opponent-shooting",
+    "opponent-charge",
+    "fight",
+    "any",
+)
+"""Phases an effect may be scoped to, seen from the side that uses it (the Fight phase belongs
+to both players)."""
+
+ATTACK_KINDS = ("ranged", "melee", "any")
+
+EFFECT_KINDS: Mapping[str, str] = MappingProxyType(
+    {
+        "hit-modifier": "add value to the Hit roll (shares the ±1 cap)",
+        "wound-modifier": "add value to the Wound roll (shares the ±1 cap)",
+        "reroll-hits": "re-roll Hit rolls (value: ones or failed)",
+        "reroll-wounds": "re-roll Wound rolls (value: ones or failed)",
+        "ap": "improve the attack's Armour Penetration by value",
+        "critical-ap": "improve the Armour Penetration of an attack that scores a Critical Wound by value (instead of ap)",
+        "overwatch": "the unit shoots as Fire Overwatch: its ranged attacks hit only on an unmodified 6",
+        "weapon-ability": "the weapons gain an ability (value: an ability word such as heavy)",
+        "cover": "the unit has the Benefit of Cover against ranged attacks",
+        "stealth": "the unit has Stealth (−1 to ranged Hit rolls against it)",
+        "damage-reduction": "subtract value from the Damage of attacks allocated to the unit",
+        "worsen": "worsen a characteristic (value) by that many steps",
+        "ignore-modifiers": "the unit may ignore modifiers to its characteristics and rolls (not saves)",
+        "contagion-range": "add value inches to the unit's Contagion Range",
+        "auto-pass": "a test (value: battle-shock) is passed",
+        "none": "changes no number an attack calculator computes (see its register entry)",
+    }
+)
+"""The effect kinds and what each does; ``value`` is an integer unless said otherwise."""
+
+CHARACTERISTIC_NAMES = ("toughness", "save", "skill", "leadership", "objective-control")
+"""Characteristics a ``worsen`` effect may name (``skill`` is BS and WS)."""
+
+CONDITIONS = ("infected", "not-infected", "damaged")
+"""Situations an effect may depend on: the Infected objective marker of Spread the Sickness is
+in reach (or not), the model has lost enough wounds to be Damaged."""
+
+CORE_KEYWORDS = frozenset(
+    {
+        "BATTLELINE",
+        "CHARACTER",
+        "CHAOS",
+        "DAEMON",
+        "EPIC HERO",
+        "FLY",
+        "GRENADES",
+        "IMPERIUM",
+        "INFANTRY",
+        "MONSTER",
+        "NURGLE",
+        "PSYKER",
+        "SMOKE",
+        "TITANIC",
+        "TRANSPORT",
+        "VEHICLE",
+        "WALKER",
+        "WARLORD",
+    }
+)
+"""Keywords the core rules use; a faction file adds its own under ``keywords``."""
+
+_SKILL_RE = re.compile(r"^([2-6])\+$")
+_ANY_SKILL_RE = re.compile(r"^(\d+)\+?$")
+_KEY_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """One declared change to the numbers (see :data:`EFFECT_KINDS`).
+
+    ``affects`` says whose units change: ``own`` (the unit, or friendly units in the aura) or
+    ``enemy`` (enemy units within ``range``). ``range`` is inches, ``"contagion"`` (the Contagion
+    Range of the battle round) or ``None`` (the unit itself). ``phases`` and ``attack`` scope the
+    effect; ``keywords`` restrict the units it reaches (all of them needed); ``condition`` names a
+    situation it needs (:data:`CONDITIONS`); ``register`` the interpretation that explains a
+    ``none`` effect or a reading it depends on.
+    """
+
+    kind: str
+    value: int | str | None = None
+    affects: Literal["own", "enemy"] = "own"
+    phases: tuple[str, ...] = ("any",)
+    attack: str = "any"
+    range: int | str | None = None
+    keywords: tuple[str, ...] = ()
+    condition: str | None = None
+    characteristic: str | None = None
+    register: str | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Characteristics:
+    """A datasheet's characteristics line (Sv and Ld as the X of X+)."""
+
+    move: int
+    toughness: int
+    save: int
+    wounds: int
+    leadership: int
+    objective_control: int
+
+
+@dataclass(frozen=True, slots=True)
+class Ability:
+    """An ability (aura or not) with its rule ID, our-words text and declared effects."""
+
+    key: str
+    id: str
+    name: str
+    text: str
+    section: str
+    kind: Literal["core", "faction", "datasheet", "detachment"]
+    aura: bool = False
+    range: int | str | None = None
+    affects: str = ""
+    """Who the ability reaches, in words (``friendly DEATH GUARD units within 6"``)."""
+    effects: tuple[Effect, ...] = ()
+    interpretations: tuple[str, ...] = ()
+    choice_of: tuple[str, ...] = ()
+    """For an ability that grants one of several others (Host of Plagues): their keys."""
+
+
+@dataclass(frozen=True, slots=True)
+class Stratagem:
+    """A stratagem: cost, category, when, target, effect (our words) and declared effects."""
+
+    key: str
+    id: str
+    name: str
+    cp: int
+    source: Literal["core", "boarding-actions", "plague-company"]
+    category: str
+    when: str
+    phases: tuple[str, ...]
+    target: str
+    text: str
+    section: str
+    restrictions: str = ""
+    effects: tuple[Effect, ...] = ()
+    interpretations: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Detachment:
+    """A detachment rule: its text, the abilities it offers (one is chosen) and its effects."""
+
+    key: str
+    id: str
+    name: str
+    text: str
+    section: str
+    choices: tuple[str, ...] = ()
+    effects: tuple[Effect, ...] = ()
+    interpretations: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Datasheet:
+    """A unit's datasheet."""
+
+    key: str
+    id: str
+    name: str
+    section: str
+    characteristics: Characteristics
+    characteristics_source: str
+    invulnerable: int | None
+    weapons: Mapping[str, Weapon]
+    weapon_ranges: Mapping[str, int | None]
+    exclusive: tuple[tuple[str, ...], ...]
+    abilities: tuple[str, ...]
+    core_abilities: tuple[str, ...]
+    feel_no_pain: int | None
+    keywords: tuple[str, ...]
+    faction_keywords: tuple[str, ...]
+    composition: tuple[tuple[int, str], ...]
+    points: tuple[tuple[int, int], ...]
+
+    @property
+    def models(self) -> int:
+        """Models in the unit at its smallest size."""
+        return sum(n for n, _ in self.composition)
+
+    def has(self, keyword: str) -> bool:
+        """Whether the unit has the keyword or faction keyword."""
+        return keyword in self.keywords or keyword in self.faction_keywords
+
+
+@dataclass(frozen=True, slots=True)
+class Faction:
+    """A faction file: its datasheets, abilities, stratagems and detachments by key."""
+
+    key: str
+    name: str
+    keyword: str
+    file: str
+    datasheets: Mapping[str, Datasheet]
+    abilities: Mapping[str, Ability]
+    stratagems: Mapping[str, Stratagem]
+    detachments: Mapping[str, Detachment]
+    contagion_range: tuple[int, ...]
+    """Contagion Range in inches by battle round (the last value holds for later rounds)."""
+    contagion_source: str
+
+    def contagion(self, battle_round: int) -> int:
+        """The Contagion Range in a battle round.
+
+        >>> [death_guard().contagion(r) for r in (1, 2, 3, 5)]
+        [3, 6, 9, 9]
+        """
+        table = self.contagion_range
+        return table[min(battle_round, len(table)) - 1]
+
+
+# -- the loader --------------------------------------------------------------------------------
+
+
+class _Reader:
+    """Checks of one file; every message starts with the dotted place in it."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.name = path.name
+
+    def fail(self, where: str, reason: str) -> DataFileError:
+        return DataFileError(f"{where}: {reason}")
+
+    def key(self, raw: Any, where: str) -> str:
+        if not isinstance(raw, str) or not _KEY_RE.match(raw):
+            raise self.fail(where, f"keys are lower-case words joined by '-', got {raw!r}")
+        return raw
+
+    def ints(self, raw: Any, where: str, lo: int, hi: int) -> int:
+        if isinstance(raw, bool) or not isinstance(raw, int) or not lo <= raw <= hi:
+            raise self.fail(where, f"expected an integer from {lo} to {hi}, got {raw!r}")
+        return raw
+
+    def plus(self, raw: Any, where: str, lo: int, hi: int) -> int:
+        """An ``X+`` characteristic (``3+`` or 3) from lo+ to hi+."""
+        m = _ANY_SKILL_RE.match(str(raw).strip()) if isinstance(raw, (str, int)) else None
+        if m is None or isinstance(raw, bool) or not lo <= int(m[1]) <= hi:
+            raise self.fail(where, f"expected {lo}+ to {hi}+, got {raw!r}")
+        return int(m[1])
+
+    def strings(self, raw: Any, where: str) -> tuple[str, ...]:
+        if raw is None:
+            return ()
+        if not isinstance(raw, list) or not all(isinstance(x, str) for x in raw):
+            raise self.fail(where, "expected a list of words")
+        return tuple(raw)
+
+    def text(self, raw: Mapping[str, Any], field: str, where: str) -> str:
+        value = need(raw, field, where)
+        if not value.strip():
+            raise self.fail(f"{where}.{field}", "must not be empty")
+        return " ".join(value.split()) if "\n\n" not in value else value.strip()
+
+    def choice(self, raw: Any, where: str, allowed: tuple[str, ...]) -> str:
+        if raw not in allowed:
+            raise self.fail(where, f"expected one of {', '.join(allowed)}, got {raw!r}")
+        return str(raw)
+
+    def effects(self, raw: Any, where: str, known_interps: frozenset[str] | None) -> tuple[Effect, ...]:
+        if raw is None:
+            return ()
+        if not isinstance(raw, list):
+            raise self.fail(f"{where}.effects", "expected a list")
+        return tuple(self.effect(e, f"{where}.effects[{i}]", known_interps) for i, e in enumerate(raw))
+
+    def effect(self, raw: Any, where: str, known_interps: frozenset[str] | None) -> Effect:
+        kind = self.choice(need(raw, "kind", where), f"{where}.kind", tuple(EFFECT_KINDS))
+        value = raw.get("value")
+        if kind in ("hit-modifier", "wound-modifier"):
+            value = self.ints(value, f"{where}.value", -3, 3)
+        elif kind in ("ap", "critical-ap", "damage-reduction", "worsen", "contagion-range"):
+            value = self.ints(value, f"{where}.value", 1, 12)
+        elif kind in ("reroll-hits", "reroll-wounds"):
+            value = self.choice(value, f"{where}.value", ("ones", "failed"))
+        elif kind == "weapon-ability":
+            from rulesbook.systems.wh40k.weapons import parse_abilities
+
+            try:
+                parse_abilities(str(value), field_name=f"{where}.value")
+            except InputError as exc:
+                raise self.fail(f"{where}.value", exc.message.removeprefix(f"{where}.value: ")) from None
+        elif kind == "auto-pass":
+            value = self.choice(value, f"{where}.value", ("battle-shock",))
+        characteristic = raw.get("characteristic")
+        if kind == "worsen":
+            characteristic = self.choice(characteristic, f"{where}.characteristic", CHARACTERISTIC_NAMES)
+        phases = self.strings(raw.get("phases", ["any"]), f"{where}.phases")
+        for i, phase in enumerate(phases):
+            self.choice(phase, f"{where}.phases[{i}]", PHASES)
+        attack = self.choice(raw.get("attack", "any"), f"{where}.attack", ATTACK_KINDS)
+        affects = self.choice(raw.get("affects", "own"), f"{where}.affects", ("own", "enemy"))
+        rng = raw.get("range")
+        if rng is not None and rng != "contagion":
+            rng = self.ints(rng, f"{where}.range", 1, 48)
+        condition = raw.get("condition")
+        if condition is not None:
+            self.choice(condition, f"{where}.condition", CONDITIONS)
+        register = raw.get("register")
+        if kind == "none" and not register:
+            raise self.fail(where, "an effect of kind none names the register entry that says why (register)")
+        if register is not None and known_interps is not None and register not in known_interps:
+            raise self.fail(f"{where}.register", f"unknown interpretation {register!r}")
+        return Effect(
+            kind=kind,
+            value=value,
+            affects=affects,  # type: ignore[arg-type]
+            phases=phases,
+            attack=attack,
+            range=rng,
+            keywords=self.strings(raw.get("keywords"), f"{where}.keywords"),
+            condition=condition,
+            characteristic=characteristic,
+            register=register,
+            note=str(raw.get("note", "")),
+        )
+
+
+def load_faction(path: Path, known_interpretations: frozenset[str] | None = None) -> Faction:
+    """Read and check a faction file (see ``death-guard.yaml`` for the shape).
+
+    ``known_interpretations``: the register's IDs, so an effect naming an unknown entry is
+    refused (``None`` skips that check).
+    """
+    r = _Reader(path)
+    data = load_data_file(path)
+    top = r.name
+    head = need(data, "faction", top, dict)
+    fkey = r.key(need(head, "key", f"{top}.faction"), f"{top}.faction.key")
+    prefix = f"wh40k.{fkey}"
+    extra = r.strings(data.get("keywords"), f"{top}.keywords")
+    keywords = CORE_KEYWORDS | set(extra)
+    contagion = need(head, "contagion_range", f"{top}.faction", list)
+    table = tuple(r.ints(x, f"{top}.faction.contagion_range[{i}]", 0, 48) for i, x in enumerate(contagion))
+    if not table:
+        raise r.fail(f"{top}.faction.contagion_range", "give the range of battle round 1 at least")
+
+    def interps(raw: Mapping[str, Any], where: str) -> tuple[str, ...]:
+        out = r.strings(raw.get("interpretations"), f"{where}.interpretations")
+        for ref in out:
+            if known_interpretations is not None and ref not in known_interpretations:
+                raise r.fail(f"{where}.interpretations", f"unknown interpretation {ref!r}")
+        return out
+
+    def section(raw: Mapping[str, Any], where: str) -> str:
+        return str(need(raw, "section", where))
+
+    abilities: dict[str, Ability] = {}
+    for key, raw in need(data, "abilities", top, dict).items():
+        where = f"{top}.abilities.{r.key(key, f'{top}.abilities')}"
+        abilities[key] = Ability(
+            key=key,
+            id=str(raw.get("id") or f"{prefix}.ability.{key}") if isinstance(raw, dict) else "",
+            name=need(raw, "name", where),
+            text=r.text(raw, "text", where),
+            section=section(raw, where),
+            kind=r.choice(
+                need(raw, "kind", where), f"{where}.kind", ("core", "faction", "datasheet", "detachment")
+            ),  # type: ignore[arg-type]
+            aura=bool(raw.get("aura", False)),
+            range=raw.get("range"),
+            affects=str(raw.get("affects", "")),
+            effects=r.effects(raw.get("effects"), where, known_interpretations),
+            interpretations=interps(raw, where),
+            choice_of=r.strings(raw.get("choice_of"), f"{where}.choice_of"),
+        )
+    for key, ab in abilities.items():
+        for other in ab.choice_of:
+            if other not in abilities:
+                raise r.fail(f"{top}.abilities.{key}.choice_of", f"unknown ability {other!r}")
+
+    stratagems: dict[str, Stratagem] = {}
+    for key, raw in need(data, "stratagems", top, dict).items():
+        where = f"{top}.stratagems.{r.key(key, f'{top}.stratagems')}"
+        phases = r.strings(need(raw, "phases", where, list), f"{where}.phases")
+        for i, phase in enumerate(phases):
+            r.choice(phase, f"{where}.phases[{i}]", PHASES)
+        stratagems[key] = Stratagem(
+            key=key,
+            id=f"{prefix}.stratagem.{key}",
+            name=need(raw, "name", where),
+            cp=r.ints(need(raw, "cp", where, object), f"{where}.cp", 0, 5),
+            source=r.choice(
+                need(raw, "source", where), f"{where}.source", ("core", "boarding-actions", "plague-company")
+            ),  # type: ignore[arg-type]
+            category=r.choice(
+                need(raw, "category", where),
+                f"{where}.category",
+                ("Battle Tactic", "Strategic Ploy", "Epic Deed", "Wargear"),
+            ),
+            when=r.text(raw, "when", where),
+            phases=phases,
+            target=r.text(raw, "target", where),
+            text=r.text(raw, "text", where),
+            section=section(raw, where),
+            restrictions=" ".join(str(raw.get("restrictions", "")).split()),
+            effects=r.effects(raw.get("effects"), where, known_interpretations),
+            interpretations=interps(raw, where),
+        )
+
+    detachments: dict[str, Detachment] = {}
+    for key, raw in (data.get("detachments") or {}).items():
+        where = f"{top}.detachments.{r.key(key, f'{top}.detachments')}"
+        choices = r.strings(raw.get("choices"), f"{where}.choices")
+        for c in choices:
+            if c not in abilities:
+                raise r.fail(f"{where}.choices", f"unknown ability {c!r}")
+        detachments[key] = Detachment(
+            key=key,
+            id=f"{prefix}.detachment.{key}",
+            name=need(raw, "name", where),
+            text=r.text(raw, "text", where),
+            section=section(raw, where),
+            choices=choices,
+            effects=r.effects(raw.get("effects"), where, known_interpretations),
+            interpretations=interps(raw, where),
+        )
+
+    datasheets: dict[str, Datasheet] = {}
+    for key, raw in need(data, "datasheets", top, dict).items():
+        where = f"{top}.datasheets.{r.key(key, f'{top}.datasheets')}"
+        datasheets[key] = _datasheet(r, key, raw, where, prefix, abilities, keywords)
+
+    return Faction(
+        key=fkey,
+        name=need(head, "name", f"{top}.faction"),
+        keyword=need(head, "keyword", f"{top}.faction"),
+        file=r.name,
+        datasheets=MappingProxyType(datasheets),
+        abilities=MappingProxyType(abilities),
+        stratagems=MappingProxyType(stratagems),
+        detachments=MappingProxyType(detachments),
+        contagion_range=table,
+        contagion_source=need(head, "contagion_source", f"{top}.faction"),
+    )
+
+
+_CORE_ABILITY_RE = re.compile(
+    r"^(deadly-demise-(?:[1-6]|d3|d6)|feel-no-pain-[2-6]|stealth|deep-strike|scouts-\d+|lone-operative|infiltrators|fights-first|leader)$"
+)
+
+
+def _datasheet(
+    r: _Reader,
+    key: str,
+    raw: Any,
+    where: str,
+    prefix: str,
+    abilities: Mapping[str, Ability],
+    keywords: set[str] | frozenset[str],
+) -> Datasheet:
+    ch = need(raw, "characteristics", where, dict)
+    cw = f"{where}.characteristics"
+    characteristics = Characteristics(
+        move=r.ints(need(ch, "M", cw, int), f"{cw}.M", 0, 30),
+        toughness=r.ints(need(ch, "T", cw, int), f"{cw}.T", 1, 20),
+        save=r.plus(need(ch, "Sv", cw, object), f"{cw}.Sv", 2, 7),
+        wounds=r.ints(need(ch, "W", cw, int), f"{cw}.W", 1, 40),
+        leadership=r.plus(need(ch, "Ld", cw, object), f"{cw}.Ld", 2, 12),
+        objective_control=r.ints(need(ch, "OC", cw, int), f"{cw}.OC", 0, 20),
+    )
+    invuln_raw = raw.get("invulnerable")
+    invuln = None if invuln_raw is None else r.plus(invuln_raw, f"{where}.invulnerable", 2, 6)
+    weapons: dict[str, Weapon] = {}
+    ranges: dict[str, int | None] = {}
+    for wkey, w in need(raw, "weapons", where, dict).items():
+        ww = f"{where}.weapons.{r.key(wkey, f'{where}.weapons')}"
+        ranged = "BS" in w if isinstance(w, dict) else True
+        if isinstance(w, dict) and "BS" in w and "WS" in w:
+            raise r.fail(ww, "give BS (a ranged weapon) or WS (a melee weapon), not both")
+        if not isinstance(w, dict) or ("BS" not in w and "WS" not in w):
+            raise r.fail(ww, "missing field 'BS' (ranged) or 'WS' (melee)")
+        skill_key = "BS" if ranged else "WS"
+        skill = r.plus(w[skill_key], f"{ww}.{skill_key}", 2, 6)
+        values = {
+            "attacks": need(w, "A", ww, (str, int)),
+            "skill": skill,
+            "strength": need(w, "S", ww, int),
+            "ap": w.get("AP", 0),
+            "damage": need(w, "D", ww, (str, int)),
+            "abilities": tuple(r.strings(w.get("abilities"), f"{ww}.abilities")),
+            "ranged": ranged,
+        }
+        try:
+            weapons[wkey] = make_weapon(
+                values,
+                name=need(w, "name", ww),
+                field=ww,
+                shown={"attacks": "A", "skill": skill_key, "strength": "S", "ap": "AP", "damage": "D"},
+            )
+        except InputError as exc:
+            raise DataFileError(f"{exc.field}: {exc.message}") from None
+        rng = w.get("range")
+        ranges[wkey] = None if not ranged else r.ints(rng, f"{ww}.range", 1, 120)
+    exclusive = []
+    for i, group in enumerate(raw.get("exclusive") or []):
+        names = r.strings(group, f"{where}.exclusive[{i}]")
+        if len(names) < 2 or any(n not in weapons for n in names):
+            raise r.fail(f"{where}.exclusive[{i}]", f"expected two or more of {', '.join(weapons)}")
+        exclusive.append(names)
+    named = r.strings(need(raw, "abilities", where, list), f"{where}.abilities")
+    for ab in named:
+        if ab not in abilities:
+            raise r.fail(f"{where}.abilities", f"unknown ability {ab!r}; define it under abilities")
+    core = r.strings(raw.get("core_abilities"), f"{where}.core_abilities")
+    fnp = None
+    for ab in core:
+        if not _CORE_ABILITY_RE.match(ab):
+            raise r.fail(f"{where}.core_abilities", f"unknown core ability {ab!r}")
+        if ab.startswith("feel-no-pain-"):
+            fnp = int(ab.rsplit("-", 1)[1])
+    kws = r.strings(need(raw, "keywords", where, list), f"{where}.keywords")
+    fkws = r.strings(need(raw, "faction_keywords", where, list), f"{where}.faction_keywords")
+    for kw in (*kws, *fkws):
+        if kw not in keywords:
+            raise r.fail(f"{where}.keywords", f"unknown keyword {kw!r}; add it to the file's keywords")
+    composition = []
+    for i, c in enumerate(need(raw, "composition", where, list)):
+        cw2 = f"{where}.composition[{i}]"
+        composition.append(
+            (r.ints(need(c, "models", cw2, int), f"{cw2}.models", 1, 40), need(c, "name", cw2))
+        )
+    points = []
+    for i, p in enumerate(need(raw, "points", where, list)):
+        pw = f"{where}.points[{i}]"
+        points.append(
+            (
+                r.ints(need(p, "models", pw, int), f"{pw}.models", 1, 40),
+                r.ints(need(p, "points", pw, int), f"{pw}.points", 0, 5000),
+            )
+        )
+    if not points or not composition:
+        raise r.fail(where, "a datasheet needs its composition and points")
+    return Datasheet(
+        key=key,
+        id=f"{prefix}.datasheet.{key}",
+        name=need(raw, "name", where),
+        section=str(need(raw, "section", where)),
+        characteristics=characteristics,
+        characteristics_source=need(raw, "characteristics_source", where),
+        invulnerable=invuln,
+        weapons=MappingProxyType(weapons),
+        weapon_ranges=MappingProxyType(ranges),
+        exclusive=tuple(exclusive),
+        abilities=named,
+        core_abilities=core,
+        feel_no_pain=fnp,
+        keywords=kws,
+        faction_keywords=fkws,
+        composition=tuple(composition),
+        points=tuple(points),
+    )
+
+
+@cache
+def death_guard() -> Faction:
+    """The Death Guard page of the source, as shipped in ``death-guard.yaml``."""
+    return load_faction(DEATH_GUARD_FILE)

@@ -1,0 +1,216 @@
+"""The rules of a faction file as registry records: one :class:`~rulesbook.records.Rule` per
+datasheet, ability, stratagem and detachment rule, with its stable ID, its text in our own words,
+its citation and the effects it declares, so each gets a page on the site, a ``rulesbook rule``
+answer and the traceability checks every rule has.
+
+The page texts are built here from the typed data (nothing typed twice): a stratagem's cost,
+category, when, target and effect; a datasheet's characteristics, weapons, abilities, keywords,
+composition and points.
+
+Example:
+    >>> rules = {r.id: r for r in faction_rules(death_guard())}
+    >>> r = rules["wh40k.death-guard.stratagem.disgustingly-resilient"]
+    >>> r.title, r.citations[0].section
+    ('Disgustingly Resilient', 'DISGUSTINGLY RESILIENT')
+    >>> "**2 CP**" in r.text and "Damage reduction 1" in r.text
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rulesbook.records import Citation, Rule
+from rulesbook.systems.wh40k.faction import Datasheet, Effect, Faction, death_guard
+
+__all__ = ["SOURCE", "describe_effect", "faction_rules", "registered_faction_rules"]
+
+SOURCE = "004_7134931f915e24a0.txt"
+
+_SOURCE_NAMES = {"core": "Core", "boarding-actions": "Boarding Actions", "plague-company": "Plague Company"}
+
+
+def describe_effect(effect: Effect) -> str:
+    """One effect in words, as the pages list it.
+
+    >>> describe_effect(Effect(kind="hit-modifier", value=-1, condition="damaged"))
+    'Hit roll modifier -1 (own unit; only when damaged)'
+    """
+    what = {
+        "hit-modifier": f"Hit roll modifier {effect.value:+d}" if isinstance(effect.value, int) else "",
+        "wound-modifier": f"Wound roll modifier {effect.value:+d}" if isinstance(effect.value, int) else "",
+        "reroll-hits": f"re-roll Hit rolls: {effect.value}",
+        "reroll-wounds": f"re-roll Wound rolls: {effect.value}",
+        "ap": f"AP improved by {effect.value}",
+        "critical-ap": f"AP improved by {effect.value} on a Critical Wound",
+        "overwatch": "Fire Overwatch: only unmodified 6s hit",
+        "weapon-ability": f"weapons gain [{str(effect.value).upper().replace('-', ' ')}]",
+        "cover": "Benefit of Cover",
+        "stealth": "Stealth",
+        "damage-reduction": f"Damage reduction {effect.value}",
+        "worsen": f"{effect.characteristic} worsened by {effect.value}",
+        "ignore-modifiers": "ignore modifiers (not to saving throws)",
+        "contagion-range": f'Contagion Range +{effect.value}"',
+        "auto-pass": f"{effect.value} test passed",
+        "none": "changes no number of an attack",
+    }[effect.kind]
+    scope = ["own unit" if effect.affects == "own" else "enemy units"]
+    if effect.range is not None:
+        scope.append(f'within {effect.range}"' if isinstance(effect.range, int) else "within Contagion Range")
+    if effect.keywords:
+        scope.append("with " + ", ".join(effect.keywords))
+    if effect.phases != ("any",):
+        scope.append("phase: " + ", ".join(effect.phases))
+    if effect.attack != "any":
+        scope.append(f"{effect.attack} attacks only")
+    if effect.condition:
+        scope.append(f"only when {effect.condition}")
+    if effect.note:
+        scope.append(effect.note)
+    return f"{what} ({'; '.join(scope)})"
+
+
+def _effects_md(effects: Sequence[Effect]) -> list[str]:
+    if not effects:
+        return []
+    return ["", "**Effects as the calculators apply them** (`wh40k.datasheet-attack`):", ""] + [
+        f"- {describe_effect(e)}" for e in effects
+    ]
+
+
+def _registers(effects: Sequence[Effect], named: Sequence[str]) -> tuple[str, ...]:
+    out = list(named)
+    for e in effects:
+        if e.register and e.register not in out:
+            out.append(e.register)
+    return tuple(out)
+
+
+def _datasheet_text(sheet: Datasheet, faction: Faction) -> str:
+    c = sheet.characteristics
+    inv = f"{sheet.invulnerable}+" if sheet.invulnerable else "none"
+    lines = [
+        f"The {faction.name} datasheet of {sheet.name}.",
+        "",
+        "| M | T | Sv | W | Ld | OC | invulnerable save |",
+        "|---|---|---|---|---|---|---|",
+        f'| {c.move}" | {c.toughness} | {c.save}+ | {c.wounds} | {c.leadership}+ | {c.objective_control} | {inv} |',
+        "",
+        f"The page lost this line; it is the published one ({sheet.characteristics_source}).",
+        "",
+        "| weapon | range | A | BS/WS | S | AP | D | abilities |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for key, w in sheet.weapons.items():
+        rng = f'{sheet.weapon_ranges[key]}"' if w.ranged else "melee"
+        words = ", ".join([*(("lethal hits",) if w.abilities.lethal_hits else ()), *w.abilities.other])
+        if w.abilities.blast:
+            words = "blast, " + words
+        if w.abilities.devastating_wounds:
+            words += ", devastating wounds"
+        if w.abilities.sustained is not None:
+            words += f", sustained hits {w.abilities.sustained}"
+        ap = f"−{-w.ap}" if w.ap else "0"
+        lines.append(
+            f"| {w.name} (`{key}`) | {rng} | {w.attacks} | {w.skill}+ | {w.strength} | {ap} | {w.damage} | {words.strip(', ')} |"
+        )
+    names = [faction.abilities[a].name for a in sheet.abilities]
+    lines += [
+        "",
+        "Silence is used with one of its two profiles at a time." if sheet.exclusive else "",
+        "",
+        f"**Core abilities:** {', '.join(sheet.core_abilities)}. **Abilities:** {', '.join(names)} "
+        "(each has its own page, linked below).",
+        "",
+        f"**Keywords:** {', '.join(sheet.keywords)}. **Faction keywords:** {', '.join(sheet.faction_keywords)}.",
+        "",
+        "**Unit composition:** "
+        + "; ".join(f"{n} × {name}" for n, name in sheet.composition)
+        + ". **Points:** "
+        + "; ".join(f"{n} model{'s' if n > 1 else ''}: {p}" for n, p in sheet.points)
+        + ".",
+    ]
+    return "\n".join(lines)
+
+
+def faction_rules(faction: Faction) -> list[Rule]:
+    """Every datasheet, ability, stratagem and detachment of ``faction`` as a rule record."""
+    out: list[Rule] = []
+    for sheet in faction.datasheets.values():
+        out.append(
+            Rule(
+                id=sheet.id,
+                system="wh40k",
+                title=f"{sheet.name} (datasheet)",
+                text=_datasheet_text(sheet, faction),
+                citations=(Citation(SOURCE, sheet.section),),
+                interpretations=(
+                    "wh40k.interpretations.mortarion-characteristics",
+                    "wh40k.interpretations.characters-section",
+                ),
+                see_also=tuple(faction.abilities[a].id for a in sheet.abilities),
+                summary=f"{sheet.name}'s characteristics, weapons, abilities, keywords and points.",
+            )
+        )
+    for ab in faction.abilities.values():
+        kind = "aura" if ab.aura else "ability"
+        extra = [
+            f"*{ab.kind.capitalize()} {kind}" + (f", reaching {ab.affects}" if ab.affects else "") + ".*"
+        ]
+        out.append(
+            Rule(
+                id=ab.id,
+                system="wh40k",
+                title=ab.name,
+                text="\n".join([*extra, "", ab.text.strip(), *_effects_md(ab.effects)]),
+                citations=(Citation(SOURCE, ab.section),),
+                interpretations=_registers(ab.effects, ab.interpretations),
+                see_also=tuple(faction.abilities[k].id for k in ab.choice_of),
+                summary=ab.text.strip().split(". ")[0].rstrip(".") + ".",
+            )
+        )
+    for st in faction.stratagems.values():
+        head = f"**{st.cp} CP** · {_SOURCE_NAMES[st.source]} – {st.category} Stratagem"
+        body = [
+            head,
+            "",
+            f"**When:** {st.when}",
+            "",
+            f"**Target:** {st.target}",
+            "",
+            f"**Effect:** {st.text.strip()}",
+        ]
+        if st.restrictions:
+            body += ["", f"**Restrictions:** {st.restrictions}"]
+        out.append(
+            Rule(
+                id=st.id,
+                system="wh40k",
+                title=st.name,
+                text="\n".join([*body, *_effects_md(st.effects)]),
+                citations=(Citation(SOURCE, st.section, _SOURCE_NAMES[st.source]),),
+                interpretations=_registers(st.effects, st.interpretations),
+                summary=f"{st.cp} CP {_SOURCE_NAMES[st.source]} {st.category}: "
+                + st.text.strip().split(". ")[0].rstrip(".")
+                + ".",
+            )
+        )
+    for det in faction.detachments.values():
+        out.append(
+            Rule(
+                id=det.id,
+                system="wh40k",
+                title=f"{det.name} (detachment rule)",
+                text="\n".join([det.text.strip(), *_effects_md(det.effects)]),
+                citations=(Citation(SOURCE, det.section),),
+                interpretations=_registers(det.effects, det.interpretations),
+                see_also=tuple(faction.abilities[k].id for k in det.choices),
+                summary=det.text.strip().split(". ")[0].rstrip(".") + ".",
+            )
+        )
+    return out
+
+
+def registered_faction_rules() -> list[Rule]:
+    """The shipped factions' rules, for the system package (the Death Guard page)."""
+    return faction_rules(death_guard())

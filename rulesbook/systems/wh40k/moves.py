@@ -1,0 +1,362 @@
+"""Warhammer 40,000 moves that roll dice: the Charge roll (2D6) and the Advance roll (M + D6),
+with an optional Command Re-roll, and the conversion of a measured gap into the Charge roll it
+needs (Engagement Range included).
+
+Every roll is a :class:`rulesbook.dice.RollTest` over the dice of the rule parameters
+(``charge_dice``, ``advance_dice``); a Command Re-roll is its ``failed`` re-roll policy, which
+rolls every die of the total again, once.
+
+Example:
+    A 9" charge: 10 of the 36 rolls of 2D6 reach 9; a Command Re-roll of a failure adds
+    26/36 x 10/36:
+
+    >>> charge_test(9).p_pass(), charge_test(9, reroll=True).p_pass()
+    (Fraction(5, 18), Fraction(155, 324))
+    >>> charge_distance(Fraction(15, 2))   # a 7.5" gap: end within 1", so a 7 is enough
+    7
+    >>> advance_test(move=6, distance=9).p_pass()   # D6 >= 3
+    Fraction(2, 3)
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from rulesbook.calculators import BoolInput, IntInput, Output, TextInput, calculator
+from rulesbook.dice import RollTest
+from rulesbook.errors import InputError
+from rulesbook.registry import implements
+from rulesbook.results import CalcResult, Distribution, Table, fraction_str
+from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
+
+__all__ = [
+    "MAX_GAP",
+    "InchesInput",
+    "advance_calculator",
+    "advance_distribution",
+    "advance_test",
+    "charge_calculator",
+    "charge_distance",
+    "charge_gap_calculator",
+    "charge_test",
+]
+
+MAX_GAP = Fraction(24)
+"""The largest gap (inches) the gap helper accepts (charges are declared within 12")."""
+
+_INCHES = re.compile(r"^\s*(?P<whole>[0-9]{1,2})(?:\.(?P<frac>[0-9]{1,3}))?\s*(?:\"|in|inch|inches)?\s*$")
+
+
+@dataclass(frozen=True, kw_only=True)
+class InchesInput(TextInput):
+    """A distance in inches with up to three decimals (``7``, ``7.5``, ``7.25"``), as an exact
+    :class:`~fractions.Fraction` from 0 to :data:`MAX_GAP`.
+
+    >>> InchesInput(key="gap", help="").parse('7.5"')
+    Fraction(15, 2)
+    >>> InchesInput(key="gap", help="").parse("seven")
+    Traceback (most recent call last):
+    ...
+    rulesbook.errors.InputError: gap: expected a distance in inches from 0 to 24 such as 7 or 7.5, got 'seven'
+    """
+
+    kind: ClassVar[str] = "text"
+
+    def allowed(self) -> str:
+        return f"a distance in inches from 0 to {MAX_GAP} such as 7 or 7.5"
+
+    def parse(self, text: str) -> Any:
+        match = _INCHES.match(text) if isinstance(text, str) else None
+        if match is None:
+            raise self.error(text)
+        frac = match["frac"] or ""
+        value = Fraction(int(match["whole"])) + (Fraction(int(frac), 10 ** len(frac)) if frac else 0)
+        if value > MAX_GAP:
+            raise self.error(text)
+        return value
+
+    def _check(self, value: Any) -> Any:
+        if isinstance(value, bool) or not isinstance(value, (int, Fraction, float)):
+            raise self.error(value)
+        exact = Fraction(value).limit_denominator(1000)
+        if not 0 <= exact <= MAX_GAP:
+            raise self.error(value)
+        return exact
+
+    def format(self, value: Any) -> str:
+        return str(float(value)) if Fraction(value).denominator != 1 else str(int(value))
+
+    def jsonable(self, value: Any) -> Any:
+        return self.format(value)
+
+
+# -- the rolls --------------------------------------------------------------------------------
+
+
+@implements("wh40k.core.charge", "wh40k.core.rerolls")
+def charge_test(distance: int, reroll: bool = False, choices: Wh40kChoices = CHOICES) -> RollTest:
+    """The Charge roll as a roll test: ``charge_dice`` (2D6) at or above ``distance``; with a
+    Command Re-roll both dice are rolled again once when the total falls short.
+
+    >>> charge_test(7).p_pass()
+    Fraction(7, 12)
+    >>> charge_test(2).p_pass(), charge_test(13).p_pass()
+    (Fraction(1, 1), Fraction(0, 1))
+    """
+    return RollTest(
+        dice=choices.parameters.charge_dice,
+        target=distance,
+        direction="over",
+        reroll="failed" if reroll else "none",
+    )
+
+
+@implements("wh40k.core.charge", "wh40k.core.engagement-range")
+def charge_distance(gap: Fraction, choices: Wh40kChoices = CHOICES) -> int:
+    """The Charge roll a measured gap needs (never below 0).
+
+    By default (interpretation ``charge-gap``) the charging model must end within Engagement
+    Range (``engagement_range``, 1"), so the roll covers the gap less 1", rounded up to a whole
+    inch; the ``base-contact`` reading needs the whole gap.
+
+    >>> charge_distance(Fraction(9)), charge_distance(Fraction(9, 1), CHOICES.replace(
+    ...     readings={"charge_gap": "base-contact"}))
+    (8, 9)
+    >>> charge_distance(Fraction(1, 2))   # already within Engagement Range
+    0
+    """
+    reach = 0 if choices.readings.charge_gap == "base-contact" else choices.parameters.engagement_range
+    return max(0, math.ceil(Fraction(gap) - reach))
+
+
+@implements("wh40k.core.advance")
+def advance_distribution(move: int, choices: Wh40kChoices = CHOICES) -> Distribution[int]:
+    """How far a model may Advance: its Move plus the Advance roll (``advance_dice``, D6).
+
+    >>> advance_distribution(6).pmf()[12]
+    Fraction(1, 6)
+    """
+    return choices.parameters.advance_dice.distribution().map(lambda roll: move + roll)
+
+
+@implements("wh40k.core.advance", "wh40k.core.rerolls")
+def advance_test(move: int, distance: int, reroll: bool = False, choices: Wh40kChoices = CHOICES) -> RollTest:
+    """Whether M + the Advance roll reaches ``distance``, as a roll test (Command Re-roll: roll
+    again once when it falls short).
+
+    >>> advance_test(6, 12).p_pass(), advance_test(6, 12, reroll=True).p_pass()
+    (Fraction(1, 6), Fraction(11, 36))
+    """
+    return RollTest(
+        dice=choices.parameters.advance_dice,
+        target=distance - move,
+        direction="over",
+        reroll="failed" if reroll else "none",
+    )
+
+
+# -- calculators ------------------------------------------------------------------------------
+
+REROLL_INPUT = BoolInput(
+    key="reroll",
+    label="Command Re-roll",
+    help="Re-roll the roll once if it falls short (Command Re-roll Stratagem, 1CP).",
+    default=False,
+)
+
+
+def _charge_table(choices: Wh40kChoices) -> Table:
+    rows = []
+    for d in range(2, 13):
+        plain, again = charge_test(d, False, choices).p_pass(), charge_test(d, True, choices).p_pass()
+        rows.append((d, fraction_str(plain), float(plain), fraction_str(again), float(again)))
+    return Table(
+        name="charge_by_distance",
+        title="P(charge succeeds) by the distance the roll must reach",
+        columns=("distance", "p_exact", "p", "p_reroll_exact", "p_reroll"),
+        rows=tuple(rows),
+        note="2D6 at or above the distance; the re-roll column rolls both dice again once after a failure.",
+    )
+
+
+def _charge_outputs() -> list[Output]:
+    return [
+        Output(
+            "p_success", "P(charge succeeds)", "probability", "Chance the Charge roll reaches the distance."
+        ),
+        Output(
+            "p_first_roll",
+            "P(first roll succeeds)",
+            "probability",
+            "Chance without the re-roll (equal to p_success when reroll is false).",
+        ),
+    ]
+
+
+def _charge_values(distance: int, reroll: bool, choices: Wh40kChoices) -> tuple[dict[str, Any], str]:
+    first = charge_test(distance, False, choices).p_pass()
+    p = charge_test(distance, reroll, choices).p_pass()
+    dice = choices.parameters.charge_dice
+    if reroll:
+        line = (
+            f"{dice} ≥ {distance}: {fraction_str(first)} on the first roll; a failed roll is re-rolled "
+            f"(both dice), so P = p + (1 − p)·p = {fraction_str(p)} ≈ {float(p):.1%}."
+        )
+    else:
+        line = f"{dice} ≥ {distance}: P = {fraction_str(p)} ≈ {float(p):.1%}."
+    return {"p_success": p, "p_first_roll": first}, line
+
+
+@calculator(
+    "wh40k.charge",
+    title="Charge roll",
+    summary="""Chance that a Charge roll (2D6) reaches the distance a charge needs, with or
+    without a Command Re-roll of a failed roll.""",
+    inputs=[
+        IntInput(
+            key="distance",
+            label="Distance (inches)",
+            help=(
+                "The inches the Charge roll must reach: 2D6 at or above it succeeds. From a measured "
+                "gap, take the gap less 1 inch of Engagement Range, rounded up (wh40k.charge-gap)."
+            ),
+            minimum=0,
+            maximum=24,
+        ),
+        REROLL_INPUT,
+    ],
+    outputs=_charge_outputs(),
+    rules=["wh40k.core.charge", "wh40k.core.rerolls"],
+    choices=CHOICES,
+    examples=[{"distance": "9"}, {"distance": "9", "reroll": "true"}, {"distance": "7"}],
+    reference_tables=lambda: [_charge_table(CHOICES)],
+)
+def charge_calculator(*, distance: int, reroll: bool, choices: Wh40kChoices) -> CalcResult:
+    """Exact P(the Charge roll reaches ``distance``).
+
+    >>> from rulesbook.registry import registry
+    >>> registry().calculator("wh40k.charge").run(distance=9, reroll=True)["p_success_exact"]
+    '155/324'
+    """
+    values, line = _charge_values(distance, reroll, choices)
+    return CalcResult(values=values, explanation=(line,))
+
+
+@calculator(
+    "wh40k.charge-gap",
+    title="Charge across a measured gap",
+    summary="""Turns the gap between the charging model and its target into the Charge roll it
+    needs (ending within Engagement Range is enough), then gives the chance of making it.""",
+    inputs=[
+        InchesInput(
+            key="gap",
+            label="Gap (inches)",
+            help=(
+                "Horizontal distance from the charging model to the nearest model of the target, in "
+                "inches (7 or 7.5); with several models, the one that must travel furthest."
+            ),
+        ),
+        REROLL_INPUT,
+    ],
+    outputs=[
+        Output("distance", "Charge roll needed", "count", "The inches the 2D6 must reach."),
+        *_charge_outputs(),
+    ],
+    rules=["wh40k.core.charge", "wh40k.core.engagement-range", "wh40k.core.rerolls"],
+    choices=CHOICES,
+    examples=[{"gap": "7.5"}, {"gap": "10", "reroll": "true"}],
+)
+def charge_gap_calculator(*, gap: Fraction, reroll: bool, choices: Wh40kChoices) -> CalcResult:
+    """Exact P(charge succeeds) across a gap.
+
+    >>> from rulesbook.registry import registry
+    >>> r = registry().calculator("wh40k.charge-gap").run(gap="7.5")
+    >>> r["distance"], r["p_success_exact"]
+    (7, '7/12')
+    """
+    distance = charge_distance(gap, choices)
+    values, line = _charge_values(distance, reroll, choices)
+    if choices.readings.charge_gap == "base-contact":
+        how = f"the whole gap of {float(gap):g} inches, rounded up"
+    else:
+        how = (
+            f"a gap of {float(gap):g} inches less {choices.parameters.engagement_range} inch of "
+            "Engagement Range, rounded up"
+        )
+    return CalcResult(
+        values={"distance": distance, **values}, explanation=(f"Needed: {distance} ({how}).", line)
+    )
+
+
+def _check_advance(values: Any) -> None:
+    if values["distance"] < values["move"]:
+        raise InputError(
+            "distance",
+            f"at least the Move {values['move']} (a shorter move needs no Advance), got {values['distance']}",
+        )
+
+
+@calculator(
+    "wh40k.advance",
+    title="Advance roll",
+    summary="""Chance that a model reaches a distance by Advancing (Move + D6), with or without
+    a Command Re-roll, and the distribution of how far it may move.""",
+    inputs=[
+        IntInput(
+            key="move",
+            label="Move (M)",
+            help="The model's Move characteristic in inches.",
+            minimum=1,
+            maximum=30,
+        ),
+        IntInput(
+            key="distance",
+            label="Distance (inches)",
+            help="The inches the model must be able to move (at least its Move).",
+            minimum=1,
+            maximum=40,
+        ),
+        REROLL_INPUT,
+    ],
+    outputs=[
+        Output(
+            "p_success",
+            "P(reaches the distance)",
+            "probability",
+            "Chance that M + the Advance roll is enough.",
+        ),
+        Output(
+            "advance_distance",
+            "P(exactly k inches)",
+            "list",
+            "Index k holds P(the model may move exactly k inches), without the re-roll.",
+        ),
+        Output("mean_advance_distance", "Mean distance", "number", "Expected M + Advance roll (no re-roll)."),
+    ],
+    rules=["wh40k.core.advance", "wh40k.core.rerolls"],
+    choices=CHOICES,
+    check=_check_advance,
+    examples=[{"move": "6", "distance": "9"}, {"move": "5", "distance": "10", "reroll": "true"}],
+)
+def advance_calculator(*, move: int, distance: int, reroll: bool, choices: Wh40kChoices) -> CalcResult:
+    """Exact P(M + Advance roll >= ``distance``) and the distribution of M + Advance roll.
+
+    >>> from rulesbook.registry import registry
+    >>> registry().calculator("wh40k.advance").run(move=6, distance=9)["p_success_exact"]
+    '2/3'
+    """
+    p = advance_test(move, distance, reroll, choices).p_pass()
+    dist = advance_distribution(move, choices)
+    dense = [dist.p(k) for k in range(dist.outcomes()[-1] + 1)]
+    dice = choices.parameters.advance_dice
+    line = f"{move} + {dice} ≥ {distance}: P = {fraction_str(p)} ≈ {float(p):.1%}" + (
+        " (a roll that falls short is re-rolled once)." if reroll else "."
+    )
+    return CalcResult(
+        values={"p_success": p, "advance_distance": dense, "mean_advance_distance": dist.mean()},
+        explanation=(line, "A unit that Advanced cannot shoot or declare a charge this turn."),
+    )
