@@ -20,7 +20,6 @@ Example:
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -111,6 +110,25 @@ type ComputeFn = Callable[..., CalcResult]
 type CheckFn = Callable[[Mapping[str, Any]], None]
 
 
+_UNCHECKED: Any = object()
+
+
+def _checked_default(inp: Input) -> Any:
+    """An input's default as :meth:`Calculator.validate` fills it in, checked once at declaration
+    (text defaults are parsed); :data:`REQUIRED` for a required input, ``_UNCHECKED`` when the
+    default does not validate (then it is validated, and fails, at every use as before)."""
+    if inp.required:
+        return REQUIRED
+    if not isinstance(inp.default, str):
+        return inp.default
+    if "path" in (inp.kind, getattr(inp, "inner_kind", "")):
+        return _UNCHECKED  # a file's existence can change: checked at every use
+    try:
+        return inp.validate(inp.default)
+    except InputError:
+        return _UNCHECKED
+
+
 @dataclass(frozen=True)
 class Calculator:
     """A pure calculator: declared inputs and outputs, the rules it executes, the function.
@@ -148,6 +166,8 @@ class Calculator:
             "reading_keys",
             tuple(i.key for i in self.inputs if isinstance(i, InterpretationInput) and i.key in readings),
         )
+        object.__setattr__(self, "_reading_set", frozenset(self.reading_keys))
+        object.__setattr__(self, "_defaults", tuple((i.key, i, _checked_default(i)) for i in self.inputs))
 
     reading_keys: tuple[str, ...] = field(default=(), init=False, repr=False)
     """Inputs that switch a reading of :attr:`choices` (folded into ``choices``, not passed loose)."""
@@ -189,15 +209,18 @@ class Calculator:
         for key in values:
             if key not in by_key:
                 self.input(key)  # unknown keys fail first, with the list of allowed keys
-        for inp in self.inputs:
-            if inp.key in values:
-                out[inp.key] = inp.validate(values[inp.key])
-            elif inp.required:
-                raise InputError(inp.key, f"required; expected {inp.allowed()}")
-            elif choices is not None and inp.key in self.reading_keys:
-                out[inp.key] = getattr(choices.readings, inp.key)
+        readings = self._reading_set  # type: ignore[attr-defined]
+        for key, inp, default in self._defaults:  # type: ignore[attr-defined]
+            if key in values:
+                out[key] = inp.validate(values[key])
+            elif default is REQUIRED:
+                raise InputError(key, f"required; expected {inp.allowed()}")
+            elif choices is not None and key in readings:
+                out[key] = getattr(choices.readings, key)
+            elif default is _UNCHECKED:
+                out[key] = inp.validate(inp.default)
             else:
-                out[inp.key] = inp.validate(inp.default) if isinstance(inp.default, str) else inp.default
+                out[key] = default
         if self.check is not None:
             self.check(MappingProxyType(out))
         return out
@@ -230,7 +253,7 @@ class Calculator:
             result = dataclasses.replace(result, tables=tables)
         if not any(isinstance(v, Fraction) or is_exact_list(v) for v in result.values.values()):
             return result
-        return dataclasses.replace(result, values=publish_values(result.values))
+        return result.with_values(publish_values(result.values))
 
     def cache_clear(self) -> None:
         """Forget cached results (benchmarks time cold runs with it)."""
@@ -253,7 +276,8 @@ class Calculator:
         """
         if self.choices is None:
             return dict(checked)
-        args = {k: v for k, v in checked.items() if k not in self.reading_keys}
+        readings = self._reading_set  # type: ignore[attr-defined]
+        args = {k: v for k, v in checked.items() if k not in readings}
         base = choices if choices is not None else self.choices
         args["choices"] = base.replace(readings={k: checked[k] for k in self.reading_keys})
         return args

@@ -324,6 +324,19 @@ class RuleChoices[P: Parameters, R: Readings]:
     system: str
     parameters: P
     readings: R
+    _hash: int = dataclasses.field(init=False, repr=False, compare=False, default=0)
+
+    def __post_init__(self) -> None:
+        # computed once: a choice set keys every cache of the engines (hashing its dozens of
+        # fields again at every lookup cost more than some answers)
+        object.__setattr__(self, "_hash", hash((self.system, self.parameters, self.readings)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # rebuilt (and re-hashed) on unpickling: string hashes differ between processes
+        return (type(self), (self.system, self.parameters, self.readings))
 
     def replace(
         self,

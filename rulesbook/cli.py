@@ -243,13 +243,28 @@ register(cli)  # variants, compare, sweep (rulesbook.whatif_cli)
 @click.option("--host", default="localhost", show_default=True, help="Address to listen on.")
 @click.option("--no-build", is_flag=True, help="Serve the existing site/ without rebuilding it.")
 @click.option("--site-dir", default="site", show_default=True, help="Where the built site lives.")
-def serve_cmd(port: int, host: str, no_build: bool, site_dir: str) -> None:
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="Worker processes computing the answers [default: one more than the cores].",
+)
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(0.5, 600),
+    default=10.0,
+    show_default=True,
+    help="Seconds one answer may take before it is stopped with a message.",
+)
+def serve_cmd(
+    port: int, host: str, no_build: bool, site_dir: str, workers: int | None, time_limit: float
+) -> None:
     """Build the rulebook site and serve it with the live calculators (offline)."""
     try:
         from widgets.server import serve
     except ImportError as exc:  # pragma: no cover - only without the [app] extra
         _fail(f"serve: the app extra is not installed ({exc.name}); run scripts/serve")
-    serve(port=port, host=host, build=not no_build, site_dir=site_dir)
+    serve(port=port, host=host, build=not no_build, site_dir=site_dir, workers=workers, time_limit=time_limit)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -431,7 +431,25 @@ def _roll_test_counts(test: RollTest) -> tuple[int, int, int, int]:
     re-rolled face spreads its share over the whole grid again), over ``size ** 2`` when a
     roll can be re-rolled, else over ``size``. This is what ``icepool.map`` over the dice with a
     re-roll gives, without building dice objects."""
-    grid = test.outcome_grid()
+    if test.dice.count == 1:  # one die: judge its faces inline (the common case)
+        mod, target, base = test.effective_modifier, test.target, test.dice.modifier
+        under = test.direction == "under"
+        grid: list[tuple[Faces, Outcome]] = []
+        for f in range(1, test.dice.sides + 1):
+            faces: Faces = (f,)
+            if faces in test.critical:
+                outcome = Outcome.CRITICAL
+            elif faces in test.auto_pass:
+                outcome = Outcome.PASS
+            elif test.always_fail or faces in test.auto_fail:
+                outcome = Outcome.FAIL
+            elif (f + base <= target + mod) if under else (f + base + mod >= target):
+                outcome = Outcome.PASS
+            else:
+                outcome = Outcome.FAIL
+            grid.append((faces, outcome))
+    else:
+        grid = test.outcome_grid()
     size = len(grid)
     again = [0, 0, 0]
     for _, outcome in grid:

@@ -1,16 +1,53 @@
 """The one error type users see: a bad value for a named field.
 
 Every user-facing entry point (CLI, widgets, data files, game logs, dice expressions) raises
-or reports :class:`InputError`; its text is a single line ``field: what is allowed``.
+or reports :class:`InputError`; its text is a single line ``field: what is allowed``. A message
+quotes what the user gave through :func:`quote`, which keeps at most :data:`QUOTE_LIMIT`
+characters of it, so a 100 kB argument still gives a short line.
 
 Example:
     >>> str(InputError("ld", "must be an integer from 0 to 12, got 'x'"))
     "ld: must be an integer from 0 to 12, got 'x'"
+    >>> quote("x" * 10_000)  # doctest: +ELLIPSIS
+    "'xxxxxxxx...xxx'… (10,000 characters)"
 """
 
 from __future__ import annotations
 
-__all__ = ["InputError", "RulesbookError"]
+from typing import Any
+
+__all__ = ["QUOTE_LIMIT", "InputError", "RulesbookError", "quote", "shorten"]
+
+QUOTE_LIMIT = 60
+"""The most characters of a user's value an error message repeats."""
+
+
+def shorten(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters, ending with ``…`` when it was cut.
+
+    >>> shorten("short"), shorten("abcdefghij", 5)
+    ('short', 'abcd…')
+    """
+    return text if len(text) <= limit else text[: max(limit - 1, 0)] + "…"
+
+
+def quote(value: Any, limit: int = QUOTE_LIMIT) -> str:
+    """``repr(value)`` for an error message, keeping at most ``limit`` characters of a text.
+
+    Text is quoted with its control characters escaped (``repr``), so nothing in it reaches a
+    terminal as a control sequence; a longer text keeps its first ``limit`` characters and says
+    how long it was. Other values are shown by their ``repr``, cut the same way.
+
+    >>> quote("blastt"), quote("a\\x1b]0;x\\x07b")
+    ("'blastt'", "'a\\\\x1b]0;x\\\\x07b'")
+    >>> quote("y" * 100, 5)
+    "'yyyyy'… (100 characters)"
+    """
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return repr(value)
+        return f"{value[:limit]!r}… ({len(value):,} characters)"
+    return shorten(repr(value), limit + 2)
 
 
 class RulesbookError(Exception):
@@ -18,9 +55,12 @@ class RulesbookError(Exception):
 
 
 class InputError(RulesbookError, ValueError):
-    """A value given for ``field`` is not allowed; ``message`` says what is."""
+    """A value given for ``field`` is not allowed; ``message`` says what is.
+
+    A ``field`` longer than :data:`QUOTE_LIMIT` characters (a key the user typed) is cut.
+    """
 
     def __init__(self, field: str, message: str) -> None:
-        self.field = field
+        self.field = shorten(" ".join(str(field).split()))
         self.message = " ".join(message.split())
-        super().__init__(f"{field}: {self.message}")
+        super().__init__(f"{self.field}: {self.message}")

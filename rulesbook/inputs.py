@@ -145,6 +145,10 @@ class IntInput(Input):
         return max(self.minimum, min(self.maximum, 0))
 
     def parse(self, text: str) -> int:
+        if text.isascii() and text.isdigit() and len(text) < 10:  # plain digits: the common case
+            value = int(text)
+            if self.minimum <= value <= self.maximum:
+                return value
         word = text.strip()
         if not _INT_TEXT.match(word):  # plain ASCII digits only: no 1_0, no other scripts
             raise self.error(text)

@@ -558,6 +558,16 @@ class CalcResult:
     def __getitem__(self, key: str) -> Any:
         return self.values[key]
 
+    def with_values(self, values: Mapping[str, Any]) -> CalcResult:
+        """The same result with other values (tables, explanation and warnings shared, not
+        frozen again)."""
+        out = object.__new__(CalcResult)
+        object.__setattr__(out, "values", MappingProxyType({k: _freeze(v) for k, v in values.items()}))
+        object.__setattr__(out, "tables", self.tables)
+        object.__setattr__(out, "explanation", self.explanation)
+        object.__setattr__(out, "warnings", self.warnings)
+        return out
+
     def table(self, name: str) -> Table:
         """The explanation table called ``name``."""
         for t in self.tables:
@@ -575,8 +585,13 @@ class CalcResult:
         return out
 
 
+_FLAT = (int, float, str, Fraction, bool, type(None))
+
+
 def _freeze(value: Any) -> Any:
     if isinstance(value, list | tuple):
+        if all(type(v) in _FLAT for v in value):  # a list of numbers or texts: one tuple
+            return tuple(value)
         return tuple(_freeze(v) for v in value)
     if isinstance(value, dict):
         return MappingProxyType({k: _freeze(v) for k, v in value.items()})

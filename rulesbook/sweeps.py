@@ -42,7 +42,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from rulesbook.calculators import Calculator
-from rulesbook.errors import InputError, RulesbookError
+from rulesbook.data import LIMITS, DataFileError, load_data_text
+from rulesbook.errors import InputError, RulesbookError, quote
 from rulesbook.registry import registry
 from rulesbook.variants import (
     BASELINE,
@@ -341,25 +342,42 @@ def _run_dask(
 
 
 def _read_checkpoint(path: Path, fingerprint: str) -> dict[int, dict[str, Any]]:
-    """Finished rows of an earlier run of the same sweep (none if the file is another sweep's)."""
+    """Finished rows of an earlier run of the same sweep (none if the file is another sweep's).
+
+    Each line is read by the one loader's JSON parser (:func:`rulesbook.data.load_data_text`,
+    with its limits); anything that is not a checkpoint gives one line, never a traceback.
+    """
     if not path.is_file():
         return {}
     rows: dict[int, dict[str, Any]] = {}
-    with path.open(encoding="utf-8") as f:
-        head = f.readline()
-        try:
-            if json.loads(head).get("sweep") != fingerprint:
-                raise InputError(
-                    "checkpoint", f"{path} belongs to another sweep; delete it or choose another output"
-                )
-        except (json.JSONDecodeError, AttributeError):
-            raise InputError("checkpoint", f"{path} is not a sweep checkpoint; delete it") from None
-        for line in f:
+    not_ours = InputError("checkpoint", f"{quote(str(path))} is not a sweep checkpoint; delete it")
+    try:
+        with path.open(encoding="utf-8") as f:
             try:
-                item = json.loads(line)
-            except json.JSONDecodeError:
-                break  # a line cut by the interruption: its row is computed again
-            rows[int(item["i"])] = item["row"]
+                head = load_data_text(f.readline(LIMITS.max_bytes), path.name, is_json=True)
+            except DataFileError:
+                raise not_ours from None
+            if not isinstance(head, dict) or "sweep" not in head:
+                raise not_ours
+            if head["sweep"] != fingerprint:
+                raise InputError(
+                    "checkpoint",
+                    f"{quote(str(path))} belongs to another sweep; delete it or choose another output",
+                )
+            for line in iter(lambda: f.readline(LIMITS.max_bytes), ""):
+                try:
+                    item = load_data_text(line, path.name, is_json=True)
+                except DataFileError:
+                    break  # a line cut by the interruption: its row is computed again
+                if not (
+                    isinstance(item, dict)
+                    and type(item.get("i")) is int
+                    and isinstance(item.get("row"), dict)
+                ):
+                    raise not_ours
+                rows[item["i"]] = item["row"]
+    except (OSError, UnicodeDecodeError):
+        raise not_ours from None
     return rows
 
 

@@ -125,7 +125,7 @@ DEMO = RuleChoices("demo", DemoParameters(), DemoReadings())
 
 
 def test_an_unquoted_yaml_boolean_for_a_reading_says_to_quote_it(tmp_path: Path) -> None:
-    path = write(tmp_path, "brave.yaml", "system: demo\ntitle: x\nreadings:\n  heroism: off\n")
+    path = write(tmp_path, "brave.yaml", "system: demo\ntitle: x\nreadings:\n  heroism: false\n")
     with pytest.raises(InputError) as caught:
         load_variant(path, choices=DEMO)
     assert (
@@ -134,6 +134,9 @@ def test_an_unquoted_yaml_boolean_for_a_reading_says_to_quote_it(tmp_path: Path)
     )
     quoted = write(tmp_path, "brave2.yaml", "system: demo\ntitle: x\nreadings:\n  heroism: 'off'\n")
     assert load_variant(quoted, choices=DEMO).apply(DEMO).readings.heroism == "off"
+    # the loader's strict schema reads a plain off (YAML 1.1's boolean) as the word it is
+    plain = write(tmp_path, "brave3.yaml", "system: demo\ntitle: x\nreadings:\n  heroism: off\n")
+    assert load_variant(plain, choices=DEMO).apply(DEMO).readings.heroism == "off"
 
 
 @pytest.mark.covers("wh40k.battle-shock", "wh40k.core.battle-shock")

@@ -24,10 +24,12 @@ import re
 import secrets
 from pathlib import Path
 
+from rulesbook.data import LIMITS, DataFileError, read_text
+
 __all__ = ["MAX_LOG_BYTES", "GameStore", "games_dir"]
 
-MAX_LOG_BYTES = 1_000_000
-"""The largest game log the web tracker accepts (upload or stored)."""
+MAX_LOG_BYTES = LIMITS.max_bytes
+"""The largest game log the web tracker accepts (upload or stored): the loader's limit."""
 
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{8,40}")
 
@@ -54,13 +56,14 @@ class GameStore:
         return secrets.token_urlsafe(12)
 
     def read(self, game: str | None) -> str | None:
-        """The stored log text of ``game``, or None (unknown or malformed id, too large)."""
+        """The stored log text of ``game``, or None (unknown or malformed id, unreadable, too
+        large: read by the one loader, :func:`rulesbook.data.read_text`)."""
         if not self.valid(game):
             return None
-        path = self.root / f"{game}.yaml"
-        if not path.is_file() or path.stat().st_size > MAX_LOG_BYTES:
+        try:
+            return read_text(self.root / f"{game}.yaml")
+        except DataFileError:
             return None
-        return path.read_text(encoding="utf-8")
 
     def save(self, game: str, text: str) -> None:
         """Write ``text`` as the log of ``game`` (replacing the file in one step)."""

@@ -11,10 +11,22 @@ Recomputation is cached by the calculator; a bad value shows a one-line error an
 widgets keep what the user typed. The "Compare with" drop-down (class ``rb-input-variant``)
 shows the baseline beside a shipped variant; served apps keep every input and the variant in
 the URL's query string (:meth:`CalculatorApp.sync_url`).
+
+In a notebook the form recomputes in the kernel, at once. On the server (``pool=`` a
+:class:`~widgets.workers.ComputePool`) an answer is computed in a worker process, off the event
+loop every session shares: the form stays responsive, the result pane (wrapped in
+:class:`~widgets.live.LiveResult`) is marked stale with an "updating…" badge until the answer
+for the current values arrives, typed values count without Enter, an answer that a newer input
+made useless is dropped, and one over the pool's time limit ends in the one-line limit message.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
+import time
+import urllib.parse
 from typing import Any
 
 import panel as pn
@@ -23,10 +35,33 @@ from rulesbook.calculators import NOT_GIVEN, Calculator, Input
 from rulesbook.errors import InputError
 from rulesbook.registry import registry
 from widgets.compare import NO_VARIANT, form_result_html, variant_options
+from widgets.live import FAST_DELAY_MS, SLOW_DELAY_MS, LiveResult
 from widgets.render import error_html, result_html, rules_html
 from widgets.uploads import UploadBox
+from widgets.workers import ComputePool, Job, JobCancelled, JobError, TimeLimitError, answer_html
 
 __all__ = ["CalculatorApp", "calculator_app", "served_calculator_app", "widget_for"]
+
+LOG = logging.getLogger("rulesbook.server")
+
+SLOW_ANSWER_S = 0.05
+"""An answer slower than this (in the worker) makes typed values of that calculator wait
+:data:`~widgets.live.SLOW_DELAY_MS` for a pause in typing; faster ones answer every keystroke."""
+
+SUPERSEDED_AFTER_S = 0.25
+"""A computation still running this long after a newer input arrived is abandoned (its worker is
+replaced); a quicker one is left to finish, which is cheaper than replacing a worker."""
+
+_recent_seconds: dict[str, float] = {}
+"""Per calculator, a slowly forgetting maximum of its recent answer times (all sessions)."""
+
+
+def _typing_delay(calc_id: str) -> int:
+    return SLOW_DELAY_MS if _recent_seconds.get(calc_id, 0.0) > SLOW_ANSWER_S else FAST_DELAY_MS
+
+
+def _note_answer_time(calc_id: str, seconds: float) -> None:
+    _recent_seconds[calc_id] = max(seconds, 0.8 * _recent_seconds.get(calc_id, 0.0))
 
 
 def widget_for(inp: Input, value: Any) -> pn.widgets.Widget:
@@ -47,8 +82,16 @@ def widget_for(inp: Input, value: Any) -> pn.widgets.Widget:
 class CalculatorApp:
     """A generated Panel calculator; ``.view`` is the layout."""
 
-    def __init__(self, calc: Calculator, compare_with: str = NO_VARIANT, **initial: Any) -> None:
+    def __init__(
+        self,
+        calc: Calculator,
+        compare_with: str = NO_VARIANT,
+        *,
+        pool: ComputePool | None = None,
+        **initial: Any,
+    ) -> None:
         self.calc = calc
+        self.pool = pool
         start = {**calc.initial_values(), **initial}
         # A file on the web is an upload, never a path on the server (widgets/uploads.py).
         self.uploads = {
@@ -63,6 +106,15 @@ class CalculatorApp:
             for i in calc.inputs
         }
         self.result = pn.pane.HTML("", css_classes=["rb-result"], sizing_mode="stretch_width")
+        # served: the answer state (stale marking, busy badge, typing without Enter)
+        self.live = LiveResult(result=self.result, delay=_typing_delay(calc.id), sizing_mode="stretch_width")
+        self._job: Job | None = None
+        self._submitted = 0.0
+        self._dirty = self._running = False
+        self._shown: tuple[str, str] | None = None
+        self._requested = 0
+        if pool is not None:
+            self.live.param.watch(self._on_request, "request")
         options = variant_options(calc)
         self.compare = pn.widgets.Select(
             label="Compare with", options=options, value=compare_with, css_classes=["rb-input-variant"]
@@ -73,7 +125,8 @@ class CalculatorApp:
         rules = pn.pane.HTML(rules_html(calc.rules), sizing_mode="stretch_width")
         inputs = pn.Column(*self.widgets.values(), self.compare, width=320)
         # Result first: beside the form on wide screens (row-reverse), above it on a phone.
-        result_col = pn.Column(self.result, css_classes=["rb-result-col"], min_width=300)
+        shown = self.live if pool is not None else self.result
+        result_col = pn.Column(shown, css_classes=["rb-result-col"], min_width=300)
         result_col.styles = {"flex": "1 1 300px"}
         self.view = pn.Column(
             pn.pane.Markdown(f"## {calc.title}\n\n{calc.summary}\n\n`{calc.id}`"),
@@ -96,7 +149,10 @@ class CalculatorApp:
         return {**values, **{key: box.path() for key, box in self.uploads.items()}}
 
     def refresh(self) -> None:
-        """Recompute and redraw, or show the one-line error."""
+        """Recompute and redraw, or show the one-line error (served: schedule it in the pool)."""
+        if self.pool is not None:
+            self._schedule()
+            return
         if self.compare.value != NO_VARIANT:  # baseline and variant side by side
             self.result.object = form_result_html(self.calc, self.values(), self.compare.value)
             return
@@ -117,17 +173,116 @@ class CalculatorApp:
                     return
         self.refresh()
 
+    def _on_request(self, event: Any) -> None:
+        self._requested = int(event.new)
+        self._schedule()
+
+    def _schedule(self) -> None:
+        """Mark the answer stale and make sure one is computed for the current values."""
+        self._dirty = True
+        self.live.busy = True
+        if not self._running:
+            self._running = True
+            pn.state.execute(self._answer_loop)
+        elif self._job is not None and time.monotonic() - self._submitted > SUPERSEDED_AFTER_S:
+            self._job.cancel()  # a newer input made it useless: free its worker
+
+    async def _answer_loop(self) -> None:
+        """Compute in the pool until the answer shown is the one for the current values."""
+        try:
+            while self._dirty:
+                self._dirty = False
+                values, variant, ticket = self.values(), str(self.compare.value), self._requested
+                key = (repr(sorted(values.items())), variant)
+                html = None
+                if key != self._shown:
+                    html = await self._compute(values, variant)
+                if self._dirty:
+                    continue  # the values changed meanwhile: that answer is already stale
+                if html is not None:
+                    self.result.object = html
+                    self._shown = key
+                self.live.done = ticket
+        finally:
+            self._running = False
+            self.live.busy = self._dirty
+            if self._dirty:  # an exception ended the loop with work left: show the state honestly
+                self._dirty = False
+
+    async def _compute(self, values: dict[str, Any], variant: str) -> str | None:
+        """One answer from the pool: its HTML, the limit message, or None if it was dropped."""
+        assert self.pool is not None
+        self._submitted = time.monotonic()
+        job = self._job = self.pool.submit(answer_html, self.calc.id, values, variant)
+        try:
+            html: str = await asyncio.wrap_future(job.future)
+        except (JobCancelled, asyncio.CancelledError):
+            if not job.cancelled:
+                raise
+            return None
+        except TimeLimitError as exc:
+            html = error_html(f"{self.calc.id}: {exc}")
+        except JobError as exc:
+            LOG.error("%s %r failed:\n%s", self.calc.id, values, exc)
+            first = str(exc).splitlines()[0][:120]
+            html = error_html(f"{self.calc.id}: the server could not compute this ({first})")
+        finally:
+            self._job = None
+        _note_answer_time(self.calc.id, job.seconds)
+        self.live.delay = _typing_delay(self.calc.id)
+        return html
+
+    def close(self) -> None:
+        """The session ended: drop its computation."""
+        self._dirty = False
+        if self._job is not None:
+            self._job.cancel()
+
     def sync_url(self) -> None:
         """Keep the page's query string and the form in step (``?ld=7&variant=NAME``): the URL's
         values fill the form when the page opens, and every change is written back, so a
-        comparison can be bookmarked and sent."""
+        comparison can be bookmarked and sent.
+
+        One pass over the query and one watcher for the whole form (Panel's per-widget
+        ``location.sync`` re-reads every synced widget at each call: quadratic in the inputs,
+        about a second for a 40-input form)."""
         location = pn.state.location
         if location is None:
             return
-        for key, widget in self.widgets.items():
-            if key not in self.uploads:  # an uploaded file never goes into a URL
-                location.sync(widget, {"value": key})
-        location.sync(self.compare, {"value": "variant"})
+        synced = {key: w for key, w in self.widgets.items() if key not in self.uploads}  # never a file
+        synced["variant"] = self.compare
+        raw = dict(urllib.parse.parse_qsl(location.search.lstrip("?"), keep_blank_values=True))
+        for key, text in raw.items():
+            widget = synced.get(key)
+            if widget is None:
+                continue
+            with contextlib.suppress(ValueError, TypeError):  # else the form keeps its start value
+                widget.value = _from_query(widget, text)
+        query = {**raw, **{key: _to_query(w.value) for key, w in synced.items()}}
+        location.search = "?" + urllib.parse.urlencode(query)
+
+        def write_back(*events: Any) -> None:
+            for key, widget in synced.items():
+                if any(e.obj is widget for e in events):
+                    query[key] = _to_query(widget.value)
+            location.search = "?" + urllib.parse.urlencode(query)
+
+        for widget in synced.values():
+            widget.param.watch(write_back, "value")
+
+
+def _to_query(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else str(value)
+
+
+def _from_query(widget: pn.widgets.Widget, text: str) -> Any:
+    if isinstance(widget, pn.widgets.Checkbox):
+        return text.lower() in ("true", "1", "yes")
+    if isinstance(widget, pn.widgets.IntInput):
+        return int(text) if text.strip() else None
+    return text
 
 
 def calculator_app(calc_id: str, **initial: Any) -> pn.viewable.Viewable:
@@ -135,8 +290,11 @@ def calculator_app(calc_id: str, **initial: Any) -> pn.viewable.Viewable:
     return CalculatorApp(registry().calculator(calc_id), **initial).view
 
 
-def served_calculator_app(calc_id: str) -> pn.viewable.Viewable:
-    """The served page of ``calc_id``: inputs and the compared variant follow the URL's query string."""
-    app = CalculatorApp(registry().calculator(calc_id))
+def served_calculator_app(calc_id: str, pool: ComputePool | None = None) -> pn.viewable.Viewable:
+    """The served page of ``calc_id``: inputs and the compared variant follow the URL's query
+    string; with a ``pool``, answers are computed there (see the module's docstring)."""
+    app = CalculatorApp(registry().calculator(calc_id), pool=pool)
     app.sync_url()
+    if pool is not None and pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
+        pn.state.on_session_destroyed(lambda _context: app.close())
     return app.view

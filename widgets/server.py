@@ -8,6 +8,11 @@ Routes (one Panel/Bokeh server, one process):
   and a compared variant can be given in the query string: ``?ld=7&variant=NAME``);
 * ``/app/<name>`` — special apps that systems declare in ``widgets/<system>_app.py`` (``APPS``).
 
+Every session runs on one event loop, so nothing slow may run there: calculators send their
+answers to a :class:`~widgets.workers.ComputePool` of worker processes (one more than the cores;
+each answer limited to ``time_limit`` seconds), and a page opens without waiting for its first
+answer (the result pane fills in when it arrives, marked "updating…" until then).
+
 Panel's own resources are served by this server (no CDN). Start it with ``rulesbook serve``.
 """
 
@@ -25,6 +30,7 @@ from typing import Any
 from tornado.web import HTTPError, RedirectHandler, RequestHandler, StaticFileHandler
 
 from rulesbook.registry import registry
+from widgets.workers import ComputePool
 
 __all__ = ["app_factories", "build_site", "serve"]
 
@@ -57,13 +63,13 @@ def build_site(site_dir: Path, project: Path = PROJECT) -> None:
     )
 
 
-def _calculator_view(calc_id: str) -> Callable[[], Any]:
+def _calculator_view(calc_id: str, pool: ComputePool | None) -> Callable[[], Any]:
     """A factory (a plain function: Panel calls it once per browser session)."""
 
     def view() -> Any:
         from widgets.panel_app import served_calculator_app
 
-        return served_calculator_app(calc_id)
+        return served_calculator_app(calc_id, pool)
 
     view.__name__ = calc_id
     return view
@@ -105,10 +111,11 @@ class _NotFound(RequestHandler):
         self.finish(NOT_FOUND if self.request.method != "HEAD" else None)
 
 
-def app_factories() -> dict[str, Callable[[], Any]]:
-    """URL path -> Panel app factory for every calculator and every declared special app."""
+def app_factories(pool: ComputePool | None = None) -> dict[str, Callable[[], Any]]:
+    """URL path -> Panel app factory for every calculator and every declared special app
+    (calculators compute in ``pool`` when one is given, else on the event loop)."""
     apps: dict[str, Callable[[], Any]] = {
-        f"calc/{calc_id}": _calculator_view(calc_id) for calc_id in registry().calculators
+        f"calc/{calc_id}": _calculator_view(calc_id, pool) for calc_id in registry().calculators
     }
     import widgets
     from widgets.page import live_page
@@ -128,8 +135,13 @@ def serve(
     build: bool = True,
     site_dir: str | Path = "site",
     show: bool = False,
+    workers: int | None = None,
+    time_limit: float = 10.0,
 ) -> None:
-    """Build the site (unless ``build`` is False and it exists) and serve everything."""
+    """Build the site (unless ``build`` is False and it exists) and serve everything.
+
+    Answers are computed by ``workers`` processes (default: one more than the cores), each
+    answer stopped after ``time_limit`` seconds with a one-line message."""
     import panel as pn
 
     from widgets.page import page_title
@@ -146,20 +158,25 @@ def serve(
         (r"/site", _Redirect, {"url": "/site/"}),
         (r"/site/(.*)", _SiteFiles, {"path": str(site), "default_filename": "index.html"}),
     ]
-    apps = app_factories()
+    pool = ComputePool(workers, time_limit)
+    apps = app_factories(pool)
     origins = [f"{h}:{port}" for h in ("localhost", "127.0.0.1", host)]
     print(
-        f"rulesbook: serving http://{host}:{port}/ (site) and {len(apps)} live apps under /calc/ and /app/",
+        f"rulesbook: serving http://{host}:{port}/ (site) and {len(apps)} live apps under /calc/ and /app/;"
+        f" {pool.workers} worker processes compute the answers (at most {time_limit:g} s each)",
         flush=True,
     )
-    pn.serve(
-        apps,
-        port=port,
-        address=host,
-        show=show,
-        title={k: page_title(k) for k in apps},
-        default_handler_class=_NotFound,
-        websocket_origin=origins,
-        extra_patterns=patterns,
-        threaded=False,
-    )
+    try:
+        pn.serve(
+            apps,
+            port=port,
+            address=host,
+            show=show,
+            title={k: page_title(k) for k in apps},
+            default_handler_class=_NotFound,
+            websocket_origin=origins,
+            extra_patterns=patterns,
+            threaded=False,
+        )
+    finally:
+        pool.shutdown()

@@ -11,7 +11,7 @@ import yaml
 
 from rulesbook.calculators import InterpretationInput
 from rulesbook.choices import register_problems
-from rulesbook.data import DataFileError
+from rulesbook.data import DataFileError, dump_yaml
 from rulesbook.errors import InputError
 from rulesbook.registry import registry
 from rulesbook.systems.warstrike.choices import CHOICES, WarStrikeParameters, WarStrikeReadings
@@ -175,7 +175,7 @@ def test_an_older_draft_is_a_changed_copy(tmp_path: Path) -> None:
     }
     data["drafts"].insert(0, older)
     path = tmp_path / "versions.yaml"
-    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    path.write_text(dump_yaml(data), encoding="utf-8")
     first = _load(path)[0]
     assert first.morale_threshold == Fraction(1, 3)
     assert first.parameters["morale_threshold_denominator"] == 3
@@ -187,7 +187,7 @@ def test_a_draft_with_a_bad_parameter_names_file_and_key(tmp_path: Path) -> None
     data = yaml.safe_load((PKG / "versions.yaml").read_text(encoding="utf-8"))
     data["drafts"][0]["parameters"]["reserve_target"] = 99
     path = tmp_path / "versions.yaml"
-    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    path.write_text(dump_yaml(data), encoding="utf-8")
     with pytest.raises(
         DataFileError, match=r"^versions.yaml.drafts\[0\].parameters.reserve_target: expected"
     ):

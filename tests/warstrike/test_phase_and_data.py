@@ -12,6 +12,7 @@ import yaml
 
 import rulesbook.systems.warstrike as ws
 from rulesbook.calculators import InterpretationInput
+from rulesbook.data import dump_yaml
 from rulesbook.registry import DataFileError, registry
 from rulesbook.site import covering_tests
 from rulesbook.systems.warstrike.choices import CHOICES
@@ -143,7 +144,23 @@ GOOD = (PKG / "missions" / "seize-the-crossing.yaml").read_text(encoding="utf-8"
         ),
         (lambda d: d["reserves"].update(dice="D7"), "seize-the-crossing.yaml.reserves.dice: only D3 and D6"),
         (lambda d: d["reserves"].update(direction="up"), "seize-the-crossing.yaml.reserves.direction"),
-        (lambda d: d.update(turns="six"), "seize-the-crossing.yaml.turns: expected int, got str"),
+        (
+            lambda d: d.update(turns="six"),
+            "seize-the-crossing.yaml.turns: expected a whole number from 1 to 50",
+        ),
+        (
+            lambda d: d.update(turns="1:0"),
+            "seize-the-crossing.yaml.turns: expected a whole number from 1 to 50",
+        ),
+        (lambda d: d.update(turns=10**40), "seize-the-crossing.yaml: refused (line"),  # 41 digits
+        (lambda d: d.update(objectives=-5), "seize-the-crossing.yaml.objectives: expected a whole number"),
+        (lambda d: d.update(objectives="abc"), "seize-the-crossing.yaml.objectives: expected a whole number"),
+        (
+            lambda d: d["reserves"].update(target=99),
+            "seize-the-crossing.yaml.reserves.target: expected a whole",
+        ),
+        (lambda d: d["reserves"].update(from_turn=7), "seize-the-crossing.yaml.reserves.from_turn: expected"),
+        (lambda d: d["reserves"].update(placeholder="yes"), "seize-the-crossing.yaml.reserves.placeholder"),
         (lambda d: d.update(id="other"), "seize-the-crossing.yaml.id: must match the file name"),
         (lambda d: d["victory"].update(umpire=[]), "seize-the-crossing.yaml.victory: unknown side 'umpire'"),
     ],
@@ -152,7 +169,7 @@ def test_malformed_mission_names_file_and_field(tmp_path: Path, change: object, 
     data = yaml.safe_load(GOOD)
     change(data)  # type: ignore[operator]
     path = tmp_path / "seize-the-crossing.yaml"
-    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    path.write_text(dump_yaml(data), encoding="utf-8")
     with pytest.raises(DataFileError) as info:
         load_mission(path)
     assert message in str(info.value)
@@ -183,7 +200,7 @@ def test_a_later_draft_can_sit_beside(tmp_path: Path) -> None:
     }
     data["drafts"].append(later)
     path = tmp_path / "versions.yaml"
-    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    path.write_text(dump_yaml(data), encoding="utf-8")
     drafts = _load(path)
     assert [d.version for d in drafts] == ["0.52", "0.53"]
     assert drafts[-1].morale_threshold == Fraction(1, 3)
@@ -192,7 +209,7 @@ def test_a_later_draft_can_sit_beside(tmp_path: Path) -> None:
 def test_malformed_versions_file(tmp_path: Path) -> None:
     path = tmp_path / "versions.yaml"
     path.write_text(
-        yaml.safe_dump(
+        dump_yaml(
             {
                 "drafts": [
                     {"version": "1", "source": "x", "parameters": {"morale_threshold": "2", "steps": []}}

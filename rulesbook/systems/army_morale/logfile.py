@@ -1,7 +1,9 @@
 """The game log's file format: YAML (or JSON) text to a :class:`~.log.GameLog` and back.
 
-:func:`load_log` reads a log (``yaml.compose``, with libyaml when available, so every rejection
-names its line); :func:`dump_log` writes it back without loss. The one-time events are read and
+:func:`load_log` reads a log through the one hardened loader (:mod:`rulesbook.data`: size limit
+before reading, nesting/length/number limits, the strict YAML schema, JSON by a JSON parser), then
+walks the tree so every rejection names its line; :func:`dump_log` writes it back without loss
+(:func:`rulesbook.data.dump_yaml` / :func:`~rulesbook.data.dump_json`: any text survives). The one-time events are read and
 written from their declarations (:data:`~rulesbook.systems.army_morale.log.EVENT_KINDS`), with
 the bounds declared there.
 
@@ -57,17 +59,14 @@ Example:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, cast
 
-import yaml
-from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from rulesbook.data import yaml_loader
-from rulesbook.errors import InputError
+from rulesbook.data import NULL, DataFileError, compose_text, dump_json, dump_yaml, read_text, scalar_value
+from rulesbook.errors import InputError, quote, shorten
 from rulesbook.inputs import ChoiceInput, Input, IntInput, IntListInput
 from rulesbook.systems.army_morale.choices import (
     CHOICES,
@@ -100,12 +99,16 @@ from rulesbook.systems.army_morale.rules import CAPTURE_CHOICES, SIDES, detachme
 __all__ = ["dump_log", "load_log", "log_from_text", "log_to_data", "log_to_text"]
 
 
+def _is_null(node: Node) -> bool:
+    """An empty value (``~``, ``null`` or nothing), as opposed to a quoted empty text."""
+    return isinstance(node, ScalarNode) and node.tag == NULL
+
+
 class _Reader:
     """Reads values out of a composed YAML node tree, naming line and path on every error."""
 
     def __init__(self, source: str) -> None:
         self.source = source
-        self.constructor = SafeConstructor()
         self.readings = CHOICES.readings
 
     def shown(self, node: Node) -> str:
@@ -114,8 +117,8 @@ class _Reader:
         if not isinstance(node, ScalarNode):
             return "a list" if isinstance(node, SequenceNode) else "a mapping"
         if node.tag == "tag:yaml.org,2002:str":
-            return repr(node.value)
-        return node.value or "nothing"
+            return quote(node.value)
+        return shorten(node.value) or "nothing"
 
     def fail(self, at: Loc, message: str) -> InputError:
         return InputError("log", f"{self.source} {at}: {message}")
@@ -136,7 +139,7 @@ class _Reader:
                     f"unknown key {self.shown(key_node)}; allowed: {', '.join(allowed)}",
                 )
             if key in out:
-                raise self.fail(self.loc(key_node, path), f"key {key!r} given twice")
+                raise self.fail(self.loc(key_node, path), f"key {quote(key)} given twice")
             out[key] = value_node
         return out
 
@@ -148,7 +151,7 @@ class _Reader:
     def scalar(self, node: Node, path: str) -> Any:
         if not isinstance(node, ScalarNode):
             raise self.fail(self.loc(node, path), "expected a single value")
-        return self.constructor.construct_object(node)
+        return scalar_value(node)
 
     def need(self, m: Mapping[str, Node], key: str, parent: Node, path: str) -> Node:
         if key not in m:
@@ -206,9 +209,7 @@ class _Reader:
         pair = tuple(self.army(self.need(armies, s, armies_node, "armies"), f"armies.{s}") for s in SIDES)
         turns_node = top.get("turns")
         turns: list[Turn] = []
-        if turns_node is not None and not (
-            isinstance(turns_node, ScalarNode) and turns_node.value in ("", "~", "null")
-        ):
+        if turns_node is not None and not (_is_null(turns_node)):
             for i, tn in enumerate(self.sequence(turns_node, "turns")):
                 turns.append(self.turn(tn, f"turns[{i}]"))
         return GameLog(
@@ -294,9 +295,7 @@ class _Reader:
         m = self.mapping(node, path, ("turn", "events", "rally"))
         number = self.integer(self.need(m, "turn", node, path), f"{path}.turn", 1, 1000, "turn")
         events: list[Event] = []
-        if "events" in m and not (
-            isinstance(m["events"], ScalarNode) and m["events"].value in ("", "~", "null")
-        ):
+        if "events" in m and not (_is_null(m["events"])):
             for i, en in enumerate(self.sequence(m["events"], f"{path}.events")):
                 events.append(self.event(en, f"{path}.events[{i}]"))
         rally = None
@@ -341,7 +340,7 @@ class _Reader:
         return self.text(node, path)
 
     def rally_side(self, node: Node | None, parent: Node, path: str) -> RallySide:
-        if node is None or (isinstance(node, ScalarNode) and node.value in ("", "~", "null")):
+        if node is None or _is_null(node):
             return RallySide(at=self.loc(node or parent, path))
         m = self.mapping(node, path, tuple(f.key for f in RALLY_INPUTS))
         d3 = cast(IntListInput, rally_input("take_and_hold"))
@@ -376,9 +375,12 @@ class _Reader:
         return RallySide(**counts, take_and_hold=tuple(th), capture=tuple(captures), at=self.loc(node, path))
 
 
-_LOADER: Any = yaml_loader()
-"""The core's safe loader (libyaml's when PyYAML was built with it: much faster on long logs,
-and its nodes keep their line marks)."""
+def _refusal(exc: DataFileError, source: str) -> InputError:
+    """The loader's error in the log's style: ``game.yaml line 3: not valid YAML (…)``."""
+    where = f"{source} line {exc.line}" if exc.line is not None else source
+    if exc.kind == "refused" and exc.line is not None:
+        return InputError("log", f"{where}: {exc.reason}")
+    return InputError("log", f"{where}: {exc.kind} ({exc.reason})")
 
 
 def log_from_text(text: str, source: str = "log", *, is_json: bool = False) -> GameLog:
@@ -389,47 +391,22 @@ def log_from_text(text: str, source: str = "log", *, is_json: bool = False) -> G
     ...
     rulesbook.errors.InputError: log: log line 1 (armies): missing key 'b'
     """
-    if is_json:
-        try:
-            json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError("log", f"{source} line {exc.lineno}: not valid JSON ({exc.msg})") from None
-        # Valid JSON is YAML once its tabs (only ever whitespace between tokens) are spaces;
-        # composing it as YAML keeps the line numbers for every later message.
-        text = text.replace("\t", " ")
     try:
-        for event in yaml.parse(text, Loader=_LOADER):
-            if isinstance(event, yaml.AliasEvent):
-                line = event.start_mark.line + 1 if event.start_mark else 0
-                raise InputError(
-                    "log",
-                    f"{source} line {line}: YAML aliases (*{event.anchor}) are not allowed in a game log",
-                )
-        root = yaml.compose(text, Loader=_LOADER)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        if mark is not None:
-            where = f"line {mark.line + 1}"
-        elif isinstance(exc, yaml.reader.ReaderError):  # a character YAML does not allow
-            where = f"line {text.count(chr(10), 0, max(exc.position, 0)) + 1}"
-        else:
-            where = "start"
-        problem = getattr(exc, "problem", None) or getattr(exc, "reason", None) or "malformed"
-        raise InputError("log", f"{source} {where}: not valid YAML ({problem})") from None
-    except ValueError as exc:  # e.g. unsupported characters
-        raise InputError("log", f"{source}: cannot be read ({exc})") from None
+        root = compose_text(text, source, is_json=is_json)
+    except DataFileError as exc:
+        raise _refusal(exc, source) from None
     if root is None:
         raise InputError("log", f"{source} line 1: the log is empty; expected 'armies' and 'turns'")
     return _Reader(source).log(root)
 
 
 def load_log(path: str | Path) -> GameLog:
-    """Load a game log file (``.yaml``, ``.yml`` or ``.json``)."""
+    """Load a game log file (``.yaml``, ``.yml`` or ``.json``); at most 1,000,000 bytes."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError("log", f"cannot read {p}: {exc.__class__.__name__}") from None
+        text = read_text(p)
+    except DataFileError as exc:
+        raise _refusal(exc, p.name) from None
     return log_from_text(text, p.name, is_json=p.suffix.lower() == ".json")
 
 
@@ -507,9 +484,7 @@ def log_to_text(log: GameLog, *, as_json: bool = False) -> str:
     True
     """
     data = log_to_data(log)
-    if as_json:
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+    return dump_json(data) if as_json else dump_yaml(data)
 
 
 def dump_log(log: GameLog, path: str | Path) -> None:

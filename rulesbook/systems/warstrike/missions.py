@@ -35,7 +35,7 @@ from typing import Any, Literal
 
 from rulesbook.data import DataFileError, load_data_file, need
 from rulesbook.dice import DiceExpr, RollTest, parse_dice
-from rulesbook.errors import InputError
+from rulesbook.errors import InputError, quote
 from rulesbook.registry import implements
 
 __all__ = ["COUNTERS", "SIDES", "Condition", "Mission", "ReserveRoll", "load_mission", "mission", "missions"]
@@ -132,14 +132,42 @@ def _condition(raw: Any, where: str) -> Condition:
         return Condition(text, all_of=tuple(subs))
     counter = need(raw, "counter", where, str)
     if counter not in COUNTERS:
-        raise DataFileError(f"{where}.counter: expected one of {', '.join(COUNTERS)}, got {counter!r}")
+        raise DataFileError(f"{where}.counter: expected one of {', '.join(COUNTERS)}, got {quote(counter)}")
     bounds = {k: raw.get(k) for k in ("at_least", "at_most")}
     if all(v is None for v in bounds.values()):
         raise DataFileError(f"{where}: give at_least or at_most")
     for k, v in bounds.items():
-        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 0):
-            raise DataFileError(f"{where}.{k}: expected a whole number >= 0, got {v!r}")
+        if v is not None:
+            _whole(raw, k, where, 0, MAX_COUNT)
     return Condition(text, counter, bounds["at_least"], bounds["at_most"])
+
+
+MAX_TURNS = 50
+"""The most turns a mission file may give (and the largest ``from_turn``)."""
+MAX_COUNT = 1000
+"""The largest objective count or counter bound a mission file may give."""
+
+
+def _whole(
+    raw: Mapping[str, Any], key: str, where: str, low: int, high: int, default: int | None = None
+) -> int:
+    """``raw[key]`` as a whole number from ``low`` to ``high`` (``default`` when left out)."""
+    if key not in raw and default is not None:
+        return default
+    value = need(raw, key, where, object)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise DataFileError(
+            f"{where}.{key}: expected a whole number from {low} to {high}, got {quote(value)}"
+        )
+    return value
+
+
+def _flag(raw: Mapping[str, Any], key: str, where: str) -> bool:
+    """``raw[key]`` as true or false (false when left out)."""
+    value = raw.get(key, False)
+    if not isinstance(value, bool):
+        raise DataFileError(f"{where}.{key}: expected true or false, got {quote(value)}")
+    return value
 
 
 def load_mission(path: Path) -> Mission:
@@ -152,11 +180,9 @@ def load_mission(path: Path) -> Mission:
     data = load_data_file(path)
     mid = need(data, "id", name, str)
     if f"{mid}.yaml" != name:
-        raise DataFileError(f"{name}.id: must match the file name, got {mid!r}")
-    turns = need(data, "turns", name, int)
-    if isinstance(turns, bool) or turns < 1:
-        raise DataFileError(f"{name}.turns: expected a whole number >= 1")
-    objectives = int(data.get("objectives", 0) or 0)
+        raise DataFileError(f"{name}.id: must match the file name, got {quote(mid)}")
+    turns = _whole(data, "turns", name, 1, MAX_TURNS)
+    objectives = _whole(data, "objectives", name, 0, MAX_COUNT, default=0)
     rraw = need(data, "reserves", name, dict)
     rw = f"{name}.reserves"
     try:
@@ -167,13 +193,14 @@ def load_mission(path: Path) -> Mission:
         raise DataFileError(f"{rw}.dice: the reserve roll must roll dice")
     direction = need(rraw, "direction", rw, str)
     if direction not in ("under", "over"):
-        raise DataFileError(f"{rw}.direction: expected under or over, got {direction!r}")
+        raise DataFileError(f"{rw}.direction: expected under or over, got {quote(direction)}")
     reserves = ReserveRoll(
         dice=dice,
-        target=need(rraw, "target", rw, int),
+        # a target the dice cannot reach would make every unit arrive, or none
+        target=_whole(rraw, "target", rw, dice.minimum, dice.maximum),
         direction=direction,
-        from_turn=int(rraw.get("from_turn", 1)),
-        placeholder=bool(rraw.get("placeholder", False)),
+        from_turn=_whole(rraw, "from_turn", rw, 1, turns, default=1),
+        placeholder=_flag(rraw, "placeholder", rw),
         note=" ".join(str(rraw.get("note", "")).split()),
     )
     vraw = need(data, "victory", name, dict)
@@ -184,7 +211,7 @@ def load_mission(path: Path) -> Mission:
     extra = set(vraw) - set(SIDES)
     if extra:
         raise DataFileError(
-            f"{name}.victory: unknown side {sorted(extra)[0]!r}; sides are attacker, defender"
+            f"{name}.victory: unknown side {quote(sorted(map(str, extra))[0])}; sides are attacker, defender"
         )
     return Mission(
         id=mid,
@@ -194,7 +221,7 @@ def load_mission(path: Path) -> Mission:
         objectives=objectives,
         victory=victory,
         reserves=reserves,
-        example=bool(data.get("example", False)),
+        example=_flag(data, "example", name),
     )
 
 
@@ -209,5 +236,5 @@ def mission(mission_id: str) -> Mission:
     """The shipped mission called ``mission_id`` (InputError naming the choices otherwise)."""
     known = missions()
     if mission_id not in known:
-        raise InputError("mission", f"expected one of {', '.join(known)}, got {mission_id!r}")
+        raise InputError("mission", f"expected one of {', '.join(known)}, got {quote(mission_id)}")
     return known[mission_id]

@@ -12,6 +12,7 @@ SYSTEM = SystemPackage(
         "rulesbook.systems.wh40k.calculators",
         "rulesbook.systems.wh40k.roll_calculators",
         "rulesbook.systems.wh40k.moves",
+        "rulesbook.systems.wh40k.morale",
     ),
 )
 

@@ -42,8 +42,9 @@ from rulesbook.registry import load_system_data
 from rulesbook.results import DISTRIBUTION_COLUMNS, CalcResult, Distribution, Table, fraction_str
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices, Wh40kReadings
 from rulesbook.systems.wh40k.cost import MAX_ATTACKS, MAX_TOTAL_WOUNDS, refuse_costly
-from rulesbook.systems.wh40k.engine import JOINT_LIMIT, SequenceResult, joint_packets_bound, resolve
+from rulesbook.systems.wh40k.engine import JOINT_LIMIT, SequenceResult, joint_packets_bound, plan, resolve
 from rulesbook.systems.wh40k.rules import (
+    AttackOutcome,
     Situation,
     attacks_distribution,
     hit_test,
@@ -60,6 +61,8 @@ __all__ = [
     "SITUATION_INPUTS",
     "TARGET_INPUTS",
     "Attackers",
+    "ability_warnings",
+    "check_attackers",
     "declare_attack_calculator",
     "dense",
     "situation_of",
@@ -335,9 +338,12 @@ def target_of(values: Mapping[str, Any]) -> Target:
 
 def situation_of(values: Mapping[str, Any], extra_hit_modifier: int = 0) -> Situation:
     """The attacker's situation of the situation inputs (plus a unit's own Hit modifier)."""
-    given = {f.name: values[f.name] for f in fields(Situation)}
+    given = {name: values[name] for name in _SITUATION_FIELDS}
     given["hit_modifier"] += extra_hit_modifier
     return Situation(**given)
+
+
+_SITUATION_FIELDS = tuple(f.name for f in fields(Situation))
 
 
 def choices_of(values: Mapping[str, Any]) -> Wh40kChoices:
@@ -365,7 +371,10 @@ class Attackers:
 type Pick = Callable[[Mapping[str, Any]], Attackers]
 
 
-def _check(attackers: Attackers, values: Mapping[str, Any]) -> None:
+def check_attackers(attackers: Attackers, values: Mapping[str, Any]) -> None:
+    """The shared cross-field checks of an attack: target size, shooting and fighting not mixed,
+    ranged-only inputs on melee weapons, attacks per weapon, the Devastating Wounds bound and the
+    cost model (one-line InputError naming the field)."""
     total = values["wounds"] * values["models"]
     if total > MAX_TOTAL_WOUNDS:
         raise InputError("models", f"models × wounds must be at most {MAX_TOTAL_WOUNDS}, got {total}")
@@ -423,9 +432,17 @@ def declare_attack_calculator(
         result = resolve(attackers.weapons, target, situation, choices)
         lines = list(attackers.lines)
         warnings: list[str] = []
-        for weapon, label in zip(attackers.weapons, attackers.labels, strict=True):
+        published = choices.readings.published_abilities == "published"
+        steps = plan(attackers.weapons, target, situation, choices) if published else []
+        for i, (weapon, label) in enumerate(zip(attackers.weapons, attackers.labels, strict=True)):
             where = f"{weapon.name} — " if label else ""
-            lines += [where + line for line in roll_lines(weapon, target, situation, choices)]
+            mix = steps[i].mix if published else ()
+            rolls = (
+                _lines_of(mix[0][1], weapon, target)
+                if len(mix) == 1
+                else roll_lines(weapon, target, situation, choices)
+            )
+            lines += [where + line for line in rolls]
             if attackers.warn:
                 warnings += ability_warnings(weapon, target, weapon.name if label else "")
         return present(result, lines, warnings)
@@ -437,7 +454,7 @@ def declare_attack_calculator(
         inputs=[*weapon_inputs, *SITUATION_INPUTS, *TARGET_INPUTS, *READING_INPUTS],
         outputs=OUTPUTS,
         rules=rules,
-        check=lambda values: _check(pick(values), values),
+        check=lambda values: check_attackers(pick(values), values),
         examples=examples,
         reference_tables=reference_tables,
         choices=CHOICES,
@@ -452,6 +469,11 @@ def ability_warnings(weapon: Weapon, target: Target, label: str = "") -> list[st
     where = f"{label}: " if label else ""
     out = [
         f"{where}{word} changes no number of this calculator (accepted so a profile can be typed as printed)"
+        + (
+            "; against an Attached unit, wh40k.attack-and-battle-shock applies it"
+            if word == "precision"
+            else ""
+        )
         for word in weapon.abilities.other
         if word in INERT_ABILITIES
     ]
@@ -463,6 +485,36 @@ def ability_warnings(weapon: Weapon, target: Target, label: str = "") -> list[st
             f"{where}{words} all apply to this target; only the best, Critical Wound on {best}+, counts"
         )
     return out
+
+
+def _lines_of(outcome: AttackOutcome, weapon: Weapon, target: Target) -> list[str]:
+    """:func:`roll_lines` from the engine's per-attack outcome (its roll tests, already counted)."""
+    lines = []
+    hit = outcome.hit_roll
+    if hit is None:
+        lines.append("Torrent: every attack hits automatically (no Hit roll, no Critical Hit).")
+    else:
+        _, hp, hc, hd = outcome.hit_counts
+        lines.append(
+            f"Hit roll: {hit.target}+ with modifier {hit.effective_modifier:+d} → P(hit) = "
+            f"{fraction_str(Fraction(hp + hc, hd))}, P(Critical Hit) = {fraction_str(Fraction(hc, hd))}."
+        )
+    wound = outcome.wound_roll
+    _, wp, wc, wd = outcome.wound_counts
+    lines.append(
+        f"Wound roll: S{weapon.strength} vs T{target.toughness} needs {wound.target}+ "
+        f"(modifier {wound.effective_modifier:+d}) → P(wound) = {fraction_str(Fraction(wp + wc, wd))}, "
+        f"P(Critical Wound) = {fraction_str(Fraction(wc, wd))}."
+    )
+    save = outcome.save
+    if save is None:
+        lines.append("Saving throw: none possible.")
+    else:
+        lines.append(
+            f"Saving throw: {save.target}+ with modifier {save.effective_modifier:+d} → "
+            f"P(save) = {fraction_str(1 - outcome.p_save_fails)}."
+        )
+    return lines
 
 
 def roll_lines(weapon: Weapon, target: Target, situation: Situation, choices: Wh40kChoices) -> list[str]:

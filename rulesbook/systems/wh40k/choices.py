@@ -284,6 +284,15 @@ class Wh40kReadings(Readings):
     charge_gap: Literal["engagement-range", "base-contact"] = reading(
         "wh40k.interpretations.charge-gap", "engagement-range"
     )
+    below_half_strength: Literal["fewer-than-half", "at-most-half"] = reading(
+        "wh40k.interpretations.below-half-strength", "fewer-than-half"
+    )
+    battle_shocked_falls_back: Literal["falls-back", "stays"] = reading(
+        "wh40k.interpretations.battle-shocked-falls-back", "falls-back"
+    )
+    precision: Literal["character-first", "ignored"] = reading(
+        "wh40k.interpretations.precision", "character-first"
+    )
 
 
 type Wh40kChoices = RuleChoices[Wh40kParameters, Wh40kReadings]

@@ -108,13 +108,13 @@ def predicted_cost(
         before = work
         top = step.attacks.outcomes()[-1]
         mix = [o for _, o in step.mix]
-        n_max = max(n + m if step.merge else n for o in mix for n, m in o.packets)
-        m_max = max(m for o in mix for _, m in o.packets) if step.keep else 0
+        n_max = max(n + m if step.merge else n for o in mix for n, m in o.weights)
+        m_max = max(m for o in mix for _, m in o.weights) if step.keep else 0
         n_all, m_all = n_max * top, m_max * top
-        both = max(n + m for o in mix for n, m in o.packets) * top
+        both = max(n + m for o in mix for n, m in o.weights) * top
         pairs = min((n_all + 1) * (m_all + 1), (both + 1) * (both + 2) // 2)
-        outcomes = max(len(o.packets) for o in mix)
-        step_bits = _bits(lcm(*(p.denominator for o in mix for p in o.packets.values())))
+        outcomes = max(len(o.weights) for o in mix)
+        step_bits = _bits(lcm(*(o.den for o in mix)))
         count_bits = step_bits * top + _bits(lcm(*(p.denominator for _, p in step.attacks))) + _bits(len(mix))
         # _counts: one convolution step per attack over the pairs reached so far, the operands
         # growing to count_bits (their mean size: about a third of the work)

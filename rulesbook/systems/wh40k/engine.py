@@ -45,7 +45,6 @@ from rulesbook.systems.wh40k.rules import (
     Situation,
     attack_outcome,
     attacks_distribution,
-    packet_damage,
     packet_weights,
     source_rules_only,
 )
@@ -234,7 +233,7 @@ def joint_packets_bound(
     bound = 0
     for step in plan(weapons, target, situation, choices):
         if step.keep:
-            per_attack = max(n + m for _, o in step.mix for n, m in o.packets)
+            per_attack = max(n + m for _, o in step.mix for n, m in o.weights)
             bound = max(bound, per_attack * step.attacks.outcomes()[-1])
     return bound
 
@@ -483,17 +482,33 @@ def resolve(
     return SequenceResult.from_weights(target, final, final_den, steps, tally.work)
 
 
+def _mean_of(weights: Sequence[tuple[int, int]], den: int) -> Fraction:
+    return Fraction(sum(x * w for x, w in weights), den)
+
+
 def _step(step: WeaponPlan, target: Target, choices: Wh40kChoices) -> WeaponStep:
     weapon = step.weapon
     minimum = 1 if choices.readings.damage_minimum == "min-1" else 0
-    dmg = packet_damage(weapon.damage, target.damage_reduction, None, minimum).mean()
+    dmg = _mean_of(*packet_weights(weapon.damage, target.damage_reduction, None, minimum))
+    # a dice total is symmetric: its mean is halfway between its least and its most
+    damage = weapon.damage
     dev_dmg = (
-        dmg if choices.readings.devastating_modifiers == "apply" else weapon.damage.distribution().mean()
+        dmg
+        if choices.readings.devastating_modifiers == "apply"
+        else Fraction(damage.minimum + damage.maximum, 2)
     )
-    attacks = step.attacks.mean()
+    attacks = step.attacks.mean() if len(step.attacks.items) > 1 else Fraction(step.attacks.items[0][0])
 
-    def mean(attr: str) -> Fraction:
-        return sum((p * getattr(o, attr) for p, o in step.mix), Fraction(0)) * attacks
+    if len(step.mix) == 1:
+        only = step.mix[0][1]
+
+        def mean(attr: str) -> Fraction:
+            value: Fraction = getattr(only, attr)
+            return value * attacks
+    else:
+
+        def mean(attr: str) -> Fraction:
+            return sum((p * getattr(o, attr) for p, o in step.mix), Fraction(0)) * attacks
 
     unsaved = mean("unsaved_per_attack")
     devastating = mean("devastating_per_attack")

@@ -271,10 +271,14 @@ def save_test(
             modifier=min(cap, other) if applies else 0,
             auto_fail=natural(1),
         )
-    candidates = [t for t in (armour, invuln) if t is not None and t.p_pass() > 0]
-    if not candidates:
-        return None
-    return max(candidates, key=lambda t: t.p_pass())
+    best: RollTest | None = None
+    best_p = (0, 1)  # P(pass) as (numerator, denominator), compared without Fractions
+    for test in (armour, invuln):
+        if test is not None:
+            _, passed, critical, den = test.counts()
+            if (passed + critical) * best_p[1] > best_p[0] * den:
+                best, best_p = test, (passed + critical, den)
+    return best
 
 
 @implements("wh40k.attack.damage", "wh40k.attack.feel-no-pain")
@@ -429,17 +433,40 @@ class AttackOutcome:
     """
 
     weapon: Weapon
-    hit: Distribution[Outcome]
-    wound: Distribution[Outcome]
+    hit_roll: RollTest | None
+    """The Hit roll (``None`` when every attack hits automatically)."""
+    wound_roll: RollTest
+    hit_counts: tuple[int, int, int, int]
+    """(fail, pass, critical, denominator) of the Hit roll (Torrent: a certain pass)."""
+    wound_counts: tuple[int, int, int, int]
     p_save_fails: Fraction
     save: RollTest | None
-    packets: Mapping[tuple[int, int], Fraction]
     hits_per_attack: Fraction
     wounds_per_attack: Fraction
     devastating_per_attack: Fraction
     unsaved_per_attack: Fraction
     weights: Mapping[tuple[int, int], int]
     den: int
+
+    @property
+    def hit(self) -> Distribution[Outcome]:
+        """The Hit roll's outcome distribution."""
+        return _outcomes(self.hit_counts)
+
+    @property
+    def wound(self) -> Distribution[Outcome]:
+        """The Wound roll's outcome distribution."""
+        return _outcomes(self.wound_counts)
+
+    @property
+    def packets(self) -> dict[tuple[int, int], Fraction]:
+        """(normal packets, devastating packets) -> probability, for one attack."""
+        return {k: Fraction(w, self.den) for k, w in self.weights.items()}
+
+
+def _outcomes(counts: tuple[int, int, int, int]) -> Distribution[Outcome]:
+    *weights, den = counts
+    return Distribution.from_weights(((o, w) for o, w in zip(Outcome, weights, strict=True) if w), den)
 
 
 @implements(
@@ -476,10 +503,12 @@ def attack_outcome(
     """
     ab = weapon.abilities
     lethal_critical = choices.readings.lethal_devastating == "critical-wound"
-    if torrent_auto_hits(weapon, situation, choices):
-        hf, hp, hc, hd = 0, 1, 0, 1
-    else:
-        hf, hp, hc, hd = hit_test(weapon, target, situation, choices).counts()
+    hit_roll = (
+        None
+        if torrent_auto_hits(weapon, situation, choices)
+        else hit_test(weapon, target, situation, choices)
+    )
+    hf, hp, hc, hd = (0, 1, 0, 1) if hit_roll is None else hit_roll.counts()
     wound_test_ = wound_test(weapon, target, situation, choices)
     wf, wp, wc, wd = wound_test_.counts()
     save = save_test(weapon, target, situation, choices)
@@ -531,7 +560,6 @@ def attack_outcome(
         g = gcd(g, w)
     weights_: dict[tuple[int, int], int] = {k: w // g for k, w in raw.items() if w}
     den //= g
-    packets = {k: Fraction(w, den) for k, w in weights_.items()}
     # means for the explanation, each one Fraction of integers
     wr_num = hp * x_den + hc * (x_sum + (0 if ab.lethal_hits else x_den))  # Wound rolls, over hd * x_den
     auto_num = hc * x_den * wd if ab.lethal_hits else 0  # auto-wounds, over hd * x_den * wd
@@ -541,13 +569,12 @@ def attack_outcome(
         dev_num += auto_num
     return AttackOutcome(
         weapon=weapon,
-        hit=Distribution.from_weights(((o, w) for o, w in zip(Outcome, (hf, hp, hc), strict=True) if w), hd),
-        wound=Distribution.from_weights(
-            ((o, w) for o, w in zip(Outcome, (wf, wp, wc), strict=True) if w), wd
-        ),
+        hit_roll=hit_roll,
+        wound_roll=wound_test_,
+        hit_counts=(hf, hp, hc, hd),
+        wound_counts=(wf, wp, wc, wd),
         p_save_fails=Fraction(s_fail, sd),
         save=save,
-        packets=packets,
         hits_per_attack=Fraction(hp * x_den + hc * (x_den + x_sum), hd * x_den),
         wounds_per_attack=Fraction(wr_num * (wp + wc) + auto_num, means_den),
         devastating_per_attack=Fraction(dev_num, means_den),
@@ -568,7 +595,8 @@ def attacks_distribution(
     {3: Fraction(1, 3), 4: Fraction(1, 3), 5: Fraction(1, 3)}
     """
     bonus = blast_bonus(target.models, choices) if weapon.abilities.blast else 0
-    return weapon.attacks.distribution().map(lambda a: a + bonus)
+    dist = weapon.attacks.distribution()
+    return dist if not bonus else Distribution(tuple((a + bonus, p) for a, p in dist.items))
 
 
 @implements("wh40k.attack.torrent", "wh40k.attack.twin-linked", "wh40k.attack.anti")

@@ -1,0 +1,320 @@
+"""Attacks against an Attached unit (a Leader with its Bodyguard unit), exactly, with Precision.
+
+The main engine (:mod:`.engine`) allocates against one profile. Here the unit has two: the
+Bodyguard models (the :class:`~.weapons.Target`) and the Leader's models
+(:class:`LeaderProfile`), each with its own Wounds, saves and Feel No Pain; every Wound roll
+uses the Bodyguard's Toughness, as the Leader rule requires.
+
+The state is the pair (wounds lost by the Bodyguard, wounds lost by the Leader). A wound goes
+to the Bodyguard while one of its models lives and to the Leader after that — unless its
+weapon has Precision (interpretation ``precision``: the attacker sends every such wound to the
+Leader while it lives). The saving throw is rolled for the model the wound went to, so the
+Hit and Wound rolls come from :func:`~.rules.attack_outcome` with no save, and each wound's
+save is part of its transition. Devastating Wounds wait until every normal attack is
+resolved, weapon by weapon, as in the main engine.
+
+Per weapon, the number of normal wounds ``N`` and devastating wounds ``M`` of all its attacks
+is one joint distribution (a polynomial power, independent of the state); the state vector
+then goes through the one-wound transition ``N`` times (``T^n v`` for every ``n``).
+
+Example:
+    Five bolter shots (BS 3+, S4 AP0 D1) into five T4 Sv 3+ W1 models led by a W4 Sv 2+
+    Leader: the Leader cannot be touched while a Bodyguard model lives, so five shots can never
+    reach it:
+
+    >>> gun = Weapon("bolter", parse_dice("5"), 3, 4, 0, parse_dice("1"))
+    >>> r = resolve_attached([gun], Target(4, 3, 1, models=5), LeaderProfile(1, 4, 2))
+    >>> r.p_leader_destroyed, r.bodyguard_destroyed.mean()   # 5 x 2/3 x 1/2 x 1/3
+    (Fraction(0, 1), Fraction(5, 9))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from functools import cache
+
+from rulesbook.dice import parse_dice  # noqa: F401 (the examples use it)
+from rulesbook.registry import implements
+from rulesbook.results import Distribution
+from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
+from rulesbook.systems.wh40k.engine import plan
+from rulesbook.systems.wh40k.rules import DEFAULT_SITUATION, Situation, packet_damage, save_test
+from rulesbook.systems.wh40k.weapons import Target, Weapon
+
+__all__ = ["AttachedResult", "LeaderProfile", "has_precision", "resolve_attached"]
+
+type State = tuple[int, int]
+"""(wounds lost by the Bodyguard, wounds lost by the Leader)."""
+type Vector = dict[State, Fraction]
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderProfile:
+    """The Leader's models in an Attached unit (its Toughness is never used: attacks on the
+    unit use the Bodyguard's)."""
+
+    models: int
+    wounds: int
+    save: int
+    invuln: int | None = None
+    fnp: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AttachedResult:
+    """The exact joint distribution of wounds lost by the two parts of the unit, and views."""
+
+    bodyguard: Target
+    leader: LeaderProfile
+    lost: Distribution[State]
+
+    @property
+    def bodyguard_destroyed(self) -> Distribution[int]:
+        """Bodyguard models destroyed."""
+        w = self.bodyguard.wounds
+        return self.lost.map(lambda s: s[0] // w)
+
+    @property
+    def leader_destroyed(self) -> Distribution[int]:
+        """Leader models destroyed."""
+        w = self.leader.wounds
+        return self.lost.map(lambda s: s[1] // w)
+
+    @property
+    def models_destroyed(self) -> Distribution[int]:
+        """Models of the whole Attached unit destroyed."""
+        wb, wl = self.bodyguard.wounds, self.leader.wounds
+        return self.lost.map(lambda s: s[0] // wb + s[1] // wl)
+
+    @property
+    def p_leader_destroyed(self) -> Fraction:
+        """Chance that every Leader model is destroyed."""
+        return self.leader_destroyed.p(self.leader.models)
+
+
+def has_precision(weapon: Weapon, choices: Wh40kChoices = CHOICES) -> bool:
+    """Whether the attacker sends this weapon's wounds to the Leader first.
+
+    >>> from rulesbook.systems.wh40k.weapons import parse_abilities
+    >>> w = Weapon("w", parse_dice("1"), 3, 4, 0, parse_dice("1"), parse_abilities("precision"))
+    >>> has_precision(w), has_precision(w, CHOICES.replace(readings={"precision": "ignored"}))
+    (True, False)
+    """
+    return "precision" in weapon.abilities.other and choices.readings.precision == "character-first"
+
+
+# -- one wound --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Groups:
+    bodyguard_total: int
+    bodyguard_wounds: int
+    leader_total: int
+    leader_wounds: int
+
+    def target_group(self, state: State, precision: bool) -> int | None:
+        """0 (Bodyguard), 1 (Leader) or None when nothing is left."""
+        b_alive = state[0] < self.bodyguard_total
+        l_alive = state[1] < self.leader_total
+        if precision and l_alive:
+            return 1
+        if b_alive:
+            return 0
+        return 1 if l_alive else None
+
+    def take(self, state: State, group: int, points: int, spills: bool, precision: bool) -> State:
+        """Deal ``points`` to the model in work of ``group``; with ``spills`` the rest goes on
+        in allocation order."""
+        b, c = state
+        g: int | None = group
+        while points > 0 and g is not None:
+            if g == 0:
+                room = self.bodyguard_wounds - b % self.bodyguard_wounds
+                hit = min(points, room)
+                b += hit
+            else:
+                room = self.leader_wounds - c % self.leader_wounds
+                hit = min(points, room)
+                c += hit
+            points -= hit
+            if not spills:
+                break
+            g = self.target_group((b, c), precision)
+        return (b, c)
+
+
+type _Move = tuple[tuple[State, Fraction], ...]
+
+
+def _transition(
+    groups: _Groups,
+    states: Sequence[State],
+    p_unsaved: tuple[Fraction, Fraction],
+    damage: tuple[Distribution[int], Distribution[int]],
+    spills: bool,
+    precision: bool,
+) -> dict[State, _Move]:
+    """One wound from every state: to which states it moves, with what probability."""
+    out: dict[State, _Move] = {}
+    for s in states:
+        g = groups.target_group(s, precision)
+        if g is None:
+            out[s] = ((s, Fraction(1)),)
+            continue
+        acc: dict[State, Fraction] = {}
+        p = p_unsaved[g]
+        if p != 1:
+            acc[s] = 1 - p
+        for x, px in damage[g]:
+            t = groups.take(s, g, x, spills, precision)
+            acc[t] = acc.get(t, Fraction(0)) + p * px
+        out[s] = tuple((t, q) for t, q in acc.items() if q)
+    return out
+
+
+def _apply(moves: Mapping[State, _Move], v: Vector) -> Vector:
+    out: Vector = {}
+    for s, p in v.items():
+        for t, q in moves[s]:
+            out[t] = out.get(t, Fraction(0)) + p * q
+    return out
+
+
+def _scaled_add(acc: Vector, v: Vector, k: Fraction) -> None:
+    for s, p in v.items():
+        acc[s] = acc.get(s, Fraction(0)) + p * k
+
+
+# -- per weapon: the joint distribution of normal and devastating wounds ----------------------
+
+
+def _poly_mul(a: Mapping[State, Fraction], b: Mapping[State, Fraction]) -> dict[State, Fraction]:
+    out: dict[State, Fraction] = {}
+    for (n1, m1), p1 in a.items():
+        for (n2, m2), p2 in b.items():
+            key = (n1 + n2, m1 + m2)
+            out[key] = out.get(key, Fraction(0)) + p1 * p2
+    return out
+
+
+@cache
+def _weapon_counts(
+    per_attack: tuple[tuple[State, Fraction], ...], attacks: Distribution[int]
+) -> dict[State, Fraction]:
+    """(normal wounds, devastating wounds) of all the weapon's attacks."""
+    step = dict(per_attack)
+    acc: dict[State, Fraction] = {(0, 0): Fraction(1)}
+    out: dict[State, Fraction] = {}
+    top = attacks.outcomes()[-1]
+    for k in range(top + 1):
+        pk = attacks.p(k)
+        if pk:
+            for key, p in acc.items():
+                out[key] = out.get(key, Fraction(0)) + pk * p
+        if k < top:
+            acc = _poly_mul(acc, step)
+    return out
+
+
+@implements(
+    "wh40k.core.attached-units",
+    "wh40k.attack.precision",
+    "wh40k.attack.allocation",
+    "wh40k.attack.saving-throw",
+    "wh40k.attack.devastating-wounds",
+)
+def resolve_attached(
+    weapons: Sequence[Weapon],
+    bodyguard: Target,
+    leader: LeaderProfile,
+    situation: Situation = DEFAULT_SITUATION,
+    choices: Wh40kChoices = CHOICES,
+) -> AttachedResult:
+    """Resolve the weapons in order against an Attached unit; the exact joint distribution of
+    wounds lost by the Bodyguard and by the Leader.
+
+    With ``leader.models == 0`` it is an ordinary unit and agrees with :func:`.engine.resolve`.
+
+    >>> from rulesbook.systems.wh40k.weapons import parse_abilities
+    >>> sniper = Weapon("sniper", parse_dice("1"), 2, 4, -2, parse_dice("3"), parse_abilities("precision"))
+    >>> r = resolve_attached([sniper], Target(4, 3, 1, models=5), LeaderProfile(1, 3, 3))
+    >>> r.p_leader_destroyed   # hits 5/6, wounds 1/2, the Leader's 3+ at AP-2 fails 2/3
+    Fraction(5, 18)
+    """
+    r = choices.readings
+    minimum = 1 if r.damage_minimum == "min-1" else 0
+    groups = _Groups(
+        bodyguard.total_wounds, bodyguard.wounds, leader.models * leader.wounds, max(1, leader.wounds)
+    )
+    total_models = bodyguard.models + leader.models
+    # Hit and Wound rolls with the Bodyguard's Toughness and no save; Blast counts every model.
+    unsaved_target = replace(bodyguard, save=7, invuln=None, cover=False, fnp=None, models=total_models)
+    leader_target = replace(bodyguard, save=leader.save, invuln=leader.invuln, fnp=leader.fnp)
+    states = [(b, c) for b in range(groups.bodyguard_total + 1) for c in range(groups.leader_total + 1)]
+    start: Vector = {(0, 0): Fraction(1)}
+    # pending devastating counts (one entry per weapon with Devastating Wounds) -> vector
+    state: dict[tuple[int, ...], Vector] = {(): start}
+    pending: list[dict[State, _Move]] = []
+    for step in plan(weapons, unsaved_target, situation, choices):
+        weapon = step.weapon
+        precision = has_precision(weapon, choices)
+        saves = [save_test(weapon, t, situation, choices) for t in (bodyguard, leader_target)]
+        p_unsaved = tuple(Fraction(1) - s.p_pass() if s is not None else Fraction(1) for s in saves)
+        reduction = bodyguard.damage_reduction
+        dmg = tuple(
+            packet_damage(weapon.damage, reduction, t.fnp, minimum) for t in (bodyguard, leader_target)
+        )
+        normal = _transition(
+            groups,
+            states,
+            (p_unsaved[0], p_unsaved[1]),
+            (dmg[0], dmg[1]),
+            r.allocation == "excess-spills",
+            precision,
+        )
+        dev_reduction = reduction if r.devastating_modifiers == "apply" else 0
+        dev_dmg = tuple(
+            packet_damage(weapon.damage, dev_reduction, t.fnp, minimum) for t in (bodyguard, leader_target)
+        )
+        dev = _transition(
+            groups,
+            states,
+            (Fraction(1), Fraction(1)),
+            (dev_dmg[0], dev_dmg[1]),
+            r.devastating_excess == "spills",
+            precision,
+        )
+        keep = any(m for _, o in step.mix for (_, m) in o.packets)
+        counts: dict[State, Fraction] = {}
+        for p_mix, outcome in step.mix:
+            per_attack = tuple(sorted(outcome.packets.items()))
+            for nm, p in _weapon_counts(per_attack, step.attacks).items():
+                counts[nm] = counts.get(nm, Fraction(0)) + p_mix * p
+        by_n: dict[int, list[tuple[int, Fraction]]] = {}
+        for (n, m), p in counts.items():
+            by_n.setdefault(n, []).append((m, p))
+        top = max(by_n)
+        new_state: dict[tuple[int, ...], Vector] = {}
+        for key, v in state.items():
+            u = v
+            for n in range(top + 1):
+                for m, p in by_n.get(n, ()):
+                    _scaled_add(new_state.setdefault((*key, m) if keep else key, {}), u, p)
+                if n < top:
+                    u = _apply(normal, u)
+        state = new_state
+        if keep:
+            pending.append(dev)
+    for dev in pending:  # Devastating Wounds after all normal damage, first weapon first
+        collapsed: dict[tuple[int, ...], Vector] = {}
+        for key, v in state.items():
+            u = v
+            for _ in range(key[0]):
+                u = _apply(dev, u)
+            _scaled_add(collapsed.setdefault(key[1:], {}), u, Fraction(1))
+        state = collapsed
+    final = state[()]
+    return AttachedResult(bodyguard, leader, Distribution.from_pairs((s, p) for s, p in final.items() if p))

@@ -1,0 +1,103 @@
+"""The visible state of a live answer: typed values count without Enter, stale answers look stale.
+
+:class:`LiveResult` wraps a calculator's result pane on a served page (a Panel ``JSComponent``,
+so the part that must react before the server hears anything runs in the browser):
+
+* **typing counts**: a value typed into any text or number box of the page is committed after
+  :attr:`~LiveResult.delay` ms without a keystroke (as if Enter had been pressed), so nobody has
+  to press Enter or leave the field; the server sets a short delay for calculators that answer
+  in milliseconds and a longer one where an answer may take a second;
+* **stale until fresh**: from the first keystroke until the answer for the new values is on the
+  screen, the old result is dimmed (class ``rb-stale``) and a busy badge says "updating…"
+  (``.rb-status[data-state="busy"]``); ``data-state="idle"`` once the answer is current.
+
+The bookkeeping: the browser counts its commits in :attr:`~LiveResult.request`; the server sets
+:attr:`~LiveResult.busy` while an answer is queued or computing and :attr:`~LiveResult.done` to
+the last request whose answer is shown. The page is stale while typing, while ``busy``, or while
+``request > done``.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import param
+from panel.custom import JSComponent
+from panel.viewable import Child
+
+__all__ = ["FAST_DELAY_MS", "SLOW_DELAY_MS", "LiveResult"]
+
+FAST_DELAY_MS = 0
+"""Pause after the last keystroke before a typed value counts, for calculators that answer
+within a few milliseconds (every keystroke answers at once)."""
+
+SLOW_DELAY_MS = 300
+"""The pause for calculators whose answers may take a while (a number being typed should not
+start a second-long computation for each of its digits)."""
+
+STYLE = """
+:host { position: relative; display: block; width: 100%; }
+.rb-answer { transition: opacity .12s; }
+.rb-answer.rb-stale { opacity: .4; }
+.rb-status { position: absolute; top: 0; right: 0; z-index: 2; font: .85rem system-ui, sans-serif;
+  padding: 2px 8px; border-radius: 10px; background: #fff3c4; color: #5a4300;
+  box-shadow: 0 1px 3px rgba(0,0,0,.2); }
+.rb-status[data-state="idle"] { display: none; }
+.rb-status::before { content: ""; display: inline-block; width: .7em; height: .7em; margin-right: .4em;
+  border: 2px solid #5a4300; border-right-color: transparent; border-radius: 50%;
+  vertical-align: -1px; animation: rb-spin .8s linear infinite; }
+@keyframes rb-spin { to { transform: rotate(360deg); } }
+"""
+
+
+class LiveResult(JSComponent):
+    """The result pane of a served calculator with its busy badge and stale marking."""
+
+    result = Child(doc="The result pane (HTML) this component shows and marks stale.")
+    busy = param.Boolean(default=False, doc="Set by the server while an answer is queued or computing.")
+    request = param.Integer(default=0, doc="Counted by the browser: typed values committed so far.")
+    done = param.Integer(default=0, doc="Set by the server: the last request whose answer is shown.")
+    delay = param.Integer(
+        default=SLOW_DELAY_MS, doc="Milliseconds without a keystroke before typed text counts."
+    )
+
+    _stylesheets: ClassVar[list[str]] = [STYLE]
+
+    _esm = """
+    export function render({ model, el }) {
+      const status = document.createElement("div")
+      status.className = "rb-status"
+      status.setAttribute("role", "status")
+      const body = document.createElement("div")
+      body.className = "rb-answer"
+      body.append(model.get_child("result"))
+      el.append(status, body)
+      const timers = new Map()
+      function show() {
+        const stale = timers.size > 0 || model.busy || model.request > model.done
+        status.dataset.state = stale ? "busy" : "idle"
+        status.textContent = stale ? "updating\u2026" : ""
+        body.classList.toggle("rb-stale", stale)
+        body.setAttribute("aria-busy", stale ? "true" : "false")
+      }
+      function commit(input) {
+        timers.delete(input)
+        input.dispatchEvent(new Event("change"))
+        model.request = model.request + 1
+        show()
+      }
+      function typed(event) {
+        const input = event.composedPath()[0]
+        if (!(input instanceof HTMLInputElement) || input.type === "file" || input.type === "checkbox") {
+          return
+        }
+        clearTimeout(timers.get(input))
+        timers.set(input, setTimeout(() => commit(input), model.delay))
+        show()
+      }
+      document.addEventListener("input", typed, true)
+      model.on("remove", () => document.removeEventListener("input", typed, true))
+      model.on(["busy", "done", "request"], show)
+      show()
+    }
+    """

@@ -1,0 +1,230 @@
+"""The server's compute pool: answers are worked out in worker processes, never on the event loop.
+
+``rulesbook serve`` runs every Panel session on one event loop. The exact engines are CPU-bound
+Python (a 40k attack near the budget takes seconds), so a computation on that loop would freeze
+every other player's page; threads would not help (the GIL). :class:`ComputePool` keeps a few
+worker processes (by default one more than the machine has cores) and gives each job to an idle
+one:
+
+* a job that runs longer than :attr:`ComputePool.time_limit` has its worker killed (and a fresh
+  one started) and fails with :class:`TimeLimitError`, a one-line message in the words of the
+  cost budget (:data:`TIME_LIMIT_MESSAGE`);
+* a job can be cancelled (a newer input made it useless): a queued job is dropped, a running one
+  has its worker replaced, so a slow answer nobody waits for does not hold a worker;
+* workers are forked from a forkserver that has already imported and loaded the registry, so a
+  replacement is ready in a few milliseconds and every worker shares the loaded rules.
+
+The job the live calculators send is :func:`answer_html` (a calculator's result pane for a form's
+values, or the one-line error). Jobs and their results must pickle.
+
+Example:
+    >>> pool = ComputePool(workers=1, time_limit=30)
+    >>> html = pool.submit(answer_html, "scrollhammer.morale-check", {"ld": 7}).result(timeout=60)
+    >>> 'data-key="p_pass_exact">7/12<' in html
+    True
+    >>> pool.shutdown()
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import queue
+import threading
+import time
+import traceback
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
+from multiprocessing.connection import Connection
+from typing import Any
+
+__all__ = [
+    "TIME_LIMIT_MESSAGE",
+    "ComputePool",
+    "Job",
+    "JobCancelled",
+    "JobError",
+    "TimeLimitError",
+    "answer_html",
+    "default_workers",
+]
+
+TIME_LIMIT_MESSAGE = (
+    "this answer needs more than {seconds:g} s, longer than a live calculator may take; "
+    "make the input smaller (fewer attacks, models or weapons) or use `rulesbook calc` on the command line"
+)
+"""What a player reads when a computation escapes the cost budget and hits the time limit."""
+
+
+class TimeLimitError(RuntimeError):
+    """A job ran longer than the pool's time limit; its worker was replaced."""
+
+
+class JobCancelled(RuntimeError):
+    """A job was cancelled before it finished (a newer input made it useless)."""
+
+
+class JobError(RuntimeError):
+    """The job raised; the message holds the exception and its traceback (for the server's log)."""
+
+
+class _WorkerDied(RuntimeError):
+    """The worker process ended while it ran a job."""
+
+
+def default_workers() -> int:
+    """One worker more than the machine has cores (at least three): a slow answer keeps one
+    worker busy while the others go on answering the cheap inputs of everyone else."""
+    return max(2, os.cpu_count() or 1) + 1
+
+
+def answer_html(calc_id: str, values: Mapping[str, Any], variant: str = "none") -> str:
+    """The result pane of calculator ``calc_id`` for a form's ``values`` (compared with
+    ``variant`` unless ``"none"``): the result, or the one-line error naming the field."""
+    from rulesbook.registry import registry
+    from widgets.compare import form_result_html
+
+    return form_result_html(registry().calculator(calc_id), values, variant)
+
+
+def _serve(conn: Connection) -> None:
+    """A worker's loop: receive ``(function, args)``, send back ``("ok", value)`` or ``("error", text)``."""
+    while True:
+        try:
+            func, args = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            reply: tuple[str, Any] = ("ok", func(*args))
+        except Exception as exc:  # reported to the server's log, one line to the job's owner
+            reply = ("error", f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}")
+        try:
+            conn.send(reply)
+        except (BrokenPipeError, OSError):
+            return
+        except Exception as exc:  # the value did not pickle
+            conn.send(("error", f"{type(exc).__name__}: {exc}"))
+
+
+class _Worker:
+    """One worker process and the pipe to it."""
+
+    def __init__(self, ctx: Any) -> None:
+        self.ctx = ctx
+        self.conn, child = ctx.Pipe()
+        self.proc = ctx.Process(target=_serve, args=(child,), daemon=True, name="rulesbook-worker")
+        self.proc.start()
+        child.close()
+
+    def kill(self) -> None:
+        self.proc.kill()
+        self.proc.join(timeout=5)
+        self.conn.close()
+
+    def call(
+        self, task: tuple[Callable[..., Any], tuple[Any, ...]], limit: float, cancelled: threading.Event
+    ) -> Any:
+        """Run ``task`` here; raises TimeLimitError or JobCancelled (after killing this process)."""
+        self.conn.send(task)
+        deadline = time.monotonic() + limit
+        while not self.conn.poll(0.02):
+            if cancelled.is_set():
+                raise JobCancelled("cancelled")
+            if time.monotonic() > deadline:
+                raise TimeLimitError(TIME_LIMIT_MESSAGE.format(seconds=limit))
+            if not self.proc.is_alive():
+                raise _WorkerDied(f"the worker process died (exit code {self.proc.exitcode})")
+        status, value = self.conn.recv()
+        if status == "error":
+            raise JobError(value)
+        return value
+
+
+class Job:
+    """A submitted computation: :attr:`future` resolves to its value; :meth:`cancel` drops it;
+    :attr:`seconds` is how long a worker spent on it (0 until it ran)."""
+
+    def __init__(self, task: tuple[Callable[..., Any], tuple[Any, ...]]) -> None:
+        self.task = task
+        self.future: Future[Any] = Future()
+        self.seconds = 0.0
+        self._cancelled = threading.Event()
+
+    @property
+    def cancelled(self) -> bool:
+        """Whether :meth:`cancel` was called."""
+        return self._cancelled.is_set()
+
+    def cancel(self) -> None:
+        """Drop the job: a queued one never runs, a running one has its worker replaced."""
+        self._cancelled.set()
+        self.future.cancel()
+
+    def result(self, timeout: float | None = None) -> Any:
+        """Wait for the value (raises what the job raised)."""
+        return self.future.result(timeout)
+
+
+class ComputePool:
+    """Worker processes that compute jobs off the server's event loop, with a per-job time limit.
+
+    Each of ``workers`` threads hands one job at a time to an idle worker process and waits on
+    its pipe (without holding the GIL); jobs queue in submission order.
+    """
+
+    def __init__(self, workers: int | None = None, time_limit: float = 10.0) -> None:
+        self.workers = workers or default_workers()
+        self.time_limit = time_limit
+        self._ctx = multiprocessing.get_context("forkserver")
+        self._ctx.set_forkserver_preload(["widgets.preload"])
+        self._idle: queue.SimpleQueue[_Worker] = queue.SimpleQueue()
+        self._all: list[_Worker] = []
+        self._lock = threading.Lock()
+        self._threads = ThreadPoolExecutor(self.workers, thread_name_prefix="rulesbook-compute")
+        for _ in range(self.workers):
+            self._idle.put(self._spawn())
+
+    def _spawn(self) -> _Worker:
+        worker = _Worker(self._ctx)
+        with self._lock:
+            self._all.append(worker)
+        return worker
+
+    def _replace(self, worker: _Worker) -> _Worker:
+        worker.kill()
+        with self._lock:
+            self._all.remove(worker)
+        return self._spawn()
+
+    def _run(self, job: Job) -> Any:
+        if job.cancelled:
+            raise JobCancelled("cancelled")
+        worker = self._idle.get()
+        start = time.monotonic()
+        try:
+            return worker.call(job.task, self.time_limit, job._cancelled)
+        except (TimeLimitError, JobCancelled, _WorkerDied, OSError, EOFError):
+            worker = self._replace(worker)  # it is still computing, or gone
+            raise
+        finally:
+            job.seconds = time.monotonic() - start
+            self._idle.put(worker)
+
+    def submit(self, func: Callable[..., Any], *args: Any) -> Job:
+        """Queue ``func(*args)`` (both must pickle); returns its :class:`Job`."""
+        job = Job((func, args))
+        job.future = self._threads.submit(self._run, job)
+        return job
+
+    def pids(self) -> list[int]:
+        """The worker processes' ids (the load benchmark adds up their memory)."""
+        with self._lock:
+            return [w.proc.pid for w in self._all if w.proc.pid is not None]
+
+    def shutdown(self) -> None:
+        """Stop the threads and the worker processes."""
+        self._threads.shutdown(wait=False, cancel_futures=True)
+        with self._lock:
+            workers = list(self._all)
+        for worker in workers:
+            worker.kill()
