@@ -250,7 +250,7 @@ class Calculator:
         declared = {o.key: o.columns for o in self.outputs if o.columns}
         if any(t.name in declared for t in result.tables):
             tables = tuple(t.labelled(declared[t.name]) if t.name in declared else t for t in result.tables)
-            result = dataclasses.replace(result, tables=tables)
+            result = result.with_tables(tables)
         if not any(isinstance(v, Fraction) or is_exact_list(v) for v in result.values.values()):
             return result
         return result.with_values(publish_values(result.values))

@@ -470,12 +470,12 @@ def exact_note(exact: str, limit: int = 24) -> str:
     its size (the percentage already says its value).
 
     >>> exact_note("17/632"), exact_note("7" * 17 + "/" + "2" * 19)
-    ('17/632', 'exact: 17/19-digit fraction')
+    ('17/632', 'exact: 17/19 digits')
     """
     num, sep, den = exact.partition("/")
     if not sep or len(exact) <= limit or not (num.isdigit() and den.isdigit()):
         return exact
-    return f"exact: {len(num)}/{len(den)}-digit fraction"
+    return f"exact: {len(num)}/{len(den)} digits"
 
 
 def short_fraction(text: str, limit: int = 24) -> str:
@@ -564,6 +564,15 @@ class CalcResult:
         out = object.__new__(CalcResult)
         object.__setattr__(out, "values", MappingProxyType({k: _freeze(v) for k, v in values.items()}))
         object.__setattr__(out, "tables", self.tables)
+        object.__setattr__(out, "explanation", self.explanation)
+        object.__setattr__(out, "warnings", self.warnings)
+        return out
+
+    def with_tables(self, tables: tuple[Table, ...]) -> CalcResult:
+        """The same result with other tables (values, explanation and warnings shared)."""
+        out = object.__new__(CalcResult)
+        object.__setattr__(out, "values", self.values)
+        object.__setattr__(out, "tables", tuple(tables))
         object.__setattr__(out, "explanation", self.explanation)
         object.__setattr__(out, "warnings", self.warnings)
         return out

@@ -68,7 +68,7 @@ def live_iframe(calc_id: str) -> str:
     """
     title = html.escape(registry().calculator(calc_id).title)
     return (
-        f'<iframe class="rb-live" src="{LIVE_PREFIX}{calc_id}" title="{title}" '
+        f'<iframe class="rb-live" src="{LIVE_PREFIX}{calc_id}?embed=1" title="{title}" '
         'style="width:100%;height:560px;border:1px solid #ccc"></iframe>'
     )
 

@@ -109,8 +109,8 @@ def test_a_huge_exact_fraction_is_summarised_beside_its_percentage_and_whole_on_
     exact = "7" * 17 + "/" + "2" * 19
     table = Table("t", "T", ("k", "p_exact", "p"), ((0, exact, 0.0351),))
     html = table.to_html()
-    assert "3.51%" in html and "17/19-digit fraction" in html and f'title="{exact}"' in html
-    assert "| 3.51% (exact: 17/19-digit fraction) |" in table.to_markdown()
+    assert "3.51%" in html and "exact: 17/19 digits" in html and f'title="{exact}"' in html
+    assert "| 3.51% (exact: 17/19 digits) |" in table.to_markdown()
 
 
 def _charts(html: str) -> list[str]:

@@ -4,7 +4,7 @@
    if it cannot (another origin), the frame keeps its starting height and scrolls inside. */
 (function () {
   "use strict";
-  var MAX = 6000;
+  var MAX = 20000;
   function contentHeight(doc) {
     var root = doc.documentElement, body = doc.body;
     var height = Math.max(root ? root.scrollHeight : 0, body ? body.scrollHeight : 0);
