@@ -27,7 +27,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Literal, Protocol
 
-from rulesbook.errors import InputError
+from rulesbook.errors import InputError, quote
 from rulesbook.inputs import (
     NOT_GIVEN,
     REQUIRED,
@@ -233,7 +233,7 @@ class Calculator:
             key = key.strip()
             if not sep or not key:
                 allowed = ", ".join(i.key for i in self.inputs)
-                raise InputError("arguments", f"expected key=value, got {pair!r}; keys: {allowed}")
+                raise InputError("arguments", f"expected key=value, got {quote(pair)}; keys: {allowed}")
             if key in raw:
                 raise InputError(key, "given twice")
             self.input(key)
@@ -301,10 +301,10 @@ class Calculator:
         derived = {f"{o.key}_exact" for o in self.outputs}
         present = set(result.values) | {t.name for t in result.tables}  # warnings are not result keys
         problems = [
-            f"{self.id}: result key {k!r} is not declared" for k in sorted(present - declared - derived)
+            f"{self.id}: result key {quote(k)} is not declared" for k in sorted(present - declared - derived)
         ]
         problems += [
-            f"{self.id}: declared output {o.key!r} is missing"
+            f"{self.id}: declared output {quote(o.key)} is missing"
             for o in self.outputs
             if not o.when and o.key not in present
         ]

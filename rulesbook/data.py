@@ -98,7 +98,7 @@ class Limits:
     max_bytes: int = 1_000_000
     max_depth: int = 32
     max_items: int = 10_000
-    max_nodes: int = 200_000
+    max_nodes: int = 100_000
     max_int_digits: int = 30
 
 

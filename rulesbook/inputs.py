@@ -26,7 +26,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from rulesbook.dice import DICE_HELP, DiceExpr, parse_dice
-from rulesbook.errors import InputError
+from rulesbook.errors import InputError, quote
 
 __all__ = [
     "NOT_GIVEN",
@@ -124,10 +124,7 @@ class Input(ABC):
 
     def error(self, value: Any) -> InputError:
         """An error for ``value`` that names the key and what is allowed (long values cut)."""
-        shown = repr(value)
-        if len(shown) > 40:
-            shown = shown[:30] + f"… ({len(shown)} characters)"
-        return InputError(self.key, f"expected {self.allowed()}, got {shown}")
+        return InputError(self.key, f"expected {self.allowed()}, got {quote(value)}")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -348,14 +345,14 @@ class DiceInput(Input):
     def parse(self, text: str) -> DiceExpr:
         expr = parse_dice(text, field_name=self.key)
         if expr.minimum < self.min_value:
-            raise InputError(self.key, f"the expression can roll below {self.min_value}, got {text!r}")
+            raise InputError(self.key, f"the expression can roll below {self.min_value}, got {quote(text)}")
         return expr
 
     def _check(self, value: Any) -> DiceExpr:
         if isinstance(value, DiceExpr) and 0 <= value.modifier <= 999:
             if value.minimum < self.min_value:
                 raise InputError(
-                    self.key, f"the expression can roll below {self.min_value}, got {str(value)!r}"
+                    self.key, f"the expression can roll below {self.min_value}, got {quote(str(value))}"
                 )
             return value
         if isinstance(value, int) and not isinstance(value, bool):
@@ -442,7 +439,19 @@ class TextInput(Input):
 
 @dataclass(frozen=True, kw_only=True)
 class PathInput(Input):
-    """A path to an existing file (e.g. a game log)."""
+    """A path to an existing file (e.g. a game log).
+
+    A relative path starting with ``rulesbook/`` that is not found in the working directory
+    names a file shipped with rulesbook (the worked examples do), so the examples, the CLI and
+    the served apps work from any directory:
+
+    >>> import os, tempfile
+    >>> log = PathInput(key="log", help="")
+    >>> here = os.getcwd(); os.chdir(tempfile.mkdtemp())
+    >>> Path(log.parse("rulesbook/systems/army_morale/data/example-game.yaml")).is_file()
+    True
+    >>> os.chdir(here)
+    """
 
     suffixes: tuple[str, ...] = (".yaml", ".yml", ".json")
     kind: ClassVar[str] = "path"
@@ -452,9 +461,21 @@ class PathInput(Input):
 
     def parse(self, text: str) -> str:
         path = Path(text.strip()).expanduser()
-        if not text.strip() or not path.is_file() or path.suffix.lower() not in self.suffixes:
+        try:
+            if not path.is_absolute() and path.parts[:1] == ("rulesbook",) and not path.exists():
+                shipped = _SHIPPED_ROOT / path
+                if shipped.is_file():
+                    path = shipped
+            found = path.is_file()
+        except (OSError, ValueError):  # a name too long, a NUL byte: no such file
+            found = False
+        if not text.strip() or not found or path.suffix.lower() not in self.suffixes:
             raise self.error(text)
         return str(path)
+
+
+_SHIPPED_ROOT = Path(__file__).resolve().parent.parent
+"""The folder holding the ``rulesbook`` package (its shipped files are ``rulesbook/...`` from here)."""
 
 
 @dataclass(frozen=True, kw_only=True)

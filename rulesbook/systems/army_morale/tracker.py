@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
-from rulesbook.errors import InputError
+from rulesbook.errors import InputError, quote
 from rulesbook.inputs import Input, IntInput, IntListInput, TextInput
 from rulesbook.systems.army_morale.log import (
     CAPTURE_ROLL,
@@ -111,7 +111,7 @@ def _form_value(kind: EventKind, declared: Input, slot: str, raw: Any) -> Any:
             raise
         # a shared box (``number``) says which of its meanings was wrong
         raise InputError(
-            slot, f"{_phrase(declared.title)} must be {declared.allowed()}, got {raw!r}"
+            slot, f"{_phrase(declared.title)} must be {declared.allowed()}, got {quote(raw)}"
         ) from exc
 
 
@@ -159,7 +159,7 @@ def _ints(field: str, text: str) -> tuple[int, ...]:
         return declared.parse(text.replace(";", ",").strip(" ,"))
     except InputError:
         raise InputError(
-            field, f"expected comma-separated results from {low} to {high}, got {text!r}"
+            field, f"expected comma-separated results from {low} to {high}, got {quote(text)}"
         ) from None
 
 
@@ -202,7 +202,7 @@ def rally_from_form(
             or not CAPTURE_ROLL.minimum <= int(words[1]) <= CAPTURE_ROLL.maximum
         ):
             raise InputError(
-                "capture", f"expected entries like 'own 5' or 'destroy 3' (D6 results), got {part!r}"
+                "capture", f"expected entries like 'own 5' or 'destroy 3' (D6 results), got {quote(part)}"
             )
         captures.append(CaptureRoll("own" if words[0] == "own" else "destroy", int(words[1])))
     return RallySide(

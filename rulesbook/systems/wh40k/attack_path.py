@@ -38,7 +38,7 @@ from rulesbook.calculators import (
 )
 from rulesbook.dice import REROLLS
 from rulesbook.errors import InputError
-from rulesbook.registry import load_system_data
+from rulesbook.registry import implements, load_system_data
 from rulesbook.results import DISTRIBUTION_COLUMNS, CalcResult, Distribution, Table, fraction_str
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices, Wh40kReadings
 from rulesbook.systems.wh40k.cost import MAX_ATTACKS, MAX_TOTAL_WOUNDS, refuse_costly
@@ -65,6 +65,7 @@ __all__ = [
     "check_attackers",
     "declare_attack_calculator",
     "dense",
+    "pistol_warnings",
     "situation_of",
     "target_of",
 ]
@@ -338,8 +339,8 @@ def target_of(values: Mapping[str, Any]) -> Target:
 
 def situation_of(values: Mapping[str, Any], extra_hit_modifier: int = 0) -> Situation:
     """The attacker's situation of the situation inputs (plus a unit's own Hit modifier)."""
-    given = {name: values[name] for name in _SITUATION_FIELDS}
-    given["hit_modifier"] += extra_hit_modifier
+    given = {name: values[name] for name in _SITUATION_FIELDS if name in values}
+    given["hit_modifier"] = given.get("hit_modifier", 0) + extra_hit_modifier
     return Situation(**given)
 
 
@@ -445,6 +446,8 @@ def declare_attack_calculator(
             lines += [where + line for line in rolls]
             if attackers.warn:
                 warnings += ability_warnings(weapon, target, weapon.name if label else "")
+        if attackers.warn:
+            warnings += pistol_warnings(attackers.weapons, choices)
         return present(result, lines, warnings)
 
     return calculator(
@@ -515,6 +518,33 @@ def _lines_of(outcome: AttackOutcome, weapon: Weapon, target: Target) -> list[st
             f"P(save) = {fraction_str(1 - outcome.p_save_fails)}."
         )
     return lines
+
+
+@implements("wh40k.attack.pistol")
+def pistol_warnings(weapons: Sequence[Weapon], choices: Wh40kChoices = CHOICES) -> list[str]:
+    """Pistol changes no roll; it says who may fire what. When one shooting mixes Pistols with
+    other ranged weapons, a warning reminds that a model fires either its Pistols or its other
+    ranged weapons (MONSTER and VEHICLE models excepted), and that a unit within Engagement Range
+    fires only Pistols (interpretation ``pistol``; ``no-warning`` keeps quiet).
+
+    >>> from rulesbook.dice import parse_dice
+    >>> from rulesbook.systems.wh40k.weapons import parse_abilities
+    >>> pistol = Weapon("pistol", parse_dice("1"), 3, 4, 0, parse_dice("1"), parse_abilities("pistol"))
+    >>> rifle = Weapon("rifle", parse_dice("2"), 3, 4, 0, parse_dice("1"))
+    >>> pistol_warnings([pistol]), len(pistol_warnings([pistol, rifle]))
+    ([], 1)
+    """
+    if choices.readings.pistol == "no-warning":
+        return []
+    ranged = [w for w in weapons if w.ranged]
+    pistols = [w.name for w in ranged if "pistol" in w.abilities.other]
+    if not pistols or len(pistols) == len(ranged):
+        return []
+    return [
+        f"{', '.join(pistols)}: a model fires its Pistols or its other ranged weapons, not both (unless it is "
+        "a MONSTER or VEHICLE), and a unit within Engagement Range fires only Pistols; list only the "
+        "weapons that really fire"
+    ]
 
 
 def roll_lines(weapon: Weapon, target: Target, situation: Situation, choices: Wh40kChoices) -> list[str]:

@@ -45,6 +45,7 @@ from rulesbook.systems.wh40k.attack_path import (
     ability_warnings,
     check_attackers,
     dense,
+    pistol_warnings,
     situation_of,
     target_of,
 )
@@ -550,6 +551,7 @@ def attack_and_battle_shock_calculator(*, choices: Wh40kChoices, **values: Any) 
             warnings.append(
                 f"{weapon.name}: precision only acts against an Attached unit (set leader_models)"
             )
+    warnings += pistol_warnings(attackers.weapons, choices)
     lines = [
         f"The attack destroys {float(chain.models_destroyed.mean()):.2f} of {chain.models} models on average.",
         f"Below Half-strength afterwards: {float(chain.p_below_half):.1%}; Battle-shocked: {float(chain.p_battle_shocked):.1%}.",

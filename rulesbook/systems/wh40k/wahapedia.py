@@ -47,7 +47,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from rulesbook.data import DataFileError
+from rulesbook.data import DataFileError, Limits, read_text
 from rulesbook.errors import InputError
 from rulesbook.systems.wh40k.faction import (
     Ability,
@@ -158,6 +158,10 @@ class Row:
         return int(m[1])
 
 
+TABLE_LIMITS = Limits(max_bytes=64_000_000)
+"""Wahapedia's exports are larger than any hand-written data file: up to 64 MB each."""
+
+
 def read_table(path: Path, *, required: Sequence[str] = ()) -> list[Row]:
     """The rows of one Wahapedia file (pipe-separated, UTF-8 with or without a BOM, trailing ``|``
     allowed). A missing column or a row with the wrong number of fields is a one-line error.
@@ -167,14 +171,9 @@ def read_table(path: Path, *, required: Sequence[str] = ()) -> list[Row]:
     ('Rot Beast', 1)
     """
     name = path.name
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise DataFileError(f"{name}: missing from {path.parent}", file=name) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataFileError(
-            f"{name}: cannot be read as UTF-8 ({exc.__class__.__name__})", file=name
-        ) from None
+    if not path.exists():
+        raise DataFileError(f"{name}: missing from {path.parent}", file=name)
+    text = read_text(path, limits=TABLE_LIMITS)  # the one loader: size before reading, UTF-8
     lines = [line for line in text.splitlines() if line.strip()]
     if not lines:
         raise DataFileError(f"{name}: empty file, expected a header row", file=name)

@@ -27,7 +27,7 @@ from typing import Any
 
 from rulesbook.calculators import BoolInput, DiceInput, Input, IntInput, WordListInput
 from rulesbook.dice import DiceExpr, parse_dice
-from rulesbook.errors import InputError
+from rulesbook.errors import InputError, quote
 
 __all__ = [
     "ABILITY_WORDS",
@@ -112,7 +112,7 @@ def parse_abilities(words: str | Sequence[str], *, field_name: str = "abilities"
     shown = ", ".join(s for _, s in ABILITY_WORDS)
     for word in (w for w in items if w):
         if not any(re.fullmatch(p, word) for p, _ in ABILITY_WORDS):
-            raise InputError(field_name, f"unknown word {word!r}; allowed: {shown}")
+            raise InputError(field_name, f"unknown word {quote(word)}; allowed: {shown}")
         if word.startswith("sustained-hits-"):
             if sustained is not None:
                 raise InputError(field_name, "give one sustained-hits-N word")
