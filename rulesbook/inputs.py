@@ -48,12 +48,6 @@ __all__ = [
 _INT_TEXT = re.compile(r"^[+-]?[0-9]{1,9}$")
 
 
-def _shorten(value: Any) -> str:
-    """``repr(value)``, cut to about 60 characters (a huge value is never echoed whole)."""
-    shown = repr(value)
-    return shown if len(shown) <= 60 else shown[:50] + f"… ({len(shown)} characters)"
-
-
 class _Required:
     def __repr__(self) -> str:
         return "REQUIRED"
@@ -528,11 +522,11 @@ class WordListInput(Input):
         seen: set[str] = set()
         for word in parts:
             if not word:
-                raise InputError(self.key, f"empty word in {_shorten(text)}; {self.allowed()}")
+                raise InputError(self.key, f"empty word in {quote(text)}; {self.allowed()}")
             if match(word) is None:
-                raise InputError(self.key, f"unknown word {_shorten(word)}; allowed: {self.shown}")
+                raise InputError(self.key, f"unknown word {quote(word)}; allowed: {self.shown}")
             if word in seen:
-                raise InputError(self.key, f"{_shorten(word)} given twice")
+                raise InputError(self.key, f"{quote(word)} given twice")
             seen.add(word)
         return tuple(parts)
 

@@ -9,6 +9,8 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rulesbook.errors import InputError
 from rulesbook.registry import registry
@@ -387,7 +389,15 @@ def test_rapid_ingress() -> None:
 
 @pytest.mark.covers("wh40k.death-guard.stratagem.grenade")
 def test_grenade() -> None:
+    """Not an attack; its own calculator: six D6 at 4+ (1/2 each), mortal wounds spill."""
     _no_number("grenade")
+    grenade = REG.calculator("wh40k.grenade")
+    one = grenade.run(wounds=2, models=1)  # destroyed unless 0 or 1 of six dice succeed: 1 - 7/64
+    assert one["p_at_least_one_model_exact"] == "57/64"
+    ten = grenade.run(wounds=1, models=10, fnp=5)  # each die: 1/2 x 2/3
+    assert ten["mean_wounds_lost_exact"] == "2"
+    assert ten["models_destroyed_exact"][6] == str(Fraction(1, 3) ** 6)
+    assert sum(Fraction(p) for p in ten["models_destroyed_exact"]) == 1
 
 
 @pytest.mark.covers("wh40k.death-guard.stratagem.heroic-intervention")
@@ -444,3 +454,47 @@ def _choices(values: dict[str, Any]) -> Any:
     from rulesbook.systems.wh40k.datasheet_calculator import DATASHEET_READINGS
 
     return CHOICES.replace(readings={k: values[k] for k in (*READING_KEYS, *DATASHEET_READINGS)})
+
+
+# -- properties -----------------------------------------------------------------------------------
+
+SHOOTING = ("ferric-blight", "boilblight", "fire-overwatch", "grenade", "command-re-roll", "sanguous-flux")
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    stratagems=st.lists(st.sampled_from(SHOOTING), unique=True, max_size=3),
+    aura=st.sampled_from(("none", "miasma-of-pestilence", "diseased-influence", "toxic-presence")),
+    damaged=st.booleans(),
+    stealth=st.booleans(),
+    hit_modifier=st.integers(-2, 1),
+    battle_round=st.integers(1, 5),
+    distance=st.integers(0, 14),
+)
+@pytest.mark.covers("wh40k.death-guard.ability.lord-of-the-death-guard")
+def test_lord_never_lowers_the_mean_and_distributions_sum_to_one(
+    stratagems: list[str],
+    aura: str,
+    damaged: bool,
+    stealth: bool,
+    hit_modifier: int,
+    battle_round: int,
+    distance: int,
+) -> None:
+    """Disregarding only harmful modifiers can never make the attack worse; every answer is a
+    distribution."""
+    values = {
+        "weapons": "the-lantern",
+        "stratagems": ",".join(stratagems),
+        "aura": aura,
+        "damaged": damaged,
+        "stealth": stealth,
+        "hit_modifier": hit_modifier,
+        "battle_round": battle_round,
+        "distance": distance,
+    }
+    lord = run(**values)
+    without = run(**values, lord_of_the_death_guard="applies")
+    assert Fraction(lord["mean_wounds_lost_exact"]) >= Fraction(without["mean_wounds_lost_exact"])
+    for r in (lord, without):
+        assert sum(Fraction(p) for p in r["wounds_lost_exact"]) == 1

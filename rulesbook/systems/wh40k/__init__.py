@@ -15,6 +15,7 @@ SYSTEM = SystemPackage(
         "rulesbook.systems.wh40k.moves",
         "rulesbook.systems.wh40k.morale",
         "rulesbook.systems.wh40k.datasheet_calculator",
+        "rulesbook.systems.wh40k.grenade",
     ),
     extra_rules=registered_faction_rules,
 )

@@ -40,9 +40,26 @@ from rulesbook.dice import REROLLS
 from rulesbook.errors import InputError
 from rulesbook.registry import implements, load_system_data
 from rulesbook.results import DISTRIBUTION_COLUMNS, CalcResult, Distribution, Table, fraction_str
+from rulesbook.systems.wh40k.approximate import ApproximateResult, resolve_float
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices, Wh40kReadings
-from rulesbook.systems.wh40k.cost import MAX_ATTACKS, MAX_TOTAL_WOUNDS, refuse_costly
-from rulesbook.systems.wh40k.engine import JOINT_LIMIT, SequenceResult, joint_packets_bound, plan, resolve
+from rulesbook.systems.wh40k.cost import (
+    FLOAT_LIMIT,
+    HARD_FACTOR,
+    MAX_ATTACKS,
+    MAX_TOTAL_WOUNDS,
+    WORK_LIMIT,
+    predicted_cost,
+    refuse_costly,
+    too_costly,
+)
+from rulesbook.systems.wh40k.engine import (
+    JOINT_LIMIT,
+    SequenceResult,
+    WorkLimitExceeded,
+    joint_packets_bound,
+    plan,
+    resolve,
+)
 from rulesbook.systems.wh40k.rules import (
     AttackOutcome,
     Situation,
@@ -270,6 +287,13 @@ OUTPUTS: tuple[Output, ...] = (
         chart=("Wounds lost",),
     ),
     Output(
+        "approximate",
+        "Approximate (floating point)",
+        "bool",
+        "True when the exact answer would be too large and the same method ran in floating point.",
+        when="only for inputs whose exact answer would run to thousands of digits",
+    ),
+    Output(
         "breakdown",
         "Step by step",
         "table",
@@ -412,6 +436,31 @@ def check_attackers(attackers: Attackers, values: Mapping[str, Any]) -> None:
     refuse_costly(weapons, target, situation, choices, field, attackers.labels)
 
 
+HARD_SECONDS = 10.0
+"""The wall-clock backstop of a computation the calculators accepted (the work limits stop
+anything the cost model under-predicted long before, on this machine kind)."""
+
+
+def _answer(
+    attackers: Attackers, target: Target, situation: Situation, choices: Wh40kChoices
+) -> SequenceResult | ApproximateResult:
+    """The exact engine when its predicted cost fits, else its floating-point path; either is
+    stopped inside its loops past :data:`~.cost.HARD_FACTOR` times its limit, with the message
+    the cost check gives."""
+    weapons = attackers.weapons
+    cost = predicted_cost(weapons, target, situation, choices)
+    try:
+        if cost.path == "exact":
+            return resolve(
+                weapons, target, situation, choices, limit=HARD_FACTOR * WORK_LIMIT, seconds=HARD_SECONDS
+            )
+        return resolve_float(
+            weapons, target, situation, choices, limit=HARD_FACTOR * FLOAT_LIMIT, seconds=HARD_SECONDS
+        )
+    except WorkLimitExceeded:
+        raise InputError(attackers.field, too_costly(HARD_FACTOR, stopped=True)) from None
+
+
 def declare_attack_calculator(
     id: str,
     *,
@@ -430,7 +479,7 @@ def declare_attack_calculator(
         attackers = pick(values)
         target = target_of(values)
         situation = situation_of(values, attackers.hit_modifier)
-        result = resolve(attackers.weapons, target, situation, choices)
+        result = _answer(attackers, target, situation, choices)
         lines = list(attackers.lines)
         warnings: list[str] = []
         published = choices.readings.published_abilities == "published"
@@ -575,7 +624,7 @@ def roll_lines(weapon: Weapon, target: Target, situation: Situation, choices: Wh
     return lines
 
 
-def _breakdown(result: SequenceResult) -> Table:
+def _breakdown(result: SequenceResult | ApproximateResult) -> Table:
     rows: list[tuple[Any, ...]] = [
         (s.name, *(float(x) for x in (s.attacks, s.hits, s.wounds, s.devastating, s.unsaved, s.damage)))
         for s in result.steps
@@ -606,9 +655,12 @@ def dense(dist: Distribution[int], size: int) -> list[Fraction]:
     return out
 
 
-def _distribution_table(probs: Sequence[Fraction]) -> Table:
+def _distribution_table(probs: Sequence[Fraction | float]) -> Table:
     at_least = list(accumulate(reversed(probs)))[::-1]
-    rows = tuple((k, fraction_str(p), float(p), float(at_least[k])) for k, p in enumerate(probs))
+    rows = tuple(
+        (k, fraction_str(p) if isinstance(p, Fraction) else None, float(p), float(at_least[k]))
+        for k, p in enumerate(probs)
+    )
     return Table(
         name="models_destroyed_table",
         title="Models destroyed",
@@ -617,10 +669,25 @@ def _distribution_table(probs: Sequence[Fraction]) -> Table:
     )
 
 
-def present(result: SequenceResult, lines: Sequence[str] = (), warnings: Sequence[str] = ()) -> CalcResult:
-    """The common result of the attack calculators (values, tables, explanation)."""
-    models = dense(result.models_destroyed, result.target.models + 1)
-    wounds = dense(result.wounds_lost, result.target.total_wounds + 1)
+APPROXIMATE_NOTE = (
+    "approximate: the exact answer would run to thousands of digits, so this one was computed "
+    "by the same method in floating point (each probability within about 1e-12)"
+)
+
+
+def present(
+    result: SequenceResult | ApproximateResult, lines: Sequence[str] = (), warnings: Sequence[str] = ()
+) -> CalcResult:
+    """The common result of the attack calculators (values, tables, explanation); a floating-point
+    answer carries ``approximate: True``, a warning and an explanation line saying so."""
+    approximate = isinstance(result, ApproximateResult)
+    models: Sequence[Fraction | float]
+    wounds: Sequence[Fraction | float]
+    if isinstance(result, ApproximateResult):
+        models, wounds = list(result.models_destroyed), list(result.wounds_lost)
+    else:
+        models = dense(result.models_destroyed, result.target.models + 1)
+        wounds = dense(result.wounds_lost, result.target.total_wounds + 1)
     values: dict[str, Any] = {
         "mean_wounds_lost": result.mean_wounds_lost,
         "mean_models_destroyed": result.mean_models_destroyed,
@@ -630,6 +697,10 @@ def present(result: SequenceResult, lines: Sequence[str] = (), warnings: Sequenc
         "wounds_lost": wounds,
     }
     out = list(lines)
+    if approximate:
+        values["approximate"] = True
+        out.insert(0, f"**Approximate**: {APPROXIMATE_NOTE.removeprefix('approximate: ')}.")
+        warnings = [APPROXIMATE_NOTE, *warnings]
     for s in result.steps:
         out.append(
             f"**{s.name}**: {float(s.attacks):.2f} attacks → {float(s.hits):.2f} hits → "
