@@ -24,7 +24,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rulesbook.data import LIMITS, dump_json, dump_yaml  # noqa: E402
+from rulesbook.data import dump_json, dump_yaml  # noqa: E402
 from rulesbook.errors import RulesbookError  # noqa: E402
 from rulesbook.records import load_system_data  # noqa: E402
 from rulesbook.systems.army_morale.logfile import load_log  # noqa: E402
@@ -41,23 +41,32 @@ READERS: dict[str, Callable[[Path], Any]] = {
 
 
 def near_limit_log(folder: Path, as_json: bool) -> Path:
-    """A valid game log just under the size limit (many turns of events)."""
-    base = json.loads(json.dumps(load_log(HOSTILE / "logs" / "ok-emoji-name.yaml").army("a").name))
+    """The largest valid game log the loader accepts (many turns of events): just under the
+    size limit or the limit on values, whichever comes first."""
+    name = load_log(HOSTILE / "logs" / "ok-emoji-name.yaml").army("a").name
     dets = [{"id": "foot", "points": 150, "initial_strength": 10_000}]
-    data: dict[str, Any] = {
-        "format": "army-morale-log/1",
-        "armies": {"a": {"name": base, "detachments": dets}, "b": {"name": "Red", "detachments": dets[:0]}},
-        "turns": [],
-    }
+    event = {"type": "adjustment", "side": "a", "amount": 1, "reason": "r"}
     dump = dump_json if as_json else dump_yaml
-    turn = {"turn": 1, "events": [{"type": "adjustment", "side": "a", "amount": 1, "reason": "r"}] * 9}
-    while True:
-        data["turns"] = [{**turn, "turn": i + 1} for i in range(len(data["turns"]) + 20)]
-        if len(data["turns"]) > 1000 or len(dump(data).encode()) > LIMITS.max_bytes * 0.97:
-            data["turns"] = data["turns"][:-20]
-            break
     path = folder / ("near-limit.json" if as_json else "near-limit.yaml")
-    path.write_text(dump(data), encoding="utf-8")
+
+    def write(turns: int) -> bool:
+        data = {
+            "format": "army-morale-log/1",
+            "armies": {"a": {"name": name, "detachments": dets}, "b": {"name": "Red", "detachments": []}},
+            "turns": [{"turn": i + 1, "events": [event] * 9} for i in range(turns)],
+        }
+        path.write_text(dump(data), encoding="utf-8")
+        try:
+            load_log(path)
+        except RulesbookError:
+            return False
+        return True
+
+    low, high = 1, 1000  # the most turns a log may have
+    while low < high:
+        mid = (low + high + 1) // 2
+        low, high = (mid, high) if write(mid) else (low, mid - 1)
+    write(low)
     return path
 
 

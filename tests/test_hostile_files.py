@@ -15,6 +15,7 @@ import os
 import re
 import resource
 import signal
+import tempfile
 import tracemalloc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -23,15 +24,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rulesbook import cli
-from rulesbook.data import LIMITS, DataFileError, load_data_file, read_text
+from rulesbook.data import LIMITS, DataFileError, dump_yaml, load_data_file, load_data_text, read_text
 from rulesbook.errors import RulesbookError
 from rulesbook.records import load_system_data
+from rulesbook.systems.army_morale.log import EXAMPLE_LOG
 from rulesbook.systems.army_morale.logfile import load_log, log_from_text, log_to_text
 from rulesbook.systems.army_morale.replay import replay
 from rulesbook.systems.warstrike.missions import load_mission
 from rulesbook.variants import load_variant
+from widgets.games import GameStore
 
 HOSTILE = Path(__file__).parent / "hostile"
 ROOT = Path(__file__).resolve().parents[1]
@@ -110,6 +115,46 @@ def test_json_escapes_are_read_as_written() -> None:
     assert load_log(HOSTILE / "logs" / "ok-nel-name.yaml").army("a").name == "Blue\x85Army"
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.text(st.characters(codec="utf-8"), min_size=1, max_size=30))
+def test_the_served_tracker_keeps_any_name(name: str) -> None:
+    """What the web tracker stores (widgets/games.py) reads back with the name unchanged."""
+    log = load_log(EXAMPLE_LOG)
+    changed = replace(log, armies=(replace(log.armies[0], name=name), log.armies[1]))
+    with tempfile.TemporaryDirectory() as folder:
+        store = GameStore(folder)
+        game = store.new_id()
+        store.save(game, log_to_text(changed))
+        stored = store.read(game)
+        assert stored is not None
+        assert log_from_text(stored, "game.yaml").army("a").name == name
+    assert log_from_text("\ufeff" + log_to_text(changed, as_json=True), is_json=True).army("a").name == name
+
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**29), 10**29)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(st.characters(codec="utf-8")),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.text(st.characters(codec="utf-8")), inner, max_size=4)
+    ),
+    max_leaves=15,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(json_values, st.booleans())
+def test_every_valid_json_is_read_as_pythons_json_reads_it(value: Any, ascii_only: bool) -> None:
+    """The loader's JSON parser agrees with :mod:`json` (escaped or raw characters alike), and
+    the loader's YAML writer reads back the same value."""
+    text = json.dumps(value, ensure_ascii=ascii_only, indent=1 if ascii_only else None)
+    assert load_data_text(text, "v.json", is_json=True) == json.loads(text) == value
+    assert load_data_text(dump_yaml(value), "v.yaml") == value
+
+
 def test_numbers_are_decimal_only() -> None:
     for name in ("bad-hex", "bad-octal", "bad-binary-int", "bad-underscore", "bad-sexagesimal"):
         with pytest.raises(RulesbookError, match=r"lost must be an integer from 1 to \d+, got '"):
@@ -154,7 +199,7 @@ def big_cases(folder: Path) -> dict[str, Callable[[], Path]]:
         "deep.json": text("deep.json", "[" * 100_000 + "]" * 100_000),
         "deep-objects.json": text("deep-objects.json", '{"a":' * 50_000 + "1" + "}" * 50_000),
         "deep-flow.yaml": text("deep-flow.yaml", "[" * 100_000 + "]" * 100_000),
-        "deep-block.yaml": text("deep-block.yaml", "".join(" " * i + "a:\n" for i in range(2000))),
+        "deep-block.yaml": text("deep-block.yaml", "".join(" " * i + "a:\n" for i in range(1000))),
         "long-list.yaml": text("long-list.yaml", "turns: [" + ", ".join(["1"] * 20_000) + "]\n"),
         "many-nodes.json": text(
             "many-nodes.json", "[" + ",".join(["[" + ",".join(["1"] * 9000) + "]"] * 25) + "]"
