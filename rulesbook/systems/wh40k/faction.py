@@ -422,7 +422,7 @@ def load_faction(path: Path, known_interpretations: frozenset[str] | None = None
         where = f"{top}.abilities.{r.key(key, f'{top}.abilities')}"
         abilities[key] = Ability(
             key=key,
-            id=str(raw.get("id") or f"{prefix}.ability.{key}") if isinstance(raw, dict) else "",
+            id=f"{prefix}.ability.{key}",
             name=need(raw, "name", where),
             text=r.text(raw, "text", where),
             section=section(raw, where),
@@ -430,7 +430,7 @@ def load_faction(path: Path, known_interpretations: frozenset[str] | None = None
                 need(raw, "kind", where), f"{where}.kind", ("core", "faction", "datasheet", "detachment")
             ),  # type: ignore[arg-type]
             aura=bool(raw.get("aura", False)),
-            range=raw.get("range"),
+            range=_range(r, raw.get("range"), f"{where}.range"),
             affects=str(raw.get("affects", "")),
             effects=r.effects(raw.get("effects"), where, known_interpretations),
             interpretations=interps(raw, where),
@@ -505,6 +505,13 @@ def load_faction(path: Path, known_interpretations: frozenset[str] | None = None
         contagion_range=table,
         contagion_source=need(head, "contagion_source", f"{top}.faction"),
     )
+
+
+def _range(r: _Reader, raw: Any, where: str) -> int | str | None:
+    """An aura's range: inches, ``contagion`` or nothing."""
+    if raw is None or raw == "contagion":
+        return raw  # type: ignore[no-any-return]
+    return r.ints(raw, where, 1, 48)
 
 
 _CORE_ABILITY_RE = re.compile(
