@@ -29,7 +29,7 @@ from typing import Any, NoReturn
 
 import click
 
-from rulesbook.errors import InputError, RulesbookError
+from rulesbook.errors import InputError, RulesbookError, quote
 from rulesbook.present import result_text
 from rulesbook.registry import Interpretation, System, registry
 from rulesbook.variants import parameter_lines, run_assignments
@@ -214,7 +214,7 @@ def calc_cmd(calc_id: str | None, assignments: Sequence[str], as_json: bool, wan
     for word in assignments:
         if word.startswith("-"):
             _fail(
-                f"arguments: unknown option {word!r}; inputs are given as key=value, options are --json and --help"
+                f"arguments: unknown option {quote(word)}; inputs are given as key=value, options are --json and --help"
             )
     try:
         checked, result, variant = run_assignments(calc, list(assignments))

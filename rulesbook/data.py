@@ -98,7 +98,7 @@ class Limits:
     max_bytes: int = 1_000_000
     max_depth: int = 32
     max_items: int = 10_000
-    max_nodes: int = 200_000
+    max_nodes: int = 50_000
     max_int_digits: int = 30
 
 
@@ -492,6 +492,7 @@ def compose_text(text: str, name: str, *, is_json: bool = False, limits: Limits 
     ...
     rulesbook.data.DataFileError: deep.json: refused (line 1: nested deeper than 3 levels)
     """
+    text = text.removeprefix("\ufeff")  # a byte-order mark left by a decoder is not content
     if is_json:
         return _compose_json(text, name, limits)
     return _compose_yaml(text, name, limits)

@@ -39,7 +39,7 @@ from typing import Literal
 
 import icepool
 
-from rulesbook.errors import InputError
+from rulesbook.errors import InputError, quote
 from rulesbook.results import Distribution
 
 __all__ = [
@@ -193,17 +193,16 @@ def parse_dice(text: str, *, field_name: str = "dice") -> DiceExpr:
     """
     match = _DICE_RE.match(text) if isinstance(text, str) else None
     if match is None:
-        shown = repr(text) if len(repr(text)) <= 40 else repr(text)[:30] + "…"
-        raise InputError(field_name, f"expected {DICE_HELP}, got {shown}")
+        raise InputError(field_name, f"expected {DICE_HELP}, got {quote(text)}")
     if match.group("const") is not None:
         return constant(int(match.group("const")))
     count = int(match.group("count")) if match.group("count") else 1
     sides = int(match.group("sides"))
     mod = int(match.group("mod") or 0) * (-1 if match.group("sign") == "-" else 1)
     if count < 1 or count > MAX_DICE:
-        raise InputError(field_name, f"the number of dice must be 1..{MAX_DICE}, got {text!r}")
+        raise InputError(field_name, f"the number of dice must be 1..{MAX_DICE}, got {quote(text)}")
     if sides not in ALLOWED_SIDES:
-        raise InputError(field_name, f"only D3 and D6 dice are used by these rules, got {text!r}")
+        raise InputError(field_name, f"only D3 and D6 dice are used by these rules, got {quote(text)}")
     return DiceExpr(count, sides, mod)
 
 

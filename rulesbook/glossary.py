@@ -31,6 +31,7 @@ from functools import cache
 from pathlib import Path
 
 from rulesbook.data import DataFileError, load_data_file
+from rulesbook.errors import quote
 from rulesbook.index import page_of
 from rulesbook.registry import registry
 from rulesbook.sources import slug, system_file
@@ -101,10 +102,10 @@ def load_glossary(path: Path, system: str) -> tuple[Term, ...]:
             raise DataFileError(f"{w}.definition: expected a non-empty text")
         rules = item.get("rules", [])
         if not isinstance(rules, list) or not rules:
-            raise DataFileError(f"{w}.rules: expected the list of rule IDs that use {term!r}")
+            raise DataFileError(f"{w}.rules: expected the list of rule IDs that use {quote(term)}")
         for rule_id in rules:
             if rule_id not in reg.rules:
-                raise DataFileError(f"{w}.rules: unknown rule ID {rule_id!r}")
+                raise DataFileError(f"{w}.rules: unknown rule ID {quote(rule_id)}")
         also = item.get("also", [])
         if not isinstance(also, list) or not all(isinstance(a, str) for a in also):
             raise DataFileError(f"{w}.also: expected a list of texts")

@@ -26,7 +26,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from rulesbook.dice import DICE_HELP, DiceExpr, parse_dice
-from rulesbook.errors import InputError
+from rulesbook.errors import InputError, quote
 
 __all__ = [
     "NOT_GIVEN",
@@ -46,12 +46,7 @@ __all__ = [
 
 
 _INT_TEXT = re.compile(r"^[+-]?[0-9]{1,9}$")
-
-
-def _shorten(value: Any) -> str:
-    """``repr(value)``, cut to about 60 characters (a huge value is never echoed whole)."""
-    shown = repr(value)
-    return shown if len(shown) <= 60 else shown[:50] + f"… ({len(shown)} characters)"
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class _Required:
@@ -124,10 +119,7 @@ class Input(ABC):
 
     def error(self, value: Any) -> InputError:
         """An error for ``value`` that names the key and what is allowed (long values cut)."""
-        shown = repr(value)
-        if len(shown) > 40:
-            shown = shown[:30] + f"… ({len(shown)} characters)"
-        return InputError(self.key, f"expected {self.allowed()}, got {shown}")
+        return InputError(self.key, f"expected {self.allowed()}, got {quote(value)}")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -348,14 +340,14 @@ class DiceInput(Input):
     def parse(self, text: str) -> DiceExpr:
         expr = parse_dice(text, field_name=self.key)
         if expr.minimum < self.min_value:
-            raise InputError(self.key, f"the expression can roll below {self.min_value}, got {text!r}")
+            raise InputError(self.key, f"the expression can roll below {self.min_value}, got {quote(text)}")
         return expr
 
     def _check(self, value: Any) -> DiceExpr:
         if isinstance(value, DiceExpr) and 0 <= value.modifier <= 999:
             if value.minimum < self.min_value:
                 raise InputError(
-                    self.key, f"the expression can roll below {self.min_value}, got {str(value)!r}"
+                    self.key, f"the expression can roll below {self.min_value}, got {quote(str(value))}"
                 )
             return value
         if isinstance(value, int) and not isinstance(value, bool):
@@ -430,7 +422,8 @@ class TextInput(Input):
 
     def parse(self, text: str) -> str:
         word = text.strip()
-        if not word or len(word) > self.max_length:
+        if not word or len(word) > self.max_length or _SURROGATE.search(word):
+            # a lone surrogate (a browser can send one) is no character: no file could hold it
             raise self.error(text)
         return word
 
@@ -442,7 +435,19 @@ class TextInput(Input):
 
 @dataclass(frozen=True, kw_only=True)
 class PathInput(Input):
-    """A path to an existing file (e.g. a game log)."""
+    """A path to an existing file (e.g. a game log).
+
+    A relative path starting with ``rulesbook/`` that is not found in the working directory
+    names a file shipped with rulesbook (the worked examples do), so the examples, the CLI and
+    the served apps work from any directory:
+
+    >>> import os, tempfile
+    >>> log = PathInput(key="log", help="")
+    >>> here = os.getcwd(); os.chdir(tempfile.mkdtemp())
+    >>> Path(log.parse("rulesbook/systems/army_morale/data/example-game.yaml")).is_file()
+    True
+    >>> os.chdir(here)
+    """
 
     suffixes: tuple[str, ...] = (".yaml", ".yml", ".json")
     kind: ClassVar[str] = "path"
@@ -452,9 +457,21 @@ class PathInput(Input):
 
     def parse(self, text: str) -> str:
         path = Path(text.strip()).expanduser()
-        if not text.strip() or not path.is_file() or path.suffix.lower() not in self.suffixes:
+        try:
+            if not path.is_absolute() and path.parts[:1] == ("rulesbook",) and not path.exists():
+                shipped = _SHIPPED_ROOT / path
+                if shipped.is_file():
+                    path = shipped
+            found = path.is_file()
+        except (OSError, ValueError):  # a name too long, a NUL byte: no such file
+            found = False
+        if not text.strip() or not found or path.suffix.lower() not in self.suffixes:
             raise self.error(text)
         return str(path)
+
+
+_SHIPPED_ROOT = Path(__file__).resolve().parent.parent
+"""The folder holding the ``rulesbook`` package (its shipped files are ``rulesbook/...`` from here)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -507,11 +524,11 @@ class WordListInput(Input):
         seen: set[str] = set()
         for word in parts:
             if not word:
-                raise InputError(self.key, f"empty word in {_shorten(text)}; {self.allowed()}")
+                raise InputError(self.key, f"empty word in {quote(text)}; {self.allowed()}")
             if match(word) is None:
-                raise InputError(self.key, f"unknown word {_shorten(word)}; allowed: {self.shown}")
+                raise InputError(self.key, f"unknown word {quote(word)}; allowed: {self.shown}")
             if word in seen:
-                raise InputError(self.key, f"{_shorten(word)} given twice")
+                raise InputError(self.key, f"{quote(word)} given twice")
             seen.add(word)
         return tuple(parts)
 

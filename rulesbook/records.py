@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from rulesbook.data import DataFileError, load_data_file, need
+from rulesbook.errors import quote
 
 __all__ = [
     "ID_RE",
@@ -217,7 +218,7 @@ def load_system_data(path: Path) -> tuple[System, list[Rule], list[Interpretatio
             fact_source=str(it.get("fact_source", "")).strip(),
         )
         if interp.default not in {o.key for o in options}:
-            raise DataFileError(f"{w}.default: {interp.default!r} is not one of the options")
+            raise DataFileError(f"{w}.default: {quote(interp.default)} is not one of the options")
         if len(options) < 2:
             raise DataFileError(
                 f"{w}.options: an interpretation needs the default and at least one alternative"

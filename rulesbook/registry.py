@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rulesbook.data import DataFileError
-from rulesbook.errors import InputError, RulesbookError
+from rulesbook.errors import InputError, RulesbookError, quote
 from rulesbook.records import (
     ID_RE,
     Citation,
@@ -125,7 +125,7 @@ class Registry:
                 if close
                 else f"; see `rulesbook list` ({len(table)} known)"
             )
-            raise InputError(kind, f"unknown {kind} ID {key!r}{hint}") from None
+            raise InputError(kind, f"unknown {kind} ID {quote(key)}{hint}") from None
 
     def system(self, system_id: str) -> System:
         """The system with this ID (InputError if unknown)."""
@@ -177,7 +177,7 @@ class Registry:
         every = [*self.rules, *self.calculators, *self.interpretations, *self.systems]
         close = difflib.get_close_matches(some_id, every, n=3)
         hint = f"; did you mean {', '.join(close)}?" if close else "; see `rulesbook list`"
-        raise InputError("id", f"unknown ID {some_id!r}{hint}")
+        raise InputError("id", f"unknown ID {quote(some_id)}{hint}")
 
 
 def _origin(func: Callable[..., Any]) -> tuple[str, str]:

@@ -151,7 +151,7 @@ def _axis_values(calc: Calculator, key: str, text: Any) -> tuple[str, ...]:
         if match:
             lo, hi = int(match[1]), int(match[2])
             if hi < lo:
-                raise InputError(key, f"empty range {raw!r}; write low..high")
+                raise InputError(key, f"empty range {quote(raw)}; write low..high")
             words = [str(v) for v in range(lo, hi + 1)]
         else:
             sep = "|" if _is_list_input(calc, key) else ","

@@ -22,7 +22,7 @@ from typing import Any, NoReturn
 
 import click
 
-from rulesbook.errors import InputError
+from rulesbook.errors import InputError, quote
 from rulesbook.registry import registry
 from rulesbook.variants import compare, given_inputs, resolve_variant, shipped_variants
 
@@ -156,7 +156,7 @@ def sweep_cmd(
         for word in axes:
             key, sep, value = word.partition("=")
             if not sep or not key.strip():
-                raise InputError("axes", f"expected key=a..b, key=x,y or key=value, got {word!r}")
+                raise InputError("axes", f"expected key=a..b, key=x,y or key=value, got {quote(word)}")
             if key.strip() in grid:
                 raise InputError(key.strip(), "given twice")
             grid[key.strip()] = value

@@ -51,7 +51,7 @@ from typing import Any
 from rulesbook.calculators import Calculator
 from rulesbook.choices import RuleChoices
 from rulesbook.data import DataFileError, load_data_file
-from rulesbook.errors import InputError
+from rulesbook.errors import InputError, quote
 from rulesbook.registry import registry
 from rulesbook.results import CalcResult
 
@@ -162,7 +162,9 @@ class Variant:
             if key not in VARIANT_KEYS:
                 raise InputError(f"{where}: {key}", f"unknown key; allowed: {', '.join(VARIANT_KEYS)}")
         if not NAME_RE.match(name):
-            raise InputError(where, f"name {name!r}: use lower-case words joined by - (e.g. fall-back-3d6)")
+            raise InputError(
+                where, f"name {quote(name)}: use lower-case words joined by - (e.g. fall-back-3d6)"
+            )
         system = _text(raw, "system", where, required=True)
         title = _text(raw, "title", where, required=True)
         description = " ".join(_text(raw, "description", where).split())
@@ -250,7 +252,7 @@ def _text(raw: Mapping[str, Any], key: str, where: str, *, required: bool = Fals
             raise InputError(f"{where}: {key}", "required; expected text")
         return ""
     if not isinstance(value, str) or (required and not value.strip()):
-        raise InputError(f"{where}: {key}", f"expected text, got {value!r}")
+        raise InputError(f"{where}: {key}", f"expected text, got {quote(value)}")
     return value.strip()
 
 
@@ -303,7 +305,7 @@ def baseline_choices(system: str, field: str) -> AnyChoices:
     if system in reg.systems:
         raise InputError(field, f"{system} declares no rule choices yet, so no variant can change it")
     known = ", ".join(sorted(reg.choices)) or "none"
-    raise InputError(field, f"unknown system {system!r}; systems with rule choices: {known}")
+    raise InputError(field, f"unknown system {quote(system)}; systems with rule choices: {known}")
 
 
 # -- files ----------------------------------------------------------------------------------------
@@ -372,7 +374,7 @@ def resolve_variant(spec: VariantLike) -> Variant:
         if text not in shipped:
             names = ", ".join(shipped) or "none"
             raise InputError(
-                "variant", f"unknown variant {text!r}; shipped: {names} (or the path of a .yaml file)"
+                "variant", f"unknown variant {quote(text)}; shipped: {names} (or the path of a .yaml file)"
             )
         return shipped[text]
     return compose([resolve_variant(s) for s in spec])

@@ -17,13 +17,16 @@ from rulesbook.dice import constant, parse_dice
 from rulesbook.errors import InputError
 from rulesbook.registry import registry
 from rulesbook.systems.wh40k.attack_path import choices_of, situation_of, target_of
-from rulesbook.systems.wh40k.cost import PREDICTION_FACTOR, predicted_cost
+from rulesbook.systems.wh40k.cost import FLOAT_LIMIT, PREDICTION_FACTOR, predicted_cost
 from rulesbook.systems.wh40k.engine import resolve
+from rulesbook.systems.wh40k.profiles import parse_weapons
 from rulesbook.systems.wh40k.weapons import WEAPON_INPUTS, Target, Weapon, make_weapon, parse_abilities
 from tests.wh40k.options import Setup, choose
 
 ATTACK = registry().calculator("wh40k.attack")
 SEQUENCE = registry().calculator("wh40k.sequence")
+UNDER_FACTOR = 1.5
+"""How far below the work really done a prediction may be (issue 15: "never more than ~1.5x")."""
 HORDE = {"skill": "3", "strength": "4", "toughness": "4", "save": "7", "wounds": "10", "models": "40"}
 
 
@@ -46,26 +49,64 @@ def one_line_error(calc: Any, **values: str) -> str:
             "critical_hit": "2",
             "fnp": "5",
         },
+        {
+            "attacks": "200",
+            "damage": "3D6",
+            "abilities": "sustained-hits-d6,lethal-hits,devastating-wounds",
+            "fnp": "5",
+            "wounds": "24",
+        },
+        {"attacks": "200", "damage": "2D6+3", "abilities": "sustained-hits-d6", "wounds": "24"},
     ],
 )
-def test_the_reviews_slow_inputs_are_refused_with_a_cut_that_fits(extra: dict[str, str]) -> None:
-    """The review's two inputs (17 s and 81 s before) now fail at validation, and the number of
-    attacks the message offers really fits while one more does not."""
+def test_heavy_inputs_answer_approximately_and_say_so(extra: dict[str, str]) -> None:
+    """The review's two refused inputs (17 s and 81 s before) and the heaviest realistic ones
+    (200 attacks, 3D6 or 2D6+3 Damage, 40 models of 24 wounds) now answer through the
+    floating-point path, labelled in the result, the warnings and the explanation."""
     values = {**HORDE, **extra}
-    text = one_line_error(ATTACK, **values)
-    assert text.startswith("attacks: this would need about ")
-    match = re.search(r"use at most (\d+) attacks \(Blast included\)", text)
-    assert match is not None, text
-    most = int(match.group(1))
+    r = ATTACK.run(**values)
+    assert r["approximate"] is True
+    assert "mean_wounds_lost_exact" not in r.values  # no exact string pretends to be exact
+    assert abs(sum(r["wounds_lost"]) - 1) < 1e-9
+    assert r.warnings[0].startswith("approximate:")
+    assert any("Approximate" in line for line in r.explanation)
     checked = {k: ATTACK.input(k).parse(v) for k, v in values.items()}
     full = {**ATTACK.defaults(), **checked}
     weapon = make_weapon({inp.key: full[inp.key] for inp in WEAPON_INPUTS})
-    no_blast = replace(weapon, abilities=replace(weapon.abilities, blast=False))
-    target, situation, choices = target_of(full), situation_of(full), choices_of(full)
-    assert predicted_cost([replace(no_blast, attacks=constant(most))], target, situation, choices).fits
-    assert not predicted_cost(
-        [replace(no_blast, attacks=constant(most + 1))], target, situation, choices
-    ).fits
+    cost = predicted_cost([weapon], target_of(full), situation_of(full), choices_of(full))
+    assert cost.path == "float" and cost.float_work <= FLOAT_LIMIT
+
+
+def test_exact_stays_the_default() -> None:
+    """What the exact engine can do within its limit is answered exactly (no approximate key)."""
+    r = ATTACK.run(**{**HORDE, "attacks": "150", "damage": "2D6"})
+    assert "approximate" not in r.values
+    assert sum(Fraction(p) for p in r["wounds_lost_exact"]) == 1
+
+
+def test_out_of_scale_input_is_refused_with_a_cut_that_fits() -> None:
+    """Two 200-attack storms at 40 24-wound models exceed even the floating-point path: one
+    line naming the weapon, and the number of attacks it offers really fits while one more
+    does not."""
+    storm = "A=200 BS=3 S=4 D=3D6 sustained-hits-d6"
+    values = {
+        "weapons": "; ".join([storm] * 2),
+        "toughness": "4",
+        "save": "7",
+        "wounds": "24",
+        "models": "40",
+    }
+    text = one_line_error(SEQUENCE, **values)
+    assert text.startswith("weapons: weapon ") and "times the work the calculators allow (about 1 s)" in text
+    match = re.search(r"use at most (\d+) attacks for weapon (\d+) \(Blast included\)", text)
+    assert match is not None, text
+    most, index = int(match.group(1)), int(match.group(2)) - 1
+    weapons = list(parse_weapons(values["weapons"]))
+    target = Target(4, 7, 24, models=40)
+    fits = [*weapons[:index], replace(weapons[index], attacks=constant(most)), *weapons[index + 1 :]]
+    over = [*weapons[:index], replace(weapons[index], attacks=constant(most + 1)), *weapons[index + 1 :]]
+    assert predicted_cost(fits, target).path is not None
+    assert predicted_cost(over, target).path is None
 
 
 def test_realistic_cases_stay_allowed() -> None:
@@ -83,7 +124,8 @@ def test_realistic_cases_stay_allowed() -> None:
     simple = ATTACK.run(**{**HORDE, "attacks": "200", "damage": "1"})
     assert simple["mean_wounds_lost_exact"] == "200/3"
     heavy = ATTACK.run(**{**HORDE, "attacks": "200", "damage": "2D6", "fnp": "5"})
-    assert sum(Fraction(p) for p in heavy["wounds_lost_exact"]) == 1
+    assert heavy["approximate"] is True  # its exact answer is beyond the exact engine's limit
+    assert abs(sum(heavy["wounds_lost"]) - 1) < 1e-9
 
 
 CORNERS: list[dict[str, str]] = [
@@ -121,7 +163,10 @@ def test_corners_of_the_input_bounds_answer_or_refuse(extra: dict[str, str]) -> 
     except InputError as exc:
         assert "\n" not in str(exc) and exc.field in {i.key for i in ATTACK.inputs}
         return
-    assert sum(Fraction(p) for p in r["wounds_lost_exact"]) == 1
+    if r.values.get("approximate"):
+        assert abs(sum(r["wounds_lost"]) - 1) < 1e-9
+    else:
+        assert sum(Fraction(p) for p in r["wounds_lost_exact"]) == 1
 
 
 def test_a_damage_beyond_the_bound_is_an_input_error_not_a_crash() -> None:
@@ -130,28 +175,13 @@ def test_a_damage_beyond_the_bound_is_an_input_error_not_a_crash() -> None:
     assert text == "damage: at most 60 damage per attack, got up to 1005"
 
 
-def test_a_sequence_names_the_weapon_to_cut() -> None:
-    text = one_line_error(
-        SEQUENCE,
-        weapons="bolters: A=20 BS=3 S=4 D=1; storm: A=200 BS=3 S=4 D=2D6 sustained-hits-d6",
-        toughness="4",
-        save="7",
-        wounds="10",
-        models="40",
-        fnp="5",
-    )
-    assert text.startswith("weapons: weapon 2 (storm): this would need about ")
-    assert "attacks for weapon 2 (storm) (Blast included)" in text
-
-
-def test_a_tiny_target_with_a_huge_exact_answer_is_refused_by_its_digits() -> None:
+def test_a_tiny_target_with_a_huge_exact_answer_is_answered_approximately() -> None:
     """200 attacks with Sustained Hits D6 and 2D6 Damage at one model are quick to convolve but
-    their exact answer would run to about 10,000 digits."""
+    their exact answer would run to about 10,000 digits: the floating-point path answers."""
     w = Weapon("w", parse_dice("200"), 3, 4, 0, parse_dice("2D6"), parse_abilities("sustained-hits-d6"))
     cost = predicted_cost([w], Target(4, 7, 1, fnp=5), *choose())
-    assert cost.digits > 4000 and not cost.fits
-    text = one_line_error(
-        ATTACK,
+    assert cost.digits > 4000 and not cost.fits and cost.path == "float"
+    r = ATTACK.run(
         **{
             **HORDE,
             "attacks": "200",
@@ -160,9 +190,9 @@ def test_a_tiny_target_with_a_huge_exact_answer_is_refused_by_its_digits() -> No
             "fnp": "5",
             "wounds": "1",
             "models": "1",
-        },
+        }
     )
-    assert "digits" in text
+    assert r["approximate"] is True and r["p_unit_destroyed"] > 0.99
 
 
 def _sample_cases(count: int, seed: int) -> list[tuple[list[Weapon], Target, Setup]]:
@@ -216,10 +246,12 @@ def _sample_cases(count: int, seed: int) -> list[tuple[list[Weapon], Target, Set
 def test_the_cost_model_follows_the_work_the_engine_does(
     weapons: list[Weapon], target: Target, options: Setup
 ) -> None:
-    """The prediction is never below the engine's own tally of its work and at most
-    PREDICTION_FACTOR times it; the predicted digits of the answer bound the real ones (within 3x, plus 10 for tiny answers)."""
+    """The prediction is never more than UNDER_FACTOR below the engine's own tally of its work
+    and at most PREDICTION_FACTOR times it; the predicted digits of the answer bound the real
+    ones (within 3x, plus 10 for tiny answers)."""
     predicted = predicted_cost(weapons, target, *options)
     actual = resolve(weapons, target, *options)
     assert actual.work > 0
-    assert actual.work <= predicted.work <= PREDICTION_FACTOR * actual.work
+    assert actual.work <= UNDER_FACTOR * predicted.work
+    assert predicted.work <= PREDICTION_FACTOR * actual.work
     assert actual.digits <= predicted.digits <= 3 * actual.digits + 10

@@ -172,6 +172,10 @@ def _entry(data: dict[str, Any], *path: str) -> Any:
             "death-guard.yaml.detachments.spread-the-sickness.choices: unknown ability 'the-pox'",
         ),
         (
+            lambda d: _entry(d, "abilities", "toxic-presence").__setitem__("range", "twelve"),
+            "death-guard.yaml.abilities.toxic-presence.range: expected an integer from 1 to 48, got 'twelve'",
+        ),
+        (
             lambda d: _entry(d, "datasheets", "mortarion", "points").clear(),
             "death-guard.yaml.datasheets.mortarion: a datasheet needs its composition and points",
         ),

@@ -309,3 +309,19 @@ def test_chain_matches_seeded_monte_carlo(_: int) -> None:
     for k in range(exact.models + 1):
         close(counts[k] / trials, exact.models_lost.p(k))
     assert exact.p_below_half > Fraction(1, 20) and exact.p_battle_shocked > Fraction(1, 100)
+
+
+@pytest.mark.covers("wh40k.attack.pistol", "wh40k.interpretations.pistol")
+def test_pistol_mixed_with_other_guns_gets_a_reminder_and_changes_no_number() -> None:
+    seq = registry().calculator("wh40k.sequence")
+    target = {"toughness": 4, "save": 3, "wounds": 1, "models": 10}
+    mixed = seq.run(weapons="pistol: A=1 BS=3 S=4 D=1 pistol; rifle: A=2 BS=3 S=4 D=1", **target)
+    plain = seq.run(weapons="pistol: A=1 BS=3 S=4 D=1; rifle: A=2 BS=3 S=4 D=1", **target)
+    assert mixed["models_destroyed_exact"] == plain["models_destroyed_exact"]
+    assert any("fires its Pistols or its other ranged weapons" in w for w in mixed.warnings)
+    alone = seq.run(weapons="pistol: A=1 BS=3 S=4 D=1 pistol", **target)
+    assert not any("Pistols" in w for w in alone.warnings)
+    chain = CHAIN.run(
+        weapons="pistol: A=1 BS=3 S=4 D=1 pistol; rifle: A=2 BS=3 S=4 D=1", leadership=7, **target
+    )
+    assert any("fires its Pistols" in w for w in chain.warnings)

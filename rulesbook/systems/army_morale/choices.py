@@ -21,7 +21,7 @@ from typing import Literal
 
 from rulesbook.choices import Parameters, Readings, RuleChoices, parameter, reading
 from rulesbook.dice import D3, D6, DiceExpr
-from rulesbook.errors import InputError
+from rulesbook.errors import InputError, quote
 
 __all__ = [
     "CHOICES",
@@ -242,6 +242,6 @@ def readings_of_log(chosen: Mapping[str, str], base: ArmyMoraleReadings | None =
             )
             raise InputError(slug, f"unknown interpretation; allowed: {known}")
         if option not in spec.options:
-            raise InputError(slug, f"must be one of {', '.join(spec.options)}, got {option!r}")
+            raise InputError(slug, f"must be one of {', '.join(spec.options)}, got {quote(option)}")
         changes[spec.key] = option
     return readings.replace(changes)

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from rulesbook.errors import InputError
+from rulesbook.errors import InputError, quote
 from rulesbook.inputs import ChoiceInput, Input, IntInput, IntListInput, TextInput
 from rulesbook.systems.army_morale.choices import CHOICES, ArmyMoraleChoices, readings_of_log
 from rulesbook.systems.army_morale.rules import SIDES, CaptureChoice, RallyCounts, Side
@@ -386,7 +386,7 @@ war-engine-destroyed, bunker-destroyed, adjustment, got 'meteor'
     for kind in EVENT_KINDS:
         if kind.name == name:
             return kind
-    raise InputError("type", f"expected one of {', '.join(EVENT_TYPES)}, got {name!r}")
+    raise InputError("type", f"expected one of {', '.join(EVENT_TYPES)}, got {quote(name)}")
 
 
 # -- the Rally phase and turns ----------------------------------------------------------------

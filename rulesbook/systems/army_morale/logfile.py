@@ -155,7 +155,7 @@ class _Reader:
 
     def need(self, m: Mapping[str, Node], key: str, parent: Node, path: str) -> Node:
         if key not in m:
-            raise self.fail(self.loc(parent, path), f"missing key {key!r}")
+            raise self.fail(self.loc(parent, path), f"missing key {quote(key)}")
         return m[key]
 
     def text(self, node: Node, path: str, *, allow_empty: bool = False) -> str:

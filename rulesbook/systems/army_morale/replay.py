@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal, assert_never
 
-from rulesbook.errors import InputError
+from rulesbook.errors import InputError, quote
 from rulesbook.registry import implements
+from rulesbook.results import Column
 from rulesbook.systems.army_morale.choices import ArmyMoraleChoices
 from rulesbook.systems.army_morale.log import (
     EXAMPLE_LOG,
@@ -59,7 +60,7 @@ from rulesbook.systems.army_morale.rules import (
     war_engine_gain,
 )
 
-__all__ = ["EXAMPLE_LOG", "LEDGER_COLUMNS", "Ledger", "LedgerEntry", "replay"]
+__all__ = ["EXAMPLE_LOG", "LEDGER_COLUMNS", "LEDGER_LABELS", "Ledger", "LedgerEntry", "replay"]
 
 
 type Phase = Literal["setup", "battle", "rally", "end"]
@@ -97,6 +98,18 @@ class LedgerEntry:
 
 
 LEDGER_COLUMNS = ("turn", "phase", "line", "side", "change", "a", "b", "rule", "note")
+LEDGER_LABELS = (
+    Column("turn", "Turn"),
+    Column("phase", "Phase"),
+    Column("line", "Log line"),
+    Column("side", "Side"),
+    Column("change", "Change"),
+    Column("a", "Side a"),
+    Column("b", "Side b"),
+    Column("rule", "Rule"),
+    Column("note", "What happened"),
+)
+"""What the ledger's columns read on screen (the keys stay :data:`LEDGER_COLUMNS`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,27 +226,27 @@ class _Replay:
         for side, army in zip(SIDES, self.log.armies, strict=True):
             for d in army.detachments:
                 if d.id in self.dets or d.id in self.wes:
-                    raise self.fail(d.at, f"detachment ID {d.id!r} is used twice")
+                    raise self.fail(d.at, f"detachment ID {quote(d.id)} is used twice")
                 if d.morale is not None:
                     morale, how = d.morale, "stated"
                 else:
                     try:
                         morale = detachment_value(d.points, self.choices)
                     except InputError as exc:
-                        raise self.fail(d.at, f"detachment {d.id!r}: {exc.message}") from None
+                        raise self.fail(d.at, f"detachment {quote(d.id)}: {exc.message}") from None
                     how = f"{d.points} pts"
                 st = _DetState(d, side, morale, d.initial_strength)
                 self.dets[d.id] = st
                 for w in d.war_engines:
                     if w.id in self.wes or w.id in self.dets:
-                        raise self.fail(w.at, f"War Engine ID {w.id!r} is used twice")
+                        raise self.fail(w.at, f"War Engine ID {quote(w.id)} is used twice")
                     self.wes[w.id] = (w, st)
                     st.engine_left[w.id] = st.weight(w)
                 held = sum(st.engine_left.values())
                 if d.initial_strength < held:
                     raise self.fail(
                         d.at,
-                        f"detachment {d.id!r}: initial_strength {d.initial_strength} is less than "
+                        f"detachment {quote(d.id)}: initial_strength {d.initial_strength} is less than "
                         f"its War Engines alone ({held} {st.measure})",
                     )
                 self.add(
@@ -250,9 +263,11 @@ class _Replay:
         st = self.dets.get(det_id)
         if st is None:
             known = ", ".join(self.dets) or "none"
-            raise self.fail(at, f"unknown detachment {det_id!r}; known: {known}")
+            raise self.fail(at, f"unknown detachment {quote(det_id)}; known: {known}")
         if st.destroyed_line is not None:
-            raise self.fail(at, f"detachment {det_id!r} was already destroyed ({st.destroyed_line.short})")
+            raise self.fail(
+                at, f"detachment {quote(det_id)} was already destroyed ({st.destroyed_line.short})"
+            )
         return st
 
     def half_strength(self, st: _DetState, at: Loc, why: str) -> None:
@@ -267,7 +282,7 @@ class _Replay:
                 if e.lost > st.strength:
                     raise self.fail(
                         e.at,
-                        f"detachment {e.detachment!r} has {st.strength} strength left, cannot lose {e.lost}",
+                        f"detachment {quote(e.detachment)} has {st.strength} strength left, cannot lose {e.lost}",
                     )
                 if e.war_engine:
                     self.named_losses(st, e)
@@ -290,7 +305,7 @@ class _Replay:
                 if st.half_line is not None:
                     raise self.fail(
                         e.at,
-                        f"detachment {e.detachment!r} already took its half-strength effect "
+                        f"detachment {quote(e.detachment)} already took its half-strength effect "
                         f"({st.half_line.short}); it applies once per detachment",
                     )
                 self.half_strength(st, e.at, "declared at half strength")
@@ -322,7 +337,7 @@ class _Replay:
                 found = self.wes.get(e.war_engine)
                 if found is None:
                     known = ", ".join(self.wes) or "none"
-                    raise self.fail(e.at, f"unknown War Engine {e.war_engine!r}; known: {known}")
+                    raise self.fail(e.at, f"unknown War Engine {quote(e.war_engine)}; known: {known}")
                 if e.war_engine in self.we_done:
                     result, line = self.we_done[e.war_engine]
                     if not (
@@ -338,7 +353,7 @@ class _Replay:
                         )
                         raise self.fail(
                             e.at,
-                            f"War Engine {e.war_engine!r} was already {result} ({line.short}); "
+                            f"War Engine {quote(e.war_engine)} was already {result} ({line.short}); "
                             f"it counts once{hint}",
                         )
                 we, st = found
@@ -374,7 +389,7 @@ class _Replay:
                     if earlier is not None:
                         raise self.fail(
                             e.at,
-                            f"bunker {e.bunker!r} of side {e.side} was already destroyed ({earlier.short})",
+                            f"bunker {quote(e.bunker)} of side {e.side} was already destroyed ({earlier.short})",
                         )
                     self.bunkers[(e.side, e.bunker)] = e.at
                 self.apply(bunker_term(e.side, self.choices), e.at, "battle", e.roll)
@@ -390,21 +405,22 @@ class _Replay:
             mine = ", ".join(w.id for w in st.det.war_engines) or "none"
             raise self.fail(
                 e.at,
-                f"detachment {e.detachment!r} has no War Engine {e.war_engine!r}; its War Engines: {mine}",
+                f"detachment {quote(e.detachment)} has no War Engine {quote(e.war_engine)}; its War Engines: {mine}",
             )
         if st.det.strength != "damage-capacity":
             raise self.fail(
                 e.at,
-                f"detachment {e.detachment!r} counts its strength in units; name a War Engine in "
+                f"detachment {quote(e.detachment)} counts its strength in units; name a War Engine in "
                 "losses only for a detachment counted in Damage Capacity",
             )
         if e.war_engine not in st.engine_left:
             result, line = self.we_done[e.war_engine]
-            raise self.fail(e.at, f"War Engine {e.war_engine!r} was already {result} ({line.short})")
+            raise self.fail(e.at, f"War Engine {quote(e.war_engine)} was already {result} ({line.short})")
         left = st.engine_left[e.war_engine]
         if e.lost > left:
             raise self.fail(
-                e.at, f"War Engine {e.war_engine!r} has {left} Damage Capacity left, cannot lose {e.lost}"
+                e.at,
+                f"War Engine {quote(e.war_engine)} has {left} Damage Capacity left, cannot lose {e.lost}",
             )
         st.engine_left[e.war_engine] = left - e.lost
 
@@ -448,12 +464,12 @@ class _Replay:
             return Fraction(st.morale, len(st.det.war_engines))
         if we.points is None:
             raise self.fail(
-                at, f"War Engine {we.id!r} has neither points nor morale in its army list ({we.at})"
+                at, f"War Engine {quote(we.id)} has neither points nor morale in its army list ({we.at})"
             )
         try:
             return Fraction(detachment_value(we.points, self.choices))
         except InputError as exc:
-            raise self.fail(at, f"War Engine {we.id!r}: {exc.message}") from None
+            raise self.fail(at, f"War Engine {quote(we.id)}: {exc.message}") from None
 
     # -- Rally -----------------------------------------------------------------------------
     def rally(self, turn: Turn, rally: tuple[RallySide, RallySide]) -> Verdict:
@@ -476,7 +492,7 @@ class _Replay:
                     if (side, c.objective) in self.captured:
                         raise self.fail(
                             c.at,
-                            f"Capture objective {c.objective!r} already paid out "
+                            f"Capture objective {quote(c.objective)} already paid out "
                             f"({self.captured[(side, c.objective)].short})",
                         )
                     self.captured[(side, c.objective)] = c.at

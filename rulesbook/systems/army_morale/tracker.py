@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
-from rulesbook.errors import InputError
+from rulesbook.errors import InputError, quote
 from rulesbook.inputs import Input, IntInput, IntListInput, TextInput
 from rulesbook.systems.army_morale.log import (
     CAPTURE_ROLL,
@@ -111,7 +111,7 @@ def _form_value(kind: EventKind, declared: Input, slot: str, raw: Any) -> Any:
             raise
         # a shared box (``number``) says which of its meanings was wrong
         raise InputError(
-            slot, f"{_phrase(declared.title)} must be {declared.allowed()}, got {raw!r}"
+            slot, f"{_phrase(declared.title)} must be {declared.allowed()}, got {quote(raw)}"
         ) from exc
 
 
@@ -159,7 +159,7 @@ def _ints(field: str, text: str) -> tuple[int, ...]:
         return declared.parse(text.replace(";", ",").strip(" ,"))
     except InputError:
         raise InputError(
-            field, f"expected comma-separated results from {low} to {high}, got {text!r}"
+            field, f"expected comma-separated results from {low} to {high}, got {quote(text)}"
         ) from None
 
 
@@ -202,7 +202,7 @@ def rally_from_form(
             or not CAPTURE_ROLL.minimum <= int(words[1]) <= CAPTURE_ROLL.maximum
         ):
             raise InputError(
-                "capture", f"expected entries like 'own 5' or 'destroy 3' (D6 results), got {part!r}"
+                "capture", f"expected entries like 'own 5' or 'destroy 3' (D6 results), got {quote(part)}"
             )
         captures.append(CaptureRoll("own" if words[0] == "own" else "destroy", int(words[1])))
     return RallySide(
@@ -257,6 +257,39 @@ class Tracker:
         turn = self.turn
         at = Loc(0, f"turns[{turn - 1}].rally")
         return self._checked(self.log.with_rally(turn, replace(a, at=at), replace(b, at=at)))
+
+    @property
+    def actions(self) -> int:
+        """How many actions (events and ended Rally phases) the game holds: what a new game or
+        a load over it would set aside.
+
+        >>> Tracker.example().add(event_from_form("bunker-destroyed", number=4)).actions
+        1
+        """
+        return sum(len(t.events) + (t.rally is not None) for t in self.log.turns)
+
+    def last_action(self) -> str:
+        """What :meth:`undo` would remove, in words ("" when nothing is recorded).
+
+        >>> t = Tracker.example().add(event_from_form("losses", detachment="boyz", number=3))
+        >>> t.last_action()
+        'turn 1: losses (detachment boyz, lost 3)'
+        >>> t.end_rally(rally_from_form(), rally_from_form()).last_action()
+        'turn 1: the end of the Rally phase'
+        """
+        for turn in reversed(self.log.turns):
+            if turn.rally is not None:
+                return f"turn {turn.number}: the end of the Rally phase"
+            if turn.events:
+                event = turn.events[-1]
+                kind = event_kind(event.type)
+                parts = [
+                    f"{f.key.replace('_', ' ')} {getattr(event, f.key)}"
+                    for f in kind.fields
+                    if getattr(event, f.key) not in ("", None)
+                ]
+                return f"turn {turn.number}: {event.type} ({', '.join(parts)})"
+        return ""
 
     def undo(self) -> Tracker:
         """Remove the last recorded action (a Rally phase, else an event)."""

@@ -30,7 +30,7 @@ from types import MappingProxyType
 from typing import Any
 
 from rulesbook.data import DataFileError, load_data_file, need
-from rulesbook.errors import InputError
+from rulesbook.errors import InputError, quote
 from rulesbook.systems.warstrike.choices import CHOICES, WarStrikeChoices, WarStrikeParameters
 
 __all__ = [
@@ -117,7 +117,9 @@ def _load(path: Path) -> tuple[RuleSet, ...]:
             cw = f"{where}.changes[{j}]"
             kind = str(_field(ch, "kind", cw))
             if kind not in CHANGE_KINDS:
-                raise DataFileError(f"{cw}.kind: expected one of {', '.join(CHANGE_KINDS)}, got {kind!r}")
+                raise DataFileError(
+                    f"{cw}.kind: expected one of {', '.join(CHANGE_KINDS)}, got {quote(kind)}"
+                )
             changes.append(
                 Change(
                     kind,
@@ -166,7 +168,7 @@ def ruleset(version: str | None = None) -> RuleSet:
         if rs.version == version:
             return rs
     raise InputError(
-        "rules_version", f"expected one of {', '.join(r.version for r in sets)}, got {version!r}"
+        "rules_version", f"expected one of {', '.join(r.version for r in sets)}, got {quote(version)}"
     )
 
 

@@ -4,6 +4,7 @@ from pathlib import Path
 
 from rulesbook.registry import SystemPackage
 from rulesbook.systems.wh40k.choices import CHOICES
+from rulesbook.systems.wh40k.faction_rules import registered_faction_rules
 
 SYSTEM = SystemPackage(
     data=Path(__file__).with_name("rules.yaml"),
@@ -13,7 +14,10 @@ SYSTEM = SystemPackage(
         "rulesbook.systems.wh40k.roll_calculators",
         "rulesbook.systems.wh40k.moves",
         "rulesbook.systems.wh40k.morale",
+        "rulesbook.systems.wh40k.datasheet_calculator",
+        "rulesbook.systems.wh40k.grenade",
     ),
+    extra_rules=registered_faction_rules,
 )
 
 __all__ = ["SYSTEM"]

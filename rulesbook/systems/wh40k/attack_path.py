@@ -28,6 +28,7 @@ from rulesbook.calculators import (
     BoolInput,
     Calculator,
     ChoiceInput,
+    Column,
     Input,
     IntInput,
     OptionalInput,
@@ -37,11 +38,28 @@ from rulesbook.calculators import (
 )
 from rulesbook.dice import REROLLS
 from rulesbook.errors import InputError
-from rulesbook.registry import load_system_data
-from rulesbook.results import CalcResult, Distribution, Table, fraction_str
+from rulesbook.registry import implements, load_system_data
+from rulesbook.results import DISTRIBUTION_COLUMNS, CalcResult, Distribution, Table, fraction_str
+from rulesbook.systems.wh40k.approximate import ApproximateResult, resolve_float
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices, Wh40kReadings
-from rulesbook.systems.wh40k.cost import MAX_ATTACKS, MAX_TOTAL_WOUNDS, refuse_costly
-from rulesbook.systems.wh40k.engine import JOINT_LIMIT, SequenceResult, joint_packets_bound, plan, resolve
+from rulesbook.systems.wh40k.cost import (
+    FLOAT_LIMIT,
+    HARD_FACTOR,
+    MAX_ATTACKS,
+    MAX_TOTAL_WOUNDS,
+    WORK_LIMIT,
+    predicted_cost,
+    refuse_costly,
+    too_costly,
+)
+from rulesbook.systems.wh40k.engine import (
+    JOINT_LIMIT,
+    SequenceResult,
+    WorkLimitExceeded,
+    joint_packets_bound,
+    plan,
+    resolve,
+)
 from rulesbook.systems.wh40k.rules import (
     AttackOutcome,
     Situation,
@@ -64,6 +82,7 @@ __all__ = [
     "check_attackers",
     "declare_attack_calculator",
     "dense",
+    "pistol_warnings",
     "situation_of",
     "target_of",
 ]
@@ -258,10 +277,44 @@ OUTPUTS: tuple[Output, ...] = (
         "P(exactly k models destroyed)",
         "list",
         "Index k holds P(exactly k models destroyed).",
+        chart=("Models destroyed",),
     ),
-    Output("wounds_lost", "P(exactly k wounds lost)", "list", "Index k holds P(exactly k wounds lost)."),
-    Output("breakdown", "Step by step", "table", "Mean attacks, hits, wounds, unsaved, damage per weapon."),
-    Output("models_destroyed_table", "Models destroyed", "table", "P(exactly k) and P(at least k) models."),
+    Output(
+        "wounds_lost",
+        "P(exactly k wounds lost)",
+        "list",
+        "Index k holds P(exactly k wounds lost).",
+        chart=("Wounds lost",),
+    ),
+    Output(
+        "approximate",
+        "Approximate (floating point)",
+        "bool",
+        "True when the exact answer would be too large and the same method ran in floating point.",
+        when="only for inputs whose exact answer would run to thousands of digits",
+    ),
+    Output(
+        "breakdown",
+        "Step by step",
+        "table",
+        "Mean attacks, hits, wounds, unsaved, damage per weapon.",
+        columns=(
+            Column("weapon", "Weapon"),
+            Column("attacks", "Attacks"),
+            Column("hits", "Hits"),
+            Column("wounds", "Wounds"),
+            Column("devastating", "Devastating wounds"),
+            Column("unsaved", "Unsaved"),
+            Column("damage", "Damage"),
+        ),
+    ),
+    Output(
+        "models_destroyed_table",
+        "Models destroyed",
+        "table",
+        "P(exactly k) and P(at least k) models.",
+        columns=(Column("models", "Models destroyed"), *DISTRIBUTION_COLUMNS),
+    ),
 )
 
 ATTACK_RULES = (
@@ -310,8 +363,8 @@ def target_of(values: Mapping[str, Any]) -> Target:
 
 def situation_of(values: Mapping[str, Any], extra_hit_modifier: int = 0) -> Situation:
     """The attacker's situation of the situation inputs (plus a unit's own Hit modifier)."""
-    given = {name: values[name] for name in _SITUATION_FIELDS}
-    given["hit_modifier"] += extra_hit_modifier
+    given = {name: values[name] for name in _SITUATION_FIELDS if name in values}
+    given["hit_modifier"] = given.get("hit_modifier", 0) + extra_hit_modifier
     return Situation(**given)
 
 
@@ -383,6 +436,31 @@ def check_attackers(attackers: Attackers, values: Mapping[str, Any]) -> None:
     refuse_costly(weapons, target, situation, choices, field, attackers.labels)
 
 
+HARD_SECONDS = 10.0
+"""The wall-clock backstop of a computation the calculators accepted (the work limits stop
+anything the cost model under-predicted long before, on this machine kind)."""
+
+
+def _answer(
+    attackers: Attackers, target: Target, situation: Situation, choices: Wh40kChoices
+) -> SequenceResult | ApproximateResult:
+    """The exact engine when its predicted cost fits, else its floating-point path; either is
+    stopped inside its loops past :data:`~.cost.HARD_FACTOR` times its limit, with the message
+    the cost check gives."""
+    weapons = attackers.weapons
+    cost = predicted_cost(weapons, target, situation, choices)
+    try:
+        if cost.path == "exact":
+            return resolve(
+                weapons, target, situation, choices, limit=HARD_FACTOR * WORK_LIMIT, seconds=HARD_SECONDS
+            )
+        return resolve_float(
+            weapons, target, situation, choices, limit=HARD_FACTOR * FLOAT_LIMIT, seconds=HARD_SECONDS
+        )
+    except WorkLimitExceeded:
+        raise InputError(attackers.field, too_costly(HARD_FACTOR, stopped=True)) from None
+
+
 def declare_attack_calculator(
     id: str,
     *,
@@ -401,7 +479,7 @@ def declare_attack_calculator(
         attackers = pick(values)
         target = target_of(values)
         situation = situation_of(values, attackers.hit_modifier)
-        result = resolve(attackers.weapons, target, situation, choices)
+        result = _answer(attackers, target, situation, choices)
         lines = list(attackers.lines)
         warnings: list[str] = []
         published = choices.readings.published_abilities == "published"
@@ -417,6 +495,8 @@ def declare_attack_calculator(
             lines += [where + line for line in rolls]
             if attackers.warn:
                 warnings += ability_warnings(weapon, target, weapon.name if label else "")
+        if attackers.warn:
+            warnings += pistol_warnings(attackers.weapons, choices)
         return present(result, lines, warnings)
 
     return calculator(
@@ -489,6 +569,33 @@ def _lines_of(outcome: AttackOutcome, weapon: Weapon, target: Target) -> list[st
     return lines
 
 
+@implements("wh40k.attack.pistol")
+def pistol_warnings(weapons: Sequence[Weapon], choices: Wh40kChoices = CHOICES) -> list[str]:
+    """Pistol changes no roll; it says who may fire what. When one shooting mixes Pistols with
+    other ranged weapons, a warning reminds that a model fires either its Pistols or its other
+    ranged weapons (MONSTER and VEHICLE models excepted), and that a unit within Engagement Range
+    fires only Pistols (interpretation ``pistol``; ``no-warning`` keeps quiet).
+
+    >>> from rulesbook.dice import parse_dice
+    >>> from rulesbook.systems.wh40k.weapons import parse_abilities
+    >>> pistol = Weapon("pistol", parse_dice("1"), 3, 4, 0, parse_dice("1"), parse_abilities("pistol"))
+    >>> rifle = Weapon("rifle", parse_dice("2"), 3, 4, 0, parse_dice("1"))
+    >>> pistol_warnings([pistol]), len(pistol_warnings([pistol, rifle]))
+    ([], 1)
+    """
+    if choices.readings.pistol == "no-warning":
+        return []
+    ranged = [w for w in weapons if w.ranged]
+    pistols = [w.name for w in ranged if "pistol" in w.abilities.other]
+    if not pistols or len(pistols) == len(ranged):
+        return []
+    return [
+        f"{', '.join(pistols)}: a model fires its Pistols or its other ranged weapons, not both (unless it is "
+        "a MONSTER or VEHICLE), and a unit within Engagement Range fires only Pistols; list only the "
+        "weapons that really fire"
+    ]
+
+
 def roll_lines(weapon: Weapon, target: Target, situation: Situation, choices: Wh40kChoices) -> list[str]:
     """The Hit roll, Wound roll and saving throw of one weapon, in words."""
     lines = []
@@ -517,7 +624,7 @@ def roll_lines(weapon: Weapon, target: Target, situation: Situation, choices: Wh
     return lines
 
 
-def _breakdown(result: SequenceResult) -> Table:
+def _breakdown(result: SequenceResult | ApproximateResult) -> Table:
     rows: list[tuple[Any, ...]] = [
         (s.name, *(float(x) for x in (s.attacks, s.hits, s.wounds, s.devastating, s.unsaved, s.damage)))
         for s in result.steps
@@ -548,9 +655,12 @@ def dense(dist: Distribution[int], size: int) -> list[Fraction]:
     return out
 
 
-def _distribution_table(probs: Sequence[Fraction]) -> Table:
+def _distribution_table(probs: Sequence[Fraction | float]) -> Table:
     at_least = list(accumulate(reversed(probs)))[::-1]
-    rows = tuple((k, fraction_str(p), float(p), float(at_least[k])) for k, p in enumerate(probs))
+    rows = tuple(
+        (k, fraction_str(p) if isinstance(p, Fraction) else None, float(p), float(at_least[k]))
+        for k, p in enumerate(probs)
+    )
     return Table(
         name="models_destroyed_table",
         title="Models destroyed",
@@ -559,10 +669,25 @@ def _distribution_table(probs: Sequence[Fraction]) -> Table:
     )
 
 
-def present(result: SequenceResult, lines: Sequence[str] = (), warnings: Sequence[str] = ()) -> CalcResult:
-    """The common result of the attack calculators (values, tables, explanation)."""
-    models = dense(result.models_destroyed, result.target.models + 1)
-    wounds = dense(result.wounds_lost, result.target.total_wounds + 1)
+APPROXIMATE_NOTE = (
+    "approximate: the exact answer would run to thousands of digits, so this one was computed "
+    "by the same method in floating point (each probability within about 1e-12)"
+)
+
+
+def present(
+    result: SequenceResult | ApproximateResult, lines: Sequence[str] = (), warnings: Sequence[str] = ()
+) -> CalcResult:
+    """The common result of the attack calculators (values, tables, explanation); a floating-point
+    answer carries ``approximate: True``, a warning and an explanation line saying so."""
+    approximate = isinstance(result, ApproximateResult)
+    models: Sequence[Fraction | float]
+    wounds: Sequence[Fraction | float]
+    if isinstance(result, ApproximateResult):
+        models, wounds = list(result.models_destroyed), list(result.wounds_lost)
+    else:
+        models = dense(result.models_destroyed, result.target.models + 1)
+        wounds = dense(result.wounds_lost, result.target.total_wounds + 1)
     values: dict[str, Any] = {
         "mean_wounds_lost": result.mean_wounds_lost,
         "mean_models_destroyed": result.mean_models_destroyed,
@@ -572,6 +697,10 @@ def present(result: SequenceResult, lines: Sequence[str] = (), warnings: Sequenc
         "wounds_lost": wounds,
     }
     out = list(lines)
+    if approximate:
+        values["approximate"] = True
+        out.insert(0, f"**Approximate**: {APPROXIMATE_NOTE.removeprefix('approximate: ')}.")
+        warnings = [APPROXIMATE_NOTE, *warnings]
     for s in result.steps:
         out.append(
             f"**{s.name}**: {float(s.attacks):.2f} attacks → {float(s.hits):.2f} hits → "

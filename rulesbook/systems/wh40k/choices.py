@@ -293,6 +293,11 @@ class Wh40kReadings(Readings):
     precision: Literal["character-first", "ignored"] = reading(
         "wh40k.interpretations.precision", "character-first"
     )
+    pistol: Literal["warn-when-mixed", "no-warning"] = reading(
+        "wh40k.interpretations.pistol",
+        "warn-when-mixed",
+        inert="Pistol decides which weapons may fire, not any roll; it only changes a warning",
+    )
 
 
 type Wh40kChoices = RuleChoices[Wh40kParameters, Wh40kReadings]

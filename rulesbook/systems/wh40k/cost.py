@@ -24,16 +24,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from math import lcm
+from typing import Literal
 
 from rulesbook.dice import constant
 from rulesbook.errors import InputError
+from rulesbook.systems.wh40k.approximate import CALL_WORK
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
-from rulesbook.systems.wh40k.engine import LOG2_10, plan, product_work, step_work
+from rulesbook.systems.wh40k.engine import LOG2_10, OP_WORK, plan, product_work, step_work
 from rulesbook.systems.wh40k.rules import DEFAULT_SITUATION, Situation
 from rulesbook.systems.wh40k.weapons import Target, Weapon
 
 __all__ = [
     "DIGITS_LIMIT",
+    "FLOAT_LIMIT",
+    "HARD_FACTOR",
     "MAX_ATTACKS",
     "MAX_TOTAL_WOUNDS",
     "PREDICTION_FACTOR",
@@ -41,22 +45,37 @@ __all__ = [
     "Cost",
     "predicted_cost",
     "refuse_costly",
+    "too_costly",
 ]
 
-MAX_TOTAL_WOUNDS = 400
+MAX_TOTAL_WOUNDS = 1000
 """Upper bound on models × wounds (keeps every answer interactive)."""
 
 MAX_ATTACKS = 200
 """Upper bound on the attacks one weapon can make (after Blast)."""
 
-WORK_LIMIT = 2.4e10
-"""Most predicted work (see :func:`predicted_cost`) a calculator accepts: about 1.8 s on the
-2-core build machine. Anything above fails at once with a one-line error instead of running."""
+WORK_LIMIT = 2.5e9
+"""Most predicted work (see :func:`predicted_cost`) the exact engine is given: about 0.4 s on the
+2-core build machine (a unit costs 70-260 ps over a broad sample, see ``bench/wh40k_budget.py``),
+so even the slowest kind stays under 1 s. Above it the floating-point path answers instead
+(:data:`FLOAT_LIMIT`), and only what exceeds both is refused."""
 
 DIGITS_LIMIT = 4000
 """Most decimal digits the common denominator of an exact answer may have (an exact string of
 more than a few thousand digits is no use to anyone; it also stays below Python's default
 int-to-str limit of 4300 digits)."""
+
+FLOAT_LIMIT = 8e7
+"""Most predicted work of the floating-point path (element operations, 3-12 ns each on the
+build machine over a broad sample, see ``bench/wh40k_budget.py``: under 1 s). Beyond it an
+input is refused."""
+
+TABLE_WORK = 60.0
+"""Work of one entry of a packet's transition table, built in Python (exact and float form)."""
+
+HARD_FACTOR = 3.0
+"""A computation that runs past this many times its limit is stopped inside the engine's loops
+(:class:`~rulesbook.systems.wh40k.engine.WorkLimitExceeded`), whatever the prediction said."""
 
 PREDICTION_FACTOR = 8.0
 """The prediction is never below the work the engine reports, and at most this many times it
@@ -66,18 +85,29 @@ PREDICTION_FACTOR = 8.0
 @dataclass(frozen=True, slots=True)
 class Cost:
     """The predicted cost of :func:`~rulesbook.systems.wh40k.engine.resolve`: ``work`` in the
-    engine's units (about 75 ps each on the build machine, so :data:`WORK_LIMIT` is about 1.8 s),
-    ``digits`` of the answer's common denominator, and the work each weapon adds (to name the
-    one to cut)."""
+    engine's units (see :data:`WORK_LIMIT`), ``digits`` of the answer's common denominator, the
+    work each weapon adds (to name the one to cut), and ``float_work``, the predicted work of the
+    floating-point path (:func:`~rulesbook.systems.wh40k.approximate.resolve_float`, in element
+    operations), with its share per weapon."""
 
     work: float
     digits: float
     per_weapon: tuple[float, ...]
+    float_work: float = 0.0
+    float_per_weapon: tuple[float, ...] = ()
 
     @property
     def fits(self) -> bool:
-        """Within both :data:`WORK_LIMIT` and :data:`DIGITS_LIMIT`."""
+        """The exact engine fits: within both :data:`WORK_LIMIT` and :data:`DIGITS_LIMIT`."""
         return self.work <= WORK_LIMIT and self.digits <= DIGITS_LIMIT
+
+    @property
+    def path(self) -> Literal["exact", "float"] | None:
+        """``"exact"`` when the exact engine fits, else ``"float"`` when the floating-point path
+        fits :data:`FLOAT_LIMIT`, else ``None`` (refused)."""
+        if self.fits:
+            return "exact"
+        return "float" if self.float_work <= FLOAT_LIMIT else None
 
 
 def _bits(den: int) -> float:
@@ -104,8 +134,12 @@ def predicted_cost(
     work = 0.0
     per_weapon: list[float] = []
     pending: list[tuple[int, float, int]] = []  # (max devastating packets, bits per packet, moves)
+    fwork = 0.0
+    float_per_weapon: list[float] = []
+    fstates = 1
+    fpending: list[tuple[int, int]] = []  # (devastating packets, table entries)
     for step in plan(weapons, target, situation, choices):
-        before = work
+        before, fbefore = work, fwork
         top = step.attacks.outcomes()[-1]
         mix = [o for _, o in step.mix]
         n_max = max(n + m if step.merge else n for o in mix for n, m in o.weights)
@@ -118,13 +152,27 @@ def predicted_cost(
         count_bits = step_bits * top + _bits(lcm(*(p.denominator for _, p in step.attacks))) + _bits(len(mix))
         # _counts: one convolution step per attack over the pairs reached so far, the operands
         # growing to count_bits (their mean size: about a third of the work)
-        work += product_work(top * pairs * outcomes / 3, count_bits)
+        products = top * pairs * outcomes
+        work += product_work(products / 3, count_bits) + products * OP_WORK * 2 / 3
         bits += count_bits + n_all * _bits(step.normal.den)
         # _apply_counts: per pending state, one big x big product per (n, m) pair and one packet
         # step per packet over every wound state
         work += product_work(states * size * pairs, bits) + step_work(
             states * size * (n_all + 1) * step.normal.width, bits
         )
+        # the floating-point path: the same loops on float vectors (see approximate.py)
+        kernel_n = n_max * top + 1
+        kernel_m = max(m for o in mix for _, m in o.weights) * top + 1 if not step.merge else 1
+        cells = kernel_n * kernel_m
+        fwork += len(mix) * (top + 1) * (outcomes + 1) * (CALL_WORK + cells)
+        entries = size * step.normal.width
+        fwork += TABLE_WORK * (entries + size * step.dev.width)
+        rows = kernel_m if step.keep else 1
+        fwork += fstates * kernel_n * (3 * CALL_WORK + 2 * entries + rows * size)
+        if step.keep:
+            fstates *= kernel_m
+            fpending.append((kernel_m, size * step.dev.width))
+        float_per_weapon.append(fwork - fbefore)
         if step.keep:
             states *= m_all + 1
             pending.append((m_all, _bits(step.dev.den), step.dev.width))
@@ -134,7 +182,17 @@ def predicted_cost(
         bits += m_all * dev_bits
         work += states * (product_work(size, bits) + step_work(size * moves, bits))
         states //= m_all + 1
-    return Cost(work=work, digits=bits / LOG2_10, per_weapon=tuple(per_weapon))
+    for kept, entries in fpending:
+        # Horner's scheme over the pending counts of one weapon, every state at once
+        fwork += fstates * (3 * CALL_WORK + 2 * entries + size)
+        fstates //= kept
+    return Cost(
+        work=work,
+        digits=bits / LOG2_10,
+        per_weapon=tuple(per_weapon),
+        float_work=fwork,
+        float_per_weapon=tuple(float_per_weapon),
+    )
 
 
 def _most_attacks_that_fit(
@@ -148,7 +206,7 @@ def _most_attacks_that_fit(
         k = (low + high + 1) // 2
         fixed = replace(weapon, attacks=constant(k), abilities=replace(weapon.abilities, blast=False))
         trial = [*weapons[:index], fixed, *weapons[index + 1 :]]
-        if predicted_cost(trial, target, situation, choices).fits:
+        if predicted_cost(trial, target, situation, choices).path is not None:
             low = k
         else:
             high = k - 1
@@ -162,28 +220,26 @@ def refuse_costly(
     choices: Wh40kChoices,
     field: str,
     labels: Sequence[str],
-) -> None:
-    """Refuse at once what would take more than about 2 s (or give an answer of thousands of
-    digits): an :class:`InputError` naming ``field``, the weapon to cut and how far.
+) -> Cost:
+    """Refuse at once what neither the exact engine nor its floating-point path can answer
+    within about 1 s: an :class:`InputError` naming ``field``, the weapon to cut and how far.
+    Returns the cost otherwise (its :attr:`Cost.path` says which engine answers).
 
     >>> from rulesbook.dice import parse_dice
     >>> from rulesbook.systems.wh40k.weapons import parse_abilities
-    >>> hail = Weapon("w", parse_dice("120"), 3, 4, 0, parse_dice("2D6"), parse_abilities("sustained-hits-d6"))
-    >>> refuse_costly([hail], Target(4, 7, 10, models=40, fnp=5), Situation(), CHOICES, "attacks", [""])
+    >>> storm = Weapon("w", parse_dice("200"), 3, 4, 0, parse_dice("3D6"), parse_abilities("sustained-hits-d6"))
+    >>> refuse_costly([storm], Target(4, 7, 24, models=40, fnp=5), Situation(), CHOICES, "attacks", [""]).path
+    'float'
+    >>> refuse_costly([storm] * 2, Target(4, 7, 24, models=40, fnp=5), Situation(), CHOICES, "weapons", ["w1", "w2"])
     Traceback (most recent call last):
     ...
-    rulesbook.errors.InputError: attacks: this would need about 8.1 times the work the calculators allow (about 2 s); with everything else unchanged, use at most 50 attacks (Blast included)
+    rulesbook.errors.InputError: weapons: w1: this would need about 1.5 times the work the calculators allow (about 1 s); with everything else unchanged, use at most 65 attacks for w1 (Blast included)
     """
     cost = predicted_cost(weapons, target, situation, choices)
-    if cost.fits:
-        return
-    index = max(range(len(weapons)), key=lambda i: cost.per_weapon[i])
+    if cost.path is not None:
+        return cost
+    index = max(range(len(weapons)), key=lambda i: cost.float_per_weapon[i])
     most = _most_attacks_that_fit(weapons, index, target, situation, choices)
-    why = (
-        f"about {cost.work / WORK_LIMIT:.1f} times the work the calculators allow (about 2 s)"
-        if cost.work > WORK_LIMIT
-        else f"an exact answer of about {cost.digits:,.0f} digits (at most {DIGITS_LIMIT:,})"
-    )
     label = labels[index]
     cut = (
         f"with everything else unchanged, use at most {most} attacks"
@@ -191,4 +247,19 @@ def refuse_costly(
         if most
         else "reduce models × wounds, Sustained Hits or random Damage"
     )
-    raise InputError(field, f"{label + ': ' if label else ''}this would need {why}; {cut}")
+    raise InputError(field, too_costly(cost.float_work / FLOAT_LIMIT, label, cut))
+
+
+def too_costly(times: float, label: str = "", cut: str = "", *, stopped: bool = False) -> str:
+    """The one message of an over-budget input, whether the prediction refused it at validation
+    or the hard limit stopped it while running.
+
+    >>> too_costly(3.0, "weapon 2 (storm)")
+    'weapon 2 (storm): this would need about 3.0 times the work the calculators allow (about 1 s); reduce the attacks, models × wounds, Sustained Hits or random Damage'
+    """
+    cut = cut or "reduce the attacks, models × wounds, Sustained Hits or random Damage"
+    return (
+        f"{label + ': ' if label else ''}this would need {'more than' if stopped else 'about'} "
+        f"{times:.1f} times the work the "
+        f"calculators allow (about 1 s); {cut}"
+    )

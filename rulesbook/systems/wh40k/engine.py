@@ -29,6 +29,7 @@ Example:
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -36,6 +37,7 @@ from functools import cache
 from math import gcd, lcm
 
 from rulesbook.dice import parse_dice  # noqa: F401 (the examples use it)
+from rulesbook.errors import RulesbookError
 from rulesbook.registry import implements
 from rulesbook.results import Distribution
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
@@ -52,15 +54,21 @@ from rulesbook.systems.wh40k.weapons import Target, Weapon, parse_abilities  # n
 
 __all__ = [
     "JOINT_LIMIT",
+    "KARATSUBA",
     "LOG2_10",
+    "OP_WORK",
+    "PacketTable",
     "SequenceResult",
     "WeaponPlan",
     "WeaponStep",
+    "Work",
+    "WorkLimitExceeded",
     "joint_packets_bound",
     "plan",
     "product_work",
     "resolve",
     "step_work",
+    "weapon_step",
 ]
 
 JOINT_LIMIT = 100
@@ -72,23 +80,33 @@ LOG2_10 = 3.321928094887362
 """Bits per decimal digit."""
 
 
+KARATSUBA = 1.585
+"""The exponent of CPython's big-integer product (Karatsuba, log2 3) in the digits."""
+
+OP_WORK = 1000.0
+"""The fixed cost of one Python-level integer operation (the loop, the indexing, the object),
+in work units: about 75 ns, what a product of two 1,000-digit integers' digits cost beyond it.
+Without it the units under-counted small-integer work by up to 5x (issue 15)."""
+
+
 def product_work(products: float, bits: float) -> float:
     """Work of ``products`` big × big integer products of ``bits`` bits each (Karatsuba:
-    digits^1.5), in units of about 75 ps on the build machine.
+    digits^1.585, plus :data:`OP_WORK` each), in units of 70-260 ps on the build machine (see ``cost.WORK_LIMIT``).
 
     >>> product_work(1, 10 * LOG2_10)   # one product of two 10-digit integers
-    31.62...
+    1038.45...
     """
-    return products * float((bits / LOG2_10) ** 1.5)
+    return products * (float((bits / LOG2_10) ** KARATSUBA) + OP_WORK)
 
 
 def step_work(products: float, bits: float) -> float:
-    """Work of ``products`` big × small integer products (linear in the digits).
+    """Work of ``products`` big × small integer products (linear in the digits, plus
+    :data:`OP_WORK` each).
 
     >>> step_work(3, 10 * LOG2_10)
-    30.0
+    3030.0
     """
-    return products * bits / LOG2_10
+    return products * (bits / LOG2_10 + OP_WORK)
 
 
 type _Vector = tuple[list[int], int]
@@ -96,7 +114,7 @@ type _Vector = tuple[list[int], int]
 
 
 @dataclass(frozen=True, slots=True)
-class _Packet:
+class PacketTable:
     """One kind of packet as a transition table over wounds lost (integer weights)."""
 
     moves: tuple[tuple[tuple[int, int], ...], ...]
@@ -117,7 +135,9 @@ class _Packet:
 
 
 @cache
-def _packet(pairs: tuple[tuple[int, int], ...], den: int, wounds: int, models: int, spills: bool) -> _Packet:
+def _packet(
+    pairs: tuple[tuple[int, int], ...], den: int, wounds: int, models: int, spills: bool
+) -> PacketTable:
     """The transition table of one packet whose damage has integer weights ``pairs`` over ``den``."""
     total = wounds * models
     moves: list[tuple[tuple[int, int], ...]] = []
@@ -129,7 +149,7 @@ def _packet(pairs: tuple[tuple[int, int], ...], den: int, wounds: int, models: i
             acc[t] = acc.get(t, 0) + w
         moves.append(tuple(acc.items()))
     moves.append(((total, den),))
-    return _Packet(tuple(moves), den)
+    return PacketTable(tuple(moves), den)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,13 +162,13 @@ class WeaponPlan:
     weapon: Weapon
     attacks: Distribution[int]
     mix: tuple[tuple[Fraction, AttackOutcome], ...]
-    normal: _Packet
-    dev: _Packet
+    normal: PacketTable
+    dev: PacketTable
     keep: bool
     merge: bool
 
 
-def _packets_for(weapon: Weapon, target: Target, choices: Wh40kChoices) -> tuple[_Packet, _Packet]:
+def _packets_for(weapon: Weapon, target: Target, choices: Wh40kChoices) -> tuple[PacketTable, PacketTable]:
     """The transition tables of normal and of devastating packets."""
     r = choices.readings
     minimum = 1 if r.damage_minimum == "min-1" else 0
@@ -303,11 +323,40 @@ def _distribution(weights: Sequence[int], den: int) -> Distribution[int]:
 # -- the engine -------------------------------------------------------------------------------
 
 
-class _Tally:
-    """The work the engine did, in the units of :func:`product_work`."""
+class WorkLimitExceeded(RulesbookError):
+    """A computation ran past its hard work limit (the cost model under-predicted it)."""
 
-    def __init__(self) -> None:
-        self.work = 0.0
+
+class Work:
+    """The work an engine does, tallied as it goes, with an optional hard limit: the check
+    inside the loops that stops any computation the cost model let through by mistake.
+
+    >>> w = Work(limit=10.0)
+    >>> w.add(8.0); w.done
+    8.0
+    >>> w.add(5.0)
+    Traceback (most recent call last):
+    ...
+    rulesbook.systems.wh40k.engine.WorkLimitExceeded: the computation passed its work limit (13 > 10)
+    """
+
+    __slots__ = ("deadline", "done", "limit")
+
+    def __init__(self, limit: float | None = None, seconds: float | None = None) -> None:
+        self.done = 0.0
+        self.limit = limit
+        self.deadline = None if seconds is None else time.monotonic() + seconds
+
+    def add(self, amount: float) -> None:
+        """Count ``amount`` of work; raise :class:`WorkLimitExceeded` past the limit (or the
+        deadline, a wall-clock backstop ``seconds`` after the start)."""
+        self.done += amount
+        if self.limit is not None and self.done > self.limit:
+            raise WorkLimitExceeded(
+                f"the computation passed its work limit ({self.done:.3g} > {self.limit:.3g})"
+            )
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise WorkLimitExceeded("the computation passed its time limit")
 
 
 def _reduced(weights: Mapping[tuple[int, int], int], den: int) -> tuple[dict[tuple[int, int], int], int]:
@@ -323,7 +372,7 @@ def _counts(
     per_den: int,
     attacks: Distribution[int],
     merge: bool,
-    tally: _Tally,
+    tally: Work,
 ) -> tuple[dict[tuple[int, int], int], int]:
     """Packets of all attacks of a weapon: (n, m) -> integer weight, and the denominator.
 
@@ -350,7 +399,7 @@ def _counts(
             for key, w in acc.items():
                 out[key] = out.get(key, 0) + w * scale
         if k < top:
-            tally.work += product_work(len(acc) * len(step), (k + 1) * den.bit_length())
+            tally.add(product_work(len(acc) * len(step), (k + 1) * den.bit_length()))
             nxt: dict[tuple[int, int], int] = {}
             for (n1, m1), w1 in acc.items():
                 for n2, m2, w2 in step:
@@ -375,9 +424,9 @@ def _apply_counts(
     state: dict[tuple[int, ...], _Vector],
     counts: Mapping[tuple[int, int], int],
     c_den: int,
-    packet: _Packet,
+    packet: PacketTable,
     keep_pending: bool,
-    tally: _Tally,
+    tally: Work,
 ) -> dict[tuple[int, ...], _Vector]:
     """For each state vector v: sum over (n, m) of P(n, m) P^n v, filed under pending + (m,)
     (``counts`` are integer weights over ``c_den``, in lowest terms)."""
@@ -389,7 +438,7 @@ def _apply_counts(
     for key, (v, den) in state.items():
         new_den = den * c_den * packet.den**top
         size, bits = len(v), new_den.bit_length()
-        tally.work += product_work(size * len(counts), bits) + step_work(size * top * packet.width, bits)
+        tally.add(product_work(size * len(counts), bits) + step_work(size * top * packet.width, bits))
         sums: dict[int, list[int]] = {}
         u = v
         for n in range(top + 1):
@@ -409,17 +458,17 @@ def _apply_counts(
     return out
 
 
-def _horner(by_m: Mapping[int, _Vector], packet: _Packet, tally: _Tally) -> _Vector:
+def _horner(by_m: Mapping[int, _Vector], packet: PacketTable, tally: Work) -> _Vector:
     """sum over m of Q^m v_m, by Horner's scheme (exact)."""
     top = max(by_m)
     w, den = by_m[top]
+    bits = (den * packet.den**top).bit_length()
+    tally.add(product_work(len(w), bits) + step_work(len(w) * top * packet.width, bits))
     for m in range(top - 1, -1, -1):
         w = packet.apply(w)
         den *= packet.den
         if m in by_m:
             w, den = _add((w, den), by_m[m])
-    bits = den.bit_length()
-    tally.work += product_work(len(w), bits) + step_work(len(w) * top * packet.width, bits)
     return w, den
 
 
@@ -431,9 +480,13 @@ def resolve(
     target: Target,
     situation: Situation = DEFAULT_SITUATION,
     choices: Wh40kChoices = CHOICES,
+    *,
+    limit: float | None = None,
+    seconds: float | None = None,
 ) -> SequenceResult:
     """Resolve the weapons in order against one target and return the exact distribution of
-    wounds lost.
+    wounds lost (``limit``: the most work, in the units of :func:`product_work`, and
+    ``seconds`` the most wall-clock time, before :class:`WorkLimitExceeded` stops it).
 
     Damage state carries from weapon to weapon; all Devastating Wounds packets are resolved
     after the normal damage of every weapon (first weapon first). Blast counts the models the
@@ -445,13 +498,13 @@ def resolve(
     >>> r.mean_models_destroyed   # (3.5 + 3 + 4 Blast) attacks x (4/6 x 1/2 + 1/6 x 2/3)
     Fraction(14, 3)
     """
-    tally = _Tally()
+    tally = Work(limit, seconds)
     total = target.total_wounds
     start = [0] * (total + 1)
     start[0] = 1
     # state: pending devastating counts (one per weapon kept apart so far) -> (vector, den)
     state: dict[tuple[int, ...], _Vector] = {(): (start, 1)}
-    pending_packets: list[_Packet] = []
+    pending_packets: list[PacketTable] = []
     steps: list[WeaponStep] = []
     for step in plan(weapons, target, situation, choices):
         parts = [
@@ -468,7 +521,7 @@ def resolve(
         state = _apply_counts(state, counts, c_den, step.normal, step.keep, tally)
         if step.keep:
             pending_packets.append(step.dev)
-        steps.append(_step(step, target, choices))
+        steps.append(weapon_step(step, target, choices))
     # Devastating Wounds: after all normal damage, first weapon first.
     for packet in pending_packets:
         collapsed: dict[tuple[int, ...], _Vector] = {}
@@ -479,14 +532,15 @@ def resolve(
             collapsed[rest] = _add(collapsed.get(rest), _horner(by_m, packet, tally))
         state = collapsed
     final, final_den = state[()]
-    return SequenceResult.from_weights(target, final, final_den, steps, tally.work)
+    return SequenceResult.from_weights(target, final, final_den, steps, tally.done)
 
 
 def _mean_of(weights: Sequence[tuple[int, int]], den: int) -> Fraction:
     return Fraction(sum(x * w for x, w in weights), den)
 
 
-def _step(step: WeaponPlan, target: Target, choices: Wh40kChoices) -> WeaponStep:
+def weapon_step(step: WeaponPlan, target: Target, choices: Wh40kChoices) -> WeaponStep:
+    """The mean numbers of one weapon's plan (exact, whichever engine resolves the sequence)."""
     weapon = step.weapon
     minimum = 1 if choices.readings.damage_minimum == "min-1" else 0
     dmg = _mean_of(*packet_weights(weapon.damage, target.damage_reduction, None, minimum))

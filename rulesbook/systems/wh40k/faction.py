@@ -34,7 +34,7 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from rulesbook.data import DataFileError, load_data_file, need
-from rulesbook.errors import InputError
+from rulesbook.errors import InputError, quote
 from rulesbook.systems.wh40k.weapons import Weapon, make_weapon
 
 __all__ = [
@@ -296,19 +296,19 @@ class _Reader:
 
     def key(self, raw: Any, where: str) -> str:
         if not isinstance(raw, str) or not _KEY_RE.match(raw):
-            raise self.fail(where, f"keys are lower-case words joined by '-', got {raw!r}")
+            raise self.fail(where, f"keys are lower-case words joined by '-', got {quote(raw)}")
         return raw
 
     def ints(self, raw: Any, where: str, lo: int, hi: int) -> int:
         if isinstance(raw, bool) or not isinstance(raw, int) or not lo <= raw <= hi:
-            raise self.fail(where, f"expected an integer from {lo} to {hi}, got {raw!r}")
+            raise self.fail(where, f"expected an integer from {lo} to {hi}, got {quote(raw)}")
         return raw
 
     def plus(self, raw: Any, where: str, lo: int, hi: int) -> int:
         """An ``X+`` characteristic (``3+`` or 3) from lo+ to hi+."""
         m = _ANY_SKILL_RE.match(str(raw).strip()) if isinstance(raw, (str, int)) else None
         if m is None or isinstance(raw, bool) or not lo <= int(m[1]) <= hi:
-            raise self.fail(where, f"expected {lo}+ to {hi}+, got {raw!r}")
+            raise self.fail(where, f"expected {lo}+ to {hi}+, got {quote(raw)}")
         return int(m[1])
 
     def strings(self, raw: Any, where: str) -> tuple[str, ...]:
@@ -326,7 +326,7 @@ class _Reader:
 
     def choice(self, raw: Any, where: str, allowed: tuple[str, ...]) -> str:
         if raw not in allowed:
-            raise self.fail(where, f"expected one of {', '.join(allowed)}, got {raw!r}")
+            raise self.fail(where, f"expected one of {', '.join(allowed)}, got {quote(raw)}")
         return str(raw)
 
     def effects(self, raw: Any, where: str, known_interps: frozenset[str] | None) -> tuple[Effect, ...]:
@@ -372,7 +372,7 @@ class _Reader:
         if kind == "none" and not register:
             raise self.fail(where, "an effect of kind none names the register entry that says why (register)")
         if register is not None and known_interps is not None and register not in known_interps:
-            raise self.fail(f"{where}.register", f"unknown interpretation {register!r}")
+            raise self.fail(f"{where}.register", f"unknown interpretation {quote(register)}")
         return Effect(
             kind=kind,
             value=value,
@@ -411,7 +411,7 @@ def load_faction(path: Path, known_interpretations: frozenset[str] | None = None
         out = r.strings(raw.get("interpretations"), f"{where}.interpretations")
         for ref in out:
             if known_interpretations is not None and ref not in known_interpretations:
-                raise r.fail(f"{where}.interpretations", f"unknown interpretation {ref!r}")
+                raise r.fail(f"{where}.interpretations", f"unknown interpretation {quote(ref)}")
         return out
 
     def section(raw: Mapping[str, Any], where: str) -> str:
@@ -422,7 +422,7 @@ def load_faction(path: Path, known_interpretations: frozenset[str] | None = None
         where = f"{top}.abilities.{r.key(key, f'{top}.abilities')}"
         abilities[key] = Ability(
             key=key,
-            id=str(raw.get("id") or f"{prefix}.ability.{key}") if isinstance(raw, dict) else "",
+            id=f"{prefix}.ability.{key}",
             name=need(raw, "name", where),
             text=r.text(raw, "text", where),
             section=section(raw, where),
@@ -430,7 +430,7 @@ def load_faction(path: Path, known_interpretations: frozenset[str] | None = None
                 need(raw, "kind", where), f"{where}.kind", ("core", "faction", "datasheet", "detachment")
             ),  # type: ignore[arg-type]
             aura=bool(raw.get("aura", False)),
-            range=raw.get("range"),
+            range=_range(r, raw.get("range"), f"{where}.range"),
             affects=str(raw.get("affects", "")),
             effects=r.effects(raw.get("effects"), where, known_interpretations),
             interpretations=interps(raw, where),
@@ -439,7 +439,7 @@ def load_faction(path: Path, known_interpretations: frozenset[str] | None = None
     for key, ab in abilities.items():
         for other in ab.choice_of:
             if other not in abilities:
-                raise r.fail(f"{top}.abilities.{key}.choice_of", f"unknown ability {other!r}")
+                raise r.fail(f"{top}.abilities.{key}.choice_of", f"unknown ability {quote(other)}")
 
     stratagems: dict[str, Stratagem] = {}
     for key, raw in need(data, "stratagems", top, dict).items():
@@ -476,7 +476,7 @@ def load_faction(path: Path, known_interpretations: frozenset[str] | None = None
         choices = r.strings(raw.get("choices"), f"{where}.choices")
         for c in choices:
             if c not in abilities:
-                raise r.fail(f"{where}.choices", f"unknown ability {c!r}")
+                raise r.fail(f"{where}.choices", f"unknown ability {quote(c)}")
         detachments[key] = Detachment(
             key=key,
             id=f"{prefix}.detachment.{key}",
@@ -505,6 +505,13 @@ def load_faction(path: Path, known_interpretations: frozenset[str] | None = None
         contagion_range=table,
         contagion_source=need(head, "contagion_source", f"{top}.faction"),
     )
+
+
+def _range(r: _Reader, raw: Any, where: str) -> int | str | None:
+    """An aura's range: inches, ``contagion`` or nothing."""
+    if raw is None or raw == "contagion":
+        return raw  # type: ignore[no-any-return]
+    return r.ints(raw, where, 1, 48)
 
 
 _CORE_ABILITY_RE = re.compile(
@@ -573,19 +580,19 @@ def _datasheet(
     named = r.strings(need(raw, "abilities", where, list), f"{where}.abilities")
     for ab in named:
         if ab not in abilities:
-            raise r.fail(f"{where}.abilities", f"unknown ability {ab!r}; define it under abilities")
+            raise r.fail(f"{where}.abilities", f"unknown ability {quote(ab)}; define it under abilities")
     core = r.strings(raw.get("core_abilities"), f"{where}.core_abilities")
     fnp = None
     for ab in core:
         if not _CORE_ABILITY_RE.match(ab):
-            raise r.fail(f"{where}.core_abilities", f"unknown core ability {ab!r}")
+            raise r.fail(f"{where}.core_abilities", f"unknown core ability {quote(ab)}")
         if ab.startswith("feel-no-pain-"):
             fnp = int(ab.rsplit("-", 1)[1])
     kws = r.strings(need(raw, "keywords", where, list), f"{where}.keywords")
     fkws = r.strings(need(raw, "faction_keywords", where, list), f"{where}.faction_keywords")
     for kw in (*kws, *fkws):
         if kw not in keywords:
-            raise r.fail(f"{where}.keywords", f"unknown keyword {kw!r}; add it to the file's keywords")
+            raise r.fail(f"{where}.keywords", f"unknown keyword {quote(kw)}; add it to the file's keywords")
     composition = []
     for i, c in enumerate(need(raw, "composition", where, list)):
         cw2 = f"{where}.composition[{i}]"

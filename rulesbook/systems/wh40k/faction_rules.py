@@ -129,6 +129,9 @@ def _datasheet_text(sheet: Datasheet, faction: Faction) -> str:
         + ". **Points:** "
         + "; ".join(f"{n} model{'s' if n > 1 else ''}: {p}" for n, p in sheet.points)
         + ".",
+        "",
+        f"`wh40k.datasheet-attack` attacks with these weapons, or at {sheet.name}, with the abilities, "
+        "auras, stratagems and detachment rules applied; its page works an example through.",
     ]
     return "\n".join(lines)
 

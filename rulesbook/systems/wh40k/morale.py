@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from rulesbook.calculators import IntInput, OptionalInput, Output, calculator
+from rulesbook.calculators import Column, IntInput, OptionalInput, Output, calculator
 from rulesbook.dice import parse_dice  # noqa: F401 (the examples use it)
 from rulesbook.errors import InputError
 from rulesbook.registry import implements
@@ -45,6 +45,7 @@ from rulesbook.systems.wh40k.attack_path import (
     ability_warnings,
     check_attackers,
     dense,
+    pistol_warnings,
     situation_of,
     target_of,
 )
@@ -456,7 +457,18 @@ def _steps(chain: Aftermath, has_leader: bool) -> Table:
             "list",
             "Attack and Desperate Escape together; index k.",
         ),
-        Output("steps", "Step by step", "table", "The probability of each step of the chain."),
+        Output(
+            "steps",
+            "Step by step",
+            "table",
+            "The probability of each step of the chain.",
+            columns=(
+                Column("step", "Step"),
+                Column("p", "Probability", "probability"),
+                Column("mean_models", "Mean models"),
+                Column("note", "What it counts"),
+            ),
+        ),
     ],
     rules=[
         "wh40k.morale.attack-aftermath",
@@ -539,6 +551,7 @@ def attack_and_battle_shock_calculator(*, choices: Wh40kChoices, **values: Any) 
             warnings.append(
                 f"{weapon.name}: precision only acts against an Attached unit (set leader_models)"
             )
+    warnings += pistol_warnings(attackers.weapons, choices)
     lines = [
         f"The attack destroys {float(chain.models_destroyed.mean()):.2f} of {chain.models} models on average.",
         f"Below Half-strength afterwards: {float(chain.p_below_half):.1%}; Battle-shocked: {float(chain.p_battle_shocked):.1%}.",

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rulesbook.calculators import Input
-from rulesbook.errors import InputError
+from rulesbook.errors import InputError, quote
 from rulesbook.systems.wh40k.weapons import Weapon, make_weapon
 
 __all__ = ["MAX_WEAPONS", "PROFILE_SYNTAX", "WeaponProfilesInput", "canonical_weapons", "parse_weapons"]
@@ -87,7 +87,7 @@ def _one(index: int, part: str, field: str) -> tuple[Weapon, str]:
             raise InputError(
                 field,
                 f"{label}: a name is 1-40 letters, digits, spaces, ' ( ) + or -, "
-                f"starting with a letter or digit; got {head.strip()!r}",
+                f"starting with a letter or digit; got {quote(head.strip())}",
             )
         label = f"{label} ({name})"
         part = rest
@@ -100,7 +100,7 @@ def _one(index: int, part: str, field: str) -> tuple[Weapon, str]:
             continue
         key = pair["key"].upper()
         if key not in _KEYS:
-            raise InputError(field, f"{label}: unknown key {pair['key']!r}; keys: {_SHOWN_KEYS}")
+            raise InputError(field, f"{label}: unknown key {quote(pair['key'])}; keys: {_SHOWN_KEYS}")
         if key in texts:
             raise InputError(field, f"{label}: {key} given twice")
         texts[key] = pair["value"]
@@ -114,7 +114,7 @@ def _one(index: int, part: str, field: str) -> tuple[Weapon, str]:
     seen: set[str] = set()
     for word in words:
         if word in seen:
-            raise InputError(field, f"{label}: ability {word!r} given twice")
+            raise InputError(field, f"{label}: ability {quote(word)} given twice")
         seen.add(word)
     ranged = "BS" in texts
     skill_key = "BS" if ranged else "WS"

@@ -67,6 +67,9 @@ class Situation:
     overwatch: bool = False
     critical_hit: int = 6
     critical_wound: int = 6
+    critical_wound_ap: int = 0
+    """Further AP improvement for an attack that scores a Critical Wound (Ferric Blight near an
+    Infected objective: 2 instead of 1, so 1 more)."""
 
 
 DEFAULT_SITUATION = Situation()
@@ -517,11 +520,21 @@ def attack_outcome(
     else:
         f_, p_, c_, sd = save.counts()
         s_ok, s_fail = p_ + c_, f_
+    # a Critical Wound may meet a worse save (critical_wound_ap), over the same sd
+    c_ok, c_fail = s_ok, s_fail
+    if situation.critical_wound_ap:
+        sharper = replace(weapon, ap=weapon.ap - situation.critical_wound_ap)
+        crit_save = save_test(sharper, target, situation, choices)
+        if crit_save is None:
+            c_ok, c_fail = 0, sd
+        else:
+            f2, p2, k2, d2 = crit_save.counts()
+            c_ok, c_fail = (p2 + k2) * sd // d2, f2 * sd // d2
     # one Wound roll and its save, over wd * sd
     if ab.devastating_wounds:
         rolled: IntPoly = {(0, 0): wf * sd + wp * s_ok, (1, 0): wp * s_fail, (0, 1): wc * sd}
     else:
-        rolled = {(0, 0): wf * sd + (wp + wc) * s_ok, (1, 0): (wp + wc) * s_fail}
+        rolled = {(0, 0): wf * sd + wp * s_ok + wc * c_ok, (1, 0): wp * s_fail + wc * c_fail}
     rolled_den = wd * sd
     # a Lethal Hits auto-wound, over sd
     auto: IntPoly = (

@@ -27,7 +27,7 @@ from typing import Any
 
 from rulesbook.calculators import BoolInput, DiceInput, Input, IntInput, WordListInput
 from rulesbook.dice import DiceExpr, parse_dice
-from rulesbook.errors import InputError
+from rulesbook.errors import InputError, quote
 
 __all__ = [
     "ABILITY_WORDS",
@@ -70,6 +70,9 @@ an attack is allocated to (a CHARACTER), Hazardous after the attacks (``wh40k.ha
 RANGED_ONLY = ("blast", "torrent", "heavy")
 """Abilities only a ranged weapon can have."""
 
+_ABILITY_RE = re.compile("|".join(f"(?:{p})" for p, _ in ABILITY_WORDS))
+"""Every ability pattern as one compiled alternative (one match per word)."""
+
 _ANTI_RE = re.compile(r"^anti-(?P<keyword>[a-z]+(?:-[a-z]+)*)-(?P<n>[2-6])$")
 
 
@@ -111,8 +114,8 @@ def parse_abilities(words: str | Sequence[str], *, field_name: str = "abilities"
     other: list[str] = []
     shown = ", ".join(s for _, s in ABILITY_WORDS)
     for word in (w for w in items if w):
-        if not any(re.fullmatch(p, word) for p, _ in ABILITY_WORDS):
-            raise InputError(field_name, f"unknown word {word!r}; allowed: {shown}")
+        if _ABILITY_RE.fullmatch(word) is None:
+            raise InputError(field_name, f"unknown word {quote(word)}; allowed: {shown}")
         if word.startswith("sustained-hits-"):
             if sustained is not None:
                 raise InputError(field_name, "give one sustained-hits-N word")

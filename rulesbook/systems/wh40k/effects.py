@@ -1,0 +1,546 @@
+"""Declared effects applied to one attack: abilities, auras, stratagems and detachment rules of
+both sides become changes to the weapons, the target and the situation the engine resolves.
+
+Each side of an attack (:class:`Side`) brings its datasheet's abilities, the Host of Plagues aura
+chosen for the battle round (one at most), the stratagems its player uses and its detachment rule
+with the Sickness chosen for it. :func:`apply_effects` walks every declared
+:class:`~rulesbook.systems.wh40k.faction.Effect` and either applies it or skips it, always saying
+why (:class:`Applied`):
+
+* **scope** — the phase (seen from the side that uses the rule: the attacker's ranged attack is
+  in its Shooting phase, or in the opponent's Movement/Charge phase under Fire Overwatch; a melee
+  attack is in the Fight phase) and the attack type. A chosen stratagem or aura out of scope adds
+  a warning (Disgustingly Resilient against a ranged attack changes nothing).
+* **reach** — an enemy-facing aura needs the ``distance`` between the units to be within the
+  Contagion Range of the battle round (3"/6"/9", +3" with Toxic Presence); a unit is within its
+  own aura (Lord of the Death Guard reaching Mortarion himself is a reading); keywords must match.
+* **conditions** — an Infected objective in reach, a Damaged model.
+* **ignore modifiers** — Lord of the Death Guard lets the unit disregard the harmful modifiers to
+  its rolls and characteristics (never to saving throws); the ±1 caps then apply to what is left
+  (the roll tests cap them).
+
+Example:
+    >>> from rulesbook.systems.wh40k.faction import death_guard
+    >>> dg = death_guard()
+    >>> m = dg.datasheets["mortarion"]
+    >>> attacker = Side(datasheet=m, aura=dg.abilities["diseased-influence"])
+    >>> plan = apply_effects([m.weapons["the-lantern"]], Target(4, 3, 2, models=5), Situation(),
+    ...                      attacker, Side(), Context(ranged=True, battle_round=1))
+    >>> plan.situation.reroll_wounds
+    'ones'
+    >>> [a.name for a in plan.applied if a.applied]
+    ['Lord of the Death Guard', 'Diseased Influence']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Literal
+
+from rulesbook.dice import REROLLS, Reroll
+from rulesbook.errors import InputError
+from rulesbook.registry import implements
+from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
+from rulesbook.systems.wh40k.faction import (
+    Ability,
+    Datasheet,
+    Detachment,
+    Effect,
+    Faction,
+    Stratagem,
+    death_guard,
+)
+from rulesbook.systems.wh40k.faction_rules import describe_effect
+from rulesbook.systems.wh40k.rules import Situation, battle_shock_test
+from rulesbook.systems.wh40k.weapons import Target, Weapon, parse_abilities
+
+__all__ = [
+    "Applied",
+    "Context",
+    "EffectPlan",
+    "Side",
+    "apply_effects",
+    "attack_phases",
+    "p_not_battle_shocked",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One side of the attack: its datasheet (``None`` for a typed profile), the Host of Plagues
+    aura of the round, the stratagems its player uses, its detachment and Sickness, whether its
+    model is Damaged, and its keywords when it has no datasheet."""
+
+    datasheet: Datasheet | None = None
+    aura: Ability | None = None
+    stratagems: tuple[Stratagem, ...] = ()
+    detachment: Detachment | None = None
+    sickness: Ability | None = None
+    damaged: bool = False
+    keywords: tuple[str, ...] = ()
+
+    def has(self, keyword: str) -> bool:
+        """Whether the unit has the keyword (a profile has the keywords it was given)."""
+        if self.datasheet is not None:
+            return self.datasheet.has(keyword)
+        return keyword in self.keywords
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """The attack: ranged or melee, Fire Overwatch, battle round, distance between the two units
+    (``None``: not given), and whether an Infected objective marker is in reach."""
+
+    ranged: bool
+    battle_round: int = 1
+    overwatch: bool = False
+    distance: int | None = None
+    infected: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """One declared effect and what became of it."""
+
+    rule: str
+    name: str
+    effect: str
+    applied: bool
+    why: str
+    side: str = "attacker"
+    """Whose rule it is: ``attacker`` or ``target``."""
+
+
+@dataclass(frozen=True, slots=True)
+class EffectPlan:
+    """The weapons, target and situation after every effect, with the record and warnings."""
+
+    weapons: tuple[Weapon, ...]
+    target: Target
+    situation: Situation
+    applied: tuple[Applied, ...]
+    warnings: tuple[str, ...] = field(default=())
+
+
+type Owner = Literal["attacker", "defender"]
+
+
+def attack_phases(ctx: Context, owner: Owner) -> frozenset[str]:
+    """The phases the attack happens in, seen from ``owner``'s side.
+
+    >>> sorted(attack_phases(Context(ranged=True), "defender"))
+    ['opponent-shooting']
+    >>> sorted(attack_phases(Context(ranged=True, overwatch=True), "attacker"))
+    ['opponent-charge', 'opponent-movement']
+    """
+    if not ctx.ranged:
+        return frozenset({"fight"})
+    if ctx.overwatch:
+        mine = {"opponent-movement", "opponent-charge"}
+        return frozenset(mine if owner == "attacker" else {p.replace("opponent", "your") for p in mine})
+    return frozenset({"your-shooting" if owner == "attacker" else "opponent-shooting"})
+
+
+@dataclass(frozen=True, slots=True)
+class _Source:
+    rule: str
+    name: str
+    side: str
+    chosen: bool
+    """Chosen by the player (a stratagem, an aura, a Sickness): out of scope gives a warning."""
+    effects: tuple[Effect, ...]
+
+
+@implements("wh40k.death-guard.ability.host-of-plagues", "wh40k.death-guard.detachment.verminous-haze")
+def _sources(side: Side, faction: Faction, owner: str) -> list[_Source]:
+    """The rules a side brings: its datasheet's abilities (Host of Plagues only through the one
+    aura of the round), the chosen aura, its detachment's abilities (of Spread the Sickness only
+    the chosen Sickness) and its stratagems."""
+    out: list[_Source] = []
+    if side.datasheet is not None:
+        for key in side.datasheet.abilities:
+            ab = faction.abilities[key]
+            if ab.choice_of:  # Host of Plagues: only the aura of the round
+                continue
+            if key == "nurgles-gift" or ab.effects:
+                out.append(_Source(ab.id, ab.name, owner, False, ab.effects))
+    if side.aura is not None:
+        out.append(_Source(side.aura.id, side.aura.name, owner, True, side.aura.effects))
+    if side.detachment is not None:
+        for key in side.detachment.choices:
+            ab = faction.abilities[key]
+            if side.detachment.key == "spread-the-sickness" and ab is not side.sickness:
+                continue
+            out.append(_Source(ab.id, ab.name, owner, True, ab.effects))
+    for st in side.stratagems:
+        out.append(_Source(st.id, st.name, owner, True, st.effects))
+    return out
+
+
+_REROLL_ORDER: dict[str, int] = {r: i for i, r in enumerate(REROLLS)}
+
+
+class _Builder:
+    """Accumulates the changes; every decision is recorded."""
+
+    def __init__(self, weapons: Sequence[Weapon], target: Target, situation: Situation) -> None:
+        self.weapons = list(weapons)
+        self.target = target
+        self.situation = situation
+        self.applied: list[Applied] = []
+        self.warnings: list[str] = []
+
+    def note(self, src: _Source, effect: Effect | None, applied: bool, why: str) -> None:
+        shown = describe_effect(effect) if effect is not None else ""
+        self.applied.append(Applied(src.rule, src.name, shown, applied, why, src.side))
+
+    def weapon_abilities(self, word: str) -> str:
+        ab = parse_abilities(word)
+        changed = []
+        for i, w in enumerate(self.weapons):
+            old = w.abilities
+            if ab.sustained is not None:
+                if old.sustained is not None and old.sustained.die().mean() >= ab.sustained.die().mean():
+                    continue
+                new = replace(old, sustained=ab.sustained)
+            else:
+                new = replace(
+                    old, heavy=old.heavy or ab.heavy, ignores_cover=old.ignores_cover or ab.ignores_cover
+                )
+            if new != old:
+                self.weapons[i] = replace(w, abilities=new)
+                changed.append(w.name)
+        return ", ".join(changed) if changed else "no weapon changed (each already has it)"
+
+
+@implements(
+    "wh40k.death-guard.ability.nurgles-gift",
+    "wh40k.death-guard.ability.miasma-of-pestilence",
+    "wh40k.death-guard.ability.diseased-influence",
+    "wh40k.death-guard.ability.toxic-presence",
+    "wh40k.death-guard.ability.lord-of-the-death-guard",
+    "wh40k.death-guard.ability.damaged",
+    "wh40k.death-guard.ability.skullsquirm-blight",
+    "wh40k.death-guard.ability.rattlejoint-ague",
+    "wh40k.death-guard.ability.scabrous-soulrot",
+    "wh40k.death-guard.ability.scouts-and-stealth",
+    "wh40k.death-guard.stratagem.ferric-blight",
+    "wh40k.death-guard.stratagem.boilblight",
+    "wh40k.death-guard.stratagem.cloud-of-flies",
+    "wh40k.death-guard.stratagem.disgustingly-resilient",
+    "wh40k.death-guard.stratagem.sanguous-flux",
+    "wh40k.death-guard.stratagem.fire-overwatch",
+    "wh40k.death-guard.detachment.spread-the-sickness",
+    "wh40k.death-guard.detachment.verminous-haze",
+)
+def apply_effects(
+    weapons: Sequence[Weapon],
+    target: Target,
+    situation: Situation,
+    attacker: Side,
+    defender: Side,
+    ctx: Context,
+    choices: Wh40kChoices = CHOICES,
+    faction: Faction | None = None,
+) -> EffectPlan:
+    """Apply every declared effect of both sides to one attack (see the module docstring)."""
+    faction = faction or death_guard()
+    r = choices.readings
+    b = _Builder(weapons, target, situation)
+    sides: dict[Owner, tuple[Side, list[_Source]]] = {
+        "attacker": (attacker, _sources(attacker, faction, "attacker")),
+        "defender": (defender, _sources(defender, faction, "target")),
+    }
+    # Contagion Range of each side (the published table, + Toxic Presence), and Lord's reach
+    contagion: dict[Owner, int] = {}
+    ignores: dict[Owner, str] = {}
+    for owner, (side, sources) in sides.items():
+        contagion[owner] = faction.contagion(ctx.battle_round)
+        for src in sources:
+            for e in src.effects:
+                if e.kind == "contagion-range" and isinstance(e.value, int):
+                    contagion[owner] += e.value
+                if e.kind == "ignore-modifiers" and all(side.has(k) for k in e.keywords):
+                    ignores[owner] = src.name
+    own_aura_reaches = r.lord_of_the_death_guard == "ignores"
+    hit_mods: list[tuple[str, int]] = [("hit_modifier input", situation.hit_modifier)]
+    wound_mods: list[tuple[str, int]] = [("wound_modifier input", situation.wound_modifier)]
+    ap_by_rule: dict[str, int] = {}
+
+    for owner, (side, sources) in sides.items():
+        phases = attack_phases(ctx, owner)
+        other: Owner = "defender" if owner == "attacker" else "attacker"
+        for src in sources:
+            for e in src.effects:
+                why = _out_of_scope(e, phases, ctx, side, owner)
+                if why:
+                    b.note(src, e, False, why)
+                    if src.chosen and ("phase" in why or "attacks only" in why):
+                        b.warnings.append(f"{src.name}: {why}; it changes nothing here")
+                    continue
+                if e.condition is not None:
+                    ok = {
+                        "infected": ctx.infected,
+                        "not-infected": not ctx.infected,
+                        "damaged": side.damaged,
+                    }[e.condition]
+                    if not ok:
+                        b.note(src, e, False, f"needs {e.condition} (not the case here)")
+                        continue
+                if e.range == "contagion":
+                    reach = _contagion_reach(ctx, contagion[owner], r.contagion_range)
+                    if reach:
+                        b.note(src, e, False, reach)
+                        continue
+                _apply_one(
+                    b,
+                    src,
+                    e,
+                    owner,
+                    other,
+                    ignores,
+                    own_aura_reaches,
+                    hit_mods,
+                    wound_mods,
+                    ap_by_rule,
+                    choices,
+                )
+
+    # modifiers to the attacker's rolls, with Lord of the Death Guard
+    lord = ignores.get("attacker") if own_aura_reaches else None
+    hit = _sum_mods(b, hit_mods, lord, "Hit roll")
+    wound = _sum_mods(b, wound_mods, lord, "Wound roll")
+    target_now = b.target
+    if lord and target_now.stealth and ctx.ranged:
+        target_now = replace(target_now, stealth=False)
+        b.applied.append(
+            Applied(
+                "wh40k.death-guard.ability.lord-of-the-death-guard",
+                "Lord of the Death Guard",
+                "ignore modifiers",
+                True,
+                "the target's Stealth (−1 to hit) is disregarded",
+            )
+        )
+    b.target = target_now
+    b.situation = replace(b.situation, hit_modifier=hit, wound_modifier=wound)
+    return EffectPlan(
+        tuple(b.weapons), b.target, b.situation, tuple(b.applied), tuple(dict.fromkeys(b.warnings))
+    )
+
+
+def _out_of_scope(e: Effect, phases: frozenset[str], ctx: Context, side: Side, owner: Owner) -> str:
+    if "any" not in e.phases and not phases & set(e.phases):
+        return f"a {'/'.join(e.phases)} phase effect, but this attack is in {'/'.join(sorted(phases))}"
+    if e.attack == "ranged" and not ctx.ranged:
+        return "ranged attacks only, and this is a melee attack"
+    if e.attack == "melee" and ctx.ranged:
+        return "melee attacks only, and this is a ranged attack"
+    if e.affects == "own" and e.keywords and not all(side.has(k) for k in e.keywords):
+        return f"reaches only units with {', '.join(e.keywords)}"
+    return ""
+
+
+def _contagion_reach(ctx: Context, reach: int, reading: str) -> str:
+    if reading == "not-modelled":
+        return "Contagion Range is not modelled (reading contagion-range = not-modelled)"
+    if reading == "toughness-input":
+        return "the player enters its effect as inputs (reading contagion-range = toughness-input)"
+    if ctx.distance is None:
+        return f'no distance given (Contagion Range this battle round: {reach}")'
+    if ctx.distance > reach:
+        return f'the units are {ctx.distance}" apart, beyond the Contagion Range of {reach}"'
+    return ""
+
+
+@implements(
+    "wh40k.death-guard.ability.supreme-commander",
+    "wh40k.death-guard.ability.infected-objectives",
+    "wh40k.death-guard.stratagem.battlefield-command",
+    "wh40k.death-guard.stratagem.command-re-roll",
+    "wh40k.death-guard.stratagem.command-re-roll-boarding-actions",
+    "wh40k.death-guard.stratagem.explosive-clearance",
+    "wh40k.death-guard.stratagem.counter-offensive",
+    "wh40k.death-guard.stratagem.counter-offensive-boarding-actions",
+    "wh40k.death-guard.stratagem.rapid-ingress",
+    "wh40k.death-guard.stratagem.grenade",
+    "wh40k.death-guard.stratagem.heroic-intervention",
+    "wh40k.death-guard.stratagem.epic-challenge",
+    "wh40k.death-guard.stratagem.gifts-of-decay",
+)
+def _apply_one(
+    b: _Builder,
+    src: _Source,
+    e: Effect,
+    owner: Owner,
+    other: Owner,
+    ignores: dict[Owner, str],
+    own_aura_reaches: bool,
+    hit_mods: list[tuple[str, int]],
+    wound_mods: list[tuple[str, int]],
+    ap_by_rule: dict[str, int],
+    choices: Wh40kChoices,
+) -> None:
+    r = choices.readings
+    attacking = (owner == "attacker") == (e.affects == "own")
+    """Whether the effect lands on the attacking unit (else on the target)."""
+    k = e.kind
+    if k == "none":
+        if r.outside_attack_rules == "refuse" and src.chosen:
+            raise InputError(
+                "stratagems",
+                f"{src.name} changes no number of an attack (reading outside-attack-rules = refuse)",
+            )
+        b.note(src, e, False, f"changes no number of an attack ({e.note}; see {e.register})")
+        return
+    if k == "contagion-range":
+        b.note(src, e, True, "the Contagion Range used here includes it")
+        return
+    if k == "ignore-modifiers":
+        if own_aura_reaches:
+            b.note(src, e, True, "the unit disregards the harmful modifiers listed under it")
+        else:
+            b.note(
+                src,
+                e,
+                False,
+                "the aura does not reach Mortarion himself (reading lord-own-modifiers = applies)",
+            )
+        return
+    if k == "auto-pass":
+        b.note(src, e, False, "acts on a Battle-shock test (wh40k.battle-shock), not on an attack")
+        return
+    if attacking:
+        if k == "hit-modifier" and isinstance(e.value, int):
+            hit_mods.append((src.name, e.value))
+            b.note(src, e, True, f"Hit roll modifier {e.value:+d} (capped with the others at ±1)")
+        elif k == "wound-modifier" and isinstance(e.value, int):
+            wound_mods.append((src.name, e.value))
+            b.note(src, e, True, f"Wound roll modifier {e.value:+d} (capped with the others at ±1)")
+        elif k in ("reroll-hits", "reroll-wounds") and isinstance(e.value, str):
+            wanted: Reroll = "ones" if e.value == "ones" else "failed"
+            hits = k == "reroll-hits"
+            now = b.situation.reroll_hits if hits else b.situation.reroll_wounds
+            if _REROLL_ORDER[wanted] > _REROLL_ORDER[now]:
+                if hits:
+                    b.situation = replace(b.situation, reroll_hits=wanted)
+                else:
+                    b.situation = replace(b.situation, reroll_wounds=wanted)
+                b.note(src, e, True, f"{k.replace('reroll-', 're-roll ')}: {e.value}")
+            else:
+                b.note(src, e, False, f"the attack already re-rolls {now}")
+        elif k == "ap" and isinstance(e.value, int):
+            b.weapons = [replace(w, ap=max(-6, w.ap - e.value)) for w in b.weapons]
+            ap_by_rule[src.rule] = ap_by_rule.get(src.rule, 0) + e.value
+            b.note(src, e, True, f"every weapon's AP improved by {e.value}")
+        elif k == "critical-ap" and isinstance(e.value, int):
+            extra = e.value - ap_by_rule.get(src.rule, 0)
+            b.situation = replace(b.situation, critical_wound_ap=b.situation.critical_wound_ap + extra)
+            b.note(src, e, True, f"a Critical Wound's AP improved by {e.value} in all")
+        elif k == "weapon-ability":
+            b.note(src, e, True, "weapons changed: " + b.weapon_abilities(str(e.value)))
+        elif k == "overwatch":
+            b.situation = replace(b.situation, overwatch=True)
+            b.note(src, e, True, "only unmodified 6s hit (wh40k.attack.fire-overwatch)")
+        elif k == "worsen" and e.characteristic == "skill" and isinstance(e.value, int):
+            if ignores.get("attacker") and own_aura_reaches:
+                b.note(src, e, False, f"disregarded through {ignores['attacker']}")
+            elif r.sickness_caps == "roll-modifier":
+                hit_mods.append((src.name, -e.value))
+                b.note(
+                    src, e, True, "a −1 Hit roll modifier (reading sickness-modifier-caps = roll-modifier)"
+                )
+            else:
+                b.weapons = [replace(w, skill=min(7, w.skill + e.value)) for w in b.weapons]
+                b.note(src, e, True, f"BS/WS {e.value} worse (a characteristic, outside the ±1 cap)")
+        else:
+            b.note(src, e, False, "protects or changes the attacking unit in other ways, not its attacks")
+        return
+    # on the target
+    t = b.target
+    if k == "cover":
+        b.target = replace(t, cover=True)
+        b.note(src, e, True, "the target has the Benefit of Cover")
+    elif k == "stealth":
+        b.target = replace(t, stealth=True)
+        b.note(src, e, True, "the target has Stealth (−1 to ranged Hit rolls)")
+    elif k == "damage-reduction" and isinstance(e.value, int):
+        b.target = replace(t, damage_reduction=t.damage_reduction + e.value)
+        b.note(src, e, True, f"Damage of each attack reduced by {e.value}")
+    elif k == "worsen" and e.characteristic in ("toughness", "save") and isinstance(e.value, int):
+        if ignores.get("defender") and own_aura_reaches:
+            b.note(src, e, False, f"disregarded through the target's {ignores['defender']}")
+        elif e.characteristic == "toughness":
+            b.target = replace(t, toughness=max(1, t.toughness - e.value))
+            b.note(src, e, True, f"target Toughness {t.toughness} → {b.target.toughness}")
+        elif r.sickness_caps == "roll-modifier":
+            b.situation = replace(b.situation, save_modifier=b.situation.save_modifier - e.value)
+            b.note(
+                src, e, True, "a −1 saving throw modifier (reading sickness-modifier-caps = roll-modifier)"
+            )
+        else:
+            b.target = replace(t, save=min(7, t.save + e.value))
+            b.note(
+                src,
+                e,
+                True,
+                f"target Save {t.save}+ → {b.target.save}+" if b.target.save < 7 else "no armour save left",
+            )
+    elif k == "worsen":
+        b.note(src, e, False, f"{e.characteristic} changes Battle-shock tests or objectives, not this attack")
+    else:
+        b.note(src, e, False, "changes the unit's own attacks, not the attacks made against it")
+
+
+def _sum_mods(b: _Builder, mods: list[tuple[str, int]], lord: str | None, roll: str) -> int:
+    total = 0
+    for name, value in mods:
+        if lord and value < 0:
+            b.applied.append(
+                Applied(
+                    "wh40k.death-guard.ability.lord-of-the-death-guard",
+                    lord,
+                    "ignore modifiers",
+                    True,
+                    f"{name}: {roll} modifier {value:+d} disregarded",
+                )
+            )
+            continue
+        total += value
+    return total
+
+
+@implements(
+    "wh40k.death-guard.stratagem.insane-bravery",
+    "wh40k.death-guard.stratagem.insane-bravery-boarding-actions",
+    "wh40k.death-guard.ability.scabrous-soulrot",
+)
+def p_not_battle_shocked(
+    leadership: int,
+    stratagems: Sequence[Stratagem] = (),
+    enemy_sickness: Ability | None = None,
+    choices: Wh40kChoices = CHOICES,
+) -> Fraction:
+    """Chance a unit ends its Battle-shock step not Battle-shocked: the 2D6 test against its
+    Leadership, made worse by an enemy Sickness that worsens Leadership (Scabrous Soulrot: 6+
+    becomes 7+), and certain with an Insane Bravery (either version: before the roll, or after
+    a failed one).
+
+    >>> dg = death_guard()
+    >>> p_not_battle_shocked(6), p_not_battle_shocked(6, enemy_sickness=dg.abilities["scabrous-soulrot"])
+    (Fraction(13, 18), Fraction(7, 12))
+    >>> p_not_battle_shocked(9, [dg.stratagems["insane-bravery-boarding-actions"]])
+    Fraction(1, 1)
+    """
+    if any(e.kind == "auto-pass" and e.value == "battle-shock" for st in stratagems for e in st.effects):
+        return Fraction(1)
+    worse = 0
+    if enemy_sickness is not None:
+        worse = sum(
+            e.value
+            for e in enemy_sickness.effects
+            if e.kind == "worsen" and e.characteristic == "leadership" and isinstance(e.value, int)
+        )
+    return battle_shock_test(leadership + worse, choices=choices).p_pass()

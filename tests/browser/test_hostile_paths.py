@@ -1,0 +1,32 @@
+"""The hostile server paths of ``tests/hostile/server-paths.txt`` get 400 or 404 (403 for a
+path that climbs out of the site: tornado's static handler refuses it) — never a 500, a file
+from outside the site, or a hang (each is sent byte for byte, not normalised).
+"""
+
+from __future__ import annotations
+
+import http.client
+from urllib.parse import urlsplit
+
+import pytest
+
+from tests.browser.conftest import ROOT
+
+pytestmark = pytest.mark.browser
+
+PATHS = (ROOT / "tests" / "hostile" / "server-paths.txt").read_text(encoding="utf-8").splitlines()
+
+
+@pytest.mark.parametrize("path", PATHS, ids=lambda p: p[:40])
+def test_hostile_paths_are_refused(served: str, path: str) -> None:
+    where = urlsplit(served)
+    connection = http.client.HTTPConnection(where.hostname or "127.0.0.1", where.port, timeout=20)
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        body = response.read()
+    finally:
+        connection.close()
+    climbs = ".." in path or "%2e%2e" in path.lower()
+    assert response.status in ((400, 403, 404) if climbs else (400, 404)), (response.status, body[:300])
+    assert b"root:" not in body  # no /etc/passwd, whatever the path says
