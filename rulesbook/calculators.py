@@ -43,7 +43,7 @@ from rulesbook.inputs import (
     TextInput,
     WordListInput,
 )
-from rulesbook.results import CalcResult, Table, is_exact_list, publish_values
+from rulesbook.results import CalcResult, Column, Table, is_exact_list, publish_values
 
 __all__ = [
     "NOT_GIVEN",
@@ -51,6 +51,7 @@ __all__ = [
     "BoolInput",
     "Calculator",
     "ChoiceInput",
+    "Column",
     "DiceInput",
     "Input",
     "IntInput",
@@ -74,6 +75,15 @@ class Output:
     (:func:`publish_values`): a ``Fraction`` becomes a float under ``key`` and an exact string
     under ``key_exact``, a list of Fractions two lists. ``table`` outputs name a table of the
     result. ``when`` (non-empty) says when an output is present; others are always present.
+
+    What a reader sees is declared here too: ``label`` heads the value, ``columns`` label the
+    columns of a ``table`` output (:class:`~rulesbook.results.Column`; the shared columns of a
+    distribution, :data:`~rulesbook.results.DISTRIBUTION_COLUMNS`, come with it), and ``chart``
+    asks for a bar chart: for a ``list`` of probabilities, ``(x-axis label,)`` (index k is the
+    outcome); for a ``table``, ``(x column, y column, ...)``.
+
+    >>> Output("phases", "Phase by phase", "table", columns=(Column("phase", "Phase"),)).columns[0].label
+    'Phase'
     """
 
     key: str
@@ -81,6 +91,8 @@ class Output:
     kind: Literal["probability", "number", "count", "bool", "list", "text", "table"] = "probability"
     help: str = ""
     when: str = ""
+    columns: tuple[Column, ...] = ()
+    chart: tuple[str, ...] = ()
 
 
 class ChoiceSet(Protocol):
@@ -233,7 +245,12 @@ class Calculator:
         return self._finish(self.compute(**dict(items)))
 
     def _finish(self, result: CalcResult) -> CalcResult:
-        """Derive the published forms of exact values once (see :func:`publish_values`)."""
+        """Derive the published forms of exact values once (see :func:`publish_values`) and
+        give each result table the column labels its output declares."""
+        declared = {o.key: o.columns for o in self.outputs if o.columns}
+        if any(t.name in declared for t in result.tables):
+            tables = tuple(t.labelled(declared[t.name]) if t.name in declared else t for t in result.tables)
+            result = result.with_tables(tables)
         if not any(isinstance(v, Fraction) or is_exact_list(v) for v in result.values.values()):
             return result
         return result.with_values(publish_values(result.values))

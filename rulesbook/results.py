@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Protocol, Self, cast
+from typing import TYPE_CHECKING, Any, Literal, Protocol, Self, cast
 
 if TYPE_CHECKING:  # pragma: no cover - typing only; pandas/matplotlib load lazily
     import icepool
@@ -27,13 +27,18 @@ if TYPE_CHECKING:  # pragma: no cover - typing only; pandas/matplotlib load lazi
     from matplotlib.axes import Axes
 
 __all__ = [
+    "DISTRIBUTION_COLUMNS",
     "CalcResult",
+    "Column",
     "Distribution",
     "Table",
+    "exact_html",
+    "exact_note",
     "fold_both_lose",
     "fraction_str",
     "is_exact_list",
     "markov_step",
+    "percent",
     "probability_values",
     "publish_values",
     "short_fraction",
@@ -199,6 +204,7 @@ class Distribution[T: _Ordered]:
             title="Distribution",
             columns=(outcome_label, "p_exact", "p", "p_at_least", "p_at_most"),
             rows=tuple(rows),
+            column_info=DISTRIBUTION_COLUMNS,
         )
 
     def to_frame(self, outcome_label: str = "outcome") -> pandas.DataFrame:
@@ -242,11 +248,28 @@ def markov_step[S, U](
     >>> nxt.pop("edge"), nxt
     (Fraction(1, 4), {2: Fraction(1, 4), 1: Fraction(1, 4)})
     """
-    out: dict[U, Fraction] = {}
+    # Products are summed per denominator in integers and divided once per next state: the same
+    # exact answer as adding Fractions one by one, without a gcd at every addition.
+    terms: dict[U, dict[int, int]] = {}
     for state, p in masses.items():
+        pn, pd = p.numerator, p.denominator
         for nxt, q in transition(state):
-            out[nxt] = out.get(nxt, Fraction(0)) + p * q
-    return {k: v for k, v in out.items() if v}
+            den = pd * q.denominator
+            bucket = terms.get(nxt)
+            if bucket is None:
+                terms[nxt] = bucket = {}
+            bucket[den] = bucket.get(den, 0) + pn * q.numerator
+    out: dict[U, Fraction] = {}
+    for nxt, bucket in terms.items():
+        if len(bucket) == 1:
+            ((den, num),) = bucket.items()
+            value = Fraction(num, den)
+        else:
+            common = math.lcm(*bucket)
+            value = Fraction(sum(num * (common // den) for den, num in bucket.items()), common)
+        if value:
+            out[nxt] = value
+    return out
 
 
 def fold_both_lose[V: str](verdict: V, draw: str = "draw", both_lose: str = "both-lose") -> V:
@@ -265,13 +288,66 @@ def _plain(value: object) -> object:
 
 
 @dataclass(frozen=True, slots=True)
+class Column:
+    """The human side of one table column: its label and whether its numbers are probabilities.
+
+    A table keeps its column *keys* (the JSON contract: ``p_regroup_now``); what a reader sees
+    in the header is the declared ``label`` (``Regroups in this phase``). A ``probability``
+    column shows its numbers as percentages, with the exact fraction of the column
+    ``KEY_exact`` beside each one when the table has that column.
+
+    >>> Column("p_regroup_now", "Regroups in this phase", "probability").label
+    'Regroups in this phase'
+    """
+
+    key: str
+    label: str
+    kind: Literal["value", "probability"] = "value"
+
+
+DISTRIBUTION_COLUMNS = (
+    Column("p", "P(exactly)", "probability"),
+    Column("p_exact", "P(exactly), exact"),
+    Column("p_at_least", "P(at least)", "probability"),
+    Column("p_at_most", "P(at most)", "probability"),
+)
+"""Labels of the columns every distribution table shares (:meth:`Distribution.table`)."""
+
+
+def percent(value: float) -> str:
+    """A probability as a percentage with three significant digits (never rounded to 0 or 100).
+
+    >>> percent(7 / 12), percent(17 / 632), percent(0.000598), percent(0.99996), percent(1.0)
+    ('58.3%', '2.69%', '0.0598%', '99.996%', '100%')
+    """
+    if value <= 0 or value >= 1:
+        return "0%" if value <= 0 else "100%"
+    if value >= 0.1:
+        decimals = 1
+        while f"{value:.{decimals}%}" == f"{1:.{decimals}%}":
+            decimals += 1
+        return f"{value:.{decimals}%}"
+    if value >= 0.01:
+        return f"{value:.2%}"
+    return f"{value * 100:.3g}%"
+
+
+@dataclass(frozen=True, slots=True)
 class Table:
     """A small immutable table: the common currency of explanations, docs and widgets.
+
+    ``columns`` are the keys (the JSON form, :meth:`to_records`); ``column_info`` gives the
+    label and kind readers see (:class:`Column`; a calculator attaches what its output declares).
+    On screen a column ``KEY_exact`` is shown beside ``KEY``, not as a column of its own.
 
     Example:
         >>> t = Table("odds", "Odds", ("ld", "p"), ((7, "7/12"),))
         >>> t.to_markdown().splitlines()[0]
         '| ld | p |'
+        >>> t = Table("odds", "Odds", ("ld", "p_exact", "p"), ((7, "7/12", 7 / 12),),
+        ...           column_info=(Column("ld", "Leadership"), *DISTRIBUTION_COLUMNS))
+        >>> t.to_markdown().splitlines()[::2]
+        ['| Leadership | P(exactly) |', '| 7 | 58.3% (7/12) |']
     """
 
     name: str
@@ -279,6 +355,51 @@ class Table:
     columns: tuple[str, ...]
     rows: tuple[tuple[Any, ...], ...]
     note: str = ""
+    column_info: tuple[Column, ...] = ()
+
+    def column(self, key: str) -> Column | None:
+        """The declared label and kind of column ``key`` (None when undeclared)."""
+        for info in self.column_info:
+            if info.key == key:
+                return info
+        return None
+
+    def label(self, key: str) -> str:
+        """What the header of column ``key`` reads: its declared label, else the key itself."""
+        info = self.column(key)
+        return info.label if info is not None else key
+
+    def labelled(self, columns: Sequence[Column]) -> Table:
+        """This table with ``columns`` declared (they take precedence over its own)."""
+        keys = {c.key for c in columns}
+        info = (*columns, *(c for c in self.column_info if c.key not in keys))
+        return Table(self.name, self.title, self.columns, self.rows, self.note, info)
+
+    def shown_columns(self) -> list[tuple[int, int | None]]:
+        """(column index, index of its exact column or None) for every column a reader sees."""
+        index = {key: i for i, key in enumerate(self.columns)}
+        paired = {f"{key}_exact" for key in self.columns if f"{key}_exact" in index}
+        return [(i, index.get(f"{key}_exact")) for i, key in enumerate(self.columns) if key not in paired]
+
+    def _probability(self, i: int, exact: int | None) -> bool:
+        info = self.column(self.columns[i])
+        return exact is not None or (info is not None and info.kind == "probability")
+
+    def cells(self, row: Sequence[Any]) -> list[tuple[str, str | None]]:
+        """One row as a reader sees it: (text, exact fraction or None) per shown column."""
+        out: list[tuple[str, str | None]] = []
+        for i, exact in self.shown_columns():
+            value = row[i]
+            whole = None if exact is None else _cell(row[exact])
+            if (
+                self._probability(i, exact)
+                and isinstance(value, float | Fraction)
+                and not isinstance(value, bool)
+            ):
+                out.append((percent(float(value)), whole))
+            else:
+                out.append((_cell(value), whole))
+        return out
 
     def to_records(self) -> list[dict[str, Any]]:
         """Rows as dictionaries keyed by column (JSON-ready)."""
@@ -291,31 +412,43 @@ class Table:
         return pd.DataFrame(list(self.rows), columns=list(self.columns))
 
     def to_markdown(self) -> str:
-        """A Markdown table."""
-        head = "| " + " | ".join(self.columns) + " |"
-        sep = (
-            "|"
-            + "|".join("---:" if _numeric_column(self, i) else "---" for i in range(len(self.columns)))
-            + "|"
-        )
-        body = ["| " + " | ".join(short_fraction(_cell(v)) for v in row) + " |" for row in self.rows]
+        """A Markdown table (declared labels as headers, percentages with their exact fraction)."""
+        shown = self.shown_columns()
+        head = "| " + " | ".join(_md(self.label(self.columns[i])) for i, _ in shown) + " |"
+        sep = "|" + "|".join("---:" if _numeric_column(self, i) else "---" for i, _ in shown) + "|"
+        body = []
+        for row in self.rows:
+            texts = [
+                short_fraction(text) if exact is None else f"{text} ({exact_note(exact)})"
+                for text, exact in self.cells(row)
+            ]
+            body.append("| " + " | ".join(_md(t) for t in texts) + " |")
         return "\n".join([head, sep, *body])
 
     def to_html(self) -> str:
-        """An HTML table; cells reading ``pass``/``fail`` get classes for colouring."""
+        """An HTML table; cells reading ``pass``/``fail`` get classes for colouring.
+
+        A probability shows as a percentage with its exact fraction beside it; a huge fraction
+        is summarised on screen and whole in the cell's ``title`` (hover) and ``data-exact``.
+        """
         out = [f'<table class="rulesbook-table" data-table="{html.escape(self.name)}">']
         if self.title:
             out.append(f"<caption>{html.escape(self.title)}</caption>")
         out.append(
             "<thead><tr>"
-            + "".join(f"<th>{html.escape(c)}</th>" for c in self.columns)
+            + "".join(
+                f'<th data-column="{html.escape(self.columns[i])}">{html.escape(self.label(self.columns[i]))}</th>'
+                for i, _ in self.shown_columns()
+            )
             + "</tr></thead><tbody>"
         )
         for row in self.rows:
             cells = []
-            for v in row:
-                text = _cell(v)
+            for text, exact in self.cells(row):
                 cls = f' class="rb-{text}"' if text in ("pass", "fail", "critical") else ""
+                if exact is not None:
+                    cells.append(f"<td>{html.escape(text)} {exact_html(exact)}</td>")
+                    continue
                 short = short_fraction(text)
                 if short != text:  # a huge exact fraction: summarised, whole in the tooltip
                     cells.append(f'<td title="{html.escape(text)}">{html.escape(short)}</td>')
@@ -327,6 +460,39 @@ class Table:
 
     def _repr_html_(self) -> str:
         return self.to_html()
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def exact_html(exact: str, limit: int = 24) -> str:
+    """An exact fraction beside its percentage (HTML): short ones whole, huge ones summarised
+    with the whole fraction on hover (``title``) and in ``data-exact``.
+
+    >>> exact_html("17/632")
+    '<small class="rb-exact">(17/632)</small>'
+    """
+    note = exact_note(exact, limit)
+    if note == exact:
+        return f'<small class="rb-exact">({html.escape(exact)})</small>'
+    return (
+        f'<small class="rb-exact" title="{html.escape(exact)}" data-exact="{html.escape(exact)}">'
+        f"({html.escape(note)})</small>"
+    )
+
+
+def exact_note(exact: str, limit: int = 24) -> str:
+    """An exact fraction as a reader wants it beside its percentage: whole when short, else
+    its size (the percentage already says its value).
+
+    >>> exact_note("17/632"), exact_note("7" * 17 + "/" + "2" * 19)
+    ('17/632', 'exact: 17/19 digits')
+    """
+    num, sep, den = exact.partition("/")
+    if not sep or len(exact) <= limit or not (num.isdigit() and den.isdigit()):
+        return exact
+    return f"exact: {len(num)}/{len(den)} digits"
 
 
 def short_fraction(text: str, limit: int = 24) -> str:
@@ -415,6 +581,15 @@ class CalcResult:
         out = object.__new__(CalcResult)
         object.__setattr__(out, "values", MappingProxyType({k: _freeze(v) for k, v in values.items()}))
         object.__setattr__(out, "tables", self.tables)
+        object.__setattr__(out, "explanation", self.explanation)
+        object.__setattr__(out, "warnings", self.warnings)
+        return out
+
+    def with_tables(self, tables: tuple[Table, ...]) -> CalcResult:
+        """The same result with other tables (values, explanation and warnings shared)."""
+        out = object.__new__(CalcResult)
+        object.__setattr__(out, "values", self.values)
+        object.__setattr__(out, "tables", tuple(tables))
         object.__setattr__(out, "explanation", self.explanation)
         object.__setattr__(out, "warnings", self.warnings)
         return out

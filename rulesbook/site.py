@@ -25,6 +25,7 @@ from rulesbook.index import SYSTEMS_DIR, anchor, covering_tests, page_of, rule_i
 from rulesbook.present import result_markdown, tables_markdown
 from rulesbook.registry import Interpretation, Rule, System, registry
 from rulesbook.results import Table
+from rulesbook.site_live import calculator_panel, live_iframe
 from rulesbook.site_static import LIVE_PREFIX, live_link, live_note, static_build, static_calculator_html
 from rulesbook.sources import citation_md, source_link
 
@@ -83,6 +84,7 @@ def rule_page(rule: Rule) -> str:
     ]
     if info.summary:
         out += [f"> {info.summary}", ""]
+    out += calculator_panel(here, info.calculators)  # near the top: the reader can try it at once
     out += [info.text, ""]
     out += [
         "**Source:** "
@@ -129,7 +131,10 @@ def calculator_page(calc: Calculator) -> str:
         calc.summary,
         "",
     ]
-    out += ["## Try it", "", static_calculator_html(calc), "", live_note(calc.id), ""]
+    if static_build():
+        out += ["## Try it", "", static_calculator_html(calc), "", live_note(calc.id), ""]
+    else:  # served: the live calculator itself, at the top, sized to its content
+        out += ["## Try it", "", live_iframe(calc.id), ""]
     out += ["## Inputs", "", "| key | allowed | default | meaning |", "|---|---|---|---|"]
     for inp in calc.inputs:
         default = "*required*" if inp.required else f"`{inp.format(inp.default)}`"
@@ -158,16 +163,6 @@ def calculator_page(calc: Calculator) -> str:
     tables = _reference_tables(calc.id)
     if tables:
         out += ["## Computed tables", "", *tables_markdown(tables)]
-    if not static_build():
-        out += [
-            "## Live",
-            "",
-            "With `rulesbook serve` running, the calculator works here:",
-            "",
-            f'<iframe class="rb-live" src="{LIVE_PREFIX}{calc.id}" title="{calc.title}" '
-            'style="width:100%;height:720px;border:1px solid #ccc"></iframe>',
-            "",
-        ]
     out += [
         "## In Python",
         "",

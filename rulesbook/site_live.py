@@ -11,11 +11,14 @@ True
 
 from __future__ import annotations
 
+import html
+import posixpath
+
 from rulesbook.index import page_of
 from rulesbook.registry import registry
-from rulesbook.site_static import live_link, static_build
+from rulesbook.site_static import LIVE_PREFIX, TRY_IT, live_link, static_build
 
-__all__ = ["LIVE_APPS", "LIVE_INDEX_PAGE", "live_index_page"]
+__all__ = ["LIVE_APPS", "LIVE_INDEX_PAGE", "calculator_panel", "live_iframe", "live_index_page"]
 
 LIVE_INDEX_PAGE = "live.md"
 """Where the page is written (``/site/live/`` when served)."""
@@ -52,3 +55,52 @@ def live_index_page() -> str:
             link = live_link(LIVE_INDEX_PAGE, page_of(calc.id), calc.id, calc.title, calc.title)
             out.append(f"* {link} (`{calc.id}`) — {calc.summary}")
     return "\n".join(out) + "\n"
+
+
+def live_iframe(calc_id: str) -> str:
+    """The live calculator embedded in a served page (one line of raw HTML).
+
+    ``docs/javascripts/live-embed.js`` sizes the frame to its content (the calculator is served
+    by the same server, so the page may read its height): no fixed box, no scrolling inside.
+
+    >>> live_iframe("scrollhammer.morale-check").startswith('<iframe class="rb-live" src="/calc/')
+    True
+    """
+    title = html.escape(registry().calculator(calc_id).title)
+    return (
+        f'<iframe class="rb-live" src="{LIVE_PREFIX}{calc_id}?embed=1" title="{title}" '
+        'style="width:100%;height:560px;border:1px solid #ccc"></iframe>'
+    )
+
+
+def calculator_panel(here: str, calc_ids: list[str] | tuple[str, ...]) -> list[str]:
+    """Markdown lines for the top of a rule page: its calculator in an open, collapsible panel.
+
+    Served (``rulesbook serve``): the first calculator runs live in the panel, sized to its
+    content; any others are linked. Static: the panel links each calculator's own form (its
+    precomputed answers are too large to copy onto every rule page that uses it).
+
+    >>> lines = calculator_panel("scrollhammer/rules/x.md", ["scrollhammer.morale-check"])
+    >>> lines[0].startswith('<details class="rb-calc-panel" open')
+    True
+    """
+    if not calc_ids:
+        return []
+    reg = registry()
+    first = reg.calculator(calc_ids[0])
+    out = [
+        f'<details class="rb-calc-panel" open markdown="1"><summary>Calculator: {html.escape(first.title)}</summary>',
+        "",
+    ]
+    if not static_build():
+        out += [live_iframe(first.id), ""]
+    links = []
+    for calc_id in calc_ids if static_build() else calc_ids[1:]:
+        calc = reg.calculator(calc_id)
+        rel = posixpath.relpath(page_of(calc_id), posixpath.dirname(here) or ".")
+        target = f"{LIVE_PREFIX}{calc_id}" if not static_build() else f"{rel}#{TRY_IT}"
+        links.append(f"[{calc.title}]({target})")
+    if links:
+        out += [("Try it: " if static_build() else "Also: ") + " · ".join(links), ""]
+    out += ["</details>", ""]
+    return out

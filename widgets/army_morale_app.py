@@ -10,7 +10,11 @@ Stable hooks for scripts and browser tests: the values are ``<span data-key="a_v
 ``data-key="b_value"`` (also ``turn``, ``verdict``, ``error``); the Panel inputs carry the CSS
 classes ``am-event-type``, ``am-side``, ``am-detachment``, ``am-war-engine``, ``am-number``,
 ``am-result``, ``am-reason``, ``am-<side>-<rally field>``, ``am-upload`` and the buttons
-``am-add-event``, ``am-end-rally``, ``am-undo``.
+``am-add-event``, ``am-end-rally``, ``am-undo``, ``am-new-game`` and ``am-download``.
+
+Nothing that discards recorded events happens on one click: undo, a new game and loading a log
+over a game in progress first show what would go (``am-confirm``, text ``am-confirm-text``)
+and wait for ``am-confirm-yes`` or ``am-confirm-no``.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from rulesbook.inputs import ChoiceInput, Input, IntInput
 from rulesbook.results import Table
 from rulesbook.systems.army_morale.log import EVENT_TYPES, RALLY_INPUTS, GameLog, event_kind
 from rulesbook.systems.army_morale.logfile import log_from_text, log_to_text
-from rulesbook.systems.army_morale.replay import LEDGER_COLUMNS
+from rulesbook.systems.army_morale.replay import LEDGER_COLUMNS, LEDGER_LABELS
 from rulesbook.systems.army_morale.rules import SIDES
 from rulesbook.systems.army_morale.tracker import (
     FORM_SLOTS,
@@ -38,7 +42,7 @@ from widgets.games import MAX_LOG_BYTES, GameStore
 __all__ = ["APPS", "RALLY_FIELDS", "Session", "TrackerView", "ipy_tracker", "make_tracker", "status_html"]
 
 STYLE = """<style>
-.am-status { font-family: system-ui, sans-serif; overflow-x: auto; }
+.am-status { font-family: system-ui, sans-serif; font-size: 15px; overflow-x: auto; }
 .am-values { display: flex; flex-wrap: wrap; gap: .5em 2em; align-items: baseline; }
 .am-army { display: flex; flex-direction: column; }
 .am-army .am-name { font-size: .85em; color: #555; }
@@ -103,7 +107,9 @@ def status_html(tracker: Tracker, error: str = "") -> str:
         parts.append(f'<p class="am-error" data-key="error">{html.escape(error)}</p>')
     parts += [f'<p class="am-warn">⚠ {html.escape(w)}</p>' for w in ledger.warnings]
     rows = tuple(e.row() for e in reversed(ledger.entries))
-    parts.append(Table("ledger", "Ledger (newest first)", LEDGER_COLUMNS, rows).to_html())
+    parts.append(
+        Table("ledger", "Ledger (newest first)", LEDGER_COLUMNS, rows, column_info=LEDGER_LABELS).to_html()
+    )
     parts.append("</div>")
     return "".join(parts)
 
@@ -205,30 +211,51 @@ class TrackerView:
         add = w.Button(label="Add event", color="primary", css_classes=["am-add-event"])
         end = w.Button(label="End Rally phase (step R4)", color="success", css_classes=["am-end-rally"])
         undo = w.Button(label="Undo last", css_classes=["am-undo"])
+        new_game = w.Button(label="New game (same armies)", css_classes=["am-new-game"])
+        self.pending: Callable[[], None] | None = None  # what waits for the player's confirmation
+        self.confirm_text = pn.pane.HTML("", css_classes=["am-confirm-text"], sizing_mode="stretch_width")
+        yes = w.Button(label="Yes, go ahead", button_type="danger", css_classes=["am-confirm-yes"])
+        keep = w.Button(label="No, keep the game", css_classes=["am-confirm-no"])
+        yes.on_click(lambda _e: self.answer(True))
+        keep.on_click(lambda _e: self.answer(False))
+        self.confirm = pn.Column(
+            self.confirm_text,
+            pn.FlexBox(yes, keep),
+            visible=False,
+            css_classes=["am-confirm"],
+            styles={"border": "2px solid #a00", "border-radius": "4px", "padding": "4px 8px"},
+            sizing_mode="stretch_width",
+        )
+        new_game.on_click(lambda _e: self.ask_new_game())
         add.on_click(lambda _e: self._do(self.session.add, self._values(self.event)))
         end.on_click(
             lambda _e: self._do(
                 self.session.end_rally, self._values(self.rally["a"]), self._values(self.rally["b"])
             )
         )
-        undo.on_click(lambda _e: self._do(self.session.undo))
+        undo.on_click(lambda _e: self.ask_undo())
         self.upload = w.FileInput(accept=".yaml,.yml,.json", multiple=False, css_classes=["am-upload"])
         self.saved = pn.pane.HTML("", css_classes=["am-saved"], sizing_mode="stretch_width")
         self.upload.param.watch(self._on_upload, "value")
         download = w.FileDownload(
-            callback=self._log_file, filename="army-morale-game.yaml", label="Download game log"
+            callback=self._log_file,
+            filename="army-morale-game.yaml",
+            label="Download game log (YAML)",
+            css_classes=["am-download"],
         )
         self.status = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["am-status-pane"])
         event_form = pn.Column("### One-time event", *self.event.values(), self.hint, add, width=330)
         rally_form = pn.Column(
             "### End of the Rally phase",
             pn.FlexBox(*(pn.Column(self.titles[s], *self.rally[s].values()) for s in SIDES)),
-            pn.FlexBox(end, undo),
-            "### Your own armies",
-            "Load a game log (YAML or JSON, schema in the Army Morale guide); it may hold turns already. "
-            "A loaded log starts a new game page; this game stays at its own address.",
-            self.upload,
+            pn.FlexBox(end, undo, new_game),
+            self.confirm,
+            "### Export and import",
+            "Download this game's log (the documented YAML log), or load one (YAML or JSON, schema in "
+            "the Army Morale guide); it may hold turns already. A loaded log starts a new game page; "
+            "this game stays at its own address.",
             download,
+            self.upload,
             self.saved,
         )
         self.view = pn.Column(
@@ -275,6 +302,53 @@ class TrackerView:
         )
         if self.on_game is not None:
             self.on_game(self.game)
+
+    # -- confirmation before anything discards events ---------------------------------------------
+    def ask(self, question: str, action: Callable[[], None]) -> None:
+        """Show ``question`` with Yes / No; ``action`` runs only on Yes (:meth:`answer`)."""
+        self.pending = action
+        self.confirm_text.object = f'<p data-key="confirm">{html.escape(question)}</p>'
+        self.confirm.visible = True
+
+    def answer(self, yes: bool) -> None:
+        """The player's answer to the open question: run the waiting action, or keep everything."""
+        action, self.pending = self.pending, None
+        self.confirm.visible = False
+        self.confirm_text.object = ""
+        if yes and action is not None:
+            action()
+
+    def ask_undo(self) -> None:
+        """Undo the last action, once the player confirms what it removes."""
+        last = self.session.tracker.last_action()
+        if not last:
+            self.session.error = "undo: nothing recorded yet"
+            self.refresh()
+            return
+        self.ask(f"Undo {last}? It is removed from this game.", lambda: self._do(self.session.undo))
+
+    def _kept_where(self) -> str:
+        if self.store is None:
+            return "Its events are discarded (download the log first to keep them)."
+        return f"This game stays saved as game {self.game} (download its log to keep a copy)."
+
+    def ask_new_game(self) -> None:
+        """Start a new game with the same armies (after a confirmation if events are recorded)."""
+        actions = self.session.tracker.actions
+        if not actions:
+            return  # nothing played: this already is a new game
+        self.ask(
+            f"Start a new game with the same armies? This one has {actions} recorded "
+            f"action{'s' if actions != 1 else ''}. {self._kept_where()}",
+            self.new_game,
+        )
+
+    def new_game(self) -> None:
+        """The same armies with nothing played, as a new stored game."""
+        self.session.tracker = Tracker(self.session.tracker.log.without_turns())
+        self.session.error = ""
+        self.refresh()
+        self._persist(new_game=True)
 
     @staticmethod
     def _values(widgets: Mapping[str, Any]) -> dict[str, Any]:
@@ -325,7 +399,16 @@ class TrackerView:
             self.session.error = "log: the file is not UTF-8 text"
             self.refresh()
             return
-        self.load_text(text, self.upload.filename or "log.yaml")
+        name = self.upload.filename or "log.yaml"
+        actions = self.session.tracker.actions
+        if not actions:
+            self.load_text(text, name)
+            return
+        self.ask(
+            f"Load {name} in place of this game ({actions} recorded action{'s' if actions != 1 else ''})? "
+            f"{self._kept_where()}",
+            lambda: self.load_text(text, name),
+        )
 
     def _kind(self) -> None:
         """Show only the boxes of the chosen event kind, each labelled and bounded as declared."""
@@ -378,7 +461,8 @@ def ipy_tracker(log: GameLog | None = None) -> Any:
     """The same tracker as an ipywidgets box (for notebooks).
 
     The box carries handles for scripts: ``.event`` and ``.rally`` (the input widgets),
-    ``.add_event``, ``.end_rally``, ``.undo`` (buttons), ``.output`` and ``.session``.
+    ``.add_event``, ``.end_rally``, ``.undo`` (buttons), ``.output`` and ``.session``; undo
+    asks first in ``.confirm`` (``.confirm_yes``, ``.confirm_no``).
     """
     import ipywidgets as ipw
 
@@ -439,10 +523,30 @@ def ipy_tracker(log: GameLog | None = None) -> Any:
 
     add.on_click(lambda _b: do(session.add, values(event)))
     end.on_click(lambda _b: do(session.end_rally, values(rally["a"]), values(rally["b"])))
-    undo.on_click(lambda _b: do(session.undo))
+    # undo asks first, saying what it removes (nothing discards events on one click)
+    question = ipw.HTML()
+    yes = ipw.Button(description="Yes, undo", button_style="danger")
+    keep = ipw.Button(description="No, keep it")
+    confirm = ipw.VBox([question, ipw.HBox([yes, keep])], layout=ipw.Layout(display="none"))
+
+    def ask_undo(_b: Any) -> None:
+        last = session.tracker.last_action()
+        if last:
+            question.value = html.escape(f"Undo {last}? It is removed from this game.")
+            confirm.layout.display = None
+
+    def answer(ok: bool) -> None:
+        confirm.layout.display = "none"
+        if ok:
+            do(session.undo)
+
+    undo.on_click(ask_undo)
+    yes.on_click(lambda _b: answer(True))
+    keep.on_click(lambda _b: answer(False))
     event_box = ipw.VBox([*event.values(), hint, add])
     rally_box = ipw.HBox([ipw.VBox(list(rally[s].values())) for s in SIDES])
-    box = ipw.VBox([ipw.HBox([event_box, ipw.VBox([rally_box, ipw.HBox([end, undo])])]), out])
+    box = ipw.VBox([ipw.HBox([event_box, ipw.VBox([rally_box, ipw.HBox([end, undo]), confirm])]), out])
     box.event, box.rally, box.session, box.output = event, rally, session, out
     box.add_event, box.end_rally, box.undo = add, end, undo
+    box.confirm, box.confirm_yes, box.confirm_no = confirm, yes, keep
     return box

@@ -123,6 +123,7 @@ class CalculatorApp:
         for widget in [*self.widgets.values(), self.compare]:
             widget.param.watch(self._on_change, "value")
         rules = pn.pane.HTML(rules_html(calc.rules), sizing_mode="stretch_width")
+        self.rules_card = pn.Card(rules, title="Rule text", collapsed=False, sizing_mode="stretch_width")
         inputs = pn.Column(*self.widgets.values(), self.compare, width=320)
         # Result first: beside the form on wide screens (row-reverse), above it on a phone.
         shown = self.live if pool is not None else self.result
@@ -138,7 +139,7 @@ class CalculatorApp:
                 justify_content="flex-end",
                 sizing_mode="stretch_width",
             ),
-            pn.Card(rules, title="Rule text", collapsed=False, sizing_mode="stretch_width"),
+            self.rules_card,
             sizing_mode="stretch_width",
         )
         self.refresh()
@@ -295,6 +296,8 @@ def served_calculator_app(calc_id: str, pool: ComputePool | None = None) -> pn.v
     string; with a ``pool``, answers are computed there (see the module's docstring)."""
     app = CalculatorApp(registry().calculator(calc_id), pool=pool)
     app.sync_url()
+    if "embed" in (pn.state.session_args or {}):  # inside a site page, which shows the rule texts
+        app.rules_card.collapsed = True
     if pool is not None and pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
         pn.state.on_session_destroyed(lambda _context: app.close())
     return app.view

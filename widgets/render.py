@@ -25,13 +25,15 @@ from rulesbook.results import CalcResult
 
 STYLE = """
 <style>
-.rb-result { font-family: system-ui, sans-serif; }
+.rb-result { font-family: system-ui, sans-serif; font-size: 15px; }
 .rb-headline { display: flex; flex-wrap: wrap; gap: 1.5em; margin: .3em 0 .8em 0; }
 .rb-value { display: flex; flex-direction: column; }
-.rb-value .rb-label { font-size: .8em; color: #555; }
+.rb-value .rb-label { font-size: .85em; color: #555; }
 .rb-value .rb-number { font-size: 1.6em; font-weight: 600; }
 .rb-value .rb-exact { font-size: .85em; color: #333; }
-.rulesbook-table { border-collapse: collapse; margin: .5em 0; font-size: .9em; }
+.rulesbook-table { border-collapse: collapse; margin: .5em 0; font-size: .95em; display: block; max-width: 100%; overflow-x: auto; }
+.rulesbook-table .rb-exact { font-size: .9em; color: #555; }
+.rb-chart svg { max-width: 100%; height: auto; }
 .rulesbook-table caption { text-align: left; font-weight: 600; padding-bottom: .3em; }
 .rulesbook-table td, .rulesbook-table th { border: 1px solid #ccc; padding: 2px 8px; text-align: center; }
 .rulesbook-table td.rb-pass { background: #d8f0d8; }

@@ -31,7 +31,11 @@ def test_panel_tracker_adds_events_and_ends_rally_phases() -> None:
     _click(view, "am-end-rally")
     assert 'data-key="b_value">0<' in view.status.object
     assert "Imperial Guard (side a) wins at the end of turn 1" in view.status.object
-    _click(view, "am-undo")
+    _click(view, "am-undo")  # asks first: nothing is removed yet
+    assert view.confirm.visible and "Undo turn 1: the end of the Rally phase?" in view.confirm_text.object
+    assert 'data-key="b_value">0<' in view.status.object
+    _click(view, "am-confirm-yes")
+    assert not view.confirm.visible
     assert 'data-key="turn">1<' in view.status.object and "the game goes on" in view.status.object
 
 

@@ -90,6 +90,7 @@ def test_drop_downs_show_the_detachment_an_event_goes_to(served: str, page: Any,
         "  b: {name: Blue, detachments: [{id: guns, name: Guns, points: 50, initial_strength: 2}]}\n"
     )
     page.locator(".am-upload input[type=file]").first.set_input_files(str(log))
+    page.locator(".am-confirm-yes button").first.click()  # loading over a game in progress asks first
     _wait_value(page, "a_value", "2")
     assert _shown(page, ".am-detachment") == (0, "a: Scouts")
     assert _shown(page, ".am-war-engine") == (-1, "")  # no War Engines in this game

@@ -21,12 +21,12 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from rulesbook.calculators import IntInput, Output, PathInput, calculator
+from rulesbook.calculators import Column, IntInput, Output, PathInput, calculator
 from rulesbook.errors import InputError
-from rulesbook.results import CalcResult, Distribution, Table, fraction_str
+from rulesbook.results import DISTRIBUTION_COLUMNS, CalcResult, Distribution, Table, fraction_str
 from rulesbook.systems.army_morale.choices import CHOICES, ArmyMoraleChoices, ArmyMoraleReadings
 from rulesbook.systems.army_morale.logfile import load_log
-from rulesbook.systems.army_morale.replay import LEDGER_COLUMNS, replay
+from rulesbook.systems.army_morale.replay import LEDGER_COLUMNS, LEDGER_LABELS, replay
 from rulesbook.systems.army_morale.rules import (
     RallyCounts,
     detachment_value,
@@ -74,6 +74,7 @@ def band_table(choices: ArmyMoraleChoices = CHOICES, up_to: int = 1000) -> Table
         title=f"Detachment Morale value by points (ceil(points / {block}))",
         columns=("points", "morale"),
         rows=rows,
+        column_info=(Column("points", "Points"), Column("morale", "Morale value")),
         note=f"Only the {p.band_low}-{p.band_high} band (value {p.band_value}) is stated by the source; "
         "the rest follows the default formula.",
     )
@@ -242,6 +243,7 @@ def rally_odds_table() -> Table:
         title="P(value at 0 or less after the Rally phase), one Take & Hold objective held",
         columns=("value", *(f"{m} markers" for m in markers)),
         rows=tuple(rows),
+        column_info=(Column("value", "Value before"), Column("1 markers", "1 marker")),
         note="Rows: the side's value before the Rally phase; columns: Blast markers left on its detachments.",
     )
 
@@ -278,9 +280,29 @@ def _term_lines(a: RallyCounts, b: RallyCounts, choices: ArmyMoraleChoices) -> l
             "number",
             "Expected value of side b after the phase (exact in b_mean_exact).",
         ),
-        Output("a_values", "Side a's value", "table", "Exact distribution of side a's value."),
-        Output("b_values", "Side b's value", "table", "Exact distribution of side b's value."),
-        Output("joint", "Joint distribution", "table", "Both values with their probability and verdict."),
+        *(
+            Output(
+                f"{s}_values",
+                f"Side {s}'s value",
+                "table",
+                f"Exact distribution of side {s}'s value after the Rally phase.",
+                columns=(Column(s, f"Side {s}'s value"), *DISTRIBUTION_COLUMNS),
+                chart=(s, "p"),
+            )
+            for s in ("a", "b")
+        ),
+        Output(
+            "joint",
+            "Joint distribution",
+            "table",
+            "Both values with their probability and verdict.",
+            columns=(
+                Column("a", "Side a's value"),
+                Column("b", "Side b's value"),
+                Column("p", "Probability", "probability"),
+                Column("verdict", "Verdict"),
+            ),
+        ),
     ],
     rules=[
         "army-morale.ongoing.blast-markers",
@@ -371,8 +393,25 @@ def rally_calculator(*, choices: ArmyMoraleChoices, **values: Any) -> CalcResult
         Output("winner", "Verdict", "text", "a, b, draw, both-lose, or continue while the game goes on."),
         Output("ended_turn", "Turn the game ended", "number", "None while the game goes on."),
         Output("result", "Result", "text"),
-        Output("ledger", "Ledger", "table", "Every change with both values after it and the rule behind it."),
-        Output("rally", "After each Rally phase", "table", "Both values at each step R4 and the verdict."),
+        Output(
+            "ledger",
+            "Ledger",
+            "table",
+            "Every change with both values after it and the rule behind it.",
+            columns=LEDGER_LABELS,
+        ),
+        Output(
+            "rally",
+            "After each Rally phase",
+            "table",
+            "Both values at each step R4 and the verdict.",
+            columns=(
+                Column("turn", "Turn"),
+                Column("a", "Side a"),
+                Column("b", "Side b"),
+                Column("verdict", "Verdict"),
+            ),
+        ),
     ],
     rules=[
         "army-morale.army.value",

@@ -23,6 +23,7 @@ from typing import Any, Literal, assert_never
 
 from rulesbook.errors import InputError, quote
 from rulesbook.registry import implements
+from rulesbook.results import Column
 from rulesbook.systems.army_morale.choices import ArmyMoraleChoices
 from rulesbook.systems.army_morale.log import (
     EXAMPLE_LOG,
@@ -59,7 +60,7 @@ from rulesbook.systems.army_morale.rules import (
     war_engine_gain,
 )
 
-__all__ = ["EXAMPLE_LOG", "LEDGER_COLUMNS", "Ledger", "LedgerEntry", "replay"]
+__all__ = ["EXAMPLE_LOG", "LEDGER_COLUMNS", "LEDGER_LABELS", "Ledger", "LedgerEntry", "replay"]
 
 
 type Phase = Literal["setup", "battle", "rally", "end"]
@@ -97,6 +98,18 @@ class LedgerEntry:
 
 
 LEDGER_COLUMNS = ("turn", "phase", "line", "side", "change", "a", "b", "rule", "note")
+LEDGER_LABELS = (
+    Column("turn", "Turn"),
+    Column("phase", "Phase"),
+    Column("line", "Log line"),
+    Column("side", "Side"),
+    Column("change", "Change"),
+    Column("a", "Side a"),
+    Column("b", "Side b"),
+    Column("rule", "Rule"),
+    Column("note", "What happened"),
+)
+"""What the ledger's columns read on screen (the keys stay :data:`LEDGER_COLUMNS`)."""
 
 
 @dataclass(frozen=True, slots=True)

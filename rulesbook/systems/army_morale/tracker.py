@@ -258,6 +258,39 @@ class Tracker:
         at = Loc(0, f"turns[{turn - 1}].rally")
         return self._checked(self.log.with_rally(turn, replace(a, at=at), replace(b, at=at)))
 
+    @property
+    def actions(self) -> int:
+        """How many actions (events and ended Rally phases) the game holds: what a new game or
+        a load over it would set aside.
+
+        >>> Tracker.example().add(event_from_form("bunker-destroyed", number=4)).actions
+        1
+        """
+        return sum(len(t.events) + (t.rally is not None) for t in self.log.turns)
+
+    def last_action(self) -> str:
+        """What :meth:`undo` would remove, in words ("" when nothing is recorded).
+
+        >>> t = Tracker.example().add(event_from_form("losses", detachment="boyz", number=3))
+        >>> t.last_action()
+        'turn 1: losses (detachment boyz, lost 3)'
+        >>> t.end_rally(rally_from_form(), rally_from_form()).last_action()
+        'turn 1: the end of the Rally phase'
+        """
+        for turn in reversed(self.log.turns):
+            if turn.rally is not None:
+                return f"turn {turn.number}: the end of the Rally phase"
+            if turn.events:
+                event = turn.events[-1]
+                kind = event_kind(event.type)
+                parts = [
+                    f"{f.key.replace('_', ' ')} {getattr(event, f.key)}"
+                    for f in kind.fields
+                    if getattr(event, f.key) not in ("", None)
+                ]
+                return f"turn {turn.number}: {event.type} ({', '.join(parts)})"
+        return ""
+
     def undo(self) -> Tracker:
         """Remove the last recorded action (a Rally phase, else an event)."""
         if not self.log.turns:

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from rulesbook.calculators import BoolInput, ChoiceInput, IntInput, Output, calculator
+from rulesbook.calculators import BoolInput, ChoiceInput, Column, IntInput, Output, calculator
 from rulesbook.dice import Outcome, RollTest
 from rulesbook.errors import InputError
 from rulesbook.results import CalcResult, Table, fraction_str
@@ -104,7 +104,13 @@ def outcome_grid_table(test: RollTest) -> Table:
     grid = dict(test.outcome_grid())
     if test.dice.count != 2:
         rolls = tuple(("-".join(map(str, faces)), _word(outcome)) for faces, outcome in grid.items())
-        return Table("outcomes", f"Every {test.dice} roll", ("roll", "outcome"), rolls)
+        return Table(
+            "outcomes",
+            f"Every {test.dice} roll",
+            ("roll", "outcome"),
+            rolls,
+            column_info=(Column("roll", "Roll"), Column("outcome", "Outcome")),
+        )
     sides = range(1, test.dice.sides + 1)
     rows = tuple((str(a), *(_word(grid[(a, b)]) for b in sides)) for a in sides)
     return Table(
@@ -112,7 +118,16 @@ def outcome_grid_table(test: RollTest) -> Table:
         title="Every 2D6 roll: first die (rows) × second die (columns)",
         columns=("first die", *(str(b) for b in sides)),
         rows=rows,
+        column_info=(Column("first die", "First die"),),
     )
+
+
+SPECIAL_RULE_COLUMNS = (
+    Column("special_rule", "Special rule"),
+    Column("morale-check", "Morale check", "probability"),
+    Column("leadership-test", "Other Leadership test", "probability"),
+)
+"""Labels of the "Special rules compared" table."""
 
 
 def pass_table(
@@ -133,6 +148,7 @@ def pass_table(
         title="P(pass) of a Morale check by Leadership (rows) and modifier (columns)",
         columns=("ld", *cols),
         rows=rows,
+        column_info=(Column("ld", "Ld"),),
         note=f"Exact fractions; Insane Heroism {'on' if choices.parameters.insane_heroism else 'off'}.",
     )
 
@@ -160,7 +176,13 @@ def _reference_tables() -> list[Table]:
         Output("p_pass", "P(pass)", "probability", "Chance the check passes."),
         Output("p_fail", "P(fail)", "probability", "Chance the check fails."),
         Output("modified_ld", "Modified Ld", "number", "Ld after modifiers (and any cap)."),
-        Output("outcomes", "2D6 outcome grid", "table", "Every roll of the two dice, pass or fail."),
+        Output(
+            "outcomes",
+            "2D6 outcome grid",
+            "table",
+            "Every roll of the two dice, pass or fail.",
+            columns=(Column("first die", "First die"), Column("roll", "Roll"), Column("outcome", "Outcome")),
+        ),
     ],
     rules=[
         "scrollhammer.morale.check",
@@ -258,6 +280,7 @@ def special_rules_table(ld: int, modifier: int = 0, choices: ScrollhammerChoices
         title=f"P(pass) at Ld {ld}{modifier:+d}: Morale check vs. other Leadership test",
         columns=("special_rule", "morale-check", "leadership-test"),
         rows=rows,
+        column_info=SPECIAL_RULE_COLUMNS,
         note="A test that is not taken counts as passed: the unit suffers no ill effect.",
     )
 
@@ -273,7 +296,13 @@ def special_rules_table(ld: int, modifier: int = 0, choices: ScrollhammerChoices
         Output("p_pass", "P(pass)", "probability", "Chance the test is passed (or not needed)."),
         Output("p_fail", "P(fail)", "probability", "Chance the test is failed."),
         Output("requirement", "What happens", "text", "roll, automatic-pass or not-taken."),
-        Output("by_special_rule", "Special rules compared", "table", "Every special rule at this Ld."),
+        Output(
+            "by_special_rule",
+            "Special rules compared",
+            "table",
+            "Every special rule at this Ld.",
+            columns=SPECIAL_RULE_COLUMNS,
+        ),
     ],
     rules=["scrollhammer.morale.special-units", "scrollhammer.morale.check"],
     examples=[
@@ -329,7 +358,13 @@ PINNING_TESTS_INPUT = ScrollhammerReadings.input(
     outputs=[
         Output("p_pinned", "P(Pinned Down)", "probability", "Chance at least one Pinning test fails."),
         Output("p_pass", "P(pass one test)", "probability", "Chance a single Pinning test passes."),
-        Output("by_attacks", "By number of attacks", "table"),
+        Output(
+            "by_attacks",
+            "By number of attacks",
+            "table",
+            columns=(Column("attacks", "Pinning attacks"), Column("p", "P(Pinned Down)", "probability")),
+            chart=("attacks", "p"),
+        ),
     ],
     rules=[
         "scrollhammer.morale.pinning-test",
@@ -389,6 +424,7 @@ def casualties_table(choices: ScrollhammerChoices = CHOICES) -> Table:
         "Losses in one Shooting phase that force the 25 % test",
         ("models", "losses_needed"),
         rows,
+        column_info=(Column("models", "Models at the start"), Column("losses_needed", "Losses needed")),
     )
 
 
@@ -474,6 +510,7 @@ def break_table(
         "P(pass) of a Break test by Ld (rows) and points lost by (columns)",
         ("ld", *(f"lost by {m}" for m in margins)),
         rows,
+        column_info=(Column("ld", "Ld"),),
     )
 
 
@@ -505,7 +542,14 @@ def break_table(
         Output("p_pass", "P(hold)", "probability", "Chance the unit passes and holds."),
         Output("p_fall_back", "P(Fall Back)", "probability", "Chance it fails and Falls Back."),
         Output("modified_ld", "Modified Ld", "number"),
-        Output("by_margin", "By margin of defeat", "table", "P(hold) for every margin from 1 to 8."),
+        Output(
+            "by_margin",
+            "By margin of defeat",
+            "table",
+            "P(hold) for every margin from 1 to 8.",
+            columns=(Column("lost_by", "Lost by"), Column("p", "P(hold)", "probability")),
+            chart=("lost_by", "p"),
+        ),
     ],
     rules=[
         "scrollhammer.morale.break-test",

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rulesbook.calculators import BoolInput, DiceInput, IntInput, Output, calculator
+from rulesbook.calculators import BoolInput, Column, DiceInput, IntInput, Output, calculator
 from rulesbook.dice import DiceExpr
 from rulesbook.errors import InputError
 from rulesbook.results import CalcResult, Table, fraction_str
@@ -58,6 +58,16 @@ HEROISM_IN_REGROUP_INPUT = ScrollhammerReadings.input(
 
 
 # -- the Fall Back / Regroup chain ------------------------------------------------------------
+
+PHASE_COLUMNS = (
+    Column("phase", "Movement phase"),
+    Column("p_regroup_now", "Regroups in this phase", "probability"),
+    Column("p_removed_now", "Flees off the table in this phase", "probability"),
+    Column("p_regrouped", "Regrouped so far", "probability"),
+    Column("p_removed", "Fled so far", "probability"),
+    Column("p_falling_back", "Still falling back", "probability"),
+)
+"""Labels of the phase-by-phase table (phase 0 is the first Fall Back move)."""
 
 
 def chain_table(chain: FallBackChain) -> Table:
@@ -130,6 +140,10 @@ def flee_table(
         title=f"P(fled off the table) within {phases} Movement phases, {half}, {dice} Fall Back",
         columns=('distance (")', *(f"Ld {ld}" for ld in lds)),
         rows=rows,
+        column_info=(
+            Column('distance (")', 'Distance (")'),
+            *(Column(f"Ld {ld}", f"Ld {ld}", "probability") for ld in lds),
+        ),
         note="Distance measured after the first Fall Back move.",
     )
 
@@ -172,7 +186,14 @@ def flee_table(
         Output("p_regrouped", "P(regrouped)", "probability", "The unit passed a Regroup test."),
         Output("p_falling_back", "P(still falling back)", "probability", "After the last phase."),
         Output("p_regroup_test", "P(pass one Regroup test)", "probability"),
-        Output("phases", "Phase by phase", "table"),
+        Output(
+            "phases",
+            "Phase by phase",
+            "table",
+            "Each Movement phase: the chance the unit regroups or flees in it, and the totals so far.",
+            columns=PHASE_COLUMNS,
+            chart=("phase", "p_regroup_now", "p_removed_now"),
+        ),
     ],
     rules=[
         "scrollhammer.fall-back.move",

@@ -15,6 +15,7 @@ from typing import Any
 
 from rulesbook.calculators import (
     NOT_GIVEN,
+    Column,
     DiceInput,
     IntInput,
     IntListInput,
@@ -24,7 +25,7 @@ from rulesbook.calculators import (
 )
 from rulesbook.dice import DiceExpr
 from rulesbook.errors import InputError
-from rulesbook.results import CalcResult, fraction_str
+from rulesbook.results import DISTRIBUTION_COLUMNS, CalcResult, fraction_str
 from rulesbook.systems.scrollhammer.calculators import MODIFIER_INPUT
 from rulesbook.systems.scrollhammer.choices import CHOICES, ScrollhammerChoices, ScrollhammerReadings
 from rulesbook.systems.scrollhammer.fall_back import (
@@ -70,7 +71,14 @@ __all__: list[str] = []
         Output("p_at_least_one", "P(at least one flees)", "probability"),
         Output("p_all", "P(the whole line flees)", "probability"),
         Output("expected", "Expected units fleeing", "number"),
-        Output("distribution", "How many flee", "table"),
+        Output(
+            "distribution",
+            "How many flee",
+            "table",
+            "How many units of the line flee, with its chance.",
+            columns=(Column("units_fleeing", "Units fleeing"), *DISTRIBUTION_COLUMNS),
+            chart=("units_fleeing", "p"),
+        ),
     ],
     rules=["scrollhammer.morale.panic-test", "scrollhammer.fall-back.through-friends"],
     examples=[
@@ -168,7 +176,14 @@ def _check_move(values: Mapping[str, Any]) -> None:
         Output("p_trapped", "P(trapped, destroyed)", "probability"),
         Output("p_moves", "P(just moves)", "probability"),
         Output("mean_move", "Mean roll", "number"),
-        Output("distribution", "Fall Back roll", "table"),
+        Output(
+            "distribution",
+            "Fall Back roll",
+            "table",
+            "Every Fall Back roll in inches, with its chance.",
+            columns=(Column("inches", 'Roll (")'), *DISTRIBUTION_COLUMNS),
+            chart=("inches", "p"),
+        ),
     ],
     rules=[
         "scrollhammer.fall-back.distance",

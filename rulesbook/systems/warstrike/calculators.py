@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from rulesbook.calculators import Output, calculator
+from rulesbook.calculators import Column, Output, calculator
 from rulesbook.inputs import NOT_GIVEN, IntInput
 from rulesbook.results import CalcResult, Distribution, Table
 from rulesbook.systems.warstrike import inputs as shared
@@ -62,11 +62,20 @@ def _check_morale(values: Mapping[str, Any]) -> None:
     )
 
 
+VOTE_COLUMNS = (
+    Column("passes", "Units passing"),
+    Column("failures", "Units failing"),
+    Column("p", "Probability", "probability"),
+)
+"""Labels of the Hive Mind vote table."""
+
+
 def _vote_table(passes: Distribution[int], testers: int) -> Table:
     return Table(
         name="vote",
         title="Hive Mind vote: chance of each number of passing units (before any Fanatical re-roll)",
         columns=("passes", "failures", "p_exact", "p"),
+        column_info=VOTE_COLUMNS,
         rows=tuple((k, testers - k, p, float(p)) for k, p in passes),
     )
 
@@ -203,6 +212,8 @@ def _morale_reference_tables() -> list[Table]:
             "Hive Mind vote",
             "table",
             "Distribution of the number of passing units.",
+            columns=VOTE_COLUMNS,
+            chart=("passes", "p"),
             when="a Hive Mind force's units vote (unit_lds given)",
         ),
     ],

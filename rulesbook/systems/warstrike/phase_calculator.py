@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rulesbook.calculators import Output, calculator
+from rulesbook.calculators import Column, Output, calculator
 from rulesbook.errors import InputError
 from rulesbook.inputs import NOT_GIVEN, REQUIRED, ChoiceInput, IntInput, IntListInput, OptionalInput
 from rulesbook.results import CalcResult, Table
@@ -134,6 +134,12 @@ def reserves_table() -> Table:
         name="reserve_arrivals",
         title=f"Reserve arrivals under the placeholder roll ({roll.describe()})",
         columns=("units in reserve", "expected arrivals", "P(none arrive)", "P(all arrive)"),
+        column_info=(
+            Column("units in reserve", "Units in reserve"),
+            Column("expected arrivals", "Expected arrivals"),
+            Column("P(none arrive)", "P(none arrive)", "probability"),
+            Column("P(all arrive)", "P(all arrive)", "probability"),
+        ),
         rows=tuple(
             (n, d.mean(), d.p(0), d.p(n))
             for n in range(1, 6)
@@ -181,7 +187,14 @@ def reserves_table() -> Table:
         Output("p_continue", "P(game goes on)", "probability"),
         Output("conditions_met", "Conditions met", "list", "The active side's conditions that hold."),
         Output("expected_arrivals", "Expected reserve arrivals", "number", "Given that the game goes on."),
-        Output("arrivals", "Reserve arrivals", "table", "Distribution of arriving reserve units."),
+        Output(
+            "arrivals",
+            "Reserve arrivals",
+            "table",
+            "Distribution of arriving reserve units.",
+            columns=(Column("units arriving", "Units arriving"), Column("p", "Probability", "probability")),
+            chart=("units arriving", "p"),
+        ),
     ],
     rules=[
         "warstrike.starting-phase.sequence",

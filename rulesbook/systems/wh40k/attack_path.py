@@ -28,6 +28,7 @@ from rulesbook.calculators import (
     BoolInput,
     Calculator,
     ChoiceInput,
+    Column,
     Input,
     IntInput,
     OptionalInput,
@@ -38,7 +39,7 @@ from rulesbook.calculators import (
 from rulesbook.dice import REROLLS
 from rulesbook.errors import InputError
 from rulesbook.registry import implements, load_system_data
-from rulesbook.results import CalcResult, Distribution, Table, fraction_str
+from rulesbook.results import DISTRIBUTION_COLUMNS, CalcResult, Distribution, Table, fraction_str
 from rulesbook.systems.wh40k.approximate import ApproximateResult, resolve_float
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices, Wh40kReadings
 from rulesbook.systems.wh40k.cost import (
@@ -279,8 +280,15 @@ OUTPUTS: tuple[Output, ...] = (
         "P(exactly k models destroyed)",
         "list",
         "Index k holds P(exactly k models destroyed).",
+        chart=("Models destroyed",),
     ),
-    Output("wounds_lost", "P(exactly k wounds lost)", "list", "Index k holds P(exactly k wounds lost)."),
+    Output(
+        "wounds_lost",
+        "P(exactly k wounds lost)",
+        "list",
+        "Index k holds P(exactly k wounds lost).",
+        chart=("Wounds lost",),
+    ),
     Output(
         "approximate",
         "Approximate (floating point)",
@@ -288,8 +296,28 @@ OUTPUTS: tuple[Output, ...] = (
         "True when the exact answer would be too large and the same method ran in floating point.",
         when="only for inputs whose exact answer would run to thousands of digits",
     ),
-    Output("breakdown", "Step by step", "table", "Mean attacks, hits, wounds, unsaved, damage per weapon."),
-    Output("models_destroyed_table", "Models destroyed", "table", "P(exactly k) and P(at least k) models."),
+    Output(
+        "breakdown",
+        "Step by step",
+        "table",
+        "Mean attacks, hits, wounds, unsaved, damage per weapon.",
+        columns=(
+            Column("weapon", "Weapon"),
+            Column("attacks", "Attacks"),
+            Column("hits", "Hits"),
+            Column("wounds", "Wounds"),
+            Column("devastating", "Devastating wounds"),
+            Column("unsaved", "Unsaved"),
+            Column("damage", "Damage"),
+        ),
+    ),
+    Output(
+        "models_destroyed_table",
+        "Models destroyed",
+        "table",
+        "P(exactly k) and P(at least k) models.",
+        columns=(Column("models", "Models destroyed"), *DISTRIBUTION_COLUMNS),
+    ),
 )
 
 ATTACK_RULES = (

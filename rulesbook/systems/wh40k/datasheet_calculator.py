@@ -37,7 +37,7 @@ from rulesbook.calculators import (
 )
 from rulesbook.errors import InputError
 from rulesbook.registry import implements
-from rulesbook.results import CalcResult, Table
+from rulesbook.results import CalcResult, Column, Table
 from rulesbook.systems.wh40k.attack_path import (
     OUTPUTS,
     READING_INPUTS,
@@ -324,6 +324,14 @@ def _effects_table(plan: EffectPlan) -> Table:
             "Effects applied",
             "table",
             "Which effects applied and why, and which were skipped.",
+            columns=(
+                Column("side", "Side"),
+                Column("rule", "Rule"),
+                Column("name", "Effect"),
+                Column("effect", "What it does"),
+                Column("applied", "Applied"),
+                Column("why", "Why"),
+            ),
         ),
     ],
     rules=[

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from rulesbook.calculators import IntInput, OptionalInput, Output, calculator
+from rulesbook.calculators import Column, IntInput, OptionalInput, Output, calculator
 from rulesbook.dice import parse_dice  # noqa: F401 (the examples use it)
 from rulesbook.errors import InputError
 from rulesbook.registry import implements
@@ -457,7 +457,18 @@ def _steps(chain: Aftermath, has_leader: bool) -> Table:
             "list",
             "Attack and Desperate Escape together; index k.",
         ),
-        Output("steps", "Step by step", "table", "The probability of each step of the chain."),
+        Output(
+            "steps",
+            "Step by step",
+            "table",
+            "The probability of each step of the chain.",
+            columns=(
+                Column("step", "Step"),
+                Column("p", "Probability", "probability"),
+                Column("mean_models", "Mean models"),
+                Column("note", "What it counts"),
+            ),
+        ),
     ],
     rules=[
         "wh40k.morale.attack-aftermath",

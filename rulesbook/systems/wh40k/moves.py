@@ -30,7 +30,7 @@ from rulesbook.calculators import BoolInput, IntInput, Output, TextInput, calcul
 from rulesbook.dice import RollTest
 from rulesbook.errors import InputError
 from rulesbook.registry import implements
-from rulesbook.results import CalcResult, Distribution, Table, fraction_str
+from rulesbook.results import CalcResult, Column, Distribution, Table, fraction_str
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
 
 __all__ = [
@@ -179,6 +179,11 @@ def _charge_table(choices: Wh40kChoices) -> Table:
         title="P(charge succeeds) by the distance the roll must reach",
         columns=("distance", "p_exact", "p", "p_reroll_exact", "p_reroll"),
         rows=tuple(rows),
+        column_info=(
+            Column("distance", 'Distance (")'),
+            Column("p", "P(charge succeeds)", "probability"),
+            Column("p_reroll", "With a re-roll", "probability"),
+        ),
         note="2D6 at or above the distance; the re-roll column rolls both dice again once after a failure.",
     )
 

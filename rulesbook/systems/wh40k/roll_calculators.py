@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from rulesbook.calculators import DiceInput, IntInput, Output, calculator
+from rulesbook.calculators import Column, DiceInput, IntInput, Output, calculator
 from rulesbook.dice import DiceExpr
 from rulesbook.errors import InputError
 from rulesbook.results import CalcResult, Distribution, Table, fraction_str
@@ -76,6 +76,7 @@ def _up_to(n: int) -> str:
             name="battle_shock_by_ld",
             title="P(pass) of a Battle-shock test by Leadership",
             columns=("Ld", "p_exact", "p"),
+            column_info=(Column("Ld", "Ld"), Column("p", "P(pass)", "probability")),
             rows=tuple(
                 (
                     f"{ld}+",
@@ -144,6 +145,7 @@ def _check_escape(values: Mapping[str, Any]) -> None:
             "P(exactly k models destroyed)",
             "list",
             "Index k holds P(k models destroyed).",
+            chart=("Models destroyed",),
         ),
         Output("mean_models_destroyed", "Mean models destroyed", "number", "Expected models destroyed."),
         Output("p_unit_destroyed", "P(unit destroyed)", "probability", "Chance that no model is left."),
@@ -185,7 +187,13 @@ def desperate_escape_calculator(*, tests: int, models: int, choices: Wh40kChoice
         ),
     ],
     outputs=[
-        Output("failed_tests", "P(exactly k failed tests)", "list", "Index k holds P(k tests fail)."),
+        Output(
+            "failed_tests",
+            "P(exactly k failed tests)",
+            "list",
+            "Index k holds P(k tests fail).",
+            chart=("Failed tests",),
+        ),
         Output("mean_failed_tests", "Mean failed tests", "number", "Expected failed tests."),
         Output(
             "mean_mortal_wounds", "Mean mortal wounds", "number", "3 per failed test, before Feel No Pain."
@@ -223,7 +231,13 @@ def hazardous_calculator(*, weapons: int, choices: Wh40kChoices) -> CalcResult:
     ],
     outputs=[
         Output("p_explodes", "P(explodes)", "probability", "Chance of the 6."),
-        Output("mortal_wounds", "P(exactly k mortal wounds)", "list", "Per unit within 6 inches; index k."),
+        Output(
+            "mortal_wounds",
+            "P(exactly k mortal wounds)",
+            "list",
+            "Per unit within 6 inches; index k.",
+            chart=("Mortal wounds",),
+        ),
         Output("mean_mortal_wounds", "Mean mortal wounds", "number", "Per unit within 6 inches."),
     ],
     rules=["wh40k.core.deadly-demise"],

@@ -1,0 +1,125 @@
+"""Issue 13, readable at the table: rule pages open with their calculator, sized to its content,
+and the live pages read without zoom at 390 px and at desktop width.
+
+Screenshots land in ``test-artifacts/readable/`` (gitignored) for a person to look at.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import ROOT, read_value
+
+pytestmark = pytest.mark.browser
+
+SHOTS = ROOT / "test-artifacts" / "readable"
+WIDTHS = {"phone": (390, 844), "desktop": (1280, 900)}
+SMALLEST_TEXT_PX = 12.0
+
+RESULT_TEXT = "[data-key], .rb-value .rb-label, .rb-exact, .rulesbook-table td, .rulesbook-table th"
+"""What a player reads in a result: values, their labels, exact fractions, table cells."""
+
+
+def _context(browser: Any, width: str) -> Any:
+    w, h = WIDTHS[width]
+    return browser.new_context(viewport={"width": w, "height": h}, is_mobile=width == "phone")
+
+
+def _readable(page: Any, w: int) -> None:
+    """No sideways scrolling of the page, and no result text under 12 px."""
+    assert page.evaluate("window.innerWidth") == w
+    assert page.evaluate("document.documentElement.scrollWidth") <= w + 1
+    sizes = page.locator(RESULT_TEXT).evaluate_all(
+        "els => els.filter(e => e.offsetParent !== null).map(e => parseFloat(getComputedStyle(e).fontSize))"
+    )
+    assert sizes, "no result text found"
+    assert min(sizes) >= SMALLEST_TEXT_PX, sorted(sizes)[:5]
+
+
+@pytest.mark.parametrize("width", sorted(WIDTHS))
+@pytest.mark.parametrize(
+    ("path", "key"),
+    [
+        ("calc/scrollhammer.fall-back", "p_removed"),
+        ("calc/wh40k.attack", "mean_wounds_lost"),
+        ("app/army-morale-tracker", "a_value"),
+    ],
+)
+def test_live_pages_read_without_zoom(served: str, browser: Any, path: str, key: str, width: str) -> None:
+    context = _context(browser, width)
+    page = context.new_page()
+    try:
+        page.goto(f"{served}/{path}")
+        assert read_value(page, key)
+        if path.startswith("calc/"):  # the distribution is drawn, not only listed
+            page.locator("figure.rb-chart svg").first.wait_for()
+        _readable(page, WIDTHS[width][0])
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"{path.replace('/', '_')}-{width}.png"), full_page=True)
+    finally:
+        context.close()
+
+
+def _frame_fits(page: Any) -> dict[str, float]:
+    """The embedded calculator's frame: its top, its height and the height of what is inside."""
+    frame = page.locator("iframe.rb-live").first
+    frame.wait_for()
+    inner = page.frame_locator("iframe.rb-live")
+    inner.locator('[data-key="mean_wounds_lost"]').first.wait_for()
+    page.wait_for_function(
+        "() => { const f = document.querySelector('iframe.rb-live'); return f && f.dataset.fitted; }"
+    )
+    page.wait_for_timeout(1500)  # let the frame settle to its final height
+    return dict(
+        page.evaluate(
+            """() => {
+                const f = document.querySelector('iframe.rb-live');
+                const doc = f.contentDocument;
+                let bottom = 0;
+                for (const el of doc.body.children) bottom = Math.max(bottom, el.getBoundingClientRect().bottom);
+                return {top: f.getBoundingClientRect().top + window.scrollY, height: f.clientHeight,
+                        inner: bottom, scroll: doc.documentElement.scrollHeight};
+            }"""
+        )
+    )
+
+
+@pytest.mark.parametrize("width", sorted(WIDTHS))
+def test_a_rule_page_opens_with_its_calculator_sized_to_its_content(
+    served: str, browser: Any, width: str
+) -> None:
+    w, h = WIDTHS[width]
+    context = _context(browser, width)
+    page = context.new_page()
+    external: list[str] = []
+    page.on(
+        "request",
+        lambda r: (
+            None
+            if r.url.startswith(("http://127.0.0.1", "data:", "blob:", "about:"))
+            else external.append(r.url)
+        ),
+    )
+    try:
+        page.goto(f"{served}/site/wh40k/rules/wh40k.attack.sequence/")
+        panel = page.locator("details.rb-calc-panel").first
+        assert panel.get_attribute("open") is not None
+        fit = _frame_fits(page)
+        if width == "desktop":
+            assert fit["top"] < h, fit  # the calculator starts on the first screen
+        # the frame is as tall as the calculator: nothing cut off, no scroll box inside
+        assert fit["height"] >= fit["inner"] - 2, fit
+        assert fit["scroll"] <= fit["height"] + 2, fit
+        result = page.frame_locator("iframe.rb-live").locator(".rb-result").first.bounding_box()
+        frame_box = page.locator("iframe.rb-live").first.bounding_box()
+        assert result is not None and frame_box is not None
+        assert result["x"] + result["width"] <= frame_box["x"] + frame_box["width"] + 1
+        assert result["y"] + result["height"] <= frame_box["y"] + frame_box["height"] + 1
+        assert page.evaluate("document.documentElement.scrollWidth") <= w + 1
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"rule-page-{width}.png"), full_page=True)
+        assert external == []
+    finally:
+        context.close()
