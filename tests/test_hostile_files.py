@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 from rulesbook import cli
 from rulesbook.data import LIMITS, DataFileError, dump_yaml, load_data_file, load_data_text, read_text
 from rulesbook.errors import RulesbookError
+from rulesbook.inputs import TextInput
 from rulesbook.records import load_system_data
 from rulesbook.systems.army_morale.log import EXAMPLE_LOG
 from rulesbook.systems.army_morale.logfile import load_log, log_from_text, log_to_text
@@ -311,3 +312,12 @@ def test_hostile_command_lines(
     err = captured.err.rstrip("\n")
     assert err.startswith("rulesbook: error: ")
     assert_one_short_line(err)
+
+
+def test_a_typed_text_with_a_lone_surrogate_is_refused() -> None:
+    """A browser can send a lone surrogate; no file can hold one, so a form refuses it at once
+    (and the game stays loadable) instead of saving a log the loader would refuse."""
+    reason = TextInput(key="reason", help="")
+    assert reason.parse("Blue \U0001f600\u202e") == "Blue \U0001f600\u202e"
+    with pytest.raises(RulesbookError, match=r"^reason: expected a non-empty text, got 'a\\ud800'$"):
+        reason.parse("a\ud800")
