@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from math import lcm
 from typing import Literal
 
@@ -128,6 +129,15 @@ def predicted_cost(
     digits^1.5 (Karatsuba), times the pending devastating states of a sequence; the
     convolution of the attacks costs attacks × pairs × outcomes × digits^1.5.
     """
+    return _predicted_cost(tuple(weapons), target, situation, choices)
+
+
+@lru_cache(maxsize=256)
+def _predicted_cost(
+    weapons: tuple[Weapon, ...], target: Target, situation: Situation, choices: Wh40kChoices
+) -> Cost:
+    """:func:`predicted_cost`, memoised (the cross-field check and the computation of one call
+    both ask; the binary search of a refusal asks again)."""
     size = target.total_wounds + 1
     states = 1
     bits = 0.0
