@@ -203,7 +203,10 @@ TARGET_INPUTS: tuple[Input, ...] = (
     IntInput(
         key="damage_reduction",
         label="Damage reduction",
-        help="Subtract this from the Damage of each attack (minimum 1), e.g. 1 for Disgustingly Resilient.",
+        help=(
+            "Subtract this from the Damage of each attack (minimum 1). Disgustingly Resilient (1) "
+            "works in the Fight phase only: wh40k.datasheet-attack applies it by phase."
+        ),
         minimum=0,
         maximum=5,
         default=0,
@@ -345,6 +348,13 @@ ATTACK_RULES = (
 """Every rule one weapon's attack executes (used by wh40k.attack and wh40k.sequence)."""
 
 
+RANGED_DAMAGE_REDUCTION = (
+    "damage_reduction with a ranged attack: kept as given, but the page's Damage reduction, "
+    "Disgustingly Resilient, is a Fight phase Stratagem (wh40k.datasheet-attack applies it by phase)"
+)
+"""The word said when a Damage reduction meets a ranged attack in the generic calculators."""
+
+
 def target_of(values: Mapping[str, Any]) -> Target:
     """The target unit of the target inputs."""
     return Target(
@@ -484,6 +494,8 @@ def declare_attack_calculator(
         result = _answer(attackers, target, situation, choices)
         lines = list(attackers.lines)
         warnings: list[str] = []
+        if target.damage_reduction and attackers.weapons[0].ranged:
+            warnings.append(RANGED_DAMAGE_REDUCTION)
         published = choices.readings.published_abilities == "published"
         steps = plan(attackers.weapons, target, situation, choices) if published else []
         for i, (weapon, label) in enumerate(zip(attackers.weapons, attackers.labels, strict=True)):
