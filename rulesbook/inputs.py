@@ -46,6 +46,7 @@ __all__ = [
 
 
 _INT_TEXT = re.compile(r"^[+-]?[0-9]{1,9}$")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class _Required:
@@ -421,7 +422,8 @@ class TextInput(Input):
 
     def parse(self, text: str) -> str:
         word = text.strip()
-        if not word or len(word) > self.max_length:
+        if not word or len(word) > self.max_length or _SURROGATE.search(word):
+            # a lone surrogate (a browser can send one) is no character: no file could hold it
             raise self.error(text)
         return word
 

@@ -9,7 +9,9 @@ so the part that must react before the server hears anything runs in the browser
   in milliseconds and a longer one where an answer may take a second;
 * **stale until fresh**: from the first keystroke until the answer for the new values is on the
   screen, the old result is dimmed (class ``rb-stale``) and a busy badge says "updating…"
-  (``.rb-status[data-state="busy"]``); ``data-state="idle"`` once the answer is current.
+  (``.rb-status[data-state="busy"]``; on a phone it floats at the top of the screen, since the
+  result may be scrolled away and the keyboard covers the bottom); ``data-state="idle"`` once
+  the answer is current.
 
 The bookkeeping: the browser counts its commits in :attr:`~LiveResult.request`; the server sets
 :attr:`~LiveResult.busy` while an answer is queued or computing and :attr:`~LiveResult.done` to
@@ -19,6 +21,7 @@ the last request whose answer is shown. The page is stale while typing, while ``
 
 from __future__ import annotations
 
+import json
 from typing import ClassVar
 
 import param
@@ -35,19 +38,40 @@ SLOW_DELAY_MS = 300
 """The pause for calculators whose answers may take a while (a number being typed should not
 start a second-long computation for each of its digits)."""
 
-STYLE = """
-:host { position: relative; display: block; width: 100%; }
-.rb-answer { transition: opacity .12s; }
-.rb-answer.rb-stale { opacity: .4; }
-.rb-status { position: absolute; top: 0; right: 0; z-index: 2; font: .85rem system-ui, sans-serif;
-  padding: 2px 8px; border-radius: 10px; background: #fff3c4; color: #5a4300;
-  box-shadow: 0 1px 3px rgba(0,0,0,.2); }
+BADGE = """
+.rb-status { z-index: 1000; font: .85rem system-ui, sans-serif; padding: 2px 10px; border-radius: 10px;
+  background: #fff3c4; color: #5a4300; box-shadow: 0 1px 3px rgba(0,0,0,.25); }
 .rb-status[data-state="idle"] { display: none; }
 .rb-status::before { content: ""; display: inline-block; width: .7em; height: .7em; margin-right: .4em;
   border: 2px solid #5a4300; border-right-color: transparent; border-radius: 50%;
   vertical-align: -1px; animation: rb-spin .8s linear infinite; }
 @keyframes rb-spin { to { transform: rotate(360deg); } }
 """
+"""The busy badge (shared by the one on the result and the one floating on a phone's screen)."""
+
+STYLE = (
+    BADGE
+    + """
+:host { position: relative; display: block; width: 100%; }
+.rb-answer { transition: opacity .12s; max-width: 100%; overflow-x: auto; }
+.rb-answer.rb-stale { opacity: .4; }
+.rb-status { position: absolute; top: 0; right: 0; }
+@media (max-width: 700px) { .rb-status { display: none !important; } }
+"""
+)
+"""The component's own style sheet (inside its shadow root)."""
+
+PAGE_STYLE = (
+    BADGE
+    + """
+.rb-status-floating { position: fixed; top: 8px; left: 50%; transform: translateX(-50%); }
+/* (top and left follow the visual viewport, set by the component's script) */
+@media (min-width: 701px) { .rb-status-floating { display: none !important; } }
+"""
+)
+"""The page-level style of the floating badge: on a phone the result may be scrolled away and the
+keyboard covers the bottom of the screen, so there the badge floats at the top of the screen
+(outside every Panel element, whose layout would otherwise anchor it)."""
 
 
 class LiveResult(JSComponent):
@@ -65,9 +89,28 @@ class LiveResult(JSComponent):
 
     _esm = """
     export function render({ model, el }) {
+      if (!document.getElementById("rb-live-style")) {
+        const style = document.createElement("style")
+        style.id = "rb-live-style"
+        style.textContent = __PAGE_STYLE__
+        document.head.append(style)
+      }
       const status = document.createElement("div")
       status.className = "rb-status"
       status.setAttribute("role", "status")
+      const floating = document.createElement("div")
+      floating.className = "rb-status rb-status-floating"
+      floating.setAttribute("role", "status")
+      document.body.append(floating)
+      const viewport = window.visualViewport
+      function place() {  // the top of what is on the screen, even when a phone has zoomed the page
+        if (viewport) {
+          floating.style.top = `${viewport.offsetTop + 8}px`
+          floating.style.left = `${viewport.offsetLeft + viewport.width / 2}px`
+        }
+      }
+      viewport?.addEventListener("scroll", place)
+      viewport?.addEventListener("resize", place)
       const body = document.createElement("div")
       body.className = "rb-answer"
       body.append(model.get_child("result"))
@@ -75,8 +118,11 @@ class LiveResult(JSComponent):
       const timers = new Map()
       function show() {
         const stale = timers.size > 0 || model.busy || model.request > model.done
-        status.dataset.state = stale ? "busy" : "idle"
-        status.textContent = stale ? "updating\u2026" : ""
+        place()
+        for (const badge of [status, floating]) {
+          badge.dataset.state = stale ? "busy" : "idle"
+          badge.textContent = stale ? "updating\u2026" : ""
+        }
         body.classList.toggle("rb-stale", stale)
         body.setAttribute("aria-busy", stale ? "true" : "false")
       }
@@ -96,8 +142,13 @@ class LiveResult(JSComponent):
         show()
       }
       document.addEventListener("input", typed, true)
-      model.on("remove", () => document.removeEventListener("input", typed, true))
+      model.on("remove", () => {
+        document.removeEventListener("input", typed, true)
+        floating.remove()
+        viewport?.removeEventListener("scroll", place)
+        viewport?.removeEventListener("resize", place)
+      })
       model.on(["busy", "done", "request"], show)
       show()
     }
-    """
+    """.replace("__PAGE_STYLE__", json.dumps(PAGE_STYLE))

@@ -40,7 +40,6 @@ from rulesbook.dice import REROLLS
 from rulesbook.errors import InputError
 from rulesbook.registry import implements, load_system_data
 from rulesbook.results import DISTRIBUTION_COLUMNS, CalcResult, Distribution, Table, fraction_str
-from rulesbook.systems.wh40k.approximate import ApproximateResult, resolve_float
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices, Wh40kReadings
 from rulesbook.systems.wh40k.cost import (
     FLOAT_LIMIT,
@@ -54,6 +53,7 @@ from rulesbook.systems.wh40k.cost import (
 )
 from rulesbook.systems.wh40k.engine import (
     JOINT_LIMIT,
+    ApproximateResult,
     SequenceResult,
     WorkLimitExceeded,
     joint_packets_bound,
@@ -203,7 +203,10 @@ TARGET_INPUTS: tuple[Input, ...] = (
     IntInput(
         key="damage_reduction",
         label="Damage reduction",
-        help="Subtract this from the Damage of each attack (minimum 1), e.g. 1 for Disgustingly Resilient.",
+        help=(
+            "Subtract this from the Damage of each attack (minimum 1). Disgustingly Resilient (1) "
+            "works in the Fight phase only: wh40k.datasheet-attack applies it by phase."
+        ),
         minimum=0,
         maximum=5,
         default=0,
@@ -345,6 +348,13 @@ ATTACK_RULES = (
 """Every rule one weapon's attack executes (used by wh40k.attack and wh40k.sequence)."""
 
 
+RANGED_DAMAGE_REDUCTION = (
+    "damage_reduction with a ranged attack: kept as given, but the page's Damage reduction, "
+    "Disgustingly Resilient, is a Fight phase Stratagem (wh40k.datasheet-attack applies it by phase)"
+)
+"""The word said when a Damage reduction meets a ranged attack in the generic calculators."""
+
+
 def target_of(values: Mapping[str, Any]) -> Target:
     """The target unit of the target inputs."""
     return Target(
@@ -454,6 +464,8 @@ def _answer(
             return resolve(
                 weapons, target, situation, choices, limit=HARD_FACTOR * WORK_LIMIT, seconds=HARD_SECONDS
             )
+        from rulesbook.systems.wh40k.approximate import resolve_float  # numpy: loaded when needed
+
         return resolve_float(
             weapons, target, situation, choices, limit=HARD_FACTOR * FLOAT_LIMIT, seconds=HARD_SECONDS
         )
@@ -482,6 +494,8 @@ def declare_attack_calculator(
         result = _answer(attackers, target, situation, choices)
         lines = list(attackers.lines)
         warnings: list[str] = []
+        if target.damage_reduction and attackers.weapons[0].ranged:
+            warnings.append(RANGED_DAMAGE_REDUCTION)
         published = choices.readings.published_abilities == "published"
         steps = plan(attackers.weapons, target, situation, choices) if published else []
         for i, (weapon, label) in enumerate(zip(attackers.weapons, attackers.labels, strict=True)):

@@ -48,7 +48,9 @@ def _form_weapon(values: Mapping[str, Any]) -> Attackers:
 def _form_attackers(characteristics: tuple[Any, ...]) -> Attackers:
     """The form's weapon (memoised: the cross-field check and the computation of one call
     build it from the same validated values; :func:`rulesbook.caches.clear_caches` forgets it)."""
-    weapon = make_weapon({inp.key: v for inp, v in zip(WEAPON_INPUTS, characteristics, strict=True)})
+    weapon = make_weapon(
+        {inp.key: v for inp, v in zip(WEAPON_INPUTS, characteristics, strict=True)}, checked=True
+    )
     return Attackers(weapons=(weapon,), field="attacks", labels=("",))
 
 

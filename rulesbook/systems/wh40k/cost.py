@@ -23,14 +23,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from math import lcm
 from typing import Literal
 
 from rulesbook.dice import constant
 from rulesbook.errors import InputError
-from rulesbook.systems.wh40k.approximate import CALL_WORK
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
-from rulesbook.systems.wh40k.engine import LOG2_10, OP_WORK, plan, product_work, step_work
+from rulesbook.systems.wh40k.engine import CALL_WORK, LOG2_10, OP_WORK, plan, product_work, step_work
 from rulesbook.systems.wh40k.rules import DEFAULT_SITUATION, Situation
 from rulesbook.systems.wh40k.weapons import Target, Weapon
 
@@ -128,6 +128,15 @@ def predicted_cost(
     digits^1.5 (Karatsuba), times the pending devastating states of a sequence; the
     convolution of the attacks costs attacks × pairs × outcomes × digits^1.5.
     """
+    return _predicted_cost(tuple(weapons), target, situation, choices)
+
+
+@lru_cache(maxsize=256)
+def _predicted_cost(
+    weapons: tuple[Weapon, ...], target: Target, situation: Situation, choices: Wh40kChoices
+) -> Cost:
+    """:func:`predicted_cost`, memoised (the cross-field check and the computation of one call
+    both ask; the binary search of a refusal asks again)."""
     size = target.total_wounds + 1
     states = 1
     bits = 0.0

@@ -35,7 +35,7 @@ from rulesbook.calculators import (
     WordListInput,
     calculator,
 )
-from rulesbook.errors import InputError
+from rulesbook.errors import InputError, quote
 from rulesbook.registry import implements
 from rulesbook.results import CalcResult, Column, Table
 from rulesbook.systems.wh40k.attack_path import (
@@ -217,7 +217,7 @@ def plan_of(values: Mapping[str, Any], choices: Wh40kChoices) -> EffectPlan:
     for key in chosen:
         if key not in sheet.weapons:
             raise InputError(
-                "weapons", f"{sheet.name} has no weapon {key!r}; choose from {', '.join(sheet.weapons)}"
+                "weapons", f"{sheet.name} has no weapon {quote(key)}; choose from {', '.join(sheet.weapons)}"
             )
     weapons = tuple(sheet.weapons[k] for k in chosen)
     if len({w.ranged for w in weapons}) > 1:

@@ -206,6 +206,7 @@ def make_weapon(
     field: str | None = None,
     label: str = "",
     shown: Mapping[str, str] | None = None,
+    checked: bool = False,
 ) -> Weapon:
     """The one weapon constructor: raw characteristics (text or typed values, keyed like
     :data:`WEAPON_INPUTS`; ``ap``, ``abilities`` and ``ranged`` may be left out) to a checked
@@ -213,6 +214,9 @@ def make_weapon(
 
     Errors name ``field`` (or the characteristic when ``field`` is None), then ``label`` (the
     weapon) and the characteristic as its source spells it (``shown``, e.g. ``{"skill": "BS"}``).
+    ``checked=True`` says every value is already the typed result of the same declared input
+    (``wh40k.attack`` validated them as its own inputs), so they are not validated again; the
+    cross-characteristic checks still run.
 
     >>> make_weapon({"attacks": 2, "skill": 3, "strength": 8, "ap": -3, "damage": "D3",
     ...              "abilities": ("heavy",)}).abilities.heavy
@@ -232,6 +236,9 @@ def make_weapon(
             if inp.required:
                 raise InputError(field or inp.key, f"{where}missing {spelled}")
             parsed[inp.key] = inp.default
+            continue
+        if checked:  # already validated by these very inputs (a calculator's own weapon inputs)
+            parsed[inp.key] = values[inp.key]
             continue
         try:
             parsed[inp.key] = inp.validate(values[inp.key])
