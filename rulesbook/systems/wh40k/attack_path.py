@@ -40,7 +40,6 @@ from rulesbook.dice import REROLLS
 from rulesbook.errors import InputError
 from rulesbook.registry import implements, load_system_data
 from rulesbook.results import DISTRIBUTION_COLUMNS, CalcResult, Distribution, Table, fraction_str
-from rulesbook.systems.wh40k.approximate import ApproximateResult, resolve_float
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices, Wh40kReadings
 from rulesbook.systems.wh40k.cost import (
     FLOAT_LIMIT,
@@ -54,6 +53,7 @@ from rulesbook.systems.wh40k.cost import (
 )
 from rulesbook.systems.wh40k.engine import (
     JOINT_LIMIT,
+    ApproximateResult,
     SequenceResult,
     WorkLimitExceeded,
     joint_packets_bound,
@@ -464,6 +464,8 @@ def _answer(
             return resolve(
                 weapons, target, situation, choices, limit=HARD_FACTOR * WORK_LIMIT, seconds=HARD_SECONDS
             )
+        from rulesbook.systems.wh40k.approximate import resolve_float  # numpy: loaded when needed
+
         return resolve_float(
             weapons, target, situation, choices, limit=HARD_FACTOR * FLOAT_LIMIT, seconds=HARD_SECONDS
         )
