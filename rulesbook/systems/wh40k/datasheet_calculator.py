@@ -52,6 +52,7 @@ from rulesbook.systems.wh40k.attack_path import (
 )
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices, Wh40kReadings
 from rulesbook.systems.wh40k.cost import MAX_ATTACKS, MAX_TOTAL_WOUNDS, refuse_costly
+from rulesbook.systems.wh40k.data import unit_weapons
 from rulesbook.systems.wh40k.effects import Context, EffectPlan, Side, apply_effects
 from rulesbook.systems.wh40k.engine import JOINT_LIMIT, joint_packets_bound, resolve
 from rulesbook.systems.wh40k.faction import Datasheet, death_guard
@@ -222,9 +223,7 @@ def plan_of(values: Mapping[str, Any], choices: Wh40kChoices) -> EffectPlan:
     weapons = tuple(sheet.weapons[k] for k in chosen)
     if len({w.ranged for w in weapons}) > 1:
         raise InputError("weapons", "shoot (ranged weapons) or fight (melee weapons), not both in one attack")
-    for group in sheet.exclusive:
-        if len(set(chosen) & set(group)) > 1:
-            raise InputError("weapons", f"one profile at a time: {' or '.join(group)}")
+    unit_weapons(sheet).check_exclusive(chosen, "weapons")
     target = target_of(values)
     target_sheet = None
     keywords = tuple(k.upper().replace("-", " ") for k in values["target_keywords"])
