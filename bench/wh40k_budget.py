@@ -9,8 +9,9 @@ Damage up to 3D6, targets up to 40 models of 24 wounds, the alternative readings
 predicted work lies between 2 % and 100 % of a limit: for the exact engine
 (:data:`~rulesbook.systems.wh40k.cost.WORK_LIMIT`) and for the floating-point path
 (:data:`~rulesbook.systems.wh40k.cost.FLOAT_LIMIT`). Each is resolved once and timed; the script
-reports the time per predicted unit (the spread is what the limits must absorb), the slowest case
-and what the limit is worth in seconds at the slowest rate seen, and the ratio of the engine's
+reports the time per predicted unit (the spread is what the limits must absorb; small cases pay
+fixed costs the units do not count), the slowest case, what the limit is worth in seconds at the
+slowest rate seen overall and among the cases above a quarter of the limit, and the ratio of the engine's
 own tally to the prediction (the deterministic check ``tests/wh40k/test_budget.py`` and
 ``tests/wh40k/test_approximate.py`` bound by 1.5). Nothing here asserts a time.
 """
@@ -100,7 +101,11 @@ def measure(engine: str, count: int, seed: int) -> dict[str, Any]:
         rows.append({"predicted": predicted, "tally": done, "seconds": seconds})
     per_unit = [r["seconds"] / r["predicted"] for r in rows]
     limit = WORK_LIMIT if engine == "exact" else FLOAT_LIMIT
+    big = [r["seconds"] / r["predicted"] for r in rows if r["predicted"] > limit / 4] or per_unit
     return {
+        "big_cases": len([r for r in rows if r["predicted"] > limit / 4]),
+        "big_seconds_per_unit_max": max(big),
+        "limit_seconds_at_slowest_big_rate": limit * max(big),
         "cases": len(rows),
         "seconds_per_unit": {
             "min": min(per_unit),
@@ -129,7 +134,9 @@ def main() -> None:
         print(
             f"{engine}: {f['cases']} cases; {unit} per predicted unit min {spu['min'] * scale:.1f} "
             f"median {spu['median'] * scale:.1f} max {spu['max'] * scale:.1f}; limit {f['limit']:.3g} units = "
-            f"{f['limit_seconds_at_slowest_rate']:.2f} s at the slowest rate; slowest case "
+            f"{f['limit_seconds_at_slowest_rate']:.2f} s at the slowest rate "
+            f"({f['limit_seconds_at_slowest_big_rate']:.2f} s at the slowest rate of the "
+            f"{f['big_cases']} cases above a quarter of the limit); slowest case "
             f"{f['slowest_case_seconds']:.3f} s; tally / prediction at most {f['tally_over_prediction_max']:.2f}",
             flush=True,
         )

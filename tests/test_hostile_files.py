@@ -334,3 +334,14 @@ def test_a_typed_text_with_a_lone_surrogate_is_refused() -> None:
     assert reason.parse("Blue \U0001f600\u202e") == "Blue \U0001f600\u202e"
     with pytest.raises(RulesbookError, match=r"^reason: expected a non-empty text, got 'a\\ud800'$"):
         reason.parse("a\ud800")
+
+
+def test_text_that_never_was_a_file_has_the_same_size_limit() -> None:
+    """An upload (text given to ``log_from_text``) is held to the file limit as well."""
+    with (
+        no_hang(),
+        pytest.raises(
+            RulesbookError, match=r"^log: upload.yaml: refused \(more than 1,000,000 characters\)$"
+        ),
+    ):
+        log_from_text("#" * (LIMITS.max_bytes + 1), "upload.yaml")

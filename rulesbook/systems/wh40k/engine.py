@@ -126,11 +126,11 @@ class PacketTable:
 
     moves: tuple[tuple[tuple[int, int], ...], ...]
     den: int
+    width: int = 0
+    """The most moves from one state (computed at construction)."""
 
-    @property
-    def width(self) -> int:
-        """The most moves from one state."""
-        return max(len(row) for row in self.moves)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "width", max(len(row) for row in self.moves))
 
     def apply(self, v: list[int]) -> list[int]:
         out = [0] * len(v)
