@@ -104,6 +104,46 @@ def ours_cold(inputs: dict[str, str], repeat: int) -> tuple[float, float]:
     return statistics.median(times), float(result["mean_models_destroyed"])
 
 
+_BEFORE_SCRIPT = """
+import json, statistics, sys, time
+from rulesbook.caches import clear_caches
+from rulesbook.registry import registry
+calc = registry().calculator("wh40k.attack")
+job = json.load(sys.stdin)
+out = {}
+for name, inputs in job["inputs"].items():
+    calc.run(**inputs)
+    times = []
+    for _ in range(job["repeat"]):
+        clear_caches()
+        t0 = time.perf_counter()
+        calc.run(**inputs)
+        times.append((time.perf_counter() - t0) * 1000)
+    out[name] = statistics.median(times)
+print(json.dumps(out))
+"""
+
+
+def before_cold(rev: str, inputs: dict[str, dict[str, str]], repeat: int) -> dict[str, float]:
+    """Median ms of from-scratch calls with the rulesbook of git revision ``rev`` (exported to a
+    temporary directory and run in a subprocess in the same run), per scenario."""
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
+        env = {**os.environ, "PYTHONPATH": tmp}
+        done = subprocess.run(
+            [sys.executable, "-c", _BEFORE_SCRIPT],
+            input=json.dumps({"inputs": inputs, "repeat": repeat}),
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=tmp,
+            env=env,
+        )
+    times: dict[str, float] = json.loads(done.stdout)
+    return times
+
+
 def run_peers(scenarios_file: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     """The peers' JSON output on the merged scenarios (40kdice, icepool chain)."""
     node = shutil.which("node")
@@ -126,6 +166,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=21, help="timed from-scratch calls per scenario")
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument(
+        "--before", default=None, help="a git revision whose rulesbook is timed too (e.g. before a change)"
+    )
     opts = parser.parse_args()
     scenarios = json.loads((PEERS / "scenarios.json").read_text())["wh40k.attack"]
     scenarios = {**scenarios, **OWN_SCENARIOS}
@@ -133,9 +176,14 @@ def main() -> None:
         merged = Path(tmp) / "scenarios.json"
         merged.write_text(json.dumps({"wh40k.attack": scenarios}))
         kdice, naive = run_peers(merged)
+    before = (
+        before_cold(opts.before, {n: attack_inputs(sc) for n, sc in scenarios.items()}, opts.repeat)
+        if opts.before
+        else {}
+    )
     rows = {}
     header = f"{'scenario':<30} {'rulesbook':>10} {'40kdice':>10} {'icepool':>10}   mean models destroyed"
-    print(header)
+    print(header if not before else header + f"   (before {opts.before})")
     for name, scenario in scenarios.items():
         ms, mean = ours_cold(attack_inputs(scenario), opts.repeat)
         k = kdice[name]
@@ -150,13 +198,22 @@ def main() -> None:
             "icepool_chain_ms": round(n_ms, 3),
             "mean_models_destroyed": {"rulesbook": mean, "40kdice": k_mean, "icepool_chain": n_mean},
         }
+        if before:
+            rows[name]["rulesbook_before_cold_ms"] = round(before[name], 3)
         mark = "" if k["supported"] else " (40kdice: aside)"
+        tail = f"   before: {before[name]:.2f}ms" if before else ""
         print(
             f"{name:<30} {ms:>8.2f}ms {k_ms:>8.2f}ms {n_ms:>8.2f}ms   "
-            f"{mean:.4f} / {k_mean:.4f} / {n_mean:.4f}{mark}"
+            f"{mean:.4f} / {k_mean:.4f} / {n_mean:.4f}{mark}{tail}",
+            flush=True,
         )
     if opts.json is not None:
-        figures = {"python": sys.version.split()[0], "repeat": opts.repeat, "scenarios": rows}
+        figures = {
+            "python": sys.version.split()[0],
+            "repeat": opts.repeat,
+            "before": opts.before,
+            "scenarios": rows,
+        }
         opts.json.write_text(json.dumps(figures, indent=2) + "\n")
 
 

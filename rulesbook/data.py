@@ -492,6 +492,8 @@ def compose_text(text: str, name: str, *, is_json: bool = False, limits: Limits 
     ...
     rulesbook.data.DataFileError: deep.json: refused (line 1: nested deeper than 3 levels)
     """
+    if len(text) > limits.max_bytes:  # text that did not come through read_text (an upload)
+        raise _fail(name, "refused", f"more than {limits.max_bytes:,} characters")
     text = text.removeprefix("\ufeff")  # a byte-order mark left by a decoder is not content
     if is_json:
         return _compose_json(text, name, limits)
@@ -504,8 +506,6 @@ def load_data_text(text: str, name: str, *, is_json: bool = False, limits: Limit
     >>> load_data_text("turns: 1:30\\nlost: 1_0\\nflag: yes\\nwhen: 2024-01-01\\n", "m.yaml")
     {'turns': '1:30', 'lost': '1_0', 'flag': 'yes', 'when': '2024-01-01'}
     """
-    if len(text) > limits.max_bytes:
-        raise _fail(name, "refused", f"more than {limits.max_bytes:,} characters")
     return to_python(compose_text(text, name, is_json=is_json, limits=limits))
 
 

@@ -355,7 +355,7 @@ class Table:
     columns: tuple[str, ...]
     rows: tuple[tuple[Any, ...], ...]
     note: str = ""
-    column_info: tuple[Column, ...] = ()
+    column_info: tuple[Column, ...] = field(default=(), repr=False)
 
     def column(self, key: str) -> Column | None:
         """The declared label and kind of column ``key`` (None when undeclared)."""

@@ -28,10 +28,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulesbook import cli
+from rulesbook.cases import load_cases
 from rulesbook.data import LIMITS, DataFileError, dump_yaml, load_data_file, load_data_text, read_text
 from rulesbook.errors import RulesbookError
+from rulesbook.glossary import load_glossary
 from rulesbook.inputs import TextInput
 from rulesbook.records import load_system_data
+from rulesbook.sources import load_source
 from rulesbook.systems.army_morale.log import EXAMPLE_LOG
 from rulesbook.systems.army_morale.logfile import load_log, log_from_text, log_to_text
 from rulesbook.systems.army_morale.replay import replay
@@ -287,10 +290,20 @@ def test_hostile_variant_files(path: Path) -> None:
     assert_one_short_line(str(info.value), path.name)
 
 
+DATA_READERS: dict[str, Callable[[Path], Any]] = {
+    "rules.yaml": load_system_data,
+    "cases.yaml": load_cases,
+    "glossary.yaml": lambda p: load_glossary(p, "wh40k"),
+    "source.yaml": lambda p: load_source(p, "wh40k"),
+}
+
+
+@pytest.mark.parametrize("reader", sorted(DATA_READERS))
 @pytest.mark.parametrize("path", cases("data"), ids=lambda p: p.name)
-def test_hostile_rules_files(path: Path) -> None:
+def test_hostile_data_files(path: Path, reader: str) -> None:
+    """Each system file's reader (rules, cases, glossary, source) refuses them in one line."""
     with no_hang(), pytest.raises(DataFileError) as info:
-        load_system_data(path)
+        DATA_READERS[reader](path)
     assert_one_short_line(str(info.value), path.name)
 
 
@@ -321,3 +334,14 @@ def test_a_typed_text_with_a_lone_surrogate_is_refused() -> None:
     assert reason.parse("Blue \U0001f600\u202e") == "Blue \U0001f600\u202e"
     with pytest.raises(RulesbookError, match=r"^reason: expected a non-empty text, got 'a\\ud800'$"):
         reason.parse("a\ud800")
+
+
+def test_text_that_never_was_a_file_has_the_same_size_limit() -> None:
+    """An upload (text given to ``log_from_text``) is held to the file limit as well."""
+    with (
+        no_hang(),
+        pytest.raises(
+            RulesbookError, match=r"^log: upload.yaml: refused \(more than 1,000,000 characters\)$"
+        ),
+    ):
+        log_from_text("#" * (LIMITS.max_bytes + 1), "upload.yaml")

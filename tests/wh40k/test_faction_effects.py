@@ -301,6 +301,10 @@ def test_disgustingly_resilient_is_a_fight_phase_stratagem() -> None:
     assert shot.warnings == (
         "Disgustingly Resilient: a fight phase effect, but this attack is in opponent-shooting; it changes nothing here",
     )
+    # the generic calculator keeps a typed reduction but says so for a ranged attack
+    generic = ATTACK.run(**LANTERN, **MORTARION, damage_reduction=1)
+    assert any(w.startswith("damage_reduction with a ranged attack") for w in generic.warnings)
+    assert not ATTACK.run(**STRIKE, **MORTARION, damage_reduction=1).warnings
 
 
 @pytest.mark.covers("wh40k.death-guard.stratagem.sanguous-flux")

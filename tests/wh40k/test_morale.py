@@ -325,3 +325,23 @@ def test_pistol_mixed_with_other_guns_gets_a_reminder_and_changes_no_number() ->
         weapons="pistol: A=1 BS=3 S=4 D=1 pistol; rifle: A=2 BS=3 S=4 D=1", leadership=7, **target
     )
     assert any("fires its Pistols" in w for w in chain.warnings)
+
+
+def test_too_many_devastating_wounds_against_an_attached_unit_are_refused() -> None:
+    with pytest.raises(
+        InputError, match=r"^weapons: against an Attached unit a weapon with Devastating Wounds"
+    ):
+        CHAIN.run(
+            weapons="A=100 BS=3 S=4 D=1 sustained-hits-2,devastating-wounds",
+            toughness=4,
+            save=3,
+            wounds=2,
+            models=10,
+            leadership=6,
+            leader_models=1,
+        )
+    # the same weapon against the unit alone goes to the main engine, which has its own limits
+    alone = CHAIN.run(
+        weapons="A=40 BS=3 S=4 D=1 devastating-wounds", toughness=4, save=3, wounds=2, models=10, leadership=6
+    )
+    assert Fraction(alone["p_below_half_exact"]) > 0

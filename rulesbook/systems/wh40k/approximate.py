@@ -30,6 +30,8 @@ import numpy.typing as npt
 
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
 from rulesbook.systems.wh40k.engine import (
+    CALL_WORK,
+    ApproximateResult,
     PacketTable,
     WeaponStep,
     Work,
@@ -42,28 +44,6 @@ from rulesbook.systems.wh40k.weapons import Target, Weapon
 __all__ = ["CALL_WORK", "ApproximateResult", "float_packet", "resolve_float"]
 
 type _Floats = npt.NDArray[np.float64]
-
-CALL_WORK = 400.0
-"""The fixed cost of one numpy operation, in element operations (about 1 µs on the build
-machine; one element operation is about 2.5 ns)."""
-
-
-@dataclass(frozen=True, slots=True)
-class ApproximateResult:
-    """The distribution of wounds lost computed in floating point (see the module docstring).
-
-    ``wounds_lost[k]`` and ``models_destroyed[k]`` are P(exactly k); ``work`` is the work done
-    in element operations (:data:`CALL_WORK` per numpy call plus its length).
-    """
-
-    target: Target
-    wounds_lost: tuple[float, ...]
-    models_destroyed: tuple[float, ...]
-    mean_wounds_lost: float
-    mean_models_destroyed: float
-    p_unit_destroyed: float
-    steps: tuple[WeaponStep, ...]
-    work: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

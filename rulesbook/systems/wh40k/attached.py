@@ -34,6 +34,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
+from math import lcm
 
 from rulesbook.dice import parse_dice  # noqa: F401 (the examples use it)
 from rulesbook.registry import implements
@@ -43,7 +44,18 @@ from rulesbook.systems.wh40k.engine import plan
 from rulesbook.systems.wh40k.rules import DEFAULT_SITUATION, Situation, packet_damage, save_test
 from rulesbook.systems.wh40k.weapons import Target, Weapon
 
-__all__ = ["AttachedResult", "LeaderProfile", "has_precision", "resolve_attached"]
+__all__ = [
+    "JOINT_WOUNDS_LIMIT",
+    "AttachedResult",
+    "LeaderProfile",
+    "has_precision",
+    "joint_wounds_bound",
+    "resolve_attached",
+]
+
+JOINT_WOUNDS_LIMIT = 150
+"""Most wounds one weapon with Devastating Wounds may score against an Attached unit (a few
+seconds at the limit on the build machine: 2.5–3 s)."""
 
 type State = tuple[int, int]
 """(wounds lost by the Bodyguard, wounds lost by the Leader)."""
@@ -188,35 +200,121 @@ def _scaled_add(acc: Vector, v: Vector, k: Fraction) -> None:
         acc[s] = acc.get(s, Fraction(0)) + p * k
 
 
+@dataclass(frozen=True, slots=True)
+class _IntMoves:
+    """A one-wound transition in integer weights over one common denominator."""
+
+    moves: Mapping[State, tuple[tuple[State, int], ...]]
+    den: int
+
+    @staticmethod
+    def of(moves: Mapping[State, _Move]) -> _IntMoves:
+        den = lcm(*(q.denominator for row in moves.values() for _, q in row))
+        return _IntMoves(
+            {s: tuple((t, q.numerator * (den // q.denominator)) for t, q in row) for s, row in moves.items()},
+            den,
+        )
+
+
+def _spread(v: Vector, table: _IntMoves, by_n: Mapping[int, list[tuple[int, Fraction]]]) -> dict[int, Vector]:
+    """sum over n of P(n, m) T^n v, for every m, in integers (one division at the end)."""
+    d_v = lcm(*(p.denominator for p in v.values()))
+    u = {s: p.numerator * (d_v // p.denominator) for s, p in v.items()}
+    c_den = lcm(*(p.denominator for pairs in by_n.values() for _, p in pairs))
+    top = max(by_n)
+    sums: dict[int, dict[State, int]] = {}
+    for n in range(top + 1):
+        if n in by_n:
+            scale = table.den ** (top - n)
+            for m, p in by_n[n]:
+                f = p.numerator * (c_den // p.denominator) * scale
+                acc = sums.setdefault(m, {})
+                for s, x in u.items():
+                    acc[s] = acc.get(s, 0) + x * f
+        if n < top:
+            nxt: dict[State, int] = {}
+            for s, x in u.items():
+                for t, w in table.moves[s]:
+                    nxt[t] = nxt.get(t, 0) + x * w
+            u = nxt
+    total = d_v * table.den**top * c_den
+    return {m: {s: Fraction(x, total) for s, x in acc.items() if x} for m, acc in sums.items()}
+
+
+def _horner(by_m: Mapping[int, Vector], moves: Mapping[State, _Move]) -> Vector:
+    """sum over m of Q^m w_m by Horner's scheme."""
+    top = max(by_m)
+    acc = dict(by_m[top])
+    for m in range(top - 1, -1, -1):
+        acc = _apply(moves, acc)
+        if m in by_m:
+            _scaled_add(acc, by_m[m], Fraction(1))
+    return acc
+
+
 # -- per weapon: the joint distribution of normal and devastating wounds ----------------------
-
-
-def _poly_mul(a: Mapping[State, Fraction], b: Mapping[State, Fraction]) -> dict[State, Fraction]:
-    out: dict[State, Fraction] = {}
-    for (n1, m1), p1 in a.items():
-        for (n2, m2), p2 in b.items():
-            key = (n1 + n2, m1 + m2)
-            out[key] = out.get(key, Fraction(0)) + p1 * p2
-    return out
 
 
 @cache
 def _weapon_counts(
     per_attack: tuple[tuple[State, Fraction], ...], attacks: Distribution[int]
 ) -> dict[State, Fraction]:
-    """(normal wounds, devastating wounds) of all the weapon's attacks."""
-    step = dict(per_attack)
-    acc: dict[State, Fraction] = {(0, 0): Fraction(1)}
-    out: dict[State, Fraction] = {}
-    top = attacks.outcomes()[-1]
+    """(normal wounds, devastating wounds) of all the weapon's attacks: the per-attack
+    polynomial raised to each possible number of attacks and mixed, in integer weights (one
+    common denominator) so the powers cost no fraction reductions."""
+    den = lcm(*(p.denominator for _, p in per_attack))
+    step = [(n, m, p.numerator * (den // p.denominator)) for (n, m), p in per_attack]
+    a_den = lcm(*(p.denominator for _, p in attacks))
+    a_w = {a: p.numerator * (a_den // p.denominator) for a, p in attacks}
+    top = max(a_w)
+    acc: dict[State, int] = {(0, 0): 1}
+    out: dict[State, int] = {}
     for k in range(top + 1):
-        pk = attacks.p(k)
-        if pk:
-            for key, p in acc.items():
-                out[key] = out.get(key, Fraction(0)) + pk * p
+        if k in a_w:
+            scale = a_w[k] * den ** (top - k)
+            for key, w in acc.items():
+                out[key] = out.get(key, 0) + w * scale
         if k < top:
-            acc = _poly_mul(acc, step)
-    return out
+            nxt: dict[State, int] = {}
+            for (n1, m1), w1 in acc.items():
+                for n2, m2, w2 in step:
+                    key = (n1 + n2, m1 + m2)
+                    nxt[key] = nxt.get(key, 0) + w1 * w2
+            acc = nxt
+    total = a_den * den**top
+    return {key: Fraction(w, total) for key, w in out.items() if w}
+
+
+def joint_wounds_bound(
+    weapons: Sequence[Weapon],
+    bodyguard: Target,
+    leader: LeaderProfile,
+    situation: Situation = DEFAULT_SITUATION,
+    choices: Wh40kChoices = CHOICES,
+) -> int:
+    """The most wounds one weapon that can score Devastating Wounds may produce (0 when none
+    can): its normal and devastating wounds are tracked jointly, whose cost grows with the cube
+    of this number, so the calculator refuses more than :data:`JOINT_WOUNDS_LIMIT`.
+
+    >>> from rulesbook.systems.wh40k.weapons import parse_abilities
+    >>> w = Weapon("w", parse_dice("20"), 3, 4, 0, parse_dice("1"), parse_abilities("sustained-hits-2,devastating-wounds"))
+    >>> joint_wounds_bound([w], Target(4, 3, 1, models=5), LeaderProfile(1, 4, 3))
+    60
+    """
+    unsaved = _unsaved_target(bodyguard, leader)
+    bound = 0
+    for step in plan(weapons, unsaved, situation, choices):
+        if any(m for _, o in step.mix for (_, m) in o.packets):
+            per_attack = max(n + m for _, o in step.mix for n, m in o.packets)
+            bound = max(bound, per_attack * step.attacks.outcomes()[-1])
+    return bound
+
+
+def _unsaved_target(bodyguard: Target, leader: LeaderProfile) -> Target:
+    """The Bodyguard's Toughness, no save (saves are rolled per model), every model for Blast."""
+    return replace(
+        bodyguard, save=7, invuln=None, cover=False, fnp=None, models=bodyguard.models + leader.models
+    )
 
 
 @implements(
@@ -249,9 +347,8 @@ def resolve_attached(
     groups = _Groups(
         bodyguard.total_wounds, bodyguard.wounds, leader.models * leader.wounds, max(1, leader.wounds)
     )
-    total_models = bodyguard.models + leader.models
     # Hit and Wound rolls with the Bodyguard's Toughness and no save; Blast counts every model.
-    unsaved_target = replace(bodyguard, save=7, invuln=None, cover=False, fnp=None, models=total_models)
+    unsaved_target = _unsaved_target(bodyguard, leader)
     leader_target = replace(bodyguard, save=leader.save, invuln=leader.invuln, fnp=leader.fnp)
     states = [(b, c) for b in range(groups.bodyguard_total + 1) for c in range(groups.leader_total + 1)]
     start: Vector = {(0, 0): Fraction(1)}
@@ -296,25 +393,18 @@ def resolve_attached(
         by_n: dict[int, list[tuple[int, Fraction]]] = {}
         for (n, m), p in counts.items():
             by_n.setdefault(n, []).append((m, p))
-        top = max(by_n)
+        table = _IntMoves.of(normal)
         new_state: dict[tuple[int, ...], Vector] = {}
         for key, v in state.items():
-            u = v
-            for n in range(top + 1):
-                for m, p in by_n.get(n, ()):
-                    _scaled_add(new_state.setdefault((*key, m) if keep else key, {}), u, p)
-                if n < top:
-                    u = _apply(normal, u)
+            for m, vec in _spread(v, table, by_n).items():
+                _scaled_add(new_state.setdefault((*key, m) if keep else key, {}), vec, Fraction(1))
         state = new_state
         if keep:
             pending.append(dev)
     for dev in pending:  # Devastating Wounds after all normal damage, first weapon first
-        collapsed: dict[tuple[int, ...], Vector] = {}
+        grouped: dict[tuple[int, ...], dict[int, Vector]] = {}
         for key, v in state.items():
-            u = v
-            for _ in range(key[0]):
-                u = _apply(dev, u)
-            _scaled_add(collapsed.setdefault(key[1:], {}), u, Fraction(1))
-        state = collapsed
+            grouped.setdefault(key[1:], {})[key[0]] = v
+        state = {rest: _horner(by_m, dev) for rest, by_m in grouped.items()}
     final = state[()]
     return AttachedResult(bodyguard, leader, Distribution.from_pairs((s, p) for s, p in final.items() if p))

@@ -40,7 +40,6 @@ from rulesbook.dice import REROLLS
 from rulesbook.errors import InputError
 from rulesbook.registry import implements, load_system_data
 from rulesbook.results import DISTRIBUTION_COLUMNS, CalcResult, Distribution, Table, fraction_str
-from rulesbook.systems.wh40k.approximate import ApproximateResult, resolve_float
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices, Wh40kReadings
 from rulesbook.systems.wh40k.cost import (
     FLOAT_LIMIT,
@@ -54,6 +53,7 @@ from rulesbook.systems.wh40k.cost import (
 )
 from rulesbook.systems.wh40k.engine import (
     JOINT_LIMIT,
+    ApproximateResult,
     SequenceResult,
     WorkLimitExceeded,
     joint_packets_bound,
@@ -79,6 +79,7 @@ __all__ = [
     "TARGET_INPUTS",
     "Attackers",
     "ability_warnings",
+    "answer",
     "check_attackers",
     "declare_attack_calculator",
     "dense",
@@ -203,7 +204,10 @@ TARGET_INPUTS: tuple[Input, ...] = (
     IntInput(
         key="damage_reduction",
         label="Damage reduction",
-        help="Subtract this from the Damage of each attack (minimum 1), e.g. 1 for Disgustingly Resilient.",
+        help=(
+            "Subtract this from the Damage of each attack (minimum 1). Disgustingly Resilient (1) "
+            "works in the Fight phase only: wh40k.datasheet-attack applies it by phase."
+        ),
         minimum=0,
         maximum=5,
         default=0,
@@ -345,6 +349,13 @@ ATTACK_RULES = (
 """Every rule one weapon's attack executes (used by wh40k.attack and wh40k.sequence)."""
 
 
+RANGED_DAMAGE_REDUCTION = (
+    "damage_reduction with a ranged attack: kept as given, but the page's Damage reduction, "
+    "Disgustingly Resilient, is a Fight phase Stratagem (wh40k.datasheet-attack applies it by phase)"
+)
+"""The word said when a Damage reduction meets a ranged attack in the generic calculators."""
+
+
 def target_of(values: Mapping[str, Any]) -> Target:
     """The target unit of the target inputs."""
     return Target(
@@ -441,24 +452,26 @@ HARD_SECONDS = 10.0
 anything the cost model under-predicted long before, on this machine kind)."""
 
 
-def _answer(
-    attackers: Attackers, target: Target, situation: Situation, choices: Wh40kChoices
+def answer(
+    weapons: Sequence[Weapon], target: Target, situation: Situation, choices: Wh40kChoices, field: str
 ) -> SequenceResult | ApproximateResult:
-    """The exact engine when its predicted cost fits, else its floating-point path; either is
+    """The exact engine when its predicted cost fits, else its floating-point path (an
+    :class:`~.engine.ApproximateResult`, labelled approximate by :func:`present`); either is
     stopped inside its loops past :data:`~.cost.HARD_FACTOR` times its limit, with the message
-    the cost check gives."""
-    weapons = attackers.weapons
+    the cost check gives, naming ``field``."""
     cost = predicted_cost(weapons, target, situation, choices)
     try:
         if cost.path == "exact":
             return resolve(
                 weapons, target, situation, choices, limit=HARD_FACTOR * WORK_LIMIT, seconds=HARD_SECONDS
             )
+        from rulesbook.systems.wh40k.approximate import resolve_float  # numpy: loaded when needed
+
         return resolve_float(
             weapons, target, situation, choices, limit=HARD_FACTOR * FLOAT_LIMIT, seconds=HARD_SECONDS
         )
     except WorkLimitExceeded:
-        raise InputError(attackers.field, too_costly(HARD_FACTOR, stopped=True)) from None
+        raise InputError(field, too_costly(HARD_FACTOR, stopped=True)) from None
 
 
 def declare_attack_calculator(
@@ -479,9 +492,11 @@ def declare_attack_calculator(
         attackers = pick(values)
         target = target_of(values)
         situation = situation_of(values, attackers.hit_modifier)
-        result = _answer(attackers, target, situation, choices)
+        result = answer(attackers.weapons, target, situation, choices, attackers.field)
         lines = list(attackers.lines)
         warnings: list[str] = []
+        if target.damage_reduction and attackers.weapons[0].ranged:
+            warnings.append(RANGED_DAMAGE_REDUCTION)
         published = choices.readings.published_abilities == "published"
         steps = plan(attackers.weapons, target, situation, choices) if published else []
         for i, (weapon, label) in enumerate(zip(attackers.weapons, attackers.labels, strict=True)):

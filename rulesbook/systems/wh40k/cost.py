@@ -29,9 +29,8 @@ from typing import Literal
 
 from rulesbook.dice import constant
 from rulesbook.errors import InputError
-from rulesbook.systems.wh40k.approximate import CALL_WORK
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
-from rulesbook.systems.wh40k.engine import LOG2_10, OP_WORK, plan, product_work, step_work
+from rulesbook.systems.wh40k.engine import CALL_WORK, LOG2_10, OP_WORK, plan, product_work, step_work
 from rulesbook.systems.wh40k.rules import DEFAULT_SITUATION, Situation
 from rulesbook.systems.wh40k.weapons import Target, Weapon
 

@@ -53,10 +53,12 @@ from rulesbook.systems.wh40k.rules import (
 from rulesbook.systems.wh40k.weapons import Target, Weapon, parse_abilities  # noqa: F401 (examples)
 
 __all__ = [
+    "CALL_WORK",
     "JOINT_LIMIT",
     "KARATSUBA",
     "LOG2_10",
     "OP_WORK",
+    "ApproximateResult",
     "PacketTable",
     "SequenceResult",
     "WeaponPlan",
@@ -89,6 +91,11 @@ in work units: about 75 ns, what a product of two 1,000-digit integers' digits c
 Without it the units under-counted small-integer work by up to 5x (issue 15)."""
 
 
+CALL_WORK = 400.0
+"""The fixed cost of one numpy operation, in element operations (about 1 µs on the build
+machine; one element operation is about 2.5 ns)."""
+
+
 def product_work(products: float, bits: float) -> float:
     """Work of ``products`` big × big integer products of ``bits`` bits each (Karatsuba:
     digits^1.585, plus :data:`OP_WORK` each), in units of 70-260 ps on the build machine (see ``cost.WORK_LIMIT``).
@@ -119,11 +126,11 @@ class PacketTable:
 
     moves: tuple[tuple[tuple[int, int], ...], ...]
     den: int
+    width: int = 0
+    """The most moves from one state (computed at construction)."""
 
-    @property
-    def width(self) -> int:
-        """The most moves from one state."""
-        return max(len(row) for row in self.moves)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "width", max(len(row) for row in self.moves))
 
     def apply(self, v: list[int]) -> list[int]:
         out = [0] * len(v)
@@ -318,6 +325,24 @@ class SequenceResult:
 
 def _distribution(weights: Sequence[int], den: int) -> Distribution[int]:
     return Distribution.from_weights(((k, w) for k, w in enumerate(weights) if w), den)
+
+
+@dataclass(frozen=True, slots=True)
+class ApproximateResult:
+    """The distribution of wounds lost computed in floating point (see the module docstring).
+
+    ``wounds_lost[k]`` and ``models_destroyed[k]`` are P(exactly k); ``work`` is the work done
+    in element operations (:data:`CALL_WORK` per numpy call plus its length).
+    """
+
+    target: Target
+    wounds_lost: tuple[float, ...]
+    models_destroyed: tuple[float, ...]
+    mean_wounds_lost: float
+    mean_models_destroyed: float
+    p_unit_destroyed: float
+    steps: tuple[WeaponStep, ...]
+    work: float = 0.0
 
 
 # -- the engine -------------------------------------------------------------------------------

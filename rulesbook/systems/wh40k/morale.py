@@ -36,7 +36,13 @@ from rulesbook.dice import parse_dice  # noqa: F401 (the examples use it)
 from rulesbook.errors import InputError
 from rulesbook.registry import implements
 from rulesbook.results import CalcResult, Distribution, Table, fraction_str
-from rulesbook.systems.wh40k.attached import LeaderProfile, has_precision, resolve_attached
+from rulesbook.systems.wh40k.attached import (
+    JOINT_WOUNDS_LIMIT,
+    LeaderProfile,
+    has_precision,
+    joint_wounds_bound,
+    resolve_attached,
+)
 from rulesbook.systems.wh40k.attack_path import (
     READING_INPUTS,
     SITUATION_INPUTS,
@@ -44,6 +50,7 @@ from rulesbook.systems.wh40k.attack_path import (
     Attackers,
     ability_warnings,
     check_attackers,
+    choices_of,
     dense,
     pistol_warnings,
     situation_of,
@@ -334,6 +341,15 @@ def _check(values: Mapping[str, Any]) -> None:
     leader = _leader(values)
     check_attackers(_attackers(values), values)
     if leader is not None:
+        bound = joint_wounds_bound(
+            _attackers(values).weapons, target_of(values), leader, situation_of(values), choices_of(values)
+        )
+        if bound > JOINT_WOUNDS_LIMIT:
+            raise InputError(
+                "weapons",
+                f"against an Attached unit a weapon with Devastating Wounds may score at most "
+                f"{JOINT_WOUNDS_LIMIT} wounds, got up to {bound}; use fewer attacks",
+            )
         states = (values["wounds"] * values["models"] + 1) * (leader.models * leader.wounds + 1)
         if states > MAX_ATTACHED_STATES:
             raise InputError(

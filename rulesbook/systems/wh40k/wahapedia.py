@@ -48,7 +48,7 @@ from types import MappingProxyType
 from typing import Any
 
 from rulesbook.data import DataFileError, Limits, read_text
-from rulesbook.errors import InputError
+from rulesbook.errors import InputError, quote
 from rulesbook.systems.wh40k.faction import (
     Ability,
     Characteristics,
@@ -147,14 +147,14 @@ class Row:
     def integer(self, column: str, lo: int, hi: int) -> int:
         text = self.get(column)
         if not re.fullmatch(r"[+-]?\d{1,4}", text) or not lo <= int(text) <= hi:
-            raise self.fail(column, f"expected an integer from {lo} to {hi}, got {text!r}")
+            raise self.fail(column, f"expected an integer from {lo} to {hi}, got {quote(text)}")
         return int(text)
 
     def plus(self, column: str, lo: int, hi: int) -> int:
         text = self.get(column)
         m = _PLUS.match(text)
         if m is None or not lo <= int(m[1]) <= hi:
-            raise self.fail(column, f"expected {lo}+ to {hi}+, got {text!r}")
+            raise self.fail(column, f"expected {lo}+ to {hi}+, got {quote(text)}")
         return int(m[1])
 
 
@@ -184,7 +184,7 @@ def read_table(path: Path, *, required: Sequence[str] = ()) -> list[Row]:
         header = header[:-1]
     for column in required:
         if column not in header:
-            raise DataFileError(f"{name}, header: missing column {column!r}", file=name)
+            raise DataFileError(f"{name}, header: missing column {quote(column)}", file=name)
     rows = []
     for number, fields in enumerate(parsed[1:], 1):
         if trailing and fields and fields[-1] == "":
@@ -230,13 +230,13 @@ def _weapon_words(row: Row) -> tuple[str, ...]:
 def _weapon(row: Row) -> tuple[str, Weapon, int | None]:
     kind = row.need("type").lower()
     if kind not in ("ranged", "melee"):
-        raise row.fail("type", f"expected Ranged or Melee, got {row.get('type')!r}")
+        raise row.fail("type", f"expected Ranged or Melee, got {quote(row.get('type'))}")
     ranged = kind == "ranged"
     rng: int | None = None
     if ranged:
         m = _INCHES.match(row.get("range"))
         if m is None:
-            raise row.fail("range", f'expected inches such as 18", got {row.get("range")!r}')
+            raise row.fail("range", f'expected inches such as 18", got {quote(row.get("range"))}')
         rng = int(m[1])
     values: dict[str, Any] = {
         "attacks": row.need("A"),
@@ -266,7 +266,7 @@ def _characteristics(rows: Sequence[Row]) -> tuple[Characteristics, int | None]:
     def one(row: Row) -> tuple[Characteristics, int | None]:
         move = _INCHES.match(row.get("M"))
         if move is None:
-            raise row.fail("M", f'expected inches such as 5", got {row.get("M")!r}')
+            raise row.fail("M", f'expected inches such as 5", got {quote(row.get("M"))}')
         inv = row.get("inv_sv")
         invuln = None if inv in ("", "-") else row.plus("inv_sv", 2, 6)
         ch = Characteristics(
@@ -305,7 +305,7 @@ _CORE_NAMES = {
 def _core_word(row: Row, name: str) -> str:
     base = _CORE_NAMES.get(name.lower().strip())
     if base is None:
-        raise row.fail("name", f"unknown core ability {name!r}; known: {', '.join(sorted(_CORE_NAMES))}")
+        raise row.fail("name", f"unknown core ability {quote(name)}; known: {', '.join(sorted(_CORE_NAMES))}")
     parameter = row.get("parameter").lower().rstrip('+"')
     if base in ("deadly-demise", "feel-no-pain", "scouts"):
         if not parameter:
@@ -334,9 +334,9 @@ def _abilities(
                 fnp = int(word.rsplit("-", 1)[1])
             continue
         if kind not in ("faction", "datasheet"):
-            raise row.fail("type", f"expected Core, Faction or Datasheet, got {row.get('type')!r}")
+            raise row.fail("type", f"expected Core, Faction or Datasheet, got {quote(row.get('type'))}")
         if not text:
-            raise row.fail("description", f"no text for {name!r}")
+            raise row.fail("description", f"no text for {quote(name)}")
         key = slug(re.sub(r"\(aura\)", "", name, flags=re.IGNORECASE))
         out.setdefault(
             key,
@@ -373,7 +373,7 @@ def _phases(row: Row) -> tuple[str, ...]:
     if not out:
         raise row.fail(
             "phase",
-            f"expected Command, Movement, Shooting, Charge, Fight or Any phase, got {row.get('phase')!r}",
+            f"expected Command, Movement, Shooting, Charge, Fight or Any phase, got {quote(row.get('phase'))}",
         )
     return tuple(dict.fromkeys(out))
 
@@ -383,7 +383,7 @@ def _stratagem(row: Row, prefix: str) -> Stratagem:
     kind = row.need("type")
     category = next((c for c in _CATEGORIES if c.lower() in kind.lower()), None)
     if category is None:
-        raise row.fail("type", f"expected a type naming one of {', '.join(_CATEGORIES)}, got {kind!r}")
+        raise row.fail("type", f"expected a type naming one of {', '.join(_CATEGORIES)}, got {quote(kind)}")
     parts: dict[str, str] = {}
     pieces = _PARTS.split(_plain(row.need("description")))
     for label, body in zip(pieces[1::2], pieces[2::2], strict=True):
@@ -432,7 +432,9 @@ def import_wahapedia(
     prefix = f"wh40k.{fkey}"
     sheets = [r for r in tables["Datasheets.csv"] if r.get("faction_id") == faction_id]
     if not sheets:
-        raise DataFileError(f"Datasheets.csv: no row has faction_id {faction_id!r}", file="Datasheets.csv")
+        raise DataFileError(
+            f"Datasheets.csv: no row has faction_id {quote(faction_id)}", file="Datasheets.csv"
+        )
     ids = {r.need("id"): r for r in sheets}
 
     def by_sheet(rows: Sequence[Row], all_ids: set[str] | None = None) -> dict[str, list[Row]]:
@@ -442,7 +444,7 @@ def import_wahapedia(
             if sid in ids:
                 out.setdefault(sid, []).append(r)
             elif all_ids is not None and sid not in all_ids:
-                raise r.fail("datasheet_id", f"no datasheet with id {sid!r} in Datasheets.csv")
+                raise r.fail("datasheet_id", f"no datasheet with id {quote(sid)} in Datasheets.csv")
         return out
 
     every_id = {r.get("id") for r in tables["Datasheets.csv"]}
@@ -460,7 +462,7 @@ def import_wahapedia(
         sheet_name = row.need("name")
         skey = slug(sheet_name)
         if skey in datasheets:
-            raise row.fail("name", f"a second datasheet called {sheet_name!r}")
+            raise row.fail("name", f"a second datasheet called {quote(sheet_name)}")
         if sid not in models:
             raise row.fail("id", "no row of Datasheets_models.csv gives its characteristics")
         characteristics, invuln = _characteristics(models[sid])
@@ -469,7 +471,7 @@ def import_wahapedia(
         for wrow in wargear.get(sid, []):
             wkey, weapon, rng = _weapon(wrow)
             if wkey in weapons:
-                raise wrow.fail("name", f"a second weapon called {weapon.name!r} on this datasheet")
+                raise wrow.fail("name", f"a second weapon called {quote(weapon.name)} on this datasheet")
             weapons[wkey], ranges[wkey] = weapon, rng
         named, core, fnp = _abilities(ability_rows.get(sid, []), shared, prefix, abilities)
         kws = tuple(
@@ -484,7 +486,7 @@ def import_wahapedia(
             if m is None:
                 raise crow.fail(
                     "description",
-                    f"expected a count and a name such as '1 Mortarion', got {crow.get('description')!r}",
+                    f"expected a count and a name such as '1 Mortarion', got {quote(crow.get('description'))}",
                 )
             units.append((int(m[1]), m[2]))
         points = []
@@ -493,7 +495,7 @@ def import_wahapedia(
             if m is None:
                 raise prow.fail(
                     "description",
-                    f"expected a count of models such as '1 model', got {prow.get('description')!r}",
+                    f"expected a count of models such as '1 model', got {quote(prow.get('description'))}",
                 )
             points.append((int(m[1]), prow.integer("cost", 0, 5000)))
         datasheets[skey] = Datasheet(
@@ -522,7 +524,7 @@ def import_wahapedia(
             continue
         strat = _stratagem(srow, prefix)
         if strat.key in stratagems:
-            raise srow.fail("name", f"a second stratagem called {strat.name!r}")
+            raise srow.fail("name", f"a second stratagem called {quote(strat.name)}")
         stratagems[strat.key] = strat
     return Faction(
         key=fkey,
