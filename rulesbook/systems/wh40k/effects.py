@@ -212,7 +212,11 @@ class _Builder:
                 # a weapon that already has Sustained Hits keeps the larger X on average
                 # (register entry sustained-stacking; "stratagem-replaces" takes the granted X)
                 keep = self.sustained_stacking == "larger-on-average"
-                if keep and old.sustained is not None and old.sustained.die().mean() >= ab.sustained.die().mean():
+                if (
+                    keep
+                    and old.sustained is not None
+                    and old.sustained.die().mean() >= ab.sustained.die().mean()
+                ):
                     continue
                 new = replace(old, sustained=ab.sustained)
             else:
