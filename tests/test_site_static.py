@@ -54,8 +54,12 @@ def test_served_pages_keep_the_live_links_and_frames(monkeypatch: pytest.MonkeyP
     monkeypatch.setenv("RULESBOOK_STATIC", "false")
     pages = published_pages()
     page = pages[page_of("scrollhammer.morale-check")]
-    assert f'<iframe class="rb-live" src="{LIVE_PREFIX}scrollhammer.morale-check"' in page
+    assert f'<iframe class="rb-live" src="{LIVE_PREFIX}scrollhammer.morale-check?embed=1"' in page
     rule = pages[page_of("scrollhammer.morale.insane-heroism")]
+    # the rule page opens with its calculator, live, in an open panel above the rule text
+    panel = rule.index('<details class="rb-calc-panel" open')
+    assert rule.index(f'<iframe class="rb-live" src="{LIVE_PREFIX}scrollhammer.morale-check?embed=1"') > panel
+    assert panel < rule.index("**Source:**")
     assert f"]({LIVE_PREFIX}scrollhammer.morale-check)" in rule
 
 

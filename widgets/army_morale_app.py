@@ -51,6 +51,9 @@ STYLE = """<style>
 .am-error { color: #a00; font-weight: 600; }
 .am-status .rulesbook-table td, .am-status .rulesbook-table th { border: 1px solid #ccc; padding: 1px 6px; }
 .am-status .rulesbook-table { border-collapse: collapse; font-size: .85em; }
+.am-ledger { max-height: 60vh; overflow: auto; }
+.am-ledger td:last-child { min-width: 16em; }
+.am-ledger caption { position: sticky; left: 0; text-align: left; }
 </style>"""
 
 PLACEHOLDERS = {"take_and_hold": "2, 3", "capture": "own 5, destroy 3"}
@@ -107,9 +110,9 @@ def status_html(tracker: Tracker, error: str = "") -> str:
         parts.append(f'<p class="am-error" data-key="error">{html.escape(error)}</p>')
     parts += [f'<p class="am-warn">⚠ {html.escape(w)}</p>' for w in ledger.warnings]
     rows = tuple(e.row() for e in reversed(ledger.entries))
-    parts.append(
-        Table("ledger", "Ledger (newest first)", LEDGER_COLUMNS, rows, column_info=LEDGER_LABELS).to_html()
-    )
+    ledger_table = Table("ledger", "Ledger (newest first)", LEDGER_COLUMNS, rows, column_info=LEDGER_LABELS)
+    # a long game's ledger scrolls in its own box, so the event form stays near on a phone
+    parts.append(f'<div class="am-ledger">{ledger_table.to_html()}</div>')
     parts.append("</div>")
     return "".join(parts)
 

@@ -60,6 +60,8 @@ def live_page(factory: Callable[[], Any], path: str) -> Callable[[], Any]:
             stylesheets=[LAYOUT_CSS],
             sizing_mode="stretch_width",
         )
+        # embedded in a site page (``?embed=1``, rulesbook.site_live.live_iframe): the page is the way back
+        nav.visible = "embed" not in (pn.state.session_args or {})
         return pn.Column(nav, factory(), sizing_mode="stretch_width")
 
     view.__name__ = getattr(factory, "__name__", path)

@@ -38,7 +38,7 @@ from widgets.compare import NO_VARIANT, form_result_html, variant_options
 from widgets.live import FAST_DELAY_MS, SLOW_DELAY_MS, LiveResult
 from widgets.render import error_html, result_html, rules_html
 from widgets.uploads import UploadBox
-from widgets.workers import ComputePool, Job, JobCancelled, JobError, TimeLimitError, answer_html
+from widgets.workers import ComputePool, Job, JobCancelled, TimeLimitError, answer_html
 
 __all__ = ["CalculatorApp", "calculator_app", "served_calculator_app", "widget_for"]
 
@@ -200,15 +200,17 @@ class CalculatorApp:
                     html = await self._compute(values, variant)
                 if self._dirty:
                     continue  # the values changed meanwhile: that answer is already stale
-                if html is not None:
-                    self.result.object = html
-                    self._shown = key
-                self.live.done = ticket
+                with pn.io.hold():  # the new answer and "up to date" reach the browser together
+                    if html is not None:
+                        self.result.object = html
+                        self._shown = key
+                    self.live.done = ticket
+                    self.live.busy = False
         finally:
             self._running = False
-            self.live.busy = self._dirty
-            if self._dirty:  # an exception ended the loop with work left: show the state honestly
+            if self._dirty:  # only after an unexpected error (in the server's log): stop waiting
                 self._dirty = False
+                self.live.busy = False
 
     async def _compute(self, values: dict[str, Any], variant: str) -> str | None:
         """One answer from the pool: its HTML, the limit message, or None if it was dropped."""
@@ -223,7 +225,7 @@ class CalculatorApp:
             return None
         except TimeLimitError as exc:
             html = error_html(f"{self.calc.id}: {exc}")
-        except JobError as exc:
+        except Exception as exc:  # JobError (the calculator raised) or a worker that died
             LOG.error("%s %r failed:\n%s", self.calc.id, values, exc)
             first = str(exc).splitlines()[0][:120]
             html = error_html(f"{self.calc.id}: the server could not compute this ({first})")

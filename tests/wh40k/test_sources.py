@@ -4,12 +4,21 @@ and Mortarion's exclusive weapons as data."""
 from __future__ import annotations
 
 from pathlib import Path
+from types import MappingProxyType
 
 import pytest
 
 from rulesbook.errors import InputError
-from rulesbook.registry import DataFileError, registry
-from rulesbook.systems.wh40k.data import load_unit, mortarion, mortarion_weapons
+from rulesbook.registry import registry
+from rulesbook.systems.wh40k import data
+from rulesbook.systems.wh40k.data import (
+    Exclusive,
+    UnitWeapons,
+    damaged_hit_modifier,
+    mortarion,
+    mortarion_weapons,
+)
+from rulesbook.systems.wh40k.faction import death_guard
 from rulesbook.systems.wh40k.profiles import parse_weapons
 from rulesbook.systems.wh40k.weapons import WEAPON_INPUTS, make_weapon
 
@@ -27,7 +36,7 @@ ROTWIND_FORM = {
 
 
 def test_the_three_sources_build_the_same_weapon() -> None:
-    """Rotwind typed in the form, read from mortarion.yaml and typed as a profile is one weapon."""
+    """Rotwind typed in the form, read from death-guard.yaml and typed as a profile is one weapon."""
     checked = ATTACK.validate({**ROTWIND_FORM, "toughness": "4", "save": "3", "wounds": "1"})
     from_form = make_weapon({inp.key: checked[inp.key] for inp in WEAPON_INPUTS}, name="Rotwind")
     from_data = mortarion_weapons()["rotwind"]
@@ -56,44 +65,44 @@ def test_one_validation_path_and_one_error_style(build: object, message: str) ->
     assert str(info.value) == message
 
 
-def _write(tmp_path: Path, text: str) -> Path:
-    path = tmp_path / "unit.yaml"
-    path.write_text(text, encoding="utf-8")
-    return path
+GUN = make_weapon({**ROTWIND_FORM, "abilities": ""}, name="Gun")
 
 
-GUN = "      name: Gun\n      ranged: true\n      attacks: '2'\n      skill: 3\n      strength: 4\n      ap: 0\n      damage: '1'\n"
-
-
-def test_a_bad_weapon_in_a_data_file_names_the_file_and_the_entry(tmp_path: Path) -> None:
-    path = _write(tmp_path, "squad:\n  weapons:\n    gun:\n" + GUN.replace("skill: 3", "skill: 9"))
-    with pytest.raises(DataFileError, match=r"^unit\.yaml\.squad\.weapons\.gun: skill: expected an integer"):
-        load_unit(path, "squad")
-
-
-def test_exclusive_weapons_are_data(tmp_path: Path) -> None:
-    """A new exclusive group needs no code: it is read from the file and enforced with its reason."""
-    text = (
-        "squad:\n  exclusive:\n    - weapons: [gun, other]\n      reason: One gun at a time\n"
-        "  weapons:\n    gun:\n" + GUN + "    other:\n" + GUN + "    third:\n" + GUN
+def test_exclusive_groups_are_enforced_with_their_reason() -> None:
+    unit = UnitWeapons(
+        MappingProxyType({"gun": GUN, "other": GUN, "third": GUN}),
+        (Exclusive(("gun", "other"), "One gun at a time"),),
     )
-    unit = load_unit(_write(tmp_path, text), "squad")
     unit.check_exclusive(["gun", "third"], "weapons")
     with pytest.raises(InputError, match=r"^weapons: One gun at a time: gun or other$"):
         unit.check_exclusive(["third", "other", "gun"], "weapons")
     assert [g.weapons for g in mortarion().exclusive] == [("silence-strike", "silence-sweep")]
 
 
-def test_an_exclusive_group_must_name_known_weapons(tmp_path: Path) -> None:
-    text = (
-        "squad:\n  exclusive:\n    - weapons: [gun, nothing]\n      reason: r\n  weapons:\n    gun:\n" + GUN
+@pytest.mark.covers("wh40k.mortarion.weapons", "wh40k.mortarion.damaged")
+def test_mortarion_calculator_reads_the_faction_datasheet() -> None:
+    """One source: wh40k.mortarion's weapons are the Mortarion datasheet's own values, its Damaged
+    modifier is the one the Damaged ability declares, and the old data file is gone."""
+    sheet = death_guard().datasheets["mortarion"]
+    assert mortarion().weapons is sheet.weapons
+    assert tuple(g.weapons for g in mortarion().exclusive) == sheet.exclusive
+    (effect,) = death_guard().abilities["damaged"].effects
+    assert damaged_hit_modifier(True) == effect.value == -1
+    assert not Path(data.__file__).with_name("mortarion.yaml").exists()
+    # with no aura reaching the target (24" away), the datasheet calculator and wh40k.mortarion
+    # resolve the same weapons against the same target
+    target = {"toughness": 4, "save": 3, "wounds": 2, "models": 10}
+    old = MORTARION.run(weapons="rotwind,the-lantern", **target)
+    new = (
+        registry()
+        .calculator("wh40k.datasheet-attack")
+        .run(weapons="rotwind,the-lantern", distance=24, **target)
     )
-    with pytest.raises(
-        DataFileError, match=r"exclusive\[0\]: expected 'weapons', a list of two or more of gun"
-    ):
-        load_unit(_write(tmp_path, text), "squad")
+    assert old["models_destroyed"] == new["models_destroyed"]
 
 
 def test_mortarion_refuses_what_the_data_excludes() -> None:
-    with pytest.raises(InputError, match=r"Silence attacks with one profile at a time"):
+    with pytest.raises(
+        InputError, match=r"^weapons: one profile at a time: silence-strike or silence-sweep$"
+    ):
         MORTARION.run(weapons="silence-sweep,silence-strike", toughness=4, save=3, wounds=1)

@@ -79,6 +79,7 @@ __all__ = [
     "TARGET_INPUTS",
     "Attackers",
     "ability_warnings",
+    "answer",
     "check_attackers",
     "declare_attack_calculator",
     "dense",
@@ -451,13 +452,13 @@ HARD_SECONDS = 10.0
 anything the cost model under-predicted long before, on this machine kind)."""
 
 
-def _answer(
-    attackers: Attackers, target: Target, situation: Situation, choices: Wh40kChoices
+def answer(
+    weapons: Sequence[Weapon], target: Target, situation: Situation, choices: Wh40kChoices, field: str
 ) -> SequenceResult | ApproximateResult:
-    """The exact engine when its predicted cost fits, else its floating-point path; either is
+    """The exact engine when its predicted cost fits, else its floating-point path (an
+    :class:`~.engine.ApproximateResult`, labelled approximate by :func:`present`); either is
     stopped inside its loops past :data:`~.cost.HARD_FACTOR` times its limit, with the message
-    the cost check gives."""
-    weapons = attackers.weapons
+    the cost check gives, naming ``field``."""
     cost = predicted_cost(weapons, target, situation, choices)
     try:
         if cost.path == "exact":
@@ -470,7 +471,7 @@ def _answer(
             weapons, target, situation, choices, limit=HARD_FACTOR * FLOAT_LIMIT, seconds=HARD_SECONDS
         )
     except WorkLimitExceeded:
-        raise InputError(attackers.field, too_costly(HARD_FACTOR, stopped=True)) from None
+        raise InputError(field, too_costly(HARD_FACTOR, stopped=True)) from None
 
 
 def declare_attack_calculator(
@@ -491,7 +492,7 @@ def declare_attack_calculator(
         attackers = pick(values)
         target = target_of(values)
         situation = situation_of(values, attackers.hit_modifier)
-        result = _answer(attackers, target, situation, choices)
+        result = answer(attackers.weapons, target, situation, choices, attackers.field)
         lines = list(attackers.lines)
         warnings: list[str] = []
         if target.damage_reduction and attackers.weapons[0].ranged:

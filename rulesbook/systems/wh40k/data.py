@@ -1,6 +1,6 @@
-"""Unit data as files: Mortarion's weapon profiles and which of them exclude each other
-(``mortarion.yaml``), loaded safely; every weapon goes through
-:func:`~rulesbook.systems.wh40k.weapons.make_weapon`.
+"""Mortarion's weapons for ``wh40k.mortarion``, read from the one source of unit data: the
+Mortarion datasheet of ``death-guard.yaml`` (:func:`~rulesbook.systems.wh40k.faction.death_guard`),
+so the profiles, the exclusive Silence profiles and the Damaged modifier are stored once.
 
 Example:
     >>> weapons = mortarion_weapons()
@@ -10,7 +10,7 @@ Example:
     >>> mortarion().check_exclusive(["silence-strike", "silence-sweep"], "weapons")
     Traceback (most recent call last):
     ...
-    rulesbook.errors.InputError: weapons: Silence attacks with one profile at a time: silence-strike or silence-sweep
+    rulesbook.errors.InputError: weapons: one profile at a time: silence-strike or silence-sweep
 """
 
 from __future__ import annotations
@@ -18,26 +18,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
-from types import MappingProxyType
-from typing import Any
 
-from rulesbook.data import DataFileError, load_data_file
 from rulesbook.errors import InputError
 from rulesbook.registry import implements
-from rulesbook.systems.wh40k.weapons import Weapon, make_weapon
+from rulesbook.systems.wh40k.faction import Datasheet, death_guard
+from rulesbook.systems.wh40k.weapons import Weapon
 
 __all__ = [
-    "MORTARION_FILE",
     "Exclusive",
     "UnitWeapons",
     "damaged_hit_modifier",
-    "load_unit",
     "mortarion",
     "mortarion_weapons",
+    "unit_weapons",
 ]
-
-MORTARION_FILE = Path(__file__).with_name("mortarion.yaml")
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +39,7 @@ class Exclusive:
     """Weapons of which one attack may use at most one, and why."""
 
     weapons: tuple[str, ...]
-    reason: str
+    reason: str = "one profile at a time"
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,44 +66,16 @@ class UnitWeapons:
                 raise InputError(field, f"{group.reason}: {' or '.join(group.weapons)}")
 
 
-def load_unit(path: Path, unit: str) -> UnitWeapons:
-    """The weapons of ``unit`` in a YAML file; malformed entries raise DataFileError naming the
-    file and the entry."""
-    data = load_data_file(path)
-    raw = data.get(unit) if isinstance(data, dict) else None
-    if not isinstance(raw, dict) or not isinstance(raw.get("weapons"), dict):
-        raise DataFileError(f"{path.name}: expected a mapping 'weapons' under '{unit}'")
-    weapons: dict[str, Weapon] = {}
-    for key, entry in raw["weapons"].items():
-        where = f"{path.name}.{unit}.weapons.{key}"
-        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
-            raise DataFileError(f"{where}: expected a mapping with a name")
-        try:
-            weapons[str(key)] = make_weapon(entry, name=entry["name"], label=where)
-        except InputError as exc:
-            raise DataFileError(exc.message) from None
-    return UnitWeapons(
-        MappingProxyType(weapons), tuple(_exclusive(raw.get("exclusive", []), weapons, path, unit))
-    )
-
-
-def _exclusive(raw: Any, weapons: Mapping[str, Weapon], path: Path, unit: str) -> list[Exclusive]:
-    out = []
-    for i, group in enumerate(raw if isinstance(raw, list) else [None]):
-        where = f"{path.name}.{unit}.exclusive[{i}]"
-        names = group.get("weapons") if isinstance(group, dict) else None
-        if not isinstance(names, list) or len(names) < 2 or not all(n in weapons for n in names):
-            raise DataFileError(f"{where}: expected 'weapons', a list of two or more of {', '.join(weapons)}")
-        if not isinstance(group.get("reason"), str):
-            raise DataFileError(f"{where}: expected a 'reason' text")
-        out.append(Exclusive(tuple(names), group["reason"]))
-    return out
+def unit_weapons(sheet: Datasheet) -> UnitWeapons:
+    """The weapons and exclusive groups of a faction datasheet (the same ``Weapon`` values)."""
+    return UnitWeapons(sheet.weapons, tuple(Exclusive(g) for g in sheet.exclusive))
 
 
 @cache
 def mortarion() -> UnitWeapons:
-    """Mortarion's weapons and the ones that exclude each other (Silence's two profiles)."""
-    return load_unit(MORTARION_FILE, "mortarion")
+    """Mortarion's weapons and the ones that exclude each other (Silence's two profiles), from
+    the Mortarion datasheet of ``death-guard.yaml``."""
+    return unit_weapons(death_guard().datasheets["mortarion"])
 
 
 @implements("wh40k.mortarion.weapons")
@@ -119,11 +85,19 @@ def mortarion_weapons() -> Mapping[str, Weapon]:
     return mortarion().weapons
 
 
+@cache
+def _damaged_value() -> int:
+    (effect,) = (e for e in death_guard().abilities["damaged"].effects if e.kind == "hit-modifier")
+    assert isinstance(effect.value, int)
+    return effect.value
+
+
 @implements("wh40k.mortarion.damaged")
 def damaged_hit_modifier(damaged: bool) -> int:
-    """Mortarion's Damaged ability as a Hit roll modifier (1–6 wounds left: −1).
+    """Mortarion's Damaged ability as a Hit roll modifier (1–6 wounds left: the −1 declared by
+    the ``damaged`` ability of ``death-guard.yaml``).
 
     >>> damaged_hit_modifier(True), damaged_hit_modifier(False)
     (-1, 0)
     """
-    return -1 if damaged else 0
+    return _damaged_value() if damaged else 0

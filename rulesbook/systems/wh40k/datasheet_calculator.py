@@ -45,6 +45,7 @@ from rulesbook.systems.wh40k.attack_path import (
     SITUATION_INPUTS,
     TARGET_INPUTS,
     ability_warnings,
+    answer,
     present,
     roll_lines,
     situation_of,
@@ -52,8 +53,9 @@ from rulesbook.systems.wh40k.attack_path import (
 )
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices, Wh40kReadings
 from rulesbook.systems.wh40k.cost import MAX_ATTACKS, MAX_TOTAL_WOUNDS, refuse_costly
+from rulesbook.systems.wh40k.data import unit_weapons
 from rulesbook.systems.wh40k.effects import Context, EffectPlan, Side, apply_effects
-from rulesbook.systems.wh40k.engine import JOINT_LIMIT, joint_packets_bound, resolve
+from rulesbook.systems.wh40k.engine import JOINT_LIMIT, joint_packets_bound
 from rulesbook.systems.wh40k.faction import Datasheet, death_guard
 from rulesbook.systems.wh40k.rules import attacks_distribution
 
@@ -222,9 +224,7 @@ def plan_of(values: Mapping[str, Any], choices: Wh40kChoices) -> EffectPlan:
     weapons = tuple(sheet.weapons[k] for k in chosen)
     if len({w.ranged for w in weapons}) > 1:
         raise InputError("weapons", "shoot (ranged weapons) or fight (melee weapons), not both in one attack")
-    for group in sheet.exclusive:
-        if len(set(chosen) & set(group)) > 1:
-            raise InputError("weapons", f"one profile at a time: {' or '.join(group)}")
+    unit_weapons(sheet).check_exclusive(chosen, "weapons")
     target = target_of(values)
     target_sheet = None
     keywords = tuple(k.upper().replace("-", " ") for k in values["target_keywords"])
@@ -309,7 +309,8 @@ def _effects_table(plan: EffectPlan) -> Table:
     battle round, the Host of Plagues aura, the stratagems and the detachment rules of both sides
     applied as declared effects — phase and attack type checked, ±1 caps, Lord of the Death Guard,
     Contagion Range by battle round, the Sicknesses. Exact distribution of wounds lost and models
-    destroyed, and which effects applied and why.""",
+    destroyed (in floating point, labelled approximate, when the exact answer would be too
+    big), and which effects applied and why.""",
     inputs=[
         *INPUTS,
         *SITUATION_INPUTS,
@@ -377,7 +378,7 @@ def _effects_table(plan: EffectPlan) -> Table:
 def datasheet_attack_calculator(*, choices: Wh40kChoices, **values: Any) -> CalcResult:
     """Resolve the datasheet's weapons against the target with every effect applied."""
     plan = plan_of(values, choices)
-    result = resolve(plan.weapons, plan.target, plan.situation, choices)
+    result = answer(plan.weapons, plan.target, plan.situation, choices, "weapons")
     t = plan.target
     lines = [
         f"Target: T{t.toughness} Sv {t.save}+{f' (invulnerable {t.invuln}+)' if t.invuln else ''} "

@@ -1,6 +1,6 @@
 """Weapon and target profiles, and the one constructor every weapon source goes through.
 
-A weapon comes from a form (``wh40k.attack``'s inputs), from a data file (``mortarion.yaml``)
+A weapon comes from a form (``wh40k.attack``'s inputs), from a data file (a datasheet of ``death-guard.yaml``)
 or from a typed profile (``wh40k.sequence``'s ``weapons`` text): all three hand their raw
 characteristics to :func:`make_weapon`, which checks each one with the same declared input
 (:data:`WEAPON_INPUTS`, also the form's inputs) and raises one-line
