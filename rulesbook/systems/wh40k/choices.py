@@ -293,6 +293,9 @@ class Wh40kReadings(Readings):
     precision: Literal["character-first", "ignored"] = reading(
         "wh40k.interpretations.precision", "character-first"
     )
+    sustained_stacking: Literal["larger-on-average", "stratagem-replaces"] = reading(
+        "wh40k.interpretations.sustained-stacking", "larger-on-average"
+    )
     moves_without_dice: Literal["limits-feed-dice-calculators", "table-geometry"] = reading(
         "wh40k.interpretations.moves-without-dice",
         "limits-feed-dice-calculators",
