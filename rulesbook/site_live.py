@@ -16,9 +16,20 @@ import posixpath
 
 from rulesbook.index import page_of
 from rulesbook.registry import registry
-from rulesbook.site_static import LIVE_PREFIX, TRY_IT, live_link, static_build
+from rulesbook.site_static import LIVE_PREFIX, TRY_IT, live_link, static_build, static_calculator_html
 
-__all__ = ["LIVE_APPS", "LIVE_INDEX_PAGE", "calculator_panel", "live_iframe", "live_index_page"]
+__all__ = [
+    "EMBED_STATIC_LIMIT",
+    "LIVE_APPS",
+    "LIVE_INDEX_PAGE",
+    "calculator_panel",
+    "live_iframe",
+    "live_index_page",
+]
+
+EMBED_STATIC_LIMIT = 150_000
+"""A static calculator (form and stored answers) at most this long is copied onto the rule pages
+that use it; a larger one is linked (copying it onto every such page would weigh megabytes)."""
 
 LIVE_INDEX_PAGE = "live.md"
 """Where the page is written (``/site/live/`` when served)."""
@@ -77,8 +88,8 @@ def calculator_panel(here: str, calc_ids: list[str] | tuple[str, ...]) -> list[s
     """Markdown lines for the top of a rule page: its calculator in an open, collapsible panel.
 
     Served (``rulesbook serve``): the first calculator runs live in the panel, sized to its
-    content; any others are linked. Static: the panel links each calculator's own form (its
-    precomputed answers are too large to copy onto every rule page that uses it).
+    content; any others are linked. Static: the first calculator's static form is in the panel
+    when it is small (:data:`EMBED_STATIC_LIMIT`), and each calculator's own page is linked.
 
     >>> lines = calculator_panel("scrollhammer/rules/x.md", ["scrollhammer.morale-check"])
     >>> lines[0].startswith('<details class="rb-calc-panel" open')
@@ -94,6 +105,10 @@ def calculator_panel(here: str, calc_ids: list[str] | tuple[str, ...]) -> list[s
     ]
     if not static_build():
         out += [live_iframe(first.id), ""]
+    else:
+        form = static_calculator_html(first)
+        if len(form) <= EMBED_STATIC_LIMIT:
+            out += [form.replace(f'id="{TRY_IT}-form" ', ""), ""]
     links = []
     for calc_id in calc_ids if static_build() else calc_ids[1:]:
         calc = reg.calculator(calc_id)

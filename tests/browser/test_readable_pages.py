@@ -123,3 +123,29 @@ def test_a_rule_page_opens_with_its_calculator_sized_to_its_content(
         assert external == []
     finally:
         context.close()
+
+
+@pytest.mark.covers("scrollhammer.panic-test")
+def test_a_static_rule_page_opens_with_a_working_calculator(static_site: Any, browser: Any) -> None:
+    """The published site (file://, network off): the rule page's panel holds the static form."""
+    from rulesbook.registry import registry
+
+    calc = registry().calculator("scrollhammer.panic-test")
+    context = browser.new_context(offline=True, viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    try:
+        page.goto((static_site / "scrollhammer/rules/scrollhammer.morale.panic-test.html").as_uri())
+        box = page.locator("details.rb-calc-panel .rb-static-calc[data-ready='true']").first
+        box.wait_for()
+        value = box.locator('.rb-static-result [data-key="p_pass_exact"]')
+        assert value.inner_text() == calc.run(ld=7)["p_pass_exact"]
+        assert box.bounding_box()["y"] < 844 * 1.5  # starts near the top, not after the rule text
+        box.locator('select[data-key="ld"]').select_option(label="9")
+        expected = calc.run(ld=9)["p_pass_exact"]  # 2D6 <= 9: 30 of 36
+        assert expected == "5/6"
+        box.locator('.rb-static-result [data-key="p_pass_exact"]', has_text=expected).wait_for()
+        _readable(page, 390)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / "static-rule-page-phone.png"), full_page=True)
+    finally:
+        context.close()

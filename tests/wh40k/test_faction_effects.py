@@ -502,3 +502,33 @@ def test_lord_never_lowers_the_mean_and_distributions_sum_to_one(
     assert Fraction(lord["mean_wounds_lost_exact"]) >= Fraction(without["mean_wounds_lost_exact"])
     for r in (lord, without):
         assert sum(Fraction(p) for p in r["wounds_lost_exact"]) == 1
+
+
+@pytest.mark.covers("wh40k.death-guard.stratagem.sanguous-flux", "wh40k.attack.sustained-hits")
+@pytest.mark.parametrize(
+    ("own", "infected", "larger", "replaced"),
+    [
+        ("sustained-hits-1", True, "2", "2"),  # 2 beats 1 on either reading
+        ("sustained-hits-d3", False, "D3", "1"),  # D3 (2 on average) beats 1
+        ("sustained-hits-d3", True, "D3", "2"),  # a tie keeps the weapon's own
+        ("sustained-hits-2", False, "2", "1"),
+    ],
+)
+def test_sanguous_flux_on_a_weapon_with_sustained_hits(
+    own: str, infected: bool, larger: str, replaced: str
+) -> None:
+    """Register entry sustained-stacking: by default the larger X on average stays; under the
+    alternative the stratagem's X replaces the weapon's."""
+    from rulesbook.dice import parse_dice
+    from rulesbook.systems.wh40k.choices import CHOICES
+    from rulesbook.systems.wh40k.effects import Context, Side, apply_effects
+    from rulesbook.systems.wh40k.rules import Situation
+    from rulesbook.systems.wh40k.weapons import Target, Weapon, parse_abilities
+
+    claws = Weapon("claws", parse_dice("4"), 3, 5, -1, parse_dice("1"), parse_abilities(own))
+    attacker = Side(stratagems=(DG.stratagems["sanguous-flux"],))
+    ctx = Context(ranged=False, infected=infected)
+    for reading, expected in (("larger-on-average", larger), ("stratagem-replaces", replaced)):
+        choices = CHOICES.replace(readings={"sustained_stacking": reading})
+        plan = apply_effects([claws], Target(4, 3, 1), Situation(), attacker, Side(), ctx, choices)
+        assert str(plan.weapons[0].abilities.sustained) == expected, reading

@@ -345,3 +345,28 @@ def test_too_many_devastating_wounds_against_an_attached_unit_are_refused() -> N
         weapons="A=40 BS=3 S=4 D=1 devastating-wounds", toughness=4, save=3, wounds=2, models=10, leadership=6
     )
     assert Fraction(alone["p_below_half_exact"]) > 0
+
+
+@pytest.mark.covers(
+    "wh40k.death-guard.stratagem.insane-bravery",
+    "wh40k.death-guard.stratagem.insane-bravery-boarding-actions",
+)
+@pytest.mark.parametrize("leadership", [6, 7, 8])
+def test_insane_bravery_passes_the_battle_shock_test(leadership: int) -> None:
+    """Insane Bravery passes the test: the same chain as a +6 modifier, which makes 2D6 (at least
+    2) reach any Leadership up to 8+; nothing is Battle-shocked and no Desperate Escape follows,
+    while the attack and Below Half-strength are unchanged."""
+    calc = registry().calculator("wh40k.attack-and-battle-shock")
+    base = {"weapons": "bolters: A=20 BS=3 S=4 AP=0 D=1", "toughness": "4", "save": "3", "wounds": "1"}
+    base |= {"models": "10", "leadership": str(leadership)}
+    plain = calc.run(**calc.validate(base))
+    brave = calc.run(**calc.validate({**base, "insane_bravery": "true"}))
+    certain = calc.run(**calc.validate({**base, "battle_shock_modifier": "6"}))
+    assert Fraction(plain["p_battle_shocked_exact"]) > 0
+    assert brave["p_battle_shocked_exact"] == "0" == certain["p_battle_shocked_exact"]
+    for key in ("p_below_half_exact", "mean_models_lost_exact", "mean_escape_losses_exact"):
+        assert brave[key] == certain[key]
+    assert brave["p_below_half_exact"] == plain["p_below_half_exact"]
+    assert brave["mean_escape_losses_exact"] == "0"
+    assert brave["models_lost"] == brave["models_destroyed"] == plain["models_destroyed"]
+    assert any(line.startswith("Insane Bravery") for line in brave.explanation)

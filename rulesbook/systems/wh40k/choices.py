@@ -293,6 +293,14 @@ class Wh40kReadings(Readings):
     precision: Literal["character-first", "ignored"] = reading(
         "wh40k.interpretations.precision", "character-first"
     )
+    sustained_stacking: Literal["larger-on-average", "stratagem-replaces"] = reading(
+        "wh40k.interpretations.sustained-stacking", "larger-on-average"
+    )
+    moves_without_dice: Literal["limits-feed-dice-calculators", "table-geometry"] = reading(
+        "wh40k.interpretations.moves-without-dice",
+        "limits-feed-dice-calculators",
+        inert="Normal moves, Disembark and Deep Strike roll no dice; their limits are other calculators' inputs",
+    )
     pistol: Literal["warn-when-mixed", "no-warning"] = reading(
         "wh40k.interpretations.pistol",
         "warn-when-mixed",

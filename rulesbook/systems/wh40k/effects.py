@@ -185,7 +185,14 @@ _REROLL_ORDER: dict[str, int] = {r: i for i, r in enumerate(REROLLS)}
 class _Builder:
     """Accumulates the changes; every decision is recorded."""
 
-    def __init__(self, weapons: Sequence[Weapon], target: Target, situation: Situation) -> None:
+    def __init__(
+        self,
+        weapons: Sequence[Weapon],
+        target: Target,
+        situation: Situation,
+        sustained_stacking: str = "larger-on-average",
+    ) -> None:
+        self.sustained_stacking = sustained_stacking
         self.weapons = list(weapons)
         self.target = target
         self.situation = situation
@@ -202,7 +209,14 @@ class _Builder:
         for i, w in enumerate(self.weapons):
             old = w.abilities
             if ab.sustained is not None:
-                if old.sustained is not None and old.sustained.die().mean() >= ab.sustained.die().mean():
+                # a weapon that already has Sustained Hits keeps the larger X on average
+                # (register entry sustained-stacking; "stratagem-replaces" takes the granted X)
+                keep = self.sustained_stacking == "larger-on-average"
+                if (
+                    keep
+                    and old.sustained is not None
+                    and old.sustained.die().mean() >= ab.sustained.die().mean()
+                ):
                     continue
                 new = replace(old, sustained=ab.sustained)
             else:
@@ -248,7 +262,7 @@ def apply_effects(
     """Apply every declared effect of both sides to one attack (see the module docstring)."""
     faction = faction or death_guard()
     r = choices.readings
-    b = _Builder(weapons, target, situation)
+    b = _Builder(weapons, target, situation, choices.readings.sustained_stacking)
     sides: dict[Owner, tuple[Side, list[_Source]]] = {
         "attacker": (attacker, _sources(attacker, faction, "attacker")),
         "defender": (defender, _sources(defender, faction, "target")),

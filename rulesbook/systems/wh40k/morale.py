@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from rulesbook.calculators import Column, IntInput, OptionalInput, Output, calculator
+from rulesbook.calculators import BoolInput, Column, IntInput, OptionalInput, Output, calculator
 from rulesbook.dice import parse_dice  # noqa: F401 (the examples use it)
 from rulesbook.errors import InputError
 from rulesbook.registry import implements
@@ -175,10 +175,13 @@ def attack_aftermath(
     leader: LeaderProfile | None = None,
     leader_leadership: int | None = None,
     battle_shock_modifier: int = 0,
+    insane_bravery: bool = False,
 ) -> Aftermath:
     """The exact chain: the attack, then Below Half-strength, the Battle-shock test and
     Desperate Escape (if the Battle-shocked unit Falls Back, interpretation
-    ``battle-shocked-falls-back``).
+    ``battle-shocked-falls-back``). ``insane_bravery``: the unit's player uses Insane Bravery,
+    so the test is passed (either version on the page: declared before the roll, or turning a
+    failed roll into a pass) and no Desperate Escape follows.
 
     >>> gun = Weapon("melta", parse_dice("1"), 2, 9, -4, parse_dice("D6"))
     >>> chain = attack_aftermath([gun], Target(5, 3, 3, models=3), leadership=7)
@@ -212,7 +215,11 @@ def attack_aftermath(
             wiped += p
         elif below_half_strength(unit, choices):
             below += p
-            fail = 1 - battle_shock_test(unit.leadership, battle_shock_modifier, choices).p_pass()
+            fail = (
+                Fraction(0)
+                if insane_bravery
+                else 1 - battle_shock_test(unit.leadership, battle_shock_modifier, choices).p_pass()
+            )
             shocked += p * fail
             if falls_back and fail:
                 outcomes = [(0, 1 - fail)] + [(k, fail * q) for k, q in failures(escape_test, unit.models)]
@@ -248,6 +255,15 @@ MORALE_INPUTS = (
         minimum=-6,
         maximum=6,
         default=0,
+    ),
+    BoolInput(
+        key="insane_bravery",
+        label="Insane Bravery",
+        help=(
+            "The target's player uses Insane Bravery (1CP, once per battle): its Battle-shock test is "
+            "passed, so no Desperate Escape follows."
+        ),
+        default=False,
     ),
     IntInput(
         key="leader_models",
@@ -495,6 +511,8 @@ def _steps(chain: Aftermath, has_leader: bool) -> Table:
         "wh40k.core.desperate-escape",
         "wh40k.attack.sequence",
         "wh40k.attack.allocation",
+        "wh40k.death-guard.stratagem.insane-bravery",
+        "wh40k.death-guard.stratagem.insane-bravery-boarding-actions",
     ],
     check=_check,
     choices=CHOICES,
@@ -545,6 +563,7 @@ def attack_and_battle_shock_calculator(*, choices: Wh40kChoices, **values: Any) 
         leader,
         values["leader_leadership"],
         values["battle_shock_modifier"],
+        values["insane_bravery"],
     )
     out: dict[str, Any] = {
         "p_below_half": chain.p_below_half,
@@ -579,7 +598,12 @@ def attack_and_battle_shock_calculator(*, choices: Wh40kChoices, **values: Any) 
             "Attached unit: wounds go to the Bodyguard first"
             + (f"; Precision weapons ({', '.join(precise)}) go for the Leader first." if precise else "."),
         )
-    if choices.readings.battle_shocked_falls_back == "falls-back":
+    if values["insane_bravery"]:
+        lines.append(
+            "Insane Bravery: the Battle-shock test is passed (both versions on the page agree on "
+            "this; interpretation insane-bravery-versions)."
+        )
+    elif choices.readings.battle_shocked_falls_back == "falls-back":
         lines.append(
             f"If the Battle-shocked unit Falls Back, each model tests; {float(chain.escape_losses.mean()):.2f} models are lost on average."
         )

@@ -34,7 +34,10 @@ from rulesbook.results import CalcResult, Column, Distribution, Table, fraction_
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
 
 __all__ = [
+    "DEEP_STRIKE_INCHES",
+    "DISEMBARK_INCHES",
     "MAX_GAP",
+    "Disembarked",
     "InchesInput",
     "advance_calculator",
     "advance_distribution",
@@ -43,6 +46,9 @@ __all__ = [
     "charge_distance",
     "charge_gap_calculator",
     "charge_test",
+    "deep_strike_charge_distance",
+    "disembark",
+    "normal_move_covers",
 ]
 
 MAX_GAP = Fraction(24)
@@ -157,6 +163,63 @@ def advance_test(move: int, distance: int, reroll: bool = False, choices: Wh40kC
         direction="over",
         reroll="failed" if reroll else "none",
     )
+
+
+DEEP_STRIKE_INCHES = 9
+"""A unit arriving by Deep Strike is set up more than this many inches from every enemy model."""
+
+DISEMBARK_INCHES = 3
+"""A disembarking unit is set up wholly within this many inches of its TRANSPORT."""
+
+
+@implements("wh40k.core.normal-move")
+def normal_move_covers(move: int, distance: Fraction) -> bool:
+    """Whether a Normal move reaches ``distance`` inches: no dice, up to the Move characteristic
+    (further needs an Advance, :func:`advance_test`).
+
+    >>> normal_move_covers(6, Fraction(6)), normal_move_covers(6, Fraction(13, 2))
+    (True, False)
+    """
+    return Fraction(distance) <= move
+
+
+@dataclass(frozen=True, slots=True)
+class Disembarked:
+    """What a unit that got out of a TRANSPORT this Movement phase may still do."""
+
+    may_move: bool
+    may_charge: bool
+    remained_stationary: bool = False
+
+
+@implements("wh40k.core.disembark")
+def disembark(transport_moved: bool, transport_advanced_or_fell_back: bool = False) -> Disembarked | None:
+    """The limits of a unit that disembarks (``None``: it may not, its TRANSPORT Advanced or
+    Fell Back). It never counts as Remained Stationary, so Heavy gives it no +1; after its
+    TRANSPORT made a Normal move it may neither move further nor charge.
+
+    >>> disembark(transport_moved=False)
+    Disembarked(may_move=True, may_charge=True, remained_stationary=False)
+    >>> disembark(transport_moved=True)
+    Disembarked(may_move=False, may_charge=False, remained_stationary=False)
+    >>> disembark(transport_moved=True, transport_advanced_or_fell_back=True) is None
+    True
+    """
+    if transport_advanced_or_fell_back:
+        return None
+    return Disembarked(may_move=not transport_moved, may_charge=not transport_moved)
+
+
+@implements("wh40k.core.deep-strike", "wh40k.core.charge")
+def deep_strike_charge_distance(choices: Wh40kChoices = CHOICES) -> int:
+    """The Charge roll needed from the closest a Deep Strike allows (just over 9" from every
+    enemy model; gaps are measured to 1/1000 inch).
+
+    >>> deep_strike_charge_distance(), deep_strike_charge_distance(
+    ...     CHOICES.replace(readings={"charge_gap": "base-contact"}))
+    (9, 10)
+    """
+    return charge_distance(Fraction(DEEP_STRIKE_INCHES) + Fraction(1, 1000), choices)
 
 
 # -- calculators ------------------------------------------------------------------------------
