@@ -30,7 +30,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from server_load import start_server  # noqa: E402  (bench/ is not a package)
+from server_load import start_server  # bench/ is not a package: imported by path
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -77,7 +77,9 @@ TYPE_AND_TIME = """async ([key, shown, value]) => {
 }"""
 
 
-def measure(page: Any, base: str, calc: str, key: str, shown: str, values: list[int], repeat: int) -> dict[str, Any]:
+def measure(
+    page: Any, base: str, calc: str, key: str, shown: str, values: list[int], repeat: int
+) -> dict[str, Any]:
     page.goto(f"{base}/calc/{calc}")
     page.locator(f'[data-key="{shown}"]').first.wait_for(timeout=120_000)
     page.locator('.rb-status[data-state="idle"]').first.wait_for(state="attached", timeout=120_000)
@@ -136,7 +138,9 @@ def main() -> None:
             proc.wait(30)
     print(f"load average (1 min) at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     if args.json:
-        Path(args.json).write_text(json.dumps({"rows": rows, "load_average_1min": os.getloadavg()[0]}, indent=1) + "\n")
+        Path(args.json).write_text(
+            json.dumps({"rows": rows, "load_average_1min": os.getloadavg()[0]}, indent=1) + "\n"
+        )
 
 
 if __name__ == "__main__":
