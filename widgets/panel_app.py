@@ -23,6 +23,7 @@ made useless is dropped, and one over the pool's time limit ends in the one-line
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import time
@@ -48,20 +49,40 @@ SLOW_ANSWER_S = 0.05
 """An answer slower than this (in the worker) makes typed values of that calculator wait
 :data:`~widgets.live.SLOW_DELAY_MS` for a pause in typing; faster ones answer every keystroke."""
 
+INLINE_BELOW_S = 0.005
+"""A calculator whose recent answers all took less than this (5 ms) answers small inputs right on
+the event loop: a trip through a worker process costs more than the answer itself (under 50 ms
+from keystroke to number is the goal). Anything slower, or any input over
+:data:`INLINE_MAX_CHARS`, goes to the pool."""
+
+INLINE_MAX_CHARS = 500
+"""Inputs longer than this (all values' text together) always go to the pool."""
+
 SUPERSEDED_AFTER_S = 0.25
 """A computation still running this long after a newer input arrived is abandoned (its worker is
 replaced); a quicker one is left to finish, which is cheaper than replacing a worker."""
 
-_recent_seconds: dict[str, float] = {}
-"""Per calculator, a slowly forgetting maximum of its recent answer times (all sessions)."""
+_recent_seconds: dict[str, collections.deque[float]] = {}
+"""Per calculator, how long its last few answers took to compute (all sessions)."""
+
+
+def _recent(calc_id: str) -> float | None:
+    times = _recent_seconds.get(calc_id)
+    return max(times) if times else None
 
 
 def _typing_delay(calc_id: str) -> int:
-    return SLOW_DELAY_MS if _recent_seconds.get(calc_id, 0.0) > SLOW_ANSWER_S else FAST_DELAY_MS
+    return SLOW_DELAY_MS if (_recent(calc_id) or 0.0) > SLOW_ANSWER_S else FAST_DELAY_MS
+
+
+def _answers_inline(calc_id: str, values: dict[str, Any]) -> bool:
+    recent = _recent(calc_id)
+    small = sum(len(str(v)) for v in values.values()) <= INLINE_MAX_CHARS
+    return recent is not None and recent < INLINE_BELOW_S and small
 
 
 def _note_answer_time(calc_id: str, seconds: float) -> None:
-    _recent_seconds[calc_id] = max(seconds, 0.8 * _recent_seconds.get(calc_id, 0.0))
+    _recent_seconds.setdefault(calc_id, collections.deque(maxlen=4)).append(seconds)
 
 
 def widget_for(inp: Input, value: Any) -> pn.widgets.Widget:
@@ -179,7 +200,10 @@ class CalculatorApp:
         self._schedule()
 
     def _schedule(self) -> None:
-        """Mark the answer stale and make sure one is computed for the current values."""
+        """Answer at once if that is cheap; else mark the answer stale and make sure one is
+        computed in the pool for the current values."""
+        if not self._running and self._answer_now():
+            return
         self._dirty = True
         self.live.busy = True
         if not self._running:
@@ -196,7 +220,9 @@ class CalculatorApp:
                 values, variant, ticket = self.values(), str(self.compare.value), self._requested
                 key = (repr(sorted(values.items())), variant)
                 html = None
-                if key != self._shown:
+                if key != self._shown and _answers_inline(self.calc.id, values):
+                    html = self._compute_here(values, variant)
+                elif key != self._shown:
                     html = await self._compute(values, variant)
                 if self._dirty:
                     continue  # the values changed meanwhile: that answer is already stale
@@ -211,6 +237,33 @@ class CalculatorApp:
             if self._dirty:  # only after an unexpected error (in the server's log): stop waiting
                 self._dirty = False
                 self.live.busy = False
+
+    def _answer_now(self) -> bool:
+        """A cheap calculator's answer, in this very callback (no extra turn of the event loop, no
+        busy state to send): True if it was shown."""
+        values, variant = self.values(), str(self.compare.value)
+        if not _answers_inline(self.calc.id, values):
+            return False
+        key = (repr(sorted(values.items())), variant)
+        with pn.io.hold():
+            if key != self._shown:
+                self.result.object = self._compute_here(values, variant)
+                self._shown = key
+            self.live.done = self._requested
+            self.live.busy = False
+        return True
+
+    def _compute_here(self, values: dict[str, Any], variant: str) -> str:
+        """A cheap answer, on the event loop (see :data:`INLINE_BELOW_S`)."""
+        start = time.perf_counter()
+        try:
+            html = answer_html(self.calc.id, values, variant)
+        except Exception as exc:  # a bug: logged, one line for the player
+            LOG.exception("%s %r failed", self.calc.id, values)
+            html = error_html(f"{self.calc.id}: the server could not compute this ({type(exc).__name__})")
+        _note_answer_time(self.calc.id, time.perf_counter() - start)
+        self.live.delay = _typing_delay(self.calc.id)
+        return html
 
     async def _compute(self, values: dict[str, Any], variant: str) -> str | None:
         """One answer from the pool: its HTML, the limit message, or None if it was dropped."""

@@ -88,22 +88,25 @@ def answer_html(calc_id: str, values: Mapping[str, Any], variant: str = "none") 
 
 
 def _serve(conn: Connection) -> None:
-    """A worker's loop: receive ``(function, args)``, send back ``("ok", value)`` or ``("error", text)``."""
+    """A worker's loop: receive ``(function, args)``, send back ``("ok", value, seconds)`` or
+    ``("error", text, seconds)`` (``seconds``: the time the function took here)."""
     while True:
         try:
             func, args = conn.recv()
         except (EOFError, OSError):
             return
+        start = time.perf_counter()
         try:
-            reply: tuple[str, Any] = ("ok", func(*args))
+            reply: tuple[str, Any, float] = ("ok", func(*args), 0.0)
         except Exception as exc:  # reported to the server's log, one line to the job's owner
-            reply = ("error", f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}")
+            reply = ("error", f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}", 0.0)
+        reply = (reply[0], reply[1], time.perf_counter() - start)
         try:
             conn.send(reply)
         except (BrokenPipeError, OSError):
             return
         except Exception as exc:  # the value did not pickle
-            conn.send(("error", f"{type(exc).__name__}: {exc}"))
+            conn.send(("error", f"{type(exc).__name__}: {exc}", 0.0))
 
 
 class _Worker:
@@ -121,11 +124,10 @@ class _Worker:
         self.proc.join(timeout=5)
         self.conn.close()
 
-    def call(
-        self, task: tuple[Callable[..., Any], tuple[Any, ...]], limit: float, cancelled: threading.Event
-    ) -> Any:
-        """Run ``task`` here; raises TimeLimitError or JobCancelled (after killing this process)."""
-        self.conn.send(task)
+    def call(self, job: Job, limit: float) -> Any:
+        """Run ``job`` here; raises TimeLimitError or JobCancelled (then this process must go)."""
+        cancelled = job._cancelled
+        self.conn.send(job.task)
         deadline = time.monotonic() + limit
         while not self.conn.poll(0.02):
             if cancelled.is_set():
@@ -134,7 +136,7 @@ class _Worker:
                 raise TimeLimitError(TIME_LIMIT_MESSAGE.format(seconds=limit))
             if not self.proc.is_alive():
                 raise _WorkerDied(f"the worker process died (exit code {self.proc.exitcode})")
-        status, value = self.conn.recv()
+        status, value, job.seconds = self.conn.recv()
         if status == "error":
             raise JobError(value)
         return value
@@ -142,7 +144,7 @@ class _Worker:
 
 class Job:
     """A submitted computation: :attr:`future` resolves to its value; :meth:`cancel` drops it;
-    :attr:`seconds` is how long a worker spent on it (0 until it ran)."""
+    :attr:`seconds` is how long it computed in its worker (0 until it ran)."""
 
     def __init__(self, task: tuple[Callable[..., Any], tuple[Any, ...]]) -> None:
         self.task = task
@@ -202,12 +204,12 @@ class ComputePool:
         worker = self._idle.get()
         start = time.monotonic()
         try:
-            return worker.call(job.task, self.time_limit, job._cancelled)
+            return worker.call(job, self.time_limit)
         except (TimeLimitError, JobCancelled, _WorkerDied, OSError, EOFError):
+            job.seconds = time.monotonic() - start
             worker = self._replace(worker)  # it is still computing, or gone
             raise
         finally:
-            job.seconds = time.monotonic() - start
             self._idle.put(worker)
 
     def submit(self, func: Callable[..., Any], *args: Any) -> Job:

@@ -23,7 +23,12 @@ WIDTHS = {"phone": (390, 844), "desktop": (1280, 900)}
 # an attached Leader hit by a weapon with Sustained Hits 2 and Devastating Wounds.
 SLOW_CALC = "wh40k.attack-and-battle-shock"
 SLOW_KEY = "mean_models_destroyed"
-START = {"leader_models": 1, "weapons": "A=10 BS=3 S=4 D=1 sustained-hits-2,devastating-wounds"}
+START = {
+    "leader_models": 1,
+    "wounds": 2,
+    "models": 10,
+    "weapons": "A=10 BS=3 S=4 D=1 sustained-hits-2,devastating-wounds",
+}
 
 RECORD = """key => {
   window.rbStates = []
@@ -87,7 +92,7 @@ def test_a_slow_answer_is_marked_busy_and_stale_until_it_arrives(
     served: str, browser: Any, width: str
 ) -> None:
     calc = registry().calculator(SLOW_CALC)
-    weapons = f"A={19 if width == 'phone' else 20} BS=3 S=4 D=1 sustained-hits-2,devastating-wounds"
+    weapons = f"A={41 if width == 'phone' else 40} BS=3 S=4 D=1 sustained-hits-2,devastating-wounds"
     old = calc.run(**{**calc.initial_values(), **START})[SLOW_KEY]
     new = calc.run(**{**calc.initial_values(), **START, "weapons": weapons})[SLOW_KEY]
     context, page = _page(browser, width)
