@@ -181,6 +181,7 @@ def fast_attack(calc: Calculator, v: dict[str, Any]) -> DeferredResult | None:
     step_den = d * pden
     total = wounds * models
     spills = v["allocation"] == "excess-spills"
+    # allocation, attack by attack (as engine._packet): excess damage is lost unless it spills
     state: dict[int, int] = {0: 1}
     den = 1
     for _ in range(n):
@@ -196,27 +197,28 @@ def fast_attack(calc: Calculator, v: dict[str, Any]) -> DeferredResult | None:
                     nxt[t] = nxt.get(t, 0) + a * w
         state, den = nxt, den * step_den
     lost_w = [0] * (total + 1)
+    by_model = [0] * (models + 1)
+    mean_wl = 0
     for lost, a in state.items():
         lost_w[lost] = a
-    by_model = [0] * (models + 1)
-    for lost, a in state.items():
         by_model[lost // wounds] += a
-    mean_wl = sum(k * a for k, a in state.items())
+        mean_wl += lost * a
     mean_md = sum(k * a for k, a in enumerate(by_model))
     not_one = den - by_model[0]
+    unit = lost_w[total]
     values = {
         "mean_wounds_lost": mean_wl / den,
         "mean_wounds_lost_exact": _text(mean_wl, den),
         "mean_models_destroyed": mean_md / den,
         "mean_models_destroyed_exact": _text(mean_md, den),
-        "p_unit_destroyed": lost_w[total] / den,
-        "p_unit_destroyed_exact": _text(lost_w[total], den),
+        "p_unit_destroyed": unit / den,
+        "p_unit_destroyed_exact": _text(unit, den),
         "p_at_least_one_model": not_one / den,
         "p_at_least_one_model_exact": _text(not_one, den),
-        "models_destroyed": tuple(a / den for a in by_model),
-        "models_destroyed_exact": tuple(_text(a, den) for a in by_model),
-        "wounds_lost": tuple(a / den for a in lost_w),
-        "wounds_lost_exact": tuple(_text(a, den) for a in lost_w),
+        "models_destroyed": tuple([a / den for a in by_model]),
+        "models_destroyed_exact": tuple([_text(a, den) for a in by_model]),
+        "wounds_lost": tuple([a / den for a in lost_w]),
+        "wounds_lost_exact": tuple([_text(a, den) for a in lost_w]),
     }
     warnings = (RANGED_DAMAGE_REDUCTION,) if v["damage_reduction"] and ranged else ()
 
