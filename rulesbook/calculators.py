@@ -410,7 +410,8 @@ def calculator(
     defaults filled) and, when the calculator declares its system's ``choices``, one keyword
     ``choices`` with the readings its inputs picked; it returns a
     :class:`~rulesbook.results.CalcResult` of exact values. The decorator only builds the
-    :class:`Calculator`; the system loader registers the calculators a system's modules define
+    :class:`Calculator` (``fast``: an optional shortcut for small inputs, see :data:`FastFn`
+    and docs/developing.md); the system loader registers the calculators a system's modules define
     (:class:`rulesbook.registry.SystemPackage`). See
     ``rulesbook/systems/scrollhammer/calculators.py`` for a complete worked example.
     """

@@ -173,7 +173,13 @@ def fast_attack(calc: Calculator, v: dict[str, Any]) -> DeferredResult | None:
     u = (hp + hc) * (wp + wc) * s_fail
     d = hd * wd * sd
     minimum = 1 if v["damage_minimum"] == "min-1" else 0
-    pairs, pden = packet_weights(v["damage"], v["damage_reduction"], v["fnp"], minimum)
+    damage, reduction = v["damage"], v["damage_reduction"]
+    pairs: tuple[tuple[int, int], ...]
+    if damage.count == 0 and v["fnp"] is None:  # a fixed Damage: one packet size (packet_weights)
+        fixed = damage.modifier
+        pairs, pden = ((max(min(minimum, fixed), fixed - reduction), 1),), 1
+    else:
+        pairs, pden = packet_weights(damage, reduction, v["fnp"], minimum)
     # one attack as damage dealt: 0 when no packet, else the packet's damage
     step: dict[int, int] = {0: (d - u) * pden}
     for x, w in pairs:
