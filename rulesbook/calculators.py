@@ -175,7 +175,9 @@ class Calculator:
             tuple(i.key for i in self.inputs if isinstance(i, InterpretationInput) and i.key in readings),
         )
         object.__setattr__(self, "_reading_set", frozenset(self.reading_keys))
-        object.__setattr__(self, "_defaults", tuple((i.key, i, _checked_default(i)) for i in self.inputs))
+        object.__setattr__(
+            self, "_defaults", tuple((i.key, i, _checked_default(i), i.parse) for i in self.inputs)
+        )
 
     reading_keys: tuple[str, ...] = field(default=(), init=False, repr=False)
     """Inputs that switch a reading of :attr:`choices` (folded into ``choices``, not passed loose)."""
@@ -225,9 +227,11 @@ class Calculator:
             if key not in by_key:
                 self.input(key)  # unknown keys fail first, with the list of allowed keys
         readings = self._reading_set  # type: ignore[attr-defined]
-        for key, inp, default in self._defaults:  # type: ignore[attr-defined]
+        for key, inp, default, parse in self._defaults:  # type: ignore[attr-defined]
             if key in values:
-                out[key] = inp.validate(values[key])
+                value = values[key]
+                # text is parsed (what Input.validate does with it), anything else validated
+                out[key] = parse(value) if type(value) is str else inp.validate(value)
             elif default is REQUIRED:
                 raise InputError(key, f"required; expected {inp.allowed()}")
             elif choices is not None and key in readings:
@@ -406,7 +410,8 @@ def calculator(
     defaults filled) and, when the calculator declares its system's ``choices``, one keyword
     ``choices`` with the readings its inputs picked; it returns a
     :class:`~rulesbook.results.CalcResult` of exact values. The decorator only builds the
-    :class:`Calculator`; the system loader registers the calculators a system's modules define
+    :class:`Calculator` (``fast``: an optional shortcut for small inputs, see :data:`FastFn`
+    and docs/developing.md); the system loader registers the calculators a system's modules define
     (:class:`rulesbook.registry.SystemPackage`). See
     ``rulesbook/systems/scrollhammer/calculators.py`` for a complete worked example.
     """

@@ -635,7 +635,7 @@ class DeferredResult(CalcResult):
         """The result with ``values`` (published forms, flat tuples for lists: not frozen again)
         and ``warnings``; ``build()`` gives (tables, explanation) when first asked."""
         out = object.__new__(cls)
-        _SET_VALUES(out, MappingProxyType(dict(values)))
+        _SET_VALUES(out, values if type(values) is MappingProxyType else MappingProxyType(dict(values)))
         _SET_WARNINGS(out, warnings)
         object.__setattr__(out, "_build", build)
         return out

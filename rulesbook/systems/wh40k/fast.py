@@ -173,7 +173,13 @@ def fast_attack(calc: Calculator, v: dict[str, Any]) -> DeferredResult | None:
     u = (hp + hc) * (wp + wc) * s_fail
     d = hd * wd * sd
     minimum = 1 if v["damage_minimum"] == "min-1" else 0
-    pairs, pden = packet_weights(v["damage"], v["damage_reduction"], v["fnp"], minimum)
+    damage, reduction = v["damage"], v["damage_reduction"]
+    pairs: tuple[tuple[int, int], ...]
+    if damage.count == 0 and v["fnp"] is None:  # a fixed Damage: one packet size (packet_weights)
+        fixed = damage.modifier
+        pairs, pden = ((max(min(minimum, fixed), fixed - reduction), 1),), 1
+    else:
+        pairs, pden = packet_weights(damage, reduction, v["fnp"], minimum)
     # one attack as damage dealt: 0 when no packet, else the packet's damage
     step: dict[int, int] = {0: (d - u) * pden}
     for x, w in pairs:
@@ -181,6 +187,7 @@ def fast_attack(calc: Calculator, v: dict[str, Any]) -> DeferredResult | None:
     step_den = d * pden
     total = wounds * models
     spills = v["allocation"] == "excess-spills"
+    # allocation, attack by attack (as engine._packet): excess damage is lost unless it spills
     state: dict[int, int] = {0: 1}
     den = 1
     for _ in range(n):
@@ -196,27 +203,28 @@ def fast_attack(calc: Calculator, v: dict[str, Any]) -> DeferredResult | None:
                     nxt[t] = nxt.get(t, 0) + a * w
         state, den = nxt, den * step_den
     lost_w = [0] * (total + 1)
+    by_model = [0] * (models + 1)
+    mean_wl = 0
     for lost, a in state.items():
         lost_w[lost] = a
-    by_model = [0] * (models + 1)
-    for lost, a in state.items():
         by_model[lost // wounds] += a
-    mean_wl = sum(k * a for k, a in state.items())
+        mean_wl += lost * a
     mean_md = sum(k * a for k, a in enumerate(by_model))
     not_one = den - by_model[0]
+    unit = lost_w[total]
     values = {
         "mean_wounds_lost": mean_wl / den,
         "mean_wounds_lost_exact": _text(mean_wl, den),
         "mean_models_destroyed": mean_md / den,
         "mean_models_destroyed_exact": _text(mean_md, den),
-        "p_unit_destroyed": lost_w[total] / den,
-        "p_unit_destroyed_exact": _text(lost_w[total], den),
+        "p_unit_destroyed": unit / den,
+        "p_unit_destroyed_exact": _text(unit, den),
         "p_at_least_one_model": not_one / den,
         "p_at_least_one_model_exact": _text(not_one, den),
-        "models_destroyed": tuple(a / den for a in by_model),
-        "models_destroyed_exact": tuple(_text(a, den) for a in by_model),
-        "wounds_lost": tuple(a / den for a in lost_w),
-        "wounds_lost_exact": tuple(_text(a, den) for a in lost_w),
+        "models_destroyed": tuple([a / den for a in by_model]),
+        "models_destroyed_exact": tuple([_text(a, den) for a in by_model]),
+        "wounds_lost": tuple([a / den for a in lost_w]),
+        "wounds_lost_exact": tuple([_text(a, den) for a in lost_w]),
     }
     warnings = (RANGED_DAMAGE_REDUCTION,) if v["damage_reduction"] and ranged else ()
 
