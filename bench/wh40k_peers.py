@@ -6,7 +6,9 @@ run under node) and a **straightforward icepool** chain (``icepool_naive.py``). 
 ``wh40k_attack.py`` and a single bolter shot), writes the merged file, runs both peers on it
 and times ``wh40k.attack`` the way the peers compute: from scratch, every rulesbook cache
 cleared before each call (result cache and intermediate caches), validation included,
-in-process; median of ``--repeat`` calls. It prints one row per scenario with the three
+in-process; median of ``--repeat`` calls, the clock stopped once the answer is read from the
+result. Two more columns: the same call with its explanation and tables read too, and the
+engine function alone on typed inputs. It prints one row per scenario with the three
 medians and the mean number of models destroyed by each (a check that the three compute the
 same attack), and writes everything as JSON with ``--json``.
 
@@ -33,6 +35,9 @@ from typing import Any
 
 from rulesbook.caches import clear_caches
 from rulesbook.registry import registry
+from rulesbook.systems.wh40k.attack_path import choices_of, situation_of, target_of
+from rulesbook.systems.wh40k.engine import resolve
+from rulesbook.systems.wh40k.weapons import WEAPON_INPUTS, make_weapon
 
 ROOT = Path(__file__).resolve().parent.parent
 PEERS = Path(os.environ.get("RULESBOOK_PEERS", ROOT.parent.parent / "shared" / "peers"))
@@ -90,24 +95,50 @@ def attack_inputs(scenario: dict[str, Any]) -> dict[str, str]:
     return inputs
 
 
-def ours_cold(inputs: dict[str, str], repeat: int) -> tuple[float, float]:
-    """(median ms of a from-scratch call, mean models destroyed)."""
+def ours_cold(inputs: dict[str, str], repeat: int) -> dict[str, float]:
+    """Median ms of from-scratch calls, three ways, and the mean models destroyed:
+
+    - ``call``: ``wh40k.attack`` from the input strings to the exact answer read from the result
+      (validation, cross-field and cost checks, computation, published values), what the peers
+      are timed on (40kdice reads its form's strings, the icepool chain computes its figures);
+    - ``explained``: the same plus reading the result's explanation and tables (the direct path
+      of one or two attacks builds them only when read);
+    - ``engine``: the public engine function alone (``engine.resolve`` from typed weapon, target,
+      situation and choices, built before the clock starts).
+    """
     calc = registry().calculator("wh40k.attack")
-    times = []
-    result = None
+    times: dict[str, list[float]] = {"call": [], "explained": [], "engine": []}
+    mean = 0.0
     for _ in range(repeat):
         clear_caches()
         t0 = time.perf_counter()
+        mean = float(calc.run(**inputs)["mean_models_destroyed"])
+        times["call"].append((time.perf_counter() - t0) * 1000)
+        clear_caches()
+        t0 = time.perf_counter()
         result = calc.run(**inputs)
-        times.append((time.perf_counter() - t0) * 1000)
-    assert result is not None
-    return statistics.median(times), float(result["mean_models_destroyed"])
+        _ = result["mean_models_destroyed"], result.explanation, result.tables
+        times["explained"].append((time.perf_counter() - t0) * 1000)
+    checked = calc.validate(inputs)
+    weapons = (make_weapon({i.key: checked[i.key] for i in WEAPON_INPUTS}, checked=True),)
+    target, situation, choices = target_of(checked), situation_of(checked), choices_of(checked)
+    for _ in range(repeat):
+        clear_caches()
+        t0 = time.perf_counter()
+        resolve(weapons, target, situation, choices)
+        times["engine"].append((time.perf_counter() - t0) * 1000)
+    out = {k: statistics.median(v) for k, v in times.items()}
+    out["mean"] = mean
+    return out
 
 
 _BEFORE_SCRIPT = """
 import json, statistics, sys, time
 from rulesbook.caches import clear_caches
 from rulesbook.registry import registry
+from rulesbook.systems.wh40k.attack_path import choices_of, situation_of, target_of
+from rulesbook.systems.wh40k.engine import resolve
+from rulesbook.systems.wh40k.weapons import WEAPON_INPUTS, make_weapon
 calc = registry().calculator("wh40k.attack")
 job = json.load(sys.stdin)
 out = {}
@@ -117,7 +148,7 @@ for name, inputs in job["inputs"].items():
     for _ in range(job["repeat"]):
         clear_caches()
         t0 = time.perf_counter()
-        calc.run(**inputs)
+        calc.run(**inputs)["mean_models_destroyed"]
         times.append((time.perf_counter() - t0) * 1000)
     out[name] = statistics.median(times)
 print(json.dumps(out))
@@ -182,10 +213,14 @@ def main() -> None:
         else {}
     )
     rows = {}
-    header = f"{'scenario':<30} {'rulesbook':>10} {'40kdice':>10} {'icepool':>10}   mean models destroyed"
+    header = (
+        f"{'scenario':<30} {'rulesbook':>10} {'+explained':>10} {'engine':>10} {'40kdice':>10} "
+        f"{'icepool':>10}   mean models destroyed"
+    )
     print(header if not before else header + f"   (before {opts.before})")
     for name, scenario in scenarios.items():
-        ms, mean = ours_cold(attack_inputs(scenario), opts.repeat)
+        ours = ours_cold(attack_inputs(scenario), opts.repeat)
+        ms, mean = ours["call"], ours["mean"]
         k = kdice[name]
         k_ms = k.get("time_ms_median20", k.get("aside_time_ms_median20"))
         k_mean = (k.get("figures") or k.get("aside_figures") or {}).get("mean_models_destroyed")
@@ -193,6 +228,8 @@ def main() -> None:
         n_mean = naive[name]["figures"]["mean_models_destroyed"]
         rows[name] = {
             "rulesbook_cold_ms": round(ms, 3),
+            "rulesbook_cold_explained_ms": round(ours["explained"], 3),
+            "rulesbook_engine_ms": round(ours["engine"], 3),
             "40kdice_ms": round(k_ms, 3),
             "40kdice_supported": k["supported"],
             "icepool_chain_ms": round(n_ms, 3),
@@ -203,7 +240,8 @@ def main() -> None:
         mark = "" if k["supported"] else " (40kdice: aside)"
         tail = f"   before: {before[name]:.2f}ms" if before else ""
         print(
-            f"{name:<30} {ms:>8.2f}ms {k_ms:>8.2f}ms {n_ms:>8.2f}ms   "
+            f"{name:<30} {ms:>8.3f}ms {ours['explained']:>8.3f}ms {ours['engine']:>8.3f}ms "
+            f"{k_ms:>8.3f}ms {n_ms:>8.2f}ms   "
             f"{mean:.4f} / {k_mean:.4f} / {n_mean:.4f}{mark}{tail}",
             flush=True,
         )

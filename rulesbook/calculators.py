@@ -53,6 +53,7 @@ __all__ = [
     "ChoiceInput",
     "Column",
     "DiceInput",
+    "FastFn",
     "Input",
     "IntInput",
     "IntListInput",
@@ -108,6 +109,10 @@ class ChoiceSet(Protocol):
 
 type ComputeFn = Callable[..., CalcResult]
 type CheckFn = Callable[[Mapping[str, Any]], None]
+type FastFn = Callable[["Calculator", dict[str, Any]], CalcResult | None]
+"""A shortcut for the commonest small inputs: given the calculator and inputs whose fields are
+validated (the cross-field check not yet run), the result :meth:`Calculator.run` would give, or
+``None`` when the inputs are outside its domain (then the general path runs)."""
 
 
 _UNCHECKED: Any = object()
@@ -153,6 +158,9 @@ class Calculator:
     reference_tables: Callable[[], Sequence[Table]] | None = field(default=None, repr=False)
     cacheable: bool = True
     choices: ChoiceSet | None = field(default=None, repr=False)
+    fast: tuple[ComputeFn, FastFn] | None = field(default=None, repr=False)
+    """(the compute function it stands in for, the shortcut): used by :meth:`run` only while
+    :attr:`compute` is that function (a variant that replaces it runs the general path)."""
 
     def __post_init__(self) -> None:
         keys = [i.key for i in self.inputs]
@@ -167,7 +175,9 @@ class Calculator:
             tuple(i.key for i in self.inputs if isinstance(i, InterpretationInput) and i.key in readings),
         )
         object.__setattr__(self, "_reading_set", frozenset(self.reading_keys))
-        object.__setattr__(self, "_defaults", tuple((i.key, i, _checked_default(i)) for i in self.inputs))
+        object.__setattr__(
+            self, "_defaults", tuple((i.key, i, _checked_default(i), i.parse) for i in self.inputs)
+        )
 
     reading_keys: tuple[str, ...] = field(default=(), init=False, repr=False)
     """Inputs that switch a reading of :attr:`choices` (folded into ``choices``, not passed loose)."""
@@ -204,15 +214,24 @@ class Calculator:
         A reading input left out takes its value from ``choices`` when given (a variant's
         reading), else the register's default.
         """
+        out = self._fields(values, choices)
+        if self.check is not None:
+            self.check(MappingProxyType(out))
+        return out
+
+    def _fields(self, values: Mapping[str, Any], choices: ChoiceSet | None = None) -> dict[str, Any]:
+        """:meth:`validate` without the cross-field check."""
         out: dict[str, Any] = {}
         by_key = self._by_key  # type: ignore[attr-defined]
         for key in values:
             if key not in by_key:
                 self.input(key)  # unknown keys fail first, with the list of allowed keys
         readings = self._reading_set  # type: ignore[attr-defined]
-        for key, inp, default in self._defaults:  # type: ignore[attr-defined]
+        for key, inp, default, parse in self._defaults:  # type: ignore[attr-defined]
             if key in values:
-                out[key] = inp.validate(values[key])
+                value = values[key]
+                # text is parsed (what Input.validate does with it), anything else validated
+                out[key] = parse(value) if type(value) is str else inp.validate(value)
             elif default is REQUIRED:
                 raise InputError(key, f"required; expected {inp.allowed()}")
             elif choices is not None and key in readings:
@@ -221,8 +240,6 @@ class Calculator:
                 out[key] = inp.validate(inp.default)
             else:
                 out[key] = default
-        if self.check is not None:
-            self.check(MappingProxyType(out))
         return out
 
     def parse_assignments(self, pairs: Sequence[str]) -> dict[str, Any]:
@@ -260,8 +277,17 @@ class Calculator:
         self._cached.cache_clear()  # type: ignore[attr-defined]
 
     def run(self, **values: Any) -> CalcResult:
-        """Validate ``values`` and compute (cached when :attr:`cacheable`)."""
-        checked = self.validate(values)
+        """Validate ``values`` and compute (cached when :attr:`cacheable`; a calculator's
+        :attr:`fast` shortcut answers its small inputs directly, uncached)."""
+        fast = self.fast
+        if fast is None or fast[0] is not self.compute:
+            return self.run_validated(self.validate(values))
+        checked = self._fields(values)
+        result = fast[1](self, checked)
+        if result is not None:
+            return result
+        if self.check is not None:
+            self.check(MappingProxyType(checked))
         return self.run_validated(checked)
 
     __call__ = run
@@ -376,6 +402,7 @@ def calculator(
     reference_tables: Callable[[], Sequence[Table]] | None = None,
     cacheable: bool = True,
     choices: ChoiceSet | None = None,
+    fast: FastFn | None = None,
 ) -> Callable[[ComputeFn], Calculator]:
     """Declare a calculator around a pure compute function.
 
@@ -383,7 +410,8 @@ def calculator(
     defaults filled) and, when the calculator declares its system's ``choices``, one keyword
     ``choices`` with the readings its inputs picked; it returns a
     :class:`~rulesbook.results.CalcResult` of exact values. The decorator only builds the
-    :class:`Calculator`; the system loader registers the calculators a system's modules define
+    :class:`Calculator` (``fast``: an optional shortcut for small inputs, see :data:`FastFn`
+    and docs/developing.md); the system loader registers the calculators a system's modules define
     (:class:`rulesbook.registry.SystemPackage`). See
     ``rulesbook/systems/scrollhammer/calculators.py`` for a complete worked example.
     """
@@ -404,6 +432,7 @@ def calculator(
             reference_tables=reference_tables,
             cacheable=cacheable,
             choices=choices,
+            fast=None if fast is None else (func, fast),
         )
         return calc
 

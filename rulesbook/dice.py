@@ -191,6 +191,8 @@ def parse_dice(text: str, *, field_name: str = "dice") -> DiceExpr:
         ...
         rulesbook.errors.InputError: fall_back_dice: expected a dice expression such as 3, D3, D6, 2D6, D6+3 or 2D6+1, got '2D'
     """
+    if type(text) is str and len(text) <= 3 and text.isascii() and text.isdigit():
+        return constant(int(text))  # a plain constant: what the pattern's ``const`` branch gives
     match = _DICE_RE.match(text) if isinstance(text, str) else None
     if match is None:
         raise InputError(field_name, f"expected {DICE_HELP}, got {quote(text)}")

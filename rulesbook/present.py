@@ -270,9 +270,17 @@ def result_html(outputs: Iterable[OutputLike], result: CalcResult) -> str:
     True
     """
     outputs = tuple(outputs)
-    values = [shown.to_html() for shown in shown_values(outputs, result.values) if not shown.long]
+    charted = {o.key for o in outputs if o.kind == "list" and getattr(o, "chart", ())}
+    shown = [s for s in shown_values(outputs, result.values) if not s.long]
+    values = [s.to_html() for s in shown if s.key not in charted]
     parts = ['<div class="rb-result">', '<div class="rb-headline">', *values, "</div>"]
     parts += charts_html(outputs, result)
+    # A charted distribution reads as its chart; its numbers stay one click away, in small type.
+    parts += [
+        f'<details class="rb-numbers"><summary>{html.escape(s.label)}: the numbers</summary>{s.to_html()}</details>'
+        for s in shown
+        if s.key in charted
+    ]
     parts += [f'<p class="rb-warning">warning: {html.escape(w)}</p>' for w in result.warnings]
     if result.explanation:
         parts.append(

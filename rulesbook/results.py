@@ -30,6 +30,7 @@ __all__ = [
     "DISTRIBUTION_COLUMNS",
     "CalcResult",
     "Column",
+    "DeferredResult",
     "Distribution",
     "Table",
     "exact_html",
@@ -610,6 +611,70 @@ class CalcResult:
             out.setdefault("warnings", list(self.warnings))
         return out
 
+
+class DeferredResult(CalcResult):
+    """A :class:`CalcResult` whose values are given and whose tables and explanation are built
+    on first access (by ``build``, once; then kept): a fast path answers with the numbers and
+    leaves the words to the general path until someone reads them. It equals the
+    :class:`CalcResult` with the same four fields.
+
+    >>> r = DeferredResult.of({"p": 0.5, "p_exact": "1/2"}, (), lambda: ((), ("half",)))
+    >>> r["p_exact"], r.explanation, r == CalcResult({"p": 0.5, "p_exact": "1/2"}, (), ("half",))
+    ('1/2', ('half',), True)
+    """
+
+    __slots__ = ("_build",)
+
+    @classmethod
+    def of(
+        cls,
+        values: Mapping[str, Any],
+        warnings: tuple[str, ...],
+        build: Callable[[], tuple[tuple[Table, ...], tuple[str, ...]]],
+    ) -> DeferredResult:
+        """The result with ``values`` (published forms, flat tuples for lists: not frozen again)
+        and ``warnings``; ``build()`` gives (tables, explanation) when first asked."""
+        out = object.__new__(cls)
+        _SET_VALUES(out, values if type(values) is MappingProxyType else MappingProxyType(dict(values)))
+        _SET_WARNINGS(out, warnings)
+        object.__setattr__(out, "_build", build)
+        return out
+
+    def _built(self) -> None:
+        build = getattr(self, "_build", None)
+        if build is not None:
+            tables, explanation = build()
+            _SET_TABLES(self, tuple(tables))
+            _SET_EXPLANATION(self, tuple(explanation))
+            object.__setattr__(self, "_build", None)
+
+    @property
+    def tables(self) -> tuple[Table, ...]:
+        self._built()
+        return _GET_TABLES(self)  # type: ignore[no-any-return]
+
+    @property
+    def explanation(self) -> tuple[str, ...]:
+        self._built()
+        return _GET_EXPLANATION(self)  # type: ignore[no-any-return]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CalcResult):
+            return NotImplemented
+        return (self.values, self.tables, self.explanation, self.warnings) == (
+            other.values,
+            other.tables,
+            other.explanation,
+            other.warnings,
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+_SLOT = cast(Any, CalcResult.__dict__)
+_SET_VALUES, _SET_WARNINGS = _SLOT["values"].__set__, _SLOT["warnings"].__set__
+_SET_TABLES, _SET_EXPLANATION = _SLOT["tables"].__set__, _SLOT["explanation"].__set__
+_GET_TABLES, _GET_EXPLANATION = _SLOT["tables"].__get__, _SLOT["explanation"].__get__
 
 _FLAT = (int, float, str, Fraction, bool, type(None))
 

@@ -34,6 +34,9 @@ STYLE = """
 .rulesbook-table { border-collapse: collapse; margin: .5em 0; font-size: .95em; display: block; max-width: 100%; overflow-x: auto; }
 .rulesbook-table .rb-exact { font-size: .9em; color: #555; }
 .rb-chart svg { max-width: 100%; height: auto; }
+.rb-numbers { margin: 0 0 .8em 0; font-size: .9em; }
+.rb-numbers summary { cursor: pointer; color: #555; }
+.rb-numbers .rb-value .rb-number { font-size: 1em; font-weight: 400; }
 .rulesbook-table caption { text-align: left; font-weight: 600; padding-bottom: .3em; }
 .rulesbook-table td, .rulesbook-table th { border: 1px solid #ccc; padding: 2px 8px; text-align: center; }
 .rulesbook-table td.rb-pass { background: #d8f0d8; }

@@ -66,5 +66,5 @@ class UploadBox:
         import panel as pn
 
         return pn.widgets.FileInput(
-            accept=",".join(self.suffixes), multiple=False, name=label, css_classes=css_classes
+            accept=",".join(self.suffixes), multiple=False, label=label, css_classes=css_classes
         )

@@ -29,6 +29,7 @@ from rulesbook.calculators import (
     Calculator,
     ChoiceInput,
     Column,
+    FastFn,
     Input,
     IntInput,
     OptionalInput,
@@ -484,9 +485,11 @@ def declare_attack_calculator(
     rules: Sequence[str],
     examples: Sequence[Mapping[str, str]],
     reference_tables: Callable[[], Sequence[Table]] | None = None,
+    fast: FastFn | None = None,
 ) -> Calculator:
     """Declare an attack calculator: its own weapon inputs and how they become
-    :class:`Attackers`; everything else is shared."""
+    :class:`Attackers`; everything else is shared (``fast``: a direct path for small inputs,
+    see :mod:`.fast`)."""
 
     def compute(*, choices: Wh40kChoices, **values: Any) -> CalcResult:
         attackers = pick(values)
@@ -525,6 +528,7 @@ def declare_attack_calculator(
         examples=examples,
         reference_tables=reference_tables,
         choices=CHOICES,
+        fast=fast,
     )(compute)
 
 

@@ -29,6 +29,7 @@ from rulesbook.systems.wh40k.attack_path import (
     declare_attack_calculator,
 )
 from rulesbook.systems.wh40k.data import damaged_hit_modifier, mortarion
+from rulesbook.systems.wh40k.fast import fast_attack
 from rulesbook.systems.wh40k.profiles import WeaponProfilesInput, parse_weapons
 from rulesbook.systems.wh40k.rules import Situation, hit_test, save_test, wound_target
 from rulesbook.systems.wh40k.weapons import WEAPON_INPUTS, Target, Weapon, make_weapon
@@ -108,6 +109,7 @@ attack_calculator = declare_attack_calculator(
     Wounds), saving throw (AP, invulnerable, cover), Damage, Feel No Pain and allocation.""",
     weapon_inputs=WEAPON_INPUTS,
     pick=_form_weapon,
+    fast=fast_attack,
     rules=ATTACK_RULES,
     examples=[
         {

@@ -1,0 +1,235 @@
+"""The direct path of ``wh40k.attack`` for one or two attacks (issue 14).
+
+A single krak missile or lascannon shot has a handful of outcomes; building the engine's plan,
+its cost prediction and the explanation costs far more than counting them. For validated inputs
+inside a small domain — a fixed number of at most :data:`MAX_FAST_ATTACKS` attacks (Blast
+included), no ability but Heavy, Ignores Cover and Blast, no Fire Overwatch — :func:`fast_attack`
+counts the outcomes in integers directly (each D6 face of the Hit roll, the Wound roll and the
+saving throw, re-rolls included; the damage packet of :func:`~.rules.packet_weights`; the one or
+two allocations) and publishes the same values ``wh40k.attack`` gives. Its tables and explanation
+are those of the general path, built only when read (:class:`~rulesbook.results.DeferredResult`).
+Anything outside the domain returns ``None`` and runs the general path, which also raises every
+input error. ``tests/wh40k/test_fast_attack.py`` compares the two on random small inputs.
+
+Example:
+    >>> from rulesbook.registry import registry
+    >>> r = registry().calculator("wh40k.attack").run(attacks="1", skill="3", strength="4",
+    ...     damage="1", toughness="4", save="3", wounds="2")
+    >>> type(r).__name__, r["mean_wounds_lost_exact"]   # 2/3 hit x 1/2 wound x 1/3 unsaved
+    ('DeferredResult', '1/9')
+"""
+
+from __future__ import annotations
+
+from math import gcd
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from rulesbook.results import DeferredResult, Table
+from rulesbook.systems.wh40k.attack_path import RANGED_DAMAGE_REDUCTION
+from rulesbook.systems.wh40k.cost import MAX_TOTAL_WOUNDS
+from rulesbook.systems.wh40k.rules import packet_weights
+from rulesbook.systems.wh40k.weapons import MAX_DAMAGE, RANGED_ONLY
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rulesbook.calculators import Calculator
+
+__all__ = ["MAX_FAST_ATTACKS", "d6_counts", "fast_attack"]
+
+MAX_FAST_ATTACKS = 2
+"""The most attacks the direct path counts (more go through the engine)."""
+
+_FAST_ABILITIES = frozenset({"heavy", "ignores-cover", "blast"})
+
+
+def d6_counts(target: int, modifier: int, critical: int, reroll: str) -> tuple[int, int, int, int]:
+    """(fail, pass, critical, denominator) of one D6 rolled against ``target``+ with a modifier
+    already capped: a face of ``critical`` or more is critical, an unmodified 1 fails (unless
+    critical), ``reroll`` is ``none``, ``ones`` or ``failed`` — the probabilities of
+    :meth:`rulesbook.dice.RollTest.counts` for such a test (over 6, or over 36 when a face is
+    re-rolled).
+
+    >>> d6_counts(3, 0, 6, "ones")   # BS 3+, re-roll ones: 7/9 hit
+    (8, 21, 7, 36)
+    >>> d6_counts(3, 0, 7, "none")   # a saving throw: no critical face
+    (2, 4, 0, 6)
+    """
+    fail = passed = crit = 0
+    rerolled = 0
+    for f in range(1, 7):
+        if f >= critical:
+            crit += 1
+        elif f == 1 or f + modifier < target:
+            fail += 1
+            if reroll != "none" and (reroll == "failed" or f == 1):
+                rerolled += 1
+        else:
+            passed += 1
+    if not rerolled:
+        return fail, passed, crit, 6
+    # a re-rolled face spreads its share over the whole grid again
+    return (
+        (fail - rerolled) * 6 + rerolled * fail,
+        passed * 6 + rerolled * passed,
+        crit * 6 + rerolled * crit,
+        36,
+    )
+
+
+def _cap(value: int, cap: int) -> int:
+    return -cap if value < -cap else (cap if value > cap else value)
+
+
+def _save_counts(v: dict[str, Any], params: Any, ranged: bool, abilities: tuple[str, ...]) -> tuple[int, int]:
+    """(fail, denominator) of the saving throw the defender picks (as :func:`.rules.save_test`)."""
+    cap = params.save_improvement_cap
+    other = v["save_modifier"]
+    best: tuple[int, int, int] | None = None  # (pass, fail, den)
+    save = v["save"]
+    if save <= 6:
+        cover = (
+            v["cover"]
+            and ranged
+            and "ignores-cover" not in abilities
+            and not (save <= params.cover_denied_save and v["ap"] == 0)
+        )
+        bonus = (params.cover_save_bonus if cover else 0) + other
+        if v["save_cap"] == "net":
+            modifier = min(cap, v["ap"] + bonus)
+        else:
+            modifier = v["ap"] + min(cap, max(0, bonus)) + min(0, other)
+        f, p, _, d = d6_counts(save, modifier, 7, "none")
+        best = (p, f, d)
+    invuln = v["invuln"]
+    if invuln is not None:
+        modifier = min(cap, other) if v["invuln_modifiers"] == "other-modifiers-apply" else 0
+        f, p, _, d = d6_counts(invuln, modifier, 7, "none")
+        if best is None or p * best[2] > best[0] * d:
+            best = (p, f, d)
+    if best is None:
+        return 1, 1
+    return best[1], best[2]
+
+
+def _text(num: int, den: int) -> str:
+    if not num:
+        return "0"
+    g = gcd(num, den)
+    return str(num // g) if den == g else f"{num // g}/{den // g}"
+
+
+def fast_attack(calc: Calculator, v: dict[str, Any]) -> DeferredResult | None:
+    """``wh40k.attack``'s answer for validated fields ``v`` inside the direct path's domain,
+    else ``None`` (see the module docstring)."""
+    attacks = v["attacks"]
+    abilities: tuple[str, ...] = v["abilities"]
+    ranged = v["ranged"]
+    wounds, models = v["wounds"], v["models"]
+    if (
+        attacks.count
+        or v["overwatch"]
+        or not _FAST_ABILITIES.issuperset(abilities)
+        or v["damage"].maximum > MAX_DAMAGE
+        or wounds * models > MAX_TOTAL_WOUNDS
+        or (not ranged and (any(w in abilities for w in RANGED_ONLY) or v["cover"] or v["stealth"]))
+    ):
+        return None
+    choices = calc.choices
+    params = choices.parameters  # type: ignore[union-attr]
+    n = attacks.modifier + (models // params.blast_models_per_attack if "blast" in abilities else 0)
+    if n > MAX_FAST_ATTACKS:
+        return None
+    # the Hit roll (as rules.hit_test), the Wound roll (rules.wound_test), the save
+    modifier = v["hit_modifier"]
+    if "heavy" in abilities and v["remained_stationary"]:
+        modifier += params.heavy_hit_bonus
+    if v["stealth"] and ranged:
+        modifier -= params.stealth_hit_penalty
+    _, hp, hc, hd = d6_counts(
+        v["skill"],
+        _cap(modifier, params.hit_modifier_cap),
+        min(v["critical_hit"], params.critical_roll),
+        v["reroll_hits"],
+    )
+    strength, toughness = v["strength"], v["toughness"]
+    if v["wound_table"] == "flat-4":
+        needed = 4
+    elif strength >= 2 * toughness:
+        needed = 2
+    elif strength > toughness:
+        needed = 3
+    elif strength == toughness:
+        needed = 4
+    else:
+        needed = 6 if 2 * strength <= toughness else 5
+    _, wp, wc, wd = d6_counts(
+        needed,
+        _cap(v["wound_modifier"], params.wound_modifier_cap),
+        min(v["critical_wound"], params.critical_roll),
+        v["reroll_wounds"],
+    )
+    s_fail, sd = _save_counts(v, params, ranged, abilities)
+    # one attack: a packet with weight u over d (hit, wound, save failed)
+    u = (hp + hc) * (wp + wc) * s_fail
+    d = hd * wd * sd
+    minimum = 1 if v["damage_minimum"] == "min-1" else 0
+    damage, reduction = v["damage"], v["damage_reduction"]
+    pairs: tuple[tuple[int, int], ...]
+    if damage.count == 0 and v["fnp"] is None:  # a fixed Damage: one packet size (packet_weights)
+        fixed = damage.modifier
+        pairs, pden = ((max(min(minimum, fixed), fixed - reduction), 1),), 1
+    else:
+        pairs, pden = packet_weights(damage, reduction, v["fnp"], minimum)
+    # one attack as damage dealt: 0 when no packet, else the packet's damage
+    step: dict[int, int] = {0: (d - u) * pden}
+    for x, w in pairs:
+        step[x] = step.get(x, 0) + u * w
+    step_den = d * pden
+    total = wounds * models
+    spills = v["allocation"] == "excess-spills"
+    # allocation, attack by attack (as engine._packet): excess damage is lost unless it spills
+    state: dict[int, int] = {0: 1}
+    den = 1
+    for _ in range(n):
+        nxt: dict[int, int] = {}
+        for lost, a in state.items():
+            if lost == total:
+                nxt[lost] = nxt.get(lost, 0) + a * step_den
+                continue
+            room = total - lost if spills else wounds - lost % wounds
+            for x, w in step.items():
+                if w:
+                    t = lost + (x if x < room else room)
+                    nxt[t] = nxt.get(t, 0) + a * w
+        state, den = nxt, den * step_den
+    lost_w = [0] * (total + 1)
+    by_model = [0] * (models + 1)
+    mean_wl = 0
+    for lost, a in state.items():
+        lost_w[lost] = a
+        by_model[lost // wounds] += a
+        mean_wl += lost * a
+    mean_md = sum(k * a for k, a in enumerate(by_model))
+    not_one = den - by_model[0]
+    unit = lost_w[total]
+    values = {
+        "mean_wounds_lost": mean_wl / den,
+        "mean_wounds_lost_exact": _text(mean_wl, den),
+        "mean_models_destroyed": mean_md / den,
+        "mean_models_destroyed_exact": _text(mean_md, den),
+        "p_unit_destroyed": unit / den,
+        "p_unit_destroyed_exact": _text(unit, den),
+        "p_at_least_one_model": not_one / den,
+        "p_at_least_one_model_exact": _text(not_one, den),
+        "models_destroyed": tuple([a / den for a in by_model]),
+        "models_destroyed_exact": tuple([_text(a, den) for a in by_model]),
+        "wounds_lost": tuple([a / den for a in lost_w]),
+        "wounds_lost_exact": tuple([_text(a, den) for a in lost_w]),
+    }
+    warnings = (RANGED_DAMAGE_REDUCTION,) if v["damage_reduction"] and ranged else ()
+
+    def build() -> tuple[tuple[Table, ...], tuple[str, ...]]:
+        full = calc.run_validated(v)  # the domain passes the cross-field check
+        return full.tables, full.explanation
+
+    return DeferredResult.of(MappingProxyType(values), warnings, build)

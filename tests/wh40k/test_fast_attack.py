@@ -1,0 +1,150 @@
+"""The direct path of ``wh40k.attack`` for one or two attacks (rulesbook/systems/wh40k/fast.py)
+gives exactly the general path's answer: the same values (floats and exact strings, in the same
+order), tables, explanation and warnings, and the same error for inputs the general path
+refuses; inputs outside its domain go through the general path."""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rulesbook.caches import clear_caches
+from rulesbook.dice import D6, RollTest, natural
+from rulesbook.errors import InputError
+from rulesbook.registry import registry
+from rulesbook.results import CalcResult, DeferredResult
+from rulesbook.systems.wh40k.fast import MAX_FAST_ATTACKS, d6_counts
+
+CALC = registry().calculator("wh40k.attack")
+
+ABILITY_SETS = ["", "heavy", "ignores-cover", "blast", "heavy,ignores-cover", "lethal-hits", "pistol"]
+
+
+def general(inputs: dict[str, str]) -> CalcResult | str:
+    """The general path's answer (validation with its cross-field check, then the engine), or
+    its error message."""
+    try:
+        return CALC.run_validated(CALC.validate(inputs))
+    except InputError as exc:
+        return str(exc)
+
+
+def direct(inputs: dict[str, str]) -> CalcResult | str:
+    try:
+        return CALC.run(**inputs)
+    except InputError as exc:
+        return str(exc)
+
+
+@settings(max_examples=250, deadline=None)
+@given(
+    attacks=st.sampled_from(["1", "2", "3", "D3"]),
+    skill=st.integers(2, 6),
+    strength=st.integers(1, 16),
+    ap=st.integers(-4, 0),
+    damage=st.sampled_from(["1", "2", "D3", "D6", "D6+1", "2D6", "3D6+3"]),
+    abilities=st.sampled_from(ABILITY_SETS),
+    ranged=st.booleans(),
+    hit_modifier=st.integers(-2, 2),
+    wound_modifier=st.integers(-2, 2),
+    reroll_hits=st.sampled_from(["none", "ones", "failed"]),
+    reroll_wounds=st.sampled_from(["none", "ones", "failed"]),
+    critical_hit=st.integers(2, 6),
+    critical_wound=st.integers(2, 6),
+    stationary=st.booleans(),
+    overwatch=st.sampled_from([False, False, True]),
+    toughness=st.integers(1, 12),
+    save=st.integers(2, 7),
+    invuln=st.sampled_from(["none", "3", "4", "6"]),
+    wounds=st.integers(1, 14),
+    models=st.sampled_from([1, 2, 5, 10]),
+    fnp=st.sampled_from(["none", "5", "6"]),
+    cover=st.booleans(),
+    stealth=st.booleans(),
+    damage_reduction=st.integers(0, 2),
+    save_modifier=st.integers(-1, 1),
+    readings=st.fixed_dictionaries(
+        {},
+        optional={
+            "wound_table": st.just("flat-4"),
+            "save_cap": st.just("improvements"),
+            "allocation": st.just("excess-spills"),
+            "damage_minimum": st.just("min-0"),
+            "invuln_modifiers": st.just("armour-only"),
+        },
+    ),
+)
+def test_direct_path_equals_general_path(readings: dict[str, str], **given_: Any) -> None:
+    inputs = {
+        key: (str(value).lower() if isinstance(value, bool) else str(value))
+        for key, value in given_.items()
+        if key != "stationary"
+    }
+    inputs["remained_stationary"] = str(given_["stationary"]).lower()
+    inputs.update(readings)
+    clear_caches()
+    expected = general(inputs)
+    clear_caches()
+    got = direct(inputs)
+    if isinstance(expected, str):
+        assert got == expected
+        return
+    assert isinstance(got, CalcResult)
+    assert list(got.values.items()) == list(expected.values.items())  # same keys, same order
+    assert got.warnings == expected.warnings
+    assert got.tables == expected.tables
+    assert got.explanation == expected.explanation
+    assert got == expected and expected == got
+    fixed = inputs["attacks"].isdigit()
+    blast = "blast" in inputs["abilities"]
+    n = int(inputs["attacks"]) + (given_["models"] // 5 if blast else 0) if fixed else 99
+    in_domain = (
+        n <= MAX_FAST_ATTACKS
+        and inputs["abilities"] in ("", "heavy", "ignores-cover", "blast", "heavy,ignores-cover")
+        and not given_["overwatch"]
+    )
+    assert isinstance(got, DeferredResult) == in_domain
+
+
+@pytest.mark.parametrize("reroll", ["none", "ones", "failed"])
+@pytest.mark.parametrize("critical", [2, 4, 6, 7])
+def test_d6_counts_are_the_roll_tests_probabilities(reroll: str, critical: int) -> None:
+    for target in range(2, 8):
+        for modifier in (-1, 0, 1):
+            test = RollTest(
+                dice=D6,
+                target=target,
+                direction="over",
+                modifier=modifier,
+                auto_fail=natural(1),
+                critical=natural(*range(critical, 7)),
+                reroll=reroll,  # type: ignore[arg-type]
+            )
+            f, p, c, d = test.counts()
+            f2, p2, c2, d2 = d6_counts(target, modifier, critical, reroll)
+            assert [Fraction(x, d) for x in (f, p, c)] == [Fraction(x, d2) for x in (f2, p2, c2)]
+
+
+def test_explanation_is_built_once_on_first_read() -> None:
+    clear_caches()
+    r = CALC.run(
+        attacks="1", skill="3", strength="9", ap="-2", damage="D6", toughness="9", save="3", wounds="10"
+    )
+    assert isinstance(r, DeferredResult)
+    lines = r.explanation
+    assert lines is r.explanation  # kept, not rebuilt
+    assert any(line.startswith("Hit roll: 3+") for line in lines)
+    assert r.table("breakdown").rows[-1][0] == "target loses"
+
+
+def test_a_replaced_compute_function_takes_the_general_path() -> None:
+    """A variant that replaces the compute function must not be answered by the direct path."""
+    marker = CalcResult({"replaced": True})
+    replaced = dataclasses.replace(CALC, compute=lambda **_: marker)
+    r = replaced.run(attacks="1", skill="3", strength="4", damage="1", toughness="4", save="3", wounds="1")
+    assert r["replaced"] is True
