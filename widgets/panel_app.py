@@ -135,6 +135,7 @@ class CalculatorApp:
         self._dirty = self._running = False
         self._shown: tuple[str, str] | None = None
         self._requested = 0
+        self._closed = False
         if pool is not None:
             self.live.param.watch(self._on_request, "request")
         options = variant_options(calc)
@@ -234,6 +235,10 @@ class CalculatorApp:
                     html = self._compute_here(values, variant)
                 elif key != self._shown:
                     html = await self._compute(values, variant)
+                    if html is None and not self._closed:
+                        self._dirty = True  # dropped with no newer input to answer: compute it again
+                if self._closed:
+                    return
                 if self._dirty:
                     continue  # the values changed meanwhile: that answer is already stale
                 with pn.io.hold():  # the new answer and "up to date" reach the browser together
@@ -242,9 +247,15 @@ class CalculatorApp:
                         self._shown = key
                     self.live.done = ticket
                     self.live.busy = False
+        except Exception:  # a bug: in the server's log, and one line instead of a stale answer
+            LOG.exception("%s: answering failed", self.calc.id)
+            self._shown = None
+            self.result.object = error_html(
+                f"{self.calc.id}: the server could not compute this (see its log)"
+            )
         finally:
             self._running = False
-            if self._dirty:  # only after an unexpected error (in the server's log): stop waiting
+            if self._dirty or self.live.busy:  # only after an unexpected error: stop waiting
                 self._dirty = False
                 self.live.busy = False
 
@@ -283,9 +294,7 @@ class CalculatorApp:
         try:
             html: str = await asyncio.wrap_future(job.future)
         except (JobCancelled, asyncio.CancelledError):
-            if not job.cancelled:
-                raise
-            return None
+            return None  # superseded by a newer input (or the session ended)
         except TimeLimitError as exc:
             html = error_html(f"{self.calc.id}: {exc}")
         except Exception as exc:  # JobError (the calculator raised) or a worker that died
@@ -300,6 +309,7 @@ class CalculatorApp:
 
     def close(self) -> None:
         """The session ended: drop its computation."""
+        self._closed = True
         self._dirty = False
         if self._job is not None:
             self._job.cancel()
