@@ -11,7 +11,8 @@ Measured per player (all from the client's side of the socket):
 
 * **page**: the ``GET`` of the page (the server builds the session's document in it);
 * **ready**: page plus websocket, document pulled and the first answer on it;
-* **answer**: from sending a changed input to receiving the new answer.
+* **answer**: from sending a changed input to receiving the new answer; **answer (all open)**:
+  only the changes sent after every page was open (the burst of openings is over).
 
 It prints p50/p95/max of each (simple players and the 40k form apart), the slow player's answer
 times, and the server's memory (the server process and its worker processes, peak RSS sampled
@@ -74,6 +75,7 @@ class Player:
     page_s: float = 0.0
     ready_s: float = 0.0
     answers_s: list[float] = field(default_factory=list)
+    answers_at: list[float] = field(default_factory=list)  # when each change was sent
     errors: list[str] = field(default_factory=list)
 
 
@@ -208,6 +210,7 @@ async def run_player(
     pause: float = 0.3,
 ) -> None:
     session = Session(base, f"calc/{player.calc}" + (f"?{query}" if query else ""))
+    current: Any = None
     start = time.perf_counter()
     try:
         player.page_s = await session.open(http)
@@ -220,12 +223,13 @@ async def run_player(
             current = value
             await asyncio.sleep(pause)  # a player's pause between two changes
             t = time.perf_counter()
+            player.answers_at.append(t)
             text = await session.change(f"rb-input-{key}", value, 120)
             player.answers_s.append(time.perf_counter() - t)
             if 'data-key="error"' in text:
                 player.errors.append(re.sub(r"<[^>]+>", "", text.split('data-key="error"', 1)[1])[:200])
     except Exception as exc:  # recorded, so one broken session does not hide the others' figures
-        player.errors.append(f"{type(exc).__name__}: {exc}")
+        player.errors.append(f"{type(exc).__name__}: {exc} (at {player.calc} {key}={current!r})")
     finally:
         session.close()
 
@@ -259,6 +263,15 @@ def _rss_mb(root_pid: int) -> float:
         except OSError:
             pass
     return total / 1024
+
+
+def _cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) ``pid`` has used so far."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _free_port() -> int:
@@ -303,6 +316,7 @@ async def main_async(args: argparse.Namespace, base: str, server_pid: int | None
 
     sampler = asyncio.get_running_loop().create_task(sample_memory())
     idle_mb = _rss_mb(server_pid) if server_pid else float("nan")
+    cpu_before = _cpu_s(server_pid) if server_pid else 0.0
     players: list[Player] = []
     tasks = []
     slow: Player | None = None
@@ -318,9 +332,19 @@ async def main_async(args: argparse.Namespace, base: str, server_pid: int | None
         changes = (values[offset:] + values[:offset])[: args.changes]
         tasks.append(run_player(player, base, key, changes, http, pause=args.pause))
     start = time.perf_counter()
+    all_open = asyncio.get_running_loop().create_future()
+
+    async def opened() -> None:  # when every player's page is ready: the burst of openings is over
+        while not all(p.ready_s or p.errors for p in players):
+            await asyncio.sleep(0.05)
+        all_open.set_result(time.perf_counter())
+
+    tasks.append(opened())
     await asyncio.gather(*tasks)
+    steady_from = all_open.result()
     wall = time.perf_counter() - start
     sampler.cancel()
+    loop_cpu = _cpu_s(server_pid) - cpu_before if server_pid else float("nan")
     figures: dict[str, Any] = {
         "sessions": args.sessions,
         "changes_per_session": args.changes,
@@ -331,6 +355,9 @@ async def main_async(args: argparse.Namespace, base: str, server_pid: int | None
         "load_average_1min": round(os.getloadavg()[0], 2),
         "server_rss_idle_mb": round(idle_mb, 1),
         "server_rss_peak_mb": round(peak[0], 1),
+        "server_event_loop_cpu_s": round(loop_cpu, 2),
+        "pages": len(players) + (slow is not None),
+        "answers": sum(len(p.answers_s) for p in players) + (len(slow.answers_s) if slow else 0),
     }
     for kind in ("simple", "40k form"):
         group = [p for p in players if p.kind == kind]
@@ -338,6 +365,15 @@ async def main_async(args: argparse.Namespace, base: str, server_pid: int | None
             ("page", [p.page_s for p in group if p.page_s]),
             ("ready", [p.ready_s for p in group if p.ready_s]),
             ("answer", [a for p in group for a in p.answers_s]),
+            (
+                "answer (all open)",
+                [
+                    a
+                    for p in group
+                    for a, t in zip(p.answers_s, p.answers_at, strict=False)
+                    if t > steady_from
+                ],
+            ),
         ):
             figures[f"{kind} {what} p50_ms"] = round(1000 * statistics.median(values), 1) if values else None
             figures[f"{kind} {what} p95_ms"] = round(1000 * _pct(values, 0.95), 1)

@@ -37,6 +37,7 @@ from rulesbook.errors import InputError
 from rulesbook.registry import registry
 from widgets.compare import NO_VARIANT, form_result_html, variant_options
 from widgets.live import FAST_DELAY_MS, SLOW_DELAY_MS, LiveResult
+from widgets.page import FORM_COLUMN_CSS, RESULT_COLUMN_CSS, embedded
 from widgets.render import error_html, result_html, rules_html
 from widgets.uploads import UploadBox
 from widgets.workers import ComputePool, Job, JobCancelled, TimeLimitError, answer_html
@@ -134,6 +135,7 @@ class CalculatorApp:
         self._dirty = self._running = False
         self._shown: tuple[str, str] | None = None
         self._requested = 0
+        self._closed = False
         if pool is not None:
             self.live.param.watch(self._on_request, "request")
         options = variant_options(calc)
@@ -145,10 +147,19 @@ class CalculatorApp:
             widget.param.watch(self._on_change, "value")
         rules = pn.pane.HTML(rules_html(calc.rules), sizing_mode="stretch_width")
         self.rules_card = pn.Card(rules, title="Rule text", collapsed=False, sizing_mode="stretch_width")
-        inputs = pn.Column(*self.widgets.values(), self.compare, width=320)
+        # Served as a page of its own, the result stays in view while a long form scrolls.
+        in_view = pool is not None and not embedded()
+        inputs = pn.Column(
+            *self.widgets.values(), self.compare, width=320, stylesheets=[FORM_COLUMN_CSS] if in_view else []
+        )
         # Result first: beside the form on wide screens (row-reverse), above it on a phone.
         shown = self.live if pool is not None else self.result
-        result_col = pn.Column(shown, css_classes=["rb-result-col"], min_width=300)
+        result_col = pn.Column(
+            shown,
+            css_classes=["rb-result-col"],
+            min_width=300,
+            stylesheets=[RESULT_COLUMN_CSS] if in_view else [],
+        )
         result_col.styles = {"flex": "1 1 300px"}
         self.view = pn.Column(
             pn.pane.Markdown(f"## {calc.title}\n\n{calc.summary}\n\n`{calc.id}`"),
@@ -224,6 +235,10 @@ class CalculatorApp:
                     html = self._compute_here(values, variant)
                 elif key != self._shown:
                     html = await self._compute(values, variant)
+                    if html is None and not self._closed:
+                        self._dirty = True  # dropped with no newer input to answer: compute it again
+                if self._closed:
+                    return
                 if self._dirty:
                     continue  # the values changed meanwhile: that answer is already stale
                 with pn.io.hold():  # the new answer and "up to date" reach the browser together
@@ -232,9 +247,15 @@ class CalculatorApp:
                         self._shown = key
                     self.live.done = ticket
                     self.live.busy = False
+        except Exception:  # a bug: in the server's log, and one line instead of a stale answer
+            LOG.exception("%s: answering failed", self.calc.id)
+            self._shown = None
+            self.result.object = error_html(
+                f"{self.calc.id}: the server could not compute this (see its log)"
+            )
         finally:
             self._running = False
-            if self._dirty:  # only after an unexpected error (in the server's log): stop waiting
+            if self._dirty or self.live.busy:  # only after an unexpected error: stop waiting
                 self._dirty = False
                 self.live.busy = False
 
@@ -273,9 +294,7 @@ class CalculatorApp:
         try:
             html: str = await asyncio.wrap_future(job.future)
         except (JobCancelled, asyncio.CancelledError):
-            if not job.cancelled:
-                raise
-            return None
+            return None  # superseded by a newer input (or the session ended)
         except TimeLimitError as exc:
             html = error_html(f"{self.calc.id}: {exc}")
         except Exception as exc:  # JobError (the calculator raised) or a worker that died
@@ -290,6 +309,7 @@ class CalculatorApp:
 
     def close(self) -> None:
         """The session ended: drop its computation."""
+        self._closed = True
         self._dirty = False
         if self._job is not None:
             self._job.cancel()

@@ -11,6 +11,7 @@ one:
   cost budget (:data:`TIME_LIMIT_MESSAGE`);
 * a job can be cancelled (a newer input made it useless): a queued job is dropped, a running one
   has its worker replaced, so a slow answer nobody waits for does not hold a worker;
+* workers run at a lower CPU priority (:data:`WORKER_NICENESS`) than the event loop;
 * workers are forked from a forkserver that has already imported and loaded the registry, so a
   replacement is ready in a few milliseconds and every worker shares the loaded rules.
 
@@ -27,6 +28,7 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import queue
@@ -54,6 +56,11 @@ TIME_LIMIT_MESSAGE = (
     "make the input smaller (fewer attacks, models or weapons) or use `rulesbook calc` on the command line"
 )
 """What a player reads when a computation escapes the cost budget and hits the time limit."""
+
+
+WORKER_NICENESS = 5
+"""Workers run at a lower CPU priority than the server's event loop: while a long answer computes,
+the pages and the quick answers of everyone else still get the processor first."""
 
 
 class TimeLimitError(RuntimeError):
@@ -90,6 +97,8 @@ def answer_html(calc_id: str, values: Mapping[str, Any], variant: str = "none") 
 def _serve(conn: Connection) -> None:
     """A worker's loop: receive ``(function, args)``, send back ``("ok", value, seconds)`` or
     ``("error", text, seconds)`` (``seconds``: the time the function took here)."""
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)  # the event loop (every page, every cheap answer) comes first
     while True:
         try:
             func, args = conn.recv()
