@@ -223,15 +223,19 @@ class Calculator:
         """:meth:`validate` without the cross-field check."""
         out: dict[str, Any] = {}
         by_key = self._by_key  # type: ignore[attr-defined]
-        for key in values:
-            if key not in by_key:
-                self.input(key)  # unknown keys fail first, with the list of allowed keys
+        if not by_key.keys() >= values.keys():
+            for key in values:
+                if key not in by_key:
+                    self.input(key)  # unknown keys fail first, with the list of allowed keys
         readings = self._reading_set  # type: ignore[attr-defined]
+        get = values.get
         for key, inp, default, parse in self._defaults:  # type: ignore[attr-defined]
-            if key in values:
-                value = values[key]
+            value = get(key, _UNCHECKED)
+            if value is not _UNCHECKED:
                 # text is parsed (what Input.validate does with it), anything else validated
                 out[key] = parse(value) if type(value) is str else inp.validate(value)
+            elif key in values:  # a value that is the marker itself: validated (and refused)
+                out[key] = inp.validate(value)
             elif default is REQUIRED:
                 raise InputError(key, f"required; expected {inp.allowed()}")
             elif choices is not None and key in readings:

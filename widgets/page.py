@@ -4,7 +4,7 @@ Each ``/calc/<id>`` and ``/app/<name>`` page gets a ``<meta name="viewport">`` (
 lays the page out at its own width instead of 980 px), a tab title that is the calculator's title
 rather than its ID, and a header linking back to the site. ``LAYOUT_CSS`` makes generated forms
 reflow: on wide screens the result sits beside the form and stays in view while the form
-scrolls; below 700 px the result comes first, above the form.
+scrolls; below 700 px the result comes first, pinned above the form (``RESULT_COLUMN_CSS``).
 
 >>> page_title("calc/scrollhammer.morale-check")
 'Morale check · rulesbook'
@@ -17,18 +17,53 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["LAYOUT_CSS", "VIEWPORT", "live_page", "page_title"]
+__all__ = [
+    "FORM_COLUMN_CSS",
+    "LAYOUT_CSS",
+    "RESULT_COLUMN_CSS",
+    "VIEWPORT",
+    "embedded",
+    "live_page",
+    "page_title",
+]
 
 VIEWPORT = "width=device-width, initial-scale=1"
 
 LAYOUT_CSS = """
 .rb-nav { font-family: sans-serif; font-size: 1rem; padding: 4px 0; }
 .rb-nav a { text-decoration: none; }
-.rb-result-col { position: sticky; top: 0; align-self: flex-start; }
+"""
+
+RESULT_COLUMN_CSS = """
+:host {
+  position: sticky; top: 0; align-self: flex-start; z-index: 2;
+  max-height: 100vh; overflow-y: auto; background: white;
+}
 @media (max-width: 700px) {
-  .rb-result-col { position: static; width: 100% !important; }
+  :host {
+    width: 100% !important; max-height: 45vh;
+    border-bottom: 1px solid #ccc; box-shadow: 0 4px 6px -4px rgba(0, 0, 0, .25);
+  }
 }
 """
+FORM_COLUMN_CSS = """
+@media (min-width: 701px) { :host { padding-bottom: 60vh; } }
+"""
+"""The form column's own style: on a wide screen, room below the last input so the sticky result
+beside it is still in view while that input is edited (a sticky column cannot outrun its row)."""
+
+"""The result column's own style (a Panel stylesheet applies inside its component, so the rule
+sits on the column itself): it stays in view while a long form scrolls — beside the form on wide
+screens, pinned at the top of a phone's screen (at most 45 % of its height, scrolling inside)."""
+
+
+def embedded() -> bool:
+    """Whether the live page is shown inside a site page (``?embed=1``, see
+    :func:`rulesbook.site_live.live_iframe`): its frame then grows to its content, so nothing in it
+    is sticky or sized by the screen (``vh`` would be the frame's own, ever-growing height)."""
+    import panel as pn
+
+    return "embed" in (pn.state.session_args or {})
 
 
 def page_title(path: str) -> str:
@@ -61,7 +96,7 @@ def live_page(factory: Callable[[], Any], path: str) -> Callable[[], Any]:
             sizing_mode="stretch_width",
         )
         # embedded in a site page (``?embed=1``, rulesbook.site_live.live_iframe): the page is the way back
-        nav.visible = "embed" not in (pn.state.session_args or {})
+        nav.visible = not embedded()
         return pn.Column(nav, factory(), sizing_mode="stretch_width")
 
     view.__name__ = getattr(factory, "__name__", path)

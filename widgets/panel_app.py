@@ -37,6 +37,7 @@ from rulesbook.errors import InputError
 from rulesbook.registry import registry
 from widgets.compare import NO_VARIANT, form_result_html, variant_options
 from widgets.live import FAST_DELAY_MS, SLOW_DELAY_MS, LiveResult
+from widgets.page import FORM_COLUMN_CSS, RESULT_COLUMN_CSS, embedded
 from widgets.render import error_html, result_html, rules_html
 from widgets.uploads import UploadBox
 from widgets.workers import ComputePool, Job, JobCancelled, TimeLimitError, answer_html
@@ -146,10 +147,19 @@ class CalculatorApp:
             widget.param.watch(self._on_change, "value")
         rules = pn.pane.HTML(rules_html(calc.rules), sizing_mode="stretch_width")
         self.rules_card = pn.Card(rules, title="Rule text", collapsed=False, sizing_mode="stretch_width")
-        inputs = pn.Column(*self.widgets.values(), self.compare, width=320)
+        # Served as a page of its own, the result stays in view while a long form scrolls.
+        in_view = pool is not None and not embedded()
+        inputs = pn.Column(
+            *self.widgets.values(), self.compare, width=320, stylesheets=[FORM_COLUMN_CSS] if in_view else []
+        )
         # Result first: beside the form on wide screens (row-reverse), above it on a phone.
         shown = self.live if pool is not None else self.result
-        result_col = pn.Column(shown, css_classes=["rb-result-col"], min_width=300)
+        result_col = pn.Column(
+            shown,
+            css_classes=["rb-result-col"],
+            min_width=300,
+            stylesheets=[RESULT_COLUMN_CSS] if in_view else [],
+        )
         result_col.styles = {"flex": "1 1 300px"}
         self.view = pn.Column(
             pn.pane.Markdown(f"## {calc.title}\n\n{calc.summary}\n\n`{calc.id}`"),

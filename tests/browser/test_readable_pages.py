@@ -149,3 +149,39 @@ def test_a_static_rule_page_opens_with_a_working_calculator(static_site: Any, br
         page.screenshot(path=str(SHOTS / "static-rule-page-phone.png"), full_page=True)
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("width", sorted(WIDTHS))
+def test_result_stays_in_view_beside_a_long_form(served: str, browser: Any, width: str) -> None:
+    """The 40k form is ~40 inputs long: with its last input in view, the headline numbers are
+    still on screen (sticky beside the form on a wide screen, pinned on top on a phone), and a
+    change made further down the form shows up in them without scrolling back."""
+    context = _context(browser, width)
+    page = context.new_page()
+    height = WIDTHS[width][1]
+
+    def headline_on_screen() -> bool:
+        box = page.locator(".rb-headline").first.bounding_box()
+        return box is not None and box["y"] >= -1 and box["y"] + box["height"] <= height + 1
+
+    try:
+        page.goto(f"{served}/calc/wh40k.attack")
+        before = read_value(page, "mean_wounds_lost")
+        page.locator("[class*='rb-input-'] select").last.scroll_into_view_if_needed()
+        assert page.evaluate("window.scrollY") > height, "the form should be longer than the screen"
+        assert headline_on_screen()
+        box = page.locator(".rb-input-save_modifier input").first
+        box.fill("-2")  # scrolls to it, as a player would
+        box.press("Tab")
+        after = before
+        for _ in range(150):
+            after = read_value(page, "mean_wounds_lost")
+            if after != before:
+                break
+            page.wait_for_timeout(100)
+        assert after != before
+        assert headline_on_screen()
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"wh40k.attack-low-input-{width}.png"))
+    finally:
+        context.close()

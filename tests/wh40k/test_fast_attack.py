@@ -112,10 +112,10 @@ def test_direct_path_equals_general_path(readings: dict[str, str], **given_: Any
 
 
 @pytest.mark.parametrize("reroll", ["none", "ones", "failed"])
-@pytest.mark.parametrize("critical", [2, 4, 6, 7])
+@pytest.mark.parametrize("critical", [2, 3, 4, 5, 6, 7])
 def test_d6_counts_are_the_roll_tests_probabilities(reroll: str, critical: int) -> None:
-    for target in range(2, 8):
-        for modifier in (-1, 0, 1):
+    for target in range(1, 9):
+        for modifier in range(-7, 4):
             test = RollTest(
                 dice=D6,
                 target=target,

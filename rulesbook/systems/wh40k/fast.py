@@ -54,19 +54,16 @@ def d6_counts(target: int, modifier: int, critical: int, reroll: str) -> tuple[i
     >>> d6_counts(3, 0, 7, "none")   # a saving throw: no critical face
     (2, 4, 0, 6)
     """
-    fail = passed = crit = 0
-    rerolled = 0
-    for f in range(1, 7):
-        if f >= critical:
-            crit += 1
-        elif f == 1 or f + modifier < target:
-            fail += 1
-            if reroll != "none" and (reroll == "failed" or f == 1):
-                rerolled += 1
-        else:
-            passed += 1
-    if not rerolled:
+    crit = 7 - critical if critical < 7 else 0  # faces critical..6 (critical is 2 or more)
+    top = 6 - crit  # the other faces are 1..top; 1 fails, f >= max(2, target - modifier) passes
+    low = target - modifier
+    passed = top - (low if low > 2 else 2) + 1
+    if passed < 0:
+        passed = 0
+    fail = top - passed
+    if reroll == "none":
         return fail, passed, crit, 6
+    rerolled = fail if reroll == "failed" else 1  # "ones": the 1 (never critical) is re-rolled
     # a re-rolled face spreads its share over the whole grid again
     return (
         (fail - rerolled) * 6 + rerolled * fail,
