@@ -210,7 +210,8 @@ class TrackerView:
         for s, fields in self.rally.items():
             for key, widget in fields.items():
                 widget.css_classes = [f"am-{s}-{key.replace('_', '-')}"]
-        self.titles = {s: pn.pane.Markdown("") for s in SIDES}
+        # army names come from logs and uploads: escaped HTML, never Markdown (which passes tags)
+        self.titles = {s: pn.pane.HTML("", css_classes=[f"am-title-{s}"]) for s in SIDES}
         add = w.Button(label="Add event", color="primary", css_classes=["am-add-event"])
         end = w.Button(label="End Rally phase (step R4)", color="success", css_classes=["am-end-rally"])
         undo = w.Button(label="Undo last", css_classes=["am-undo"])
@@ -378,7 +379,7 @@ class TrackerView:
         self._choices(self.event["detachment"], tracker.detachment_choices())
         self._choices(self.event["war_engine"], tracker.war_engine_choices())
         for s, title in self.titles.items():
-            title.object = f"**{tracker.log.army(s).name} ({s})**"
+            title.object = f"<strong>{html.escape(tracker.log.army(s).name)} ({s})</strong>"
 
     def load_text(self, text: str, filename: str = "log.yaml") -> None:
         """Start from a game log's text (what the upload button does)."""
