@@ -270,7 +270,7 @@ def result_html(outputs: Iterable[OutputLike], result: CalcResult) -> str:
     True
     """
     outputs = tuple(outputs)
-    charted = {o.key for o in outputs if o.kind == "list" and getattr(o, "chart", ())}
+    charted = {o.key for o in outputs if o.kind == "list" and len(getattr(o, "chart", ())) > 0}
     shown = [s for s in shown_values(outputs, result.values) if not s.long]
     values = [s.to_html() for s in shown if s.key not in charted]
     parts = ['<div class="rb-result">', '<div class="rb-headline">', *values, "</div>"]
