@@ -241,12 +241,13 @@ class CalculatorApp:
                     return
                 if self._dirty:
                     continue  # the values changed meanwhile: that answer is already stale
-                with pn.io.hold():  # the new answer and "up to date" reach the browser together
-                    if html is not None:
-                        self.result.object = html
-                        self._shown = key
-                    self.live.done = ticket
-                    self.live.busy = False
+                # (no pn.io.hold here: in this unlocked callback a hold that finds the document
+                # already held leaves the answer waiting for the next event of the session)
+                if html is not None:
+                    self.result.object = html
+                    self._shown = key
+                self.live.done = ticket
+                self.live.busy = False
         except Exception:  # a bug: in the server's log, and one line instead of a stale answer
             LOG.exception("%s: answering failed", self.calc.id)
             self._shown = None
@@ -266,12 +267,11 @@ class CalculatorApp:
         if not _answers_inline(self.calc.id, values):
             return False
         key = (repr(sorted(values.items())), variant)
-        with pn.io.hold():
-            if key != self._shown:
-                self.result.object = self._compute_here(values, variant)
-                self._shown = key
-            self.live.done = self._requested
-            self.live.busy = False
+        if key != self._shown:
+            self.result.object = self._compute_here(values, variant)
+            self._shown = key
+        self.live.done = self._requested
+        self.live.busy = False
         return True
 
     def _compute_here(self, values: dict[str, Any], variant: str) -> str:
