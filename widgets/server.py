@@ -166,6 +166,8 @@ def serve(
         f" {pool.workers} worker processes compute the answers (at most {time_limit:g} s each)",
         flush=True,
     )
+    _answer_without_waiting()
+    _without_nagle()
     try:
         pn.serve(
             apps,
@@ -180,3 +182,43 @@ def serve(
         )
     finally:
         pool.shutdown()
+
+
+BROWSER_CHANGE_DELAY_MS = 0
+"""How long the server lets a change from the browser wait for others before handling it."""
+
+
+def _answer_without_waiting() -> None:
+    """Handle a value from the browser at once instead of after Panel's 50 ms pause.
+
+    Panel holds every change that arrives from a browser for ``Syncable._debounce`` (50 ms) to
+    batch a burst of them, so every live answer reached the screen ~50 ms after it could have
+    (bench/browser_latency.py: 68 ms for a calculator answered in 3 ms). Typing is already
+    debounced in the page where it matters (widgets/live.py: slow calculators wait for a pause),
+    so the server waits only a few milliseconds, enough to take near-simultaneous changes together.
+    """
+    from panel.reactive import Syncable
+
+    Syncable._debounce = BROWSER_CHANGE_DELAY_MS
+
+
+def _without_nagle() -> None:
+    """Send each answer whole at once: TCP_NODELAY on the live pages' websockets.
+
+    Bokeh writes one message as several websocket frames (header, buffers, content). With Nagle's
+    algorithm on (Tornado's default for websockets), a frame written while an earlier one is not yet
+    acknowledged waits for that acknowledgement, which the browser delays (~40 ms on Linux): the
+    header of an answer arrived at once and its content ~40 ms later (seen in the page's websocket).
+    """
+    from panel.io.server import WSHandler
+
+    if getattr(WSHandler, "_rulesbook_nodelay", False):
+        return
+    opened = WSHandler.open
+
+    def open_without_delay(self: Any, *args: Any, **kwargs: Any) -> Any:
+        self.set_nodelay(True)
+        return opened(self, *args, **kwargs)
+
+    WSHandler.open = open_without_delay  # type: ignore[method-assign]
+    WSHandler._rulesbook_nodelay = True  # type: ignore[attr-defined]
