@@ -195,7 +195,8 @@ def _answer_without_waiting() -> None:
     batch a burst of them, so every live answer reached the screen ~50 ms after it could have
     (bench/browser_latency.py: 68 ms for a calculator answered in 3 ms). Typing is already
     debounced in the page where it matters (widgets/live.py: slow calculators wait for a pause),
-    so the server waits only a few milliseconds, enough to take near-simultaneous changes together.
+    so the server does not wait at all; an answer made stale by a later change is dropped anyway
+    (widgets/panel_app.py answers only the newest values).
     """
     from panel.reactive import Syncable
 
