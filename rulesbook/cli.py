@@ -21,7 +21,6 @@ Example:
 
 from __future__ import annotations
 
-import json
 import sys
 import textwrap
 from collections.abc import Sequence
@@ -30,7 +29,7 @@ from typing import Any, NoReturn
 import click
 
 from rulesbook.errors import InputError, RulesbookError, quote
-from rulesbook.present import result_text
+from rulesbook.present import json_text, plain, result_text
 from rulesbook.registry import Interpretation, System, registry
 from rulesbook.variants import parameter_lines, run_assignments
 from rulesbook.whatif_cli import register
@@ -38,13 +37,18 @@ from rulesbook.whatif_cli import register
 __all__ = ["cli", "main"]
 
 
+def _echo(text: str = "", err: bool = False) -> None:
+    """Print a line with every terminal control character dropped (:func:`~rulesbook.present.plain`)."""
+    click.echo(plain(text), err=err)
+
+
 def _fail(message: str) -> NoReturn:
-    click.echo(f"rulesbook: error: {message}", err=True)
+    _echo(f"rulesbook: error: {message}", err=True)
     sys.exit(2)
 
 
 def _emit_json(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    click.echo(json_text(data))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -81,14 +85,14 @@ def list_cmd(as_json: bool) -> None:
         _emit_json({"systems": systems})
         return
     for s in systems:
-        click.echo(f"{s['id']}  {s['title']} (version {s['version']}; source {s['source']})")
+        _echo(f"{s['id']}  {s['title']} (version {s['version']}; source {s['source']})")
         for kind in ("calculators", "rules", "interpretations"):
             if s[kind]:
-                click.echo(f"  {kind}:")
+                _echo(f"  {kind}:")
                 for item in s[kind]:
                     label = item.get("title") or item.get("question", "")
-                    click.echo(f"    {item['id']:<52} {label}")
-        click.echo()
+                    _echo(f"    {item['id']:<52} {label}")
+        _echo()
 
 
 # -- rule ----------------------------------------------------------------------------------------
@@ -119,24 +123,24 @@ def rule_cmd(rule_id: str, as_json: bool) -> None:
     if as_json:
         _emit_json(data)
         return
-    click.echo(f"{info.title}  [{info.id}]")
-    click.echo("Source: " + "; ".join(data["citations"]))
-    click.echo()
-    click.echo(info.text)
-    click.echo()
+    _echo(f"{info.title}  [{info.id}]")
+    _echo("Source: " + "; ".join(data["citations"]))
+    _echo()
+    _echo(info.text)
+    _echo()
     for label, key in (
         ("Code", "code"),
         ("Calculators", "calculators"),
         ("Interpretations", "interpretations"),
     ):
         if data[key]:
-            click.echo(f"{label}: " + ", ".join(data[key]))
-    click.echo("\n".join(parameter_lines(info.id)) or "Parameters a variant can change: none")
+            _echo(f"{label}: " + ", ".join(data[key]))
+    _echo("\n".join(parameter_lines(info.id)) or "Parameters a variant can change: none")
     if data["tests"]:
-        click.echo("Tests:")
+        _echo("Tests:")
         for test in data["tests"]:
-            click.echo(f"  {test}")
-    click.echo(f"Page: {data['page']}")
+            _echo(f"  {test}")
+    _echo(f"Page: {data['page']}")
 
 
 # -- interpretations ------------------------------------------------------------------------------
@@ -171,7 +175,7 @@ def interpretations_cmd(system: str | None, as_json: bool) -> None:
             ]
         )
         return
-    click.echo("\n\n".join(_interp_text(i) for i in items))
+    _echo("\n\n".join(_interp_text(i) for i in items))
 
 
 # -- calc ----------------------------------------------------------------------------------------
@@ -200,8 +204,8 @@ def calc_cmd(calc_id: str | None, assignments: Sequence[str], as_json: bool, wan
         reg = registry()
     if calc_id is None:
         if want_help:
-            click.echo(click.get_current_context().get_help())
-            click.echo("\nCalculators: " + ", ".join(reg.calculators))
+            _echo(click.get_current_context().get_help())
+            _echo("\nCalculators: " + ", ".join(reg.calculators))
             return
         _fail("calculator: missing ID; one of " + ", ".join(reg.calculators))
     try:
@@ -209,7 +213,7 @@ def calc_cmd(calc_id: str | None, assignments: Sequence[str], as_json: bool, wan
     except InputError as exc:
         _fail(str(exc))
     if want_help:
-        click.echo(calc.help_text())
+        _echo(calc.help_text())
         return
     for word in assignments:
         if word.startswith("-"):
@@ -229,7 +233,7 @@ def calc_cmd(calc_id: str | None, assignments: Sequence[str], as_json: bool, wan
         )
     else:
         head = f"Variant {variant.name}: {variant.title}\n" if variant else ""
-        click.echo(head + calc.title + "\n" + result_text(calc.outputs, result))
+        _echo(head + calc.title + "\n" + result_text(calc.outputs, result))
 
 
 register(cli)  # variants, compare, sweep (rulesbook.whatif_cli)
@@ -272,7 +276,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     try:
         cli.main(args=list(argv) if argv is not None else None, prog_name="rulesbook", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as exc:
-        click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
+        _echo(exc.ctx.get_help() if exc.ctx else str(exc))
     except click.UsageError as exc:
         _fail(exc.format_message().replace("\n", " "))
     except click.exceptions.Abort:

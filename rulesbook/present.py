@@ -28,6 +28,7 @@ Example:
 from __future__ import annotations
 
 import html
+import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -45,6 +46,7 @@ __all__ = [
     "bar_chart",
     "charts_html",
     "decimal",
+    "json_text",
     "md_inline",
     "plain",
     "result_html",
@@ -249,16 +251,44 @@ def md_inline(text: str) -> str:
     return rendered
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+"""What :func:`plain` drops: C0 controls but tab and newline, DEL, C1 controls (CSI ``\\x9b``,
+NEL ...), the line and paragraph separators and the bidi embeddings, overrides and isolates
+(U+202A-U+202E, U+2066-U+2069), which would reorder the rest of a terminal line."""
+
+_JSON_RAW = re.compile(r"[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 def plain(text: str) -> str:
     """Text safe for a terminal: control characters (escape sequences among them) are dropped.
 
-    >>> plain("Boyz\x1b]0;pwned\x07 mob")
-    'Boyz]0;pwned mob'
+    Every text the command line prints goes through here (values, explanations, tables, help
+    and error lines), so a name from a game log or a data file cannot move the cursor, retitle
+    the window or reverse the line.
+
+    >>> plain("Boyz\x1b]0;pwned\x07 mob"), plain("\u202eeulB \x9b31mArmy")
+    ('Boyz]0;pwned mob', 'eulB 31mArmy')
     """
     return _CONTROL.sub("", text)
+
+
+def json_text(data: Any, indent: int | None = 2) -> str:
+    """``data`` as JSON that is safe to print: still valid JSON that reads back to the same value.
+
+    Non-ASCII text stays readable (``ensure_ascii=False``), but every character :func:`plain`
+    would drop is written as a ``\\uXXXX`` escape (``json`` escapes C0 controls itself; DEL,
+    the C1 controls, U+2028/U+2029 and the bidi controls are escaped here), so nothing raw
+    reaches the terminal and ``json.loads`` gives back the identical string.
+
+    >>> name = "\u202eeulB\x9b31m é"
+    >>> print(json_text({"name": name}, indent=None))
+    {"name": "\\u202eeulB\\u009b31m é"}
+    >>> json.loads(json_text(name)) == name
+    True
+    """
+    text = json.dumps(data, indent=indent, ensure_ascii=False)
+    # Outside strings JSON is plain ASCII, so every such character sits inside a string.
+    return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def result_html(outputs: Iterable[OutputLike], result: CalcResult) -> str:
