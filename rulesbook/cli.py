@@ -21,6 +21,7 @@ Example:
 
 from __future__ import annotations
 
+import os
 import sys
 import textwrap
 from collections.abc import Sequence
@@ -29,7 +30,7 @@ from typing import Any, NoReturn
 import click
 
 from rulesbook.errors import InputError, RulesbookError, quote
-from rulesbook.present import json_text, plain, result_text
+from rulesbook.present import json_text, plain, result_text, terminal_text
 from rulesbook.registry import Interpretation, System, registry
 from rulesbook.variants import parameter_lines, run_assignments
 from rulesbook.whatif_cli import register
@@ -40,6 +41,11 @@ __all__ = ["cli", "main"]
 def _echo(text: str = "", err: bool = False) -> None:
     """Print a line with every terminal control character dropped (:func:`~rulesbook.present.plain`)."""
     click.echo(plain(text), err=err)
+
+
+def _style() -> bool:
+    """Bold and italic for Markdown emphasis: only on a terminal, and not when ``NO_COLOR`` is set."""
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 
 def _fail(message: str) -> NoReturn:
@@ -99,11 +105,13 @@ def list_cmd(as_json: bool) -> None:
 
 
 def _interp_text(i: Interpretation) -> str:
-    lines = [f"{i.id}", f"  Q: {i.question}", f"  default: {i.option(i.default).label} ({i.default})"]
-    lines.append(textwrap.fill(i.why, 96, initial_indent="  why: ", subsequent_indent="       "))
+    """One register entry as plain text (its Markdown rendered by :func:`terminal_text`)."""
+    md = terminal_text
+    lines = [f"{i.id}", f"  Q: {md(i.question)}", f"  default: {md(i.option(i.default).label)} ({i.default})"]
+    lines.append(textwrap.fill(md(i.why), 96, initial_indent="  why: ", subsequent_indent="       "))
     for alt in i.alternatives:
         lines.append(
-            f"  alternative: {alt.label} ({alt.key}){' — ' + alt.description if alt.description else ''}"
+            f"  alternative: {md(alt.label)} ({alt.key}){' — ' + md(alt.description) if alt.description else ''}"
         )
     return "\n".join(lines)
 
@@ -126,7 +134,7 @@ def rule_cmd(rule_id: str, as_json: bool) -> None:
     _echo(f"{info.title}  [{info.id}]")
     _echo("Source: " + "; ".join(data["citations"]))
     _echo()
-    _echo(info.text)
+    click.echo(terminal_text(info.text, _style()))  # safe: terminal_text drops control characters
     _echo()
     for label, key in (
         ("Code", "code"),
@@ -233,7 +241,8 @@ def calc_cmd(calc_id: str | None, assignments: Sequence[str], as_json: bool, wan
         )
     else:
         head = f"Variant {variant.name}: {variant.title}\n" if variant else ""
-        _echo(head + calc.title + "\n" + result_text(calc.outputs, result))
+        # result_text is safe for the terminal (and renders the explanation's Markdown)
+        click.echo(plain(head + calc.title) + "\n" + result_text(calc.outputs, result, _style()))
 
 
 register(cli)  # variants, compare, sweep (rulesbook.whatif_cli)

@@ -54,6 +54,7 @@ __all__ = [
     "result_text",
     "shown_values",
     "tables_markdown",
+    "terminal_text",
 ]
 
 LONG_LIST = 12
@@ -221,14 +222,23 @@ def shown_values(outputs: Iterable[OutputLike], values: Mapping[str, Any]) -> li
     ]
 
 
-def result_text(outputs: Iterable[OutputLike], result: CalcResult) -> str:
-    """The terminal view: one line per value, then the explanation and any warnings."""
-    lines = ["  " + shown.to_text() for shown in shown_values(outputs, result.values)]
+def result_text(outputs: Iterable[OutputLike], result: CalcResult, style: bool = False) -> str:
+    """The terminal view: one line per value, then the explanation and any warnings.
+
+    Everything is safe for a terminal (:func:`plain`); the explanation's Markdown is rendered
+    by :func:`terminal_text` (plain text, or bold and italic with ``style``).
+
+    >>> print(result_text((), CalcResult({}, explanation=("**Boyz** lost 3.",), warnings=("`ld` capped",))))
+    <BLANKLINE>
+      Boyz lost 3.
+      warning: ld capped
+    """
+    lines = [plain("  " + shown.to_text()) for shown in shown_values(outputs, result.values)]
     if result.explanation:
         lines.append("")
-        lines.extend("  " + line for line in result.explanation)
-    lines.extend(f"  warning: {warning}" for warning in result.warnings)
-    return "\n".join(plain(line) for line in lines)
+        lines.extend("  " + terminal_text(line, style) for line in result.explanation)
+    lines.extend(f"  warning: {terminal_text(warning, style)}" for warning in result.warnings)
+    return "\n".join(lines)
 
 
 @cache
@@ -270,6 +280,52 @@ def plain(text: str) -> str:
     ('Boyz]0;pwned mob', 'eulB 31mArmy')
     """
     return _CONTROL.sub("", text)
+
+
+_MARKUP = re.compile(r"[*_`\\&\[<]")
+_STYLE = {"strong_open": "\x1b[1m", "strong_close": "\x1b[22m", "em_open": "\x1b[3m", "em_close": "\x1b[23m"}
+
+
+def terminal_text(text: str, style: bool = False) -> str:
+    """Our Markdown as terminal text: emphasis and code rendered, never shown as asterisks.
+
+    Each line is made safe by :func:`plain`, then read as inline Markdown (the way
+    :func:`md_inline` reads it for HTML): ``**bold**`` and ``*italic*`` lose their asterisks,
+    `` `code` `` its backticks, ``\\*`` and ``&amp;`` read as ``*`` and ``&``, a link shows its
+    text and address. With ``style`` (the command line sets it when standard output is a
+    terminal and ``NO_COLOR`` is not set) bold and italic are shown with the terminal's
+    bold and italic (SGR 1 and 3); the rest of the text never carries a control character.
+    Block structure (list dashes, table bars) is kept as it is.
+
+    >>> terminal_text("**Boyz**: 3 hits on `wh40k.attack`, 2 \\\\* 3 &amp; *more*")
+    'Boyz: 3 hits on wh40k.attack, 2 * 3 & more'
+    >>> terminal_text("**Boyz\x1b[2J** lost", style=True)
+    '\\x1b[1mBoyz[2J\\x1b[22m lost'
+    """
+    return "\n".join(_terminal_line(plain(line), style) for line in text.split("\n"))
+
+
+def _terminal_line(line: str, style: bool) -> str:
+    if not _MARKUP.search(line):  # nothing to render: no Markdown parser needed
+        return line
+    out: list[str] = []
+    tokens = _inline_markdown().parseInline(line)[0].children or []
+    href = ""
+    for token in tokens:
+        if token.type in ("text", "code_inline", "html_inline"):
+            out.append(token.content)
+        elif token.type in _STYLE:
+            out.append(_STYLE[token.type] if style else "")
+        elif token.type == "softbreak":
+            out.append(" ")
+        elif token.type == "link_open":
+            href, start = str(token.attrs.get("href", "")), len(out)
+        elif token.type == "link_close":
+            if href and href != "".join(out[start:]):
+                out.append(f" ({href})")
+        else:
+            out.append(token.content)
+    return "".join(out)
 
 
 def json_text(data: Any, indent: int | None = 2) -> str:
