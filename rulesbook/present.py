@@ -4,7 +4,8 @@ The command line (``rulesbook calc``), the widgets (:mod:`widgets.render`) and t
 (:mod:`rulesbook.site`) show a calculator's answer in three media; how each kind of output looks
 is decided here, once:
 
-* a **probability** shows its float (four decimals in text, a percentage in HTML and Markdown)
+* a **probability** shows its float (four decimals in text, a percentage in HTML and Markdown;
+  never rounded to 0 or 1, a tiny one as a power of ten, see :func:`~rulesbook.results.percent`)
   next to the exact fraction, huge fractions summarised by
   :func:`~rulesbook.results.short_fraction` (the whole fraction stays in the JSON and in an HTML
   attribute);
@@ -49,6 +50,7 @@ __all__ = [
     "json_text",
     "md_inline",
     "plain",
+    "probability_text",
     "result_html",
     "result_markdown",
     "result_text",
@@ -90,6 +92,22 @@ def decimal(value: float) -> str:
         return f"{value:.3g}"
     text = f"{value:.4f}".rstrip("0").rstrip(".")
     return "0" if text == "-0" else text
+
+
+def probability_text(value: float) -> str:
+    """A probability with four decimals for the terminal, never rounded to 0 or 1.
+
+    A probability that four decimals would show as ``0.0000`` or ``1.0000`` reads
+    ``< 0.0001`` or ``> 0.9999`` (the exact fraction is printed beside it).
+
+    >>> probability_text(7 / 12), probability_text(2.3e-17), probability_text(1 - 1e-9), probability_text(0.0)
+    ('0.5833', '< 0.0001', '> 0.9999', '0.0000')
+    """
+    if 0 < value < 0.00005:
+        return "< 0.0001"
+    if 0.99995 <= value < 1:
+        return "> 0.9999"
+    return f"{value:.4f}"
 
 
 def _scalar(value: Any) -> str:
@@ -192,7 +210,7 @@ def _shown(out: OutputLike, value: Any, exact_text: Any) -> ShownValue:
             out.key,
             out.label,
             out.kind,
-            f"{number:.4f}",
+            probability_text(number),
             percent(number),
             None if exact is None else str(exact),
         )
