@@ -3,7 +3,8 @@
 Routes (one Panel/Bokeh server, one process):
 
 * ``/`` redirects to ``/site/`` (``GET`` and ``HEAD``) — the mkdocs site (built first unless
-  ``build=False``); a path with a NUL byte is a 400, an unknown path a 404 page linking home;
+  ``build=False``); a path with a NUL byte is a 400, an unknown path — or one climbing out of
+  the site, ``/site/../x`` — a 404 page linking home;
 * ``/calc/<calculator-id>`` — the generated Panel app of every registered calculator (inputs
   and a compared variant can be given in the query string: ``?ld=7&variant=NAME``);
 * ``/app/<name>`` — special apps that systems declare in ``widgets/<system>_app.py`` (``APPS``).
@@ -32,7 +33,7 @@ from tornado.web import HTTPError, RedirectHandler, RequestHandler, StaticFileHa
 from rulesbook.registry import registry
 from widgets.workers import ComputePool
 
-__all__ = ["app_factories", "build_site", "serve"]
+__all__ = ["NOT_FOUND", "app_factories", "build_site", "serve", "site_routes"]
 
 PROJECT = Path(__file__).resolve().parent.parent
 
@@ -82,16 +83,6 @@ class _Redirect(RedirectHandler):
         self.get(*args)
 
 
-class _SiteFiles(StaticFileHandler):
-    """The built site; a path the file system cannot hold (a NUL byte) is a 400, not a 500."""
-
-    @classmethod
-    def get_absolute_path(cls, root: str, path: str) -> str:
-        if "\x00" in path:
-            raise HTTPError(400, reason="bad path")
-        return str(super().get_absolute_path(root, path))
-
-
 NOT_FOUND = (
     '<!doctype html><html lang="en"><head><meta charset="utf-8">'
     '<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -109,6 +100,35 @@ class _NotFound(RequestHandler):
         self.set_status(404)
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.finish(NOT_FOUND if self.request.method != "HEAD" else None)
+
+
+class _SiteFiles(StaticFileHandler):
+    """The built site. A path the file system cannot hold (a NUL byte) is a 400, not a 500; a
+    path that climbs out of the site (``/site/../x``, ``/site/%2e%2e/x``) or names a folder
+    without a page gets the same not-found page as a missing file (404), not tornado's 403."""
+
+    @classmethod
+    def get_absolute_path(cls, root: str, path: str) -> str:
+        if "\x00" in path:
+            raise HTTPError(400, reason="bad path")
+        return str(super().get_absolute_path(root, path))
+
+    def write_error(self, status_code: int, **kwargs: Any) -> None:
+        if status_code not in (403, 404):
+            super().write_error(status_code, **kwargs)
+            return
+        self.set_status(404)
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.finish(NOT_FOUND if self.request.method != "HEAD" else None)
+
+
+def site_routes(site: Path) -> list[tuple[Any, ...]]:
+    """The tornado routes of the built site in ``site``: ``/`` and ``/site`` redirect to ``/site/``."""
+    return [
+        (r"/", _Redirect, {"url": "/site/"}),
+        (r"/site", _Redirect, {"url": "/site/"}),
+        (r"/site/(.*)", _SiteFiles, {"path": str(site), "default_filename": "index.html"}),
+    ]
 
 
 def app_factories(pool: ComputePool | None = None) -> dict[str, Callable[[], Any]]:
@@ -153,11 +173,7 @@ def serve(
         print(f"rulesbook: building the site into {site} ...", flush=True)
         build_site(site)
     pn.extension(inline=True)
-    patterns: list[tuple[Any, ...]] = [
-        (r"/", _Redirect, {"url": "/site/"}),
-        (r"/site", _Redirect, {"url": "/site/"}),
-        (r"/site/(.*)", _SiteFiles, {"path": str(site), "default_filename": "index.html"}),
-    ]
+    patterns = site_routes(site)
     pool = ComputePool(workers, time_limit)
     apps = app_factories(pool)
     origins = [f"{h}:{port}" for h in ("localhost", "127.0.0.1", host)]
