@@ -7,7 +7,7 @@ Commands::
     rulesbook calc ID key=value ... [--json]     run a calculator (``rulesbook calc ID --help``)
     rulesbook variants / compare / sweep         designer what-ifs (:mod:`rulesbook.whatif_cli`)
     rulesbook interpretations [SYSTEM] [--json]  the interpretations register
-    rulesbook serve [--port N] [--no-build]      the site with live calculators
+    rulesbook serve [--port N] [--site-dir DIR]  the site with live calculators
 
 Bad input exits with code 2 and one line on stderr naming the field and what is allowed.
 The start-up path imports neither Panel nor Jupyter.
@@ -254,8 +254,15 @@ register(cli)  # variants, compare, sweep (rulesbook.whatif_cli)
 @cli.command("serve")
 @click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True, help="TCP port.")
 @click.option("--host", default="localhost", show_default=True, help="Address to listen on.")
-@click.option("--no-build", is_flag=True, help="Serve the existing site/ without rebuilding it.")
-@click.option("--site-dir", default="site", show_default=True, help="Where the built site lives.")
+@click.option(
+    "--no-build", is_flag=True, help="Serve the site already built in --site-dir without rebuilding it."
+)
+@click.option(
+    "--site-dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Folder the site is built into [default: a per-user cache folder, e.g. ~/.cache/rulesbook/site-…].",
+)
 @click.option(
     "--workers",
     type=click.IntRange(1, 64),
@@ -270,14 +277,28 @@ register(cli)  # variants, compare, sweep (rulesbook.whatif_cli)
     help="Seconds one answer may take before it is stopped with a message.",
 )
 def serve_cmd(
-    port: int, host: str, no_build: bool, site_dir: str, workers: int | None, time_limit: float
+    port: int, host: str, no_build: bool, site_dir: str | None, workers: int | None, time_limit: float
 ) -> None:
-    """Build the rulebook site and serve it with the live calculators (offline)."""
+    """Build the rulebook site and serve it with the live calculators (offline).
+
+    The site is built into a per-user cache folder (never into the working directory) unless
+    --site-dir names a folder; a folder holding other files is refused, as a build empties it.
+    """
     try:
         from widgets.server import serve
     except ImportError as exc:  # pragma: no cover - only without the [app] extra
         _fail(f"serve: the app extra is not installed ({exc.name}); run scripts/serve")
-    serve(port=port, host=host, build=not no_build, site_dir=site_dir, workers=workers, time_limit=time_limit)
+    try:
+        serve(
+            port=port,
+            host=host,
+            build=not no_build,
+            site_dir=site_dir,
+            workers=workers,
+            time_limit=time_limit,
+        )
+    except InputError as exc:
+        _fail(str(exc))
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -3,7 +3,7 @@
 Routes (one Panel/Bokeh server, one process):
 
 * ``/`` redirects to ``/site/`` (``GET`` and ``HEAD``) — the mkdocs site (built first unless
-  ``build=False``); a path with a NUL byte is a 400, an unknown path — or one climbing out of
+  ``build=False``, into a per-user cache folder unless ``site_dir`` names one); a path with a NUL byte is a 400, an unknown path — or one climbing out of
   the site, ``/site/../x`` — a 404 page linking home;
 * ``/calc/<calculator-id>`` — the generated Panel app of every registered calculator (inputs
   and a compared variant can be given in the query string: ``?ld=7&variant=NAME``);
@@ -19,6 +19,7 @@ Panel's own resources are served by this server (no CDN). Start it with ``rulesb
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import os
 import pkgutil
@@ -30,12 +31,74 @@ from typing import Any
 
 from tornado.web import HTTPError, RedirectHandler, RequestHandler, StaticFileHandler
 
+from rulesbook.errors import InputError, quote
 from rulesbook.registry import registry
 from widgets.workers import ComputePool
 
-__all__ = ["NOT_FOUND", "app_factories", "build_site", "serve", "site_routes"]
+__all__ = [
+    "NOT_FOUND",
+    "SITE_MARK",
+    "app_factories",
+    "build_site",
+    "default_site_dir",
+    "prepare_site",
+    "serve",
+    "site_routes",
+]
 
 PROJECT = Path(__file__).resolve().parent.parent
+
+
+SITE_MARK = ".rulesbook-site"
+"""The file a build leaves in its site folder: a later build may empty that folder again."""
+
+
+def default_site_dir() -> Path:
+    """Where ``rulesbook serve`` builds the site unless told: a per-user cache folder.
+
+    ``$XDG_CACHE_HOME`` (else ``~/.cache``; ``%LOCALAPPDATA%`` on Windows, ``~/Library/Caches``
+    on macOS) ``/rulesbook/site-<checkout>``, one folder per project checkout (a short hash of
+    its path), so serving never writes into the working directory nor into the project.
+
+    >>> default_site_dir().parent.name, default_site_dir().name.startswith("site-")
+    ('rulesbook', True)
+    """
+    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
+        base = Path(os.environ["LOCALAPPDATA"])
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Caches"
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    checkout = hashlib.sha256(str(PROJECT).encode()).hexdigest()[:10]
+    return base / "rulesbook" / f"site-{checkout}"
+
+
+def prepare_site(site_dir: str | Path | None, build: bool = True) -> Path:
+    """The folder to serve, built first when asked (or when it holds no site yet).
+
+    ``None`` means :func:`default_site_dir`; a relative ``site_dir`` is taken from the working
+    directory. A build empties the folder first (mkdocs), so it refuses a folder that is neither
+    empty nor an earlier build (marked by :data:`SITE_MARK`, or holding ``index.html`` and
+    ``404.html``): ``--site-dir .`` must never wipe the user's files.
+    """
+    site = default_site_dir() if site_dir is None else Path(site_dir).expanduser().absolute()
+    if not build and (site / "index.html").is_file():
+        return site
+    if site.exists() and not site.is_dir():
+        raise InputError("site-dir", f"{quote(str(site))} is a file, not a folder")
+    earlier = (site / SITE_MARK).is_file() or all((site / n).is_file() for n in ("index.html", "404.html"))
+    if site.is_dir() and not earlier and any(site.iterdir()):
+        raise InputError(
+            "site-dir",
+            f"{quote(str(site))} holds other files and a build would delete them; "
+            "name an empty or new folder (or leave --site-dir out: a per-user cache folder)",
+        )
+    print(f"rulesbook: building the site into {site} ...", flush=True)
+    build_site(site)
+    (site / SITE_MARK).write_text(
+        "built by rulesbook serve; the next build empties this folder\n", encoding="utf-8"
+    )
+    return site
 
 
 def build_site(site_dir: Path, project: Path = PROJECT) -> None:
@@ -153,12 +216,15 @@ def serve(
     port: int = 8765,
     host: str = "localhost",
     build: bool = True,
-    site_dir: str | Path = "site",
+    site_dir: str | Path | None = None,
     show: bool = False,
     workers: int | None = None,
     time_limit: float = 10.0,
 ) -> None:
     """Build the site (unless ``build`` is False and it exists) and serve everything.
+
+    The site goes to ``site_dir`` (default: :func:`default_site_dir`, a per-user cache folder;
+    see :func:`prepare_site`).
 
     Answers are computed by ``workers`` processes (default: one more than the cores), each
     answer stopped after ``time_limit`` seconds with a one-line message."""
@@ -166,12 +232,7 @@ def serve(
 
     from widgets.page import page_title
 
-    site = Path(site_dir)
-    if not site.is_absolute():
-        site = PROJECT / site
-    if build or not (site / "index.html").is_file():
-        print(f"rulesbook: building the site into {site} ...", flush=True)
-        build_site(site)
+    site = prepare_site(site_dir, build)
     pn.extension(inline=True)
     patterns = site_routes(site)
     pool = ComputePool(workers, time_limit)
