@@ -7,7 +7,7 @@ Commands::
     rulesbook calc ID key=value ... [--json]     run a calculator (``rulesbook calc ID --help``)
     rulesbook variants / compare / sweep         designer what-ifs (:mod:`rulesbook.whatif_cli`)
     rulesbook interpretations [SYSTEM] [--json]  the interpretations register
-    rulesbook serve [--port N] [--no-build]      the site with live calculators
+    rulesbook serve [--port N] [--site-dir DIR]  the site with live calculators
 
 Bad input exits with code 2 and one line on stderr naming the field and what is allowed.
 The start-up path imports neither Panel nor Jupyter.
@@ -21,7 +21,7 @@ Example:
 
 from __future__ import annotations
 
-import json
+import os
 import sys
 import textwrap
 from collections.abc import Sequence
@@ -30,7 +30,7 @@ from typing import Any, NoReturn
 import click
 
 from rulesbook.errors import InputError, RulesbookError, quote
-from rulesbook.present import result_text
+from rulesbook.present import json_text, plain, result_text, terminal_text
 from rulesbook.registry import Interpretation, System, registry
 from rulesbook.variants import parameter_lines, run_assignments
 from rulesbook.whatif_cli import register
@@ -38,13 +38,23 @@ from rulesbook.whatif_cli import register
 __all__ = ["cli", "main"]
 
 
+def _echo(text: str = "", err: bool = False) -> None:
+    """Print a line with every terminal control character dropped (:func:`~rulesbook.present.plain`)."""
+    click.echo(plain(text), err=err)
+
+
+def _style() -> bool:
+    """Bold and italic for Markdown emphasis: only on a terminal, and not when ``NO_COLOR`` is set."""
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
 def _fail(message: str) -> NoReturn:
-    click.echo(f"rulesbook: error: {message}", err=True)
+    _echo(f"rulesbook: error: {message}", err=True)
     sys.exit(2)
 
 
 def _emit_json(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    click.echo(json_text(data))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -81,25 +91,27 @@ def list_cmd(as_json: bool) -> None:
         _emit_json({"systems": systems})
         return
     for s in systems:
-        click.echo(f"{s['id']}  {s['title']} (version {s['version']}; source {s['source']})")
+        _echo(f"{s['id']}  {s['title']} (version {s['version']}; source {s['source']})")
         for kind in ("calculators", "rules", "interpretations"):
             if s[kind]:
-                click.echo(f"  {kind}:")
+                _echo(f"  {kind}:")
                 for item in s[kind]:
                     label = item.get("title") or item.get("question", "")
-                    click.echo(f"    {item['id']:<52} {label}")
-        click.echo()
+                    _echo(f"    {item['id']:<52} {label}")
+        _echo()
 
 
 # -- rule ----------------------------------------------------------------------------------------
 
 
 def _interp_text(i: Interpretation) -> str:
-    lines = [f"{i.id}", f"  Q: {i.question}", f"  default: {i.option(i.default).label} ({i.default})"]
-    lines.append(textwrap.fill(i.why, 96, initial_indent="  why: ", subsequent_indent="       "))
+    """One register entry as plain text (its Markdown rendered by :func:`terminal_text`)."""
+    md = terminal_text
+    lines = [f"{i.id}", f"  Q: {md(i.question)}", f"  default: {md(i.option(i.default).label)} ({i.default})"]
+    lines.append(textwrap.fill(md(i.why), 96, initial_indent="  why: ", subsequent_indent="       "))
     for alt in i.alternatives:
         lines.append(
-            f"  alternative: {alt.label} ({alt.key}){' — ' + alt.description if alt.description else ''}"
+            f"  alternative: {md(alt.label)} ({alt.key}){' — ' + md(alt.description) if alt.description else ''}"
         )
     return "\n".join(lines)
 
@@ -119,24 +131,24 @@ def rule_cmd(rule_id: str, as_json: bool) -> None:
     if as_json:
         _emit_json(data)
         return
-    click.echo(f"{info.title}  [{info.id}]")
-    click.echo("Source: " + "; ".join(data["citations"]))
-    click.echo()
-    click.echo(info.text)
-    click.echo()
+    _echo(f"{info.title}  [{info.id}]")
+    _echo("Source: " + "; ".join(data["citations"]))
+    _echo()
+    click.echo(terminal_text(info.text, _style()))  # safe: terminal_text drops control characters
+    _echo()
     for label, key in (
         ("Code", "code"),
         ("Calculators", "calculators"),
         ("Interpretations", "interpretations"),
     ):
         if data[key]:
-            click.echo(f"{label}: " + ", ".join(data[key]))
-    click.echo("\n".join(parameter_lines(info.id)) or "Parameters a variant can change: none")
+            _echo(f"{label}: " + ", ".join(data[key]))
+    _echo("\n".join(parameter_lines(info.id)) or "Parameters a variant can change: none")
     if data["tests"]:
-        click.echo("Tests:")
+        _echo("Tests:")
         for test in data["tests"]:
-            click.echo(f"  {test}")
-    click.echo(f"Page: {data['page']}")
+            _echo(f"  {test}")
+    _echo(f"Page: {data['page']}")
 
 
 # -- interpretations ------------------------------------------------------------------------------
@@ -171,7 +183,7 @@ def interpretations_cmd(system: str | None, as_json: bool) -> None:
             ]
         )
         return
-    click.echo("\n\n".join(_interp_text(i) for i in items))
+    _echo("\n\n".join(_interp_text(i) for i in items))
 
 
 # -- calc ----------------------------------------------------------------------------------------
@@ -200,8 +212,8 @@ def calc_cmd(calc_id: str | None, assignments: Sequence[str], as_json: bool, wan
         reg = registry()
     if calc_id is None:
         if want_help:
-            click.echo(click.get_current_context().get_help())
-            click.echo("\nCalculators: " + ", ".join(reg.calculators))
+            _echo(click.get_current_context().get_help())
+            _echo("\nCalculators: " + ", ".join(reg.calculators))
             return
         _fail("calculator: missing ID; one of " + ", ".join(reg.calculators))
     try:
@@ -209,7 +221,7 @@ def calc_cmd(calc_id: str | None, assignments: Sequence[str], as_json: bool, wan
     except InputError as exc:
         _fail(str(exc))
     if want_help:
-        click.echo(calc.help_text())
+        _echo(calc.help_text())
         return
     for word in assignments:
         if word.startswith("-"):
@@ -229,7 +241,8 @@ def calc_cmd(calc_id: str | None, assignments: Sequence[str], as_json: bool, wan
         )
     else:
         head = f"Variant {variant.name}: {variant.title}\n" if variant else ""
-        click.echo(head + calc.title + "\n" + result_text(calc.outputs, result))
+        # result_text is safe for the terminal (and renders the explanation's Markdown)
+        click.echo(plain(head + calc.title) + "\n" + result_text(calc.outputs, result, _style()))
 
 
 register(cli)  # variants, compare, sweep (rulesbook.whatif_cli)
@@ -241,8 +254,15 @@ register(cli)  # variants, compare, sweep (rulesbook.whatif_cli)
 @cli.command("serve")
 @click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True, help="TCP port.")
 @click.option("--host", default="localhost", show_default=True, help="Address to listen on.")
-@click.option("--no-build", is_flag=True, help="Serve the existing site/ without rebuilding it.")
-@click.option("--site-dir", default="site", show_default=True, help="Where the built site lives.")
+@click.option(
+    "--no-build", is_flag=True, help="Serve the site already built in --site-dir without rebuilding it."
+)
+@click.option(
+    "--site-dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Folder the site is built into [default: a per-user cache folder, e.g. ~/.cache/rulesbook/site-…].",
+)
 @click.option(
     "--workers",
     type=click.IntRange(1, 64),
@@ -257,14 +277,28 @@ register(cli)  # variants, compare, sweep (rulesbook.whatif_cli)
     help="Seconds one answer may take before it is stopped with a message.",
 )
 def serve_cmd(
-    port: int, host: str, no_build: bool, site_dir: str, workers: int | None, time_limit: float
+    port: int, host: str, no_build: bool, site_dir: str | None, workers: int | None, time_limit: float
 ) -> None:
-    """Build the rulebook site and serve it with the live calculators (offline)."""
+    """Build the rulebook site and serve it with the live calculators (offline).
+
+    The site is built into a per-user cache folder (never into the working directory) unless
+    --site-dir names a folder; a folder holding other files is refused, as a build empties it.
+    """
     try:
         from widgets.server import serve
     except ImportError as exc:  # pragma: no cover - only without the [app] extra
         _fail(f"serve: the app extra is not installed ({exc.name}); run scripts/serve")
-    serve(port=port, host=host, build=not no_build, site_dir=site_dir, workers=workers, time_limit=time_limit)
+    try:
+        serve(
+            port=port,
+            host=host,
+            build=not no_build,
+            site_dir=site_dir,
+            workers=workers,
+            time_limit=time_limit,
+        )
+    except InputError as exc:
+        _fail(str(exc))
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -272,7 +306,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     try:
         cli.main(args=list(argv) if argv is not None else None, prog_name="rulesbook", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as exc:
-        click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
+        _echo(exc.ctx.get_help() if exc.ctx else str(exc))
     except click.UsageError as exc:
         _fail(exc.format_message().replace("\n", " "))
     except click.exceptions.Abort:

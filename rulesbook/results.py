@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # pragma: no cover - typing only; pandas/matplotlib load lazi
 
 __all__ = [
     "DISTRIBUTION_COLUMNS",
+    "PERCENT_FLOOR",
     "CalcResult",
     "Column",
     "DeferredResult",
@@ -315,14 +316,35 @@ DISTRIBUTION_COLUMNS = (
 """Labels of the columns every distribution table shares (:meth:`Distribution.table`)."""
 
 
+PERCENT_FLOOR = 1e-6
+"""Below this probability (0.0001 %) :func:`percent` writes a power of ten; this close to 1 it
+writes ``> 99.9999%``."""
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
 def percent(value: float) -> str:
     """A probability as a percentage with three significant digits (never rounded to 0 or 100).
 
+    0 and 1 read exactly ``0%`` and ``100%``. A tiny probability keeps its size as a power of
+    ten rather than Python's e-notation (``2.3 × 10⁻¹⁵%``, not ``2.3e-15%``); one within
+    :data:`PERCENT_FLOOR` of certainty reads ``> 99.9999%`` (its exact fraction, shown beside
+    the percentage everywhere, says how close). Never scientific ``e`` notation, and monotone:
+    a larger probability never reads smaller.
+
     >>> percent(7 / 12), percent(17 / 632), percent(0.000598), percent(0.99996), percent(1.0)
     ('58.3%', '2.69%', '0.0598%', '99.996%', '100%')
+    >>> percent(2.3e-17), percent(1e-6), percent(9.9996e-7), percent(1 - 1e-9), percent(0.0)
+    ('2.3 × 10⁻¹⁵%', '0.0001%', '1 × 10⁻⁴%', '> 99.9999%', '0%')
     """
     if value <= 0 or value >= 1:
         return "0%" if value <= 0 else "100%"
+    if value < PERCENT_FLOOR:
+        mantissa, _, exponent = f"{value * 100:.2e}".partition("e")
+        mantissa = mantissa.rstrip("0").rstrip(".")
+        return f"{mantissa} × 10{str(int(exponent)).translate(_SUPERSCRIPT)}%"
+    if 1 - value < PERCENT_FLOOR:
+        return "> 99.9999%"
     if value >= 0.1:
         decimals = 1
         while f"{value:.{decimals}%}" == f"{1:.{decimals}%}":

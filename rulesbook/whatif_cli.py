@@ -23,14 +23,20 @@ from typing import Any, NoReturn
 import click
 
 from rulesbook.errors import InputError, quote
+from rulesbook.present import json_text, plain
 from rulesbook.registry import registry
 from rulesbook.variants import compare, given_inputs, resolve_variant, shipped_variants
 
 __all__ = ["register"]
 
 
+def _echo(text: str = "", err: bool = False) -> None:
+    """Print a line with every terminal control character dropped (:func:`~rulesbook.present.plain`)."""
+    click.echo(plain(text), err=err)
+
+
 def _fail(message: str, code: int = 2) -> NoReturn:
-    click.echo(f"rulesbook: error: {message}", err=True)
+    _echo(f"rulesbook: error: {message}", err=True)
     sys.exit(code)
 
 
@@ -47,15 +53,13 @@ def variants_cmd(system: str | None, as_json: bool) -> None:
         _fail(str(exc))
     if as_json:
         click.echo(
-            json.dumps(
-                [{k: v.to_json()[k] for k in ("name", "system", "title", "path")} for v in found], indent=2
-            )
+            json_text([{k: v.to_json()[k] for k in ("name", "system", "title", "path")} for v in found])
         )
         return
     for v in found:
-        click.echo(f"{v.name:<32} {v.system:<13} {v.title}")
+        _echo(f"{v.name:<32} {v.system:<13} {v.title}")
         for line in v.summary():
-            click.echo(f"{'':<34}{line}")
+            _echo(f"{'':<34}{line}")
 
 
 @click.command("compare")
@@ -82,9 +86,9 @@ def compare_cmd(calc_id: str, assignments: Sequence[str], variants: Sequence[str
     except InputError as exc:
         _fail(str(exc))
     if as_json:
-        click.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
+        click.echo(json_text(result.to_json()))
     else:
-        click.echo(result.to_text())
+        _echo(result.to_text())
 
 
 @click.command("sweep")
@@ -183,7 +187,7 @@ def sweep_cmd(
     if checkpoint is not None:
         checkpoint.unlink(missing_ok=True)
     if as_json:
-        click.echo(table.to_json(orient="records", indent=2))
+        click.echo(json_text(json.loads(table.to_json(orient="records"))))
     elif not outputs:
         keys = [
             "variant",
@@ -191,9 +195,9 @@ def sweep_cmd(
             *(f"{o}{x}" for o in table.attrs["outputs"] for x in ("", "_exact")),
         ]
         shown = [c for c in keys if c in table.columns]
-        click.echo(table[shown].to_string(index=False))
+        _echo(table[shown].to_string(index=False))
     done = ", ".join(str(p) for p in [*outputs, *([plot_path] if plot_path else [])])
-    click.echo(f"{len(table)} points{' written to ' + done if done else ''}", err=True)
+    _echo(f"{len(table)} points{' written to ' + done if done else ''}", err=True)
 
 
 def plan_keys(table: Any) -> list[str]:

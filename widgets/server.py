@@ -3,7 +3,8 @@
 Routes (one Panel/Bokeh server, one process):
 
 * ``/`` redirects to ``/site/`` (``GET`` and ``HEAD``) — the mkdocs site (built first unless
-  ``build=False``); a path with a NUL byte is a 400, an unknown path a 404 page linking home;
+  ``build=False``, into a per-user cache folder unless ``site_dir`` names one); a path with a NUL byte is a 400, an unknown path — or one climbing out of
+  the site, ``/site/../x`` — a 404 page linking home;
 * ``/calc/<calculator-id>`` — the generated Panel app of every registered calculator (inputs
   and a compared variant can be given in the query string: ``?ld=7&variant=NAME``);
 * ``/app/<name>`` — special apps that systems declare in ``widgets/<system>_app.py`` (``APPS``).
@@ -25,6 +26,7 @@ Panel's own resources are served by this server (no CDN). Start it with ``rulesb
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib
 import os
 import pkgutil
@@ -36,12 +38,74 @@ from typing import Any
 
 from tornado.web import HTTPError, RedirectHandler, RequestHandler, StaticFileHandler
 
+from rulesbook.errors import InputError, quote
 from rulesbook.registry import registry
 from widgets.workers import ComputePool
 
-__all__ = ["app_factories", "build_site", "serve"]
+__all__ = [
+    "NOT_FOUND",
+    "SITE_MARK",
+    "app_factories",
+    "build_site",
+    "default_site_dir",
+    "prepare_site",
+    "serve",
+    "site_routes",
+]
 
 PROJECT = Path(__file__).resolve().parent.parent
+
+
+SITE_MARK = ".rulesbook-site"
+"""The file a build leaves in its site folder: a later build may empty that folder again."""
+
+
+def default_site_dir() -> Path:
+    """Where ``rulesbook serve`` builds the site unless told: a per-user cache folder.
+
+    ``$XDG_CACHE_HOME`` (else ``~/.cache``; ``%LOCALAPPDATA%`` on Windows, ``~/Library/Caches``
+    on macOS) ``/rulesbook/site-<checkout>``, one folder per project checkout (a short hash of
+    its path), so serving never writes into the working directory nor into the project.
+
+    >>> default_site_dir().parent.name, default_site_dir().name.startswith("site-")
+    ('rulesbook', True)
+    """
+    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
+        base = Path(os.environ["LOCALAPPDATA"])
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Caches"
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    checkout = hashlib.sha256(str(PROJECT).encode()).hexdigest()[:10]
+    return base / "rulesbook" / f"site-{checkout}"
+
+
+def prepare_site(site_dir: str | Path | None, build: bool = True) -> Path:
+    """The folder to serve, built first when asked (or when it holds no site yet).
+
+    ``None`` means :func:`default_site_dir`; a relative ``site_dir`` is taken from the working
+    directory. A build empties the folder first (mkdocs), so it refuses a folder that is neither
+    empty nor an earlier build (marked by :data:`SITE_MARK`, or holding ``index.html`` and
+    ``404.html``): ``--site-dir .`` must never wipe the user's files.
+    """
+    site = default_site_dir() if site_dir is None else Path(site_dir).expanduser().absolute()
+    if not build and (site / "index.html").is_file():
+        return site
+    if site.exists() and not site.is_dir():
+        raise InputError("site-dir", f"{quote(str(site))} is a file, not a folder")
+    earlier = (site / SITE_MARK).is_file() or all((site / n).is_file() for n in ("index.html", "404.html"))
+    if site.is_dir() and not earlier and any(site.iterdir()):
+        raise InputError(
+            "site-dir",
+            f"{quote(str(site))} holds other files and a build would delete them; "
+            "name an empty or new folder (or leave --site-dir out: a per-user cache folder)",
+        )
+    print(f"rulesbook: building the site into {site} ...", flush=True)
+    build_site(site)
+    (site / SITE_MARK).write_text(
+        "built by rulesbook serve; the next build empties this folder\n", encoding="utf-8"
+    )
+    return site
 
 
 def build_site(site_dir: Path, project: Path = PROJECT) -> None:
@@ -89,16 +153,6 @@ class _Redirect(RedirectHandler):
         self.get(*args)
 
 
-class _SiteFiles(StaticFileHandler):
-    """The built site; a path the file system cannot hold (a NUL byte) is a 400, not a 500."""
-
-    @classmethod
-    def get_absolute_path(cls, root: str, path: str) -> str:
-        if "\x00" in path:
-            raise HTTPError(400, reason="bad path")
-        return str(super().get_absolute_path(root, path))
-
-
 NOT_FOUND = (
     '<!doctype html><html lang="en"><head><meta charset="utf-8">'
     '<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -116,6 +170,35 @@ class _NotFound(RequestHandler):
         self.set_status(404)
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.finish(NOT_FOUND if self.request.method != "HEAD" else None)
+
+
+class _SiteFiles(StaticFileHandler):
+    """The built site. A path the file system cannot hold (a NUL byte) is a 400, not a 500; a
+    path that climbs out of the site (``/site/../x``, ``/site/%2e%2e/x``) or names a folder
+    without a page gets the same not-found page as a missing file (404), not tornado's 403."""
+
+    @classmethod
+    def get_absolute_path(cls, root: str, path: str) -> str:
+        if "\x00" in path:
+            raise HTTPError(400, reason="bad path")
+        return str(super().get_absolute_path(root, path))
+
+    def write_error(self, status_code: int, **kwargs: Any) -> None:
+        if status_code not in (403, 404):
+            super().write_error(status_code, **kwargs)
+            return
+        self.set_status(404)
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.finish(NOT_FOUND if self.request.method != "HEAD" else None)
+
+
+def site_routes(site: Path) -> list[tuple[Any, ...]]:
+    """The tornado routes of the built site in ``site``: ``/`` and ``/site`` redirect to ``/site/``."""
+    return [
+        (r"/", _Redirect, {"url": "/site/"}),
+        (r"/site", _Redirect, {"url": "/site/"}),
+        (r"/site/(.*)", _SiteFiles, {"path": str(site), "default_filename": "index.html"}),
+    ]
 
 
 def app_factories(pool: ComputePool | None = None) -> dict[str, Callable[[], Any]]:
@@ -140,12 +223,15 @@ def serve(
     port: int = 8765,
     host: str = "localhost",
     build: bool = True,
-    site_dir: str | Path = "site",
+    site_dir: str | Path | None = None,
     show: bool = False,
     workers: int | None = None,
     time_limit: float = 10.0,
 ) -> None:
     """Build the site (unless ``build`` is False and it exists) and serve everything.
+
+    The site goes to ``site_dir`` (default: :func:`default_site_dir`, a per-user cache folder;
+    see :func:`prepare_site`).
 
     Answers are computed by ``workers`` processes (default: one more than the cores), each
     answer stopped after ``time_limit`` seconds with a one-line message."""
@@ -153,18 +239,9 @@ def serve(
 
     from widgets.page import page_title
 
-    site = Path(site_dir)
-    if not site.is_absolute():
-        site = PROJECT / site
-    if build or not (site / "index.html").is_file():
-        print(f"rulesbook: building the site into {site} ...", flush=True)
-        build_site(site)
+    site = prepare_site(site_dir, build)
     pn.extension(inline=True)
-    patterns: list[tuple[Any, ...]] = [
-        (r"/", _Redirect, {"url": "/site/"}),
-        (r"/site", _Redirect, {"url": "/site/"}),
-        (r"/site/(.*)", _SiteFiles, {"path": str(site), "default_filename": "index.html"}),
-    ]
+    patterns = site_routes(site)
     pool = ComputePool(workers, time_limit)
     apps = app_factories(pool)
     origins = [f"{h}:{port}" for h in ("localhost", "127.0.0.1", host)]

@@ -1,7 +1,9 @@
 """Fixtures for real-browser tests: a running ``rulesbook serve`` and a Playwright page.
 
 ``served`` is the base URL (``http://127.0.0.1:PORT``) of one server for the whole session,
-started as a child process that builds the site into a temporary folder. ``page`` is a fresh
+started as a child process that builds the site into a temporary folder (or, while working on
+a test, the server named by ``RULESBOOK_SERVED=http://127.0.0.1:PORT``, already running from
+this checkout with ``RULESBOOK_GAMES_DIR`` set to a scratch folder). ``page`` is a fresh
 Playwright page in Debian's chromium (``/usr/bin/chromium``); every request that leaves the
 machine is recorded in ``page.external_requests`` so tests can assert the site is offline.
 Without chromium the tests are skipped, unless ``RULESBOOK_REQUIRE_BROWSER=1`` (set by
@@ -35,6 +37,10 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="session")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    reuse = os.environ.get("RULESBOOK_SERVED")
+    if reuse:  # a server already running (started from this checkout): no site build
+        yield reuse.rstrip("/")
+        return
     port = _free_port()
     site = tmp_path_factory.mktemp("served-site")
     log = (tmp_path_factory.mktemp("served-log") / "server.log").open("w")

@@ -250,6 +250,10 @@ SERVER_PATHS = [
     "/app/../../etc/passwd",
     "/nothing-here",
     "/%ff%fe",
+    "/site/..%2f..%2f..%2fetc/passwd",
+    "/site/a/../../../etc/passwd",
+    "/site/%2E%2E/x",
+    "/site/.%2e/x",
 ]
 
 

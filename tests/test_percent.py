@@ -1,0 +1,87 @@
+"""Percentages read sensibly at both ends: no ``e`` notation, never rounded to 0 or 100.
+
+:func:`rulesbook.results.percent` is the one formatter of a probability as a percentage (the
+site, the widgets, Markdown, chart labels); :func:`rulesbook.present.probability_text` is its
+four-decimal twin for the terminal. The numbers these tests compare with come from the
+probability itself (``p * 100``), never from the formatter's output.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from fractions import Fraction
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rulesbook.calculators import Output
+from rulesbook.present import probability_text, shown_values
+from rulesbook.results import PERCENT_FLOOR, percent
+
+_POWER = re.compile(r"^(\d+(?:\.\d+)?) × 10([⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)%$")
+_DIGITS = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
+
+
+def percent_number(text: str) -> float:
+    """The number a reader takes from ``percent``'s text (``> 99.9999%`` as 99.9999)."""
+    power = _POWER.match(text)
+    if power:
+        return float(power[1]) * 10.0 ** int(power[2].translate(_DIGITS))
+    assert text.endswith("%"), text
+    return float(text.removeprefix("> ")[:-1])
+
+
+probabilities = st.floats(min_value=0, max_value=1) | st.fractions(0, 1).map(float)
+tiny = st.floats(min_value=5e-324, max_value=1e-5) | st.integers(1, 10**300).map(lambda n: 1 / n)
+near_one = st.floats(min_value=1 - 1e-5, max_value=1)
+every = probabilities | tiny | near_one
+
+
+def test_zero_and_one_are_exact() -> None:
+    assert percent(0.0) == "0%" and percent(1.0) == "100%"
+    assert probability_text(0.0) == "0.0000" and probability_text(1.0) == "1.0000"
+
+
+@given(every)
+def test_never_e_notation_never_certainty_or_impossibility(p: float) -> None:
+    text = percent(p)
+    assert "e" not in text.lower() and "inf" not in text.lower() and "nan" not in text.lower()
+    if 0 < p < 1:
+        assert text not in ("0%", "100%")
+        assert 0 < percent_number(text) < 100
+        assert probability_text(p) not in ("0.0000", "1.0000")
+    assert "e" not in probability_text(p)
+
+
+@given(every, every)
+def test_monotone(p: float, q: float) -> None:
+    low, high = sorted((p, q))
+    assert percent_number(percent(low)) <= percent_number(percent(high))
+
+
+@given(every)
+def test_close_to_the_probability(p: float) -> None:
+    number, exact = percent_number(percent(p)), p * 100
+    if 1 - p < PERCENT_FLOOR and p < 1:  # "> 99.9999%": a bound, and a true one
+        assert number < exact
+        assert exact - number <= 1e-4
+    elif p > 0:  # three significant digits (or more), relative error at most half a unit
+        assert math.isclose(number, exact, rel_tol=0.006), (p, percent(p))
+    else:
+        assert number == exact == 0
+
+
+def test_tiny_values_read_as_powers_of_ten() -> None:
+    assert percent(2.3e-17) == "2.3 × 10⁻¹⁵%"
+    assert percent(1 / 6**20) == "2.74 × 10⁻¹⁴%"  # twenty sixes in a row: 1/3656158440062976
+    assert percent(5e-324).endswith(" × 10⁻³²²%")
+
+
+def test_a_tiny_probability_keeps_its_exact_fraction_beside_it() -> None:
+    p = Fraction(1, 6**20)
+    (shown,) = shown_values([Output("p", "P(twenty sixes)")], {"p": p})
+    assert shown.percent == "2.74 × 10⁻¹⁴%"
+    assert shown.exact == "1/3656158440062976" and shown.text == "< 0.0001"
+    assert "1/3656158440062976" in shown.to_html() and "1/3656158440062976" in shown.to_text()
+    assert "2.74 × 10⁻¹⁴%" in shown.to_markdown()

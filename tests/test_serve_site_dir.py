@@ -1,0 +1,103 @@
+"""``rulesbook serve`` builds its site into a per-user cache folder, never the working directory.
+
+The build itself (mkdocs, a minute) is replaced by a stand-in that writes what a build writes;
+the browser tests build a real site with ``--site-dir``. A build empties its folder (mkdocs
+cleans it), so a folder holding anything but an earlier build is refused.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+import widgets.server as server
+from rulesbook import cli
+from rulesbook.errors import InputError
+
+
+@pytest.fixture()
+def fake_build(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    built: list[Path] = []
+
+    def build(site: Path, project: Path = server.PROJECT) -> None:
+        site.mkdir(parents=True, exist_ok=True)
+        for name in ("index.html", "404.html"):
+            (site / name).write_text("<p>site</p>", encoding="utf-8")
+        built.append(site)
+
+    monkeypatch.setattr(server, "build_site", build)
+    return built
+
+
+def test_the_default_is_a_per_user_cache_not_the_working_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_build: list[Path]
+) -> None:
+    cache, work = tmp_path / "cache", tmp_path / "work"
+    work.mkdir()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    monkeypatch.chdir(work)
+    site = server.prepare_site(None)
+    assert fake_build == [site]
+    assert site.is_relative_to(cache / "rulesbook") and (site / "index.html").is_file()
+    assert list(work.iterdir()) == []  # nothing written where the user stands
+    assert not site.is_relative_to(server.PROJECT)
+    assert (site / server.SITE_MARK).is_file()
+    # the next start builds again into the same folder (it is a build of ours)
+    assert server.prepare_site(None) == site and len(fake_build) == 2
+    # --no-build serves it as it is
+    assert server.prepare_site(None, build=False) == site and len(fake_build) == 2
+
+
+def test_the_default_folder_depends_on_the_checkout(monkeypatch: pytest.MonkeyPatch) -> None:
+    first = server.default_site_dir()
+    monkeypatch.setattr(server, "PROJECT", Path("/elsewhere/rulesbook"))
+    assert server.default_site_dir() != first and server.default_site_dir().parent == first.parent
+
+
+def test_an_explicit_folder_is_taken_from_the_working_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_build: list[Path]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert server.prepare_site("built") == tmp_path / "built"
+    assert (tmp_path / "built" / "index.html").is_file()
+
+
+def test_a_folder_with_other_files_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_build: list[Path]
+) -> None:
+    (tmp_path / "thesis.tex").write_text("precious", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(InputError) as info:
+        server.prepare_site(".")
+    assert str(info.value).startswith("site-dir: ") and "delete" in str(info.value)
+    assert fake_build == [] and (tmp_path / "thesis.tex").read_text(encoding="utf-8") == "precious"
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    with pytest.raises(InputError, match="is a file"):
+        server.prepare_site(tmp_path / "file")
+
+
+def test_the_command_line_passes_no_folder_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[dict[str, Any]] = []
+    monkeypatch.setattr(server, "serve", lambda **kwargs: calls.append(kwargs))
+    assert CliRunner().invoke(cli.cli, ["serve"]).exit_code == 0
+    assert calls[-1]["site_dir"] is None and calls[-1]["build"] is True
+    assert CliRunner().invoke(cli.cli, ["serve", "--site-dir", "x", "--no-build"]).exit_code == 0
+    assert calls[-1]["site_dir"] == "x" and calls[-1]["build"] is False
+
+
+def test_a_refused_folder_is_one_line_and_exit_code_2(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    fake_build: list[Path],
+) -> None:
+    (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
+    with pytest.raises(SystemExit) as info:
+        cli.main(["serve", "--site-dir", str(tmp_path)])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("rulesbook: error: site-dir: ") and err.count("\n") == 1
+    assert (tmp_path / "notes.txt").is_file() and fake_build == []
