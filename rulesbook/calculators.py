@@ -175,8 +175,15 @@ class Calculator:
             tuple(i.key for i in self.inputs if isinstance(i, InterpretationInput) and i.key in readings),
         )
         object.__setattr__(self, "_reading_set", frozenset(self.reading_keys))
+        defaults = tuple((i.key, i, _checked_default(i), i.parse) for i in self.inputs)
+        object.__setattr__(self, "_defaults", defaults)
+        # one pass over the given texts (see _fields): every default checked ahead, a table of
+        # each input's common spellings (Input.texts); none when a default is checked per use
+        plain = all(default is not _UNCHECKED for _, _, default, _ in defaults)
+        object.__setattr__(self, "_default_out", {key: default for key, _, default, _ in defaults})
+        object.__setattr__(self, "_required", frozenset(key for key, _, d, _ in defaults if d is REQUIRED))
         object.__setattr__(
-            self, "_defaults", tuple((i.key, i, _checked_default(i), i.parse) for i in self.inputs)
+            self, "_texts", {i.key: (i.texts(), i.parse) for i in self.inputs} if plain else None
         )
 
     reading_keys: tuple[str, ...] = field(default=(), init=False, repr=False)
@@ -221,7 +228,26 @@ class Calculator:
 
     def _fields(self, values: Mapping[str, Any], choices: ChoiceSet | None = None) -> dict[str, Any]:
         """:meth:`validate` without the cross-field check."""
-        out: dict[str, Any] = {}
+        texts = self._texts  # type: ignore[attr-defined]
+        if texts is not None and choices is None and values.keys() >= self._required:  # type: ignore[attr-defined]
+            # the common case, in one pass over the given values: known keys, every value a text
+            # read from its input's table or parsed; anything else (an unknown key, a value that
+            # is no text, an error) goes the declared way below, which finds the first problem
+            out: dict[str, Any] = self._default_out.copy()  # type: ignore[attr-defined]
+            for key, value in values.items():
+                entry = texts.get(key)
+                if entry is None or type(value) is not str:
+                    break
+                parsed = entry[0].get(value, _UNCHECKED)
+                if parsed is _UNCHECKED:
+                    try:
+                        parsed = entry[1](value)
+                    except InputError:
+                        break
+                out[key] = parsed
+            else:
+                return out
+        out = {}
         by_key = self._by_key  # type: ignore[attr-defined]
         if not by_key.keys() >= values.keys():
             for key in values:

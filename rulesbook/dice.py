@@ -32,9 +32,11 @@ from __future__ import annotations
 import enum
 import itertools
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Literal
 
 import icepool
@@ -43,6 +45,7 @@ from rulesbook.errors import InputError, quote
 from rulesbook.results import Distribution
 
 __all__ = [
+    "COMMON_DICE",
     "D3",
     "D6",
     "TWO_D6",
@@ -217,6 +220,28 @@ def constant(value: int) -> DiceExpr:
     {2: Fraction(1, 1)}
     """
     return DiceExpr(0, 6, value)
+
+
+def _common_dice() -> Mapping[str, DiceExpr]:
+    table: dict[str, DiceExpr] = {str(value): constant(value) for value in range(101)}
+    for count in range(1, 7):
+        for sides in ALLOWED_SIDES:
+            for modifier in range(-6, 13):
+                expr = DiceExpr(count, sides, modifier)
+                text = str(expr)
+                table[text] = table[text.replace("D", "d")] = expr
+    return MappingProxyType(table)
+
+
+COMMON_DICE = _common_dice()
+"""The usual dice expressions parsed ahead, ``{text: parse_dice(text)}``: the constants 0 to 100
+and up to six D3 or D6 with a modifier from -6 to +12, spelt as ``str(expr)`` writes them (with
+``D`` or ``d``). A declared dice input looks a text up here before parsing it
+(:meth:`rulesbook.inputs.Input.texts`); every entry equals what :func:`parse_dice` gives.
+
+>>> COMMON_DICE["2D6+1"] == parse_dice("2D6+1"), COMMON_DICE["d3"] == parse_dice("d3")
+(True, True)
+"""
 
 
 def bernoulli_die(p: Fraction) -> icepool.Die[int]:

@@ -25,12 +25,13 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from rulesbook.dice import DICE_HELP, DiceExpr, parse_dice
+from rulesbook.dice import COMMON_DICE, DICE_HELP, DiceExpr, parse_dice
 from rulesbook.errors import InputError, quote
 
 __all__ = [
     "NOT_GIVEN",
     "REQUIRED",
+    "TEXT_TABLE_LIMIT",
     "BoolInput",
     "ChoiceInput",
     "DiceInput",
@@ -46,6 +47,12 @@ __all__ = [
 
 
 _INT_TEXT = re.compile(r"^[+-]?[0-9]{1,9}$")
+
+TEXT_TABLE_LIMIT = 1000
+"""An integer input spanning at most this many values has a table of their texts (:meth:`Input.texts`)."""
+
+_BOOL_TEXTS: Mapping[str, Any] = MappingProxyType({"true": True, "false": False})
+_NO_WORDS: Mapping[str, Any] = MappingProxyType({"": ()})
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -100,6 +107,21 @@ class Input(ABC):
     def parse(self, text: str) -> Any:
         """Parse the CLI/text form; raise :class:`InputError` naming the key."""
 
+    def texts(self) -> Mapping[str, Any]:
+        """The common spellings of this input's values, parsed ahead: ``{text: parse(text)}``.
+
+        A bounded table built once per declaration (every integer of a range of at most
+        :data:`TEXT_TABLE_LIMIT` values, ``true``/``false``, each choice, the usual dice
+        expressions); a calculator looks a text up in it before parsing (see
+        :meth:`rulesbook.calculators.Calculator.validate`). Every entry is exactly what
+        :meth:`parse` returns for its text (tested for every declared input); a text not in
+        the table is parsed as usual, and every error comes from :meth:`parse`.
+
+        >>> IntInput(key="ld", help="", minimum=2, maximum=4).texts()
+        {'2': 2, '3': 3, '4': 4}
+        """
+        return {}
+
     def validate(self, value: Any) -> Any:
         """Check a Python value (text is parsed first); return the canonical value."""
         if isinstance(value, str):
@@ -136,6 +158,11 @@ class IntInput(Input):
     def _initial(self) -> Any:
         return max(self.minimum, min(self.maximum, 0))
 
+    def texts(self) -> Mapping[str, Any]:
+        if self.maximum - self.minimum >= TEXT_TABLE_LIMIT:
+            return {}
+        return {str(value): value for value in range(self.minimum, self.maximum + 1)}
+
     def parse(self, text: str) -> int:
         if text.isascii() and text.isdigit() and len(text) < 10:  # plain digits: the common case
             value = int(text)
@@ -166,6 +193,9 @@ class BoolInput(Input):
     def allowed(self) -> str:
         return "true or false"
 
+    def texts(self) -> Mapping[str, Any]:
+        return _BOOL_TEXTS
+
     def parse(self, text: str) -> bool:
         word = text.strip().lower()
         if word == "true":
@@ -192,6 +222,9 @@ class ChoiceInput(Input):
 
     def allowed(self) -> str:
         return "one of " + ", ".join(self.choices)
+
+    def texts(self) -> Mapping[str, Any]:
+        return {choice: choice for choice in self.choices if choice == choice.strip()}
 
     def parse(self, text: str) -> str:
         word = text.strip()
@@ -288,6 +321,19 @@ class OptionalInput(Input):
     def _special(self, value: Any) -> bool:
         return value is NOT_GIVEN or any(value is v for v in self.words.values())
 
+    def texts(self) -> Mapping[str, Any]:
+        words = self.words
+        keep_empty = self.empty is REQUIRED  # empty text is the inner input's to read
+        table = {
+            text: value
+            for text, value in self.inner.texts().items()
+            if text.strip().lower() not in words and (keep_empty or text.strip())
+        }
+        if not keep_empty and "" not in words:
+            table[""] = self.empty
+        table.update((word, value) for word, value in words.items() if word == word.strip().lower())
+        return table
+
     def parse(self, text: str) -> Any:
         word = text.strip().lower()
         if word in self.words:
@@ -336,6 +382,11 @@ class DiceInput(Input):
 
     def allowed(self) -> str:
         return DICE_HELP
+
+    def texts(self) -> Mapping[str, Any]:
+        if self.min_value <= 0:
+            return COMMON_DICE
+        return {text: expr for text, expr in COMMON_DICE.items() if expr.minimum >= self.min_value}
 
     def parse(self, text: str) -> DiceExpr:
         expr = parse_dice(text, field_name=self.key)
@@ -506,6 +557,9 @@ class WordListInput(Input):
 
     def _initial(self) -> Any:
         return ()
+
+    def texts(self) -> Mapping[str, Any]:
+        return _NO_WORDS
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "pattern", re.compile("|".join(f"(?:{p})" for p, _ in self.words)))

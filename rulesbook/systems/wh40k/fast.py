@@ -41,6 +41,18 @@ MAX_FAST_ATTACKS = 2
 
 _FAST_ABILITIES = frozenset({"heavy", "ignores-cover", "blast"})
 
+_DAMAGE_ROLLS: dict[int, dict[int, tuple[tuple[int, int], ...]]] = {
+    count: {
+        sides: tuple((k, sides - abs(k - sides + 1)) for k in range(2 * sides - 1))
+        if count == 2
+        else tuple((k, 1) for k in range(sides if count else 1))
+        for sides in (3, 6)
+    }
+    for count in (0, 1, 2)
+}
+"""(roll above the smallest total, ways) of a Damage of ``count`` dice with ``sides`` sides (0, 1
+or 2 dice; two dice: the triangle 1, 2, ..., sides, ..., 2, 1): the faces counted ahead."""
+
 
 def d6_counts(target: int, modifier: int, critical: int, reroll: str) -> tuple[int, int, int, int]:
     """(fail, pass, critical, denominator) of one D6 rolled against ``target``+ with a modifier
@@ -108,13 +120,6 @@ def _save_counts(v: dict[str, Any], params: Any, ranged: bool, abilities: tuple[
     return best[1], best[2]
 
 
-def _text(num: int, den: int) -> str:
-    if not num:
-        return "0"
-    g = gcd(num, den)
-    return str(num // g) if den == g else f"{num // g}/{den // g}"
-
-
 def fast_attack(calc: Calculator, v: dict[str, Any]) -> DeferredResult | None:
     """``wh40k.attack``'s answer for validated fields ``v`` inside the direct path's domain,
     else ``None`` (see the module docstring)."""
@@ -170,17 +175,26 @@ def fast_attack(calc: Calculator, v: dict[str, Any]) -> DeferredResult | None:
     u = (hp + hc) * (wp + wc) * s_fail
     d = hd * wd * sd
     minimum = 1 if v["damage_minimum"] == "min-1" else 0
-    damage, reduction = v["damage"], v["damage_reduction"]
-    pairs: tuple[tuple[int, int], ...]
-    if damage.count == 0 and v["fnp"] is None:  # a fixed Damage: one packet size (packet_weights)
-        fixed = damage.modifier
-        pairs, pden = ((max(min(minimum, fixed), fixed - reduction), 1),), 1
+    damage, reduction, fnp = v["damage"], v["damage_reduction"], v["fnp"]
+    # one attack as damage dealt: 0 when no packet, else the packet's damage (weights over
+    # d * pden); a Damage of at most two dice without Feel No Pain is counted face by face
+    # here (what packet_weights gives, not reduced to lowest terms), anything else by it
+    count = damage.count
+    step: dict[int, int]
+    if fnp is None and count <= 2:
+        sides, low = damage.sides, damage.modifier + count
+        pden = sides**count
+        step = {0: (d - u) * pden}
+        for above, w in _DAMAGE_ROLLS[count][sides]:
+            roll = low + above  # reduced, never below the minimum (nor raised to it)
+            x = roll - reduction if roll - reduction > minimum else (minimum if minimum < roll else roll)
+            step[x] = step.get(x, 0) + u * w
     else:
-        pairs, pden = packet_weights(damage, reduction, v["fnp"], minimum)
-    # one attack as damage dealt: 0 when no packet, else the packet's damage
-    step: dict[int, int] = {0: (d - u) * pden}
-    for x, w in pairs:
-        step[x] = step.get(x, 0) + u * w
+        pairs, pden = packet_weights(damage, reduction, fnp, minimum)
+        step = {0: (d - u) * pden}
+        for x, w in pairs:
+            step[x] = step.get(x, 0) + u * w
+    packets = [(x, w) for x, w in step.items() if w]
     step_den = d * pden
     total = wounds * models
     spills = v["allocation"] == "excess-spills"
@@ -189,39 +203,46 @@ def fast_attack(calc: Calculator, v: dict[str, Any]) -> DeferredResult | None:
     den = 1
     for _ in range(n):
         nxt: dict[int, int] = {}
+        get = nxt.get
         for lost, a in state.items():
             if lost == total:
-                nxt[lost] = nxt.get(lost, 0) + a * step_den
+                nxt[lost] = get(lost, 0) + a * step_den
                 continue
             room = total - lost if spills else wounds - lost % wounds
-            for x, w in step.items():
-                if w:
-                    t = lost + (x if x < room else room)
-                    nxt[t] = nxt.get(t, 0) + a * w
+            for x, w in packets:
+                t = lost + x if x < room else lost + room
+                nxt[t] = get(t, 0) + a * w
         state, den = nxt, den * step_den
     lost_w = [0] * (total + 1)
     by_model = [0] * (models + 1)
-    mean_wl = 0
+    mean_wl = mean_md = 0
     for lost, a in state.items():
         lost_w[lost] = a
-        by_model[lost // wounds] += a
+        k = lost // wounds
+        by_model[k] += a
         mean_wl += lost * a
-    mean_md = sum(k * a for k, a in enumerate(by_model))
-    not_one = den - by_model[0]
-    unit = lost_w[total]
+        mean_md += k * a
+    # the published forms: floats by integer division (correctly rounded), exact strings in
+    # lowest terms; the four figures first, then the two distributions
+    nums = [mean_wl, mean_md, lost_w[total], den - by_model[0], *by_model, *lost_w]
+    floats = [a / den for a in nums]
+    texts = [
+        (str(a // g) if (g := gcd(a, den)) == den else f"{a // g}/{den // g}") if a else "0" for a in nums
+    ]
+    cut = 4 + models + 1
     values = {
-        "mean_wounds_lost": mean_wl / den,
-        "mean_wounds_lost_exact": _text(mean_wl, den),
-        "mean_models_destroyed": mean_md / den,
-        "mean_models_destroyed_exact": _text(mean_md, den),
-        "p_unit_destroyed": unit / den,
-        "p_unit_destroyed_exact": _text(unit, den),
-        "p_at_least_one_model": not_one / den,
-        "p_at_least_one_model_exact": _text(not_one, den),
-        "models_destroyed": tuple([a / den for a in by_model]),
-        "models_destroyed_exact": tuple([_text(a, den) for a in by_model]),
-        "wounds_lost": tuple([a / den for a in lost_w]),
-        "wounds_lost_exact": tuple([_text(a, den) for a in lost_w]),
+        "mean_wounds_lost": floats[0],
+        "mean_wounds_lost_exact": texts[0],
+        "mean_models_destroyed": floats[1],
+        "mean_models_destroyed_exact": texts[1],
+        "p_unit_destroyed": floats[2],
+        "p_unit_destroyed_exact": texts[2],
+        "p_at_least_one_model": floats[3],
+        "p_at_least_one_model_exact": texts[3],
+        "models_destroyed": tuple(floats[4:cut]),
+        "models_destroyed_exact": tuple(texts[4:cut]),
+        "wounds_lost": tuple(floats[cut:]),
+        "wounds_lost_exact": tuple(texts[cut:]),
     }
     warnings = (RANGED_DAMAGE_REDUCTION,) if v["damage_reduction"] and ranged else ()
 
