@@ -203,16 +203,17 @@ def saved_games(store: GameStore, limit: int = 20, scan: int = 200) -> list[Save
     for game, status in store.recent(scan):
         key = (game, status.st_mtime_ns, status.st_size)
         seen.add(key)
-        if key not in _SUMMARIES:
+        if key in _SUMMARIES:
+            line = _SUMMARIES.get(key)
+        else:
             text = store.read(game)
-            _SUMMARIES[key] = None if text is None else _summary(game, text, status.st_mtime)
-        line = _SUMMARIES[key]
+            line = _SUMMARIES[key] = None if text is None else _summary(game, text, status.st_mtime)
         if line is not None:
             out.append(line)
             if len(out) == limit:
                 break
     for key in set(_SUMMARIES) - seen:  # older versions, and games no longer among the newest
-        del _SUMMARIES[key]
+        _SUMMARIES.pop(key, None)  # (pages are built in a thread of their own: never a KeyError)
     return out
 
 
