@@ -104,6 +104,7 @@ class Session:
         self.ws = await websocket_connect(
             request, subprotocols=["bokeh", token.group(1)], max_message_size=2**30
         )
+        self.ws.protocol.set_nodelay(True)  # as a browser does (Chrome sets TCP_NODELAY)
         await self._expect("ACK")
         await self._send("PULL-DOC-REQ", {})
         doc = await self._expect("PULL-DOC-REPLY")

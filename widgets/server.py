@@ -12,13 +12,20 @@ Routes (one Panel/Bokeh server, one process):
 Every session runs on one event loop, so nothing slow may run there: calculators send their
 answers to a :class:`~widgets.workers.ComputePool` of worker processes (one more than the cores;
 each answer limited to ``time_limit`` seconds), and a page opens without waiting for its first
-answer (the result pane fills in when it arrives, marked "updating…" until then).
+answer (the result pane fills in when it arrives, marked "updating…" until then). New sessions'
+documents are built in a builder thread of their own, one at a time in the order they were asked
+for, so the event loop goes on answering while pages are built (:func:`_build_sessions_off_the_loop`),
+and Bokeh's development-time checks are skipped (:func:`_without_development_checks`; the tests
+validate every served page instead). Building a page is Python holding the interpreter lock
+(60-130 ms of CPU here), so one server process builds about ten pages a second however many
+arrive at once: see bench/README.md (``server_load.py``) for fifty players at once.
 
 Panel's own resources are served by this server (no CDN). Start it with ``rulesbook serve``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import os
@@ -245,6 +252,8 @@ def serve(
     )
     _answer_without_waiting()
     _without_nagle()
+    _without_development_checks()
+    _build_sessions_off_the_loop()
     try:
         pn.serve(
             apps,
@@ -300,3 +309,67 @@ def _without_nagle() -> None:
 
     WSHandler.open = open_without_delay  # type: ignore[method-assign]
     WSHandler._rulesbook_nodelay = True  # type: ignore[attr-defined]
+
+
+def _without_development_checks() -> None:
+    """Skip Bokeh's development-time checks on every session: the signature check of each of the
+    hundreds of change callbacks a page registers (``perform_error_diagnostics``) and the layout
+    validation of each new document (``perform_document_validation``).
+
+    Together they were about a tenth of the CPU a page costs to build. Every served app's
+    document is validated by the tests instead (tests/test_server_load.py), which is where a
+    layout mistake can be fixed; a server cannot do more with the warning than log it.
+    """
+    from bokeh.settings import settings
+
+    settings.perform_error_diagnostics.set_value(False)
+    settings.perform_document_validation.set_value(False)
+
+
+SESSION_BUILDERS = 1
+"""How many threads build new sessions' documents (Bokeh's default: the event loop's shared pool
+of ``cores + 4`` threads, which also serializes every answer)."""
+
+_session_builders: Any = None
+
+
+def _build_sessions_off_the_loop() -> None:
+    """Build new sessions in a thread of their own, one at a time, in the order they arrived.
+
+    A session's document (a few dozen Bokeh models) is built by Python code that holds the GIL
+    (60-130 ms of CPU on this machine), so threads cannot build two at once faster than one: with
+    Bokeh's default of handing each build to the shared pool of ``cores + 4`` threads, fifty
+    pages opened at once were built all together, each sharing the interpreter with the others
+    and with the event loop — every page was ready only when the last one was (bench/README.md),
+    and the event loop (every other player's answers, and the pool's own serializing of answers)
+    got a seventh of the interpreter. With one builder thread the pages are built in the order
+    they were asked for, each ready as soon as it is built, and the event loop shares the
+    interpreter with one builder only.
+    """
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from bokeh.server.contexts import ApplicationContext
+
+    global _session_builders
+    if getattr(ApplicationContext, "_rulesbook_builders", False):
+        return
+    _session_builders = ThreadPoolExecutor(SESSION_BUILDERS, thread_name_prefix="rulesbook-session")
+    bokeh_own = ApplicationContext._initialize_document_async
+
+    async def initialize_in_builder(self: Any, doc: Any) -> None:
+        if not self._can_initialize_document_in_worker():
+            await bokeh_own(self, doc)  # (an app from a script: Bokeh builds it on the loop)
+            return
+        loop = asyncio.get_running_loop()
+        worker = loop.run_in_executor(_session_builders, self._application.initialize_document, doc)
+        try:
+            await asyncio.shield(worker)
+        except asyncio.CancelledError:
+            # as Bokeh's own: a running build cannot be stopped; let it end before giving up
+            with contextlib.suppress(Exception):
+                await worker
+            raise
+
+    ApplicationContext._initialize_document_async = initialize_in_builder  # type: ignore[method-assign]
+    ApplicationContext._rulesbook_builders = True  # type: ignore[attr-defined]

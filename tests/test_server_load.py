@@ -1,0 +1,149 @@
+"""Many players on one ``rulesbook serve`` (issue 15; figures in bench/README.md, server_load.py).
+
+* New sessions are built off the event loop, in a builder thread of their own, one at a time and
+  in the order they were asked for, while the event loop keeps running (other players' answers).
+* A slow answer in one session does not hold up another session's answers (a real server, the
+  browser's protocol): every answer of a quick calculator arrives while the slow one computes.
+* The server skips Bokeh's document validation for speed, so the tests validate every served app.
+
+Ordering and events only: no timed thresholds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import importlib.util
+import sys
+import threading
+from pathlib import Path
+from types import ModuleType, SimpleNamespace
+from typing import Any
+
+import pytest
+
+from widgets import server
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_sessions_are_built_one_at_a_time_in_order_while_the_event_loop_runs() -> None:
+    from bokeh.server.contexts import ApplicationContext
+
+    server._build_sessions_off_the_loop()
+    server._build_sessions_off_the_loop()  # twice: still one wrapper, one builder thread
+    events: list[tuple[str, int, str]] = []
+    loop_ran = threading.Event()
+
+    class App:
+        def initialize_document(self, doc: int) -> None:
+            events.append(("start", doc, threading.current_thread().name))
+            loop_ran.clear()
+            # the event loop gets to run while this document is being built
+            assert loop_ran.wait(30), "the event loop did not run during a session build"
+            events.append(("end", doc, threading.current_thread().name))
+
+    context = SimpleNamespace(_can_initialize_document_in_worker=lambda: True, _application=App())
+
+    async def main() -> None:
+        done = False
+
+        async def ticker() -> None:
+            while not done:
+                loop_ran.set()
+                await asyncio.sleep(0)
+
+        tick = asyncio.create_task(ticker())
+        await asyncio.gather(*(ApplicationContext._initialize_document_async(context, d) for d in range(4)))  # type: ignore[arg-type]
+        done = True
+        await tick
+
+    asyncio.run(main())
+    # one at a time (each build ends before the next starts), in the order asked, never on the loop
+    assert [(kind, doc) for kind, doc, _ in events] == [(k, d) for d in range(4) for k in ("start", "end")]
+    assert {name for _, _, name in events} == {"rulesbook-session_0"}
+
+
+class _NoPool:
+    """A stand-in compute pool: the served layout without computing anything."""
+
+    def submit(self, *args: Any) -> Any:
+        raise AssertionError("nothing is computed while a page is only built")
+
+
+def test_every_served_page_passes_bokeh_validation() -> None:
+    import panel as pn
+    from bokeh.core.validation.check import check_integrity
+    from bokeh.document import Document
+    from panel.io.state import set_curdoc
+
+    import widgets.panel_app as panel_app
+
+    pn.extension(inline=True)
+    apps = server.app_factories(_NoPool())  # type: ignore[arg-type]
+    panel_app._recent_seconds.clear()
+    try:
+        for path, factory in apps.items():
+            for calc_id in [path.removeprefix("calc/")] if path.startswith("calc/") else []:
+                panel_app._note_answer_time(calc_id, 0.0)  # answered inline: no pool, no loop needed
+            doc = Document()
+            with set_curdoc(doc):
+                factory().server_doc(doc)
+            issues = check_integrity(list(doc.models))
+            assert not issues.error, (path, issues.error)
+            assert not issues.warning, (path, issues.warning)
+    finally:
+        panel_app._recent_seconds.clear()
+
+
+def _bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("server_load_bench", ROOT / "bench" / "server_load.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def served() -> Any:
+    bench = _bench()
+    proc, base = bench.start_server(workers=2)
+    try:
+        yield bench, base
+    finally:
+        proc.terminate()
+        proc.wait(30)
+
+
+def test_a_slow_answer_does_not_hold_up_another_session(served: Any) -> None:
+    bench, base = served
+    from tornado.httpclient import AsyncHTTPClient
+
+    async def main() -> tuple[list[str], str]:
+        http = AsyncHTTPClient()
+        slow = bench.Session(base, f"calc/{bench.SLOW_CALC}?{bench.SLOW_QUERY}")
+        quick = bench.Session(base, "calc/scrollhammer.morale-check")
+        try:
+            await slow.open(http)
+            await slow.first_answer(120)
+            await quick.open(http)
+            await quick.first_answer(120)
+            # the slowest input the calculators accept (seconds of exact arithmetic in a worker)
+            slow_answer = asyncio.create_task(
+                slow.change(f"rb-input-{bench.SLOW_KEY}", bench.SLOW_VALUES[0], 120)
+            )
+            answers = []
+            for ld in (4, 9, 6):
+                answers.append(await quick.change("rb-input-ld", ld, 120))
+                assert not slow_answer.done(), "the quick answers waited for the slow one"
+            return answers, await slow_answer
+        finally:
+            slow.close()
+            quick.close()
+
+    answers, slow_text = asyncio.run(main())
+    # (the result pane's text arrives HTML-escaped, as Panel sends it)
+    answers, slow_text = [html.unescape(text) for text in answers], html.unescape(slow_text)
+    assert all('data-key="p_pass_exact"' in text for text in answers), answers
+    assert 'data-key="error"' not in slow_text and 'data-key="' in slow_text, slow_text
