@@ -182,9 +182,8 @@ class Calculator:
         plain = all(default is not _UNCHECKED for _, _, default, _ in defaults)
         object.__setattr__(self, "_default_out", {key: default for key, _, default, _ in defaults})
         object.__setattr__(self, "_required", frozenset(key for key, _, d, _ in defaults if d is REQUIRED))
-        object.__setattr__(
-            self, "_texts", {i.key: (i.texts(), i.parse) for i in self.inputs} if plain else None
-        )
+        object.__setattr__(self, "_tables", {i.key: i.texts() for i in self.inputs} if plain else None)
+        object.__setattr__(self, "_parsers", {i.key: i.parse for i in self.inputs})
 
     reading_keys: tuple[str, ...] = field(default=(), init=False, repr=False)
     """Inputs that switch a reading of :attr:`choices` (folded into ``choices``, not passed loose)."""
@@ -228,25 +227,24 @@ class Calculator:
 
     def _fields(self, values: Mapping[str, Any], choices: ChoiceSet | None = None) -> dict[str, Any]:
         """:meth:`validate` without the cross-field check."""
-        texts = self._texts  # type: ignore[attr-defined]
-        if texts is not None and choices is None and values.keys() >= self._required:  # type: ignore[attr-defined]
-            # the common case, in one pass over the given values: known keys, every value a text
-            # read from its input's table or parsed; anything else (an unknown key, a value that
-            # is no text, an error) goes the declared way below, which finds the first problem
+        tables = self._tables  # type: ignore[attr-defined]
+        if tables is not None and choices is None and values.keys() >= self._required:  # type: ignore[attr-defined]
+            # the common case, in one pass over the given values: every value a text found in
+            # its input's table (or parsed); anything else (an unknown key, a value that is no
+            # text, an error) goes the declared way below, which finds the first problem
             out: dict[str, Any] = self._default_out.copy()  # type: ignore[attr-defined]
-            for key, value in values.items():
-                entry = texts.get(key)
-                if entry is None or type(value) is not str:
-                    break
-                parsed = entry[0].get(value, _UNCHECKED)
-                if parsed is _UNCHECKED:
-                    try:
-                        parsed = entry[1](value)
-                    except InputError:
-                        break
-                out[key] = parsed
-            else:
-                return out
+            try:
+                for key, value in values.items():
+                    parsed = tables[key].get(value, _UNCHECKED)  # KeyError: an unknown key
+                    if parsed is _UNCHECKED:
+                        if type(value) is not str:
+                            break
+                        parsed = self._parsers[key](value)  # type: ignore[attr-defined]
+                    out[key] = parsed
+                else:
+                    return out
+            except (KeyError, TypeError, InputError):  # TypeError: a value that cannot be hashed
+                pass
         out = {}
         by_key = self._by_key  # type: ignore[attr-defined]
         if not by_key.keys() >= values.keys():

@@ -38,7 +38,8 @@ LIVE_APPS = {
     "army-morale-tracker": (
         "Army Morale tracker",
         "Record a game's events and Rally phases; the ledger applies the Army Morale rules, "
-        "keeps the game across reloads and exports or imports the log.",
+        "keeps the game across reloads, lists the saved games (and links your last one) and exports "
+        "or imports the log.",
     ),
 }
 """Special apps served at ``/app/<name>``: name -> (title, one-line summary)."""

@@ -85,3 +85,15 @@ def test_a_tiny_probability_keeps_its_exact_fraction_beside_it() -> None:
     assert shown.exact == "1/3656158440062976" and shown.text == "< 0.0001"
     assert "1/3656158440062976" in shown.to_html() and "1/3656158440062976" in shown.to_text()
     assert "2.74 × 10⁻¹⁴%" in shown.to_markdown()
+
+
+def test_an_explanation_line_never_rounds_a_possible_outcome_to_zero() -> None:
+    """wh40k.attack's first example can destroy the unit, at odds far below 0.01 %."""
+    from rulesbook.registry import registry
+
+    calc = registry().calculator("wh40k.attack")
+    result = calc.run(**dict(calc.examples[0]))
+    p = result.values["p_unit_destroyed"]
+    assert 0 < p < Fraction(1, 10**6)
+    (line,) = [line for line in result.explanation if "P(unit destroyed)" in line]
+    assert line.endswith(f"P(unit destroyed) = {percent(float(p))}.") and " × 10⁻" in line

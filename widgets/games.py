@@ -65,6 +65,31 @@ class GameStore:
         except DataFileError:
             return None
 
+    def recent(self, limit: int = 200) -> list[tuple[str, os.stat_result]]:
+        """The stored games, newest change first (at most ``limit``): game id and file status.
+
+        >>> import tempfile, os, time
+        >>> store = GameStore(tempfile.mkdtemp())
+        >>> for game in ("first-game", "second-game"):
+        ...     store.save(game, "armies: []\\n")
+        ...     os.utime(store.root / f"{game}.yaml", (time.time(), time.time() + len(game)))
+        >>> [game for game, _ in store.recent()]
+        ['second-game', 'first-game']
+        """
+        if not self.root.is_dir():
+            return []
+        found = []
+        for path in self.root.glob("*.yaml"):
+            if not self.valid(path.stem):
+                continue
+            try:
+                status = path.stat()
+            except OSError:  # removed meanwhile
+                continue
+            found.append((path.stem, status))
+        found.sort(key=lambda item: (item[1].st_mtime_ns, item[0]), reverse=True)
+        return found[:limit]
+
     def save(self, game: str, text: str) -> None:
         """Write ``text`` as the log of ``game`` (replacing the file in one step)."""
         if not self.valid(game):

@@ -138,3 +138,54 @@ def test_served_tracker_keeps_the_game_in_the_store(tmp_path: Any) -> None:
     again.load_text(EXAMPLE_LOG.read_text(), "example-game.yaml")
     assert again.game != game and 'data-key="b_value">6<' in TrackerView(store=store, game=game).status.object
     assert f"<code>{again.game}</code>" in again.saved.object
+
+
+def test_served_tracker_lists_the_saved_games_and_remembers_the_played_one(tmp_path: Any) -> None:
+    """A page nobody played on is neither listed nor remembered; a played game is both, and the
+    list follows its changes (newest first)."""
+    import os
+
+    from widgets.army_morale_app import saved_games
+    from widgets.games import GameStore
+
+    store = GameStore(tmp_path)
+    first = TrackerView(store=store)
+    assert saved_games(store) == [] and first.last_game is not None and first.last_game.game == ""
+    assert "No saved games yet" in first.games.object
+    first.event["kind"].value = "bunker-destroyed"
+    first.event["number"].value = 4
+    _click(first, "am-add-event")
+    assert first.last_game.game == first.game and first.last_game.title.endswith("turn 1")
+    assert [(g.game, g.actions) for g in saved_games(store)] == [(first.game, 1)]
+    assert "<em>this game</em>" in first.games.object
+    # a second page: empty (not listed), it links the first game and lists it, open
+    second = TrackerView(store=store)
+    assert second.last_game is not None and second.last_game.game == ""
+    assert f'href="?game={first.game}"' in second.games.object
+    # a game played later comes first; a change to the first moves it back to the top
+    second.load_text(EXAMPLE_LOG.read_text(), "example-game.yaml")
+    later = second.game
+    os.utime(store.root / f"{first.game}.yaml", (1, 1))  # an old game
+    assert [g.game for g in saved_games(store)] == [later, first.game]
+    _click(first, "am-add-event")
+    top = saved_games(store)[0]
+    assert (top.game, top.actions) == (first.game, 2)
+
+
+def test_the_saved_games_list_shows_names_as_text(tmp_path: Any) -> None:
+    from dataclasses import replace
+
+    from rulesbook.systems.army_morale.logfile import load_log, log_to_text
+    from widgets.army_morale_app import games_html, saved_games
+    from widgets.games import GameStore
+
+    name = '<img src=x onerror=alert(1)>"&'
+    log = load_log(EXAMPLE_LOG)
+    store = GameStore(tmp_path)
+    store.save(
+        "hostile-game", log_to_text(replace(log, armies=(replace(log.armies[0], name=name), log.armies[1])))
+    )
+    (line,) = saved_games(store)
+    assert line.a_name == name
+    page = games_html([line])
+    assert "<img" not in page and "&lt;img src=x onerror=alert(1)&gt;&quot;&amp;" in page

@@ -1,6 +1,7 @@
 """Issue 15, in a real browser: names from an uploaded game log and values typed into a form show
 as the text they are in every live front-end (the tracker, the replay calculator, a form's error
-line), never as markup: no element is created from them and no script of theirs runs."""
+line, the tracker's list of saved games and its "continue your last game" link), never as
+markup: no element is created from them and no script of theirs runs."""
 
 from __future__ import annotations
 
@@ -52,10 +53,40 @@ def test_tracker_shows_hostile_army_names_as_text(served: str, page: Any, tmp_pa
         yes.click()
     except Exception:  # a fresh game has nothing to lose: the tracker may load without asking
         pass
-    page.get_by_text("bold</b>", exact=False).first.wait_for()  # the name, literally
+    page.locator(".am-status").get_by_text("bold</b>", exact=False).first.wait_for()  # the name, literally
     _no_markup_from_user_text(page)
     page.reload()  # and the same from the stored game
-    page.get_by_text("bold</b>", exact=False).first.wait_for()
+    page.locator(".am-status").get_by_text("bold</b>", exact=False).first.wait_for()
+    _no_markup_from_user_text(page)
+    game = page.evaluate("new URLSearchParams(location.search).get('game')")
+    # a new tracker page: the list of saved games and the "continue" link name the armies, as text
+    page.goto(f"{served}/app/army-morale-tracker")
+    page.wait_for_function(f"location.search.startsWith('?game=') && !location.search.includes({game!r})")
+    page.locator(".am-games summary").first.click()
+    row = page.locator(f'.am-games tr[data-game="{game}"]').first
+    row.wait_for()
+    assert "bold</b>" in row.inner_text()
+    last = page.locator(".am-last-game").first
+    last.locator(".am-continue").wait_for()
+    assert "bold</b>" in last.inner_text()
+    _no_markup_from_user_text(page)
+    # the remembered title is text even when someone wrote markup into the browser's storage
+    page.evaluate(
+        "localStorage.setItem('rulesbook.army-morale.last-game', JSON.stringify("
+        "{game: 'javascript:alert(1)', title: '<img src=x onerror=window.__pwned=3>'}))"
+    )
+    page.reload()
+    page.wait_for_function("location.search.startsWith('?game=')")
+    page.locator(".am-games summary").first.wait_for()
+    assert page.locator(".am-continue").count() == 0 or not page.locator(".am-continue").first.is_visible()
+    page.evaluate(
+        "localStorage.setItem('rulesbook.army-morale.last-game', JSON.stringify("
+        f"{{game: {game!r}, title: '<img src=x onerror=window.__pwned=3>'}}))"
+    )
+    page.reload()
+    page.locator(".am-continue").first.wait_for()
+    assert "<img src=x" in page.locator(".am-last-game").first.inner_text()
+    assert page.locator(".am-continue").first.get_attribute("href") == f"?game={game}"
     _no_markup_from_user_text(page)
     assert page.external_requests == []
 

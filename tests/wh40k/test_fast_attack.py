@@ -14,10 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulesbook.caches import clear_caches
-from rulesbook.dice import D6, RollTest, natural
+from rulesbook.dice import D6, DiceExpr, RollTest, natural
 from rulesbook.errors import InputError
 from rulesbook.registry import registry
 from rulesbook.results import CalcResult, DeferredResult
+from rulesbook.systems.wh40k import fast
 from rulesbook.systems.wh40k.fast import MAX_FAST_ATTACKS, d6_counts
 
 CALC = registry().calculator("wh40k.attack")
@@ -148,3 +149,73 @@ def test_a_replaced_compute_function_takes_the_general_path() -> None:
     replaced = dataclasses.replace(CALC, compute=lambda **_: marker)
     r = replaced.run(attacks="1", skill="3", strength="4", damage="1", toughness="4", save="3", wounds="1")
     assert r["replaced"] is True
+
+
+@pytest.mark.parametrize("reroll", ["none", "ones", "failed"])
+@pytest.mark.parametrize("critical", [2, 3, 4, 5, 6, 7])
+def test_the_counted_ahead_table_is_d6_counts(reroll: str, critical: int) -> None:
+    """The direct path reads its D6 counts from a table built at import: the same counts for
+    every target and modifier, however far out of 2..7 their difference falls."""
+    for target in range(1, 9):
+        for modifier in range(-9, 7):
+            row = fast._D6_COUNTS[reroll][critical - 2]
+            assert row[fast._low(target, modifier)] == d6_counts(target, modifier, critical, reroll)
+
+
+@pytest.mark.parametrize("count", [0, 1, 2])
+@pytest.mark.parametrize("sides", [3, 6])
+def test_damage_rolls_counted_ahead_are_the_dice_weights(count: int, sides: int) -> None:
+    expr = DiceExpr(count, sides, 0)
+    weights, den = expr.weights() if count else ((1,), 1)
+    assert fast._DAMAGE_ROLLS[count][sides] == tuple(enumerate(weights))
+    assert sum(w for _, w in fast._DAMAGE_ROLLS[count][sides]) == den == sides**count
+
+
+_PARAMETER_VARIANTS = [
+    {"critical_roll": 5},
+    {"hit_modifier_cap": 2, "wound_modifier_cap": 0},
+    {"save_improvement_cap": 0, "cover_save_bonus": 2, "cover_denied_save": 2},
+    {"heavy_hit_bonus": 2, "stealth_hit_penalty": 2, "blast_models_per_attack": 3},
+]
+
+
+@pytest.mark.parametrize("parameters", _PARAMETER_VARIANTS)
+@settings(max_examples=40, deadline=None)
+@given(
+    skill=st.integers(2, 6),
+    strength=st.integers(3, 10),
+    ap=st.integers(-3, 0),
+    damage=st.sampled_from(["1", "D3", "D6+1", "2D6"]),
+    abilities=st.sampled_from(["", "heavy", "blast", "ignores-cover"]),
+    hit_modifier=st.integers(-2, 2),
+    wound_modifier=st.integers(-1, 1),
+    critical_hit=st.integers(2, 6),
+    save=st.integers(2, 7),
+    save_modifier=st.integers(-1, 1),
+    cover=st.booleans(),
+    stealth=st.booleans(),
+    models=st.sampled_from([1, 3, 6]),
+)
+def test_a_parameter_variant_is_answered_alike(parameters: dict[str, int], **given_: Any) -> None:
+    """The direct path reads the rule parameters of the calculator's own choice set, as the
+    engine does: a variant that changes them (and keeps the compute function) agrees too."""
+    assert CALC.choices is not None
+    variant = dataclasses.replace(CALC, choices=CALC.choices.replace(parameters=parameters))
+    inputs = {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in given_.items()}
+    inputs.update(attacks="1", toughness="5", wounds="3")
+    clear_caches()
+    try:
+        expected: CalcResult | str = variant.run_validated(variant.validate(inputs))
+    except InputError as exc:
+        expected = str(exc)
+    clear_caches()
+    try:
+        got: CalcResult | str = variant.run(**inputs)
+    except InputError as exc:
+        got = str(exc)
+    if isinstance(expected, str):
+        assert got == expected
+        return
+    assert isinstance(got, CalcResult)
+    assert list(got.values.items()) == list(expected.values.items())
+    assert got == expected

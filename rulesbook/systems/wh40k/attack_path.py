@@ -40,7 +40,7 @@ from rulesbook.calculators import (
 from rulesbook.dice import REROLLS
 from rulesbook.errors import InputError
 from rulesbook.registry import implements, load_system_data
-from rulesbook.results import DISTRIBUTION_COLUMNS, CalcResult, Distribution, Table, fraction_str
+from rulesbook.results import DISTRIBUTION_COLUMNS, CalcResult, Distribution, Table, fraction_str, percent
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices, Wh40kReadings
 from rulesbook.systems.wh40k.cost import (
     FLOAT_LIMIT,
@@ -729,7 +729,7 @@ def present(
     out.append(
         f"The target loses {float(result.mean_wounds_lost):.2f} wounds and "
         f"{float(result.mean_models_destroyed):.2f} of {result.target.models} models on average; "
-        f"P(unit destroyed) = {float(result.p_unit_destroyed):.2%}."
+        f"P(unit destroyed) = {percent(float(result.p_unit_destroyed))}."
     )
     return CalcResult(
         values=values,

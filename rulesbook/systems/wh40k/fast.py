@@ -22,6 +22,7 @@ Example:
 from __future__ import annotations
 
 from math import gcd
+from operator import itemgetter
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -85,76 +86,109 @@ def d6_counts(target: int, modifier: int, critical: int, reroll: str) -> tuple[i
     )
 
 
-def _cap(value: int, cap: int) -> int:
-    return -cap if value < -cap else (cap if value > cap else value)
+_D6_COUNTS = {
+    reroll: tuple(
+        tuple(d6_counts(low, 0, critical, reroll) for low in range(2, 8)) for critical in range(2, 8)
+    )
+    for reroll in ("none", "ones", "failed")
+}
+"""``d6_counts(target, modifier, critical, reroll)`` counted ahead for every case, as
+``_D6_COUNTS[reroll][critical - 2][low - 2]`` with ``low = target - modifier`` held to 2..7 (a
+lower target still fails on a 1; a higher one never passes): the same counts (tested)."""
 
 
-def _save_counts(v: dict[str, Any], params: Any, ranged: bool, abilities: tuple[str, ...]) -> tuple[int, int]:
-    """(fail, denominator) of the saving throw the defender picks (as :func:`.rules.save_test`)."""
-    cap = params.save_improvement_cap
-    other = v["save_modifier"]
-    best: tuple[int, int, int] | None = None  # (pass, fail, den)
-    save = v["save"]
-    if save <= 6:
-        cover = (
-            v["cover"]
-            and ranged
-            and "ignores-cover" not in abilities
-            and not (save <= params.cover_denied_save and v["ap"] == 0)
-        )
-        bonus = (params.cover_save_bonus if cover else 0) + other
-        if v["save_cap"] == "net":
-            modifier = min(cap, v["ap"] + bonus)
-        else:
-            modifier = v["ap"] + min(cap, max(0, bonus)) + min(0, other)
-        f, p, _, d = d6_counts(save, modifier, 7, "none")
-        best = (p, f, d)
-    invuln = v["invuln"]
-    if invuln is not None:
-        modifier = min(cap, other) if v["invuln_modifiers"] == "other-modifiers-apply" else 0
-        f, p, _, d = d6_counts(invuln, modifier, 7, "none")
-        if best is None or p * best[2] > best[0] * d:
-            best = (p, f, d)
-    if best is None:
-        return 1, 1
-    return best[1], best[2]
+def _low(target: int, modifier: int) -> int:
+    """The index of ``target - modifier`` in a row of :data:`_D6_COUNTS`."""
+    low = target - modifier
+    return 0 if low < 2 else (5 if low > 7 else low - 2)
+
+
+_FIELDS = itemgetter(
+    "attacks",
+    "abilities",
+    "ranged",
+    "wounds",
+    "models",
+    "overwatch",
+    "damage",
+    "cover",
+    "stealth",
+    "hit_modifier",
+    "remained_stationary",
+    "skill",
+    "critical_hit",
+    "reroll_hits",
+    "strength",
+    "toughness",
+    "wound_table",
+    "wound_modifier",
+    "critical_wound",
+    "reroll_wounds",
+    "save",
+    "save_modifier",
+    "ap",
+    "save_cap",
+    "invuln",
+    "invuln_modifiers",
+)
 
 
 def fast_attack(calc: Calculator, v: dict[str, Any]) -> DeferredResult | None:
     """``wh40k.attack``'s answer for validated fields ``v`` inside the direct path's domain,
     else ``None`` (see the module docstring)."""
-    attacks = v["attacks"]
-    abilities: tuple[str, ...] = v["abilities"]
-    ranged = v["ranged"]
-    wounds, models = v["wounds"], v["models"]
+    (
+        attacks,
+        abilities,
+        ranged,
+        wounds,
+        models,
+        overwatch,
+        damage,
+        cover,
+        stealth,
+        hit_modifier,
+        stationary,
+        skill,
+        critical_hit,
+        reroll_hits,
+        strength,
+        toughness,
+        wound_table,
+        wound_modifier,
+        critical_wound,
+        reroll_wounds,
+        save,
+        save_modifier,
+        ap,
+        save_cap,
+        invuln,
+        invuln_modifiers,
+    ) = _FIELDS(v)
     if (
         attacks.count
-        or v["overwatch"]
+        or overwatch
         or not _FAST_ABILITIES.issuperset(abilities)
-        or v["damage"].maximum > MAX_DAMAGE
+        or damage.maximum > MAX_DAMAGE
         or wounds * models > MAX_TOTAL_WOUNDS
-        or (not ranged and (any(w in abilities for w in RANGED_ONLY) or v["cover"] or v["stealth"]))
+        or (not ranged and (any(w in abilities for w in RANGED_ONLY) or cover or stealth))
     ):
         return None
-    choices = calc.choices
-    params = choices.parameters  # type: ignore[union-attr]
+    params = calc.choices.parameters  # type: ignore[union-attr]
     n = attacks.modifier + (models // params.blast_models_per_attack if "blast" in abilities else 0)
-    if n > MAX_FAST_ATTACKS:
+    critical = params.critical_roll
+    critical_hit = critical_hit if critical_hit < critical else critical
+    critical_wound = critical_wound if critical_wound < critical else critical
+    if n > MAX_FAST_ATTACKS or critical_hit < 2 or critical_wound < 2:
         return None
     # the Hit roll (as rules.hit_test), the Wound roll (rules.wound_test), the save
-    modifier = v["hit_modifier"]
-    if "heavy" in abilities and v["remained_stationary"]:
-        modifier += params.heavy_hit_bonus
-    if v["stealth"] and ranged:
-        modifier -= params.stealth_hit_penalty
-    _, hp, hc, hd = d6_counts(
-        v["skill"],
-        _cap(modifier, params.hit_modifier_cap),
-        min(v["critical_hit"], params.critical_roll),
-        v["reroll_hits"],
-    )
-    strength, toughness = v["strength"], v["toughness"]
-    if v["wound_table"] == "flat-4":
+    cap = params.hit_modifier_cap
+    if "heavy" in abilities and stationary:
+        hit_modifier += params.heavy_hit_bonus
+    if stealth and ranged:
+        hit_modifier -= params.stealth_hit_penalty
+    hit_modifier = -cap if hit_modifier < -cap else (cap if hit_modifier > cap else hit_modifier)
+    _, hp, hc, hd = _D6_COUNTS[reroll_hits][critical_hit - 2][_low(skill, hit_modifier)]
+    if wound_table == "flat-4":
         needed = 4
     elif strength >= 2 * toughness:
         needed = 2
@@ -164,18 +198,40 @@ def fast_attack(calc: Calculator, v: dict[str, Any]) -> DeferredResult | None:
         needed = 4
     else:
         needed = 6 if 2 * strength <= toughness else 5
-    _, wp, wc, wd = d6_counts(
-        needed,
-        _cap(v["wound_modifier"], params.wound_modifier_cap),
-        min(v["critical_wound"], params.critical_roll),
-        v["reroll_wounds"],
-    )
-    s_fail, sd = _save_counts(v, params, ranged, abilities)
+    cap = params.wound_modifier_cap
+    wound_modifier = -cap if wound_modifier < -cap else (cap if wound_modifier > cap else wound_modifier)
+    _, wp, wc, wd = _D6_COUNTS[reroll_wounds][critical_wound - 2][_low(needed, wound_modifier)]
+    # the saving throw the defender picks (as rules.save_test): armour, or the invulnerable
+    # save when it passes more often; over 6 (one D6, never re-rolled here)
+    cap = params.save_improvement_cap
+    no_reroll = _D6_COUNTS["none"][5]  # no critical face
+    s_pass = -1
+    if save <= 6:
+        in_cover = (
+            cover
+            and ranged
+            and "ignores-cover" not in abilities
+            and not (save <= params.cover_denied_save and ap == 0)
+        )
+        bonus = (params.cover_save_bonus if in_cover else 0) + save_modifier
+        if save_cap == "net":
+            modifier = min(cap, ap + bonus)
+        else:
+            modifier = ap + min(cap, max(0, bonus)) + min(0, save_modifier)
+        s_fail, s_pass, _, _ = no_reroll[_low(save, modifier)]
+    if invuln is not None:
+        modifier = min(cap, save_modifier) if invuln_modifiers == "other-modifiers-apply" else 0
+        i_fail, i_pass, _, _ = no_reroll[_low(invuln, modifier)]
+        if i_pass > s_pass:
+            s_fail, s_pass = i_fail, i_pass
+    sd = 6
+    if s_pass < 0:  # no save at all: every wound goes through
+        s_fail = sd = 1
     # one attack: a packet with weight u over d (hit, wound, save failed)
     u = (hp + hc) * (wp + wc) * s_fail
     d = hd * wd * sd
     minimum = 1 if v["damage_minimum"] == "min-1" else 0
-    damage, reduction, fnp = v["damage"], v["damage_reduction"], v["fnp"]
+    reduction, fnp = v["damage_reduction"], v["fnp"]
     # one attack as damage dealt: 0 when no packet, else the packet's damage (weights over
     # d * pden); a Damage of at most two dice without Feel No Pain is counted face by face
     # here (what packet_weights gives, not reduced to lowest terms), anything else by it
@@ -194,25 +250,35 @@ def fast_attack(calc: Calculator, v: dict[str, Any]) -> DeferredResult | None:
         step = {0: (d - u) * pden}
         for x, w in pairs:
             step[x] = step.get(x, 0) + u * w
-    packets = [(x, w) for x, w in step.items() if w]
     step_den = d * pden
     total = wounds * models
     spills = v["allocation"] == "excess-spills"
-    # allocation, attack by attack (as engine._packet): excess damage is lost unless it spills
+    # allocation, attack by attack (as engine._packet): excess damage is lost unless it spills;
+    # the first attack finds nothing lost, so its packet is only capped at the room there is
     state: dict[int, int] = {0: 1}
     den = 1
-    for _ in range(n):
-        nxt: dict[int, int] = {}
-        get = nxt.get
-        for lost, a in state.items():
-            if lost == total:
-                nxt[lost] = get(lost, 0) + a * step_den
-                continue
-            room = total - lost if spills else wounds - lost % wounds
-            for x, w in packets:
-                t = lost + x if x < room else lost + room
-                nxt[t] = get(t, 0) + a * w
-        state, den = nxt, den * step_den
+    if n:
+        room = total if spills else wounds
+        state = {}
+        for x, w in step.items():
+            if w:
+                t = x if x < room else room
+                state[t] = state.get(t, 0) + w
+        den = step_den
+    if n > 1:
+        packets = [(x, w) for x, w in step.items() if w]
+        for _ in range(n - 1):
+            nxt: dict[int, int] = {}
+            get = nxt.get
+            for lost, a in state.items():
+                if lost == total:
+                    nxt[lost] = get(lost, 0) + a * step_den
+                    continue
+                room = total - lost if spills else wounds - lost % wounds
+                for x, w in packets:
+                    t = lost + x if x < room else lost + room
+                    nxt[t] = get(t, 0) + a * w
+            state, den = nxt, den * step_den
     lost_w = [0] * (total + 1)
     by_model = [0] * (models + 1)
     mean_wl = mean_md = 0
@@ -244,7 +310,7 @@ def fast_attack(calc: Calculator, v: dict[str, Any]) -> DeferredResult | None:
         "wounds_lost": tuple(floats[cut:]),
         "wounds_lost_exact": tuple(texts[cut:]),
     }
-    warnings = (RANGED_DAMAGE_REDUCTION,) if v["damage_reduction"] and ranged else ()
+    warnings = (RANGED_DAMAGE_REDUCTION,) if reduction and ranged else ()
 
     def build() -> tuple[tuple[Table, ...], tuple[str, ...]]:
         full = calc.run_validated(v)  # the domain passes the cross-field check
