@@ -97,7 +97,7 @@ def list_cmd(as_json: bool) -> None:
                 _echo(f"  {kind}:")
                 for item in s[kind]:
                     label = item.get("title") or item.get("question", "")
-                    _echo(f"    {item['id']:<52} {label}")
+                    _echo(f"    {item['id']:<52} {terminal_text(label)}")
         _echo()
 
 
@@ -221,7 +221,7 @@ def calc_cmd(calc_id: str | None, assignments: Sequence[str], as_json: bool, wan
     except InputError as exc:
         _fail(str(exc))
     if want_help:
-        _echo(calc.help_text())
+        click.echo(terminal_text(calc.help_text(), _style()))  # safe: drops control characters
         return
     for word in assignments:
         if word.startswith("-"):

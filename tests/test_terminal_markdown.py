@@ -110,3 +110,13 @@ def test_text_without_markup_is_only_made_plain(text: str) -> None:
 def test_bold_words_read_as_the_words(words: str) -> None:
     assert terminal_text(f"**{words}** lost") == f"{words} lost"
     assert terminal_text(f"**{words}** lost", style=True) == f"\x1b[1m{words}\x1b[22m lost"
+
+
+def test_help_and_listing_render_code_spans() -> None:
+    runner = CliRunner()
+    declared = registry().calculator("wh40k.attack").help_text()
+    assert "`save_modifier`" in declared
+    shown = runner.invoke(cli.cli, ["calc", "wh40k.attack", "--help"]).output
+    assert "`" not in shown and "The save_modifier input holds" in shown
+    listing = runner.invoke(cli.cli, ["list"]).output
+    assert "`" not in listing and "The save_modifier input holds" in listing

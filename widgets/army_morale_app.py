@@ -31,8 +31,6 @@ from datetime import UTC, datetime
 from functools import cache
 from typing import Any, ClassVar
 
-import param
-
 from rulesbook.errors import InputError, RulesbookError
 from rulesbook.inputs import ChoiceInput, Input, IntInput
 from rulesbook.results import Table
@@ -178,6 +176,10 @@ def _summary(game: str, text: str, changed: float) -> SavedGame | None:
         tracker = Tracker(log_from_text(text, f"{game}.yaml"))
     except RulesbookError:
         return None
+    return _line(game, tracker, changed)
+
+
+def _line(game: str, tracker: Tracker, changed: float) -> SavedGame:
     log = tracker.log
     return SavedGame(game, log.army("a").name, log.army("b").name, tracker.turn, tracker.actions, changed)
 
@@ -267,7 +269,15 @@ LAST_GAME_KEY = "rulesbook.army-morale.last-game"
 
 
 def _last_game_component() -> Any:
-    """The "continue your last game" link (a Panel ``JSComponent``, built on first use)."""
+    """A "continue your last game" link for one page."""
+    return _last_game_class()()
+
+
+@cache
+def _last_game_class() -> Any:
+    """The "continue your last game" link's class (a Panel ``JSComponent``), made once, on first
+    use: this module imports no Panel until a page asks for it."""
+    import param
     from panel.custom import JSComponent
 
     class LastGame(JSComponent):
@@ -322,7 +332,7 @@ def _last_game_component() -> Any:
         """
         ).replace("__KEY__", f'"{LAST_GAME_KEY}"')
 
-    return LastGame()
+    return LastGame
 
 
 class Session:
@@ -528,7 +538,9 @@ class TrackerView:
         something (a page nobody played on is neither listed nor remembered)."""
         if self.store is None:
             return
-        line = _summary(self.game, log_to_text(self.session.tracker.log), 0.0)
+        tracker = self.session.tracker
+        blank = tracker.actions == 0 and log_to_text(tracker.log) == _blank_text()
+        line = None if blank else _line(self.game, tracker, 0.0)
         if line is not None and self.last_game is not None:
             self.last_game.param.update(game=self.game, title=line.title)
         self.games.object = games_html(saved_games(self.store), self.game)
