@@ -4,7 +4,8 @@
   in the order they were asked for, while the event loop keeps running (other players' answers).
 * A slow answer in one session does not hold up another session's answers (a real server, the
   browser's protocol): every answer of a quick calculator arrives while the slow one computes.
-* The server skips Bokeh's document validation for speed, so the tests validate every served app.
+* The server skips Bokeh's document validation for speed, so the tests validate every served app;
+  it works out a page's resources once per kind of page: the same list as Panel's, a copy each.
 
 Ordering and events only: no timed thresholds.
 """
@@ -94,6 +95,40 @@ def test_every_served_page_passes_bokeh_validation() -> None:
             assert not issues.warning, (path, issues.warning)
     finally:
         panel_app._recent_seconds.clear()
+
+
+def test_a_page_s_resources_are_the_same_when_kept_and_each_request_gets_its_own_copy() -> None:
+    import panel as pn
+    import panel.io.resources as panel_resources
+    import panel.io.server as panel_server
+    from bokeh.document import Document
+    from bokeh.resources import Resources as BokehResources
+    from panel.io.state import set_curdoc
+
+    import widgets.panel_app as panel_app
+
+    pn.extension(inline=True)
+    server._page_resources_once()
+    server._page_resources_once()  # twice: still one wrapper
+    apps = server.app_factories(_NoPool())  # type: ignore[arg-type]
+    resources = panel_resources.Resources.from_bokeh(BokehResources(mode="server", root_url="/"))
+    fields = ("js_files", "js_raw", "css_files", "css_raw", "hashes", "js_modules", "resource_declarations")
+    for path in ("calc/scrollhammer.morale-check", "calc/wh40k.attack", "app/army-morale-tracker"):
+        panel_app._note_answer_time(path.removeprefix("calc/"), 0.0)
+        bundles = []
+        for _ in range(3):  # three sessions of the same page
+            doc = Document()
+            with set_curdoc(doc):
+                apps[path]().server_doc(doc)
+                kept = panel_server.bundle_resources(doc.roots, resources)  # type: ignore[attr-defined]
+                fresh = panel_resources.bundle_resources(doc.roots, resources)
+            assert {f: getattr(kept, f) for f in fields} == {f: getattr(fresh, f) for f in fields}, path
+            bundles.append(kept)
+        bundles[0].js_raw.append("/* added by one request */")
+        assert (
+            bundles[1].js_raw == bundles[2].js_raw and "/* added by one request */" not in bundles[2].js_raw
+        )
+    panel_app._recent_seconds.clear()
 
 
 def _bench() -> ModuleType:

@@ -50,7 +50,7 @@ def test_live_page_is_readable_without_zoom(
         assert page.locator('meta[name="viewport"]').count() == 1
         assert "rulesbook" in page.title() and "." not in page.title().split(" · ")[0]
         home = page.locator('.rb-nav a[href="/site/"]').first
-        assert home.is_visible()
+        home.wait_for(state="visible")  # (the result may be drawn a moment before the header)
         # the result is on the first screen (beside the form, or above it on a phone)
         box = page.locator(".rb-result, [data-key]").first.bounding_box()
         assert box is not None and box["y"] < h
