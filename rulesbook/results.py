@@ -335,7 +335,7 @@ def power_of_ten(value: float, digits: int = 3) -> str:
     >>> power_of_ten(0.000012345), power_of_ten(-2e-17), power_of_ten(6.02e23, digits=4)
     ('1.23 × 10⁻⁵', '-2 × 10⁻¹⁷', '6.02 × 10²³')
     """
-    mantissa, _, exponent = f"{value:.{max(digits, 1) - 1}e}".partition("e")
+    mantissa, _, exponent = f"{value or 0.0:.{max(digits, 1) - 1}e}".partition("e")  # no "-0"
     return _times_ten(mantissa, int(exponent))
 
 

@@ -111,26 +111,32 @@ numbers = (
 )
 
 
-def decimal_number(text: str) -> float:
-    """The number a reader takes from ``decimal``'s text."""
-    power = _DECIMAL_POWER.match(text)
-    if power:
-        return float(power[1]) * 10.0 ** int(power[2].translate(_DIGITS))
+def read_power(text: str) -> Fraction:
+    """``"-1.23 × 10⁻⁵"`` as the exact number a reader takes from it (floats underflow)."""
+    mantissa, times, power = text.partition(" × 10")
+    assert times, text
+    return Fraction(mantissa) * Fraction(10) ** int(power.translate(_DIGITS))
+
+
+def decimal_number(text: str) -> Fraction:
+    """The number a reader takes from ``decimal``'s text, exactly."""
+    if _DECIMAL_POWER.match(text):
+        return read_power(text)
     assert re.fullmatch(r"-?\d+(\.\d{1,4})?", text), text
-    return float(text)
+    return Fraction(text)
 
 
 @given(numbers)
 def test_decimal_never_e_notation_and_never_rounds_a_value_to_zero(x: float) -> None:
     text = decimal(x)
     assert "e" not in text and text != "-0"
-    number = decimal_number(text)
+    number, exact = decimal_number(text), Fraction(x)
     if x == 0:
         assert number == 0
     elif abs(x) < 0.00005:  # three significant digits, as percent writes tiny ones
-        assert " × 10⁻" in text and math.isclose(number, x, rel_tol=0.006)
-    else:  # four decimals
-        assert number != 0 and abs(number - x) <= 0.00005 + 1e-9 * abs(x)
+        assert " × 10⁻" in text and abs(number - exact) <= Fraction(5, 1000) * abs(exact)
+    else:  # four decimals, rounded to nearest
+        assert number != 0 and abs(number - exact) <= Fraction(1, 20000)
     assert (number > 0) == (x > 0) and (number < 0) == (x < 0)
 
 
@@ -143,12 +149,12 @@ def test_decimal_is_monotone(x: float, y: float) -> None:
 @given(st.floats(min_value=-1e300, max_value=1e300, allow_subnormal=True), st.integers(1, 6))
 def test_power_of_ten_reads_back_as_the_number(x: float, digits: int) -> None:
     text = power_of_ten(x, digits)
-    mantissa, times, power = text.partition(" × 10")
-    assert times and "e" not in text
-    assert mantissa == "0" or 1 <= abs(float(mantissa)) < 10
+    mantissa = text.partition(" × 10")[0]
+    assert "e" not in text
+    assert mantissa == "0" or 1 <= abs(Fraction(mantissa)) < 10
     assert len(mantissa.lstrip("-").replace(".", "")) <= digits
-    number = float(mantissa) * 10.0 ** int(power.translate(_DIGITS))
-    assert math.isclose(number, x, rel_tol=0.5 * 10.0 ** (1 - digits) + 1e-12, abs_tol=1e-307)
+    exact = Fraction(x)  # within half a unit of the last digit kept
+    assert abs(read_power(text) - exact) <= Fraction(1, 2) * Fraction(10) ** (1 - digits) * abs(exact)
 
 
 def test_powers_of_ten_by_hand() -> None:
