@@ -37,7 +37,15 @@ from fractions import Fraction
 from functools import cache
 from typing import Any, Protocol
 
-from rulesbook.results import CalcResult, Table, exact_note, fraction_str, percent, short_fraction
+from rulesbook.results import (
+    CalcResult,
+    Table,
+    exact_note,
+    fraction_str,
+    percent,
+    power_of_ten,
+    short_fraction,
+)
 
 __all__ = [
     "CHART_COLOURS",
@@ -83,13 +91,15 @@ class OutputLike(Protocol):
 
 
 def decimal(value: float) -> str:
-    """A float with at most four decimals and no trailing zeros (tiny values in e-notation).
+    """A float with at most four decimals and no trailing zeros; a nonzero value that four
+    decimals would round to 0 keeps three significant digits as a power of ten, as
+    :func:`~rulesbook.results.percent` writes tiny percentages (never ``1.23e-05``).
 
-    >>> decimal(9.259259), decimal(1.0), decimal(-2.5), decimal(0.000012345)
-    ('9.2593', '1', '-2.5', '1.23e-05')
+    >>> decimal(9.259259), decimal(1.0), decimal(-2.5), decimal(0.000012345), decimal(-1e-20)
+    ('9.2593', '1', '-2.5', '1.23 × 10⁻⁵', '-1 × 10⁻²⁰')
     """
     if value and abs(value) < 0.00005:
-        return f"{value:.3g}"
+        return power_of_ten(value)
     text = f"{value:.4f}".rstrip("0").rstrip(".")
     return "0" if text == "-0" else text
 

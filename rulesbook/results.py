@@ -41,6 +41,7 @@ __all__ = [
     "is_exact_list",
     "markov_step",
     "percent",
+    "power_of_ten",
     "probability_values",
     "publish_values",
     "short_fraction",
@@ -323,6 +324,27 @@ writes ``> 99.9999%``."""
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
+def power_of_ten(value: float, digits: int = 3) -> str:
+    """A number written as a power of ten with ``digits`` significant digits, as readers write
+    it (``1.23 × 10⁻⁵``), never Python's e-notation (``1.23e-05``); trailing zeros dropped.
+
+    The one way rulesbook writes a number too small (or large) for plain decimals:
+    :func:`percent` below :data:`PERCENT_FLOOR`, :func:`rulesbook.present.decimal` below
+    0.00005, :func:`short_fraction` for a long fraction's size.
+
+    >>> power_of_ten(0.000012345), power_of_ten(-2e-17), power_of_ten(6.02e23, digits=4)
+    ('1.23 × 10⁻⁵', '-2 × 10⁻¹⁷', '6.02 × 10²³')
+    """
+    mantissa, _, exponent = f"{value or 0.0:.{max(digits, 1) - 1}e}".partition("e")  # no "-0"
+    return _times_ten(mantissa, int(exponent))
+
+
+def _times_ten(mantissa: str, exponent: int) -> str:
+    if "." in mantissa:
+        mantissa = mantissa.rstrip("0").rstrip(".")
+    return f"{mantissa} × 10{str(exponent).translate(_SUPERSCRIPT)}"
+
+
 def percent(value: float) -> str:
     """A probability as a percentage with three significant digits (never rounded to 0 or 100).
 
@@ -340,9 +362,7 @@ def percent(value: float) -> str:
     if value <= 0 or value >= 1:
         return "0%" if value <= 0 else "100%"
     if value < PERCENT_FLOOR:
-        mantissa, _, exponent = f"{value * 100:.2e}".partition("e")
-        mantissa = mantissa.rstrip("0").rstrip(".")
-        return f"{mantissa} × 10{str(int(exponent)).translate(_SUPERSCRIPT)}%"
+        return f"{power_of_ten(value * 100)}%"
     if 1 - value < PERCENT_FLOOR:
         return "> 99.9999%"
     if value >= 0.1:
@@ -523,6 +543,8 @@ def short_fraction(text: str, limit: int = 24) -> str:
 
     >>> short_fraction("7/12"), short_fraction("1" * 30 + "/" + "3" * 31)
     ('7/12', '≈ 0.03333 (exact: 30-digit / 31-digit fraction)')
+    >>> short_fraction("1" * 30 + "/" + "3" * 40)
+    '≈ 3.333 × 10⁻¹¹ (exact: 30-digit / 40-digit fraction)'
     """
     num, sep, den = text.partition("/")
     if not sep or len(text) <= limit or not (num.isdigit() and den.isdigit()):
@@ -534,7 +556,11 @@ def short_fraction(text: str, limit: int = 24) -> str:
     if mantissa > 0:
         shift = math.floor(math.log10(mantissa))
         mantissa, exponent = mantissa / 10.0**shift, exponent + shift
-    approx = f"{mantissa * 10.0**exponent:.4g}" if -5 <= exponent < 6 else f"{mantissa:.4g}e{exponent:+d}"
+    if -4 <= exponent < 3:  # plain decimals; .4g itself switches to e-notation outside these
+        approx = f"{mantissa * 10.0**exponent:.4g}"
+    else:  # the mantissa and exponent apart: 10.0**exponent over- or underflows for huge ones
+        digits = f"{mantissa:.3e}"  # "9.9996" rounds to "1.000e+01": carry into the exponent
+        approx = _times_ten(digits.partition("e")[0], exponent + int(digits.partition("e")[2]))
     return f"≈ {approx} (exact: {len(num)}-digit / {len(den)}-digit fraction)"
 
 

@@ -16,8 +16,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rulesbook.calculators import Output
-from rulesbook.present import probability_text, shown_values
-from rulesbook.results import PERCENT_FLOOR, percent
+from rulesbook.present import decimal, probability_text, shown_values
+from rulesbook.results import PERCENT_FLOOR, percent, power_of_ten
 
 _POWER = re.compile(r"^(\d+(?:\.\d+)?) × 10([⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)%$")
 _DIGITS = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
@@ -97,3 +97,69 @@ def test_an_explanation_line_never_rounds_a_possible_outcome_to_zero() -> None:
     assert 0 < p < Fraction(1, 10**6)
     (line,) = [line for line in result.explanation if "P(unit destroyed)" in line]
     assert line.endswith(f"P(unit destroyed) = {percent(float(p))}.") and " × 10⁻" in line
+
+
+# -- decimal(): the same power of ten below 0.00005 ---------------------------------------------
+
+_DECIMAL_POWER = re.compile(r"^(-?\d+(?:\.\d+)?) × 10([⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)$")
+numbers = (
+    st.floats(min_value=-1e6, max_value=1e6)
+    | tiny
+    | tiny.map(lambda x: -x)
+    | st.floats(min_value=4e-5, max_value=6e-5)
+    | st.fractions(-10, 10).map(float)
+)
+
+
+def read_power(text: str) -> Fraction:
+    """``"-1.23 × 10⁻⁵"`` as the exact number a reader takes from it (floats underflow)."""
+    mantissa, times, power = text.partition(" × 10")
+    assert times, text
+    return Fraction(mantissa) * Fraction(10) ** int(power.translate(_DIGITS))
+
+
+def decimal_number(text: str) -> Fraction:
+    """The number a reader takes from ``decimal``'s text, exactly."""
+    if _DECIMAL_POWER.match(text):
+        return read_power(text)
+    assert re.fullmatch(r"-?\d+(\.\d{1,4})?", text), text
+    return Fraction(text)
+
+
+@given(numbers)
+def test_decimal_never_e_notation_and_never_rounds_a_value_to_zero(x: float) -> None:
+    text = decimal(x)
+    assert "e" not in text and text != "-0"
+    number, exact = decimal_number(text), Fraction(x)
+    if x == 0:
+        assert number == 0
+    elif abs(x) < 0.00005:  # three significant digits, as percent writes tiny ones
+        assert " × 10⁻" in text and abs(number - exact) <= Fraction(5, 1000) * abs(exact)
+    else:  # four decimals, rounded to nearest
+        assert number != 0 and abs(number - exact) <= Fraction(1, 20000)
+    assert (number > 0) == (x > 0) and (number < 0) == (x < 0)
+
+
+@given(numbers, numbers)
+def test_decimal_is_monotone(x: float, y: float) -> None:
+    low, high = sorted((x, y))
+    assert decimal_number(decimal(low)) <= decimal_number(decimal(high))
+
+
+@given(st.floats(min_value=-1e300, max_value=1e300, allow_subnormal=True), st.integers(1, 6))
+def test_power_of_ten_reads_back_as_the_number(x: float, digits: int) -> None:
+    text = power_of_ten(x, digits)
+    mantissa = text.partition(" × 10")[0]
+    assert "e" not in text
+    assert mantissa == "0" or 1 <= abs(Fraction(mantissa)) < 10
+    assert len(mantissa.lstrip("-").replace(".", "")) <= digits
+    exact = Fraction(x)  # within half a unit of the last digit kept
+    assert abs(read_power(text) - exact) <= Fraction(1, 2) * Fraction(10) ** (1 - digits) * abs(exact)
+
+
+def test_powers_of_ten_by_hand() -> None:
+    assert power_of_ten(0.000012345) == "1.23 × 10⁻⁵"
+    assert power_of_ten(1 / 3_656_158_440_062_976) == "2.74 × 10⁻¹⁶"  # twenty sixes: 1/6**20
+    assert power_of_ten(-0.00002) == "-2 × 10⁻⁵" and decimal(-0.00002) == "-2 × 10⁻⁵"
+    assert power_of_ten(9.9996e-7, 4) == "1 × 10⁻⁶"  # rounding carries into the exponent
+    assert decimal(0.00004999) == "5 × 10⁻⁵" and decimal(0.00005) == "0.0001"

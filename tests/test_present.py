@@ -70,7 +70,7 @@ def test_long_lists_are_left_to_the_tables_in_html_and_markdown() -> None:
 
 
 @pytest.mark.parametrize(
-    ("value", "text"), [(0.0, "0"), (-0.00001, "-1e-05"), (123.456789, "123.4568"), (3.0, "3")]
+    ("value", "text"), [(0.0, "0"), (-0.00001, "-1 × 10⁻⁵"), (123.456789, "123.4568"), (3.0, "3")]
 )
 def test_decimal(value: float, text: str) -> None:
     assert decimal(value) == text

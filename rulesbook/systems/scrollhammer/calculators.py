@@ -16,7 +16,7 @@ from typing import Any
 from rulesbook.calculators import BoolInput, ChoiceInput, Column, IntInput, Output, calculator
 from rulesbook.dice import Outcome, RollTest
 from rulesbook.errors import InputError
-from rulesbook.results import CalcResult, Table, fraction_str
+from rulesbook.results import CalcResult, Table, fraction_str, percent
 from rulesbook.systems.scrollhammer.choices import CHOICES, ScrollhammerChoices, ScrollhammerReadings
 from rulesbook.systems.scrollhammer.rules import (
     SPECIAL_RULES,
@@ -226,7 +226,7 @@ def morale_check_calculator(
         lines.append("A double 1 passes whatever the modifiers (Insane Heroism).")
     lines.append(
         f"{passing} of the {len(natural)} equally likely rolls pass: "
-        f"P(pass) = {fraction_str(p)} ≈ {float(p):.1%}."
+        f"P(pass) = {fraction_str(p)} ≈ {percent(float(p))}."
     )
     values = {"p_pass": p, "p_fail": 1 - p, "modified_ld": test.target}
     return CalcResult(values=values, tables=(grid,), explanation=tuple(lines))
@@ -324,7 +324,7 @@ def leadership_test_calculator(
         "automatic-pass": "The unit passes without rolling.",
         "not-taken": "The unit does not take Morale checks at all: morale has no effect on it.",
     }
-    lines = [words[requirement], f"P(pass) = {fraction_str(p)} ≈ {float(p):.1%}."]
+    lines = [words[requirement], f"P(pass) = {fraction_str(p)} ≈ {percent(float(p))}."]
     if special_rule == "always-passes-morale" and test_kind == "leadership-test":
         lines.append("Always passing Morale checks does not cover other Leadership tests such as Shouts.")
     values = {"p_pass": p, "p_fail": 1 - p, "requirement": requirement}
@@ -570,7 +570,7 @@ def break_test_calculator(
     lost = f"{lost_by}" if per_point == 1 else f"{per_point} × {lost_by}"
     lines = [
         f"Ld {ld} − {lost} (lost by){'' if not modifier else f' {modifier:+d}'} = {test.target}.",
-        f"P(hold) = {fraction_str(p)} ≈ {float(p):.1%}.",
+        f"P(hold) = {fraction_str(p)} ≈ {percent(float(p))}.",
     ]
     margins = probability_rows((m, break_test(ld, m, modifier, choices).p_pass()) for m in range(1, 9))
     table = Table(

@@ -15,7 +15,7 @@ from typing import Any
 from rulesbook.calculators import BoolInput, Column, DiceInput, IntInput, Output, calculator
 from rulesbook.dice import DiceExpr
 from rulesbook.errors import InputError
-from rulesbook.results import CalcResult, Table, fraction_str
+from rulesbook.results import CalcResult, Table, fraction_str, percent
 from rulesbook.systems.scrollhammer.calculators import LD_INPUT
 from rulesbook.systems.scrollhammer.choices import CHOICES, ScrollhammerChoices, ScrollhammerReadings
 from rulesbook.systems.scrollhammer.fall_back import FallBackChain, fall_back_chain, fall_back_roll
@@ -230,9 +230,9 @@ def fall_back_calculator(
         f"Each Regroup test passes with {fraction_str(p_test)} ({rule}).",
         f'A failed test means another {fall_back_dice}" Fall Back move; a roll of at least the '
         f'distance left ({distance}" at the start) takes the unit off the table.',
-        f"After {phases} phase(s): fled {float(chain.p_removed):.1%}, "
-        f"regrouped {float(chain.p_regrouped):.1%}, "
-        f"still falling back {float(chain.p_falling_back):.1%}.",
+        f"After {phases} phase(s): fled {percent(float(chain.p_removed))}, "
+        f"regrouped {percent(float(chain.p_regrouped))}, "
+        f"still falling back {percent(float(chain.p_falling_back))}.",
     ]
     values = {
         "p_removed": chain.p_removed,

@@ -34,7 +34,7 @@ import icepool
 from rulesbook.dice import RollTest, double
 from rulesbook.errors import InputError
 from rulesbook.registry import implements
-from rulesbook.results import Distribution, fraction_str
+from rulesbook.results import Distribution, fraction_str, percent
 from rulesbook.systems.warstrike.choices import CHOICES, WarStrikeChoices
 from rulesbook.systems.warstrike.missions import COUNTERS, Mission, ReserveRoll, Side
 
@@ -260,7 +260,7 @@ def strike_force_morale(
         first = officer_ld_test(officer_ld, choices).p_pass()
         log.append(
             f"The officer (Ld {officer_ld}) takes a Ld test ({readings.ld_test}): passes with "
-            f"{fraction_str(first)} ≈ {float(first):.1%}."
+            f"{fraction_str(first)} ≈ {percent(float(first))}."
         )
         if fanatical:
             log.append(
@@ -276,7 +276,9 @@ def strike_force_morale(
             )
     p = p_if if required and p_if is not None else Fraction(0)
     if required:
-        log.append(f"P(retreat) = {fraction_str(p)} ≈ {float(p):.1%}; P(fight on) = {fraction_str(1 - p)}.")
+        log.append(
+            f"P(retreat) = {fraction_str(p)} ≈ {percent(float(p))}; P(fight on) = {fraction_str(1 - p)}."
+        )
     elif p_if is None:
         log.append("The force fights on for certain.")
     else:
@@ -313,7 +315,7 @@ def _hive_mind_retreat(
         log.append(
             "Fanatical (reroll-failed-units): each failed unit tests once more before the vote is counted."
         )
-    log.append(f"P(the vote withdraws) = {fraction_str(p_withdraw)} ≈ {float(p_withdraw):.1%}.")
+    log.append(f"P(the vote withdraws) = {fraction_str(p_withdraw)} ≈ {percent(float(p_withdraw))}.")
     if fanatical and readings.fanatical_hive_mind == "reroll-whole-check":
         log.append(
             "Fanatical (reroll-whole-check): a withdrawing vote is taken once more, so the force withdraws "

@@ -35,7 +35,7 @@ from rulesbook.calculators import BoolInput, Column, IntInput, OptionalInput, Ou
 from rulesbook.dice import parse_dice  # noqa: F401 (the examples use it)
 from rulesbook.errors import InputError
 from rulesbook.registry import implements
-from rulesbook.results import CalcResult, Distribution, Table, fraction_str
+from rulesbook.results import CalcResult, Distribution, Table, fraction_str, percent
 from rulesbook.systems.wh40k.attached import (
     JOINT_WOUNDS_LIMIT,
     LeaderProfile,
@@ -589,7 +589,7 @@ def attack_and_battle_shock_calculator(*, choices: Wh40kChoices, **values: Any) 
     warnings += pistol_warnings(attackers.weapons, choices)
     lines = [
         f"The attack destroys {float(chain.models_destroyed.mean()):.2f} of {chain.models} models on average.",
-        f"Below Half-strength afterwards: {float(chain.p_below_half):.1%}; Battle-shocked: {float(chain.p_battle_shocked):.1%}.",
+        f"Below Half-strength afterwards: {percent(float(chain.p_below_half))}; Battle-shocked: {percent(float(chain.p_battle_shocked))}.",
     ]
     if leader is not None:
         precise = [w.name for w in attackers.weapons if has_precision(w, choices)]

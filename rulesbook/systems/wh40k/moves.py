@@ -30,7 +30,7 @@ from rulesbook.calculators import BoolInput, IntInput, Output, TextInput, calcul
 from rulesbook.dice import RollTest
 from rulesbook.errors import InputError
 from rulesbook.registry import implements
-from rulesbook.results import CalcResult, Column, Distribution, Table, fraction_str
+from rulesbook.results import CalcResult, Column, Distribution, Table, fraction_str, percent
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
 
 __all__ = [
@@ -272,10 +272,10 @@ def _charge_values(distance: int, reroll: bool, choices: Wh40kChoices) -> tuple[
     if reroll:
         line = (
             f"{dice} ≥ {distance}: {fraction_str(first)} on the first roll; a failed roll is re-rolled "
-            f"(both dice), so P = p + (1 − p)·p = {fraction_str(p)} ≈ {float(p):.1%}."
+            f"(both dice), so P = p + (1 − p)·p = {fraction_str(p)} ≈ {percent(float(p))}."
         )
     else:
-        line = f"{dice} ≥ {distance}: P = {fraction_str(p)} ≈ {float(p):.1%}."
+        line = f"{dice} ≥ {distance}: P = {fraction_str(p)} ≈ {percent(float(p))}."
     return {"p_success": p, "p_first_roll": first}, line
 
 
@@ -421,7 +421,7 @@ def advance_calculator(*, move: int, distance: int, reroll: bool, choices: Wh40k
     dist = advance_distribution(move, choices)
     dense = [dist.p(k) for k in range(dist.outcomes()[-1] + 1)]
     dice = choices.parameters.advance_dice
-    line = f"{move} + {dice} ≥ {distance}: P = {fraction_str(p)} ≈ {float(p):.1%}" + (
+    line = f"{move} + {dice} ≥ {distance}: P = {fraction_str(p)} ≈ {percent(float(p))}" + (
         " (a roll that falls short is re-rolled once)." if reroll else "."
     )
     return CalcResult(

@@ -16,7 +16,7 @@ from typing import Any
 from rulesbook.calculators import Column, DiceInput, IntInput, Output, calculator
 from rulesbook.dice import DiceExpr
 from rulesbook.errors import InputError
-from rulesbook.results import CalcResult, Distribution, Table, fraction_str
+from rulesbook.results import CalcResult, Distribution, Table, fraction_str, percent
 from rulesbook.systems.wh40k.attack_path import dense
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
 from rulesbook.systems.wh40k.rules import (
@@ -94,7 +94,7 @@ def battle_shock_calculator(*, leadership: int, modifier: int, choices: Wh40kCho
     lines = (
         f"Roll {choices.parameters.battle_shock_dice}{modifier:+d}; "
         f"{leadership + choices.parameters.battle_shock_margin} or more passes: "
-        f"P(pass) = {fraction_str(p)} ≈ {float(p):.1%}.",
+        f"P(pass) = {fraction_str(p)} ≈ {percent(float(p))}.",
         "A failed test leaves the unit Battle-shocked (OC 0, no Stratagems) until your next Command phase.",
     )
     return CalcResult(
