@@ -242,8 +242,8 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def _rss_mb(root_pid: int) -> float:
-    """Resident memory of ``root_pid`` and all its descendants, MB (from /proc)."""
+def _descendants(root_pid: int) -> list[int]:
+    """``root_pid`` and all its descendants (from /proc)."""
     children: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -253,10 +253,18 @@ def _rss_mb(root_pid: int) -> float:
                 continue
             ppid = int(stat.rsplit(")", 1)[1].split()[1])
             children.setdefault(ppid, []).append(int(entry))
-    total, todo = 0, [root_pid]
+    found, todo = [], [root_pid]
     while todo:
         pid = todo.pop()
+        found.append(pid)
         todo.extend(children.get(pid, []))
+    return found
+
+
+def _rss_mb(root_pid: int) -> float:
+    """Resident memory of ``root_pid`` and all its descendants, MB (from /proc)."""
+    total = 0
+    for pid in _descendants(root_pid):
         try:
             for line in Path(f"/proc/{pid}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
@@ -275,13 +283,27 @@ def _cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _server_cpu_s(root_pid: int) -> dict[int, float]:
+    """CPU seconds of each server process (``rulesbook serve`` and the processes it forked to
+    serve; not the compute workers)."""
+    cpu = {}
+    for pid in _descendants(root_pid):
+        try:
+            command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"rulesbook.cli" in command and b"serve" in command:
+            cpu[pid] = _cpu_s(pid)
+    return cpu
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
 
 
-def start_server(workers: int | None) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(workers: int | None, processes: int = 1) -> tuple[subprocess.Popen[bytes], str]:
     port = _free_port()
     site = Path(tempfile.mkdtemp(prefix="rulesbook-bench-site-"))
     (site / "index.html").write_text("<!doctype html><title>bench</title>")  # no site build needed
@@ -289,6 +311,8 @@ def start_server(workers: int | None) -> tuple[subprocess.Popen[bytes], str]:
     cmd += ["--port", str(port), "--site-dir", str(site)]
     if workers:
         cmd += ["--workers", str(workers)]
+    if processes > 1:
+        cmd += ["--processes", str(processes)]
     env = {**os.environ, "RULESBOOK_GAMES_DIR": tempfile.mkdtemp(prefix="rulesbook-bench-games-")}
     env["PYTHONPATH"] = str(ROOT)
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -317,7 +341,7 @@ async def main_async(args: argparse.Namespace, base: str, server_pid: int | None
 
     sampler = asyncio.get_running_loop().create_task(sample_memory())
     idle_mb = _rss_mb(server_pid) if server_pid else float("nan")
-    cpu_before = _cpu_s(server_pid) if server_pid else 0.0
+    cpu_before = _server_cpu_s(server_pid) if server_pid else {}
     players: list[Player] = []
     tasks = []
     slow: Player | None = None
@@ -345,7 +369,8 @@ async def main_async(args: argparse.Namespace, base: str, server_pid: int | None
     steady_from = all_open.result()
     wall = time.perf_counter() - start
     sampler.cancel()
-    loop_cpu = _cpu_s(server_pid) - cpu_before if server_pid else float("nan")
+    cpu_after = _server_cpu_s(server_pid) if server_pid else {}
+    per_process = [round(t - cpu_before.get(pid, 0.0), 2) for pid, t in sorted(cpu_after.items())]
     figures: dict[str, Any] = {
         "sessions": args.sessions,
         "changes_per_session": args.changes,
@@ -356,7 +381,8 @@ async def main_async(args: argparse.Namespace, base: str, server_pid: int | None
         "load_average_1min": round(os.getloadavg()[0], 2),
         "server_rss_idle_mb": round(idle_mb, 1),
         "server_rss_peak_mb": round(peak[0], 1),
-        "server_event_loop_cpu_s": round(loop_cpu, 2),
+        "server_event_loop_cpu_s": round(sum(per_process), 2) if server_pid else float("nan"),
+        "server_processes_cpu_s": per_process,
         "pages": len(players) + (slow is not None),
         "answers": sum(len(p.answers_s) for p in players) + (len(slow.answers_s) if slow else 0),
     }
@@ -400,6 +426,7 @@ def main() -> None:
         "--slow-head-start", type=float, default=1.0, help="seconds the slow session starts early"
     )
     parser.add_argument("--workers", type=int, default=None, help="serve --workers (default: the server's)")
+    parser.add_argument("--processes", type=int, default=1, help="serve --processes (default 1)")
     parser.add_argument("--url", help="use this running server instead of starting one (no memory figures)")
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args()
@@ -407,7 +434,7 @@ def main() -> None:
     if args.url:
         base, pid = args.url.rstrip("/"), None
     else:
-        proc, base = start_server(args.workers)
+        proc, base = start_server(args.workers, args.processes)
         pid = proc.pid
     try:
         figures = asyncio.run(main_async(args, base, pid))

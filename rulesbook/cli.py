@@ -270,6 +270,13 @@ register(cli)  # variants, compare, sweep (rulesbook.whatif_cli)
     help="Worker processes computing the answers [default: one more than the cores].",
 )
 @click.option(
+    "--processes",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Server processes sharing the port (each builds and serves its own players' pages).",
+)
+@click.option(
     "--time-limit",
     type=click.FloatRange(0.5, 600),
     default=10.0,
@@ -277,7 +284,13 @@ register(cli)  # variants, compare, sweep (rulesbook.whatif_cli)
     help="Seconds one answer may take before it is stopped with a message.",
 )
 def serve_cmd(
-    port: int, host: str, no_build: bool, site_dir: str | None, workers: int | None, time_limit: float
+    port: int,
+    host: str,
+    no_build: bool,
+    site_dir: str | None,
+    workers: int | None,
+    processes: int,
+    time_limit: float,
 ) -> None:
     """Build the rulebook site and serve it with the live calculators (offline).
 
@@ -296,6 +309,7 @@ def serve_cmd(
             site_dir=site_dir,
             workers=workers,
             time_limit=time_limit,
+            processes=processes,
         )
     except InputError as exc:
         _fail(str(exc))

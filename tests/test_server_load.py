@@ -17,6 +17,7 @@ import html
 import importlib.util
 import sys
 import threading
+import time
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Any
@@ -182,3 +183,70 @@ def test_a_slow_answer_does_not_hold_up_another_session(served: Any) -> None:
     answers, slow_text = [html.unescape(text) for text in answers], html.unescape(slow_text)
     assert all('data-key="p_pass_exact"' in text for text in answers), answers
     assert 'data-key="error"' not in slow_text and 'data-key="' in slow_text, slow_text
+
+
+def test_two_server_processes_each_session_with_its_own_query_and_all_end_together() -> None:
+    """``rulesbook serve --processes 2``: pages are rendered from a session already built for the
+    path and each player's session is built by the process its websocket reaches; the query
+    string still sets the form, every session answers, and stopping the server stops them all."""
+    bench = _bench()
+    proc, base = bench.start_server(workers=1, processes=2)
+    try:
+        servers = [p for p in bench._descendants(proc.pid) if p in bench._server_cpu_s(proc.pid)]
+        assert len(servers) == 3  # the one started and the two it forked
+        from tornado.httpclient import AsyncHTTPClient
+
+        async def open_one(http: Any, path: str) -> Any:
+            session = bench.Session(base, path)
+            await session.open(http)
+            await session.first_answer(120)
+            return session
+
+        async def main() -> list[tuple[Any, ...]]:
+            http = AsyncHTTPClient()
+            paths = ["calc/scrollhammer.morale-check", "calc/scrollhammer.morale-check?ld=9"]
+            paths += ["calc/scrollhammer.morale-check?ld=4&embed=1", "calc/wh40k.battle-shock?leadership=8"]
+            paths += ["calc/scrollhammer.break-test", "calc/wh40k.attack?models=3"] * 3
+            sessions = await asyncio.gather(*(open_one(http, path) for path in paths))
+            seen = []
+            try:
+                for session in sessions[:4]:
+                    key = "leadership" if "battle-shock" in session.path else "ld"
+                    nav = [
+                        m
+                        for m in session.models.values()
+                        if "rb-nav" in m["attributes"].get("css_classes", [])
+                    ]
+                    seen.append(
+                        (
+                            session.path,
+                            session.value_of(f"rb-input-{key}"),
+                            nav[0]["attributes"].get("visible"),
+                        )
+                    )
+                # stylesheets from this server, never Panel's CDN (the site works offline)
+                urls = [str(m["attributes"].get("url", "")) for s in sessions for m in s.models.values()]
+                assert any("static/extensions/panel" in url for url in urls)
+                assert not any("cdn.holoviz.org" in url for url in urls)
+                answers = await asyncio.gather(
+                    *(s.change("rb-input-ld", 5, 120) for s in sessions if "break-test" in s.path)
+                )
+                seen.append(tuple(html.unescape(a) for a in answers))
+            finally:
+                for session in sessions:
+                    session.close()
+            return seen
+
+        seen = asyncio.run(main())
+        plain, nine, embedded, battle_shock, answers = seen
+        assert plain[1] == 7 and nine[1] == 9 and embedded[1] == 4 and battle_shock[1] == 8, seen
+        assert plain[2] is not False and embedded[2] is False  # ?embed=1 hides the site header
+        assert len(answers) == 3 and all('data-key="p_pass_exact"' in a for a in answers), answers
+    finally:
+        proc.terminate()
+        proc.wait(30)
+    for _ in range(300):  # the forked processes end with the one started (parent death signal)
+        if not any(Path(f"/proc/{pid}").exists() for pid in servers):
+            break
+        time.sleep(0.1)
+    assert not any(Path(f"/proc/{pid}").exists() for pid in servers)

@@ -327,7 +327,9 @@ class CalculatorApp:
             return
         synced = {key: w for key, w in self.widgets.items() if key not in self.uploads}  # never a file
         synced["variant"] = self.compare
-        raw = dict(urllib.parse.parse_qsl(location.search.lstrip("?"), keep_blank_values=True))
+        # the query the page was asked with (the session's arguments: the websocket that may
+        # build this session has no query of its own, rulesbook serve --processes)
+        raw = {key: _text(values[-1]) for key, values in (pn.state.session_args or {}).items() if values}
         for key, text in raw.items():
             widget = synced.get(key)
             if widget is None:
@@ -345,6 +347,10 @@ class CalculatorApp:
 
         for widget in synced.values():
             widget.param.watch(write_back, "value")
+
+
+def _text(value: Any) -> str:
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
 
 
 def _to_query(value: Any) -> str:

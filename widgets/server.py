@@ -1,6 +1,6 @@
 """The local rulebook server: the built site and every calculator live, in one process, offline.
 
-Routes (one Panel/Bokeh server, one process):
+Routes (one Panel/Bokeh server; one process, or ``processes`` on the one port):
 
 * ``/`` redirects to ``/site/`` (``GET`` and ``HEAD``) — the mkdocs site (built first unless
   ``build=False``, into a per-user cache folder unless ``site_dir`` names one); a path with a NUL byte is a 400, an unknown path — or one climbing out of
@@ -18,7 +18,9 @@ for, so the event loop goes on answering while pages are built (:func:`_build_se
 and Bokeh's development-time checks are skipped (:func:`_without_development_checks`; the tests
 validate every served page instead). Building a page is Python holding the interpreter lock
 (60-130 ms of CPU here), so one server process builds about ten pages a second however many
-arrive at once: see bench/README.md (``server_load.py``) for fifty players at once.
+arrive at once: see bench/README.md (``server_load.py``) for fifty players at once. With
+``processes`` > 1 (``rulesbook serve --processes N``) each process builds the sessions whose
+websockets it receives (:func:`_several_processes`).
 
 Panel's own resources are served by this server (no CDN). Start it with ``rulesbook serve``.
 """
@@ -40,7 +42,7 @@ from tornado.web import HTTPError, RedirectHandler, RequestHandler, StaticFileHa
 
 from rulesbook.errors import InputError, quote
 from rulesbook.registry import registry
-from widgets.workers import ComputePool
+from widgets.workers import ComputePool, default_workers
 
 __all__ = [
     "NOT_FOUND",
@@ -227,6 +229,7 @@ def serve(
     show: bool = False,
     workers: int | None = None,
     time_limit: float = 10.0,
+    processes: int = 1,
 ) -> None:
     """Build the site (unless ``build`` is False and it exists) and serve everything.
 
@@ -234,7 +237,12 @@ def serve(
     see :func:`prepare_site`).
 
     Answers are computed by ``workers`` processes (default: one more than the cores), each
-    answer stopped after ``time_limit`` seconds with a one-line message."""
+    answer stopped after ``time_limit`` seconds with a one-line message.
+
+    ``processes`` > 1 runs that many server processes on the one port (Bokeh's ``num_procs``),
+    each with its own sessions and its own ``workers`` (default then: the cores shared out, plus
+    one); see :func:`_several_processes`.
+    """
     import panel as pn
 
     from widgets.page import page_title
@@ -242,19 +250,27 @@ def serve(
     site = prepare_site(site_dir, build)
     pn.extension(inline=True)
     patterns = site_routes(site)
-    pool = ComputePool(workers, time_limit)
+    if processes > 1:
+        workers = workers or default_workers(processes)
+    pool = ComputePool(workers, time_limit, lazy=processes > 1)  # (then started in each process)
     apps = app_factories(pool)
     origins = [f"{h}:{port}" for h in ("localhost", "127.0.0.1", host)]
     print(
         f"rulesbook: serving http://{host}:{port}/ (site) and {len(apps)} live apps under /calc/ and /app/;"
-        f" {pool.workers} worker processes compute the answers (at most {time_limit:g} s each)",
+        f" {pool.workers} worker processes compute the answers (at most {time_limit:g} s each)"
+        + (f", in each of {processes} server processes" if processes > 1 else ""),
         flush=True,
     )
     _answer_without_waiting()
     _without_nagle()
     _without_development_checks()
-    _build_sessions_off_the_loop()
     _page_resources_once()
+    extra: dict[str, Any] = {}
+    if processes > 1:
+        _several_processes()
+        extra["num_procs"] = processes
+    else:
+        _build_sessions_off_the_loop()
     try:
         pn.serve(
             apps,
@@ -266,6 +282,7 @@ def serve(
             websocket_origin=origins,
             extra_patterns=patterns,
             threaded=False,
+            **extra,
         )
     finally:
         pool.shutdown()
@@ -428,3 +445,99 @@ def _page_resources_once() -> None:
 
     panel_server.bundle_resources = bundle_resources  # type: ignore[attr-defined]
     panel_server._rulesbook_bundles = True  # type: ignore[attr-defined]
+
+
+def _reuse_page_sessions() -> None:
+    """Render a page request from a session already built for that page (Panel's
+    ``reuse_sessions``), and let the page's websocket build the player's own session.
+
+    With several server processes, the page request and its websocket are two connections that
+    may reach different processes; a page request that built the session would have it built
+    twice whenever they do. Here a process builds one session per page path (the first request;
+    requests arriving meanwhile wait for it rather than building their own) and renders every
+    later request of that path from it with a new session id that carries the request's own
+    query string, so the websocket's process builds the player's session once, from that id.
+    """
+    import asyncio
+
+    from panel.config import config
+    from panel.io.server import DocHandler
+    from panel.io.state import state
+
+    config.reuse_sessions = True
+    if getattr(DocHandler, "_rulesbook_reuse", False):
+        return
+    panel_get: Any = DocHandler.get
+    first: dict[str, asyncio.Lock] = {}
+
+    async def get_after_the_first(self: Any, *args: Any, **kwargs: Any) -> Any:
+        path = self.request.path
+        if path in state._session_key_funcs:  # (Panel's mark that one was built for this path)
+            return await panel_get(self, *args, **kwargs)
+        # Panel decides whether to reuse before it waits for the session: wait here instead,
+        # or every request arriving during the first build would be given the first session
+        async with first.setdefault(path, asyncio.Lock()):
+            return await panel_get(self, *args, **kwargs)
+
+    DocHandler.get = get_after_the_first  # type: ignore[method-assign]
+    DocHandler._rulesbook_reuse = True  # type: ignore[attr-defined]
+
+
+def _processes_end_with_the_server() -> None:
+    """Each forked server process ends when the process that started them ends (Linux's parent
+    death signal), so stopping ``rulesbook serve`` stops all of them."""
+    import ctypes
+    import signal
+
+    def in_child() -> None:
+        with contextlib.suppress(Exception):
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+    os.register_at_fork(after_in_child=in_child)
+
+
+def _several_processes() -> None:
+    """Serve from several processes (``rulesbook serve --processes N``), each session built once.
+
+    A page request is rendered from a session already built for that page
+    (:func:`_reuse_page_sessions`), so only the process that receives the page's websocket
+    builds the player's session. That process builds it on its event loop, and each process
+    accepts one new connection per turn of its loop: a process busy building does not accept
+    the next connection, so the system hands it to a process that is free. (With a builder
+    thread, the loop of a busy process stays free to accept, and one process took two thirds of
+    the websockets; tornado's loop also accepts up to 128 waiting connections at once.)
+    """
+    import asyncio
+
+    import tornado.netutil
+    from bokeh.server.contexts import ApplicationContext
+
+    _reuse_page_sessions()
+    _processes_end_with_the_server()
+    tornado.netutil._DEFAULT_BACKLOG = 1  # (read by its accept loop)
+
+    async def initialize_here(self: Any, doc: Any) -> None:
+        self._application.initialize_document(doc)
+        _local_stylesheets(doc)
+        await asyncio.sleep(0)
+
+    ApplicationContext._initialize_document_async = initialize_here  # type: ignore[method-assign]
+
+
+def _local_stylesheets(doc: Any) -> None:
+    """Point the document's Panel stylesheets at this server, as rendering its page would have.
+
+    Panel rewrites them from its CDN to the server's own copy while it renders a session's page
+    (``server_html_page_for_session``, which also notes the address for models made later); a
+    session built for a websocket has no page of its own, and the offline site must never load a
+    stylesheet from the network."""
+    from panel.config import config
+    from panel.io.resources import LOCAL_DIST, patch_model_css
+    from panel.io.state import set_curdoc, state
+
+    with set_curdoc(doc):
+        dist_url = f"{state.rel_path}/{LOCAL_DIST}" if state.rel_path else LOCAL_DIST
+        doc._template_variables["theme_name"] = config.theme
+        doc._template_variables["dist_url"] = dist_url  # (models made later read it)
+        for root in doc.roots:
+            patch_model_css(root, dist_url=dist_url)

@@ -79,9 +79,12 @@ class _WorkerDied(RuntimeError):
     """The worker process ended while it ran a job."""
 
 
-def default_workers() -> int:
+def default_workers(processes: int = 1) -> int:
     """One worker more than the machine has cores (at least three): a slow answer keeps one
-    worker busy while the others go on answering the cheap inputs of everyone else."""
+    worker busy while the others go on answering the cheap inputs of everyone else. For each of
+    several server ``processes``: the cores shared out among them, plus one (at least two)."""
+    if processes > 1:
+        return max(1, (os.cpu_count() or 1) // processes) + 1
     return max(2, os.cpu_count() or 1) + 1
 
 
@@ -183,15 +186,26 @@ class ComputePool:
     its pipe (without holding the GIL); jobs queue in submission order.
     """
 
-    def __init__(self, workers: int | None = None, time_limit: float = 10.0) -> None:
+    def __init__(self, workers: int | None = None, time_limit: float = 10.0, *, lazy: bool = False) -> None:
         self.workers = workers or default_workers()
         self.time_limit = time_limit
         self._ctx = multiprocessing.get_context("forkserver")
         self._ctx.set_forkserver_preload(["widgets.preload"])
-        self._idle: queue.SimpleQueue[_Worker] = queue.SimpleQueue()
-        self._all: list[_Worker] = []
         self._lock = threading.Lock()
-        self._threads = ThreadPoolExecutor(self.workers, thread_name_prefix="rulesbook-compute")
+        self._owner = 0  # the process whose workers these are (0: none started yet)
+        if not lazy:
+            self._start()
+
+    def _start(self) -> None:
+        """Start the threads and worker processes, in this process: a lazy pool made before the
+        server forks its processes starts in each of them at its first job, never in the parent."""
+        with self._lock:
+            if self._owner == os.getpid():
+                return
+            self._idle: queue.SimpleQueue[_Worker] = queue.SimpleQueue()
+            self._all: list[_Worker] = []
+            self._threads = ThreadPoolExecutor(self.workers, thread_name_prefix="rulesbook-compute")
+            self._owner = os.getpid()
         for _ in range(self.workers):
             self._idle.put(self._spawn())
 
@@ -223,6 +237,8 @@ class ComputePool:
 
     def submit(self, func: Callable[..., Any], *args: Any) -> Job:
         """Queue ``func(*args)`` (both must pickle); returns its :class:`Job`."""
+        if self._owner != os.getpid():
+            self._start()
         job = Job((func, args))
         job.future = self._threads.submit(self._run, job)
         return job
@@ -230,10 +246,14 @@ class ComputePool:
     def pids(self) -> list[int]:
         """The worker processes' ids (the load benchmark adds up their memory)."""
         with self._lock:
+            if self._owner != os.getpid():
+                return []
             return [w.proc.pid for w in self._all if w.proc.pid is not None]
 
     def shutdown(self) -> None:
-        """Stop the threads and the worker processes."""
+        """Stop the threads and the worker processes (those of this process)."""
+        if self._owner != os.getpid():
+            return
         self._threads.shutdown(wait=False, cancel_futures=True)
         with self._lock:
             workers = list(self._all)
