@@ -19,9 +19,10 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Iterator
-from typing import Protocol
+from typing import Protocol, cast
 
 from rulesbook.registry import registry
 
@@ -32,23 +33,32 @@ class _Cached(Protocol):
     def cache_clear(self) -> None: ...
 
 
-def _is_cache(obj: object) -> bool:
-    return callable(getattr(obj, "cache_clear", None)) and callable(getattr(obj, "cache_info", None))
+_FUNCTOOLS_CACHE: type = type(functools.lru_cache(maxsize=None)(len))
+"""The type of every :mod:`functools` cache (``lru_cache`` and ``cache`` give the same wrapper)."""
+
+
+def _module_caches() -> Iterator[tuple[str, str, _Cached]]:
+    """(module name, attribute, cache) for every :mod:`functools` cache a loaded rulesbook module
+    defines, in no particular order: one pass over the modules' values, each checked by type."""
+    for module_name, module in list(sys.modules.items()):
+        if module is None or not (module_name == "rulesbook" or module_name.startswith("rulesbook.")):
+            continue
+        found = [(attr, obj) for attr, obj in vars(module).items() if type(obj) is _FUNCTOOLS_CACHE]
+        for attr, obj in found:
+            if getattr(obj, "__module__", None) == module_name:
+                yield module_name, attr, cast(_Cached, obj)
 
 
 def intermediate_caches() -> Iterator[tuple[str, _Cached]]:
-    """(qualified name, cached function) for every :mod:`functools` cache a loaded rulesbook module defines.
+    """(qualified name, cached function) for every :mod:`functools` cache a loaded rulesbook module
+    defines, sorted by name.
 
     >>> names = [name for name, _ in intermediate_caches()]
     >>> "rulesbook.dice._roll_test_distribution" in names
     True
     """
-    for module_name, module in sorted(sys.modules.items()):
-        if module is None or not (module_name == "rulesbook" or module_name.startswith("rulesbook.")):
-            continue
-        for attr, obj in sorted(vars(module).items()):
-            if _is_cache(obj) and getattr(obj, "__module__", None) == module_name:
-                yield f"{module_name}.{attr}", obj
+    found = sorted((f"{module_name}.{attr}", obj) for module_name, attr, obj in _module_caches())
+    yield from found
 
 
 def clear_caches(*, results: bool = True, intermediate: bool = True) -> None:
@@ -57,10 +67,16 @@ def clear_caches(*, results: bool = True, intermediate: bool = True) -> None:
     ``clear_caches(intermediate=False)`` times a calculator's recomputation with the dice caches
     warm (as in a running server); ``clear_caches(results=False)`` keeps results and forgets the
     rest (for timing a compute function called directly).
+
+    The modules are looked through afresh at every call (a module loaded, or a cache replaced,
+    since the last call is found), in one light pass: a benchmark resets before every timed call,
+    and a heavier pass (sorting every module's names and asking every object for a
+    ``cache_clear``, 0.5-0.9 ms) pushed the timed call's own code and data out of the processor's
+    caches, adding 30-100 % to a 15 µs call (issue 14; bench/README.md).
     """
     if results:
         for calc in registry().calculators.values():
             calc.cache_clear()
     if intermediate:
-        for _, cached in intermediate_caches():
+        for _, _, cached in _module_caches():
             cached.cache_clear()

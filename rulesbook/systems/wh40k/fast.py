@@ -240,11 +240,15 @@ def fast_attack(calc: Calculator, v: dict[str, Any]) -> DeferredResult | None:
     if fnp is None and count <= 2:
         sides, low = damage.sides, damage.modifier + count
         pden = sides**count
-        step = {0: (d - u) * pden}
-        for above, w in _DAMAGE_ROLLS[count][sides]:
-            roll = low + above  # reduced, never below the minimum (nor raised to it)
-            x = roll - reduction if roll - reduction > minimum else (minimum if minimum < roll else roll)
-            step[x] = step.get(x, 0) + u * w
+        if count == 1 and not reduction and 0 < low >= minimum:  # one die: each face a packet as rolled
+            step = dict.fromkeys(range(low, low + sides), u)
+            step[0] = (d - u) * pden
+        else:
+            step = {0: (d - u) * pden}
+            for above, w in _DAMAGE_ROLLS[count][sides]:
+                roll = low + above  # reduced, never below the minimum (nor raised to it)
+                x = roll - reduction if roll - reduction > minimum else (minimum if minimum < roll else roll)
+                step[x] = step.get(x, 0) + u * w
     else:
         pairs, pden = packet_weights(damage, reduction, fnp, minimum)
         step = {0: (d - u) * pden}
