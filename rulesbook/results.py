@@ -583,7 +583,7 @@ def _numeric_column(table: Table, i: int) -> bool:
 
 def _cell(value: object) -> str:
     if isinstance(value, float):
-        return f"{value:.4f}"
+        return fixed(value, 4)  # four decimals; a tiny nonzero value as a power of ten, never 0.0000
     if isinstance(value, Fraction):
         return fraction_str(value)
     if isinstance(value, bool):

@@ -183,3 +183,15 @@ def test_fixed_keeps_its_decimals_and_never_shows_a_nonzero_value_as_zero(x: flo
 def test_fixed_by_hand() -> None:
     assert fixed(2 / 3) == "0.67" and fixed(2.5) == "2.50" and fixed(7, 0) == "7"
     assert fixed(0.000123) == "1.23 × 10⁻⁴" and fixed(-0.004) == "-4 × 10⁻³" and fixed(0.005001) == "0.01"
+
+
+def test_a_table_never_shows_a_tiny_number_as_zero() -> None:
+    from rulesbook.results import Table
+
+    table = Table("t", "T", ("k", "mean"), ((1, 2.5), (2, 0.0000123), (3, 0.0)))
+    assert [cell for row in table.rows for cell, _ in table.cells(row)][1::2] == [
+        "2.5000",
+        "1.23 × 10⁻⁵",
+        "0.0000",
+    ]
+    assert "1.23 × 10⁻⁵" in table.to_markdown() and "1.23 × 10⁻⁵" in table.to_html()
