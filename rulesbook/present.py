@@ -41,9 +41,9 @@ from rulesbook.results import (
     CalcResult,
     Table,
     exact_note,
+    fixed,
     fraction_str,
     percent,
-    power_of_ten,
     short_fraction,
 )
 
@@ -98,10 +98,8 @@ def decimal(value: float) -> str:
     >>> decimal(9.259259), decimal(1.0), decimal(-2.5), decimal(0.000012345), decimal(-1e-20)
     ('9.2593', '1', '-2.5', '1.23 × 10⁻⁵', '-1 × 10⁻²⁰')
     """
-    if value and abs(value) < 0.00005:
-        return power_of_ten(value)
-    text = f"{value:.4f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
+    text = fixed(value, 4)
+    return text if "×" in text else text.rstrip("0").rstrip(".")
 
 
 def probability_text(value: float) -> str:

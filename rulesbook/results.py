@@ -36,6 +36,7 @@ __all__ = [
     "Table",
     "exact_html",
     "exact_note",
+    "fixed",
     "fold_both_lose",
     "fraction_str",
     "is_exact_list",
@@ -345,6 +346,18 @@ def _times_ten(mantissa: str, exponent: int) -> str:
     return f"{mantissa} × 10{str(exponent).translate(_SUPERSCRIPT)}"
 
 
+def fixed(value: float, places: int = 2) -> str:
+    """A number with ``places`` decimals, as explanation lines write means (``2.50``), except
+    that a nonzero value those decimals would show as zero keeps three significant digits as a
+    :func:`power_of_ten` (an average of 0.004 models lost is not ``0.00``).
+
+    >>> fixed(2.5), fixed(1 / 3, 3), fixed(0.004), fixed(-0.0001), fixed(0.0), fixed(-0.0)
+    ('2.50', '0.333', '4 × 10⁻³', '-1 × 10⁻⁴', '0.00', '0.00')
+    """
+    text = f"{value or 0.0:.{places}f}"
+    return power_of_ten(value) if value and float(text) == 0 else text
+
+
 def percent(value: float) -> str:
     """A probability as a percentage with three significant digits (never rounded to 0 or 100).
 
@@ -570,7 +583,7 @@ def _numeric_column(table: Table, i: int) -> bool:
 
 def _cell(value: object) -> str:
     if isinstance(value, float):
-        return f"{value:.4f}"
+        return fixed(value, 4)  # four decimals; a tiny nonzero value as a power of ten, never 0.0000
     if isinstance(value, Fraction):
         return fraction_str(value)
     if isinstance(value, bool):

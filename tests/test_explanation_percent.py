@@ -13,7 +13,7 @@ from fractions import Fraction
 import pytest
 
 from rulesbook.registry import registry
-from rulesbook.results import percent
+from rulesbook.results import fixed, percent
 
 _PAIR = re.compile(r"(\d+/\d+|\b[01]\b) ≈ ((?:> )?\d+(?:\.\d+)?(?: × 10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)?%)")
 _ROUNDED_AWAY = re.compile(r"(?<![\d.])(0\.0+|100\.0+)%")
@@ -67,6 +67,11 @@ def test_near_certain_and_tiny_chances_after_an_attack() -> None:
     (line,) = [x for x in lines if x.startswith("Below Half-strength")]
     assert line.startswith(f"Below Half-strength afterwards: {percent(float(below))};")
     assert "0.000188%" in line and " × 10⁻" in line.split("Battle-shocked:")[1]
+    # the losses of a Desperate Escape that almost never happens: an average, not "0.00"
+    mean = values["mean_escape_losses"]
+    assert isinstance(mean, float) and 0 < mean < 0.005
+    (line,) = [x for x in lines if x.startswith("If the Battle-shocked unit Falls Back")]
+    assert f"tests; {fixed(mean)} models are lost on average." in line and "0.00" not in line
 
 
 def test_a_nearly_certain_regroup_is_not_rounded_to_certainty() -> None:

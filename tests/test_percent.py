@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from rulesbook.calculators import Output
 from rulesbook.present import decimal, probability_text, shown_values
-from rulesbook.results import PERCENT_FLOOR, percent, power_of_ten
+from rulesbook.results import PERCENT_FLOOR, fixed, percent, power_of_ten
 
 _POWER = re.compile(r"^(\d+(?:\.\d+)?) × 10([⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)%$")
 _DIGITS = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
@@ -163,3 +163,35 @@ def test_powers_of_ten_by_hand() -> None:
     assert power_of_ten(-0.00002) == "-2 × 10⁻⁵" and decimal(-0.00002) == "-2 × 10⁻⁵"
     assert power_of_ten(9.9996e-7, 4) == "1 × 10⁻⁶"  # rounding carries into the exponent
     assert decimal(0.00004999) == "5 × 10⁻⁵" and decimal(0.00005) == "0.0001"
+
+
+@given(numbers, st.integers(0, 4))
+def test_fixed_keeps_its_decimals_and_never_shows_a_nonzero_value_as_zero(x: float, places: int) -> None:
+    text = fixed(x, places)
+    assert "e" not in text
+    if " × 10" in text:  # only what the decimals would round to zero, to three digits
+        assert x != 0 and abs(Fraction(x)) < Fraction(1, 2 * 10**places) * (1 + Fraction(1, 10**6))
+        assert abs(read_power(text) - Fraction(x)) <= Fraction(5, 1000) * abs(Fraction(x))
+    else:  # ``places`` decimals, rounded to nearest
+        whole, _, decimals = text.lstrip("-").partition(".")
+        assert whole.isdigit() and len(decimals) == places and (decimals.isdigit() or not places)
+        assert abs(Fraction(text) - Fraction(x)) <= Fraction(1, 2 * 10**places)
+        assert Fraction(text) != 0 or x == 0
+        assert not text.startswith("-") or Fraction(text) < 0  # no "-0.00"
+
+
+def test_fixed_by_hand() -> None:
+    assert fixed(2 / 3) == "0.67" and fixed(2.5) == "2.50" and fixed(7, 0) == "7"
+    assert fixed(0.000123) == "1.23 × 10⁻⁴" and fixed(-0.004) == "-4 × 10⁻³" and fixed(0.005001) == "0.01"
+
+
+def test_a_table_never_shows_a_tiny_number_as_zero() -> None:
+    from rulesbook.results import Table
+
+    table = Table("t", "T", ("k", "mean"), ((1, 2.5), (2, 0.0000123), (3, 0.0)))
+    assert [cell for row in table.rows for cell, _ in table.cells(row)][1::2] == [
+        "2.5000",
+        "1.23 × 10⁻⁵",
+        "0.0000",
+    ]
+    assert "1.23 × 10⁻⁵" in table.to_markdown() and "1.23 × 10⁻⁵" in table.to_html()

@@ -15,7 +15,9 @@ classes ``am-event-type``, ``am-side``, ``am-detachment``, ``am-war-engine``, ``
 The served tracker also lists the server's saved games (``am-games``, one row per game with
 ``data-game="<id>"`` and a link ``?game=<id>``) and, remembered in the browser's
 ``localStorage``, a link back to the last game played in this browser (``am-continue``), so a
-player who opens the tracker from the navigation finds the game again.
+player who opens the tracker from the navigation finds the game again. A served page gets its
+game id (its address) when it opens, but the game's file (:class:`widgets.games.GameStore`) is
+written only at its first change: pages opened and left alone leave nothing in the games folder.
 
 Nothing that discards recorded events happens on one click: undo, a new game and loading a log
 over a game in progress first show what would go (``am-confirm``, text ``am-confirm-text``)
@@ -396,6 +398,7 @@ class TrackerView:
 
         self.session = Session(tracker)
         self.store, self.game = store, game or ""
+        self.stored = False  # whether the store holds this game yet (written at its first change)
         self.on_game: Callable[[str], None] | None = None  # told the game id after each save
         w = pn.widgets
         self.event = {
@@ -508,30 +511,54 @@ class TrackerView:
         self._show_games()
 
     def _open_game(self) -> None:
-        """Read the stored game of ``self.game``, or start a new stored game (served tracker)."""
+        """Read the stored game of ``self.game``, or start a new game (served tracker).
+
+        A new game gets its id (and so its address) at once but is written only at its first
+        real change (:meth:`_persist`): a page opened and left alone leaves no file behind. A
+        well-formed id that names no file yet (a page reloaded before anything was recorded)
+        is kept, so the address stays the same; anything else gets a fresh id.
+        """
         if self.store is None:
             return
         text = self.store.read(self.game)
+        self.stored = text is not None
         if text is not None:
             self.session.load(text)
-        else:
-            self.game = self.store.new_id()
-            self._persist()
+        elif not self.store.valid(self.game) or self.store.exists(self.game):
+            self.game = self.store.new_id()  # (a file there that does not read is never overwritten)
+        self._show_saved()
 
     def _persist(self, new_game: bool = False) -> None:
-        """Write the whole log to the store after every change (nothing to do without a store)."""
+        """Write the whole log to the store after every change (nothing to do without a store).
+
+        A game not yet on the server is written only once its log differs from a blank page's
+        (the example armies, nothing recorded): until then a reload of its address gives the
+        same blank page, so nothing is lost by not writing it.
+        """
         if self.store is None:
             return
         if new_game:
-            self.game = self.store.new_id()
-        self.store.save(self.game, log_to_text(self.session.tracker.log))
-        self.saved.object = (
-            f'<p data-key="game">Saved on the server as game <code>{html.escape(self.game)}</code>: '
-            "this page's address reopens it after a reload or a restart.</p>"
-        )
+            self.game, self.stored = self.store.new_id(), False
+        text = log_to_text(self.session.tracker.log)
+        if self.stored or text != _blank_text():
+            self.store.save(self.game, text)
+            self.stored = True
+        self._show_saved()
         if self.on_game is not None:
             self.on_game(self.game)
         self._show_games()
+
+    def _show_saved(self) -> None:
+        """Say where this game is kept (``data-key="game"``, shown from the page's opening)."""
+        game = f"<code>{html.escape(self.game)}</code>"
+        self.saved.object = (
+            f'<p data-key="game">Saved on the server as game {game}: '
+            "this page's address reopens it after a reload or a restart.</p>"
+            if self.stored
+            else f'<p data-key="game">This page is game {game}: it is saved on the server at its '
+            "first change, and from then on this page's address reopens it after a reload or a "
+            "restart.</p>"
+        )
 
     def _show_games(self) -> None:
         """List the server's saved games and let the browser remember this one once it holds

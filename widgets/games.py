@@ -1,8 +1,9 @@
 """Where the served tracker keeps each game: one YAML game log per game id, on the server.
 
-The tracker page carries its game in the URL (``/app/army-morale-tracker?game=<id>``); after
-every change the whole log is written, in the documented YAML log format, to
-``<games dir>/<id>.yaml``. A reload, a browser restart or a server restart opens the same URL
+The tracker page carries its game in the URL (``/app/army-morale-tracker?game=<id>``, given
+when the page opens); from the game's first change on, the whole log is written after every
+change, in the documented YAML log format, to ``<games dir>/<id>.yaml`` (a page opened and left
+alone writes nothing: reloaded, it is the same blank page). A reload, a browser restart or a server restart opens the same URL
 and reads the game back. The directory is ``$RULESBOOK_GAMES_DIR``, else ``~/.rulesbook/games``.
 A game id is generated, never a path: anything but 8–40 letters, digits, ``-`` or ``_`` is
 refused, so a URL cannot name another file.
@@ -64,6 +65,10 @@ class GameStore:
             return read_text(self.root / f"{game}.yaml")
         except DataFileError:
             return None
+
+    def exists(self, game: str) -> bool:
+        """True if a file of ``game`` is stored (readable or not)."""
+        return self.valid(game) and (self.root / f"{game}.yaml").exists()
 
     def recent(self, limit: int = 200) -> list[tuple[str, os.stat_result]]:
         """The stored games, newest change first (at most ``limit``): game id and file status.

@@ -126,11 +126,14 @@ def test_served_tracker_keeps_the_game_in_the_store(tmp_path: Any) -> None:
     store = GameStore(tmp_path)
     view = TrackerView(store=store, game="not a game id/..")
     game = view.game
-    assert GameStore.valid(game) and store.read(game) is not None
+    assert GameStore.valid(game) and store.read(game) is None  # written at the first change
+    assert f"<code>{game}</code>" in view.saved.object and "at its first change" in view.saved.object
     view.event["kind"].value = "bunker-destroyed"
     view.event["number"].value = 4
     _click(view, "am-add-event")
     assert 'data-key="b_value">6<' in view.status.object
+    assert view.game == game and "roll: 4" in (store.read(game) or "")
+    assert "Saved on the server as game" in view.saved.object
     # a new page (a reload, or a server restarted on the same games directory) opens the game
     again = TrackerView(store=GameStore(tmp_path), game=game)
     assert again.game == game and 'data-key="b_value">6<' in again.status.object
@@ -138,6 +141,75 @@ def test_served_tracker_keeps_the_game_in_the_store(tmp_path: Any) -> None:
     again.load_text(EXAMPLE_LOG.read_text(), "example-game.yaml")
     assert again.game != game and 'data-key="b_value">6<' in TrackerView(store=store, game=game).status.object
     assert f"<code>{again.game}</code>" in again.saved.object
+
+
+def test_tracker_pages_left_alone_write_no_file_and_keep_their_address(tmp_path: Any) -> None:
+    """Opening pages writes nothing; a page reloaded before any change keeps its address (a
+    blank page again, nothing lost); the first change writes the game under that address."""
+    from widgets.games import GameStore
+
+    store = GameStore(tmp_path / "games")
+    pages = [TrackerView(store=store) for _ in range(5)]
+    pages.append(TrackerView(store=store, game="../../etc/passwd"))
+    games = {page.game for page in pages}
+    assert len(games) == len(pages) and all(GameStore.valid(g) for g in games)
+    assert not store.root.exists() and store.recent() == []
+    # a reload before any change: the same address, the same blank page, still no file
+    reloaded = TrackerView(store=store, game=pages[0].game)
+    assert reloaded.game == pages[0].game and 'data-key="b_value">10<' in reloaded.status.object
+    reloaded.event["kind"].value = "bunker-destroyed"  # choosing in the form is no change
+    assert not store.root.exists()
+    # the first change writes the game, under the address the page has had since it opened
+    reloaded.event["number"].value = 4
+    _click(reloaded, "am-add-event")
+    assert [game for game, _ in store.recent()] == [pages[0].game]
+    again = TrackerView(store=store, game=pages[0].game)
+    assert again.stored and 'data-key="b_value">6<' in again.status.object
+    # undo back to a blank log rewrites the stored file (a reload must not bring the event back)
+    _click(again, "am-undo")
+    _click(again, "am-confirm-yes")
+    assert 'data-key="b_value">10<' in TrackerView(store=store, game=again.game).status.object
+    # a new game of the example armies is a blank page too: a new address, no file yet
+    _click(reloaded, "am-add-event")
+    _click(reloaded, "am-new-game")
+    _click(reloaded, "am-confirm-yes")
+    assert reloaded.game != pages[0].game and store.read(reloaded.game) is None
+    assert len(store.recent()) == 1
+
+
+def test_a_game_whose_file_does_not_read_is_never_overwritten(tmp_path: Any) -> None:
+    from widgets.games import MAX_LOG_BYTES, GameStore
+
+    store = GameStore(tmp_path)
+    store.save("too-large-game", "#" * (MAX_LOG_BYTES + 1))
+    page = TrackerView(store=store, game="too-large-game")
+    assert page.game != "too-large-game" and not page.stored
+    page.event["kind"].value = "bunker-destroyed"
+    page.event["number"].value = 4
+    _click(page, "am-add-event")
+    assert len((tmp_path / "too-large-game.yaml").read_text()) == MAX_LOG_BYTES + 1
+    assert "roll: 4" in (store.read(page.game) or "")
+
+
+def test_a_new_game_of_loaded_armies_is_written_at_once(tmp_path: Any) -> None:
+    """Armies from a loaded log are not a blank page: a reload must find them, so the new game
+    (same armies, nothing played) is written when it starts."""
+    from dataclasses import replace
+
+    from rulesbook.systems.army_morale.ledger import load_log
+    from rulesbook.systems.army_morale.logfile import log_to_text
+    from widgets.games import GameStore
+
+    log = load_log(EXAMPLE_LOG)
+    store = GameStore(tmp_path)
+    view = TrackerView(store=store)
+    view.load_text(log_to_text(replace(log, armies=(replace(log.armies[0], name="Blue"), log.armies[1]))))
+    loaded = view.game
+    assert store.read(loaded) is not None
+    view.new_game()
+    assert view.game != loaded and view.stored
+    assert view.session.tracker.actions == 0 and view.session.tracker.log.army("a").name == "Blue"
+    assert TrackerView(store=store, game=view.game).session.tracker.log == view.session.tracker.log
 
 
 def test_served_tracker_lists_the_saved_games_and_remembers_the_played_one(tmp_path: Any) -> None:

@@ -1,4 +1,5 @@
-"""The served tracker keeps its game: across a reload, and across a server restart."""
+"""The served tracker keeps its game: across a reload, and across a server restart; a page
+reloaded before anything was recorded keeps its address and writes no file."""
 
 from __future__ import annotations
 
@@ -36,6 +37,13 @@ def test_tracker_keeps_a_game_across_reload_and_server_restart(page: Any, tmp_pa
         page.goto(f"{base}/app/army-morale-tracker")
         page.locator('[data-key="game"]').first.wait_for()
         page.wait_for_function("location.search.startsWith('?game=')")
+        # the address is fixed when the page opens, the file written only at the first change:
+        # a reload before it gives the same address and a blank page, and leaves no file
+        opened = page.url
+        page.reload()
+        page.locator('[data-key="game"]').first.wait_for()
+        assert page.url == opened and read_value(page, "b_value") == "10"
+        assert not games.exists() or not list(games.iterdir())
         page.locator(".am-event-type select").first.select_option("bunker-destroyed")
         box = page.locator(".am-number input").first
         box.fill("4")
@@ -43,6 +51,7 @@ def test_tracker_keeps_a_game_across_reload_and_server_restart(page: Any, tmp_pa
         page.locator(".am-add-event button").first.click()
         page.locator('[data-key="b_value"]', has_text="6").first.wait_for()
         url = page.url
+        assert url == opened and [p.name for p in games.iterdir()] == [f"{opened.split('game=')[1]}.yaml"]
         page.reload()
         page.locator('[data-key="b_value"]', has_text="6").first.wait_for()
         assert page.url == url and read_value(page, "a_value") == "14"

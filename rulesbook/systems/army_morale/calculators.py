@@ -23,7 +23,7 @@ from typing import Any
 
 from rulesbook.calculators import Column, IntInput, Output, PathInput, calculator
 from rulesbook.errors import InputError
-from rulesbook.results import DISTRIBUTION_COLUMNS, CalcResult, Distribution, Table, fraction_str
+from rulesbook.results import DISTRIBUTION_COLUMNS, CalcResult, Distribution, Table, fixed, fraction_str
 from rulesbook.systems.army_morale.choices import CHOICES, ArmyMoraleChoices, ArmyMoraleReadings
 from rulesbook.systems.army_morale.logfile import load_log
 from rulesbook.systems.army_morale.replay import LEDGER_COLUMNS, LEDGER_LABELS, replay
@@ -349,8 +349,8 @@ def rally_calculator(*, choices: ArmyMoraleChoices, **values: Any) -> CalcResult
     )
     lines = [
         *_term_lines(a, b, choices),
-        f"Side a: mean {float(da.mean()):.2f}, P(≤ 0) = {fraction_str(da.p_at_most(0))}; "
-        f"side b: mean {float(db.mean()):.2f}, P(≤ 0) = {fraction_str(db.p_at_most(0))}.",
+        f"Side a: mean {fixed(float(da.mean()))}, P(≤ 0) = {fraction_str(da.p_at_most(0))}; "
+        f"side b: mean {fixed(float(db.mean()))}, P(≤ 0) = {fraction_str(db.p_at_most(0))}.",
         "The two values depend on different dice, so each pair's chance is the product of the two.",
         f"Game ends: a wins {fraction_str(p['a'])}, b wins {fraction_str(p['b'])}, "
         f"draw {fraction_str(p['draw'])}; "

@@ -25,7 +25,7 @@ from rulesbook.calculators import (
 )
 from rulesbook.dice import DiceExpr
 from rulesbook.errors import InputError
-from rulesbook.results import DISTRIBUTION_COLUMNS, CalcResult, fraction_str
+from rulesbook.results import DISTRIBUTION_COLUMNS, CalcResult, fixed, fraction_str
 from rulesbook.systems.scrollhammer.calculators import MODIFIER_INPUT
 from rulesbook.systems.scrollhammer.choices import CHOICES, ScrollhammerChoices, ScrollhammerReadings
 from rulesbook.systems.scrollhammer.fall_back import (
@@ -97,7 +97,7 @@ def panic_cascade_calculator(
     mean = dist.mean()
     lines = [
         "Panic test failure chances along the line: " + ", ".join(fraction_str(f) for f in fails) + ".",
-        f"Expected number of units of the line that flee: {float(mean):.3f}.",
+        f"Expected number of units of the line that flee: {fixed(float(mean), 3)}.",
     ]
     values = {
         "p_none": dist.p(0),
@@ -214,7 +214,7 @@ def fall_back_move_calculator(
     p: dict[str, Fraction] = {"flees": Fraction(0), "trapped": Fraction(0), "moves": Fraction(0)}
     for r, q in roll:
         p[move_outcome(r, distance, blocked_after, choices)] += q
-    lines = [f"The unit's Fall Back roll has mean {float(roll.mean()):.2f}\"."]
+    lines = [f"The unit's Fall Back roll has mean {fixed(float(roll.mean()))}\"."]
     if distance is not None:
         lines.append(f'A roll of {distance}" or more reaches the table edge: {fraction_str(p["flees"])}.')
     if blocked_after is not None:

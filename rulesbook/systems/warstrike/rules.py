@@ -34,7 +34,7 @@ import icepool
 from rulesbook.dice import RollTest, double
 from rulesbook.errors import InputError
 from rulesbook.registry import implements
-from rulesbook.results import Distribution, fraction_str, percent
+from rulesbook.results import Distribution, fixed, fraction_str, percent
 from rulesbook.systems.warstrike.choices import CHOICES, WarStrikeChoices
 from rulesbook.systems.warstrike.missions import COUNTERS, Mission, ReserveRoll, Side
 
@@ -549,7 +549,7 @@ def starting_phase(
         else:
             log.append(
                 f"  {force.units_in_reserve} unit(s) in reserve roll {roll.describe()} "
-                f"(reading {readings.reserves_roll}); expected arrivals {float(arrivals.mean()):.2f}."
+                f"(reading {readings.reserves_roll}); expected arrivals {fixed(float(arrivals.mean()))}."
             )
     log.append("Outcome: " + ", ".join(f"{k} {fraction_str(v)}" for k, v in outcome.items() if v) + ".")
     return StartingPhaseResult(morale, met, opp_met, outcome, arrivals, tuple(log))

@@ -40,7 +40,15 @@ from rulesbook.calculators import (
 from rulesbook.dice import REROLLS
 from rulesbook.errors import InputError
 from rulesbook.registry import implements, load_system_data
-from rulesbook.results import DISTRIBUTION_COLUMNS, CalcResult, Distribution, Table, fraction_str, percent
+from rulesbook.results import (
+    DISTRIBUTION_COLUMNS,
+    CalcResult,
+    Distribution,
+    Table,
+    fixed,
+    fraction_str,
+    percent,
+)
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices, Wh40kReadings
 from rulesbook.systems.wh40k.cost import (
     FLOAT_LIMIT,
@@ -722,13 +730,13 @@ def present(
         warnings = [APPROXIMATE_NOTE, *warnings]
     for s in result.steps:
         out.append(
-            f"**{s.name}**: {float(s.attacks):.2f} attacks → {float(s.hits):.2f} hits → "
-            f"{float(s.wounds):.2f} wounds ({float(s.devastating):.2f} devastating) → "
-            f"{float(s.unsaved):.2f} unsaved → {float(s.damage):.2f} damage on average."
+            f"**{s.name}**: {fixed(float(s.attacks))} attacks → {fixed(float(s.hits))} hits → "
+            f"{fixed(float(s.wounds))} wounds ({fixed(float(s.devastating))} devastating) → "
+            f"{fixed(float(s.unsaved))} unsaved → {fixed(float(s.damage))} damage on average."
         )
     out.append(
-        f"The target loses {float(result.mean_wounds_lost):.2f} wounds and "
-        f"{float(result.mean_models_destroyed):.2f} of {result.target.models} models on average; "
+        f"The target loses {fixed(float(result.mean_wounds_lost))} wounds and "
+        f"{fixed(float(result.mean_models_destroyed))} of {result.target.models} models on average; "
         f"P(unit destroyed) = {percent(float(result.p_unit_destroyed))}."
     )
     return CalcResult(

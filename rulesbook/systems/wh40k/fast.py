@@ -263,11 +263,14 @@ def fast_attack(calc: Calculator, v: dict[str, Any]) -> DeferredResult | None:
     den = 1
     if n:
         room = total if spills else wounds
-        state = {}
-        for x, w in step.items():
-            if w:
-                t = x if x < room else room
-                state[t] = state.get(t, 0) + w
+        if max(step) <= room:  # no packet exceeds it (a weight of 0 adds nothing below)
+            state = step
+        else:
+            state = {}
+            for x, w in step.items():
+                if w:
+                    t = x if x < room else room
+                    state[t] = state.get(t, 0) + w
         den = step_den
     if n > 1:
         packets = [(x, w) for x, w in step.items() if w]

@@ -22,7 +22,7 @@ from typing import Any
 from rulesbook.calculators import IntInput, OptionalInput, Output, calculator
 from rulesbook.dice import D6, RollTest
 from rulesbook.registry import implements
-from rulesbook.results import CalcResult, Distribution
+from rulesbook.results import CalcResult, Distribution, fixed
 from rulesbook.systems.wh40k.attack_path import dense
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
 
@@ -114,6 +114,6 @@ def grenade_calculator(*, wounds: int, models: int, fnp: int | None, choices: Wh
         values,
         explanation=(
             f"Six D6, each 4+ a mortal wound{f', each ignored on a {fnp}+' if fnp else ''}: "
-            f"{float(lost.mean()):.2f} wounds lost on average.",
+            f"{fixed(float(lost.mean()))} wounds lost on average.",
         ),
     )

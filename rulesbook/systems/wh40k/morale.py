@@ -35,7 +35,7 @@ from rulesbook.calculators import BoolInput, Column, IntInput, OptionalInput, Ou
 from rulesbook.dice import parse_dice  # noqa: F401 (the examples use it)
 from rulesbook.errors import InputError
 from rulesbook.registry import implements
-from rulesbook.results import CalcResult, Distribution, Table, fraction_str, percent
+from rulesbook.results import CalcResult, Distribution, Table, fixed, fraction_str, percent
 from rulesbook.systems.wh40k.attached import (
     JOINT_WOUNDS_LIMIT,
     LeaderProfile,
@@ -588,7 +588,7 @@ def attack_and_battle_shock_calculator(*, choices: Wh40kChoices, **values: Any) 
             )
     warnings += pistol_warnings(attackers.weapons, choices)
     lines = [
-        f"The attack destroys {float(chain.models_destroyed.mean()):.2f} of {chain.models} models on average.",
+        f"The attack destroys {fixed(float(chain.models_destroyed.mean()))} of {chain.models} models on average.",
         f"Below Half-strength afterwards: {percent(float(chain.p_below_half))}; Battle-shocked: {percent(float(chain.p_battle_shocked))}.",
     ]
     if leader is not None:
@@ -605,7 +605,7 @@ def attack_and_battle_shock_calculator(*, choices: Wh40kChoices, **values: Any) 
         )
     elif choices.readings.battle_shocked_falls_back == "falls-back":
         lines.append(
-            f"If the Battle-shocked unit Falls Back, each model tests; {float(chain.escape_losses.mean()):.2f} models are lost on average."
+            f"If the Battle-shocked unit Falls Back, each model tests; {fixed(float(chain.escape_losses.mean()))} models are lost on average."
         )
     else:
         lines.append("The unit is taken not to Fall Back: no Desperate Escape test.")

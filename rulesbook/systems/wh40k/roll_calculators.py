@@ -16,7 +16,7 @@ from typing import Any
 from rulesbook.calculators import Column, DiceInput, IntInput, Output, calculator
 from rulesbook.dice import DiceExpr
 from rulesbook.errors import InputError
-from rulesbook.results import CalcResult, Distribution, Table, fraction_str, percent
+from rulesbook.results import CalcResult, Distribution, Table, fixed, fraction_str, percent
 from rulesbook.systems.wh40k.attack_path import dense
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
 from rulesbook.systems.wh40k.rules import (
@@ -166,7 +166,7 @@ def desperate_escape_calculator(*, tests: int, models: int, choices: Wh40kChoice
     }
     lines = (
         f"{tests} D6, each {_up_to(choices.parameters.desperate_escape_fails_up_to)} (chance {fraction_str(1 - test.p_pass())}) "
-        f"destroys a model: {float(dist.mean()):.2f} models on average.",
+        f"destroys a model: {fixed(float(dist.mean()))} models on average.",
         "A Battle-shocked unit that Falls Back tests for every model.",
     )
     return CalcResult(values=values, explanation=lines)
