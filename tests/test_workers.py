@@ -63,3 +63,13 @@ def test_an_exception_in_a_job_comes_back_as_job_error(pool: ComputePool) -> Non
     with pytest.raises(JobError, match=r"ValueError: invalid literal"):
         pool.submit(int, "x").result(30)
     assert pool.submit(int, "12").result(30) == 12
+
+
+def test_a_lazy_pool_starts_its_workers_at_its_first_job() -> None:
+    lazy = ComputePool(workers=1, time_limit=30, lazy=True)
+    try:
+        assert lazy.pids() == []  # made before the server forks: no worker yet
+        html = lazy.submit(answer_html, "scrollhammer.morale-check", {"ld": 7}).result(60)
+        assert 'data-key="p_pass_exact"' in html and len(lazy.pids()) == 1
+    finally:
+        lazy.shutdown()

@@ -1,4 +1,4 @@
-"""The local rulebook server: the built site and every calculator live, in one process, offline.
+"""The local rulebook server: the built site and every calculator live, offline.
 
 Routes (one Panel/Bokeh server; one process, or ``processes`` on the one port):
 

@@ -183,7 +183,9 @@ class ComputePool:
     """Worker processes that compute jobs off the server's event loop, with a per-job time limit.
 
     Each of ``workers`` threads hands one job at a time to an idle worker process and waits on
-    its pipe (without holding the GIL); jobs queue in submission order.
+    its pipe (without holding the GIL); jobs queue in submission order. A ``lazy`` pool starts its
+    workers at its first job, in the process that submits it (``rulesbook serve --processes``
+    makes the pool before it forks the server processes, and each process needs its own).
     """
 
     def __init__(self, workers: int | None = None, time_limit: float = 10.0, *, lazy: bool = False) -> None:
