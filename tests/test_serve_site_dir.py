@@ -101,3 +101,23 @@ def test_a_refused_folder_is_one_line_and_exit_code_2(
     err = capsys.readouterr().err
     assert err.startswith("rulesbook: error: site-dir: ") and err.count("\n") == 1
     assert (tmp_path / "notes.txt").is_file() and fake_build == []
+
+
+def test_the_build_switches_off_the_generators_banners(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`rulesbook serve` from a plain shell printed Material's end-of-life banner (the test
+    suite's own environment hid it): the build's environment must switch both banners off,
+    whatever the caller's environment holds."""
+    for name in ("NO_MKDOCS_2_WARNING", "DISABLE_MKDOCS_2_WARNING"):
+        monkeypatch.delenv(name, raising=False)
+    seen: list[dict[str, str]] = []
+
+    def fake_run(args: list[str], **kwargs: Any) -> None:
+        seen.append(kwargs["env"])
+
+    monkeypatch.setattr(server.subprocess, "run", fake_run)
+    server.build_site(tmp_path / "site")
+    assert seen and seen[0]["NO_MKDOCS_2_WARNING"] == "1"
+    assert seen[0]["DISABLE_MKDOCS_2_WARNING"] == "true"
+    assert seen[0]["RULESBOOK_STATIC"] == "false"

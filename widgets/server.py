@@ -114,9 +114,16 @@ def build_site(site_dir: Path, project: Path = PROJECT) -> None:
     """Run ``mkdocs build --strict`` into ``site_dir`` (raises on failure).
 
     This is the *served* flavour of the site (``RULESBOOK_STATIC=false``): directory URLs, and
-    calculator pages that link and embed the live calculators this server provides.
+    calculator pages that link and embed the live calculators this server provides. The
+    theme's and mkdocs' end-of-life banners are switched off: a player starting the server
+    should see where it serves, not a notice about the site generator's future.
     """
-    env = {**os.environ, "DISABLE_MKDOCS_2_WARNING": "true", "RULESBOOK_STATIC": "false"}
+    env = {
+        **os.environ,
+        "NO_MKDOCS_2_WARNING": "1",
+        "DISABLE_MKDOCS_2_WARNING": "true",
+        "RULESBOOK_STATIC": "false",
+    }
     subprocess.run(
         [
             sys.executable,
