@@ -42,3 +42,20 @@ def static_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     proc = build_site(out, static=True)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     return out
+
+
+BROWSER_TESTS = ROOT / "tests" / "browser"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Run the browser tests last (otherwise in their collected order).
+
+    Their session-wide browser (Playwright's sync API) keeps an asyncio event loop running in the
+    main thread until the session ends, so every test after them that starts a loop of its own
+    (``asyncio.run``, tornado's test cases) failed with "cannot be called from a running event
+    loop" in the full suite while passing alone.
+    """
+    browser = [item for item in items if item.path.is_relative_to(BROWSER_TESTS)]
+    if browser:
+        rest = [item for item in items if not item.path.is_relative_to(BROWSER_TESTS)]
+        items[:] = rest + browser
