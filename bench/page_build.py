@@ -43,12 +43,20 @@ class _NoAnswers:
         return job
 
 
+def _cancel_answer_loops() -> None:
+    """Cancel the answer loops the builds started (they wait on the pool that never answers);
+    left running after the ``--profile`` builds, they kept ``asyncio.run`` from ever returning."""
+    for task in asyncio.all_tasks() - {asyncio.current_task()}:
+        task.cancel()
+
+
 async def _measure(args: argparse.Namespace) -> None:
     from bokeh.document import Document
     from panel.io.application import build_applications
 
-    from widgets.server import app_factories
+    from widgets.server import _without_development_checks, app_factories
 
+    _without_development_checks()  # as rulesbook serve does (figures before 02:05 UTC had them on)
     factories = app_factories(_NoAnswers())  # type: ignore[arg-type]
     paths = args.paths or sorted(factories)
     apps = build_applications({f"/{path}": factories[path] for path in paths})
@@ -72,8 +80,7 @@ async def _measure(args: argparse.Namespace) -> None:
         print(f"{path:<48} {statistics.median(times):>12.1f} {models:>7}")
         if largest is None or models > largest[0]:
             largest = (models, path, doc)
-        for task in asyncio.all_tasks() - {asyncio.current_task()}:
-            task.cancel()  # the answer loops waiting on the pool that never answers
+        _cancel_answer_loops()
         await asyncio.sleep(0)
     if largest is not None:
         kinds = collections.Counter(type(m).__name__ for m in largest[2].models)
@@ -87,6 +94,8 @@ async def _measure(args: argparse.Namespace) -> None:
             profile.disable()
             print(f"\n--- {path}, 5 builds")
             pstats.Stats(profile).sort_stats("cumulative").print_stats(40)
+            _cancel_answer_loops()
+            await asyncio.sleep(0)
 
 
 def main() -> None:
