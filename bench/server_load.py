@@ -116,10 +116,10 @@ class Session:
         if isinstance(node, dict):
             if "id" in node and "attributes" in node:
                 self.models[node["id"]] = node
-                classes = node["attributes"].get("css_classes", [])
-                if "rb-result" in classes:
+                attributes = node["attributes"]
+                if "answer" in attributes and "answered" in attributes:  # widgets/live.py
                     self.result_id = node["id"]
-                    self.result_text = node["attributes"].get("text", "")
+                    self.result_text = _answer_html(attributes["answer"])
             for value in node.values():
                 self._index(value)
         elif isinstance(node, list):
@@ -168,8 +168,8 @@ class Session:
                     if event.get("kind") == "ModelChanged":
                         self._index(event.get("new"))
                         model = event["model"]["id"]
-                        if model == self.result_id and event["attr"] == "text":
-                            self.result_text = event["new"]
+                        if model == self.result_id and event["attr"] == "answer":
+                            self.result_text = _answer_html(event["new"])
                         await self.changed.put((model, event["attr"], event.get("new")))
         except (ConnectionError, asyncio.CancelledError):
             return
@@ -193,8 +193,8 @@ class Session:
             mid, attr, new = await asyncio.wait_for(
                 self.changed.get(), max(0.01, deadline - time.perf_counter())
             )
-            if mid == self.result_id and attr == "text":
-                return str(new)
+            if mid == self.result_id and attr == "answer":
+                return _answer_html(new)
 
     def close(self) -> None:
         if self.ws is not None:
@@ -233,6 +233,11 @@ async def run_player(
         player.errors.append(f"{type(exc).__name__}: {exc} (at {player.calc} {key}={current!r})")
     finally:
         session.close()
+
+
+def _answer_html(answer: Any) -> str:
+    """The HTML of a ``LiveResult.answer`` as sent (a tuple arrives as ``[number, html]``)."""
+    return str(answer[1]) if isinstance(answer, list | tuple) and len(answer) == 2 else ""
 
 
 def _pct(values: list[float], q: float) -> float:

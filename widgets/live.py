@@ -1,7 +1,7 @@
 """The visible state of a live answer: typed values count without Enter, stale answers look stale.
 
-:class:`LiveResult` wraps a calculator's result pane on a served page (a Panel ``JSComponent``,
-so the part that must react before the server hears anything runs in the browser):
+:class:`LiveResult` shows a served calculator's answer (a Panel ``JSComponent``, so the part that
+must react before the server hears anything runs in the browser):
 
 * **typing counts**: a value typed into any text or number box of the page is committed after
   :attr:`~LiveResult.delay` ms without a keystroke (as if Enter had been pressed), so nobody has
@@ -13,10 +13,20 @@ so the part that must react before the server hears anything runs in the browser
   result may be scrolled away and the keyboard covers the bottom); ``data-state="idle"`` once
   the answer is current.
 
-The bookkeeping: the browser counts its commits in :attr:`~LiveResult.request`; the server sets
-:attr:`~LiveResult.busy` while an answer is queued or computing and :attr:`~LiveResult.done` to
-the last request whose answer is shown. The page is stale while typing, while ``busy``, or while
-``request > done``.
+The bookkeeping is made of counters that only grow, so it holds however the server's messages
+are ordered on the way (Panel may write one update at once and queue another made just before
+it; a busy flag sent as ``True`` then ``False`` once arrived as ``False`` then ``True`` and left
+the badge spinning under the right number):
+
+* the browser counts its commits in :attr:`~LiveResult.request`; the server sets
+  :attr:`~LiveResult.done` to the last request whose answer is shown;
+* the server counts the answers it has started in :attr:`~LiveResult.pending` and sets
+  :attr:`~LiveResult.answered` to the count its shown answer covers;
+* the answer comes with its own number, :attr:`~LiveResult.answer` ``= (number, html)``.
+
+The browser keeps the largest value it has seen of each and shows an answer only if its number is
+larger than the one on the screen. The page is stale while typing, while
+``pending > answered`` or while ``request > done``.
 """
 
 from __future__ import annotations
@@ -26,7 +36,6 @@ from typing import ClassVar
 
 import param
 from panel.custom import JSComponent
-from panel.viewable import Child
 
 __all__ = ["FAST_DELAY_MS", "SLOW_DELAY_MS", "LiveResult"]
 
@@ -77,8 +86,11 @@ keyboard covers the bottom of the screen, so there the badge floats at the top o
 class LiveResult(JSComponent):
     """The result pane of a served calculator with its busy badge and stale marking."""
 
-    result = Child(doc="The result pane (HTML) this component shows and marks stale.")
-    busy = param.Boolean(default=False, doc="Set by the server while an answer is queued or computing.")
+    answer = param.Tuple(
+        default=(0, ""), length=2, doc="Set by the server: (number, HTML) of the answer to show."
+    )
+    pending = param.Integer(default=0, doc="Counted by the server: answers started so far.")
+    answered = param.Integer(default=0, doc="Set by the server: how many of those the shown answer covers.")
     request = param.Integer(default=0, doc="Counted by the browser: typed values committed so far.")
     done = param.Integer(default=0, doc="Set by the server: the last request whose answer is shown.")
     delay = param.Integer(
@@ -113,11 +125,20 @@ class LiveResult(JSComponent):
       viewport?.addEventListener("resize", place)
       const body = document.createElement("div")
       body.className = "rb-answer"
-      body.append(model.get_child("result"))
       el.append(status, body)
       const timers = new Map()
+      // the largest of each counter seen so far: messages may arrive out of order
+      const seen = {number: -1, pending: 0, answered: 0, done: 0}
       function show() {
-        const stale = timers.size > 0 || model.busy || model.request > model.done
+        const [number, html] = model.answer
+        if (number > seen.number) {  // never an older answer over a newer one
+          seen.number = number
+          body.innerHTML = html  // built by the server, every user-supplied text escaped there
+        }
+        for (const key of ["pending", "answered", "done"]) {
+          seen[key] = Math.max(seen[key], model[key])
+        }
+        const stale = timers.size > 0 || seen.pending > seen.answered || model.request > seen.done
         place()
         for (const badge of [status, floating]) {
           badge.dataset.state = stale ? "busy" : "idle"
@@ -148,7 +169,7 @@ class LiveResult(JSComponent):
         viewport?.removeEventListener("scroll", place)
         viewport?.removeEventListener("resize", place)
       })
-      model.on(["busy", "done", "request"], show)
+      model.on(["answer", "pending", "answered", "done", "request"], show)
       show()
     }
     """.replace("__PAGE_STYLE__", json.dumps(PAGE_STYLE))

@@ -127,14 +127,17 @@ class CalculatorApp:
             else widget_for(i, start[i.key])
             for i in calc.inputs
         }
+        # in a notebook the result pane shows the answer; served, LiveResult does (with its state:
+        # stale marking, busy badge, typing without Enter) and the pane keeps the same HTML
         self.result = pn.pane.HTML("", css_classes=["rb-result"], sizing_mode="stretch_width")
-        # served: the answer state (stale marking, busy badge, typing without Enter)
-        self.live = LiveResult(result=self.result, delay=_typing_delay(calc.id), sizing_mode="stretch_width")
+        self.live = LiveResult(delay=_typing_delay(calc.id), sizing_mode="stretch_width")
         self._job: Job | None = None
         self._submitted = 0.0
         self._dirty = self._running = False
         self._shown: tuple[str, str] | None = None
-        self._requested = 0
+        self._requested = 0  # the browser's count of typed values (LiveResult.request)
+        self._pending = 0  # answers started (LiveResult.pending)
+        self._answers = 0  # answers shown (the number each carries to the browser)
         self._closed = False
         if pool is not None:
             self.live.param.watch(self._on_request, "request")
@@ -202,7 +205,11 @@ class CalculatorApp:
                 try:
                     box.store(bytes(event.new), getattr(self.widgets[key], "filename", "") or "")
                 except InputError as exc:
-                    self.result.object = error_html(str(exc))
+                    if self.pool is None:
+                        self.result.object = error_html(str(exc))
+                    else:  # the one-line error, then the next change computes again
+                        self._shown = None
+                        self._show(error_html(str(exc)), self._requested, self._pending)
                     return
         self.refresh()
 
@@ -216,7 +223,8 @@ class CalculatorApp:
         if not self._running and self._answer_now():
             return
         self._dirty = True
-        self.live.busy = True
+        self._pending += 1
+        self.live.pending = self._pending
         if not self._running:
             self._running = True
             pn.state.execute(self._answer_loop)
@@ -228,7 +236,8 @@ class CalculatorApp:
         try:
             while self._dirty:
                 self._dirty = False
-                values, variant, ticket = self.values(), str(self.compare.value), self._requested
+                values, variant = self.values(), str(self.compare.value)
+                ticket, covers = self._requested, self._pending
                 key = (repr(sorted(values.items())), variant)
                 html = None
                 if key != self._shown and _answers_inline(self.calc.id, values):
@@ -244,34 +253,39 @@ class CalculatorApp:
                 # (no pn.io.hold here: in this unlocked callback a hold that finds the document
                 # already held leaves the answer waiting for the next event of the session)
                 if html is not None:
-                    self.result.object = html
                     self._shown = key
-                self.live.done = ticket
-                self.live.busy = False
+                self._show(html, ticket, covers)
         except Exception:  # a bug: in the server's log, and one line instead of a stale answer
             LOG.exception("%s: answering failed", self.calc.id)
             self._shown = None
-            self.result.object = error_html(
-                f"{self.calc.id}: the server could not compute this (see its log)"
-            )
+            message = error_html(f"{self.calc.id}: the server could not compute this (see its log)")
+            self._show(message, self._requested, self._pending)
         finally:
             self._running = False
-            if self._dirty or self.live.busy:  # only after an unexpected error: stop waiting
-                self._dirty = False
-                self.live.busy = False
+            self._dirty = False
+
+    def _show(self, html: str | None, ticket: int, covers: int) -> None:
+        """Put an answer on the page (``None``: the one shown is still right) and say which typed
+        values (``ticket``) and started answers (``covers``) it answers, in one update."""
+        update: dict[str, Any] = {"done": ticket, "answered": covers}
+        if html is not None:
+            self.result.object = html
+            self._answers += 1
+            update["answer"] = (self._answers, html)
+        self.live.param.update(update)
 
     def _answer_now(self) -> bool:
         """A cheap calculator's answer, in this very callback (no extra turn of the event loop, no
-        busy state to send): True if it was shown."""
+        pending count to send): True if it was shown."""
         values, variant = self.values(), str(self.compare.value)
         if not _answers_inline(self.calc.id, values):
             return False
         key = (repr(sorted(values.items())), variant)
+        html = None
         if key != self._shown:
-            self.result.object = self._compute_here(values, variant)
+            html = self._compute_here(values, variant)
             self._shown = key
-        self.live.done = self._requested
-        self.live.busy = False
+        self._show(html, self._requested, self._pending)
         return True
 
     def _compute_here(self, values: dict[str, Any], variant: str) -> str:

@@ -133,3 +133,73 @@ def _fmt(value: float, shown: str) -> str:
     """``value`` with as many decimals as the page shows (the renderer picks the precision)."""
     decimals = len(shown.split(".")[1]) if "." in shown else 0
     return f"{value:.{decimals}f}"
+
+
+LATE_MESSAGES = """() => {
+  let live = null
+  for (const doc of Bokeh.documents) {
+    for (const m of doc._all_models.values()) {
+      if (m.data && m.data.answered !== undefined && m.data.answer !== undefined) live = m.data
+    }
+  }
+  const badge = document.querySelector(".rb-status-floating")
+  const deep = (root, sel) => {
+    const hit = root.querySelector(sel)
+    if (hit) return hit
+    for (const el of root.querySelectorAll("*")) {
+      const inner = el.shadowRoot && deep(el.shadowRoot, sel)
+      if (inner) return inner
+    }
+    return null
+  }
+  const states = []
+  const note = (step) => {
+    const probe = deep(document, '[data-key="probe"]')
+    states.push([step, badge.dataset.state, probe ? probe.textContent : null])
+  }
+  const [number] = live.answer
+  const p = live.pending, r = live.request
+  note("start")
+  live.pending = p + 2; note("two answers started")
+  live.answered = p + 2; note("both answered")
+  live.pending = p + 1; note("a late count of started answers")
+  live.answered = p + 1; note("a late count of answered")
+  live.answer = [number + 2, '<p data-key="probe">newer</p>']; note("the newer answer")
+  live.answer = [number + 1, '<p data-key="probe">older</p>']; note("an older answer, late")
+  live.done = r + 1; note("a typed value answered before its request was counted")
+  live.request = r + 1; note("its request")
+  live.done = r; note("a late done")
+  live.request = r + 2; note("another typed value")
+  live.pending = p + 3; note("its answer started")
+  live.answered = p + 3; live.done = r + 2; note("and shown")
+  return states
+}"""
+"""Feeds the page's live answer the messages a server may send, some of them late (older values
+after newer ones), and notes the badge and the answer shown after each."""
+
+
+@pytest.mark.parametrize("width", sorted(WIDTHS))
+def test_late_messages_never_undo_a_newer_answer(served: str, browser: Any, width: str) -> None:
+    context, page = _page(browser, width)
+    try:
+        page.goto(f"{served}/calc/scrollhammer.morale-check")
+        page.locator('.rb-status[data-state="idle"]').first.wait_for(state="attached")
+        page.locator('[data-key="p_pass_exact"]').first.wait_for()
+        states = page.evaluate(LATE_MESSAGES)
+        assert states == [
+            ["start", "idle", None],
+            ["two answers started", "busy", None],
+            ["both answered", "idle", None],
+            ["a late count of started answers", "idle", None],
+            ["a late count of answered", "idle", None],
+            ["the newer answer", "idle", "newer"],
+            ["an older answer, late", "idle", "newer"],
+            ["a typed value answered before its request was counted", "idle", "newer"],
+            ["its request", "idle", "newer"],
+            ["a late done", "idle", "newer"],
+            ["another typed value", "busy", "newer"],
+            ["its answer started", "busy", "newer"],
+            ["and shown", "idle", "newer"],
+        ]
+    finally:
+        context.close()
