@@ -117,9 +117,9 @@ class Session:
             if "id" in node and "attributes" in node:
                 self.models[node["id"]] = node
                 attributes = node["attributes"]
-                if "answer" in attributes and "answered" in attributes:  # widgets/live.py
-                    self.result_id = node["id"]
-                    self.result_text = _answer_html(attributes["answer"])
+                if str(node.get("name", "")).startswith("LiveResult"):  # widgets/live.py's data
+                    self.result_id = node["id"]  # (a value left at its default is not sent)
+                    self.result_text = _answer_html(attributes.get("answer"))
             for value in node.values():
                 self._index(value)
         elif isinstance(node, list):

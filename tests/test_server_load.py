@@ -179,7 +179,7 @@ def test_a_slow_answer_does_not_hold_up_another_session(served: Any) -> None:
             quick.close()
 
     answers, slow_text = asyncio.run(main())
-    # (the result pane's text arrives HTML-escaped, as Panel sends it)
+    # (an HTML pane's text arrives HTML-escaped; unescaping the raw answer changes nothing we test)
     answers, slow_text = [html.unescape(text) for text in answers], html.unescape(slow_text)
     assert all('data-key="p_pass_exact"' in text for text in answers), answers
     assert 'data-key="error"' not in slow_text and 'data-key="' in slow_text, slow_text
