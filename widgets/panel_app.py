@@ -31,6 +31,7 @@ import urllib.parse
 from typing import Any
 
 import panel as pn
+from bokeh.models.ui import Tooltip
 
 from rulesbook.calculators import NOT_GIVEN, Calculator, Input
 from rulesbook.errors import InputError
@@ -38,11 +39,11 @@ from rulesbook.registry import registry
 from widgets.compare import NO_VARIANT, form_result_html, variant_options
 from widgets.live import FAST_DELAY_MS, SLOW_DELAY_MS, LiveResult
 from widgets.page import FORM_COLUMN_CSS, RESULT_COLUMN_CSS, embedded
-from widgets.render import error_html, result_html, rules_html
+from widgets.render import error_html, heading_html, result_html, rules_block
 from widgets.uploads import UploadBox
 from widgets.workers import ComputePool, Job, JobCancelled, TimeLimitError, answer_html
 
-__all__ = ["CalculatorApp", "calculator_app", "served_calculator_app", "widget_for"]
+__all__ = ["CalculatorApp", "calculator_app", "help_tooltip", "served_calculator_app", "widget_for"]
 
 LOG = logging.getLogger("rulesbook.server")
 
@@ -86,19 +87,67 @@ def _note_answer_time(calc_id: str, seconds: float) -> None:
     _recent_seconds.setdefault(calc_id, collections.deque(maxlen=4)).append(seconds)
 
 
+HELP_CSS = ":host { white-space: initial; max-width: min(300px, calc(100vw - 16px)); }"
+"""The help tooltip's style: wrapped lines, at most 300 px wide and never wider than the screen."""
+
+
+def help_tooltip(text: str) -> Tooltip:
+    """An input's help as one Bokeh model holding plain text.
+
+    Panel turns a text ``description`` into a tooltip holding an HTML model, parsing the text as
+    Markdown for every widget of every page: two models per input, about a fifth of the build of
+    a 40-input form (``bench/page_build.py``). Our help texts are plain sentences (an input's key
+    in backticks at most, shown without them). A tapped "?" shows it on a phone too, which a
+    plain ``title`` attribute would not. It opens above the "?" (below if there is no room), where
+    Bokeh keeps it inside the screen; Panel's opens to the right, and on a phone ran off the edge.
+
+    Example::
+
+        >>> help_tooltip("The `ld` of the unit.").content
+        'The ld of the unit.'
+    """
+    return Tooltip(
+        content=text.replace("`", ""), position="bottom_center", attachment="vertical", stylesheets=[HELP_CSS]
+    )
+
+
+class _PlainHelp:
+    """Gives a Panel widget's model its help as :func:`help_tooltip` (a new model for each view,
+    so a form shown twice shares none); the widget's ``description`` stays the text."""
+
+    def _process_param_change(self, params: dict[str, Any]) -> dict[str, Any]:
+        text = params.pop("description", None)
+        params = super()._process_param_change(params)  # type: ignore[misc]
+        if isinstance(text, str):
+            params["description"] = help_tooltip(text)
+        return params
+
+
+class _TextInput(_PlainHelp, pn.widgets.TextInput):
+    pass
+
+
+class _IntInput(_PlainHelp, pn.widgets.IntInput):
+    pass
+
+
+class _Select(_PlainHelp, pn.widgets.Select):
+    pass
+
+
 def widget_for(inp: Input, value: Any) -> pn.widgets.Widget:
-    """The Panel widget for one declared input."""
+    """The Panel widget for one declared input (its help in a :func:`help_tooltip`)."""
     common: dict[str, Any] = {"label": inp.title, "css_classes": [f"rb-input-{inp.key}"]}
     if inp.kind == "bool":
         return pn.widgets.Checkbox(value=bool(value), **common)
     common["description"] = inp.help
     if inp.kind in ("choice", "interpretation"):
-        return pn.widgets.Select(options=list(inp.choices), value=value, **common)  # type: ignore[attr-defined]
+        return _Select(options=list(inp.choices), value=value, **common)  # type: ignore[attr-defined]
     if inp.kind == "int":
         # No start/end: out-of-range numbers stay in the box and get the one-line error.
-        return pn.widgets.IntInput(value=value, **common)
+        return _IntInput(value=value, **common)
     text = "" if value is NOT_GIVEN or (value is None and inp.kind != "optional") else inp.format(value)
-    return pn.widgets.TextInput(value=text, placeholder=inp.allowed(), **common)
+    return _TextInput(value=text, placeholder=inp.allowed(), **common)
 
 
 class CalculatorApp:
@@ -148,8 +197,8 @@ class CalculatorApp:
         self.compare.visible = len(options) > 1
         for widget in [*self.widgets.values(), self.compare]:
             widget.param.watch(self._on_change, "value")
-        rules = pn.pane.HTML(rules_html(calc.rules), sizing_mode="stretch_width")
-        self.rules_card = pn.Card(rules, title="Rule text", collapsed=False, sizing_mode="stretch_width")
+        # the rule texts in a native <details> block: one model, opened and closed in the browser
+        self.rules = pn.pane.HTML(rules_block(calc.rules), sizing_mode="stretch_width")
         # Served as a page of its own, the result stays in view while a long form scrolls.
         in_view = pool is not None and not embedded()
         inputs = pn.Column(
@@ -165,7 +214,7 @@ class CalculatorApp:
         )
         result_col.styles = {"flex": "1 1 300px"}
         self.view = pn.Column(
-            pn.pane.Markdown(f"## {calc.title}\n\n{calc.summary}\n\n`{calc.id}`"),
+            pn.pane.HTML(heading_html(calc.title, calc.summary, calc.id), sizing_mode="stretch_width"),
             pn.FlexBox(
                 result_col,
                 inputs,
@@ -174,7 +223,7 @@ class CalculatorApp:
                 justify_content="flex-end",
                 sizing_mode="stretch_width",
             ),
-            self.rules_card,
+            self.rules,
             sizing_mode="stretch_width",
         )
         self.refresh()
@@ -392,7 +441,7 @@ def served_calculator_app(calc_id: str, pool: ComputePool | None = None) -> pn.v
     app = CalculatorApp(registry().calculator(calc_id), pool=pool)
     app.sync_url()
     if "embed" in (pn.state.session_args or {}):  # inside a site page, which shows the rule texts
-        app.rules_card.collapsed = True
+        app.rules.object = rules_block(app.calc.rules, opened=False)
     if pool is not None and pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
         pn.state.on_session_destroyed(lambda _context: app.close())
     return app.view

@@ -43,6 +43,8 @@ STYLE = """
 .rulesbook-table td.rb-critical { background: #a8dca8; }
 .rulesbook-table td.rb-fail { background: #f4d4d4; }
 .rb-error { color: #a00; font-weight: 600; }
+details.rb-rules { font-family: system-ui, sans-serif; margin: .8em 0; border: 1px solid #ddd; border-radius: 4px; padding: .2em .8em; }
+details.rb-rules > summary { cursor: pointer; font-weight: 600; padding: .3em 0; }
 .rb-warning { color: #8a5a00; }
 </style>
 """
@@ -76,3 +78,32 @@ def rules_html(rule_ids: tuple[str, ...]) -> str:
             f"<p><small>Source: {html.escape(cite)}</small></p></section>"
         )
     return "".join(parts)
+
+
+@cache
+def rules_block(rule_ids: tuple[str, ...], opened: bool = True) -> str:
+    """The rule texts in a ``<details>`` block titled "Rule text" (open or closed), with the style.
+
+    Example:
+        >>> html = rules_block(("scrollhammer.morale.check",), opened=False)
+        >>> '<details class="rb-rules"><summary>Rule text</summary>' in html
+        True
+    """
+    state = " open" if opened else ""
+    return f'{STYLE}<details class="rb-rules"{state}><summary>Rule text</summary>{rules_html(rule_ids)}</details>'
+
+
+@cache
+def heading_html(title: str, summary: str, calc_id: str) -> str:
+    """A calculator page's heading: title, summary (our Markdown) and ID, rendered once.
+
+    Example:
+        >>> heading_html("Morale check", "Roll *2D6*.", "scrollhammer.morale-check").split(">", 1)[1]
+        '<h2>Morale check</h2><p>Roll <em>2D6</em>.</p><p><code>scrollhammer.morale-check</code></p></div>'
+    """
+    import markdown
+
+    return (
+        f'<div class="rb-heading" style="font-family: system-ui, sans-serif">'
+        f"<h2>{html.escape(title)}</h2>{markdown.markdown(summary)}<p><code>{html.escape(calc_id)}</code></p></div>"
+    )

@@ -95,3 +95,51 @@ def test_web_replay_takes_an_uploaded_log(served: str, page: Any, tmp_path: Any)
     (tmp_path / "bad.txt").write_text("x")
     page.locator(".rb-input-log input[type=file]").first.set_input_files(str(tmp_path / "bad.txt"))
     assert "upload a .yaml/.yml/.json file" in page.locator('[data-key="error"]').first.inner_text()
+
+
+@pytest.mark.parametrize("width", sorted(WIDTHS))
+@pytest.mark.parametrize(
+    ("path", "key"),
+    [
+        ("calc/wh40k.attack", "lethal_devastating"),  # a long help text
+        ("calc/warstrike.starting-phase", "officer_lds"),
+        ("calc/scrollhammer.morale-check", "ld"),
+    ],
+)
+def test_an_input_s_help_opens_on_the_screen(
+    served: str, browser: Any, path: str, key: str, width: str
+) -> None:
+    """Each input's "?" shows its help text (plain, backticks dropped) wholly on the screen: by a
+    tap on a phone, by pointing at it on a desktop; the rule-text block opens and closes."""
+    from rulesbook.registry import registry
+
+    calc = registry().calculator(path.split("/", 1)[1])
+    text = next(i.help for i in calc.inputs if i.key == key).replace("`", "")
+    w, h = WIDTHS[width]
+    phone = width == "phone"
+    context = browser.new_context(viewport={"width": w, "height": h}, is_mobile=phone, has_touch=phone)
+    page = context.new_page()
+    try:
+        page.goto(f"{served}/{path}")
+        page.locator("[data-key]").first.wait_for()
+        icon = page.locator(f".rb-input-{key} .bk-description").first
+        icon.scroll_into_view_if_needed()
+        if phone:
+            icon.tap()
+        else:
+            icon.hover()
+        shown = page.locator(".bk-tooltip-content", has_text=text[:40]).first
+        shown.wait_for(state="visible", timeout=5_000)
+        assert shown.inner_text().strip() == text
+        box = shown.bounding_box()
+        assert box is not None
+        assert box["x"] >= 0 and box["x"] + box["width"] <= w, box  # nothing cut off at the sides
+        assert box["y"] >= 0 and box["y"] + box["height"] <= h, box
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"help-{key}-{width}.png"))
+        rules = page.locator("details.rb-rules").first
+        assert rules.get_attribute("open") is not None  # open on its own page
+        page.locator("details.rb-rules > summary").first.click()
+        assert rules.get_attribute("open") is None
+    finally:
+        context.close()
