@@ -131,3 +131,43 @@ def test_an_unexpected_error_still_settles_the_page(
         app.close()
 
     asyncio.run(scenario())
+
+
+def test_rule_choices_wait_closed_and_count_once_opened(pool: ComputePool) -> None:
+    """Served, the interpretation inputs are built when their section is first opened; until then
+    the form computes with their defaults, and once built they change the answer like any input."""
+    choices = [i.key for i in CALC.inputs if i.kind == "interpretation"]
+    assert len(choices) >= 2
+
+    async def scenario() -> None:
+        app = CalculatorApp(CALC, pool=pool)
+        await _settled(app)
+        assert app.choices is not None and app.choices.collapsed
+        assert not set(choices) & set(app.widgets) and app.choices.objects == []
+        assert app.values() == CALC.initial_values()
+        assert app.choices.title == f"Rule choices ({len(choices)})"
+        app.widgets["modifier"].value = 1
+        await _settled(app)
+        assert _shown_value(app) == str(CALC.run(**{**CALC.initial_values(), "modifier": 1})["p_pass_exact"])
+        app.choices.collapsed = False  # opened: built with the defaults, nothing recomputed
+        assert [w.value for w in app.choices.objects] == [CALC.initial_values()[k] for k in choices]
+        assert list(app.widgets) == [i.key for i in CALC.inputs]  # the declared order again
+        app.widgets["positive_modifiers"].value = "ignored"
+        app.live.request += 1
+        await _settled(app)
+        want = CALC.run(**{**CALC.initial_values(), "modifier": 1, "positive_modifiers": "ignored"})
+        assert (
+            _shown_value(app)
+            == str(want["p_pass_exact"])
+            != str(CALC.run(**{**CALC.initial_values(), "modifier": 1})["p_pass_exact"])
+        )
+        app.close()
+        # a choice set by the caller (or a link) is built at once and shown open
+        other = CalculatorApp(CALC, pool=pool, positive_modifiers="ignored")
+        assert other.choices is not None and not other.choices.collapsed
+        assert other.widgets["positive_modifiers"].value == "ignored"
+        other.close()
+        # in a notebook every input is in the form from the start
+        assert set(CalculatorApp(CALC).widgets) == {i.key for i in CALC.inputs}
+
+    asyncio.run(scenario())

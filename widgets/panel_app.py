@@ -170,12 +170,21 @@ class CalculatorApp:
             for i in calc.inputs
             if i.kind == "path"
         }
+        self._start = start
+        # Served, the rule choices (interpretation inputs) wait in a closed "Rule choices" section
+        # and are built when it is first opened (or at once when the URL or the caller sets one):
+        # most players never change them, and they are a third of a big form's models.
+        self._choice_keys = tuple(i.key for i in calc.inputs if i.kind == "interpretation")
+        defaults = calc.initial_values()
+        lazy = pool is not None and not any(start[k] != defaults[k] for k in self._choice_keys)
         self.widgets = {
             i.key: self.uploads[i.key].widget(i.title, [f"rb-input-{i.key}"])
             if i.key in self.uploads
             else widget_for(i, start[i.key])
             for i in calc.inputs
+            if not (lazy and i.key in self._choice_keys)
         }
+        self._on_new_widget: list[Any] = []  # also called with each choice built later (URL sync)
         # in a notebook the result pane shows the answer; served, LiveResult does (with its state:
         # stale marking, busy badge, typing without Enter) and the pane keeps the same HTML
         self.result = pn.pane.HTML("", css_classes=["rb-result"], sizing_mode="stretch_width")
@@ -201,9 +210,21 @@ class CalculatorApp:
         self.rules = pn.pane.HTML(rules_block(calc.rules), sizing_mode="stretch_width")
         # Served as a page of its own, the result stays in view while a long form scrolls.
         in_view = pool is not None and not embedded()
-        inputs = pn.Column(
-            *self.widgets.values(), self.compare, width=320, stylesheets=[FORM_COLUMN_CSS] if in_view else []
-        )
+        fields: list[Any] = [w for k, w in self.widgets.items() if k not in self._choice_keys]
+        self.choices: pn.Card | None = None
+        if pool is not None and self._choice_keys:
+            self.choices = pn.Card(
+                *(self.widgets[k] for k in self._choice_keys if k in self.widgets),
+                title=f"Rule choices ({len(self._choice_keys)})",
+                collapsed=lazy,
+                css_classes=["rb-choices"],
+                sizing_mode="stretch_width",
+            )
+            self.choices.param.watch(self._on_open_choices, "collapsed")
+            fields.append(self.choices)
+        else:  # in a notebook: every input in the form, in declaration order
+            fields = list(self.widgets.values())
+        inputs = pn.Column(*fields, self.compare, width=320, stylesheets=[FORM_COLUMN_CSS] if in_view else [])
         # Result first: beside the form on wide screens (row-reverse), above it on a phone.
         shown = self.live if pool is not None else self.result
         result_col = pn.Column(
@@ -229,9 +250,31 @@ class CalculatorApp:
         self.refresh()
 
     def values(self) -> dict[str, Any]:
-        """What is in the widgets now."""
-        values = {key: widget.value for key, widget in self.widgets.items()}
+        """What is in the widgets now (a rule choice not built yet: its start value)."""
+        values = {
+            i.key: self.widgets[i.key].value if i.key in self.widgets else self._start[i.key]
+            for i in self.calc.inputs
+        }
         return {**values, **{key: box.path() for key, box in self.uploads.items()}}
+
+    def build_choices(self) -> None:
+        """Build the rule choices' widgets, if they wait in the closed section, and show them."""
+        missing = [i for i in self.calc.inputs if i.key in self._choice_keys and i.key not in self.widgets]
+        if not missing or self.choices is None:
+            return
+        built = {i.key: widget_for(i, self._start[i.key]) for i in missing}
+        self.widgets = {
+            i.key: self.widgets[i.key] if i.key in self.widgets else built[i.key] for i in self.calc.inputs
+        }
+        for widget in built.values():
+            widget.param.watch(self._on_change, "value")
+            for call in self._on_new_widget:
+                call(widget)
+        self.choices.objects = [self.widgets[k] for k in self._choice_keys]
+
+    def _on_open_choices(self, event: Any) -> None:
+        if not event.new:
+            self.build_choices()
 
     def refresh(self) -> None:
         """Recompute and redraw, or show the one-line error (served: schedule it in the pool)."""
@@ -388,11 +431,14 @@ class CalculatorApp:
         location = pn.state.location
         if location is None:
             return
-        synced = {key: w for key, w in self.widgets.items() if key not in self.uploads}  # never a file
-        synced["variant"] = self.compare
         # the query the page was asked with (the session's arguments: the websocket that may
         # build this session has no query of its own, rulesbook serve --processes)
         raw = {key: _text(values[-1]) for key, values in (pn.state.session_args or {}).items() if values}
+        if self.choices is not None and any(key in self._choice_keys for key in raw):
+            self.build_choices()  # a link that sets a rule choice shows it
+            self.choices.collapsed = False
+        synced = {key: w for key, w in self.widgets.items() if key not in self.uploads}  # never a file
+        synced["variant"] = self.compare
         for key, text in raw.items():
             widget = synced.get(key)
             if widget is None:
@@ -408,8 +454,13 @@ class CalculatorApp:
                     query[key] = _to_query(widget.value)
             location.search = "?" + urllib.parse.urlencode(query)
 
+        def follow(widget: pn.widgets.Widget) -> None:  # a rule choice built later
+            synced.update({key: w for key, w in self.widgets.items() if w is widget})
+            widget.param.watch(write_back, "value")
+
         for widget in synced.values():
             widget.param.watch(write_back, "value")
+        self._on_new_widget.append(follow)
 
 
 def _text(value: Any) -> str:

@@ -101,7 +101,7 @@ def test_web_replay_takes_an_uploaded_log(served: str, page: Any, tmp_path: Any)
 @pytest.mark.parametrize(
     ("path", "key"),
     [
-        ("calc/wh40k.attack", "lethal_devastating"),  # a long help text
+        ("calc/wh40k.attack", "save_modifier"),  # a long help text
         ("calc/warstrike.starting-phase", "officer_lds"),
         ("calc/scrollhammer.morale-check", "ld"),
     ],
@@ -141,5 +141,37 @@ def test_an_input_s_help_opens_on_the_screen(
         assert rules.get_attribute("open") is not None  # open on its own page
         page.locator("details.rb-rules > summary").first.click()
         assert rules.get_attribute("open") is None
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("width", sorted(WIDTHS))
+def test_rule_choices_open_count_and_survive_a_reload(served: str, browser: Any, width: str) -> None:
+    """The interpretation inputs wait in a closed "Rule choices" section; opened, a choice changes
+    the answer and goes into the URL, and a reload (or the link) opens the section with it."""
+    from rulesbook.registry import registry
+
+    calc = registry().calculator("scrollhammer.morale-check")
+    start = {**calc.initial_values(), "modifier": 1}
+    before = calc.run(**start)["p_pass_exact"]
+    after = calc.run(**{**start, "positive_modifiers": "ignored"})["p_pass_exact"]
+    assert before != after
+    w, h = WIDTHS[width]
+    context = browser.new_context(viewport={"width": w, "height": h}, is_mobile=width == "phone")
+    page = context.new_page()
+    try:
+        page.goto(f"{served}/calc/{calc.id}?modifier=1")
+        assert read_value(page, "p_pass_exact") == before
+        choice = page.locator(".rb-input-positive_modifiers select")
+        assert choice.count() == 0  # not built while the section is closed
+        page.get_by_text("Rule choices (4)").first.click()
+        choice.first.select_option("ignored")
+        page.locator('[data-key="p_pass_exact"]', has_text=after).first.wait_for(timeout=15_000)
+        assert "positive_modifiers=ignored" in page.url and "modifier=1" in page.url
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"rule-choices-{width}.png"), full_page=True)
+        page.reload()
+        assert read_value(page, "p_pass_exact") == after
+        assert choice.first.input_value() == "ignored"  # the section is open, with the choice
     finally:
         context.close()
