@@ -171,3 +171,36 @@ def test_rule_choices_wait_closed_and_count_once_opened(pool: ComputePool) -> No
         assert set(CalculatorApp(CALC).widgets) == {i.key for i in CALC.inputs}
 
     asyncio.run(scenario())
+
+
+class _NeverAnswers:
+    """A compute pool that takes every job and never answers."""
+
+    def submit(self, func: Any, *args: Any) -> Any:
+        from concurrent.futures import Future
+
+        from widgets.workers import Job
+
+        job = Job((func, args))
+        job.future = Future()
+        return job
+
+
+def test_a_cancelled_answer_loop_ends(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the server stops, its tasks are cancelled: a form waiting for an answer ends its loop
+    instead of taking the cancellation for a dropped answer and submitting it again forever."""
+    monkeypatch.setattr(panel_app, "INLINE_BELOW_S", 0.0)
+
+    async def scenario() -> None:
+        app = CalculatorApp(CALC, pool=_NeverAnswers())  # type: ignore[arg-type]
+        await asyncio.sleep(0.05)
+        assert app._running
+        tasks = asyncio.all_tasks() - {asyncio.current_task()}
+        assert tasks
+        for task in tasks:
+            task.cancel()
+        _done, pending = await asyncio.wait(tasks, timeout=5)
+        app.close()  # (ends a loop that kept going, so a regression fails here instead of hanging)
+        assert not pending and not app._running
+
+    asyncio.run(asyncio.wait_for(scenario(), 30))

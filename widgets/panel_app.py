@@ -399,8 +399,14 @@ class CalculatorApp:
         job = self._job = self.pool.submit(answer_html, self.calc.id, values, variant)
         try:
             html: str = await asyncio.wrap_future(job.future)
-        except (JobCancelled, asyncio.CancelledError):
+        except JobCancelled:
             return None  # superseded by a newer input (or the session ended)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():  # this loop itself is cancelled (the
+                job.cancel()  # server stops): end it, never submit the job again
+                raise
+            return None  # the job's future was cancelled: dropped like a superseded one
         except TimeLimitError as exc:
             html = error_html(f"{self.calc.id}: {exc}")
         except Exception as exc:  # JobError (the calculator raised) or a worker that died
