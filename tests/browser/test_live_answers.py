@@ -30,9 +30,7 @@ START = {
     "weapons": "A=10 BS=3 S=4 D=1 sustained-hits-2,devastating-wounds",
 }
 
-RECORD = """key => {
-  window.rbStates = []
-  const deep = (root, sel) => {
+DEEP = """  const deep = (root, sel) => {
     const hit = root.querySelector(sel)
     if (hit) return hit
     for (const el of root.querySelectorAll("*")) {
@@ -41,14 +39,19 @@ RECORD = """key => {
     }
     return null
   }
-  const badge = document.querySelector(".rb-status-floating")
+"""
+"""A JavaScript helper: the first element matching a selector, looking inside shadow roots too."""
+
+RECORD = """key => {
+  window.rbStates = []
+__DEEP__  const badge = document.querySelector(".rb-status-floating")
   new MutationObserver(() => {
     const value = deep(document, `[data-key="${key}"]`)
     window.rbStates.push({
       state: badge.dataset.state, value: value && value.innerText, stale: !!deep(document, ".rb-answer.rb-stale"),
     })
   }).observe(badge, {attributes: true, attributeFilter: ["data-state"]})
-}"""
+}""".replace("__DEEP__", DEEP)
 """Records every change of the answer's state with the number shown and the stale marking at
 that moment (so the test sees the busy phase however short the computation turns out)."""
 
@@ -143,16 +146,7 @@ LATE_MESSAGES = """() => {
     }
   }
   const badge = document.querySelector(".rb-status-floating")
-  const deep = (root, sel) => {
-    const hit = root.querySelector(sel)
-    if (hit) return hit
-    for (const el of root.querySelectorAll("*")) {
-      const inner = el.shadowRoot && deep(el.shadowRoot, sel)
-      if (inner) return inner
-    }
-    return null
-  }
-  const states = []
+__DEEP__  const states = []
   const note = (step) => {
     const probe = deep(document, '[data-key="probe"]')
     states.push([step, badge.dataset.state, probe ? probe.textContent : null])
@@ -173,7 +167,7 @@ LATE_MESSAGES = """() => {
   live.pending = p + 3; note("its answer started")
   live.answered = p + 3; live.done = r + 2; note("and shown")
   return states
-}"""
+}""".replace("__DEEP__", DEEP)
 """Feeds the page's live answer the messages a server may send, some of them late (older values
 after newer ones), and notes the badge and the answer shown after each."""
 
