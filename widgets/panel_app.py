@@ -210,8 +210,8 @@ class CalculatorApp:
         self.rules = pn.pane.HTML(rules_block(calc.rules), sizing_mode="stretch_width")
         # Served as a page of its own, the result stays in view while a long form scrolls.
         in_view = pool is not None and not embedded()
-        fields: list[Any] = [w for k, w in self.widgets.items() if k not in self._choice_keys]
         self.choices: pn.Card | None = None
+        fields: list[Any] = list(self.widgets.values())  # in a notebook: in declaration order
         if pool is not None and self._choice_keys:
             self.choices = pn.Card(
                 *(self.widgets[k] for k in self._choice_keys if k in self.widgets),
@@ -221,9 +221,7 @@ class CalculatorApp:
                 sizing_mode="stretch_width",
             )
             self.choices.param.watch(self._on_open_choices, "collapsed")
-            fields.append(self.choices)
-        else:  # in a notebook: every input in the form, in declaration order
-            fields = list(self.widgets.values())
+            fields = [w for k, w in self.widgets.items() if k not in self._choice_keys] + [self.choices]
         inputs = pn.Column(*fields, self.compare, width=320, stylesheets=[FORM_COLUMN_CSS] if in_view else [])
         # Result first: beside the form on wide screens (row-reverse), above it on a phone.
         shown = self.live if pool is not None else self.result
