@@ -1,4 +1,5 @@
-"""The shape of the code base: no import cycle anywhere in ``rulesbook/`` and ``widgets/``.
+"""The shape of the code base: no import cycle anywhere in ``rulesbook/`` and ``widgets/``, and
+the independent oracles of the tests importing neither.
 
 It also checks that no module imports another module's private (``_underscore``) names: what
 two modules share is public API with a docstring, not a helper reached across a boundary.
@@ -162,3 +163,14 @@ def test_private_imports_are_found(tmp_path: Path) -> None:
 
 def test_no_private_name_is_imported_across_modules() -> None:
     assert private_imports() == []
+
+
+ORACLES = ("tests/wh40k/reference_outcome.py", "tests/army_morale/simulate.py")
+"""Independent oracles: written from the rules' text, they must share no code with what they check."""
+
+
+def test_oracles_import_nothing_from_rulesbook() -> None:
+    for path in ORACLES:
+        name = path.removesuffix(".py").replace("/", ".")
+        imported = set(_imports(ast.parse((ROOT / path).read_text()), name, False))
+        assert not {m for m in imported if m.split(".")[0] in PACKAGES}, path
