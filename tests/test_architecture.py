@@ -6,7 +6,9 @@ two modules share is public API with a docstring, not a helper reached across a 
 
 The graph is built from the source with :mod:`ast` (every ``import`` and ``from … import``,
 at module level and inside functions), mapped onto the ``rulesbook.*`` and ``widgets.*`` modules.
-Imports under ``if TYPE_CHECKING:`` are left out: they never run. A cycle makes the import order
+Imports under ``if TYPE_CHECKING:`` are left out: they never run; so are those in a package's
+``__getattr__`` (the front door of ``import rulesbook as rb``): they run only when a name is
+first used, once the package is fully imported. A cycle makes the import order
 matter and hides which module is the lower layer, so the test reports the first one it finds.
 """
 
@@ -45,6 +47,8 @@ def _imports(tree: ast.AST, module: str, is_package: bool) -> Iterator[str]:
         if isinstance(node, ast.If) and _is_type_checking(node.test):
             stack.extend(node.orelse)
             continue
+        if is_package and isinstance(node, ast.FunctionDef) and node.name == "__getattr__":
+            continue  # a package's lazy attributes (PEP 562) load once the package is imported
         if isinstance(node, ast.Import):
             yield from (alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
