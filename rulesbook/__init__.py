@@ -15,6 +15,7 @@ registry (:func:`rulesbook.registry.registry`) and the modules of each concept.
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
@@ -25,6 +26,11 @@ _FRONT_DOOR = frozenset(__all__) - {"__version__"}
 
 if TYPE_CHECKING:
     from rulesbook.api import Answer, Rule, calc, calculator_ids, rule, variant, widget
+
+if "IPython" in sys.modules:  # a notebook kernel: tables and distributions display as HTML
+    from rulesbook.present.jupyter import register as _register_display
+
+    _register_display()
 
 
 def __getattr__(name: str) -> Any:

@@ -5,7 +5,7 @@ Commands::
     rulesbook list [--json]                      systems, rules, calculators, interpretations
     rulesbook rule ID [--json]                   a rule's text, citation, code, calculators
     rulesbook calc ID key=value ... [--json]     run a calculator (``rulesbook calc ID --help``)
-    rulesbook variants / compare / sweep         designer what-ifs (:mod:`rulesbook.whatif_cli`)
+    rulesbook variants / compare / sweep         designer what-ifs (:mod:`rulesbook.cli.whatif`)
     rulesbook interpretations [SYSTEM] [--json]  the interpretations register
     rulesbook serve [--port N] [--site-dir DIR]  the site with live calculators
 
@@ -21,40 +21,22 @@ Example:
 
 from __future__ import annotations
 
-import os
 import sys
 import textwrap
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 
+from rulesbook.cli.output import echo, emit_json, fail, styled
+from rulesbook.cli.whatif import register
 from rulesbook.errors import InputError, RulesbookError, quote
-from rulesbook.present import json_text, plain, result_text, terminal_text
+from rulesbook.present import terminal_text
+from rulesbook.present.answers import AnswerView, answer_text, rule_text
 from rulesbook.registry import Interpretation, System, registry
-from rulesbook.variants import parameter_lines, run_assignments
-from rulesbook.whatif_cli import register
+from rulesbook.variants import run_assignments
 
 __all__ = ["cli", "main"]
-
-
-def _echo(text: str = "", err: bool = False) -> None:
-    """Print a line with every terminal control character dropped (:func:`~rulesbook.present.plain`)."""
-    click.echo(plain(text), err=err)
-
-
-def _style() -> bool:
-    """Bold and italic for Markdown emphasis: only on a terminal, and not when ``NO_COLOR`` is set."""
-    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-
-
-def _fail(message: str) -> NoReturn:
-    _echo(f"rulesbook: error: {message}", err=True)
-    sys.exit(2)
-
-
-def _emit_json(data: Any) -> None:
-    click.echo(json_text(data))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -88,17 +70,17 @@ def list_cmd(as_json: bool) -> None:
     reg = registry()
     systems = [_system_json(s) for s in reg.systems.values()]
     if as_json:
-        _emit_json({"systems": systems})
+        emit_json({"systems": systems})
         return
     for s in systems:
-        _echo(f"{s['id']}  {s['title']} (version {s['version']}; source {s['source']})")
+        echo(f"{s['id']}  {s['title']} (version {s['version']}; source {s['source']})")
         for kind in ("calculators", "rules", "interpretations"):
             if s[kind]:
-                _echo(f"  {kind}:")
+                echo(f"  {kind}:")
                 for item in s[kind]:
                     label = item.get("title") or item.get("question", "")
-                    _echo(f"    {item['id']:<52} {terminal_text(label)}")
-        _echo()
+                    echo(f"    {item['id']:<52} {terminal_text(label)}")
+        echo()
 
 
 # -- rule ----------------------------------------------------------------------------------------
@@ -121,34 +103,18 @@ def _interp_text(i: Interpretation) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def rule_cmd(rule_id: str, as_json: bool) -> None:
     """Show a rule: its text in our words, citation, code, calculators and interpretations."""
-    from rulesbook.index import rule_info  # only this command reads the cases and test index
+    from rulesbook.api import rule_view  # only this command reads the cases and test index
+    from rulesbook.index import rule_info
 
     try:
         info = rule_info(rule_id)
     except InputError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     data = info.to_json()
     if as_json:
-        _emit_json(data)
+        emit_json(data)
         return
-    _echo(f"{info.title}  [{info.id}]")
-    _echo("Source: " + "; ".join(data["citations"]))
-    _echo()
-    click.echo(terminal_text(info.text, _style()))  # safe: terminal_text drops control characters
-    _echo()
-    for label, key in (
-        ("Code", "code"),
-        ("Calculators", "calculators"),
-        ("Interpretations", "interpretations"),
-    ):
-        if data[key]:
-            _echo(f"{label}: " + ", ".join(data[key]))
-    _echo("\n".join(parameter_lines(info.id)) or "Parameters a variant can change: none")
-    if data["tests"]:
-        _echo("Tests:")
-        for test in data["tests"]:
-            _echo(f"  {test}")
-    _echo(f"Page: {data['page']}")
+    click.echo(rule_text(rule_view(info), styled()))  # safe: rule_text drops control characters
 
 
 # -- interpretations ------------------------------------------------------------------------------
@@ -164,10 +130,10 @@ def interpretations_cmd(system: str | None, as_json: bool) -> None:
         try:
             reg.system(system)
         except InputError as exc:
-            _fail(str(exc))
+            fail(str(exc))
     items = [i for i in reg.interpretations.values() if system is None or i.system == system]
     if as_json:
-        _emit_json(
+        emit_json(
             [
                 {
                     "id": i.id,
@@ -183,7 +149,7 @@ def interpretations_cmd(system: str | None, as_json: bool) -> None:
             ]
         )
         return
-    _echo("\n\n".join(_interp_text(i) for i in items))
+    echo("\n\n".join(_interp_text(i) for i in items))
 
 
 # -- calc ----------------------------------------------------------------------------------------
@@ -212,40 +178,40 @@ def calc_cmd(calc_id: str | None, assignments: Sequence[str], as_json: bool, wan
         reg = registry()
     if calc_id is None:
         if want_help:
-            _echo(click.get_current_context().get_help())
-            _echo("\nCalculators: " + ", ".join(reg.calculators))
+            echo(click.get_current_context().get_help())
+            echo("\nCalculators: " + ", ".join(reg.calculators))
             return
-        _fail("calculator: missing ID; one of " + ", ".join(reg.calculators))
+        fail("calculator: missing ID; one of " + ", ".join(reg.calculators))
     try:
         calc = reg.calculator(calc_id)
     except InputError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     if want_help:
-        click.echo(terminal_text(calc.help_text(), _style()))  # safe: drops control characters
+        click.echo(terminal_text(calc.help_text(), styled()))  # safe: drops control characters
         return
     for word in assignments:
         if word.startswith("-"):
-            _fail(
+            fail(
                 f"arguments: unknown option {quote(word)}; inputs are given as key=value, options are --json and --help"
             )
     try:
         checked, result, variant = run_assignments(calc, list(assignments))
     except InputError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     except RulesbookError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     if as_json:
         named = {"variant": variant.name} if variant else {}
-        _emit_json(
+        emit_json(
             {"calculator": calc.id, **named, "inputs": calc.inputs_json(checked), "result": result.to_json()}
         )
     else:
-        head = f"Variant {variant.name}: {variant.title}\n" if variant else ""
-        # result_text is safe for the terminal (and renders the explanation's Markdown)
-        click.echo(plain(head + calc.title) + "\n" + result_text(calc.outputs, result, _style()))
+        named_variant = (variant.name, variant.title) if variant is not None else None
+        shown = AnswerView(calc.id, calc.title, calc.outputs, result, variant=named_variant)
+        click.echo(answer_text(shown, styled()))  # safe for the terminal; renders the explanation's Markdown
 
 
-register(cli)  # variants, compare, sweep (rulesbook.whatif_cli)
+register(cli)  # variants, compare, sweep (rulesbook.cli.whatif)
 
 
 # -- serve ---------------------------------------------------------------------------------------
@@ -297,10 +263,7 @@ def serve_cmd(
     The site is built into a per-user cache folder (never into the working directory) unless
     --site-dir names a folder; a folder holding other files is refused, as a build empties it.
     """
-    try:
-        from widgets.server import serve
-    except ImportError as exc:  # pragma: no cover - only without the [app] extra
-        _fail(f"serve: the app extra is not installed ({exc.name}); run scripts/serve")
+    serve = _front_end("serve")
     try:
         serve(
             port=port,
@@ -312,7 +275,17 @@ def serve_cmd(
             processes=processes,
         )
     except InputError as exc:
-        _fail(str(exc))
+        fail(str(exc))
+
+
+def _front_end(name: str) -> Any:
+    """The front-end function registered as ``name`` (:func:`rulesbook.api.front_end`), loaded only now."""
+    from rulesbook.api import front_end
+
+    try:
+        return front_end(name)
+    except RulesbookError as exc:
+        fail(str(exc))
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -320,15 +293,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     try:
         cli.main(args=list(argv) if argv is not None else None, prog_name="rulesbook", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as exc:
-        _echo(exc.ctx.get_help() if exc.ctx else str(exc))
+        echo(exc.ctx.get_help() if exc.ctx else str(exc))
     except click.UsageError as exc:
-        _fail(exc.format_message().replace("\n", " "))
+        fail(exc.format_message().replace("\n", " "))
     except click.exceptions.Abort:
-        _fail("aborted")
+        fail("aborted")
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except InputError as exc:
-        _fail(str(exc))
+        fail(str(exc))
 
 
 if __name__ == "__main__":  # pragma: no cover
