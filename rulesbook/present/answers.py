@@ -92,7 +92,8 @@ def _chances_chart(view: AnswerView) -> list[str]:
     if not shown:
         return []
     values = [float(view.result.values[s.key]) for s in shown]
-    return [bar_chart(f"{view.calculator}-chances", "Chances", "", [s.label for s in shown], [("", values)])]
+    chart = bar_chart(f"{view.calculator}-chances", "Chances", "", [s.label for s in shown], [("", values)])
+    return [f'<div class="rb-small-chart" style="max-width:360px">{chart}</div>']
 
 
 def answer_html(view: AnswerView) -> str:
@@ -124,8 +125,7 @@ def answer_html(view: AnswerView) -> str:
             f'<h3 class="rb-title">{html.escape(view.title)}</h3>',
             f"<p><code>{html.escape(view.calculator)}</code>{variant}</p>",
             f'<p class="rb-inputs">{given or "every input at its default"}</p>',
-            result_html(view.outputs, view.result),
-            *_chances_chart(view),
+            result_html(view.outputs, view.result, extra_charts=_chances_chart(view)),
             every,
             "</div>",
         ]
