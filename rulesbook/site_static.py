@@ -50,6 +50,7 @@ from rulesbook.calculators import (
     OptionalInput,
 )
 from rulesbook.errors import InputError
+from rulesbook.site_live_form import live_form_html
 
 __all__ = [
     "INT_WINDOW",
@@ -239,5 +240,6 @@ def static_calculator_html(calc: Calculator) -> str:
     parts.append(
         f'<script type="application/json" class="rb-states">{payload.replace("</", "<\\/")}</script>'
     )
+    parts.append(live_form_html(calc))  # every input, live once the browser's Python is ready
     parts.append("</div>")
     return "".join(parts)
