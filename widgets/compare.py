@@ -19,12 +19,12 @@ Example:
 from __future__ import annotations
 
 import html
-import io
 from collections.abc import Mapping
 from typing import Any
 
 from rulesbook.calculators import Calculator
 from rulesbook.errors import InputError
+from rulesbook.present import bar_chart
 from rulesbook.variants import BASELINE, Comparison, choice_keys, compare, variants_for_system
 from widgets.render import error_html, result_html
 
@@ -116,27 +116,20 @@ def _difference_table(comparison: Comparison) -> str:
 
 
 def _distribution_svg(comparison: Comparison) -> str:
-    """Grouped bars of every distribution output (baseline and variant side by side), as SVG."""
+    """Grouped bars of every distribution output (baseline and variant side by side), as inline SVG.
+
+    Drawn by the one chart of every result view (:func:`rulesbook.present.bar_chart`): no
+    plotting library, so the served page and the published site's in-browser calculator (where
+    matplotlib does not exist) show the same chart.
+    """
     found = comparison.distributions()
     if not found:
         return ""
-    import matplotlib
-
-    matplotlib.use("Agg", force=False)
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(6.4, 2.6 * len(found)))
-    axes = fig.subplots(len(found), 1, squeeze=False)[:, 0]
-    for ax, (key, label, series) in zip(axes, found, strict=True):
-        width = 0.8 / len(series)
-        for j, (name, values) in enumerate(series.items()):
-            ax.bar([i + j * width for i in range(len(values))], values, width=width, label=name)
-        ax.set_title(label, fontsize=10)
-        ax.set_xlabel(key.replace("_", " "))
-        ax.set_ylabel("probability")
-        ax.legend(fontsize="small")
-    fig.tight_layout()
-    out = io.StringIO()
-    fig.savefig(out, format="svg")
-    svg = out.getvalue()
-    return f'<div class="rb-compare-plot" data-plot="{BASELINE}">{svg[svg.index("<svg") :]}</div>'
+    charts = []
+    for key, label, series in found:
+        output = next(o for o in comparison.calc.outputs if o.key == key)
+        x_label = output.chart[0] if output.chart else key.replace("_", " ")
+        width = max(len(values) for values in series.values())
+        xs = [str(k) for k in range(width)]
+        charts.append(bar_chart(f"compare-{key}", label, x_label, xs, list(series.items())))
+    return f'<div class="rb-compare-plot" data-plot="{BASELINE}">{"".join(charts)}</div>'
