@@ -54,12 +54,15 @@ def live_index_page() -> str:
         out.append("Every tool below runs live on this server; each page links back here.")
     else:
         out.append(
-            "Each calculator below can be tried on its own page. The apps need the local server "
-            "(`rulesbook serve`), which also serves every calculator live."
+            "Each calculator below can be tried on its own page: served over HTTP (any web host), "
+            "it computes every input in your browser. What stays on a server is said so below: the "
+            "Army Morale tracker (it keeps each game on the server and lists the server's saved "
+            "games) and [sweeps](sweeps.md) over many inputs (a process pool or a Dask cluster) need "
+            "`rulesbook serve` or the command line — see [the quick start](quickstart.md#two-commands)."
         )
     out += ["", "## Apps", ""]
     for name, (title, summary) in LIVE_APPS.items():
-        link = f"[{title}](/app/{name})" if served else f"**{title}** (`/app/{name}`)"
+        link = f"[{title}](/app/{name})" if served else f"**{title}** (`/app/{name}`, needs `rulesbook serve`)"
         out.append(f"* {link} — {summary}")
     for system in reg.systems.values():
         out += ["", f"## {system.title}", ""]

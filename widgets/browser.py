@@ -47,7 +47,7 @@ from widgets.compare import NO_VARIANT, form_result_html
 from widgets.render import error_html
 from widgets.uploads import UploadBox
 
-__all__ = ["SNAPSHOT", "answer", "cli_json", "prepare_snapshot", "start", "upload"]
+__all__ = ["SNAPSHOT", "answer", "clear_caches", "cli_json", "prepare_snapshot", "start", "upload"]
 
 SNAPSHOT = Path(__file__).resolve().parents[1] / "rulesbook" / "data-snapshot.json"
 """Where the site's app wheel puts the data snapshot (absent in a checkout: YAML is parsed)."""
@@ -102,6 +102,13 @@ def answer(calc_id: str, values: Mapping[str, Any], variant: str = NO_VARIANT) -
         if inp.kind == "path":
             given[inp.key] = _box(calc_id, inp.key).path()
     return form_result_html(calc, given, variant or NO_VARIANT)
+
+
+def clear_caches() -> None:
+    """Forget every cached result (benchmarks time first answers: :func:`rulesbook.caches.clear_caches`)."""
+    from rulesbook.caches import clear_caches as clear
+
+    clear()
 
 
 def cli_json(calc_id: str, arguments: Sequence[str]) -> tuple[int, str]:

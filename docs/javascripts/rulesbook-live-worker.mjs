@@ -6,10 +6,12 @@
                                                           | {type: "absent"} (no runtime in this build)
                                                           | {type: "failed", message}
      {type: "answer", seq, calc, values, variant}     -> {type: "answer", seq, html, ms}
-       only the newest answer asked for is computed: older ones still queued are skipped
+       only the newest question is computed: one still waiting when a newer one comes is
+       answered {type: "answer", seq, skipped: true}
      {type: "upload", seq, calc, key, name, bytes}    -> {type: "upload", seq, error}  (error: HTML or null)
-     {type: "json", seq, calc, args}                  -> {type: "json", seq, code, output, ms}
-       (what `rulesbook calc ID ARGS --json` prints: for tests and benchmarks)
+     {type: "json", seq, calc, args, cold}            -> {type: "json", seq, code, output, ms}
+       (what `rulesbook calc ID ARGS --json` prints: for tests and benchmarks; `cold` clears
+       every rulesbook cache first)
    On a first visit, once the page has been live for a moment, Python's memory is stored in the
    browser (IndexedDB, gzip-compressed: about 10 MB) and the next visit starts from it: about a
    second instead of three or four. Where IndexedDB is missing or refuses, every visit starts
@@ -133,7 +135,8 @@ self.onmessage = async (event) => {
   }
   if (!python) return;
   if (message.type === "answer") {
-    queued = message; // a newer answer replaces one still waiting
+    if (queued) self.postMessage({ type: "answer", seq: queued.seq, skipped: true });
+    queued = message; // a newer question replaces one still waiting
     if (!scheduled) {
       scheduled = true;
       setTimeout(answerNewest, 0);
@@ -142,6 +145,7 @@ self.onmessage = async (event) => {
     const error = python.app.upload(message.calc, message.key, message.name, message.bytes);
     self.postMessage({ type: "upload", seq: message.seq, error: error === undefined ? null : error });
   } else if (message.type === "json") {
+    if (message.cold) python.app.clear_caches();
     const args = python.pyodide.toPy(message.args);
     const [result, ms] = timed(() => python.app.cli_json(message.calc, args));
     const [code, output] = result.toJs();
