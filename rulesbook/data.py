@@ -19,10 +19,9 @@ module:
   reader walks the tree itself to name the line of every field.
 * :func:`dump_yaml` / :func:`dump_json` write data back **losslessly**: any text the loader
   accepts (NEL, C1 controls, U+FFFE, bidi marks, U+2028, emoji) reads back identical.
-* :func:`data_snapshot` / :func:`use_snapshot`: the loaded data of shipped files as JSON, keyed
-  by the SHA-256 of each file's text, for where parsing YAML is slow (Python in a browser,
-  where the pure-Python YAML parser takes seconds): a file whose text is in the snapshot is
-  still read and checked for size, but not parsed; any other file is parsed as usual.
+* :func:`use_snapshot`: data already loaded, as JSON keyed by the SHA-256 of each file's text
+  (:func:`rulesbook.site.runtime.data_snapshot`), for where YAML parsing is slow (Python in a
+  browser): such a file is still read and checked, not parsed; any other is parsed as usual.
 
 Whatever goes wrong raises :class:`DataFileError`: one short line naming the file, the line
 where it is known, and the reason, never a traceback, in well under a second (the tree is
@@ -56,7 +55,7 @@ import json
 import os
 import re
 import stat
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -73,7 +72,6 @@ __all__ = [
     "DataFileError",
     "Limits",
     "compose_text",
-    "data_snapshot",
     "dump_json",
     "dump_yaml",
     "load_data_file",
@@ -81,6 +79,7 @@ __all__ = [
     "need",
     "read_text",
     "scalar_value",
+    "text_digest",
     "to_python",
     "use_snapshot",
     "yaml_loader",
@@ -534,7 +533,7 @@ def load_data_file(path: Path, *, name: str | None = None, limits: Limits = LIMI
     shown = name or Path(path).name
     text = read_text(path, name=shown, limits=limits)
     if _SNAPSHOT and limits == LIMITS:
-        known = _SNAPSHOT.get(_digest(text))
+        known = _SNAPSHOT.get(text_digest(text))
         if known is not None:
             return json.loads(known)  # a fresh copy, as parsing would give
     return load_data_text(text, shown, is_json=Path(path).suffix.lower() == ".json", limits=limits)
@@ -542,64 +541,23 @@ def load_data_file(path: Path, *, name: str | None = None, limits: Limits = LIMI
 
 # -- snapshots -------------------------------------------------------------------------------------
 
-_SNAPSHOT: dict[str, str] = {}
-"""What :func:`use_snapshot` installed: SHA-256 of a file's text -> its data as JSON text."""
+_SNAPSHOT: dict[str, str] = {}  # what use_snapshot installed
 
 
-def _digest(text: str) -> str:
+def text_digest(text: str) -> str:
+    """The SHA-256 (hex) of a text's UTF-8 bytes: how a snapshot knows a file's text."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _same(a: Any, b: Any) -> bool:
-    """Equal and of the same types all the way down (``1 == True == 1.0`` does not count)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    return bool(a == b)
-
-
-def data_snapshot(paths: Iterable[Path]) -> dict[str, str]:
-    """The data of ``paths`` as :func:`load_data_file` gives it, for :func:`use_snapshot`.
-
-    Keys are the SHA-256 of each file's text, values its data as JSON text. A file whose data
-    JSON cannot carry exactly (a key that is not text, say) is left out, so it is parsed as
-    usual; a file the loader refuses raises its :class:`DataFileError`.
-
-    Example:
-        >>> import tempfile
-        >>> folder = Path(tempfile.mkdtemp())
-        >>> _ = (folder / "a.yaml").write_text("lost: 3\\nflag: yes\\n", encoding="utf-8")
-        >>> _ = (folder / "b.yaml").write_text("1: one\\n", encoding="utf-8")  # an integer key
-        >>> snap = data_snapshot(sorted(folder.glob("*.yaml")))
-        >>> list(snap.values())
-        ['{"lost":3,"flag":"yes"}']
-    """
-    out: dict[str, str] = {}
-    for path in paths:
-        text = read_text(path)
-        data = load_data_text(text, Path(path).name, is_json=Path(path).suffix.lower() == ".json")
-        encoded = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-        if _same(json.loads(encoded), data):
-            out[_digest(text)] = encoded
-    return out
-
-
 def use_snapshot(files: Mapping[str, str] | None) -> None:
-    """Answer :func:`load_data_file` from ``files`` (a :func:`data_snapshot`) where it holds the
-    text read; ``None`` or ``{}`` stops. Only reads with the default :data:`LIMITS` use it.
+    """Answer :func:`load_data_file` from ``files`` (text digest -> data as JSON) for a text it
+    holds; ``None`` stops. Only reads with the default :data:`LIMITS` use it.
 
-    Example:
-        >>> import tempfile
-        >>> path = Path(tempfile.mkdtemp()) / "m.yaml"
-        >>> _ = path.write_text("turns: 6\\n", encoding="utf-8")
-        >>> use_snapshot({k: '{"turns": 7}' for k in data_snapshot([path])})  # a doctored copy
-        >>> load_data_file(path)
-        {'turns': 7}
-        >>> use_snapshot(None); load_data_file(path)
-        {'turns': 6}
+    >>> import tempfile; path = Path(tempfile.mkdtemp()) / "m.yaml"; _ = path.write_text("turns: 6\\n")
+    >>> use_snapshot({text_digest("turns: 6\\n"): '{"turns": 7}'}); load_data_file(path)
+    {'turns': 7}
+    >>> use_snapshot(None); load_data_file(path)
+    {'turns': 6}
     """
     _SNAPSHOT.clear()
     _SNAPSHOT.update(files or {})

@@ -75,7 +75,7 @@ def live_runtime(tmp_path_factory: pytest.TempPathFactory) -> Path:
     downloads come from the per-user cache after the first run."""
     import shutil
 
-    from rulesbook.site_runtime import RUNTIME_DIR, RuntimeUnavailable, vendor
+    from rulesbook.site.runtime import RUNTIME_DIR, RuntimeUnavailable, vendor
 
     if shutil.which("node") is None:
         _unavailable("node is not installed (the Pyodide tests run the runtime in Node)")

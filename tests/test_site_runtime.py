@@ -1,6 +1,6 @@
 """The published site's browser runtime, built without a browser: pins, the data snapshot, the
 wheels we write, the live form and the build's behaviour without the registries
-(:mod:`rulesbook.site_runtime`, :mod:`rulesbook.site_live_form`, :mod:`widgets.browser`)."""
+(:mod:`rulesbook.site.runtime`, :mod:`rulesbook.site.live_form`, :mod:`widgets.browser`)."""
 
 from __future__ import annotations
 
@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 
 from rulesbook import data as data_module
-from rulesbook import site_runtime as rt
-from rulesbook.data import data_snapshot, load_data_file, use_snapshot
+from rulesbook.data import load_data_file, use_snapshot
 from rulesbook.registry import registry
-from rulesbook.site_live_form import NO_VARIANT, live_form_html
+from rulesbook.site import runtime as rt
+from rulesbook.site.live_form import NO_VARIANT, live_form_html
 from rulesbook.variants import variants_for_system
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,7 +47,7 @@ def _no_snapshot_left() -> Any:
 def test_snapshot_holds_every_shipped_data_file_exactly_as_the_yaml_loader_reads_it() -> None:
     files = rt.data_files()
     assert {p.name for p in files} >= {"rules.yaml", "death-guard.yaml", "versions.yaml", "example-game.yaml"}
-    snapshot = data_snapshot(files)
+    snapshot = rt.data_snapshot(files)
     for path in files:
         digest = hashlib.sha256(path.read_text(encoding="utf-8").encode()).hexdigest()
         assert digest in snapshot, f"{path} is not in the snapshot (JSON cannot carry its data exactly)"
@@ -57,13 +57,13 @@ def test_snapshot_holds_every_shipped_data_file_exactly_as_the_yaml_loader_reads
 def test_the_app_wheel_carries_that_snapshot() -> None:
     files = dict(rt.app_files())
     carried = json.loads(files["rulesbook/data-snapshot.json"])
-    assert carried == {"format": 1, "files": data_snapshot(rt.data_files())}
+    assert carried == {"format": 1, "files": rt.data_snapshot(rt.data_files())}
 
 
 def test_a_snapshot_answers_with_fresh_copies_and_only_for_the_same_text(tmp_path: Path) -> None:
     path = tmp_path / "m.yaml"
     path.write_text("turns: 6\nunits: [a, b]\n", encoding="utf-8")
-    use_snapshot({k: '{"turns": 7, "units": ["x"]}' for k in data_snapshot([path])})  # a doctored entry
+    use_snapshot({k: '{"turns": 7, "units": ["x"]}' for k in rt.data_snapshot([path])})  # a doctored entry
     first = load_data_file(path)
     assert first == {"turns": 7, "units": ["x"]}  # the snapshot answered, not the parser
     first["units"].append("changed")
@@ -76,7 +76,7 @@ def test_a_snapshot_answers_with_fresh_copies_and_only_for_the_same_text(tmp_pat
 
 def test_the_registry_loaded_from_the_snapshot_equals_the_one_parsed_from_yaml() -> None:
     parsed = registry()
-    use_snapshot(data_snapshot(rt.data_files()))
+    use_snapshot(rt.data_snapshot(rt.data_files()))
     for path in rt.data_files():
         assert _typed(load_data_file(path)) == _typed(
             data_module.load_data_text(path.read_text(encoding="utf-8"), path.name)
@@ -135,7 +135,7 @@ def test_pure_yaml_wheel_takes_only_the_pure_python_package() -> None:
 
 def test_app_wheel_is_reproducible_and_carries_what_the_browser_imports() -> None:
     files = dict(rt.app_files())
-    assert {"widgets/browser.py", "widgets/compare.py", "widgets/render.py", "widgets/uploads.py"} <= set(
+    assert {"widgets/browser.py", "widgets/compare.py", "widgets/uploads.py"} <= set(
         files
     )
     assert not {"widgets/panel_app.py", "widgets/server.py", "widgets/ipy.py"} & set(

@@ -2,7 +2,7 @@
 
 A calculator page of the published site (``scripts/build-site``) starts a Web Worker
 (``docs/javascripts/rulesbook-live-worker.mjs``) that loads Pyodide and the wheels of the site's
-``live-runtime/`` folder (:mod:`rulesbook.site_runtime`), then imports this module and calls:
+``live-runtime/`` folder (:mod:`rulesbook.site.runtime`), then imports this module and calls:
 
 * :func:`start` once: the data snapshot replaces YAML parsing, and only the page's own system
   is loaded (its calculator modules and nothing else);
@@ -10,7 +10,7 @@ A calculator page of the published site (``scripts/build-site``) starts a Web Wo
   an answer imports is loaded, so that the memory snapshot the worker then stores for the next
   visit starts with nothing left to import;
 * :func:`answer` for every change of the form: the HTML of the result pane, exactly what the
-  served page shows for the same values (:func:`widgets.compare.form_result_html`: the result
+  served page shows for the same values (:func:`widgets.compare.answer_html`: the result
   with its labels, percentages and charts, the comparison with a shipped variant, or the
   CLI's one-line error naming the field);
 * :func:`upload` for a file chosen in a ``path`` input (a game log): checked and kept as the
@@ -41,10 +41,10 @@ from typing import Any
 
 from rulesbook.data import use_snapshot
 from rulesbook.errors import InputError, RulesbookError
-from rulesbook.present import json_text, md_inline, plain
+from rulesbook.present import error_html, json_text, md_inline, plain
 from rulesbook.registry import registry
-from widgets.compare import NO_VARIANT, form_result_html
-from widgets.render import error_html
+from widgets.compare import NO_VARIANT, answer_html
+from widgets.compare import answer as form_answer
 from widgets.uploads import UploadBox
 
 __all__ = ["SNAPSHOT", "answer", "clear_caches", "cli_json", "prepare_snapshot", "start", "upload"]
@@ -101,7 +101,7 @@ def answer(calc_id: str, values: Mapping[str, Any], variant: str = NO_VARIANT) -
     for inp in calc.inputs:
         if inp.kind == "path":
             given[inp.key] = _box(calc_id, inp.key).path()
-    return form_result_html(calc, given, variant or NO_VARIANT)
+    return answer_html(form_answer(calc_id, given, variant or NO_VARIANT))
 
 
 def clear_caches() -> None:

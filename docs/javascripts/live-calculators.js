@@ -4,7 +4,7 @@
    served over HTTP(S) and the browser runs WebAssembly, a Web Worker (rulesbook-live-worker.mjs)
    starts Python with rulesbook from the site's own live-runtime/ folder (the same URLs on every
    page, so the browser's cache holds it once); the status line says "Loading…", then "Live", and
-   the full form generated from the calculator's declarations (rulesbook.site_live_form, in the
+   the full form generated from the calculator's declarations (rulesbook.site.live_form, in the
    page's <template>) replaces the few precomputed inputs. Every change is answered by the
    calculator itself: the result pane is the served page's (labels, percentages, charts, the
    one-line errors of the command line), the inputs are kept in the page's address, and "Compare

@@ -1,7 +1,7 @@
 /* Start Python (Pyodide) with rulesbook in it, from the site's live-runtime folder.
 
    Shared by the page's Web Worker (rulesbook-live-worker.mjs) and the tests and benchmarks that
-   run the same start-up in Node. Everything comes from the site itself (rulesbook.site_runtime
+   run the same start-up in Node. Everything comes from the site itself (rulesbook.site.runtime
    wrote it at build time): the runtime, the wheels (unpacked here, never installed by
    loadPackage or micropip, which would look for packages on a CDN) and the data snapshot.
 

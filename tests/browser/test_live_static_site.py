@@ -27,7 +27,7 @@ from click.testing import CliRunner
 
 from rulesbook.cli import cli
 from rulesbook.registry import registry
-from rulesbook.site_runtime import RUNTIME_DIR
+from rulesbook.site.runtime import RUNTIME_DIR
 from tests.browser.conftest import _free_port, running
 
 pytestmark = pytest.mark.browser

@@ -30,10 +30,10 @@ from rulesbook.calculators import (
     ChoiceInput,
     Input,
     IntInput,
-    OptionalInput,
     Output,
     WordListInput,
     calculator,
+    optional,
 )
 from rulesbook.errors import InputError, quote
 from rulesbook.registry import implements
@@ -44,13 +44,11 @@ from rulesbook.systems.wh40k.attack_path import (
     READING_KEYS,
     SITUATION_INPUTS,
     TARGET_INPUTS,
-    ability_warnings,
     answer,
-    present,
-    roll_lines,
     situation_of,
     target_of,
 )
+from rulesbook.systems.wh40k.attack_report import ability_warnings, present, roll_lines
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices, Wh40kReadings
 from rulesbook.systems.wh40k.cost import MAX_ATTACKS, MAX_TOTAL_WOUNDS, refuse_costly
 from rulesbook.systems.wh40k.data import unit_weapons
@@ -154,17 +152,14 @@ INPUTS: tuple[Input, ...] = (
         maximum=5,
         default=1,
     ),
-    OptionalInput(
-        inner=IntInput(
+    optional(
+        IntInput(
             key="distance",
             label="Distance between the units (inches)",
             help="How far apart the two units are, for Contagion Range; none: not given (those effects are skipped).",
             minimum=0,
             maximum=48,
-        ),
-        words={"none": None},
-        empty=None,
-        default=None,
+        )
     ),
     BoolInput(
         key="infected",

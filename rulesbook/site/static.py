@@ -13,7 +13,7 @@ interpretation switches offer every value; integers offer a window of up to
 declared order while the grid stays within :data:`MAX_STATES` states (so the same code gives the
 same pages on every machine); every other input stays at the example's value and the page says so.
 Served over HTTP, the page then goes live: the browser's own Python computes every input
-(:mod:`rulesbook.site_live_form`, :mod:`rulesbook.site_runtime`); opened from disk it stays as
+(:mod:`rulesbook.site.live_form`, :mod:`rulesbook.site.runtime`); opened from disk it stays as
 built and says how to get live answers.
 
 The site has two flavours, chosen by the ``RULESBOOK_STATIC`` environment variable (default
@@ -52,7 +52,7 @@ from rulesbook.calculators import (
     OptionalInput,
 )
 from rulesbook.errors import InputError
-from rulesbook.site_live_form import live_form_html
+from rulesbook.site.live_form import live_form_html
 
 __all__ = [
     "INT_WINDOW",
@@ -167,11 +167,11 @@ def _domain(inp: Input, initial: Any) -> tuple[Any, ...] | None:
 
 
 def _answer_html(calc: Calculator, values: Mapping[str, Any]) -> str:
-    from widgets.render import STYLE, error_html, result_html
+    from rulesbook.present import STYLE, error_html, result_html
 
     try:
         checked = calc.validate(values)
-        shown = result_html(calc, calc.run_validated(checked))
+        shown = result_html(calc.outputs, calc.run_validated(checked), styled=True)
     except InputError as exc:
         shown = error_html(str(exc))
     return shown.replace(STYLE, "")
@@ -225,7 +225,7 @@ def static_calculator_html(calc: Calculator) -> str:
 
     One raw-HTML block with no blank line, so Markdown leaves it alone.
     """
-    from widgets.render import STYLE
+    from rulesbook.present import STYLE
 
     grid = state_grid(calc)
     initial = calc.initial_values()

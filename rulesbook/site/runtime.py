@@ -1,7 +1,7 @@
 """The browser runtime of the published site: Python (Pyodide) and rulesbook, vendored at build time.
 
 ``scripts/build-site DIR`` builds the pages with mkdocs, then calls :func:`vendor` (``python -m
-rulesbook.site_runtime DIR``), which writes everything a calculator page needs to compute in the
+rulesbook.site.runtime DIR``), which writes everything a calculator page needs to compute in the
 reader's browser into ``DIR/live-runtime/``, one set of files (and URLs) for the whole site:
 
 * ``pyodide-<version>/`` — the Pyodide runtime (CPython compiled to WebAssembly) from the npm
@@ -15,7 +15,7 @@ reader's browser into ``DIR/live-runtime/``, one set of files (and URLs) for the
 * ``app-<hash>/rulesbook-<version>-py3-none-any.whl`` — this checkout's ``rulesbook`` package,
   the ``widgets`` modules the browser front-end imports (:mod:`widgets.browser` and what it
   imports), and ``rulesbook/data-snapshot.json``: every shipped data file loaded once by the
-  YAML loader and stored as JSON (:func:`rulesbook.data.data_snapshot`), because the
+  YAML loader and stored as JSON (:func:`data_snapshot`), because the
   pure-Python YAML parser needs about 3 s there and JSON 8 ms;
 * ``manifest.json`` — which of those files to load, with their sizes and integrity hashes.
 
@@ -66,6 +66,7 @@ __all__ = [
     "app_files",
     "cache_dir",
     "data_files",
+    "data_snapshot",
     "main",
     "pure_yaml_wheel",
     "pyodide_archive",
@@ -73,7 +74,7 @@ __all__ = [
     "vendor",
 ]
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 """The checkout (or installed tree) holding the ``rulesbook`` and ``widgets`` packages."""
 
 RUNTIME_DIR = "live-runtime"
@@ -284,7 +285,7 @@ def _wheel(name: str, version: str, files: Iterable[tuple[str, bytes]]) -> bytes
     entries = dict(sorted(files))
     entries[f"{dist}/METADATA"] = f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n".encode()
     entries[f"{dist}/WHEEL"] = (
-        b"Wheel-Version: 1.0\nGenerator: rulesbook.site_runtime\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+        b"Wheel-Version: 1.0\nGenerator: rulesbook.site.runtime\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
     )
     record = [
         f"{path},sha256={base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b'=').decode()},{len(data)}"
@@ -356,6 +357,43 @@ def _widgets_modules() -> list[str]:
     return sorted(seen)
 
 
+def _same(a: Any, b: Any) -> bool:
+    """Equal and of the same types all the way down (``1 == True == 1.0`` does not count)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
+def data_snapshot(paths: Iterable[Path]) -> dict[str, str]:
+    """The data of ``paths`` as :func:`rulesbook.data.load_data_file` gives it, for
+    :func:`rulesbook.data.use_snapshot`: each file's text digest -> its data as JSON text.
+
+    A file whose data JSON cannot carry exactly (a key that is not text, say) is left out, so it
+    is parsed as usual; a file the loader refuses raises its :class:`~rulesbook.data.DataFileError`.
+
+    Example:
+        >>> folder = Path(tempfile.mkdtemp())
+        >>> _ = (folder / "a.yaml").write_text("lost: 3\\nflag: yes\\n", encoding="utf-8")
+        >>> _ = (folder / "b.yaml").write_text("1: one\\n", encoding="utf-8")  # an integer key
+        >>> list(data_snapshot(sorted(folder.glob("*.yaml"))).values())
+        ['{"lost":3,"flag":"yes"}']
+    """
+    from rulesbook.data import load_data_text, read_text, text_digest
+
+    out: dict[str, str] = {}
+    for path in paths:
+        text = read_text(path)
+        data = load_data_text(text, Path(path).name, is_json=Path(path).suffix.lower() == ".json")
+        encoded = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        if _same(json.loads(encoded), data):
+            out[text_digest(text)] = encoded
+    return out
+
+
 def data_files() -> list[Path]:
     """Every data file shipped in the ``rulesbook`` package (what the snapshot holds)."""
     package = ROOT / "rulesbook"
@@ -365,8 +403,6 @@ def data_files() -> list[Path]:
 def app_files() -> Iterator[tuple[str, bytes]]:
     """The files of the browser's app wheel: the ``rulesbook`` package (modules and data files),
     the ``widgets`` modules the browser imports, and the data snapshot."""
-    from rulesbook.data import data_snapshot
-
     package = ROOT / "rulesbook"
     for path in sorted(package.rglob("*")):
         if (
@@ -443,11 +479,11 @@ def vendor(site: Path, cache: Path | None = None) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m rulesbook.site_runtime SITE_DIR``: vendor the runtime, print one line; exit 0
+    """``python -m rulesbook.site.runtime SITE_DIR``: vendor the runtime, print one line; exit 0
     even when the registries cannot be reached (the site then keeps its precomputed calculators)."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
-        print("usage: python -m rulesbook.site_runtime SITE_DIR", file=sys.stderr)
+        print("usage: python -m rulesbook.site.runtime SITE_DIR", file=sys.stderr)
         return 2
     site = Path(args[0])
     try:
