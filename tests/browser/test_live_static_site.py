@@ -3,7 +3,8 @@ plus ``live-runtime/``) served by a plain ``python3 -m http.server``, in a Chrom
 every request to another host is aborted (and recorded, so a test fails on it).
 
 A calculator page opens with its precomputed answer, says "Loading…", then "Live", and shows the
-full generated form; an input that the static page kept fixed now answers, and the number is the
+full generated form (the tests share one browser profile, as one reader: the first page starts
+Python afresh, later ones from the snapshot it stored); an input that the static page kept fixed now answers, and the number is the
 command line's, at 390 px (a phone) and 1280 px. The inputs travel in the address (a reload keeps
 them, and starts from the stored memory snapshot), a bad value gets the command line's message,
 "Compare with" shows a shipped variant beside the baseline, and a game log chosen from disk is
@@ -64,33 +65,54 @@ def runtime_left_out(static_site: Path, tmp_path_factory: pytest.TempPathFactory
     yield from _serve(static_site, tmp_path_factory)
 
 
-def _page(browser: Any, width: int) -> Any:
-    """A page in a fresh context (empty cache and storage) where other hosts are unreachable."""
-    context = browser.new_context(viewport={"width": width, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    page.blocked = []
-    page.errors = []
+def _context(browser: Any) -> Any:
+    """A context (empty cache and storage at first) in which other hosts are unreachable."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.blocked = []
 
     def only_this_machine(route: Any) -> None:
         host = urllib.parse.urlsplit(route.request.url).hostname
         if route.request.url.startswith(("data:", "blob:")) or host == "127.0.0.1":
             route.continue_()
         else:
-            page.blocked.append(route.request.url)
+            context.blocked.append(route.request.url)
             route.abort()
 
     context.route("**/*", only_this_machine)
+    return context
+
+
+def _page(context: Any, width: int) -> Any:
+    page = context.new_page()
+    page.set_viewport_size({"width": width, "height": 900})
+    page.set_default_timeout(30_000)
+    page.blocked = context.blocked
+    page.errors = []
     page.on("pageerror", lambda exc: page.errors.append(str(exc)))
     page.on("console", lambda msg: page.errors.append(msg.text) if msg.type == "error" else None)
     return page
 
 
+@pytest.fixture(scope="module")
+def visits(browser: Any) -> Iterator[Any]:
+    """One browser profile for the module, as one reader's: the first page starts Python afresh
+    and stores its snapshot, the later ones start from it (each test works either way)."""
+    context = _context(browser)
+    yield context
+    context.close()
+
+
 @pytest.fixture
-def phone_and_desktop(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
-    page = _page(browser, request.param)
+def phone_and_desktop(visits: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+    page = _page(visits, request.param)
     yield page
-    page.context.close()
+    page.close()
+
+
+def _snapshot_stored(page: Any) -> None:
+    """Wait until a fresh start has stored its snapshot (nothing to wait for after a warm one)."""
+    if not json.loads(page.locator(".rb-static-calc").first.get_attribute("data-start"))["from_snapshot"]:
+        page.locator(".rb-static-calc[data-snapshot-saved]").wait_for(state="attached", timeout=LIVE_TIMEOUT)
 
 
 def _live(page: Any, answered_after: int = 0) -> Any:
@@ -176,7 +198,7 @@ def test_an_input_frozen_before_answers_live_as_the_command_line_does(
     assert code == 2
     assert "rulesbook: error: " + box.locator('[data-key="error"]').inner_text() == message
 
-    page.locator(".rb-static-calc[data-snapshot-saved]").wait_for(timeout=LIVE_TIMEOUT)
+    _snapshot_stored(page)
     page.reload()  # the address keeps every input; this visit starts from the stored snapshot
     box = _live(page)
     assert json.loads(box.get_attribute("data-start"))["from_snapshot"] is True
@@ -186,10 +208,8 @@ def test_an_input_frozen_before_answers_live_as_the_command_line_does(
 
 
 @pytest.mark.covers("scrollhammer.morale-check", "army-morale.replay")
-def test_compare_with_a_variant_and_a_game_log_from_disk(
-    live_host: str, browser: Any, tmp_path: Path
-) -> None:
-    page = _page(browser, 1280)
+def test_compare_with_a_variant_and_a_game_log_from_disk(live_host: str, visits: Any, tmp_path: Path) -> None:
+    page = _page(visits, 1280)
     try:
         page.goto(f"{live_host}/scrollhammer/calculators/scrollhammer.morale-check.html")
         box = _live(page)
@@ -228,7 +248,7 @@ def test_compare_with_a_variant_and_a_game_log_from_disk(
         page.locator('.rb-static-result [data-key="error"]', has_text="upload a").wait_for()
         assert page.blocked == [] and page.errors == []
     finally:
-        page.context.close()
+        page.close()
 
 
 def test_from_disk_or_without_the_runtime_the_page_says_how_to_get_live_answers(
@@ -247,7 +267,7 @@ def test_from_disk_or_without_the_runtime_the_page_says_how_to_get_live_answers(
         _shot(page, "live-from-file-phone")
     finally:
         context.close()
-    page = _page(browser, 1280)
+    page = _page(_context(browser), 1280)
     try:
         page.goto(f"{runtime_left_out}/scrollhammer/calculators/scrollhammer.break-test.html")
         status = page.locator(".rb-live-status[data-state='static']")
