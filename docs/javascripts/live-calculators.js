@@ -67,7 +67,8 @@
 
   boxes.forEach(function (box) {
     status(box, "loading", '<span class="rb-live-spinner" aria-hidden="true"></span>' +
-      "Loading the live calculator (Python in your browser; about 6&nbsp;MB on the first visit, then from the browser's cache)…");
+      "Loading the live calculator (Python for your browser: 7–17&nbsp;MB on a first visit, by how the web host " +
+      "compresses it; then from the browser's cache)…");
     if (boxes.length === 1 && query.toString()) {
       // a shared link: its inputs are answered as soon as the calculator is live
       box.querySelector(".rb-static-result").classList.add("rb-stale");
@@ -156,6 +157,11 @@
     var form = template.content.firstElementChild.cloneNode(true);
     var result = box.querySelector(".rb-static-result");
     var entry = { box: box, form: form, result: result, calc: form.getAttribute("data-calc"), latest: 0 };
+    // what the reader chose in the precomputed form carries over; a link's inputs come first
+    Array.prototype.forEach.call(box.querySelectorAll(".rb-static-form select[data-key]"), function (select) {
+      var live = form.querySelector('[data-key="' + select.getAttribute("data-key") + '"]');
+      if (live && select.selectedIndex >= 0) setValue(live, select.options[select.selectedIndex].text);
+    });
     if (forms.length === 0 && boxes.length === 1) {
       controls(form).forEach(function (control) {
         var key = control.getAttribute("data-key");
@@ -217,6 +223,7 @@
     } else if (message.type === "absent") {
       stayStatic("This copy of the site was built without the live calculator (the build could not reach " +
         "the npm registry and PyPI). " + STATIC);
+      boxes.forEach(function (box) { box.querySelector(".rb-static-result").classList.remove("rb-stale"); });
       worker.terminate();
     } else if (message.type === "failed") {
       stayStatic("The live calculator could not start (" + String(message.message).replace(/</g, "&lt;") +
