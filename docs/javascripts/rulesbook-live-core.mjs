@@ -16,7 +16,8 @@
    base:      URL of the live-runtime folder, ending in "/" (http(s): in a browser, file: in Node)
    read:      async (path, kind, integrity) -> text (kind "text") or Uint8Array (kind "bytes")
    system:    the rule system whose calculators the page shows (only it is loaded)
-   snapshots: optional {get(key) -> Uint8Array | null, put(key, bytes), clear()}
+   snapshots: optional {get(key) -> Uint8Array | null, put(key, bytes), clear(key)}; a key starts
+              with `base` and a space
    saveSnapshot: when a snapshot can be taken (a fresh start with `snapshots`), an async function
      that loads every system, then stores Python's memory for the next visit. */
 export async function startPython({ base, read, system, snapshots }) {
@@ -37,7 +38,8 @@ export async function startPython({ base, read, system, snapshots }) {
     stdout: () => {},
     stderr: (line) => console.warn(line),
   };
-  const key = [manifest.pyodide.version, ...manifest.runtime.map((f) => f.integrity), ...manifest.wheels.map((w) => w.integrity)].join(" ");
+  // one snapshot per site (its folder's URL) and build (every file's hash)
+  const key = [base, manifest.pyodide.version, ...manifest.runtime.map((f) => f.integrity), ...manifest.wheels.map((w) => w.integrity)].join(" ");
   let pyodide = null;
   let fromSnapshot = false;
   const cached = snapshots ? await snapshots.get(key).catch(() => null) : null;
@@ -48,7 +50,7 @@ export async function startPython({ base, read, system, snapshots }) {
       fromSnapshot = true;
     } catch (error) {
       console.warn("rulesbook: the stored start-up snapshot did not load; starting afresh", error);
-      await snapshots.clear().catch(() => {});
+      await snapshots.clear(key).catch(() => {});
     }
   }
   if (!pyodide) pyodide = await loadPyodide({ ...settings, _makeSnapshot: Boolean(snapshots) });

@@ -24,7 +24,7 @@ let scheduled = false;
 
 const SAVE_AFTER_MS = 1500; // let the first answers through before the snapshot (about half a second of work)
 
-/* Snapshots of Python's memory, kept in IndexedDB: one for the current build at most. */
+/* Snapshots of Python's memory, kept in IndexedDB: at most one per site (its latest build). */
 function request(req) {
   return new Promise((resolve, reject) => {
     req.onsuccess = () => resolve(req.result);
@@ -54,15 +54,18 @@ const snapshots = typeof indexedDB === "object" && indexedDB ? {
   async put(key, bytes) {
     const gzip = typeof CompressionStream === "function";
     const data = new Blob([gzip ? await transform(new Blob([bytes]), CompressionStream) : bytes]);
+    await this.clear(key);  // this site's earlier builds; other sites on this host keep theirs
     const db = await database();
-    const store = db.transaction("snapshots", "readwrite").objectStore("snapshots");
-    await request(store.clear());
-    await request(store.put({ gzip, data }, key));
+    await request(db.transaction("snapshots", "readwrite").objectStore("snapshots").put({ gzip, data }, key));
     db.close();
   },
-  async clear() {
+  async clear(key) {
+    const site = key.slice(0, key.indexOf(" ") + 1);
     const db = await database();
-    await request(db.transaction("snapshots", "readwrite").objectStore("snapshots").clear());
+    const store = db.transaction("snapshots", "readwrite").objectStore("snapshots");
+    for (const stored of await request(store.getAllKeys())) {
+      if (String(stored).startsWith(site)) await request(store.delete(stored));
+    }
     db.close();
   },
 } : null;
