@@ -135,9 +135,7 @@ def test_pure_yaml_wheel_takes_only_the_pure_python_package() -> None:
 
 def test_app_wheel_is_reproducible_and_carries_what_the_browser_imports() -> None:
     files = dict(rt.app_files())
-    assert {"widgets/browser.py", "widgets/compare.py", "widgets/uploads.py"} <= set(
-        files
-    )
+    assert {"widgets/browser.py", "widgets/compare.py", "widgets/uploads.py"} <= set(files)
     assert not {"widgets/panel_app.py", "widgets/server.py", "widgets/ipy.py"} & set(
         files
     )  # never imported there
@@ -238,3 +236,23 @@ def test_live_form_has_one_control_per_input_with_the_served_label(calc_id: str)
         assert re.findall(r'<option value="([^"]+)"', compare) == [NO_VARIANT, *shipped]
     else:
         assert 'data-key="variant"' not in form
+
+
+# -- what stays on a server --------------------------------------------------------------------------
+
+
+def test_server_only_tools_say_so_and_link_rulesbook_serve(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rulesbook.site.live import live_index_page
+    from rulesbook.site.static import live_note
+
+    monkeypatch.setenv("RULESBOOK_STATIC", "true")
+    page = live_index_page()
+    tracker = next(
+        line for line in page.splitlines() if "Army Morale tracker" in line and line.startswith("*")
+    )
+    assert "needs [`rulesbook serve`](cli.md#rulesbook-serve)" in tracker
+    assert "[sweeps](sweeps.md)" in page and "Dask" in page
+    assert "[`rulesbook serve`](cli.md#rulesbook-serve)" in (ROOT / "docs" / "sweeps.md").read_text(
+        encoding="utf-8"
+    )
+    assert "python3 -m http.server -d site" in live_note("scrollhammer.morale-check")

@@ -47,11 +47,11 @@ def live_index_page() -> str:
             "it computes every input in your browser. What stays on a server is said so below: the "
             "Army Morale tracker (it keeps each game on the server and lists the server's saved "
             "games) and [sweeps](sweeps.md) over many inputs (a process pool or a Dask cluster) need "
-            "`rulesbook serve` or the command line — see [the quick start](quickstart.md#two-commands)."
+            "[`rulesbook serve`](cli.md#rulesbook-serve) or the command line."
         )
     out += ["", "## Apps", ""]
     for app in reg.apps.values():
-        where = f"`/app/{app.name}`, needs `rulesbook serve`"
+        where = f"`/app/{app.name}`, needs [`rulesbook serve`](cli.md#rulesbook-serve)"
         link = f"[{app.title}](/app/{app.name})" if served else f"**{app.title}** ({where})"
         out.append(f"* {link} — {app.summary}")
     for system in reg.systems.values():
