@@ -37,7 +37,8 @@ def build_site(out: Path, *, static: bool) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture(scope="session")
 def static_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The published (static) site, built once per test session: what ``scripts/build-site`` makes."""
+    """The published (static) site's pages, built once per test session: what ``scripts/build-site``
+    makes, but for its browser runtime (the ``live_runtime`` fixture)."""
     out = tmp_path_factory.mktemp("static-site")
     proc = build_site(out, static=True)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
