@@ -218,8 +218,11 @@ def test_cache_dir_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) 
 
 @pytest.mark.parametrize("calc_id", sorted(registry().calculators))
 def test_live_form_has_one_control_per_input_with_the_served_label(calc_id: str) -> None:
+    from rulesbook.site.static import static_calculator_html
+
     calc = registry().calculator(calc_id)
     form = live_form_html(calc)
+    assert form in static_calculator_html(calc)  # every calculator page carries it
     assert form.startswith('<template class="rb-live-template">') and "\n\n" not in form
     for inp in calc.inputs:
         assert form.count(f'data-key="{inp.key}"') == 1, inp.key

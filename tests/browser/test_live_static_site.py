@@ -7,8 +7,8 @@ full generated form (the tests share one browser profile, as one reader: the fir
 Python afresh, later ones from the snapshot it stored); an input that the static page kept fixed now answers, and the number is the
 command line's, at 390 px (a phone) and 1280 px. The inputs travel in the address (a reload keeps
 them, and starts from the stored memory snapshot), a bad value gets the command line's message,
-"Compare with" shows a shipped variant beside the baseline, and a game log chosen from disk is
-replayed. From ``file://``, or when the build left the runtime out, the page keeps its
+"Compare with" shows a shipped variant beside the baseline, a game log chosen from disk is
+replayed, and every calculator's worked examples, asked in the page, print what the CLI prints. From ``file://``, or when the build left the runtime out, the page keeps its
 precomputed calculator and says how to get live answers.
 """
 
@@ -205,6 +205,28 @@ def test_an_input_frozen_before_answers_live_as_the_command_line_does(
     assert box.locator('form.rb-live-form [data-key="toughness"]').input_value() == "5"
     assert box.locator('[data-key="error"]').inner_text() == message.removeprefix("rulesbook: error: ")
     assert page.blocked == [] and page.errors == []
+
+
+def test_every_worked_example_answers_in_the_browser_as_the_command_line_does(
+    live_host: str, visits: Any
+) -> None:
+    """Every calculator, in Chromium's own Python (the page's worker), byte for byte the CLI's."""
+    page = _page(visits, 1280)
+    try:
+        page.goto(f"{live_host}/{PAGE}")
+        _live(page)
+        mismatches = []
+        for calc in registry().calculators.values():
+            for example in calc.examples:
+                args = [f"{k}={v}" for k, v in example.items()]
+                got = page.evaluate("([c, a]) => window.rulesbookLive.json(c, a)", [calc.id, args])
+                res = CliRunner().invoke(cli, ["calc", calc.id, *args, "--json"])
+                if (got["code"], got["output"]) != (res.exit_code, res.stdout):
+                    mismatches.append(f"{calc.id} {args}")
+        assert mismatches == []
+        assert page.blocked == [] and page.errors == []
+    finally:
+        page.close()
 
 
 @pytest.mark.covers("scrollhammer.morale-check", "army-morale.replay")
