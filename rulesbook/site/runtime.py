@@ -210,8 +210,23 @@ def _run(command: list[str], what: str, cwd: Path | None = None) -> None:
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise RuntimeUnavailable(f"{what}: {exc}") from None
     if proc.returncode != 0:
-        lines = [line for line in (proc.stderr or proc.stdout).splitlines() if line.strip()]
-        raise RuntimeUnavailable(f"{what} failed: {lines[-1] if lines else proc.returncode}")
+        raise RuntimeUnavailable(f"{what} failed: {_reason(proc.stderr or proc.stdout, proc.returncode)}")
+
+
+def _reason(output: str, code: int) -> str:
+    """The line of a failed npm or pip run that says why (their errors run to many lines).
+
+    >>> _reason("npm error code ECONNREFUSED\\nnpm error FetchError: request to http://x failed\\n", 1)
+    'FetchError: request to http://x failed'
+    >>> _reason("WARNING: slow\\nERROR: No matching distribution found for icepool==2.2.2\\n", 1)
+    'ERROR: No matching distribution found for icepool==2.2.2'
+    """
+    lines = [line.removeprefix("npm error").strip() for line in output.splitlines() if line.strip()]
+    for marker in ("Error:", "ERROR:", "error", "code"):
+        found = [line for line in lines if marker in line and "complete log" not in line]
+        if found:
+            return found[0] if marker != "ERROR:" else found[-1]
+    return lines[-1] if lines else f"exit code {code}"
 
 
 def pyodide_archive(cache: Path) -> bytes:
@@ -227,7 +242,17 @@ def pyodide_archive(cache: Path) -> bytes:
         raise RuntimeUnavailable("npm is not installed (it fetches Pyodide from the npm registry)")
     with tempfile.TemporaryDirectory() as tmp:
         _run(
-            [npm, "pack", f"{pin.name}@{pin.version}", "--pack-destination", tmp, "--silent"],
+            [
+                npm,
+                "pack",
+                f"{pin.name}@{pin.version}",
+                "--pack-destination",
+                tmp,
+                "--loglevel=error",
+                "--fetch-retries=1",  # an unreachable registry fails in seconds, not minutes
+                "--fetch-retry-mintimeout=2000",
+                "--fetch-retry-maxtimeout=5000",
+            ],
             f"npm pack {pin.name}@{pin.version}",
         )
         data = (Path(tmp) / pin.archive).read_bytes()
@@ -256,6 +281,8 @@ def pypi_file(pin: Pin, cache: Path) -> bytes:
                 "--disable-pip-version-check",
                 "--quiet",
                 "--no-deps",
+                "--retries=1",
+                "--timeout=20",
                 *(["--no-binary", ":all:"] if sdist else ["--only-binary", ":all:"]),
                 "--require-hashes",
                 "-r",
