@@ -171,6 +171,21 @@ def _leadership_dice() -> None:
     assert len(result.table("outcomes").rows) == 216
 
 
+@effect("weak_unit_percent")
+@effect("weak_unit_modifier")
+def _weak_units() -> None:
+    """Both together make the rule: a unit below the share tests at the modifier; either alone,
+    or a unit at or above the share, changes nothing."""
+    weak = changed(weak_unit_percent=25, weak_unit_modifier=-2)
+    assert morale_check(8, 0, weak, strength=(2, 10)).p_pass() == Fraction(15, 36)  # 2D6 <= 6
+    assert morale_check(8, 0, weak, strength=(3, 12)).p_pass() == Fraction(26, 36)  # 25 % exactly: not below
+    assert morale_check(8, 0, weak).p_pass() == Fraction(26, 36)  # no strength given
+    assert morale_check(8, 0, changed(weak_unit_percent=25), strength=(2, 10)).p_pass() == Fraction(26, 36)
+    assert morale_check(8, 0, changed(weak_unit_modifier=-2), strength=(2, 10)).p_pass() == Fraction(26, 36)
+    assert break_test(8, 1, 0, weak, (2, 10)).p_pass() == Fraction(10, 36)  # 2D6 <= 5
+    assert regroup_test(8, True, weak, (1, 10)).p_pass() == Fraction(15, 36)
+
+
 @effect("insane_heroism")
 def _insane_heroism() -> None:
     off = changed(insane_heroism=False)

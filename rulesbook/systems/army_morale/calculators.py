@@ -122,13 +122,18 @@ def _check_points(values: Mapping[str, Any], choices: Any) -> None:
 def detachment_value_calculator(*, points: int, choices: ArmyMoraleChoices) -> CalcResult:
     """The Detachment Morale value and the band it belongs to."""
     morale = detachment_value(points, choices)
-    band = _band(points, morale, choices)
+    bonus = choices.parameters.detachment_value_bonus
+    base = detachment_value(points, choices.replace(parameters={"detachment_value_bonus": 0}))
+    band = _band(points, base, choices)
     block = choices.parameters.points_per_morale
     if choices.readings.formula == "source-only":
-        line = f"{points} pts lies in the band the source states ({band}): Morale value {morale}."
+        line = f"{points} pts lies in the band the source states ({band}): Morale value {base}."
     else:
-        line = f"ceil({points} / {block}) = {morale}: every started {block} points is worth 1 ({band})."
-    return CalcResult(values={"morale": morale, "band": band}, explanation=(line,))
+        line = f"ceil({points} / {block}) = {base}: every started {block} points is worth 1 ({band})."
+    lines = [line]
+    if bonus:
+        lines.append(f"Every detachment's value {bonus:+d} (detachment_value_bonus): {morale}.")
+    return CalcResult(values={"morale": morale, "band": band}, explanation=tuple(lines))
 
 
 # -- army-morale.rally ------------------------------------------------------------------------------

@@ -139,14 +139,18 @@ def detachment_value(
     5
     >>> detachment_value(120, table=BandTable((Band(1, 150, 2),)))
     2
+    >>> detachment_value(225, CHOICES.replace(parameters={"detachment_value_bonus": 1}))
+    6
     """
     if points < 0:
         raise InputError("points", f"expected a points cost of 0 or more, got {points}")
     if table is not None:
-        return table.value(points)
-    if choices.readings.formula == "source-only":
-        return published_bands(choices).value(points)
-    return math.ceil(Fraction(points, choices.parameters.points_per_morale))
+        value = table.value(points)
+    elif choices.readings.formula == "source-only":
+        value = published_bands(choices).value(points)
+    else:
+        value = math.ceil(Fraction(points, choices.parameters.points_per_morale))
+    return max(0, value + choices.parameters.detachment_value_bonus)
 
 
 # -- Strength and Army Morale value -------------------------------------------------------------

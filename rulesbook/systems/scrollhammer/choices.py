@@ -104,6 +104,26 @@ class ScrollhammerParameters(Parameters):
         maximum=6,
         help="A model fleeing a combat ends its move at least this far from that combat's enemies.",
     )
+    weak_unit_percent: int = parameter(
+        0,
+        label="Weak unit: below this % of its starting strength",
+        rule="scrollhammer.morale.modifiers",
+        section="Leadership modifiers (a designer's rule: off, 0, in the published rules)",
+        minimum=0,
+        maximum=100,
+        help="A unit with fewer models than this share of its starting strength takes "
+        "weak_unit_modifier on every Leadership-based test (0: no such rule).",
+    )
+    weak_unit_modifier: int = parameter(
+        0,
+        label="Weak unit: Leadership modifier",
+        rule="scrollhammer.morale.modifiers",
+        section="Leadership modifiers (a designer's rule: off, 0, in the published rules)",
+        minimum=-10,
+        maximum=10,
+        help="Added to the Leadership of a weak unit (see weak_unit_percent) on every test; -2 makes "
+        "it test at Ld − 2.",
+    )
     regroup_percent: int = parameter(
         50,
         label="Regroup strength threshold (%)",

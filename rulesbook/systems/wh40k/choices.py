@@ -17,6 +17,7 @@ Example:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Literal
 
 from rulesbook.choices import Parameters, Readings, RuleChoices, parameter, reading
@@ -126,6 +127,16 @@ class Wh40kParameters(Parameters):
         section="Battle-shock",
         minimum=1,
         help="Rolled for a Battle-shock test; the test passes at or above the unit's Leadership.",
+    )
+    below_strength_fraction: Fraction = parameter(
+        Fraction(1, 2),
+        label="Below Half-strength fraction",
+        rule="wh40k.core.starting-strength",
+        section="2. Battle-shock",
+        minimum=0,
+        maximum=1,
+        help="A unit is below strength with fewer models (a lone model: fewer wounds) than this "
+        "share of its Starting Strength: 1/2 is the rule; 1/3 means below a third.",
     )
     battle_shock_margin: int = parameter(
         0,
