@@ -48,7 +48,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, Self, get_args, get_origin
 
-from rulesbook.dice import DiceExpr, parse_dice
+from rulesbook.dice import DICE_HELP, DiceExpr, parse_dice
 from rulesbook.errors import InputError, RulesbookError
 from rulesbook.inputs import InterpretationInput
 
@@ -90,7 +90,7 @@ class ParameterSpec:
         if self.kind == "bool":
             return "true or false"
         if self.kind == "dice":
-            return "a dice expression such as 3, D3, D6, 2D6, D6+3 or 2D6+1"
+            return DICE_HELP
         return f"an integer from {self.minimum} to {self.maximum}"
 
     def check(self, value: Any) -> Any:
@@ -99,7 +99,7 @@ class ParameterSpec:
             expr = value if isinstance(value, DiceExpr) else parse_dice(str(value), field_name=self.key)
             if self.minimum is not None and expr.minimum < self.minimum:
                 raise InputError(self.key, f"the dice can roll below {self.minimum}, got {expr}")
-            return expr
+            return expr.check_cost(self.key)
         if self.kind == "bool":
             if isinstance(value, str) and value.strip().lower() in ("true", "false"):
                 return value.strip().lower() == "true"

@@ -248,7 +248,7 @@ class Term:
         """The change once rolled: ``roll`` is the dice total (``None`` for a constant)."""
         if self.dice.is_constant:
             return self.sign * self.dice.modifier
-        if roll is None or not self.dice.minimum <= roll <= self.dice.maximum:
+        if roll is None or not self.dice.can_total(roll):
             raise InputError("roll", f"{self.note or self.rule} needs a {self.dice} result, got {roll}")
         return self.sign * roll
 

@@ -23,10 +23,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from rulesbook.dice import RollTest
+from rulesbook.dice import Reads, RollTest
 from rulesbook.registry import implements
 from rulesbook.systems.scrollhammer.choices import (
     CHOICES,
+    HEROISM_READS,
     ScrollhammerChoices,
     ScrollhammerParameters,
 )
@@ -41,6 +42,7 @@ __all__ = [
     "casualties_threshold",
     "fall_back_edge",
     "formation",
+    "heroism_reads",
     "leadership_requirement",
     "leadership_test",
     "may_charge",
@@ -71,12 +73,18 @@ SPECIAL_RULES: tuple[SpecialRule, ...] = (
 
 @implements("scrollhammer.morale.check", "scrollhammer.morale.insane-heroism")
 def leadership_test(
-    target: int, parameters: ScrollhammerParameters, *, heroism: bool = True, always_fail: bool = False
+    target: int,
+    parameters: ScrollhammerParameters,
+    *,
+    heroism: bool = True,
+    always_fail: bool = False,
+    reads: Reads = "kept",
 ) -> RollTest:
     """A Leadership-based test: the Leadership dice at or below ``target``.
 
     With ``heroism`` (and Insane Heroism in the rules) the Insane Heroism roll passes whatever
-    the target; with ``always_fail`` nothing else does.
+    the target; with ``always_fail`` nothing else does. ``reads`` names the dice Insane Heroism
+    reads when the Leadership dice keep or drop (the reading ``heroism_dice``).
 
     >>> leadership_test(1, CHOICES.parameters).p_pass(), leadership_test(7, CHOICES.parameters).p_pass()
     (Fraction(1, 36), Fraction(7, 12))
@@ -85,9 +93,19 @@ def leadership_test(
         dice=parameters.leadership_dice,
         target=target,
         direction="under",
-        auto_pass=parameters.heroism_roll() if heroism and parameters.insane_heroism else frozenset(),
+        auto_pass=parameters.heroism_roll(reads) if heroism and parameters.insane_heroism else frozenset(),
         always_fail=always_fail,
+        reads=reads,
     )
+
+
+def heroism_reads(choices: ScrollhammerChoices) -> Reads:
+    """The dice Insane Heroism reads under the reading ``heroism_dice``.
+
+    >>> heroism_reads(CHOICES), heroism_reads(CHOICES.replace(readings={"heroism_dice": "every-die-rolled"}))
+    ('kept', 'rolled')
+    """
+    return HEROISM_READS[choices.readings.heroism_dice]
 
 
 @implements("scrollhammer.morale.modifiers")
@@ -140,7 +158,9 @@ def morale_check(
     heroism = not (readings.heroism_low_ld == "fails" and target < parameters.leadership_dice.minimum)
     if fails and readings.heroism_when_falling_back == "automatic-failure":
         heroism = False
-    return leadership_test(target, parameters, heroism=heroism, always_fail=fails)
+    return leadership_test(
+        target, parameters, heroism=heroism, always_fail=fails, reads=heroism_reads(choices)
+    )
 
 
 # -- special units ----------------------------------------------------------------------------
@@ -320,9 +340,12 @@ def regroup_test(ld: int, at_least_half: bool, choices: ScrollhammerChoices = CH
     """
     if at_least_half:
         return leadership_test(
-            ld, choices.parameters, heroism=choices.readings.heroism_in_regroup == "applies"
+            ld,
+            choices.parameters,
+            heroism=choices.readings.heroism_in_regroup == "applies",
+            reads=heroism_reads(choices),
         )
-    return leadership_test(ld, choices.parameters, always_fail=True)
+    return leadership_test(ld, choices.parameters, always_fail=True, reads=heroism_reads(choices))
 
 
 @implements("scrollhammer.regroup.when-charged")

@@ -166,6 +166,7 @@ def fast_attack(calc: Calculator, v: dict[str, Any]) -> DeferredResult | None:
     ) = _FIELDS(v)
     if (
         attacks.count
+        or not damage.is_simple
         or overwatch
         or not _FAST_ABILITIES.issuperset(abilities)
         or damage.maximum > MAX_DAMAGE
@@ -237,7 +238,7 @@ def fast_attack(calc: Calculator, v: dict[str, Any]) -> DeferredResult | None:
     # here (what packet_weights gives, not reduced to lowest terms), anything else by it
     count = damage.count
     step: dict[int, int]
-    if fnp is None and count <= 2:
+    if fnp is None and count <= 2 and damage.sides in _DAMAGE_ROLLS[count]:  # D3 or D6 (or none)
         sides, low = damage.sides, damage.modifier + count
         pden = sides**count
         if count == 1 and not reduction and 0 < low >= minimum:  # one die: each face a packet as rolled
