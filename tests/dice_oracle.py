@@ -83,7 +83,9 @@ def one_die(sides: int, reroll: int, explode: bool) -> tuple[tuple[int, int, Fra
     return tuple(rows)
 
 
-def rolls(terms: Iterable[Term], modifier: int) -> dict[tuple[int, tuple[int, ...], tuple[int, ...]], Fraction]:
+def rolls(
+    terms: Iterable[Term], modifier: int
+) -> dict[tuple[int, tuple[int, ...], tuple[int, ...]], Fraction]:
     """{(total, kept natural faces sorted, every natural face sorted): probability}."""
     per_term = []
     for term in terms:
@@ -188,5 +190,8 @@ def roll_test(
         first[(outcome, again)] = first.get((outcome, again), Fraction(0)) + p
     plain = [sum((p for (o, _), p in first.items() if o == k), Fraction(0)) for k in range(3)]
     asked = sum((p for (_, a), p in first.items() if a), Fraction(0))
-    final = [sum((p for (o, a), p in first.items() if o == k and not a), Fraction(0)) + asked * plain[k] for k in range(3)]
+    final = [
+        sum((p for (o, a), p in first.items() if o == k and not a), Fraction(0)) + asked * plain[k]
+        for k in range(3)
+    ]
     return final[1] + final[2], final[2]

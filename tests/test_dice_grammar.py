@@ -85,13 +85,17 @@ def test_everyday_expressions_keep_their_value_text_and_repr() -> None:
     """What outputs show stays: the everyday form is the same value, text and repr as before."""
     assert parse_dice("2D6") == DiceExpr(2, 6) == TWO_D6
     assert repr(parse_dice("D6+3")) == "DiceExpr(count=1, sides=6, modifier=3)"
-    assert repr(parse_dice("3")) == "DiceExpr(count=0, sides=6, modifier=3)" and parse_dice("3") == constant(3)
+    assert repr(parse_dice("3")) == "DiceExpr(count=0, sides=6, modifier=3)" and parse_dice("3") == constant(
+        3
+    )
     assert [str(parse_dice(t)) for t in ("d3", "2d6 + 1", "D6-1", "12")] == ["D3", "2D6+1", "D6-1", "12"]
     assert repr(parse_dice("3D6kl2")) == "parse_dice('3D6kl2')"
 
 
 @given(expressions, st.booleans(), st.booleans())
-def test_text_round_trips_to_an_equal_hashable_value(e: tuple[list[oracle.Term], int], lower: bool, spaced: bool) -> None:
+def test_text_round_trips_to_an_equal_hashable_value(
+    e: tuple[list[oracle.Term], int], lower: bool, spaced: bool
+) -> None:
     expr = parsed(e, lower=lower, spaced=spaced)
     again = parse_dice(str(expr))
     assert again == expr and hash(again) == hash(expr) and str(again) == str(expr)
@@ -193,11 +197,19 @@ def test_hand_counted_forms() -> None:
     st.integers(1, 6),
 )
 def test_roll_test_equals_brute_force(
-    e: tuple[list[oracle.Term], int], target: int, direction: str, reads: str, reroll: str, low: int, high: int
+    e: tuple[list[oracle.Term], int],
+    target: int,
+    direction: str,
+    reads: str,
+    reroll: str,
+    low: int,
+    high: int,
 ) -> None:
     expr = parsed(e)
-    n_read = sum(t.n if t.keep in ("kh", "kl") else t.count - t.n for t in e[0]) if reads == "kept" else sum(
-        t.count for t in e[0]
+    n_read = (
+        sum(t.n if t.keep in ("kh", "kl") else t.count - t.n for t in e[0])
+        if reads == "kept"
+        else sum(t.count for t in e[0])
     )
     auto_pass = frozenset({(low,) * n_read})
     critical = frozenset({(high,) * n_read}) if high != low else frozenset()

@@ -42,6 +42,7 @@ from rulesbook.dice.expr import (
     Reads,
     constant,
     parse_dice,
+    sum_work,
     too_much_dice_work,
 )
 from rulesbook.dice.roll import (
@@ -80,5 +81,6 @@ __all__ = [
     "double",
     "natural",
     "parse_dice",
+    "sum_work",
     "too_much_dice_work",
 ]

@@ -65,13 +65,15 @@ __all__ = [
     "Reads",
     "constant",
     "parse_dice",
+    "sum_work",
     "too_much_dice_work",
 ]
 
-DICE_WORK_LIMIT = 4e6
-"""Most predicted work (:meth:`DiceExpr.cost`, in steps of the dice engines, about 0.25 µs each
-here) an expression may need: its distribution, and its dice read face by face for a roll test,
-each in well under 2 s. Beyond it the expression is refused before any work starts."""
+DICE_WORK_LIMIT = 3e6
+"""Most predicted work (:meth:`DiceExpr.cost`, in steps of the dice engines: 0.3-0.7 µs each on
+the 2-core build machine over a sampled spread of expressions, ``bench/dice_cost.py``) an
+expression may need: its distribution and its dice read face by face for a roll test, together
+well under 2 s. Beyond it the expression is refused before any work starts."""
 
 DICE_HELP = (
     "a dice expression such as 3, D6+3, 2D6+D3-1, 3D6kh2, 4D6dl1, 2D6r1 or D6! "
@@ -347,16 +349,18 @@ class DiceExpr:
 
     # -- the work bound -------------------------------------------------------------------------
 
-    def cost(self) -> float:
-        """Predicted work of this expression's exact distribution and of reading its dice face
-        by face in a roll test, in steps of the dice engines (see :data:`DICE_WORK_LIMIT`).
+    def cost(self, *, faces: bool = True) -> float:
+        """Predicted work of this expression's exact distribution and (unless ``faces`` is
+        false) of reading its dice face by face in a roll test, in steps of the dice engines
+        (see :data:`DICE_WORK_LIMIT`).
 
         >>> parse_dice("2D6").cost() < parse_dice("10D6").cost() < parse_dice("20D20!kh10").cost()
         True
-        >>> parse_dice("20D20!kh10").cost() > DICE_WORK_LIMIT
+        >>> parse_dice("20D6!").cost() > DICE_WORK_LIMIT > parse_dice("20D6!").cost(faces=False)
         True
         """
-        return _cost(self)
+        distribution, read = _cost(self)
+        return distribution + read if faces else distribution
 
     def check_cost(self, field: str = "dice") -> DiceExpr:
         """Return the expression, or refuse it in one line with the estimate when its predicted
@@ -367,7 +371,7 @@ class DiceExpr:
         >>> parse_dice("20D20!kh10").check_cost("charge_dice")
         Traceback (most recent call last):
         ...
-        rulesbook.errors.InputError: charge_dice: 20D20!kh10 would need about 7.3 times the work the calculators allow (about 1 s); use fewer dice, smaller dice, or no explosion or keep/drop
+        rulesbook.errors.InputError: charge_dice: 20D20!kh10 would need about 61.7 times the work the calculators allow (about 1 s); use fewer dice, smaller dice, or no explosion or keep/drop
         """
         work = self.cost()
         if work > DICE_WORK_LIMIT:
@@ -387,26 +391,56 @@ def too_much_dice_work(what: str, times: float) -> str:
     )
 
 
+def sum_work(exprs: Sequence[DiceExpr]) -> tuple[float, int]:
+    """Predicted work of adding the totals of independent expressions one after the other (each
+    addition: the running totals × the next one's, as :data:`DICE_WORK_LIMIT` counts), with each
+    expression's own :meth:`~DiceExpr.cost`, and how many totals the sum spans.
+
+    >>> sum_work([parse_dice("D3")] * 10)[1], sum_work([parse_dice("20D20")] * 10)[1]
+    (21, 3801)
+    """
+    work, reach = 0.0, 1
+    for expr in exprs:
+        size = expr.maximum - expr.minimum + 1
+        work += expr.cost(faces=False) + (reach * size if reach > 1 else 0)
+        reach += size - 1
+    return work, reach
+
+
 KEEP_WORK = 8.0
 """A kept or dropped die costs this many times a summed one (icepool sorts the pool)."""
 
-FACE_WORK = 3.0
-"""Reading the dice face by face (a roll test's natural results) multiplies the work by this."""
+FACE_STATES = 3.0
+"""Reading faces keeps about this many states per total (no natural roll yet, a few partial
+ones), so adding two terms' tables costs its square."""
 
 
 @lru_cache(maxsize=1024)
-def _cost(expr: DiceExpr) -> float:
-    """Per term: dice × values a die shows × the totals the term reaches (× :data:`KEEP_WORK`
-    when it keeps or drops), then each term added to the running total (its totals × the
-    running totals'); all × :data:`FACE_WORK` for reading the faces."""
-    work, reach = 0.0, 1
+def _cost(expr: DiceExpr) -> tuple[float, float]:
+    """Two computations, both predicted: the distribution, and the joint one with the faces
+    read (:mod:`rulesbook.dice.joint`).
+
+    Distribution, per term: dice × values a die shows × the totals the term reaches (×
+    :data:`KEEP_WORK` when it keeps or drops), then each term added to the running total (its
+    totals × the running totals'). Faces: the same per term (× :data:`FACE_STATES`, × the kinds
+    of dice, whose highest faces are read too; an exploding die's partial natural rolls spread
+    over many totals, × a quarter of its dice more), and each addition × the states per total
+    of both sides."""
+    distribution, read, reach, states = 0.0, 0.0, 1, 1.0
+    kinds = len({t.sides for t in expr.dice_terms})  # each die's highest face is read too
     for term in expr.dice_terms:
         low, high = term.span
         size = high - low + 1
-        work += term.count * term.die_outcomes * size * (KEEP_WORK if term.keep else 1.0)
-        work += reach * size if reach > 1 else 0
+        base = term.count * term.die_outcomes * size * (KEEP_WORK if term.keep else 1.0)
+        spread = FACE_STATES * kinds * (1 + term.count / 4 if term.explode else 1)
+        distribution += base
+        read += base * spread
+        if reach > 1:
+            distribution += reach * size
+            read += reach * size * states * spread
         reach += size - 1
-    return FACE_WORK * work
+        states = max(states, spread)
+    return distribution, read
 
 
 @lru_cache(maxsize=1024)

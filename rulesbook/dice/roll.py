@@ -303,7 +303,7 @@ class RollTest:
         >>> RollTest(dice=parse_dice("20D20!kh10"), target=7).check_cost("ld_test_dice")
         Traceback (most recent call last):
         ...
-        rulesbook.errors.InputError: ld_test_dice: 20D20!kh10 would need about 7.3 times the work the calculators allow (about 1 s); use fewer dice, smaller dice, or no explosion or keep/drop
+        rulesbook.errors.InputError: ld_test_dice: 20D20!kh10 would need about 61.7 times the work the calculators allow (about 1 s); use fewer dice, smaller dice, or no explosion or keep/drop
         """
         work = self.cost()
         if work > DICE_WORK_LIMIT:

@@ -30,6 +30,7 @@ from rulesbook.systems.army_morale.logfile import load_log
 from rulesbook.systems.army_morale.replay import LEDGER_COLUMNS, LEDGER_LABELS, replay
 from rulesbook.systems.army_morale.rules import (
     RallyCounts,
+    check_rally_cost,
     detachment_value,
     game_end,
     joint_outcomes,
@@ -329,6 +330,7 @@ def _term_lines(a: RallyCounts, b: RallyCounts, choices: ArmyMoraleChoices) -> l
 def rally_calculator(*, choices: ArmyMoraleChoices, **values: Any) -> CalcResult:
     """Both values' exact distributions after step R4 and the game-end odds."""
     a, b = _counts(values, "a"), _counts(values, "b")
+    check_rally_cost(a, b, choices)  # before any work: a variant's dice may be large
     da, db, p = rally_odds(values["a_morale"], values["b_morale"], a, b, choices)
     joint_rows = tuple(
         (va, vb, fraction_str(pa * pb), float(pa * pb), game_end(va, vb, choices))
