@@ -178,7 +178,7 @@ class DiceExpr:
         """
         if self.terms:
             return self.terms
-        return (DiceTerm(self.count, self.sides),) if self.count else ()
+        return _plain_terms(self.count, self.sides)
 
     @property
     def is_plain(self) -> bool:
@@ -189,12 +189,16 @@ class DiceExpr:
     @property
     def minimum(self) -> int:
         """The smallest total the expression can produce."""
-        return self.modifier + sum(t.span[0] for t in self.dice_terms)
+        if not self.terms:  # the everyday form, in the engines' inner loops
+            return self.count + self.modifier
+        return self.modifier + sum(t.span[0] for t in self.terms)
 
     @property
     def maximum(self) -> int:
         """The largest total the expression can produce."""
-        return self.modifier + sum(t.span[1] for t in self.dice_terms)
+        if not self.terms:
+            return self.count * self.sides + self.modifier
+        return self.modifier + sum(t.span[1] for t in self.terms)
 
     def read_sides(self, reads: Reads = "kept") -> tuple[int, ...]:
         """The sides of every die a natural-face rule reads (see :data:`Reads`), sorted.
@@ -202,8 +206,10 @@ class DiceExpr:
         >>> parse_dice("3D6kl2+D3").read_sides(), parse_dice("3D6kl2+D3").read_sides("rolled")
         ((3, 6, 6), (3, 6, 6, 6))
         """
+        if not self.terms:
+            return (self.sides,) * self.count
         return tuple(
-            sorted(s for t in self.dice_terms for s in [t.sides] * (t.kept if reads == "kept" else t.count))
+            sorted(s for t in self.terms for s in [t.sides] * (t.kept if reads == "kept" else t.count))
         )
 
     def read_count(self, reads: Reads = "kept") -> int:
@@ -212,7 +218,7 @@ class DiceExpr:
         >>> parse_dice("3D6kl2").read_count(), parse_dice("3D6kl2").read_count("rolled")
         (2, 3)
         """
-        return len(self.read_sides(reads))
+        return self.count if not self.terms else len(self.read_sides(reads))
 
     def every_die(self, face: int, reads: Reads = "kept") -> frozenset[tuple[int, ...]]:
         """The natural roll on which every read die shows ``face`` (a double 1 for 2D6).
@@ -310,7 +316,9 @@ class DiceExpr:
 
     def rolled_sides(self) -> tuple[int, ...]:
         """The sides of every die rolled, term by term (the shape of a face-by-face roll)."""
-        return tuple(s for t in self.dice_terms for s in [t.sides] * t.count)
+        if not self.terms:
+            return (self.sides,) * self.count
+        return tuple(s for t in self.terms for s in [t.sides] * t.count)
 
     def total_of(self, faces: Sequence[int]) -> int:
         """The total of one roll given the face of every die rolled, term by term (only for
@@ -441,6 +449,11 @@ def _cost(expr: DiceExpr) -> tuple[float, float]:
         reach += size - 1
         states = max(states, spread)
     return distribution, read
+
+
+@lru_cache(maxsize=256)
+def _plain_terms(count: int, sides: int) -> tuple[DiceTerm, ...]:
+    return (DiceTerm(count, sides),) if count else ()
 
 
 @lru_cache(maxsize=1024)

@@ -213,7 +213,7 @@ class RollTest:
         """
         if self.dice.is_simple:
             total = sum(faces) + self.dice.modifier
-            read = tuple(sorted(faces))
+            read = _multiset(faces)
         else:
             total = self.dice.total_of(faces)
             read = self.dice.read_faces(faces, self.reads)
@@ -326,11 +326,25 @@ class RollTest:
         if not 0 < self.grid_size() <= GRID_LIMIT:
             raise ValueError(f"{self.dice}: too many rolls (or not decided by the faces) to list one by one")
         faces = [range(1, s + 1) for s in self.dice.rolled_sides()]
-        return [(f, self.judge(f)) for f in itertools.product(*faces)]
+        if not self.dice.is_simple:
+            return [(f, self.judge(f)) for f in itertools.product(*faces)]
+        judge, modifier = _judge_function(self), self.dice.modifier  # once for the whole grid
+        if not (self.critical or self.auto_pass or self.auto_fail):  # no natural roll to read
+            return [(f, judge(sum(f) + modifier, None)) for f in itertools.product(*faces)]
+        return [(f, judge(sum(f) + modifier, _multiset(f))) for f in itertools.product(*faces)]
 
     def with_(self, **changes: object) -> RollTest:
         """A changed copy (the value itself never changes)."""
         return replace(self, **changes)  # type: ignore[arg-type]
+
+
+def _multiset(faces: Faces) -> Faces:
+    """The faces sorted (a natural roll is a multiset), cheaply for one or two dice."""
+    if len(faces) < 2:
+        return faces
+    if len(faces) == 2:
+        return faces if faces[0] <= faces[1] else (faces[1], faces[0])
+    return tuple(sorted(faces))
 
 
 @lru_cache(maxsize=256)
@@ -384,6 +398,7 @@ def _first_roll(test: RollTest, dice: DiceExpr) -> Split:
     return kept, again, den
 
 
+@lru_cache(maxsize=1024)
 def _judge_function(test: RollTest) -> Callable[[int, Faces | None], Outcome]:
     """:meth:`RollTest.judge_total` with the natural rolls sorted once."""
     critical, auto_pass, auto_fail = _sorted(test.critical), _sorted(test.auto_pass), _sorted(test.auto_fail)
