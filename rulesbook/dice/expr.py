@@ -70,10 +70,11 @@ __all__ = [
 ]
 
 DICE_WORK_LIMIT = 3e6
-"""Most predicted work (:meth:`DiceExpr.cost`, in steps of the dice engines: 0.3-0.7 µs each on
-the 2-core build machine over a sampled spread of expressions, ``bench/dice_cost.py``) an
-expression may need: its distribution and its dice read face by face for a roll test, together
-well under 2 s. Beyond it the expression is refused before any work starts."""
+"""Most predicted work (:meth:`DiceExpr.cost`, in steps of the dice engines: at most about 0.26 µs
+each near the bound on the shared 2-core machine over a sampled spread of expressions,
+``bench/dice_cost.py``) an expression may need: its distribution and its dice read face by face
+for a roll test, together about a second at most (up to 1.6 s seen on a very busy machine).
+Beyond it the expression is refused before any work starts."""
 
 DICE_HELP = (
     "a dice expression such as 3, D6+3, 2D6+D3-1, 3D6kh2, 4D6dl1, 2D6r1 or D6! "
