@@ -247,3 +247,21 @@ def test_the_rally_odds_refuse_too_many_pairs_of_values(tmp_path: Path) -> None:
     )
     assert code == 2 and "pairs of values" in out and out.count("\n") == 1
     assert seconds < SECONDS
+
+
+# -- weapon characteristics in the grammar --------------------------------------------------------
+
+
+def test_weapon_attacks_and_damage_take_the_grammar() -> None:
+    """One attack at 2+, S4 against T4 (wounds on 4+), no save, Damage D6r1 against a model of
+    ten wounds: the mean loss is 5/6 · 1/2 · E[D6r1], with E[D6r1] = (1 + 7·(2+3+4+5+6))/36
+    (a 1 only when both rolls are 1s: 1/36; each other face 1/6 + 1/36 = 7/36)."""
+    base = ("wh40k.attack", "skill=2", "strength=4", "toughness=4", "save=7", "wounds=10", "models=1")
+    code, out, _ = calc(*base, "attacks=1", "damage=D6r1")
+    assert code == 0, out
+    assert exact(out, "mean_wounds_lost") == Fraction(5, 6) * Fraction(1, 2) * Fraction(1 + 7 * 20, 36)
+    code, out, _ = calc(*base, "attacks=2D6kh1", "damage=1")  # the higher of two D6 attacks
+    best_of_two = Fraction(sum(max(a, b) for a in range(1, 7) for b in range(1, 7)), 36)
+    assert exact(out, "mean_wounds_lost") == best_of_two * Fraction(5, 12)
+    code, out, _ = calc(*base, "attacks=1", "damage=D6-D3")  # can roll below 1: refused
+    assert code == 2 and out.startswith("rulesbook: error: damage: ") and out.count("\n") == 1
