@@ -25,8 +25,9 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Any
 
 import icepool
@@ -93,8 +94,8 @@ type Table = dict[tuple[int, Counts], int]
 
 def joint_weights(
     expr: DiceExpr, reads: Reads, specials: frozenset[Faces]
-) -> tuple[dict[tuple[int, Match], int], int]:
-    """``{(total, match): weight}`` over one denominator, where ``match`` is the special multiset
+) -> tuple[Mapping[tuple[int, Match], int], int]:
+    """``{(total, match): weight}`` (read-only) over one denominator, where ``match`` is the special multiset
     (sorted) the read dice show, or ``None``.
 
     Args:
@@ -114,7 +115,7 @@ def joint_weights(
 @lru_cache(maxsize=512)
 def _joint(
     expr: DiceExpr, reads: Reads, specials: frozenset[Faces]
-) -> tuple[dict[tuple[int, Match], int], int]:
+) -> tuple[Mapping[tuple[int, Match], int], int]:
     shape = _Shape(specials)
     table: Table = {(expr.modifier, shape.zero): 1}
     den = 1
@@ -126,7 +127,7 @@ def _joint(
     for (total, counts), w in table.items():
         key = (total, shape.match(counts))
         out[key] = out.get(key, 0) + w
-    return out, den
+    return MappingProxyType(out), den  # cached: nobody may change it
 
 
 def _add(a: Table, b: Table, shape: _Shape) -> Table:
