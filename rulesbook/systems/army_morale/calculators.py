@@ -82,7 +82,7 @@ def band_table(choices: ArmyMoraleChoices = CHOICES, up_to: int = 1000) -> Table
     )
 
 
-def _check_points(values: Mapping[str, Any]) -> None:
+def _check_points(values: Mapping[str, Any], choices: Any) -> None:
     if values["formula"] == "source-only":
         points = values["points"]
         (band,) = published_bands(CHOICES).bands
@@ -200,6 +200,11 @@ EQUAL_INPUT = ArmyMoraleReadings.input(
 
 def _counts(values: Mapping[str, Any], side: str) -> RallyCounts:
     return RallyCounts(**{suffix: values[f"{side}_{suffix}"] for suffix, *_ in SIDE_FIELDS[1:]})
+
+
+def _check_rally(values: Mapping[str, Any], choices: ArmyMoraleChoices) -> None:
+    """Before any work: a variant's dice may make the Rally odds too large to list."""
+    check_rally_cost(_counts(values, "a"), _counts(values, "b"), choices)
 
 
 def rally_odds(
@@ -326,11 +331,11 @@ def _term_lines(a: RallyCounts, b: RallyCounts, choices: ArmyMoraleChoices) -> l
     ],
     reference_tables=lambda: [rally_odds_table()],
     choices=CHOICES,
+    check=_check_rally,
 )
 def rally_calculator(*, choices: ArmyMoraleChoices, **values: Any) -> CalcResult:
     """Both values' exact distributions after step R4 and the game-end odds."""
     a, b = _counts(values, "a"), _counts(values, "b")
-    check_rally_cost(a, b, choices)  # before any work: a variant's dice may be large
     da, db, p = rally_odds(values["a_morale"], values["b_morale"], a, b, choices)
     joint_rows = tuple(
         (va, vb, fraction_str(pa * pb), float(pa * pb), game_end(va, vb, choices))

@@ -29,7 +29,6 @@ from rulesbook.systems.scrollhammer.choices import (
     CHOICES,
     HEROISM_READS,
     ScrollhammerChoices,
-    ScrollhammerParameters,
 )
 
 __all__ = [
@@ -73,22 +72,20 @@ SPECIAL_RULES: tuple[SpecialRule, ...] = (
 
 @implements("scrollhammer.morale.check", "scrollhammer.morale.insane-heroism")
 def leadership_test(
-    target: int,
-    parameters: ScrollhammerParameters,
-    *,
-    heroism: bool = True,
-    always_fail: bool = False,
-    reads: Reads = "kept",
+    target: int, choices: ScrollhammerChoices = CHOICES, *, heroism: bool = True, always_fail: bool = False
 ) -> RollTest:
     """A Leadership-based test: the Leadership dice at or below ``target``.
 
     With ``heroism`` (and Insane Heroism in the rules) the Insane Heroism roll passes whatever
-    the target; with ``always_fail`` nothing else does. ``reads`` names the dice Insane Heroism
-    reads when the Leadership dice keep or drop (the reading ``heroism_dice``).
+    the target; with ``always_fail`` nothing else does. Every Leadership-based test of the
+    system is built here, from the choice set it is given (a variant's dice and rules reach all);
+    when the Leadership dice keep or drop, the reading ``heroism_dice`` names the dice Insane
+    Heroism reads.
 
-    >>> leadership_test(1, CHOICES.parameters).p_pass(), leadership_test(7, CHOICES.parameters).p_pass()
+    >>> leadership_test(1).p_pass(), leadership_test(7).p_pass()
     (Fraction(1, 36), Fraction(7, 12))
     """
+    parameters, reads = choices.parameters, heroism_reads(choices)
     return RollTest(
         dice=parameters.leadership_dice,
         target=target,
@@ -158,9 +155,7 @@ def morale_check(
     heroism = not (readings.heroism_low_ld == "fails" and target < parameters.leadership_dice.minimum)
     if fails and readings.heroism_when_falling_back == "automatic-failure":
         heroism = False
-    return leadership_test(
-        target, parameters, heroism=heroism, always_fail=fails, reads=heroism_reads(choices)
-    )
+    return leadership_test(target, choices, heroism=heroism, always_fail=fails)
 
 
 # -- special units ----------------------------------------------------------------------------
@@ -339,13 +334,8 @@ def regroup_test(ld: int, at_least_half: bool, choices: ScrollhammerChoices = CH
     (Fraction(13, 18), Fraction(1, 36))
     """
     if at_least_half:
-        return leadership_test(
-            ld,
-            choices.parameters,
-            heroism=choices.readings.heroism_in_regroup == "applies",
-            reads=heroism_reads(choices),
-        )
-    return leadership_test(ld, choices.parameters, always_fail=True, reads=heroism_reads(choices))
+        return leadership_test(ld, choices, heroism=choices.readings.heroism_in_regroup == "applies")
+    return leadership_test(ld, choices, always_fail=True)
 
 
 @implements("scrollhammer.regroup.when-charged")
