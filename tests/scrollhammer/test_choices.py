@@ -91,6 +91,7 @@ def test_reading_inputs_are_generated_from_the_typed_readings() -> None:
         "fleeing_unit_fails_again",
         "casualties_choice",
         "regroup_modifiers",
+        "heroism_dice",  # the printed 2D6 keeps every die: only a variant's keep/drop dice differ
     }
     assert not inert & seen
     # every reading the code consults is offered by at least one calculator
@@ -285,7 +286,9 @@ def test_every_parameter_names_a_rule_and_a_source_section() -> None:
 @pytest.mark.parametrize(
     ("changes", "field"),
     [
-        ({"leadership_dice": "4D6"}, "leadership_dice"),
+        ({"leadership_dice": "20D20!kh10"}, "leadership_dice"),  # beyond the work bound
+        ({"leadership_dice": "7"}, "leadership_dice"),  # a test rolls dice
+        ({"leadership_dice": "2D6+D3", "insane_heroism_face": 4}, "insane_heroism_face"),
         ({"leadership_dice": "D3", "insane_heroism_face": 4}, "insane_heroism_face"),
         ({"break_ld_per_point": 7}, "break_ld_per_point"),
         ({"fall_back_dice": "D6-1"}, "fall_back_dice"),

@@ -30,6 +30,7 @@ from rulesbook.systems.army_morale.logfile import load_log
 from rulesbook.systems.army_morale.replay import LEDGER_COLUMNS, LEDGER_LABELS, replay
 from rulesbook.systems.army_morale.rules import (
     RallyCounts,
+    check_rally_cost,
     detachment_value,
     game_end,
     joint_outcomes,
@@ -206,6 +207,11 @@ def _counts(values: Mapping[str, Any], side: str) -> RallyCounts:
     return RallyCounts(**{suffix: values[f"{side}_{suffix}"] for suffix, *_ in SIDE_FIELDS[1:]})
 
 
+def _check_rally(values: Mapping[str, Any], choices: ArmyMoraleChoices) -> None:
+    """Before any work: a variant's dice may make the Rally odds too large to list."""
+    check_rally_cost(_counts(values, "a"), _counts(values, "b"), choices)
+
+
 def rally_odds(
     a_morale: int,
     b_morale: int,
@@ -330,6 +336,7 @@ def _term_lines(a: RallyCounts, b: RallyCounts, choices: ArmyMoraleChoices) -> l
     ],
     reference_tables=lambda: [rally_odds_table()],
     choices=CHOICES,
+    check=_check_rally,
 )
 def rally_calculator(*, choices: ArmyMoraleChoices, **values: Any) -> CalcResult:
     """Both values' exact distributions after step R4 and the game-end odds."""

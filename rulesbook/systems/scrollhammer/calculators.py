@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from rulesbook.calculators import BoolInput, ChoiceInput, Column, IntInput, Output, calculator
-from rulesbook.dice import Outcome, RollTest
+from rulesbook.dice import GRID_LIMIT, Outcome, RollTest
 from rulesbook.errors import InputError
 from rulesbook.present.numbers import percent
 from rulesbook.results import CalcResult, Table, fraction_str
@@ -96,14 +96,31 @@ def _word(outcome: Outcome) -> str:
 def outcome_grid_table(test: RollTest) -> Table:
     """The equally likely rolls: for 2D6 a 6×6 pass/fail grid (first die × second die).
 
-    Other Leadership dice (a variant) list every natural roll with its outcome.
+    Other Leadership dice (a variant) list every natural roll with its outcome, as long as the
+    dice decide it face by face and there are at most :data:`~rulesbook.dice.GRID_LIMIT` rolls;
+    otherwise (re-rolled or exploding dice, or more rolls) the table gives P(pass) by total.
 
     >>> from rulesbook.systems.scrollhammer.rules import morale_check
     >>> outcome_grid_table(morale_check(ld=3)).rows[0]
     ('1', 'pass', 'pass', 'fail', 'fail', 'fail', 'fail')
+    >>> from rulesbook.systems.scrollhammer.choices import CHOICES
+    >>> big = CHOICES.replace(parameters={"leadership_dice": "5D6"})
+    >>> outcome_grid_table(morale_check(ld=8, choices=big)).rows[0]
+    (5, 'pass')
     """
+    size = test.grid_size()
+    if not 0 < size <= GRID_LIMIT:
+        dist = test.dice.distribution()
+        totals = tuple((total, _word(test.judge_total(total, None))) for total, _ in dist)
+        return Table(
+            "outcomes",
+            f"Every {test.dice} total (natural rolls such as Insane Heroism aside)",
+            ("total", "outcome"),
+            totals,
+            column_info=(Column("total", "Total"), Column("outcome", "Outcome")),
+        )
     grid = dict(test.outcome_grid())
-    if test.dice.count != 2:
+    if not (test.dice.is_simple and test.dice.count == 2):
         rolls = tuple(("-".join(map(str, faces)), _word(outcome)) for faces, outcome in grid.items())
         return Table(
             "outcomes",
@@ -221,8 +238,6 @@ def morale_check_calculator(
     test = morale_check(ld, modifier, choices, falling_back=falling_back, strength=strength)
     p = test.p_pass()
     grid = outcome_grid_table(test)
-    natural = test.outcome_grid()
-    passing = sum(outcome >= Outcome.PASS for _, outcome in natural)
     capped = ""
     weak = strength_modifier(strength, choices)
     if modifier + weak > 0 and choices.readings.positive_modifiers == "ignored":
@@ -236,13 +251,33 @@ def morale_check_calculator(
     else:
         lines.append(f"A {test.dice} total of {test.target} or less passes.")
     if test.auto_pass:
-        lines.append("A double 1 passes whatever the modifiers (Insane Heroism).")
-    lines.append(
-        f"{passing} of the {len(natural)} equally likely rolls pass: "
-        f"P(pass) = {fraction_str(p)} ≈ {percent(float(p))}."
-    )
+        lines.append(_heroism_line(test))
+    if test.reroll == "none" and 0 < test.grid_size() <= GRID_LIMIT:
+        natural = test.outcome_grid()
+        passing = sum(outcome >= Outcome.PASS for _, outcome in natural)
+        lines.append(
+            f"{passing} of the {len(natural)} equally likely rolls pass: "
+            f"P(pass) = {fraction_str(p)} ≈ {percent(float(p))}."
+        )
+    else:
+        lines.append(f"P(pass) = {fraction_str(p)} ≈ {percent(float(p))}.")
     values = {"p_pass": p, "p_fail": 1 - p, "modified_ld": test.target}
     return CalcResult(values=values, tables=(grid,), explanation=tuple(lines))
+
+
+def _heroism_line(test: RollTest) -> str:
+    """The Insane Heroism line of an explanation: a double 1 for 2D6, in words otherwise.
+
+    >>> from rulesbook.dice import parse_dice
+    >>> _heroism_line(RollTest(dice=parse_dice("3D6kl2"), target=7, auto_pass=frozenset({(1, 1)})))
+    'A roll whose 2 kept dice all show 1 passes whatever the modifiers (Insane Heroism).'
+    """
+    (roll,) = test.auto_pass
+    if roll == (1, 1) and test.dice.is_simple:
+        return "A double 1 passes whatever the modifiers (Insane Heroism)."
+    which = "kept " if test.reads == "kept" and any(t.keep for t in test.dice.dice_terms) else ""
+    dice = f"{len(roll)} {which}dice all show {roll[0]}" if len(roll) > 1 else f"{which}die shows {roll[0]}"
+    return f"A roll whose {dice} passes whatever the modifiers (Insane Heroism)."
 
 
 # -- special units and the four triggers --------------------------------------------------------

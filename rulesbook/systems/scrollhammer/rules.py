@@ -23,10 +23,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from rulesbook.dice import RollTest
+from rulesbook.dice import Reads, RollTest
 from rulesbook.registry import implements
 from rulesbook.systems.scrollhammer.choices import (
     CHOICES,
+    HEROISM_READS,
     ScrollhammerChoices,
 )
 
@@ -40,6 +41,7 @@ __all__ = [
     "casualties_threshold",
     "fall_back_edge",
     "formation",
+    "heroism_reads",
     "leadership_requirement",
     "leadership_test",
     "may_charge",
@@ -76,19 +78,31 @@ def leadership_test(
 
     With ``heroism`` (and Insane Heroism in the rules) the Insane Heroism roll passes whatever
     the target; with ``always_fail`` nothing else does. Every Leadership-based test of the
-    system is built here, from the choice set it is given (a variant's dice and rules reach all).
+    system is built here, from the choice set it is given (a variant's dice and rules reach all);
+    when the Leadership dice keep or drop, the reading ``heroism_dice`` names the dice Insane
+    Heroism reads.
 
     >>> leadership_test(1).p_pass(), leadership_test(7).p_pass()
     (Fraction(1, 36), Fraction(7, 12))
     """
-    parameters = choices.parameters
+    parameters, reads = choices.parameters, heroism_reads(choices)
     return RollTest(
         dice=parameters.leadership_dice,
         target=target,
         direction="under",
-        auto_pass=parameters.heroism_roll() if heroism and parameters.insane_heroism else frozenset(),
+        auto_pass=parameters.heroism_roll(reads) if heroism and parameters.insane_heroism else frozenset(),
         always_fail=always_fail,
+        reads=reads,
     )
+
+
+def heroism_reads(choices: ScrollhammerChoices) -> Reads:
+    """The dice Insane Heroism reads under the reading ``heroism_dice``.
+
+    >>> heroism_reads(CHOICES), heroism_reads(CHOICES.replace(readings={"heroism_dice": "every-die-rolled"}))
+    ('kept', 'rolled')
+    """
+    return HEROISM_READS[choices.readings.heroism_dice]
 
 
 type Strength = tuple[int, int] | None

@@ -317,6 +317,12 @@ class Wh40kReadings(Readings):
         "warn-when-mixed",
         inert="Pistol decides which weapons may fire, not any roll; it only changes a warning",
     )
+    rerolled_dice: Literal["whole-roll", "kept-dice"] = reading(
+        "wh40k.interpretations.rerolled-dice",
+        "whole-roll",
+        inert="the printed Charge and Advance dice (2D6, D6) keep and drop nothing, so both readings "
+        "roll the same dice again; it matters only for a variant's dice that keep or drop (say 3D6kh2)",
+    )
 
 
 type Wh40kChoices = RuleChoices[Wh40kParameters, Wh40kReadings]
