@@ -282,3 +282,30 @@ def test_a_python_variant_runs_in_the_server_s_worker_processes(tmp_path: Path) 
     )
     res = subprocess.run([sys.executable, "-c", check], input=out, capture_output=True, check=True, cwd=ROOT)
     assert res.stdout.decode().strip() == "0"
+
+
+def test_your_variants_folder_reaches_compare_with_and_the_python_front_door(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Python variant in $RULESBOOK_VARIANTS_DIR is offered by the forms' "Compare with" and
+    answered there; the notebooks' front door takes a path or the name alike."""
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    write(folder, "no_regroup.py", NO_REGROUP)
+    write(folder, "broken.yaml", "system: scrollhammer\ntitle: x\nparameters: {nope: 1}\n")
+    monkeypatch.setenv("RULESBOOK_VARIANTS_DIR", str(folder))
+    import rulesbook as rb
+    from rulesbook.registry import registry
+    from rulesbook.variants import user_variant_problems, user_variants
+    from widgets.compare import answer, variant_options
+
+    assert "no-regroup" in user_variants() and "broken.yaml" in user_variant_problems()
+    calc = registry().calculator("scrollhammer.regroup-test")
+    assert "no-regroup" in variant_options(calc)
+    found = answer(calc.id, {"ld": 8}, "no-regroup")
+    assert found.error == "" and [r["p_regroup_exact"] for _, r in found.results] == ["13/18", "0"]
+    assert rb.calc("scrollhammer.regroup-test", ld=8, variant="no-regroup")["p_regroup_exact"] == "0"
+    assert (
+        rb.calc("scrollhammer.regroup-test", ld=8, variant=str(folder / "no_regroup.py"))["p_regroup_exact"]
+        == "0"
+    )
