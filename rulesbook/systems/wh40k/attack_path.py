@@ -391,10 +391,19 @@ def situation_of(values: Mapping[str, Any], extra_hit_modifier: int = 0) -> Situ
 _SITUATION_FIELDS = tuple(f.name for f in fields(Situation))
 
 
-def choices_of(values: Mapping[str, Any]) -> Wh40kChoices:
+def choices_of(values: Mapping[str, Any], extra: Sequence[str] = ()) -> Wh40kChoices:
     """The rule choices with the readings chosen in the inputs (for the cross-field check, which
-    sees the inputs before they are folded into ``choices``)."""
-    return CHOICES.replace(readings={key: values[key] for key in READING_KEYS})
+    sees the inputs before they are folded into ``choices``): the attack readings and the
+    calculator's ``extra`` reading inputs."""
+    return CHOICES.replace(readings={key: values[key] for key in (*READING_KEYS, *extra)})
+
+
+type EffectsHook = Callable[
+    [tuple[Weapon, ...], Target, Situation, Wh40kChoices], tuple[tuple[Weapon, ...], Target, Situation]
+]
+"""A calculator's own declared effects on the attack (``wh40k.mortarion``: Lord of the Death
+Guard and Damaged, through :func:`~.effects.apply_effects`): weapons, target, situation and the
+rule choices in, the changed weapons, target and situation out."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -402,7 +411,8 @@ class Attackers:
     """What one calculator's own inputs say: the weapons in order, how errors name them (the
     ``field`` and a label per weapon, ``""`` for a lone form weapon), the unit's own Hit roll
     modifier, explanation lines to lead with, whether to warn about accepted-but-inert ability
-    words, and what to say if shooting and fighting weapons are mixed."""
+    words, what to say if shooting and fighting weapons are mixed, and the calculator's own
+    effects on the attack (applied after the target and situation are read from the inputs)."""
 
     weapons: tuple[Weapon, ...]
     field: str
@@ -411,6 +421,18 @@ class Attackers:
     hit_modifier: int = 0
     lines: tuple[str, ...] = ()
     warn: bool = True
+    effects: EffectsHook | None = None
+    readings: tuple[str, ...] = ()
+    """Reading inputs of the calculator besides the attack's (those its ``effects`` consult)."""
+
+    def setting(
+        self, values: Mapping[str, Any], choices: Wh40kChoices
+    ) -> tuple[tuple[Weapon, ...], Target, Situation]:
+        """The weapons, target and situation of the inputs, after the calculator's own effects."""
+        target, situation = target_of(values), situation_of(values, self.hit_modifier)
+        if self.effects is None:
+            return self.weapons, target, situation
+        return self.effects(self.weapons, target, situation, choices)
 
 
 type Pick = Callable[[Mapping[str, Any]], Attackers]
@@ -426,11 +448,8 @@ def check_attackers(attackers: Attackers, values: Mapping[str, Any]) -> None:
     weapons, field = attackers.weapons, attackers.field
     if len({w.ranged for w in weapons}) > 1:
         raise InputError(field, attackers.mixed)
-    target, situation, choices = (
-        target_of(values),
-        situation_of(values, attackers.hit_modifier),
-        choices_of(values),
-    )
+    choices = choices_of(values, attackers.readings)
+    weapons, target, situation = attackers.setting(values, choices)
     for weapon, label in zip(weapons, attackers.labels, strict=True):
         where = f"{label}: " if label else ""
         if not weapon.ranged:
@@ -501,16 +520,15 @@ def declare_attack_calculator(
 
     def compute(*, choices: Wh40kChoices, **values: Any) -> CalcResult:
         attackers = pick(values)
-        target = target_of(values)
-        situation = situation_of(values, attackers.hit_modifier)
-        result = answer(attackers.weapons, target, situation, choices, attackers.field)
+        weapons, target, situation = attackers.setting(values, choices)
+        result = answer(weapons, target, situation, choices, attackers.field)
         lines = list(attackers.lines)
         warnings: list[str] = []
-        if target.damage_reduction and attackers.weapons[0].ranged:
+        if target.damage_reduction and weapons[0].ranged:
             warnings.append(RANGED_DAMAGE_REDUCTION)
         published = choices.readings.published_abilities == "published"
-        steps = plan(attackers.weapons, target, situation, choices) if published else []
-        for i, (weapon, label) in enumerate(zip(attackers.weapons, attackers.labels, strict=True)):
+        steps = plan(weapons, target, situation, choices) if published else []
+        for i, (weapon, label) in enumerate(zip(weapons, attackers.labels, strict=True)):
             where = f"{weapon.name} — " if label else ""
             mix = steps[i].mix if published else ()
             rolls = (
@@ -522,7 +540,7 @@ def declare_attack_calculator(
             if attackers.warn:
                 warnings += ability_warnings(weapon, target, weapon.name if label else "")
         if attackers.warn:
-            warnings += pistol_warnings(attackers.weapons, choices)
+            warnings += pistol_warnings(weapons, choices)
         return present(result, lines, warnings)
 
     return calculator(

@@ -72,6 +72,10 @@ DATASHEET_READINGS = (
     "contagion_range",
     "outside_attack_rules",
     "mortarion_characteristics",
+    "lord_save_characteristic",
+    "lord_weapon_characteristics",
+    "boilblight_reach",
+    "own_auras",
 )
 """The readings of the faction page this calculator lets a user switch."""
 
@@ -90,9 +94,29 @@ def _side_inputs(prefix: str, whose: str) -> list[Input]:
         ChoiceInput(
             key=f"{prefix}aura",
             label=f"{whose} Host of Plagues aura",
-            help=f"The one Host of Plagues aura {whose.lower()} Mortarion has this battle round, or none.",
+            help=(
+                f"The one Host of Plagues aura {whose.lower()} Mortarion has this battle round, or none; "
+                f"for another DEATH GUARD unit, the aura of a friendly Mortarion {prefix}aura_distance "
+                "inches away."
+            ),
             choices=("none", *AURAS),
             default="none",
+        ),
+        OptionalInput(
+            inner=IntInput(
+                key=f"{prefix}aura_distance",
+                label=f"{whose} distance to Mortarion (inches)",
+                help=(
+                    f"How far {whose.lower()} unit is from a friendly Mortarion, whose Lord of the Death "
+                    f'Guard (6") and {prefix}aura reach DEATH GUARD units in range; none: the unit is '
+                    "Mortarion himself, or no Mortarion is near."
+                ),
+                minimum=0,
+                maximum=48,
+            ),
+            words={"none": None},
+            empty=None,
+            default=None,
         ),
         WordListInput(
             key=f"{prefix}stratagems",
@@ -168,9 +192,26 @@ INPUTS: tuple[Input, ...] = (
     ),
     BoolInput(
         key="infected",
-        label="Infected objective in reach",
-        help="An Infected objective marker of the Death Guard player is in reach (Ferric Blight, Sanguous Flux).",
+        label="Target near an Infected objective",
+        help=(
+            "An Infected objective marker of the Death Guard player has the target in its Contagion "
+            "Range (Ferric Blight); also the attacking unit's position unless unit_infected says."
+        ),
         default=False,
+    ),
+    OptionalInput(
+        inner=BoolInput(
+            key="unit_infected",
+            label="Attacking unit near an Infected objective",
+            help=(
+                "The attacking unit stands in range of one of its player's Infected objective markers "
+                "(Sanguous Flux); same: the answer of infected (interpretation "
+                "wh40k.interpretations.infected-positions)."
+            ),
+        ),
+        words={"same": None},
+        empty=None,
+        default=None,
     ),
     *_side_inputs("", "Attacker's"),
     *_side_inputs("target_", "Target's"),
@@ -186,10 +227,19 @@ def _side(values: Mapping[str, Any], prefix: str, sheet: Datasheet | None, keywo
     aura_key = values[f"{prefix}aura"]
     det_key = values[f"{prefix}detachment"]
     sick_key = values[f"{prefix}sickness"]
+    distance = values[f"{prefix}aura_distance"]
+    own_host = sheet is not None and "host-of-plagues" in sheet.abilities
     field = f"{prefix}aura"
-    if aura_key != "none" and (sheet is None or "host-of-plagues" not in sheet.abilities):
+    if distance is not None and own_host:
         raise InputError(
-            field, "only a datasheet with Host of Plagues (Mortarion) has these auras; set it to none"
+            f"{prefix}aura_distance",
+            "the unit is Mortarion: his own auras need no distance; set it to none",
+        )
+    if aura_key != "none" and not own_host and distance is None:
+        raise InputError(
+            field,
+            "only a datasheet with Host of Plagues (Mortarion) has these auras, or a DEATH GUARD unit "
+            f"near him: give {prefix}aura_distance or set it to none",
         )
     if sick_key != "none" and det_key != "spread-the-sickness":
         raise InputError(
@@ -206,6 +256,8 @@ def _side(values: Mapping[str, Any], prefix: str, sheet: Datasheet | None, keywo
         sickness=DG.abilities[sick_key] if sick_key != "none" else None,
         damaged=values[f"{prefix}damaged"],
         keywords=keywords,
+        bearer=DG.datasheets["mortarion"] if distance is not None else None,
+        aura_distance=distance or 0,
     )
 
 
@@ -260,6 +312,7 @@ def plan_of(values: Mapping[str, Any], choices: Wh40kChoices) -> EffectPlan:
         overwatch=values["overwatch"] or "fire-overwatch" in values["stratagems"],
         distance=values["distance"],
         infected=values["infected"],
+        unit_infected=values["unit_infected"],
     )
     attacker = _side(values, "", sheet, ())
     defender = _side(values, "target_", target_sheet, keywords)

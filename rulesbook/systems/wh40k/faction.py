@@ -99,9 +99,15 @@ EFFECT_KINDS: Mapping[str, str] = MappingProxyType(
 CHARACTERISTIC_NAMES = ("toughness", "save", "skill", "leadership", "objective-control")
 """Characteristics a ``worsen`` effect may name (``skill`` is BS and WS)."""
 
-CONDITIONS = ("infected", "not-infected", "damaged")
-"""Situations an effect may depend on: the Infected objective marker of Spread the Sickness is
-in reach (or not), the model has lost enough wounds to be Damaged."""
+CONDITIONS = ("infected", "not-infected", "unit-infected", "unit-not-infected", "damaged")
+"""Situations an effect may depend on: an Infected objective marker of Spread the Sickness has
+the target in its Contagion Range (or not), the unit using the rule stands in range of one (or
+not), the model has lost enough wounds to be Damaged."""
+
+RANGES = ("contagion", "army-contagion")
+"""Reaches an effect may name besides inches: the Contagion Range of the unit (``contagion``)
+or of any one unit of the army, as when a Stratagem's targets are chosen (``army-contagion``:
+register entry boilblight-reach)."""
 
 CORE_KEYWORDS = frozenset(
     {
@@ -138,7 +144,8 @@ class Effect:
 
     ``affects`` says whose units change: ``own`` (the unit, or friendly units in the aura) or
     ``enemy`` (enemy units within ``range``). ``range`` is inches, ``"contagion"`` (the Contagion
-    Range of the battle round) or ``None`` (the unit itself). ``phases`` and ``attack`` scope the
+    Range of the battle round), ``"army-contagion"`` (that of any unit of the army: see
+    :data:`RANGES`) or ``None`` (the unit itself). ``phases`` and ``attack`` scope the
     effect; ``keywords`` restrict the units it reaches (all of them needed); ``condition`` names a
     situation it needs (:data:`CONDITIONS`); ``register`` the interpretation that explains a
     ``none`` effect or a reading it depends on.
@@ -363,7 +370,7 @@ class _Reader:
         attack = self.choice(raw.get("attack", "any"), f"{where}.attack", ATTACK_KINDS)
         affects = self.choice(raw.get("affects", "own"), f"{where}.affects", ("own", "enemy"))
         rng = raw.get("range")
-        if rng is not None and rng != "contagion":
+        if rng is not None and rng not in RANGES:
             rng = self.ints(rng, f"{where}.range", 1, 48)
         condition = raw.get("condition")
         if condition is not None:

@@ -57,8 +57,10 @@ from rulesbook.systems.wh40k.attack_path import (
     target_of,
 )
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices, Wh40kReadings
+from rulesbook.systems.wh40k.effects import leadership_worsened
 from rulesbook.systems.wh40k.engine import resolve
 from rulesbook.systems.wh40k.profiles import WeaponProfilesInput, parse_weapons
+from rulesbook.systems.wh40k.roll_calculators import ENEMY_SICKNESS_INPUT, sickness_line
 from rulesbook.systems.wh40k.rules import (
     DEFAULT_SITUATION,
     Situation,
@@ -256,6 +258,7 @@ MORALE_INPUTS = (
         maximum=6,
         default=0,
     ),
+    ENEMY_SICKNESS_INPUT,
     BoolInput(
         key="insane_bravery",
         label="Insane Bravery",
@@ -513,6 +516,7 @@ def _steps(chain: Aftermath, has_leader: bool) -> Table:
         "wh40k.attack.allocation",
         "wh40k.death-guard.stratagem.insane-bravery",
         "wh40k.death-guard.stratagem.insane-bravery-boarding-actions",
+        "wh40k.death-guard.ability.scabrous-soulrot",
     ],
     check=_check,
     choices=CHOICES,
@@ -554,14 +558,16 @@ def attack_and_battle_shock_calculator(*, choices: Wh40kChoices, **values: Any) 
     leader = _leader(values)
     target = target_of(values)
     situation = situation_of(values)
+    worse = leadership_worsened(values["enemy_sickness"])
+    leader_ld = values["leader_leadership"]
     chain = attack_aftermath(
         attackers.weapons,
         target,
-        values["leadership"],
+        values["leadership"] + worse,
         situation,
         choices,
         leader,
-        values["leader_leadership"],
+        None if leader_ld is None else leader_ld + worse,
         values["battle_shock_modifier"],
         values["insane_bravery"],
     )
@@ -598,6 +604,9 @@ def attack_and_battle_shock_calculator(*, choices: Wh40kChoices, **values: Any) 
             "Attached unit: wounds go to the Bodyguard first"
             + (f"; Precision weapons ({', '.join(precise)}) go for the Leader first." if precise else "."),
         )
+    sick = sickness_line(values["enemy_sickness"], values["leadership"])
+    if sick:
+        lines.append(sick + (" The Leader's Leadership likewise." if leader is not None and worse else ""))
     if values["insane_bravery"]:
         lines.append(
             "Insane Bravery: the Battle-shock test is passed (both versions on the page agree on "

@@ -13,12 +13,13 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from rulesbook.calculators import Column, DiceInput, IntInput, Output, calculator
+from rulesbook.calculators import ChoiceInput, Column, DiceInput, IntInput, Output, calculator
 from rulesbook.dice import DiceExpr
 from rulesbook.errors import InputError
 from rulesbook.results import CalcResult, Distribution, Table, fixed, fraction_str, percent
 from rulesbook.systems.wh40k.attack_path import dense
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
+from rulesbook.systems.wh40k.effects import SICKNESS_KEYS, leadership_worsened
 from rulesbook.systems.wh40k.rules import (
     battle_shock_test,
     deadly_demise_test,
@@ -28,6 +29,7 @@ from rulesbook.systems.wh40k.rules import (
 )
 
 __all__ = [
+    "ENEMY_SICKNESS_INPUT",
     "battle_shock_calculator",
     "deadly_demise_calculator",
     "desperate_escape_calculator",
@@ -41,6 +43,30 @@ def _up_to(n: int) -> str:
 
 
 # -- wh40k.battle-shock ------------------------------------------------------------------------------
+
+ENEMY_SICKNESS_INPUT = ChoiceInput(
+    key="enemy_sickness",
+    label="Enemy Sickness in range",
+    help=(
+        "The Sickness of an enemy Death Guard army (Spread the Sickness) whose Contagion Range the unit "
+        "is in, or none: Scabrous Soulrot worsens its Leadership by 1 (6+ becomes 7+); the other two "
+        "change no Battle-shock test."
+    ),
+    choices=("none", *SICKNESS_KEYS),
+    default="none",
+)
+"""The enemy Sickness of the Battle-shock calculators (Scabrous Soulrot's Leadership effect)."""
+
+
+def sickness_line(enemy_sickness: str, leadership: int) -> str:
+    """The explanation line of an enemy Sickness on a Battle-shock test ("" for none)."""
+    if enemy_sickness == "none":
+        return ""
+    steps = leadership_worsened(enemy_sickness)
+    name = enemy_sickness.replace("-", " ").title()
+    if not steps:
+        return f"{name} changes no Battle-shock test (only Scabrous Soulrot worsens Leadership)."
+    return f"{name}: Leadership {leadership}+ is worsened to {leadership + steps}+ (a characteristic, not a modifier)."
 
 
 @calculator(
@@ -63,14 +89,19 @@ def _up_to(n: int) -> str:
             maximum=6,
             default=0,
         ),
+        ENEMY_SICKNESS_INPUT,
     ],
     outputs=[
         Output("p_pass", "P(pass)", "probability", "Chance the test passes."),
         Output("p_battle_shocked", "P(Battle-shocked)", "probability", "Chance the test fails."),
     ],
-    rules=["wh40k.core.battle-shock"],
+    rules=["wh40k.core.battle-shock", "wh40k.death-guard.ability.scabrous-soulrot"],
     choices=CHOICES,
-    examples=[{"leadership": "7"}, {"leadership": "6", "modifier": "-1"}],
+    examples=[
+        {"leadership": "7"},
+        {"leadership": "6", "modifier": "-1"},
+        {"leadership": "6", "enemy_sickness": "scabrous-soulrot"},
+    ],
     reference_tables=lambda: [
         Table(
             name="battle_shock_by_ld",
@@ -88,12 +119,22 @@ def _up_to(n: int) -> str:
         )
     ],
 )
-def battle_shock_calculator(*, leadership: int, modifier: int, choices: Wh40kChoices) -> CalcResult:
-    """Exact P(pass) of a Battle-shock test."""
-    p = battle_shock_test(leadership, modifier, choices).p_pass()
+def battle_shock_calculator(
+    *, leadership: int, modifier: int, enemy_sickness: str, choices: Wh40kChoices
+) -> CalcResult:
+    """Exact P(pass) of a Battle-shock test (Leadership worsened by an enemy Scabrous Soulrot).
+
+    >>> from rulesbook.registry import registry
+    >>> registry().calculator("wh40k.battle-shock").run(leadership=6, enemy_sickness="scabrous-soulrot")["p_pass_exact"]
+    '7/12'
+    """
+    ld = leadership + leadership_worsened(enemy_sickness)
+    p = battle_shock_test(ld, modifier, choices).p_pass()
+    sick = sickness_line(enemy_sickness, leadership)
     lines = (
+        *((sick,) if sick else ()),
         f"Roll {choices.parameters.battle_shock_dice}{modifier:+d}; "
-        f"{leadership + choices.parameters.battle_shock_margin} or more passes: "
+        f"{ld + choices.parameters.battle_shock_margin} or more passes: "
         f"P(pass) = {fraction_str(p)} ≈ {percent(float(p))}.",
         "A failed test leaves the unit Battle-shocked (OC 0, no Stratagems) until your next Command phase.",
     )
