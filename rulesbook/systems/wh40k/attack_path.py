@@ -64,6 +64,7 @@ from rulesbook.systems.wh40k.engine import (
     JOINT_LIMIT,
     ApproximateResult,
     SequenceResult,
+    WeaponStep,
     WorkLimitExceeded,
     joint_packets_bound,
     plan,
@@ -74,6 +75,7 @@ from rulesbook.systems.wh40k.rules import (
     Situation,
     attacks_distribution,
     hit_test,
+    in_situation,
     save_test,
     torrent_auto_hits,
     wound_test,
@@ -87,6 +89,7 @@ __all__ = [
     "SITUATION_INPUTS",
     "TARGET_INPUTS",
     "Attackers",
+    "UnitOutcome",
     "ability_warnings",
     "answer",
     "check_attackers",
@@ -160,6 +163,24 @@ SITUATION_INPUTS: tuple[Input, ...] = (
         label="Fire Overwatch",
         help="Shooting with the Fire Overwatch Stratagem: only unmodified 6s hit.",
         default=False,
+    ),
+    BoolInput(
+        key="half_range",
+        label="Within half range",
+        help="The target is within half the weapon's range: Rapid Fire X adds X attacks, Melta X adds X Damage.",
+        default=False,
+    ),
+    BoolInput(
+        key="charged",
+        label="Charged this turn",
+        help="The attacking unit made a Charge move this turn: Lance weapons add 1 to the Wound roll.",
+        default=False,
+    ),
+    BoolInput(
+        key="target_visible",
+        label="Target visible",
+        help="A model of the target is visible to the attacker; if not, Indirect Fire takes 1 off the Hit roll and the target has cover.",
+        default=True,
     ),
 )
 """The attacker's situation (with ``save_modifier`` among the target inputs): the fields of
@@ -354,6 +375,10 @@ ATTACK_RULES = (
     "wh40k.attack.allocation",
     "wh40k.attack.mortal-wounds",
     "wh40k.core.rerolls",
+    "wh40k.attack.rapid-fire",
+    "wh40k.attack.melta",
+    "wh40k.attack.lance",
+    "wh40k.attack.indirect-fire",
 )
 """Every rule one weapon's attack executes (used by wh40k.attack and wh40k.sequence)."""
 
@@ -461,7 +486,8 @@ def check_attackers(attackers: Attackers, values: Mapping[str, Any]) -> None:
                         else "set ranged=true or set it to false"
                     )
                     raise InputError(key, f"only applies to ranged attacks; {why}")
-        most = attacks_distribution(weapon, target, choices).outcomes()[-1]
+        placed = in_situation(weapon, target, situation, choices)[0]
+        most = attacks_distribution(placed, target, choices).outcomes()[-1]
         if most > MAX_ATTACKS:
             raise InputError(field, f"{where}at most {MAX_ATTACKS} attacks per weapon, got up to {most}")
     bound = joint_packets_bound(weapons, target, situation, choices)
@@ -561,6 +587,7 @@ def declare_attack_calculator(
 # -- presenting -------------------------------------------------------------------------------
 
 
+@implements("wh40k.attack.assault", "wh40k.attack.extra-attacks", "wh40k.attack.one-shot")
 def ability_warnings(weapon: Weapon, target: Target, label: str = "") -> list[str]:
     """Words that were accepted but change no number, and Anti-X words that overlap."""
     where = f"{label}: " if label else ""
@@ -643,6 +670,7 @@ def pistol_warnings(weapons: Sequence[Weapon], choices: Wh40kChoices = CHOICES) 
 
 def roll_lines(weapon: Weapon, target: Target, situation: Situation, choices: Wh40kChoices) -> list[str]:
     """The Hit roll, Wound roll and saving throw of one weapon, in words."""
+    weapon, target, situation = in_situation(weapon, target, situation, choices)
     lines = []
     if torrent_auto_hits(weapon, situation, choices) and choices.readings.published_abilities == "published":
         lines.append("Torrent: every attack hits automatically (no Hit roll, no Critical Hit).")
@@ -669,7 +697,7 @@ def roll_lines(weapon: Weapon, target: Target, situation: Situation, choices: Wh
     return lines
 
 
-def _breakdown(result: SequenceResult | ApproximateResult) -> Table:
+def _breakdown(result: SequenceResult | ApproximateResult | UnitOutcome) -> Table:
     rows: list[tuple[Any, ...]] = [
         (s.name, *(float(x) for x in (s.attacks, s.hits, s.wounds, s.devastating, s.unsaved, s.damage)))
         for s in result.steps
@@ -720,17 +748,50 @@ APPROXIMATE_NOTE = (
 )
 
 
+@dataclass(frozen=True, slots=True)
+class UnitOutcome:
+    """An exact answer against a unit whose models differ (several model groups), in the terms
+    :func:`present` shows: the unit's models and wounds, the two distributions, the means and
+    the weapons' steps."""
+
+    models: int
+    total_wounds: int
+    wounds_lost: Distribution[int]
+    models_destroyed: Distribution[int]
+    steps: tuple[WeaponStep, ...]
+
+    @property
+    def mean_wounds_lost(self) -> Fraction:
+        return self.wounds_lost.mean()
+
+    @property
+    def mean_models_destroyed(self) -> Fraction:
+        return self.models_destroyed.mean()
+
+    @property
+    def p_unit_destroyed(self) -> Fraction:
+        return self.models_destroyed.p(self.models)
+
+
 def present(
-    result: SequenceResult | ApproximateResult, lines: Sequence[str] = (), warnings: Sequence[str] = ()
+    result: SequenceResult | ApproximateResult | UnitOutcome,
+    lines: Sequence[str] = (),
+    warnings: Sequence[str] = (),
 ) -> CalcResult:
     """The common result of the attack calculators (values, tables, explanation); a floating-point
     answer carries ``approximate: True``, a warning and an explanation line saying so."""
     approximate = isinstance(result, ApproximateResult)
     models: Sequence[Fraction | float]
     wounds: Sequence[Fraction | float]
-    if isinstance(result, ApproximateResult):
+    if isinstance(result, UnitOutcome):
+        size = result.models
+        models = dense(result.models_destroyed, result.models + 1)
+        wounds = dense(result.wounds_lost, result.total_wounds + 1)
+    elif isinstance(result, ApproximateResult):
+        size = result.target.models
         models, wounds = list(result.models_destroyed), list(result.wounds_lost)
     else:
+        size = result.target.models
         models = dense(result.models_destroyed, result.target.models + 1)
         wounds = dense(result.wounds_lost, result.target.total_wounds + 1)
     values: dict[str, Any] = {
@@ -754,7 +815,7 @@ def present(
         )
     out.append(
         f"The target loses {fixed(float(result.mean_wounds_lost))} wounds and "
-        f"{fixed(float(result.mean_models_destroyed))} of {result.target.models} models on average; "
+        f"{fixed(float(result.mean_models_destroyed))} of {size} models on average; "
         f"P(unit destroyed) = {percent(float(result.p_unit_destroyed))}."
     )
     return CalcResult(

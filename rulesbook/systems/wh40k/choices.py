@@ -260,6 +260,18 @@ class Wh40kReadings(Readings):
         inert="the inputs decide: unit_infected (default: the same as infected) says where the attacking unit is",
     )
     own_auras: Literal["like-lord", "lord-only"] = reading("wh40k.interpretations.own-auras", "like-lord")
+    mixed_toughness: Literal["majority", "highest"] = reading(
+        "wh40k.interpretations.mixed-toughness", "majority"
+    )
+    mixed_allocation: Literal["most-numerous-first", "listed-order"] = reading(
+        "wh40k.interpretations.mixed-allocation", "most-numerous-first"
+    )
+    imported_text_only: Literal["listed", "refused"] = reading(
+        "wh40k.interpretations.imported-text-only", "listed"
+    )
+    torrent_no_skill: Literal["critical-only", "refuse"] = reading(
+        "wh40k.interpretations.torrent-no-skill", "critical-only"
+    )
     fight_order: Literal["published", "active-first"] = reading(
         "wh40k.interpretations.fight-order",
         "published",

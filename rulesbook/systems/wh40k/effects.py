@@ -52,13 +52,14 @@ from rulesbook.systems.wh40k.faction import (
     Datasheet,
     Detachment,
     Effect,
+    Enhancement,
     Faction,
     Stratagem,
     death_guard,
 )
 from rulesbook.systems.wh40k.faction_rules import describe_effect
 from rulesbook.systems.wh40k.rules import Situation, battle_shock_test
-from rulesbook.systems.wh40k.weapons import Target, Weapon, parse_abilities
+from rulesbook.systems.wh40k.weapons import Abilities, Target, Weapon, parse_abilities
 
 __all__ = [
     "SICKNESS_KEYS",
@@ -96,6 +97,8 @@ class Side:
     faction: Faction | None = None
     """Where the datasheet, stratagems and detachment come from (``None``: the faction given to
     :func:`apply_effects`)."""
+    enhancement: Enhancement | None = None
+    """The enhancement the unit's Leader carries (its effects reach the unit)."""
 
     def has(self, keyword: str) -> bool:
         """Whether the unit has the keyword (a profile has the keywords it was given); keywords
@@ -178,6 +181,8 @@ class _Source:
     (``near``), or not an aura reach question (``""``)."""
     lord: bool = False
     """Lord of the Death Guard itself (the reading lord-own-modifiers is about it)."""
+    field: str = "stratagems"
+    """The input that chose it (for a refusal's message)."""
 
 
 @implements("wh40k.death-guard.ability.host-of-plagues", "wh40k.death-guard.detachment.verminous-haze")
@@ -205,17 +210,25 @@ def _sources(side: Side, faction: Faction, owner: str) -> list[_Source]:
             if ab is not None and not ab.choice_of and friendly_aura(ab):
                 lord = any(e.kind == "ignore-modifiers" for e in ab.effects)
                 out.append(_Source(ab.id, ab.name, owner, False, ab.effects, "near", lord))
+    prefix = "" if owner == "attacker" else "target_"
     if side.aura is not None:
         where: Literal["own", "near"] = "near" if side.bearer is not None else "own"
-        out.append(_Source(side.aura.id, side.aura.name, owner, True, side.aura.effects, where))
+        out.append(
+            _Source(
+                side.aura.id, side.aura.name, owner, True, side.aura.effects, where, field=f"{prefix}aura"
+            )
+        )
     if side.detachment is not None:
         for key in side.detachment.choices:
             ab = faction.abilities[key]
             if side.detachment.key == "spread-the-sickness" and ab is not side.sickness:
                 continue
-            out.append(_Source(ab.id, ab.name, owner, True, ab.effects))
+            out.append(_Source(ab.id, ab.name, owner, True, ab.effects, field=f"{prefix}detachment"))
+    if side.enhancement is not None:
+        e = side.enhancement
+        out.append(_Source(e.id, e.name, owner, True, e.effects, field=f"{prefix}enhancement"))
     for st in side.stratagems:
-        out.append(_Source(st.id, st.name, owner, True, st.effects))
+        out.append(_Source(st.id, st.name, owner, True, st.effects, field=f"{prefix}stratagems"))
     return out
 
 
@@ -289,13 +302,41 @@ class _Builder:
                     continue
                 new = replace(old, sustained=ab.sustained)
             else:
-                new = replace(
-                    old, heavy=old.heavy or ab.heavy, ignores_cover=old.ignores_cover or ab.ignores_cover
-                )
+                new = _gain(old, ab)
+                if (new.blast or new.torrent or new.heavy or new.indirect_fire) and not w.ranged:
+                    continue  # a ranged ability does not reach a melee weapon
             if new != old:
                 self.weapons[i] = replace(w, abilities=new)
                 changed.append(w.name)
         return ", ".join(changed) if changed else "no weapon changed (each already has it)"
+
+
+def _gain(old: Abilities, ab: Abilities) -> Abilities:
+    """A weapon's abilities with those of a granting rule added: a flag it lacks, an Anti-X it
+    lacks, a Rapid Fire or Melta X when it has none, an accepted inert word (Sustained Hits is
+    the caller's: register entry sustained-stacking)."""
+    flags = {
+        name: getattr(old, name) or getattr(ab, name)
+        for name in (
+            "lethal_hits",
+            "devastating_wounds",
+            "blast",
+            "torrent",
+            "heavy",
+            "ignores_cover",
+            "twin_linked",
+            "lance",
+            "indirect_fire",
+        )
+    }
+    return replace(
+        old,
+        anti=tuple(dict.fromkeys((*old.anti, *ab.anti))),
+        other=tuple(dict.fromkeys((*old.other, *ab.other))),
+        rapid_fire=old.rapid_fire or ab.rapid_fire,
+        melta=old.melta or ab.melta,
+        **flags,
+    )
 
 
 @implements(
@@ -475,9 +516,16 @@ def _apply_one(
     """Whether the effect lands on the attacking unit (else on the target)."""
     k = e.kind
     if k == "none":
-        if r.outside_attack_rules == "refuse" and src.chosen:
+        text_only = e.register == "wh40k.interpretations.imported-text-only"
+        if src.chosen and text_only and r.imported_text_only == "refused":
             raise InputError(
-                "stratagems",
+                src.field,
+                f"{src.name} is kept as text only: the effects language cannot say it "
+                "(reading imported-text-only = refused)",
+            )
+        if src.chosen and not text_only and r.outside_attack_rules == "refuse":
+            raise InputError(
+                src.field,
                 f"{src.name} changes no number of an attack (reading outside-attack-rules = refuse)",
             )
         b.note(src, e, False, f"changes no number of an attack ({e.note}; see {e.register})")

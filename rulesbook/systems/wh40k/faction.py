@@ -27,13 +27,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
-from rulesbook.data import DataFileError, load_data_file, need
+from rulesbook.data import DataFileError, Limits, load_data_file, need
 from rulesbook.errors import InputError, quote
 from rulesbook.systems.wh40k.weapons import Weapon, make_weapon
 
@@ -42,17 +42,25 @@ __all__ = [
     "CORE_KEYWORDS",
     "DEATH_GUARD_FILE",
     "EFFECT_KINDS",
+    "FACTION_LIMITS",
+    "NO_SKILL",
     "PHASES",
     "Ability",
     "Characteristics",
     "Datasheet",
     "Detachment",
     "Effect",
+    "Enhancement",
     "Faction",
+    "ModelProfile",
     "Stratagem",
     "death_guard",
     "load_faction",
 ]
+
+NO_SKILL = 7
+"""The skill of a weapon printed with BS ``N/A`` (a Torrent weapon, which never rolls to hit):
+only an unmodified 6 could hit it (register entry torrent-no-skill)."""
 
 DEATH_GUARD_FILE = Path(__file__).with_name("death-guard.yaml")
 
@@ -134,8 +142,12 @@ CORE_KEYWORDS = frozenset(
 """Keywords the core rules use; a faction file adds its own under ``keywords``."""
 
 _SKILL_RE = re.compile(r"^([2-6])\+$")
-_ANY_SKILL_RE = re.compile(r"^(\d+)\+?$")
+_ANY_SKILL_RE = re.compile(r"^([0-9]+)\+?$")
 _KEY_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+FACTION_LIMITS = Limits(max_bytes=16_000_000, max_items=100_000, max_nodes=2_000_000)
+"""A faction file may be a whole army's import (hundreds of datasheets): up to 16 MB; the other
+limits of the loader (nesting, integers, YAML strictness) stay."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,13 +210,14 @@ class Ability:
 
 @dataclass(frozen=True, slots=True)
 class Stratagem:
-    """A stratagem: cost, category, when, target, effect (our words) and declared effects."""
+    """A stratagem: cost, category, when, target, effect (our words) and declared effects;
+    ``source`` is ``core`` or the key of the detachment (or game type) it belongs to."""
 
     key: str
     id: str
     name: str
     cp: int
-    source: Literal["core", "boarding-actions", "plague-company"]
+    source: str
     category: str
     when: str
     phases: tuple[str, ...]
@@ -228,6 +241,40 @@ class Detachment:
     choices: tuple[str, ...] = ()
     effects: tuple[Effect, ...] = ()
     interpretations: tuple[str, ...] = ()
+    stratagems: tuple[str, ...] = ()
+    """Keys of the stratagems that come with the detachment."""
+    enhancements: tuple[str, ...] = ()
+    """Keys of the enhancements that come with the detachment."""
+
+
+@dataclass(frozen=True, slots=True)
+class Enhancement:
+    """An enhancement of a detachment: its points, text (our words or an export's) and effects."""
+
+    key: str
+    id: str
+    name: str
+    cost: int
+    detachment: str
+    text: str
+    section: str
+    effects: tuple[Effect, ...] = ()
+    interpretations: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ModelProfile:
+    """One kind of model of a datasheet (a unit whose models differ has one per kind): its
+    characteristics, how many the smallest and the largest unit has, and the weapons each model
+    of the kind carries by default (empty: the datasheet does not say)."""
+
+    key: str
+    name: str
+    characteristics: Characteristics
+    invulnerable: int | None
+    count: int
+    most: int
+    weapons: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,15 +298,40 @@ class Datasheet:
     faction_keywords: tuple[str, ...]
     composition: tuple[tuple[int, str], ...]
     points: tuple[tuple[int, int], ...]
+    profiles: tuple[ModelProfile, ...] = ()
+    """The kinds of model when they differ or carry different weapons (empty: every model is
+    the datasheet's one line of characteristics)."""
+    leads: tuple[str, ...] = ()
+    """Keys of the datasheets this one may lead (its Leader pairings)."""
 
     @property
     def models(self) -> int:
         """Models in the unit at its smallest size."""
+        if self.profiles:
+            return sum(p.count for p in self.profiles)
         return sum(n for n, _ in self.composition)
 
+    @property
+    def most_models(self) -> int:
+        """Models in the unit at its largest size."""
+        if self.profiles:
+            return sum(p.most for p in self.profiles)
+        return max((n for n, _ in self.points), default=self.models)
+
+    def model_profiles(self) -> tuple[ModelProfile, ...]:
+        """The kinds of model (one, from the characteristics line, when none are listed)."""
+        if self.profiles:
+            return self.profiles
+        most = max(self.most_models, self.models)
+        return (
+            ModelProfile(self.key, self.name, self.characteristics, self.invulnerable, self.models, most),
+        )
+
     def has(self, keyword: str) -> bool:
-        """Whether the unit has the keyword or faction keyword."""
-        return keyword in self.keywords or keyword in self.faction_keywords
+        """Whether the unit has the keyword or faction keyword (compared without regard to case:
+        an export spells them ``Death Guard``)."""
+        wanted = keyword.upper()
+        return any(k.upper() == wanted for k in (*self.keywords, *self.faction_keywords))
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,6 +349,10 @@ class Faction:
     contagion_range: tuple[int, ...]
     """Contagion Range in inches by battle round (the last value holds for later rounds)."""
     contagion_source: str
+    enhancements: Mapping[str, Enhancement] = MappingProxyType({})
+    warnings: tuple[str, ...] = ()
+    """What an import could not take over as it is (unknown weapon keywords, rules kept as text
+    only), one line each."""
 
     def contagion(self, battle_round: int) -> int:
         """The Contagion Range in a battle round.
@@ -402,7 +478,7 @@ def load_faction(path: Path, known_interpretations: frozenset[str] | None = None
     refused (``None`` skips that check).
     """
     r = _Reader(path)
-    data = load_data_file(path)
+    data = load_data_file(path, limits=FACTION_LIMITS)
     top = r.name
     head = need(data, "faction", top, dict)
     fkey = r.key(need(head, "key", f"{top}.faction"), f"{top}.faction.key")
@@ -459,9 +535,7 @@ def load_faction(path: Path, known_interpretations: frozenset[str] | None = None
             id=f"{prefix}.stratagem.{key}",
             name=need(raw, "name", where),
             cp=r.ints(need(raw, "cp", where, object), f"{where}.cp", 0, 5),
-            source=r.choice(
-                need(raw, "source", where), f"{where}.source", ("core", "boarding-actions", "plague-company")
-            ),  # type: ignore[arg-type]
+            source=r.key(need(raw, "source", where), f"{where}.source"),
             category=r.choice(
                 need(raw, "category", where),
                 f"{where}.category",
@@ -477,6 +551,21 @@ def load_faction(path: Path, known_interpretations: frozenset[str] | None = None
             interpretations=interps(raw, where),
         )
 
+    enhancements: dict[str, Enhancement] = {}
+    for key, raw in (data.get("enhancements") or {}).items():
+        where = f"{top}.enhancements.{r.key(key, f'{top}.enhancements')}"
+        enhancements[key] = Enhancement(
+            key=key,
+            id=f"{prefix}.enhancement.{key}",
+            name=need(raw, "name", where),
+            cost=r.ints(need(raw, "cost", where, object), f"{where}.cost", 0, 500),
+            detachment=r.key(need(raw, "detachment", where), f"{where}.detachment"),
+            text=r.text(raw, "text", where),
+            section=section(raw, where),
+            effects=r.effects(raw.get("effects"), where, known_interpretations),
+            interpretations=interps(raw, where),
+        )
+
     detachments: dict[str, Detachment] = {}
     for key, raw in (data.get("detachments") or {}).items():
         where = f"{top}.detachments.{r.key(key, f'{top}.detachments')}"
@@ -484,6 +573,14 @@ def load_faction(path: Path, known_interpretations: frozenset[str] | None = None
         for c in choices:
             if c not in abilities:
                 raise r.fail(f"{where}.choices", f"unknown ability {quote(c)}")
+        own_strats = r.strings(raw.get("stratagems"), f"{where}.stratagems")
+        for c in own_strats:
+            if c not in stratagems:
+                raise r.fail(f"{where}.stratagems", f"unknown stratagem {quote(c)}")
+        own_enh = r.strings(raw.get("enhancements"), f"{where}.enhancements")
+        for c in own_enh:
+            if c not in enhancements:
+                raise r.fail(f"{where}.enhancements", f"unknown enhancement {quote(c)}")
         detachments[key] = Detachment(
             key=key,
             id=f"{prefix}.detachment.{key}",
@@ -493,12 +590,23 @@ def load_faction(path: Path, known_interpretations: frozenset[str] | None = None
             choices=choices,
             effects=r.effects(raw.get("effects"), where, known_interpretations),
             interpretations=interps(raw, where),
+            stratagems=own_strats,
+            enhancements=own_enh,
         )
+    for key, enh in enhancements.items():
+        if enh.detachment not in detachments:
+            raise r.fail(
+                f"{top}.enhancements.{key}.detachment", f"unknown detachment {quote(enh.detachment)}"
+            )
 
     datasheets: dict[str, Datasheet] = {}
     for key, raw in need(data, "datasheets", top, dict).items():
         where = f"{top}.datasheets.{r.key(key, f'{top}.datasheets')}"
         datasheets[key] = _datasheet(r, key, raw, where, prefix, abilities, keywords)
+    for key, sheet in datasheets.items():
+        for led in sheet.leads:
+            if led not in datasheets:
+                raise r.fail(f"{top}.datasheets.{key}.leads", f"unknown datasheet {quote(led)}")
 
     return Faction(
         key=fkey,
@@ -511,6 +619,8 @@ def load_faction(path: Path, known_interpretations: frozenset[str] | None = None
         detachments=MappingProxyType(detachments),
         contagion_range=table,
         contagion_source=need(head, "contagion_source", f"{top}.faction"),
+        enhancements=MappingProxyType(enhancements),
+        warnings=r.strings(data.get("warnings"), f"{top}.warnings"),
     )
 
 
@@ -522,8 +632,11 @@ def _range(r: _Reader, raw: Any, where: str) -> int | str | None:
 
 
 _CORE_ABILITY_RE = re.compile(
-    r"^(deadly-demise-(?:[1-6]|d3|d6)|feel-no-pain-[2-6]|stealth|deep-strike|scouts-\d+|lone-operative|infiltrators|fights-first|leader)$"
+    r"^(deadly-demise-(?:[1-6]|d3|d6|d3\+[1-6]|d6\+[1-6])|feel-no-pain-[2-6]|stealth|deep-strike|scouts-[0-9]{1,2}"
+    r"|lone-operative|infiltrators|fights-first|leader|firing-deck-[0-9]{1,2}|hover)$"
 )
+"""The core abilities of the edition (Deadly Demise, Deep Strike, Feel No Pain, Fights First,
+Firing Deck, Hover, Infiltrators, Leader, Lone Operative, Scouts, Stealth) as datasheet words."""
 
 
 def _datasheet(
@@ -535,15 +648,8 @@ def _datasheet(
     abilities: Mapping[str, Ability],
     keywords: set[str] | frozenset[str],
 ) -> Datasheet:
-    ch = need(raw, "characteristics", where, dict)
-    cw = f"{where}.characteristics"
-    characteristics = Characteristics(
-        move=r.ints(need(ch, "M", cw, int), f"{cw}.M", 0, 30),
-        toughness=r.ints(need(ch, "T", cw, int), f"{cw}.T", 1, 20),
-        save=r.plus(need(ch, "Sv", cw, object), f"{cw}.Sv", 2, 7),
-        wounds=r.ints(need(ch, "W", cw, int), f"{cw}.W", 1, 40),
-        leadership=r.plus(need(ch, "Ld", cw, object), f"{cw}.Ld", 2, 12),
-        objective_control=r.ints(need(ch, "OC", cw, int), f"{cw}.OC", 0, 20),
+    characteristics = _characteristics(
+        r, need(raw, "characteristics", where, dict), f"{where}.characteristics"
     )
     invuln_raw = raw.get("invulnerable")
     invuln = None if invuln_raw is None else r.plus(invuln_raw, f"{where}.invulnerable", 2, 6)
@@ -557,7 +663,10 @@ def _datasheet(
         if not isinstance(w, dict) or ("BS" not in w and "WS" not in w):
             raise r.fail(ww, "missing field 'BS' (ranged) or 'WS' (melee)")
         skill_key = "BS" if ranged else "WS"
-        skill = r.plus(w[skill_key], f"{ww}.{skill_key}", 2, 6)
+        no_skill = w[skill_key] == "N/A"
+        if no_skill and "torrent" not in (w.get("abilities") or []):
+            raise r.fail(f"{ww}.{skill_key}", "N/A only for a torrent weapon (it never rolls to hit)")
+        skill = 6 if no_skill else r.plus(w[skill_key], f"{ww}.{skill_key}", 2, 6)
         values = {
             "attacks": need(w, "A", ww, (str, int)),
             "skill": skill,
@@ -576,6 +685,8 @@ def _datasheet(
             )
         except InputError as exc:
             raise DataFileError(f"{exc.field}: {exc.message}") from None
+        if no_skill:
+            weapons[wkey] = replace(weapons[wkey], skill=NO_SKILL)
         rng = w.get("range")
         ranges[wkey] = None if not ranged else r.ints(rng, f"{ww}.range", 1, 120)
     exclusive = []
@@ -617,6 +728,32 @@ def _datasheet(
         )
     if not points or not composition:
         raise r.fail(where, "a datasheet needs its composition and points")
+    profiles = []
+    for i, m in enumerate(raw.get("models") or []):
+        mw = f"{where}.models[{i}]"
+        count = r.ints(need(m, "count", mw, int), f"{mw}.count", 0, 40)
+        carried = r.strings(m.get("weapons"), f"{mw}.weapons")
+        for wk in carried:
+            if wk not in weapons:
+                raise r.fail(
+                    f"{mw}.weapons", f"unknown weapon {quote(wk)}; expected one of {', '.join(weapons)}"
+                )
+        m_inv = m.get("invulnerable")
+        profiles.append(
+            ModelProfile(
+                key=r.key(need(m, "key", mw), f"{mw}.key"),
+                name=need(m, "name", mw),
+                characteristics=_characteristics(
+                    r, need(m, "characteristics", mw, dict), f"{mw}.characteristics"
+                ),
+                invulnerable=None if m_inv is None else r.plus(m_inv, f"{mw}.invulnerable", 2, 6),
+                count=count,
+                most=r.ints(m.get("most", count), f"{mw}.most", count, 40),
+                weapons=carried,
+            )
+        )
+    if profiles and not any(p.count for p in profiles):
+        raise r.fail(f"{where}.models", "the smallest unit needs at least one model")
     return Datasheet(
         key=key,
         id=f"{prefix}.datasheet.{key}",
@@ -635,6 +772,19 @@ def _datasheet(
         faction_keywords=fkws,
         composition=tuple(composition),
         points=tuple(points),
+        profiles=tuple(profiles),
+        leads=r.strings(raw.get("leads"), f"{where}.leads"),
+    )
+
+
+def _characteristics(r: _Reader, ch: Mapping[str, Any], cw: str) -> Characteristics:
+    return Characteristics(
+        move=r.ints(need(ch, "M", cw, int), f"{cw}.M", 0, 30),
+        toughness=r.ints(need(ch, "T", cw, int), f"{cw}.T", 1, 20),
+        save=r.plus(need(ch, "Sv", cw, object), f"{cw}.Sv", 2, 7),
+        wounds=r.ints(need(ch, "W", cw, int), f"{cw}.W", 1, 40),
+        leadership=r.plus(need(ch, "Ld", cw, object), f"{cw}.Ld", 2, 12),
+        objective_control=r.ints(need(ch, "OC", cw, int), f"{cw}.OC", 0, 20),
     )
 
 

@@ -193,7 +193,7 @@ def attack_aftermath(
     group = leader if leader is not None and leader.models else None
     if group is None:
         result = resolve(weapons, target, situation, choices)
-        lost: Distribution[tuple[int, int]] = result.wounds_lost.map(lambda w: (w, 0))
+        lost: Distribution[tuple[int, ...]] = result.wounds_lost.map(lambda w: (w, 0))
         profile = LeaderProfile(0, 1, 7)
     else:
         lost = resolve_attached(weapons, target, group, situation, choices).lost
