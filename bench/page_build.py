@@ -54,9 +54,10 @@ async def _measure(args: argparse.Namespace) -> None:
     from bokeh.document import Document
     from panel.io.application import build_applications
 
-    from widgets.server import _without_development_checks, app_factories
+    from widgets.server import app_factories
+    from widgets.sessions import without_development_checks
 
-    _without_development_checks()  # as rulesbook serve does (figures before 02:05 UTC had them on)
+    without_development_checks()  # as rulesbook serve does (figures before 02:05 UTC had them on)
     factories = app_factories(_NoAnswers())  # type: ignore[arg-type]
     paths = args.paths or sorted(factories)
     apps = build_applications({f"/{path}": factories[path] for path in paths})

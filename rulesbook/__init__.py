@@ -7,4 +7,11 @@ Start from the registry::
     '7/12'
 """
 
+import sys
+
 __version__ = "0.1.0"
+
+if "IPython" in sys.modules:  # a notebook kernel: tables and distributions display as HTML
+    from rulesbook.present.jupyter import register as _register_display
+
+    _register_display()

@@ -3,7 +3,7 @@
 A :class:`Calculator` is a pure function plus declarations: its inputs (type, bounds, default,
 help), its outputs, and the rule IDs it executes. From the input declarations come validation
 (:meth:`Calculator.validate`), the CLI's ``key=value`` parsing and help, the ipywidgets and Panel
-forms (:mod:`widgets`) and the inputs table on the calculator's page (:mod:`rulesbook.site`).
+forms (:mod:`widgets`) and the inputs table on the calculator's page (:mod:`rulesbook.site.pages`).
 
 Example:
     >>> from rulesbook.registry import registry
@@ -42,8 +42,9 @@ from rulesbook.inputs import (
     PathInput,
     TextInput,
     WordListInput,
+    optional,
 )
-from rulesbook.results import CalcResult, Column, Table, is_exact_list, publish_values
+from rulesbook.results import DISTRIBUTION_COLUMNS, CalcResult, Column, Table, is_exact_list, publish_values
 
 __all__ = [
     "NOT_GIVEN",
@@ -64,6 +65,8 @@ __all__ = [
     "TextInput",
     "WordListInput",
     "calculator",
+    "distribution_output",
+    "optional",
     "publish_values",
 ]
 
@@ -94,6 +97,28 @@ class Output:
     when: str = ""
     columns: tuple[Column, ...] = ()
     chart: tuple[str, ...] = ()
+
+
+def distribution_output(
+    key: str, label: str, outcome: Column, help: str = "", *, chart: bool = True, when: str = ""
+) -> Output:
+    """A ``table`` output holding a distribution (:meth:`~rulesbook.results.Distribution.table`):
+    the ``outcome`` column, then P(exactly), its exact fraction, P(at least) and P(at most), drawn
+    as a bar chart of P(exactly) unless ``chart`` is False.
+
+    >>> out = distribution_output("models", "Models destroyed", Column("models", "Models"))
+    >>> [c.label for c in out.columns][:3], out.chart
+    (['Models', 'P(exactly)', 'P(exactly), exact'], ('models', 'p'))
+    """
+    return Output(
+        key,
+        label,
+        "table",
+        help,
+        when=when,
+        columns=(outcome, *DISTRIBUTION_COLUMNS),
+        chart=(outcome.key, "p") if chart else (),
+    )
 
 
 class ChoiceSet(Protocol):

@@ -4,7 +4,7 @@ A rule's text and citations come from its system's ``rules.yaml``; its code from
 marked with :func:`~rulesbook.registry.implements`; its calculators and interpretations from
 the registry; its tests from the ``@pytest.mark.covers(ID)`` markers in ``tests/`` and the
 ``covers`` lists of the ``cases.yaml`` files; its page from :func:`page_of`. ``rulesbook rule
-ID`` (:mod:`rulesbook.cli`) and the rule pages of the site (:mod:`rulesbook.site`) both read
+ID`` (:mod:`rulesbook.cli`) and the rule pages of the site (:mod:`rulesbook.site.pages`) both read
 :func:`rule_info`, so the two can never disagree.
 
 Example:

@@ -43,6 +43,7 @@ __all__ = [
     "PathInput",
     "TextInput",
     "WordListInput",
+    "optional",
 ]
 
 
@@ -371,6 +372,22 @@ class OptionalInput(Input):
         if self._special(value):
             return self.format(value) if self.word_in_json else None
         return self.inner.jsonable(value)
+
+
+def optional(inner: Input, word: str = "none", *, default: Any = None, **options: Any) -> OptionalInput:
+    """``inner``, or a word standing for "nothing" (``None``) — the commonest optional input.
+
+    Empty text means the word too, and the default is ``None`` unless given. ``options`` go to
+    :class:`OptionalInput` (``form_start``, ``left_out``, ``label``...).
+
+    Example:
+        >>> fnp = optional(IntInput(key="fnp", help="Feel No Pain X+.", minimum=2, maximum=6))
+        >>> fnp.parse("none") is None, fnp.parse("") is None, fnp.parse("5"), fnp.default is None
+        (True, True, 5, True)
+        >>> fnp.allowed()
+        "an integer from 2 to 6 or 'none'"
+    """
+    return OptionalInput(inner=inner, words={word: None}, empty=None, default=default, **options)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -48,6 +48,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "ID_RE",
+    "App",
     "Citation",
     "DataFileError",
     "Implementation",
@@ -74,6 +75,8 @@ class Registry:
     implementations: dict[str, list[Implementation]] = field(default_factory=dict)
     choices: dict[str, Any] = field(default_factory=dict)
     """Each system's :class:`rulesbook.choices.RuleChoices` (its declared parameters and readings)."""
+    apps: dict[str, App] = field(default_factory=dict)
+    """Special apps by name (:class:`App`), as their systems declare them."""
 
     # -- registration ---------------------------------------------------------------------
     def add_system_data(
@@ -88,6 +91,10 @@ class Registry:
             self._add(self.rules, rule.id, rule)
         for interp in interpretations:
             self._add(self.interpretations, interp.id, interp)
+
+    def add_app(self, app: App) -> None:
+        """Register a special app (its name must be new)."""
+        self._add(self.apps, app.name, app)
 
     def add_calculator(self, calc: Calculator) -> Calculator:
         """Register a calculator; its rule IDs must exist already."""
@@ -134,6 +141,14 @@ class Registry:
     def rule(self, rule_id: str) -> Rule:
         """The rule with this ID (InputError if unknown)."""
         return self._get(self.rules, rule_id, "rule")
+
+    def rules_named(self, rule_ids: Iterable[str]) -> tuple[Rule, ...]:
+        """The rules with these IDs, in that order (what a calculator's ``rules`` name).
+
+        >>> [r.title for r in registry().rules_named(["scrollhammer.morale.check"])]
+        ['Morale checks']
+        """
+        return tuple(self.rule(rule_id) for rule_id in rule_ids)
 
     def calculator(self, calc_id: str) -> Calculator:
         """The calculator with this ID (InputError if unknown)."""
@@ -186,6 +201,37 @@ def _origin(func: Callable[..., Any]) -> tuple[str, str]:
 
 
 @dataclass(frozen=True, slots=True)
+class App:
+    """A special app a system offers beside its calculators (served at ``/app/<name>``).
+
+    The core never imports a front-end: ``panel`` and ``ipywidgets`` name the factories as
+    ``"module:function"`` strings, loaded by the server and the notebooks when asked for.
+    ``calculator`` is the calculator a static page offers instead (the app needs the server).
+
+    >>> App("tracker", "Tracker", "Keeps a game.", panel="widgets.x:served").panel_factory
+    ('widgets.x', 'served')
+    """
+
+    name: str
+    title: str
+    summary: str
+    panel: str
+    ipywidgets: str = ""
+    calculator: str = ""
+
+    @property
+    def panel_factory(self) -> tuple[str, str]:
+        """(module, function) of the served Panel app."""
+        module, _, func = self.panel.partition(":")
+        return module, func
+
+    @property
+    def ipywidgets_name(self) -> str:
+        """The ipywidgets factory's function name (what a notebook cell calls), or ``""``."""
+        return self.ipywidgets.partition(":")[2]
+
+
+@dataclass(frozen=True, slots=True)
 class SystemPackage:
     """What a system package (``rulesbook/systems/<system>/__init__.py``) gives the loader.
 
@@ -194,13 +240,15 @@ class SystemPackage:
     whose module-level :class:`~rulesbook.calculators.Calculator` objects are registered, in
     definition order; ``extra_rules`` gives rules kept in other data files (a faction page's
     datasheets, abilities and stratagems), registered after ``rules.yaml``'s and checked against
-    its register. Nothing registers itself at import time, so import order never matters.
+    its register; ``apps`` the special apps it offers (:class:`App`). Nothing registers itself at
+    import time, so import order never matters.
     """
 
     data: Path
     choices: Any = None
     calculator_modules: tuple[str, ...] = ()
     extra_rules: Callable[[], Iterable[Rule]] | None = None
+    apps: tuple[App, ...] = ()
 
 
 _REGISTRY = Registry()
@@ -237,6 +285,8 @@ def load_system_package(package: SystemPackage, into: Registry | None = None) ->
     target.add_system_data(system, rules, interps)
     if package.choices is not None:
         target.choices[system.id] = package.choices
+    for app in package.apps:
+        target.add_app(app)
     for name in package.calculator_modules:
         module = importlib.import_module(name)
         for value in vars(module).values():

@@ -12,7 +12,6 @@ Example:
 
 from __future__ import annotations
 
-import html
 import math
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -28,24 +27,18 @@ if TYPE_CHECKING:  # pragma: no cover - typing only; pandas/matplotlib load lazi
 
 __all__ = [
     "DISTRIBUTION_COLUMNS",
-    "PERCENT_FLOOR",
     "CalcResult",
     "Column",
     "DeferredResult",
     "Distribution",
     "Table",
-    "exact_html",
-    "exact_note",
-    "fixed",
     "fold_both_lose",
     "fraction_str",
     "is_exact_list",
     "markov_step",
-    "percent",
-    "power_of_ten",
+    "plain_outcome",
     "probability_values",
     "publish_values",
-    "short_fraction",
     "to_jsonable",
 ]
 
@@ -195,7 +188,7 @@ class Distribution[T: _Ordered]:
         """The distribution as a :class:`Table` with P(=k), P(>=k) and P(<=k)."""
         rows = [
             (
-                _plain(o),
+                plain_outcome(o),
                 fraction_str(p),
                 float(p),
                 float(self.p_at_least(o)),
@@ -221,15 +214,12 @@ class Distribution[T: _Ordered]:
 
         if ax is None:
             _, ax = plt.subplots(figsize=(6, 3))
-        xs = [str(_plain(o)) for o, _ in self.items]
+        xs = [str(plain_outcome(o)) for o, _ in self.items]
         ax.bar(xs, [float(p) for _, p in self.items], label=label)
         ax.set_ylabel("probability")
         if title:
             ax.set_title(title)
         return ax
-
-    def _repr_html_(self) -> str:
-        return self.table().to_html()
 
     def to_json(self) -> list[dict[str, Any]]:
         """JSON-ready rows."""
@@ -285,8 +275,13 @@ def fold_both_lose[V: str](verdict: V, draw: str = "draw", both_lose: str = "bot
     return cast(V, draw) if verdict == both_lose else verdict
 
 
-def _plain(value: object) -> object:
-    """Enums display by name, everything else as itself."""
+def plain_outcome(value: object) -> object:
+    """An outcome as data: an enum by its lower-case name, everything else as itself.
+
+    >>> import enum
+    >>> plain_outcome(enum.Enum("Side", "ATTACKER").ATTACKER), plain_outcome(3)
+    ('attacker', 3)
+    """
     name = getattr(value, "name", None)
     return name.lower() if isinstance(name, str) and hasattr(value, "value") else value
 
@@ -318,76 +313,6 @@ DISTRIBUTION_COLUMNS = (
 """Labels of the columns every distribution table shares (:meth:`Distribution.table`)."""
 
 
-PERCENT_FLOOR = 1e-6
-"""Below this probability (0.0001 %) :func:`percent` writes a power of ten; this close to 1 it
-writes ``> 99.9999%``."""
-
-_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
-def power_of_ten(value: float, digits: int = 3) -> str:
-    """A number written as a power of ten with ``digits`` significant digits, as readers write
-    it (``1.23 × 10⁻⁵``), never Python's e-notation (``1.23e-05``); trailing zeros dropped.
-
-    The one way rulesbook writes a number too small (or large) for plain decimals:
-    :func:`percent` below :data:`PERCENT_FLOOR`, :func:`rulesbook.present.decimal` below
-    0.00005, :func:`short_fraction` for a long fraction's size.
-
-    >>> power_of_ten(0.000012345), power_of_ten(-2e-17), power_of_ten(6.02e23, digits=4)
-    ('1.23 × 10⁻⁵', '-2 × 10⁻¹⁷', '6.02 × 10²³')
-    """
-    mantissa, _, exponent = f"{value or 0.0:.{max(digits, 1) - 1}e}".partition("e")  # no "-0"
-    return _times_ten(mantissa, int(exponent))
-
-
-def _times_ten(mantissa: str, exponent: int) -> str:
-    if "." in mantissa:
-        mantissa = mantissa.rstrip("0").rstrip(".")
-    return f"{mantissa} × 10{str(exponent).translate(_SUPERSCRIPT)}"
-
-
-def fixed(value: float, places: int = 2) -> str:
-    """A number with ``places`` decimals, as explanation lines write means (``2.50``), except
-    that a nonzero value those decimals would show as zero keeps three significant digits as a
-    :func:`power_of_ten` (an average of 0.004 models lost is not ``0.00``).
-
-    >>> fixed(2.5), fixed(1 / 3, 3), fixed(0.004), fixed(-0.0001), fixed(0.0), fixed(-0.0)
-    ('2.50', '0.333', '4 × 10⁻³', '-1 × 10⁻⁴', '0.00', '0.00')
-    """
-    text = f"{value or 0.0:.{places}f}"
-    return power_of_ten(value) if value and float(text) == 0 else text
-
-
-def percent(value: float) -> str:
-    """A probability as a percentage with three significant digits (never rounded to 0 or 100).
-
-    0 and 1 read exactly ``0%`` and ``100%``. A tiny probability keeps its size as a power of
-    ten rather than Python's e-notation (``2.3 × 10⁻¹⁵%``, not ``2.3e-15%``); one within
-    :data:`PERCENT_FLOOR` of certainty reads ``> 99.9999%`` (its exact fraction, shown beside
-    the percentage everywhere, says how close). Never scientific ``e`` notation, and monotone:
-    a larger probability never reads smaller.
-
-    >>> percent(7 / 12), percent(17 / 632), percent(0.000598), percent(0.99996), percent(1.0)
-    ('58.3%', '2.69%', '0.0598%', '99.996%', '100%')
-    >>> percent(2.3e-17), percent(1e-6), percent(9.9996e-7), percent(1 - 1e-9), percent(0.0)
-    ('2.3 × 10⁻¹⁵%', '0.0001%', '1 × 10⁻⁴%', '> 99.9999%', '0%')
-    """
-    if value <= 0 or value >= 1:
-        return "0%" if value <= 0 else "100%"
-    if value < PERCENT_FLOOR:
-        return f"{power_of_ten(value * 100)}%"
-    if 1 - value < PERCENT_FLOOR:
-        return "> 99.9999%"
-    if value >= 0.1:
-        decimals = 1
-        while f"{value:.{decimals}%}" == f"{1:.{decimals}%}":
-            decimals += 1
-        return f"{value:.{decimals}%}"
-    if value >= 0.01:
-        return f"{value:.2%}"
-    return f"{value * 100:.3g}%"
-
-
 @dataclass(frozen=True, slots=True)
 class Table:
     """A small immutable table: the common currency of explanations, docs and widgets.
@@ -396,14 +321,13 @@ class Table:
     label and kind readers see (:class:`Column`; a calculator attaches what its output declares).
     On screen a column ``KEY_exact`` is shown beside ``KEY``, not as a column of its own.
 
+    How a table reads (Markdown, HTML, percentages) is :mod:`rulesbook.present.tables`.
+
     Example:
-        >>> t = Table("odds", "Odds", ("ld", "p"), ((7, "7/12"),))
-        >>> t.to_markdown().splitlines()[0]
-        '| ld | p |'
         >>> t = Table("odds", "Odds", ("ld", "p_exact", "p"), ((7, "7/12", 7 / 12),),
         ...           column_info=(Column("ld", "Leadership"), *DISTRIBUTION_COLUMNS))
-        >>> t.to_markdown().splitlines()[::2]
-        ['| Leadership | P(exactly) |', '| 7 | 58.3% (7/12) |']
+        >>> t.label("ld"), t.shown_columns(), t.to_records()
+        ('Leadership', [(0, None), (2, 1)], [{'ld': 7, 'p_exact': '7/12', 'p': 0.5833333333333334}])
     """
 
     name: str
@@ -437,26 +361,6 @@ class Table:
         paired = {f"{key}_exact" for key in self.columns if f"{key}_exact" in index}
         return [(i, index.get(f"{key}_exact")) for i, key in enumerate(self.columns) if key not in paired]
 
-    def _probability(self, i: int, exact: int | None) -> bool:
-        info = self.column(self.columns[i])
-        return exact is not None or (info is not None and info.kind == "probability")
-
-    def cells(self, row: Sequence[Any]) -> list[tuple[str, str | None]]:
-        """One row as a reader sees it: (text, exact fraction or None) per shown column."""
-        out: list[tuple[str, str | None]] = []
-        for i, exact in self.shown_columns():
-            value = row[i]
-            whole = None if exact is None else _cell(row[exact])
-            if (
-                self._probability(i, exact)
-                and isinstance(value, float | Fraction)
-                and not isinstance(value, bool)
-            ):
-                out.append((percent(float(value)), whole))
-            else:
-                out.append((_cell(value), whole))
-        return out
-
     def to_records(self) -> list[dict[str, Any]]:
         """Rows as dictionaries keyed by column (JSON-ready)."""
         return [dict(zip(self.columns, (to_jsonable(v) for v in row), strict=True)) for row in self.rows]
@@ -466,131 +370,6 @@ class Table:
         import pandas as pd
 
         return pd.DataFrame(list(self.rows), columns=list(self.columns))
-
-    def to_markdown(self) -> str:
-        """A Markdown table (declared labels as headers, percentages with their exact fraction)."""
-        shown = self.shown_columns()
-        head = "| " + " | ".join(_md(self.label(self.columns[i])) for i, _ in shown) + " |"
-        sep = "|" + "|".join("---:" if _numeric_column(self, i) else "---" for i, _ in shown) + "|"
-        body = []
-        for row in self.rows:
-            texts = [
-                short_fraction(text) if exact is None else f"{text} ({exact_note(exact)})"
-                for text, exact in self.cells(row)
-            ]
-            body.append("| " + " | ".join(_md(t) for t in texts) + " |")
-        return "\n".join([head, sep, *body])
-
-    def to_html(self) -> str:
-        """An HTML table; cells reading ``pass``/``fail`` get classes for colouring.
-
-        A probability shows as a percentage with its exact fraction beside it; a huge fraction
-        is summarised on screen and whole in the cell's ``title`` (hover) and ``data-exact``.
-        """
-        out = [f'<table class="rulesbook-table" data-table="{html.escape(self.name)}">']
-        if self.title:
-            out.append(f"<caption>{html.escape(self.title)}</caption>")
-        out.append(
-            "<thead><tr>"
-            + "".join(
-                f'<th data-column="{html.escape(self.columns[i])}">{html.escape(self.label(self.columns[i]))}</th>'
-                for i, _ in self.shown_columns()
-            )
-            + "</tr></thead><tbody>"
-        )
-        for row in self.rows:
-            cells = []
-            for text, exact in self.cells(row):
-                cls = f' class="rb-{text}"' if text in ("pass", "fail", "critical") else ""
-                if exact is not None:
-                    cells.append(f"<td>{html.escape(text)} {exact_html(exact)}</td>")
-                    continue
-                short = short_fraction(text)
-                if short != text:  # a huge exact fraction: summarised, whole in the tooltip
-                    cells.append(f'<td title="{html.escape(text)}">{html.escape(short)}</td>')
-                else:
-                    cells.append(f"<td{cls}>{html.escape(text)}</td>")
-            out.append("<tr>" + "".join(cells) + "</tr>")
-        out.append("</tbody></table>")
-        return "".join(out)
-
-    def _repr_html_(self) -> str:
-        return self.to_html()
-
-
-def _md(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
-def exact_html(exact: str, limit: int = 24) -> str:
-    """An exact fraction beside its percentage (HTML): short ones whole, huge ones summarised
-    with the whole fraction on hover (``title``) and in ``data-exact``.
-
-    >>> exact_html("17/632")
-    '<small class="rb-exact">(17/632)</small>'
-    """
-    note = exact_note(exact, limit)
-    if note == exact:
-        return f'<small class="rb-exact">({html.escape(exact)})</small>'
-    return (
-        f'<small class="rb-exact" title="{html.escape(exact)}" data-exact="{html.escape(exact)}">'
-        f"({html.escape(note)})</small>"
-    )
-
-
-def exact_note(exact: str, limit: int = 24) -> str:
-    """An exact fraction as a reader wants it beside its percentage: whole when short, else
-    its size (the percentage already says its value).
-
-    >>> exact_note("17/632"), exact_note("7" * 17 + "/" + "2" * 19)
-    ('17/632', 'exact: 17/19 digits')
-    """
-    num, sep, den = exact.partition("/")
-    if not sep or len(exact) <= limit or not (num.isdigit() and den.isdigit()):
-        return exact
-    return f"exact: {len(num)}/{len(den)} digits"
-
-
-def short_fraction(text: str, limit: int = 24) -> str:
-    """A long exact fraction as its float and digit counts; anything else unchanged.
-
-    >>> short_fraction("7/12"), short_fraction("1" * 30 + "/" + "3" * 31)
-    ('7/12', '≈ 0.03333 (exact: 30-digit / 31-digit fraction)')
-    >>> short_fraction("1" * 30 + "/" + "3" * 40)
-    '≈ 3.333 × 10⁻¹¹ (exact: 30-digit / 40-digit fraction)'
-    """
-    num, sep, den = text.partition("/")
-    if not sep or len(text) <= limit or not (num.isdigit() and den.isdigit()):
-        return text
-    # the ratio from the leading digits: int() of 4300+ digits is refused, and floats overflow
-    head_n, head_d = min(len(num), 17), min(len(den), 17)
-    exponent = (len(num) - head_n) - (len(den) - head_d)
-    mantissa = float(num[:head_n]) / float(den[:head_d])
-    if mantissa > 0:
-        shift = math.floor(math.log10(mantissa))
-        mantissa, exponent = mantissa / 10.0**shift, exponent + shift
-    if -4 <= exponent < 3:  # plain decimals; .4g itself switches to e-notation outside these
-        approx = f"{mantissa * 10.0**exponent:.4g}"
-    else:  # the mantissa and exponent apart: 10.0**exponent over- or underflows for huge ones
-        digits = f"{mantissa:.3e}"  # "9.9996" rounds to "1.000e+01": carry into the exponent
-        approx = _times_ten(digits.partition("e")[0], exponent + int(digits.partition("e")[2]))
-    return f"≈ {approx} (exact: {len(num)}-digit / {len(den)}-digit fraction)"
-
-
-def _numeric_column(table: Table, i: int) -> bool:
-    return all(isinstance(row[i], int | float | Fraction) for row in table.rows) and bool(table.rows)
-
-
-def _cell(value: object) -> str:
-    if isinstance(value, float):
-        return fixed(value, 4)  # four decimals; a tiny nonzero value as a power of ten, never 0.0000
-    if isinstance(value, Fraction):
-        return fraction_str(value)
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if value is None:
-        return "—"
-    return str(_plain(value))
 
 
 def to_jsonable(value: object) -> Any:
@@ -607,7 +386,7 @@ def to_jsonable(value: object) -> Any:
         return {str(k): to_jsonable(v) for k, v in value.items()}
     if isinstance(value, Sequence):
         return [to_jsonable(v) for v in value]
-    plain = _plain(value)
+    plain = plain_outcome(value)
     if plain is not value:
         return plain
     return str(value)
@@ -636,6 +415,17 @@ class CalcResult:
 
     def __getitem__(self, key: str) -> Any:
         return self.values[key]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickles as a plain :class:`CalcResult` (a deferred one is built first), so a worker
+        process can send a result to the process that shows it.
+
+        >>> import pickle
+        >>> r = CalcResult({"p": 0.5, "t": {"a": [1, 2]}}, explanation=("half",))
+        >>> pickle.loads(pickle.dumps(r)) == r
+        True
+        """
+        return (CalcResult, (_thaw(self.values), self.tables, self.explanation, self.warnings))
 
     def with_values(self, values: Mapping[str, Any]) -> CalcResult:
         """The same result with other values (tables, explanation and warnings shared, not
@@ -747,6 +537,15 @@ def _freeze(value: Any) -> Any:
         return tuple(_freeze(v) for v in value)
     if isinstance(value, dict):
         return MappingProxyType({k: _freeze(v) for k, v in value.items()})
+    return value
+
+
+def _thaw(value: Any) -> Any:
+    """The plain (picklable) form of a frozen value: mapping proxies become dicts."""
+    if isinstance(value, Mapping):
+        return {k: _thaw(v) for k, v in value.items()}
+    if isinstance(value, tuple) and not all(type(v) in _FLAT for v in value):
+        return tuple(_thaw(v) for v in value)
     return value
 
 

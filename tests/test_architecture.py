@@ -1,4 +1,6 @@
-"""The shape of the code base: no import cycle anywhere in ``rulesbook/`` and ``widgets/``.
+"""The shape of the code base: no import cycle anywhere in ``rulesbook/`` and ``widgets/``, and
+every import goes down the layers (values -> present -> core -> systems -> variants, sweeps,
+site, cli -> widgets): nothing under ``rulesbook/`` imports ``widgets``.
 
 It also checks that no module imports another module's private (``_underscore``) names: what
 two modules share is public API with a docstring, not a helper reached across a boundary.
@@ -106,12 +108,17 @@ def find_cycle(graph: Mapping[str, set[str]]) -> list[str] | None:
 
 def test_the_graph_sees_the_modules_and_their_imports() -> None:
     graph = import_graph()
-    assert {"rulesbook.registry", "rulesbook.cli", "rulesbook.site", "widgets.render"} <= set(graph)
+    assert {
+        "rulesbook.registry",
+        "rulesbook.cli.commands",
+        "rulesbook.site.pages",
+        "rulesbook.present.html",
+    } <= set(graph)
     assert "rulesbook.errors" in graph["rulesbook.registry"]
     assert "rulesbook.results" in graph["rulesbook.calculators"]
     assert "rulesbook.records" in graph["rulesbook.registry"]
-    # a function-level import counts: the CLI imports the server only inside `serve`
-    assert "widgets.server" in graph["rulesbook.cli"]
+    # a function-level import counts: the loader imports the calculators only inside a function
+    assert "rulesbook.calculators" in graph["rulesbook.registry"]
 
 
 def test_find_cycle_reports_a_cycle_through_function_level_imports(tmp_path: Path) -> None:
@@ -162,3 +169,102 @@ def test_private_imports_are_found(tmp_path: Path) -> None:
 
 def test_no_private_name_is_imported_across_modules() -> None:
     assert private_imports() == []
+
+
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "values",
+        ("rulesbook.errors", "rulesbook.data", "rulesbook.results", "rulesbook.dice", "rulesbook.records"),
+    ),
+    ("present", ("rulesbook.present",)),
+    (
+        "core",
+        (
+            "rulesbook.inputs",
+            "rulesbook.choices",
+            "rulesbook.calculators",
+            "rulesbook.registry",
+            "rulesbook.cases",
+            "rulesbook.index",
+            "rulesbook.caches",
+        ),
+    ),
+    ("systems", ("rulesbook.systems",)),
+    ("designer", ("rulesbook.variants", "rulesbook.sweeps")),
+    ("publish", ("rulesbook.site", "rulesbook.cli")),
+    ("front-ends", ("widgets",)),
+)
+"""The layers, lowest first: a module imports only its own layer and the ones below it."""
+
+
+def layer_of(module: str) -> int:
+    """The index of the layer a module belongs to (the package ``rulesbook`` itself: 0)."""
+    for i, (_, prefixes) in enumerate(LAYERS):
+        if any(module == p or module.startswith(p + ".") for p in prefixes):
+            return i
+    assert module == "rulesbook", f"{module} is in no layer: add it to LAYERS"
+    return 0
+
+
+def upward_imports(graph: Mapping[str, set[str]]) -> list[str]:
+    """``a -> b`` for every import from a lower layer to a higher one."""
+    return sorted(
+        f"{a} ({LAYERS[layer_of(a)][0]}) -> {b} ({LAYERS[layer_of(b)][0]})"
+        for a, targets in graph.items()
+        for b in targets
+        if layer_of(b) > layer_of(a) and (a, b) not in ALLOWED_UPWARD
+    )
+
+
+ALLOWED_UPWARD = {
+    ("rulesbook", "rulesbook.present"),  # registers notebook display when IPython is loaded
+    ("rulesbook", "rulesbook.present.jupyter"),
+    ("rulesbook.registry", "rulesbook.systems"),  # lists the system packages (loaded by name)
+}
+"""The two imports that go up a layer on purpose, each with its reason."""
+
+
+def test_upward_imports_are_found(tmp_path: Path) -> None:
+    pkg = tmp_path / "rulesbook"
+    (pkg / "present").mkdir(parents=True)
+    (tmp_path / "widgets").mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "present" / "__init__.py").write_text("")
+    (pkg / "results.py").write_text("")
+    (pkg / "present" / "html.py").write_text("from rulesbook.results import x\n")
+    (pkg / "registry.py").write_text("def f():\n    import widgets.server\n")
+    (tmp_path / "widgets" / "server.py").write_text("from rulesbook.present.html import y\n")
+    assert upward_imports(import_graph(tmp_path)) == [
+        "rulesbook.registry (core) -> widgets.server (front-ends)"
+    ]
+
+
+def test_every_import_goes_down_the_layers() -> None:
+    """Values never format, the core never imports a system, nothing in rulesbook imports widgets
+    (the CLI starts the server through the ``rulesbook.front_ends`` entry point)."""
+    assert upward_imports(import_graph()) == []
+
+
+def test_no_rulesbook_module_imports_widgets() -> None:
+    graph = import_graph()
+    assert [
+        a
+        for a, targets in graph.items()
+        if a.startswith("rulesbook") and any(t.startswith("widgets") for t in targets)
+    ] == []
+
+
+def test_rulesbook_has_at_most_14_top_level_modules() -> None:
+    """Concerns live in packages (present, site, cli, variants, systems), not side by side."""
+    top = sorted(p.name for p in (ROOT / "rulesbook").glob("*.py"))
+    assert len(top) <= 14, top
+
+
+def test_no_module_is_over_650_lines() -> None:
+    """A module longer than that is doing several jobs: split it by concern."""
+    long = {
+        str(path.relative_to(ROOT)): n
+        for path in module_files().values()
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > 650
+    }
+    assert long == {}

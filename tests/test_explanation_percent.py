@@ -12,8 +12,8 @@ from fractions import Fraction
 
 import pytest
 
+from rulesbook.present import fixed, percent
 from rulesbook.registry import registry
-from rulesbook.results import fixed, percent
 
 _PAIR = re.compile(r"(\d+/\d+|\b[01]\b) ≈ ((?:> )?\d+(?:\.\d+)?(?: × 10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)?%)")
 _ROUNDED_AWAY = re.compile(r"(?<![\d.])(0\.0+|100\.0+)%")

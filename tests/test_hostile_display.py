@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rulesbook.present import md_inline, plain, result_html, result_text
+from rulesbook.present import md_inline, plain, result_html, result_text, table_html
 from rulesbook.results import CalcResult, Table
 
 HOSTILE = (
@@ -25,7 +25,7 @@ def test_explanation_lines_escape_raw_html() -> None:
 
 def test_table_cells_escape_raw_html() -> None:
     table = Table("t", "T", ("army",), tuple((name,) for name in HOSTILE))
-    html = table.to_html()
+    html = table_html(table)
     assert "<img" not in html and "<script" not in html and "<svg" not in html
 
 

@@ -133,7 +133,7 @@ def test_error_lines(name: str) -> None:
 
 
 def test_error_lines_through_main(capsys: pytest.CaptureFixture[str]) -> None:
-    """Usage errors click raises (an unknown option) go through :func:`rulesbook.cli.main`."""
+    """Usage errors click raises (an unknown option) go through :func:`rulesbook.cli.commands`."""
     for name in NAMES:
         with pytest.raises(SystemExit) as info:
             cli.main(["list", f"--{name}"])

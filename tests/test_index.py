@@ -13,7 +13,7 @@ from rulesbook.cli import cli
 from rulesbook.errors import InputError
 from rulesbook.index import covering_tests, page_of, rule_info
 from rulesbook.registry import registry
-from rulesbook.site import rule_page
+from rulesbook.site.pages import rule_page
 
 RULE = "scrollhammer.morale.insane-heroism"
 

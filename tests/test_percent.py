@@ -15,8 +15,18 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from rulesbook.calculators import Output
-from rulesbook.present import decimal, probability_text, shown_values
-from rulesbook.results import PERCENT_FLOOR, fixed, percent, power_of_ten
+from rulesbook.present import (
+    PERCENT_FLOOR,
+    decimal,
+    fixed,
+    percent,
+    power_of_ten,
+    probability_text,
+    shown_values,
+    table_cells,
+    table_html,
+    table_markdown,
+)
 
 _POWER = re.compile(r"^(\d+(?:\.\d+)?) × 10([⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)%$")
 _DIGITS = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
@@ -191,9 +201,9 @@ def test_a_table_never_shows_a_tiny_number_as_zero() -> None:
     from rulesbook.results import Table
 
     table = Table("t", "T", ("k", "mean"), ((1, 2.5), (2, 0.0000123), (3, 0.0)))
-    assert [cell for row in table.rows for cell, _ in table.cells(row)][1::2] == [
+    assert [cell for row in table.rows for cell, _ in table_cells(table, row)][1::2] == [
         "2.5000",
         "1.23 × 10⁻⁵",
         "0.0000",
     ]
-    assert "1.23 × 10⁻⁵" in table.to_markdown() and "1.23 × 10⁻⁵" in table.to_html()
+    assert "1.23 × 10⁻⁵" in table_markdown(table) and "1.23 × 10⁻⁵" in table_html(table)

@@ -20,8 +20,7 @@ from rulesbook.present import (
 )
 from rulesbook.registry import registry
 from rulesbook.results import CalcResult, Table, fraction_str
-from rulesbook.site import calculator_page
-from widgets.render import result_html as widget_html
+from rulesbook.site.pages import calculator_page
 
 OUTPUTS = (
     Output("p", "P(hit)"),
@@ -89,7 +88,7 @@ def test_the_three_presenters_use_the_one_formatter() -> None:
     shown = shown_values(calc.outputs, result.values)
     cli_out = CliRunner().invoke(cli, ["calc", calc.id, "ld=7", "modifier=-1"]).output
     assert all("  " + s.to_text() in cli_out.splitlines() for s in shown)
-    html = widget_html(calc, result)
+    html = result_html(calc.outputs, result, styled=True)
     assert all(s.to_html() in html for s in shown)
     page = calculator_page(calc)
     example = calc.run(**dict(calc.examples[0]))

@@ -16,10 +16,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rulesbook.calculators import Calculator
-from rulesbook.present import result_html, result_markdown
+from rulesbook.present import percent, result_html, result_markdown, table_html, table_markdown
 from rulesbook.registry import registry
-from rulesbook.results import CalcResult, Table, percent
-from rulesbook.site import generate_pages
+from rulesbook.results import CalcResult, Table
+from rulesbook.site.pages import generate_pages
 from tests.test_percent import percent_number
 
 RAW_KEY = re.compile(r"^[a-z0-9]+(_[a-z0-9]+)+$|^p$")
@@ -69,7 +69,7 @@ def test_no_raw_key_is_a_header_of_a_form_result(calc_id: str) -> None:
         headers = _headers(result_html(calc.outputs, result))
         assert not [h for h in headers if RAW_KEY.match(h)], headers
     for table in calc.reference_tables() if calc.reference_tables else ():
-        headers = _headers(table.to_html())
+        headers = _headers(table_html(table))
         assert not [h for h in headers if RAW_KEY.match(h) or "_" in h], (table.name, headers)
 
 
@@ -109,9 +109,9 @@ def test_a_percentage_never_rounds_to_certainty_or_impossibility(p: Fraction) ->
 def test_a_huge_exact_fraction_is_summarised_beside_its_percentage_and_whole_on_hover() -> None:
     exact = "7" * 17 + "/" + "2" * 19
     table = Table("t", "T", ("k", "p_exact", "p"), ((0, exact, 0.0351),))
-    html = table.to_html()
+    html = table_html(table)
     assert "3.51%" in html and "exact: 17/19 digits" in html and f'title="{exact}"' in html
-    assert "| 3.51% (exact: 17/19 digits) |" in table.to_markdown()
+    assert "| 3.51% (exact: 17/19 digits) |" in table_markdown(table)
 
 
 def _charts(html: str) -> list[str]:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from rulesbook.registry import ID_RE, DataFileError, load_system_data, registry
-from rulesbook.site import covering_tests, generate_pages, page_of
+from rulesbook.site.pages import covering_tests, generate_pages, page_of
 
 REG = registry()
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"

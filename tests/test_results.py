@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rulesbook.dice import D6, TWO_D6, DiceExpr
+from rulesbook.present import table_html, table_markdown
 from rulesbook.results import (
     CalcResult,
     Distribution,
@@ -52,7 +53,7 @@ def test_table_frame_and_html_agree(count: int, mod: int) -> None:
     assert len(frame) == len(d)
     assert frame["p"].sum() == pytest.approx(1)
     assert [Fraction(x) for x in frame["p_exact"]] == [p for _, p in d]
-    html = d._repr_html_()
+    html = table_html(d.table())
     assert html.count("<tr>") == len(d) + 1
 
 
@@ -69,7 +70,7 @@ def test_json_forms() -> None:
     table = Table("t", "T", ("x", "p"), ((1, Fraction(1, 3)),))
     result = CalcResult({"p": 0.5}, tables=(table,), warnings=("careful",))
     assert result.to_json() == {"p": 0.5, "t": [{"x": 1, "p": "1/3"}], "warnings": ["careful"]}
-    assert "| x | p |" in table.to_markdown()
+    assert "| x | p |" in table_markdown(table)
 
 
 def test_results_are_immutable_so_the_shared_cache_cannot_be_corrupted() -> None:
@@ -86,7 +87,7 @@ def test_results_are_immutable_so_the_shared_cache_cannot_be_corrupted() -> None
 
 
 def test_huge_exact_fractions_print_and_summarise() -> None:
-    from rulesbook.results import short_fraction
+    from rulesbook.present import short_fraction
 
     huge = Fraction(3**10000, 7**9000)  # 4772 and 7606 digits: beyond Python's default str limit
     text = fraction_str(huge)
@@ -99,7 +100,7 @@ def test_huge_exact_fractions_print_and_summarise() -> None:
     assert short.split("(")[0].split()[-1] == "10⁻²⁸³⁵"  # a power of ten, never e-notation
     assert "e" not in short.split("(")[0]
     table = Table("t", "T", ("p",), ((text,),))
-    assert "4772-digit" in table.to_html() and "4772-digit" in table.to_markdown()
+    assert "4772-digit" in table_html(table) and "4772-digit" in table_markdown(table)
 
 
 # -- Markov steps and verdict folding ----------------------------------------------------------------

@@ -13,22 +13,22 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-import widgets.server as server
 from rulesbook import cli
 from rulesbook.errors import InputError
+from rulesbook.site import output
 
 
 @pytest.fixture()
 def fake_build(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     built: list[Path] = []
 
-    def build(site: Path, project: Path = server.PROJECT) -> None:
+    def build(site: Path, project: Path = output.PROJECT) -> None:
         site.mkdir(parents=True, exist_ok=True)
         for name in ("index.html", "404.html"):
             (site / name).write_text("<p>site</p>", encoding="utf-8")
         built.append(site)
 
-    monkeypatch.setattr(server, "build_site", build)
+    monkeypatch.setattr(output, "build_site", build)
     return built
 
 
@@ -39,29 +39,29 @@ def test_the_default_is_a_per_user_cache_not_the_working_directory(
     work.mkdir()
     monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
     monkeypatch.chdir(work)
-    site = server.prepare_site(None)
+    site = output.prepare_site(None)
     assert fake_build == [site]
     assert site.is_relative_to(cache / "rulesbook") and (site / "index.html").is_file()
     assert list(work.iterdir()) == []  # nothing written where the user stands
-    assert not site.is_relative_to(server.PROJECT)
-    assert (site / server.SITE_MARK).is_file()
+    assert not site.is_relative_to(output.PROJECT)
+    assert (site / output.SITE_MARK).is_file()
     # the next start builds again into the same folder (it is a build of ours)
-    assert server.prepare_site(None) == site and len(fake_build) == 2
+    assert output.prepare_site(None) == site and len(fake_build) == 2
     # --no-build serves it as it is
-    assert server.prepare_site(None, build=False) == site and len(fake_build) == 2
+    assert output.prepare_site(None, build=False) == site and len(fake_build) == 2
 
 
 def test_the_default_folder_depends_on_the_checkout(monkeypatch: pytest.MonkeyPatch) -> None:
-    first = server.default_site_dir()
-    monkeypatch.setattr(server, "PROJECT", Path("/elsewhere/rulesbook"))
-    assert server.default_site_dir() != first and server.default_site_dir().parent == first.parent
+    first = output.default_site_dir()
+    monkeypatch.setattr(output, "PROJECT", Path("/elsewhere/rulesbook"))
+    assert output.default_site_dir() != first and output.default_site_dir().parent == first.parent
 
 
 def test_an_explicit_folder_is_taken_from_the_working_directory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_build: list[Path]
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    assert server.prepare_site("built") == tmp_path / "built"
+    assert output.prepare_site("built") == tmp_path / "built"
     assert (tmp_path / "built" / "index.html").is_file()
 
 
@@ -71,17 +71,19 @@ def test_a_folder_with_other_files_is_refused(
     (tmp_path / "thesis.tex").write_text("precious", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     with pytest.raises(InputError) as info:
-        server.prepare_site(".")
+        output.prepare_site(".")
     assert str(info.value).startswith("site-dir: ") and "delete" in str(info.value)
     assert fake_build == [] and (tmp_path / "thesis.tex").read_text(encoding="utf-8") == "precious"
     (tmp_path / "file").write_text("x", encoding="utf-8")
     with pytest.raises(InputError, match="is a file"):
-        server.prepare_site(tmp_path / "file")
+        output.prepare_site(tmp_path / "file")
 
 
 def test_the_command_line_passes_no_folder_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[dict[str, Any]] = []
-    monkeypatch.setattr(server, "serve", lambda **kwargs: calls.append(kwargs))
+    import widgets.server  # what the command line starts, through its entry point
+
+    monkeypatch.setattr(widgets.server, "serve", lambda **kwargs: calls.append(kwargs))
     assert CliRunner().invoke(cli.cli, ["serve"]).exit_code == 0
     assert calls[-1]["site_dir"] is None and calls[-1]["build"] is True
     assert CliRunner().invoke(cli.cli, ["serve", "--site-dir", "x", "--no-build"]).exit_code == 0
@@ -116,8 +118,8 @@ def test_the_build_switches_off_the_generators_banners(
     def fake_run(args: list[str], **kwargs: Any) -> None:
         seen.append(kwargs["env"])
 
-    monkeypatch.setattr(server.subprocess, "run", fake_run)
-    server.build_site(tmp_path / "site")
+    monkeypatch.setattr(output.subprocess, "run", fake_run)
+    output.build_site(tmp_path / "site")
     assert seen and seen[0]["NO_MKDOCS_2_WARNING"] == "1"
     assert seen[0]["DISABLE_MKDOCS_2_WARNING"] == "true"
     assert seen[0]["RULESBOOK_STATIC"] == "false"

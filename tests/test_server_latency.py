@@ -6,21 +6,21 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from widgets import server
+from widgets import sessions as server
 
 
 def test_changes_from_the_browser_are_handled_at_once() -> None:
     from panel.reactive import Syncable
 
-    server._answer_without_waiting()
+    server.answer_without_waiting()
     assert Syncable._debounce == server.BROWSER_CHANGE_DELAY_MS == 0
 
 
 def test_live_websockets_send_without_nagle() -> None:
     from panel.io.server import WSHandler
 
-    server._without_nagle()
-    server._without_nagle()  # twice: still one wrapper
+    server.without_nagle()
+    server.without_nagle()  # twice: still one wrapper
     calls: list[Any] = []
 
     class Fake:

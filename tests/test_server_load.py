@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from widgets import server
+from widgets import server, sessions
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -32,8 +32,8 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_sessions_are_built_one_at_a_time_in_order_while_the_event_loop_runs() -> None:
     from bokeh.server.contexts import ApplicationContext
 
-    server._build_sessions_off_the_loop()
-    server._build_sessions_off_the_loop()  # twice: still one wrapper, one builder thread
+    sessions.build_sessions_off_the_loop()
+    sessions.build_sessions_off_the_loop()  # twice: still one wrapper, one builder thread
     events: list[tuple[str, int, str]] = []
     loop_ran = threading.Event()
 
@@ -109,8 +109,8 @@ def test_a_page_s_resources_are_the_same_when_kept_and_each_request_gets_its_own
     import widgets.panel_app as panel_app
 
     pn.extension(inline=True)
-    server._page_resources_once()
-    server._page_resources_once()  # twice: still one wrapper
+    sessions.page_resources_once()
+    sessions.page_resources_once()  # twice: still one wrapper
     apps = server.app_factories(_NoPool())  # type: ignore[arg-type]
     resources = panel_resources.Resources.from_bokeh(BokehResources(mode="server", root_url="/"))
     fields = ("js_files", "js_raw", "css_files", "css_raw", "hashes", "js_modules", "resource_declarations")

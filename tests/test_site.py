@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from rulesbook.registry import registry
-from rulesbook.site import LIVE_PREFIX, generate_pages, page_of
+from rulesbook.site.pages import LIVE_PREFIX, generate_pages, page_of
 from tests.conftest import build_site
 
 ROOT = Path(__file__).resolve().parents[1]

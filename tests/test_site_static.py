@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from rulesbook.glossary import glossary_terms, link_terms
 from rulesbook.registry import registry
-from rulesbook.site import page_of
-from rulesbook.site_links import dead_links
-from rulesbook.site_publish import published_pages, switches
-from rulesbook.site_static import LIVE_PREFIX, state_grid
-from rulesbook.sources import source
+from rulesbook.site.glossary import glossary_terms, link_terms
+from rulesbook.site.link_check import dead_links
+from rulesbook.site.pages import page_of
+from rulesbook.site.publish import published_pages, switches
+from rulesbook.site.sources import source
+from rulesbook.site.static import LIVE_PREFIX, state_grid
 from tests.test_site import test_site_loads_nothing_from_the_network as loads_nothing_from_the_network
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -15,6 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rulesbook import cli
+from rulesbook.cli import commands as cli_main
+from rulesbook.cli import output
 from rulesbook.present import plain, result_text, terminal_text
 from rulesbook.registry import registry
 from rulesbook.results import CalcResult
@@ -61,7 +63,7 @@ def test_rule_text_and_register_without_markdown_marks() -> None:
 
 
 def test_bold_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli, "_style", lambda: True)
+    monkeypatch.setattr(cli_main, "styled", lambda: True)
     out = CliRunner().invoke(cli.cli, ATTACK, color=True).output
     assert "\x1b[1mweapon\x1b[22m" in out
     assert "**" not in out
@@ -77,12 +79,12 @@ def test_bold_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_style_only_on_a_terminal_without_no_color(
     monkeypatch: pytest.MonkeyPatch, tty: bool, no_color: str | None, styled: bool
 ) -> None:
-    monkeypatch.setattr(cli.sys.stdout, "isatty", lambda: tty)
+    monkeypatch.setattr(output.sys.stdout, "isatty", lambda: tty)
     if no_color is None:
         monkeypatch.delenv("NO_COLOR", raising=False)
     else:
         monkeypatch.setenv("NO_COLOR", no_color)
-    assert cli._style() is styled
+    assert output.styled() is styled
 
 
 def test_names_in_explanations_stay_text() -> None:

@@ -10,8 +10,8 @@ from concurrent.futures import CancelledError
 import pytest
 
 from rulesbook.registry import registry
-from widgets.compare import form_result_html
-from widgets.workers import ComputePool, JobCancelled, JobError, TimeLimitError, answer_html
+from widgets.compare import answer, answer_html, form_result_html
+from widgets.workers import ComputePool, JobCancelled, JobError, TimeLimitError
 
 
 @pytest.fixture(scope="module")
@@ -25,11 +25,13 @@ def test_an_answer_from_the_pool_is_the_form_s_answer(pool: ComputePool) -> None
     calc = registry().calculator("scrollhammer.break-test")
     values = {"ld": 8, "lost_by": 2}
     for variant in ("none", "break-2-ld-per-point"):
-        assert pool.submit(answer_html, calc.id, values, variant).result(60) == form_result_html(
-            calc, values, variant
-        )
-    bad = pool.submit(answer_html, calc.id, {"ld": 99}, "none").result(60)
-    assert 'data-key="error"' in bad and "ld:" in bad
+        found = pool.submit(answer, calc.id, values, variant).result(60)  # values, pickled back
+        assert found == answer(calc.id, values, variant)
+        assert answer_html(found) == form_result_html(calc, values, variant)
+    assert [name for name, _ in found.results] == ["baseline", "break-2-ld-per-point"]
+    bad = pool.submit(answer, calc.id, {"ld": 99}, "none").result(60)
+    assert bad.results == () and bad.error.startswith("ld:")
+    assert 'data-key="error"' in answer_html(bad)
 
 
 def test_the_time_limit_stops_a_job_and_the_pool_keeps_answering(pool: ComputePool) -> None:
@@ -42,7 +44,10 @@ def test_the_time_limit_stops_a_job_and_the_pool_keeps_answering(pool: ComputePo
     assert 1.4 < job.seconds < 10
     after = set(pool.pids())
     assert len(after) == 2 and after != before  # the stuck worker was replaced by a fresh one
-    assert "7/12" in pool.submit(answer_html, "scrollhammer.morale-check", {"ld": 7}).result(60)
+    assert (
+        pool.submit(answer, "scrollhammer.morale-check", {"ld": 7}).result(60).results[0][1]["p_pass_exact"]
+        == "7/12"
+    )
 
 
 def test_a_cancelled_job_frees_its_worker(pool: ComputePool) -> None:
@@ -69,7 +74,7 @@ def test_a_lazy_pool_starts_its_workers_at_its_first_job() -> None:
     lazy = ComputePool(workers=1, time_limit=30, lazy=True)
     try:
         assert lazy.pids() == []  # made before the server forks: no worker yet
-        html = lazy.submit(answer_html, "scrollhammer.morale-check", {"ld": 7}).result(60)
-        assert 'data-key="p_pass_exact"' in html and len(lazy.pids()) == 1
+        found = lazy.submit(answer, "scrollhammer.morale-check", {"ld": 7}).result(60)
+        assert 'data-key="p_pass_exact"' in answer_html(found) and len(lazy.pids()) == 1
     finally:
         lazy.shutdown()

@@ -5,7 +5,7 @@
 * :func:`widgets.server.serve` — the built site plus every calculator live, offline.
 
 Nothing here is written per calculator: forms come from the input declarations, result views
-from the output declarations, rule texts from the registry. A system may add special apps in
-``widgets/<system>_app.py`` through an ``APPS`` mapping (name -> factory), served at
-``/app/<name>``.
+from the output declarations, rule texts from the registry. A system declares its special apps
+(:class:`rulesbook.registry.App`: name, title, and the factories here that build them, as
+``"module:function"``), served at ``/app/<name>``.
 """

@@ -28,13 +28,11 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from datetime import UTC, datetime
-from functools import cache
-from typing import Any, ClassVar
+from typing import Any
 
-from rulesbook.errors import InputError, RulesbookError
+from rulesbook.errors import InputError
 from rulesbook.inputs import ChoiceInput, Input, IntInput
+from rulesbook.present import table_html
 from rulesbook.results import Table
 from rulesbook.systems.army_morale.log import EVENT_TYPES, RALLY_INPUTS, GameLog, event_kind
 from rulesbook.systems.army_morale.logfile import log_from_text, log_to_text
@@ -48,18 +46,20 @@ from rulesbook.systems.army_morale.tracker import (
     rally_from_form,
 )
 from widgets.games import MAX_LOG_BYTES, GameStore
+from widgets.saved_games import (
+    blank_text,
+    games_html,
+    last_game_component,
+    saved_game_line,
+    saved_games,
+)
 
 __all__ = [
-    "APPS",
-    "LAST_GAME_KEY",
     "RALLY_FIELDS",
-    "SavedGame",
     "Session",
     "TrackerView",
-    "games_html",
     "ipy_tracker",
     "make_tracker",
-    "saved_games",
     "status_html",
 ]
 
@@ -134,207 +134,9 @@ def status_html(tracker: Tracker, error: str = "") -> str:
     rows = tuple(e.row() for e in reversed(ledger.entries))
     ledger_table = Table("ledger", "Ledger (newest first)", LEDGER_COLUMNS, rows, column_info=LEDGER_LABELS)
     # a long game's ledger scrolls in its own box, so the event form stays near on a phone
-    parts.append(f'<div class="am-ledger">{ledger_table.to_html()}</div>')
+    parts.append(f'<div class="am-ledger">{table_html(ledger_table)}</div>')
     parts.append("</div>")
     return "".join(parts)
-
-
-# -- the server's saved games ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class SavedGame:
-    """One stored game as the tracker lists it.
-
-    >>> SavedGame("abcdefgh", "Blue", "Red", 3, 5, 0.0).title
-    'Blue vs Red, turn 3'
-    """
-
-    game: str
-    a_name: str
-    b_name: str
-    turn: int
-    actions: int
-    changed: float
-    """When the game was last saved (POSIX time)."""
-
-    @property
-    def title(self) -> str:
-        """Both armies and the turn, in words (plain text: escape it wherever it is shown)."""
-        return f"{self.a_name} vs {self.b_name}, turn {self.turn}"
-
-
-@cache
-def _blank_text() -> str:
-    """What a tracker page opened without a game stores: the example armies, nothing played."""
-    return log_to_text(Tracker.example().log)
-
-
-def _summary(game: str, text: str, changed: float) -> SavedGame | None:
-    """A stored game's line, or None for a page nobody played on (or a log that no longer reads)."""
-    if text == _blank_text():
-        return None
-    try:
-        tracker = Tracker(log_from_text(text, f"{game}.yaml"))
-    except RulesbookError:
-        return None
-    return _line(game, tracker, changed)
-
-
-def _line(game: str, tracker: Tracker, changed: float) -> SavedGame:
-    log = tracker.log
-    return SavedGame(game, log.army("a").name, log.army("b").name, tracker.turn, tracker.actions, changed)
-
-
-_SUMMARIES: dict[tuple[str, int, int], SavedGame | None] = {}
-"""Lines already read, by (game, modification time, size): a list re-reads only changed games."""
-
-
-def saved_games(store: GameStore, limit: int = 20, scan: int = 200) -> list[SavedGame]:
-    """The newest ``limit`` stored games someone played (of the ``scan`` newest files), newest first.
-
-    Pages opened and left untouched (the example armies with nothing recorded) are left out.
-
-    >>> import tempfile
-    >>> store = GameStore(tempfile.mkdtemp())
-    >>> store.save("untouched", _blank_text())
-    >>> store.save("played-1", log_to_text(Tracker.example().add(event_from_form("bunker-destroyed", number=4)).log))
-    >>> [(g.game, g.title, g.actions) for g in saved_games(store)]
-    [('played-1', 'Imperial Guard vs Ork horde, turn 1', 1)]
-    """
-    out: list[SavedGame] = []
-    seen = set()
-    for game, status in store.recent(scan):
-        key = (game, status.st_mtime_ns, status.st_size)
-        seen.add(key)
-        if key in _SUMMARIES:
-            line = _SUMMARIES.get(key)
-        else:
-            text = store.read(game)
-            line = _SUMMARIES[key] = None if text is None else _summary(game, text, status.st_mtime)
-        if line is not None:
-            out.append(line)
-            if len(out) == limit:
-                break
-    for key in set(_SUMMARIES) - seen:  # older versions, and games no longer among the newest
-        _SUMMARIES.pop(key, None)  # (pages are built in a thread of their own: never a KeyError)
-    return out
-
-
-def games_html(games: list[SavedGame], current: str = "") -> str:
-    """The saved games as a table inside a ``<details>`` (every name escaped; links ``?game=<id>``).
-
-    Folded to its one-line summary, so the game's values stay on a phone's first screen.
-
-    >>> page = games_html([SavedGame("abcdefgh", "<b>Blue</b>", "Red", 2, 3, 0.0)])
-    >>> "&lt;b&gt;Blue&lt;/b&gt;" in page, 'href="?game=abcdefgh"' in page, "<b>" in page
-    (True, True, False)
-    """
-    if not games:
-        body = "<p>No saved games yet: a game is listed here once something is recorded in it.</p>"
-    else:
-        rows = []
-        for g in games:
-            game = html.escape(g.game, quote=True)
-            when = datetime.fromtimestamp(g.changed, UTC)
-            link = (
-                "<em>this game</em>"
-                if g.game == current
-                else f'<a class="am-open-game" href="?game={game}">Open</a>'
-            )
-            rows.append(
-                f'<tr data-game="{game}"><td>{html.escape(g.a_name)} <small>(a)</small> vs '
-                f"{html.escape(g.b_name)} <small>(b)</small></td><td>{g.turn}</td><td>{g.actions}</td>"
-                f'<td><time datetime="{when.isoformat()}">{when:%Y-%m-%d %H:%M}</time></td><td>{link}</td></tr>'
-            )
-        body = (
-            '<table class="am-games-table"><thead><tr><th>Armies</th><th>Turn</th><th>Actions</th>'
-            "<th>Last change (UTC)</th><th></th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
-        )
-    return (
-        f"{GAMES_STYLE}"
-        '<details class="am-games"><summary>Saved games on this server '
-        f"({len(games)})</summary>{body}</details>"
-    )
-
-
-GAMES_STYLE = """<style>
-.am-games { font: .95rem system-ui, sans-serif; overflow-x: auto; }
-.am-games summary { cursor: pointer; }
-.am-games table { border-collapse: collapse; font-size: .9em; }
-.am-games td, .am-games th { border: 1px solid #ccc; padding: 1px 6px; text-align: left; }
-</style>"""
-
-
-LAST_GAME_KEY = "rulesbook.army-morale.last-game"
-"""The browser's ``localStorage`` key of the last game played there (``{game, title}``)."""
-
-
-def _last_game_component() -> Any:
-    """A "continue your last game" link for one page."""
-    return _last_game_class()()
-
-
-@cache
-def _last_game_class() -> Any:
-    """The "continue your last game" link's class (a Panel ``JSComponent``), made once, on first
-    use: this module imports no Panel until a page asks for it."""
-    import param
-    from panel.custom import JSComponent
-
-    class LastGame(JSComponent):
-        """Remembers this page's game in the browser once something is recorded in it, and
-        links the game remembered before when this page shows another one."""
-
-        game = param.String(default="", doc="Set by the server once the game holds something.")
-        title = param.String(default="", doc="Both armies and the turn (shown as text).")
-        _stylesheets: ClassVar[list[str]] = [
-            ".am-last-game { font: 1rem system-ui, sans-serif; margin: .2em 0; padding: .3em .6em;"
-            " background: #eef6ee; border: 1px solid #9c9; border-radius: 4px; }"
-        ]
-        _esm = (
-            """
-        const KEY = __KEY__
-        const ID = /^[A-Za-z0-9_-]{8,40}$/
-        function stored() {
-          try {
-            const last = JSON.parse(window.localStorage.getItem(KEY) || "null")
-            return last && typeof last.game === "string" && ID.test(last.game) ? last : null
-          } catch (e) { return null }
-        }
-        export function render({ model, el }) {
-          const box = document.createElement("p")
-          box.className = "am-last-game"
-          el.append(box)
-          let last = stored()
-          function show() {
-            box.replaceChildren()
-            box.hidden = !last || last.game === model.game
-            if (box.hidden) return
-            const link = document.createElement("a")
-            link.className = "am-continue"
-            link.href = "?game=" + encodeURIComponent(last.game)
-            link.textContent = "Continue your last game"
-            box.append(link)
-            if (typeof last.title === "string" && last.title) {
-              box.append(document.createTextNode(": " + last.title.slice(0, 200)))  // text, never markup
-            }
-          }
-          function remember() {
-            if (model.game && ID.test(model.game)) {
-              last = { game: model.game, title: model.title }
-              try { window.localStorage.setItem(KEY, JSON.stringify(last)) } catch (e) {}
-            }
-            show()
-          }
-          model.on("game", remember)
-          model.on("title", remember)
-          remember()
-        }
-        """
-        ).replace("__KEY__", f'"{LAST_GAME_KEY}"')
-
-    return LastGame
 
 
 class Session:
@@ -470,7 +272,7 @@ class TrackerView:
         )
         self.status = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["am-status-pane"])
         # the served tracker: a way back to the last game and the list of the server's games
-        self.last_game = _last_game_component() if store is not None else None
+        self.last_game = last_game_component() if store is not None else None
         self.games = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["am-games-pane"])
         self.games.visible = store is not None
         event_form = pn.Column("### One-time event", *self.event.values(), self.hint, add, width=330)
@@ -540,7 +342,7 @@ class TrackerView:
         if new_game:
             self.game, self.stored = self.store.new_id(), False
         text = log_to_text(self.session.tracker.log)
-        if self.stored or text != _blank_text():
+        if self.stored or text != blank_text():
             self.store.save(self.game, text)
             self.stored = True
         self._show_saved()
@@ -566,8 +368,8 @@ class TrackerView:
         if self.store is None:
             return
         tracker = self.session.tracker
-        blank = tracker.actions == 0 and log_to_text(tracker.log) == _blank_text()
-        line = None if blank else _line(self.game, tracker, 0.0)
+        blank = tracker.actions == 0 and log_to_text(tracker.log) == blank_text()
+        line = None if blank else saved_game_line(self.game, tracker, 0.0)
         if line is not None and self.last_game is not None:
             self.last_game.param.update(game=self.game, title=line.title)
         self.games.object = games_html(saved_games(self.store), self.game)
@@ -721,9 +523,6 @@ def served_tracker() -> Any:
     view.on_game = show
     pn.state.onload(lambda: show(view.game))  # the browser's location is synced once loaded
     return view.view
-
-
-APPS = {"army-morale-tracker": served_tracker}
 
 
 def ipy_tracker(log: GameLog | None = None) -> Any:

@@ -1,8 +1,9 @@
 """The "compare with" view shared by the ipywidgets and Panel calculators: baseline beside a variant.
 
 :func:`variant_options` lists what a form's "Compare with" drop-down offers (``none`` and the
-shipped variants of the calculator's system); :func:`form_result_html` is what the result pane
-shows for the form's values: the plain result, or both results side by side, a table of the
+shipped variants of the calculator's system); :func:`answer` computes a form's :class:`Answer`
+as values (in a worker process of the server, or here), and :func:`answer_html` is what the
+result pane shows for it (:func:`form_result_html` does both): the plain result, or both results side by side, a table of the
 differences (exact where both values are) and, where the result is a distribution, a plot of
 both. Hooks for scripts and browser tests: each side is ``<div data-variant="NAME">`` holding
 the usual ``data-key`` values; differences are ``data-key="difference-KEY"`` (text ``+0.3241 (+35/108)``, exact in
@@ -18,27 +19,37 @@ Example:
 
 from __future__ import annotations
 
-import html
-import io
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from rulesbook.calculators import Calculator
 from rulesbook.errors import InputError
-from rulesbook.variants import BASELINE, Comparison, choice_keys, compare, variants_for_system
-from widgets.render import error_html, result_html
+from rulesbook.present import error_html, result_html
+from rulesbook.present.comparison import comparison_html
+from rulesbook.registry import registry
+from rulesbook.results import CalcResult
+from rulesbook.variants import (
+    BASELINE,
+    Comparison,
+    choice_keys,
+    compare,
+    resolve_variant,
+    variants_for_system,
+)
 
-__all__ = ["NO_VARIANT", "form_inputs", "form_result_html", "variant_options"]
+__all__ = [
+    "NO_VARIANT",
+    "Answer",
+    "answer",
+    "answer_html",
+    "form_inputs",
+    "form_result_html",
+    "variant_options",
+]
 
 NO_VARIANT = "none"
 """The drop-down's value for "no comparison"."""
-
-STYLE = """<style>
-.rb-compare-sides { display: flex; flex-wrap: wrap; gap: 2em; }
-.rb-compare-side h4 { margin: .2em 0; }
-.rb-compare-side .rb-changes { font-size: .85em; color: #555; margin: 0 0 .3em 1em; padding: 0; }
-.rb-difference td.rb-up { color: #11661a; } .rb-difference td.rb-down { color: #a00; }
-</style>"""
 
 
 def variant_options(calc: Calculator) -> list[str]:
@@ -61,82 +72,51 @@ def _at_default(calc: Calculator, key: str, value: Any) -> bool:
     return not inp.required and inp.validate(value) == inp.validate(inp.default)
 
 
-def form_result_html(calc: Calculator, values: Mapping[str, Any], variant: str = NO_VARIANT) -> str:
-    """The result pane for a form: the result, or baseline and ``variant`` side by side."""
+@dataclass(frozen=True)
+class Answer:
+    """A form's answer as values (what a worker process sends back; it pickles): the results,
+    baseline first (one, or one per compared variant, with the comparison's notes), or the
+    one-line error naming the field. Each front-end renders it (:func:`answer_html`).
+
+    >>> a = answer("scrollhammer.morale-check", {"ld": 7})
+    >>> a.error, [(name, r["p_pass_exact"]) for name, r in a.results]
+    ('', [('baseline', '7/12')])
+    >>> answer("scrollhammer.morale-check", {"ld": 99}).error
+    'ld: expected an integer from 0 to 12, got 99'
+    """
+
+    calc_id: str
+    variant: str = NO_VARIANT
+    inputs: Mapping[str, Any] = field(default_factory=dict)
+    results: tuple[tuple[str, CalcResult], ...] = ()
+    notes: tuple[str, ...] = ()
+    error: str = ""
+
+
+def answer(calc_id: str, values: Mapping[str, Any], variant: str = NO_VARIANT) -> Answer:
+    """The answer of calculator ``calc_id`` for a form's ``values``, compared with ``variant``
+    unless it is ``none``."""
+    calc = registry().calculator(calc_id)
     try:
         if variant in ("", NO_VARIANT):
-            return result_html(calc, calc.run(**values))
+            return Answer(calc_id, NO_VARIANT, results=((BASELINE, calc.run(**values)),))
         comparison = compare(calc, form_inputs(calc, values), [variant])
     except InputError as exc:
-        return error_html(str(exc))
-    return comparison_html(comparison)
+        return Answer(calc_id, variant, error=str(exc))
+    return Answer(calc_id, variant, dict(comparison.inputs), comparison.results, comparison.notes)
 
 
-def comparison_html(comparison: Comparison) -> str:
-    """Both results side by side, the differences, and a plot of distributions."""
-    calc = comparison.calc
-    sides = []
-    variants = {v.name: v for v in comparison.variants}
-    for name, result in comparison.results:
-        v = variants.get(name)
-        title = "Baseline (the rules as published)" if v is None else f"{name}: {v.title}"
-        changes = "" if v is None else "".join(f"<li>{html.escape(s)}</li>" for s in v.summary())
-        sides.append(
-            f'<div class="rb-compare-side" data-variant="{html.escape(name)}"><h4>{html.escape(title)}</h4>'
-            f'<ul class="rb-changes">{changes}</ul>{result_html(calc, result)}</div>'
-        )
-    parts = [STYLE, '<div class="rb-compare">', '<div class="rb-compare-sides">', *sides, "</div>"]
-    parts.append(_difference_table(comparison))
-    parts += [f'<p class="rb-warning">note: {html.escape(n)}</p>' for n in comparison.notes]
-    parts.append(_distribution_svg(comparison))
-    parts.append("</div>")
-    return "".join(parts)
+def answer_html(found: Answer) -> str:
+    """The result pane for an answer: the result, baseline and variant side by side, or the error."""
+    if found.error:
+        return error_html(found.error)
+    calc = registry().calculator(found.calc_id)
+    if found.variant == NO_VARIANT:
+        return result_html(calc.outputs, found.results[0][1], styled=True)
+    variant = resolve_variant(found.variant)
+    return comparison_html(Comparison(calc, found.inputs, (variant,), found.results, found.notes))
 
 
-def _difference_table(comparison: Comparison) -> str:
-    names = comparison.names
-    head = "".join(f"<th>{html.escape(n)}</th>" for n in names)
-    head += "".join(f"<th>Δ {html.escape(n)}</th>" for n in names[1:])
-    rows = []
-    for row in comparison.rows():
-        cells = "".join(f"<td>{html.escape(row['text'][n])}</td>" for n in names)
-        for n in names[1:]:
-            diff = row["differences"][n] or {}
-            up = isinstance(diff.get("value"), float | int) and diff["value"] > 0
-            exact = f' data-exact="{html.escape(diff["exact"])}"' if "exact" in diff else ""
-            cells += (
-                f'<td class="{"rb-up" if up else "rb-down"}"><span data-key="difference-{row["key"]}"{exact}>'
-                f"{html.escape(row['difference_text'][n])}</span></td>"
-            )
-        rows.append(f"<tr><th>{html.escape(row['label'])}</th>{cells}</tr>")
-    return (
-        '<table class="rulesbook-table rb-difference"><caption>Difference from the baseline</caption>'
-        f"<tr><th></th>{head}</tr>{''.join(rows)}</table>"
-    )
-
-
-def _distribution_svg(comparison: Comparison) -> str:
-    """Grouped bars of every distribution output (baseline and variant side by side), as SVG."""
-    found = comparison.distributions()
-    if not found:
-        return ""
-    import matplotlib
-
-    matplotlib.use("Agg", force=False)
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(6.4, 2.6 * len(found)))
-    axes = fig.subplots(len(found), 1, squeeze=False)[:, 0]
-    for ax, (key, label, series) in zip(axes, found, strict=True):
-        width = 0.8 / len(series)
-        for j, (name, values) in enumerate(series.items()):
-            ax.bar([i + j * width for i in range(len(values))], values, width=width, label=name)
-        ax.set_title(label, fontsize=10)
-        ax.set_xlabel(key.replace("_", " "))
-        ax.set_ylabel("probability")
-        ax.legend(fontsize="small")
-    fig.tight_layout()
-    out = io.StringIO()
-    fig.savefig(out, format="svg")
-    svg = out.getvalue()
-    return f'<div class="rb-compare-plot" data-plot="{BASELINE}">{svg[svg.index("<svg") :]}</div>'
+def form_result_html(calc: Calculator, values: Mapping[str, Any], variant: str = NO_VARIANT) -> str:
+    """The result pane for a form: the result, or baseline and ``variant`` side by side."""
+    return answer_html(answer(calc.id, values, variant))

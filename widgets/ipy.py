@@ -21,9 +21,9 @@ import ipywidgets as w
 
 from rulesbook.calculators import NOT_GIVEN, Calculator, Input
 from rulesbook.errors import InputError
+from rulesbook.present import error_html, result_html, rules_html
 from rulesbook.registry import registry
 from widgets.compare import NO_VARIANT, form_result_html, variant_options
-from widgets.render import error_html, result_html, rules_html
 
 __all__ = ["CalculatorForm", "calculator_widget", "control_for"]
 
@@ -59,7 +59,9 @@ class CalculatorForm:
         self.compare = w.Dropdown(options=options, value=compare_with, description="Compare with")
         for control in [*self.controls.values(), self.compare]:
             control.observe(self._on_change, names="value")
-        rules = w.Accordion(children=[w.HTML(rules_html(calc.rules))], titles=("Rule text",))
+        rules = w.Accordion(
+            children=[w.HTML(rules_html(registry().rules_named(calc.rules)))], titles=("Rule text",)
+        )
         self.widget = w.VBox(
             [
                 w.HTML(f"<h3>{calc.title}</h3><p>{calc.summary}</p>"),
@@ -85,7 +87,7 @@ class CalculatorForm:
         except InputError as exc:
             self.output.value = error_html(str(exc))
             return
-        self.output.value = result_html(self.calc, result)
+        self.output.value = result_html(self.calc.outputs, result, styled=True)
 
     def _on_change(self, _change: Any) -> None:
         self.refresh()

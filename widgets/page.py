@@ -59,7 +59,7 @@ screens, pinned at the top of a phone's screen (at most 45 % of its height, scro
 
 def embedded() -> bool:
     """Whether the live page is shown inside a site page (``?embed=1``, see
-    :func:`rulesbook.site_live.live_iframe`): its frame then grows to its content, so nothing in it
+    :func:`rulesbook.site.live.live_iframe`): its frame then grows to its content, so nothing in it
     is sticky or sized by the screen (``vh`` would be the frame's own, ever-growing height)."""
     import panel as pn
 
@@ -95,7 +95,7 @@ def live_page(factory: Callable[[], Any], path: str) -> Callable[[], Any]:
             stylesheets=[LAYOUT_CSS],
             sizing_mode="stretch_width",
         )
-        # embedded in a site page (``?embed=1``, rulesbook.site_live.live_iframe): the page is the way back
+        # embedded in a site page (``?embed=1``, rulesbook.site.live.live_iframe): the page is the way back
         nav.visible = not embedded()
         return pn.Column(nav, factory(), sizing_mode="stretch_width")
 

@@ -35,13 +35,13 @@ from bokeh.models.ui import Tooltip
 
 from rulesbook.calculators import NOT_GIVEN, Calculator, Input
 from rulesbook.errors import InputError
+from rulesbook.present import error_html, heading_html, result_html, rules_block
 from rulesbook.registry import registry
-from widgets.compare import NO_VARIANT, form_result_html, variant_options
+from widgets.compare import NO_VARIANT, Answer, answer, answer_html, form_result_html, variant_options
 from widgets.live import FAST_DELAY_MS, SLOW_DELAY_MS, LiveResult
 from widgets.page import FORM_COLUMN_CSS, RESULT_COLUMN_CSS, embedded
-from widgets.render import error_html, heading_html, result_html, rules_block
 from widgets.uploads import UploadBox
-from widgets.workers import ComputePool, Job, JobCancelled, TimeLimitError, answer_html
+from widgets.workers import ComputePool, Job, JobCancelled, TimeLimitError
 
 __all__ = ["CalculatorApp", "calculator_app", "help_tooltip", "served_calculator_app", "widget_for"]
 
@@ -207,7 +207,9 @@ class CalculatorApp:
         for widget in [*self.widgets.values(), self.compare]:
             widget.param.watch(self._on_change, "value")
         # the rule texts in a native <details> block: one model, opened and closed in the browser
-        self.rules = pn.pane.HTML(rules_block(calc.rules), sizing_mode="stretch_width")
+        self.rules = pn.pane.HTML(
+            rules_block(registry().rules_named(calc.rules)), sizing_mode="stretch_width"
+        )
         # Served as a page of its own, the result stays in view while a long form scrolls.
         in_view = pool is not None and not embedded()
         self.choices: pn.Card | None = None
@@ -287,7 +289,7 @@ class CalculatorApp:
         except InputError as exc:
             self.result.object = error_html(str(exc))
             return
-        self.result.object = result_html(self.calc, result)
+        self.result.object = result_html(self.calc.outputs, result, styled=True)
 
     def _on_change(self, event: Any) -> None:
         for key, box in self.uploads.items():
@@ -382,7 +384,7 @@ class CalculatorApp:
         """A cheap answer, on the event loop (see :data:`INLINE_BELOW_S`)."""
         start = time.perf_counter()
         try:
-            html = answer_html(self.calc.id, values, variant)
+            html = answer_html(answer(self.calc.id, values, variant))
         except Exception as exc:  # a bug: logged, one line for the player
             LOG.exception("%s %r failed", self.calc.id, values)
             html = error_html(f"{self.calc.id}: the server could not compute this ({type(exc).__name__})")
@@ -394,9 +396,10 @@ class CalculatorApp:
         """One answer from the pool: its HTML, the limit message, or None if it was dropped."""
         assert self.pool is not None
         self._submitted = time.monotonic()
-        job = self._job = self.pool.submit(answer_html, self.calc.id, values, variant)
+        job = self._job = self.pool.submit(answer, self.calc.id, values, variant)
         try:
-            html: str = await asyncio.wrap_future(job.future)
+            found: Answer = await asyncio.wrap_future(job.future)
+            html = answer_html(found)  # values from the worker, rendered here
         except JobCancelled:
             return None  # superseded by a newer input (or the session ended)
         except asyncio.CancelledError:
@@ -496,7 +499,7 @@ def served_calculator_app(calc_id: str, pool: ComputePool | None = None) -> pn.v
     app = CalculatorApp(registry().calculator(calc_id), pool=pool)
     app.sync_url()
     if "embed" in (pn.state.session_args or {}):  # inside a site page, which shows the rule texts
-        app.rules.object = rules_block(app.calc.rules, opened=False)
+        app.rules.object = rules_block(registry().rules_named(app.calc.rules), opened=False)
     if pool is not None and pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
         pn.state.on_session_destroyed(lambda _context: app.close())
     return app.view

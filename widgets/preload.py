@@ -11,8 +11,8 @@ from __future__ import annotations
 import contextlib
 
 from rulesbook.registry import registry
-from widgets.workers import answer_html
+from widgets.compare import answer, answer_html
 
 for _calc in registry().calculators.values():
     with contextlib.suppress(Exception):  # a start value the server chose (a file) may be missing
-        answer_html(_calc.id, _calc.initial_values())
+        answer_html(answer(_calc.id, _calc.initial_values()))

@@ -15,14 +15,15 @@ one:
 * workers are forked from a forkserver that has already imported and loaded the registry, so a
   replacement is ready in a few milliseconds and every worker shares the loaded rules.
 
-The job the live calculators send is :func:`answer_html` (a calculator's result pane for a form's
-values, or the one-line error). Jobs and their results must pickle.
+The job the live calculators send is :func:`widgets.compare.answer`: values (the results, or the
+one-line error), which the server renders. Jobs and their results must pickle.
 
 Example:
+    >>> from widgets.compare import answer
     >>> pool = ComputePool(workers=1, time_limit=30)
-    >>> html = pool.submit(answer_html, "scrollhammer.morale-check", {"ld": 7}).result(timeout=60)
-    >>> 'data-key="p_pass_exact">7/12<' in html
-    True
+    >>> found = pool.submit(answer, "scrollhammer.morale-check", {"ld": 7}).result(timeout=60)
+    >>> found.results[0][1]["p_pass_exact"]
+    '7/12'
     >>> pool.shutdown()
 """
 
@@ -35,7 +36,7 @@ import queue
 import threading
 import time
 import traceback
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from multiprocessing.connection import Connection
 from typing import Any
@@ -47,7 +48,6 @@ __all__ = [
     "JobCancelled",
     "JobError",
     "TimeLimitError",
-    "answer_html",
     "default_workers",
 ]
 
@@ -86,15 +86,6 @@ def default_workers(processes: int = 1) -> int:
     if processes > 1:
         return max(1, (os.cpu_count() or 1) // processes) + 1
     return max(2, os.cpu_count() or 1) + 1
-
-
-def answer_html(calc_id: str, values: Mapping[str, Any], variant: str = "none") -> str:
-    """The result pane of calculator ``calc_id`` for a form's ``values`` (compared with
-    ``variant`` unless ``"none"``): the result, or the one-line error naming the field."""
-    from rulesbook.registry import registry
-    from widgets.compare import form_result_html
-
-    return form_result_html(registry().calculator(calc_id), values, variant)
 
 
 def _serve(conn: Connection) -> None:

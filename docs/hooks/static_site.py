@@ -1,12 +1,12 @@
 """mkdocs hooks of the published rulebook: glossary links, notebook widgets, a dead-link check.
 
 * ``on_page_content`` links the first use of each glossary term on every page to its entry
-  (:func:`rulesbook.glossary.link_terms`);
+  (:func:`rulesbook.site.glossary.link_terms`);
 * notebook pages: an interactive cell's output — raw widget text such as ``VBox(children=...``
   in a page — becomes a static picture of the form with links to the calculator, and every
-  notebook page links its ``.ipynb`` (:func:`rulesbook.site_notebooks.replace_widget_outputs`);
+  notebook page links its ``.ipynb`` (:func:`rulesbook.site.notebooks.replace_widget_outputs`);
 * ``on_post_build`` checks every link and resource of the built site
-  (:func:`rulesbook.site_links.dead_links`); each one that does not resolve is logged as a
+  (:func:`rulesbook.site.link_check.dead_links`); each one that does not resolve is logged as a
   warning, so ``mkdocs build --strict`` fails on it.
 """
 
@@ -16,11 +16,11 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from rulesbook.glossary import GLOSSARY_PAGE, link_terms, page_system
-from rulesbook.site_links import dead_links
-from rulesbook.site_notebooks import replace_widget_outputs
-from rulesbook.site_publish import SEARCH_BOOST
-from rulesbook.site_static import LIVE_PREFIX, static_build
+from rulesbook.site.glossary import GLOSSARY_PAGE, link_terms, page_system
+from rulesbook.site.link_check import dead_links
+from rulesbook.site.notebooks import replace_widget_outputs
+from rulesbook.site.publish import SEARCH_BOOST
+from rulesbook.site.static import LIVE_PREFIX, static_build
 
 log = logging.getLogger("mkdocs.plugins.rulesbook")
 

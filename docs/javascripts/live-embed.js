@@ -1,4 +1,4 @@
-/* Live calculators embedded in a served page (iframe.rb-live, rulesbook.site_live.live_iframe):
+/* Live calculators embedded in a served page (iframe.rb-live, rulesbook.site.live.live_iframe):
    size each frame to its content, so the whole form and result show without a scroll box.
    The calculator comes from the same server as the page, so the page may read its height;
    if it cannot (another origin), the frame keeps its starting height and scrolls inside. */

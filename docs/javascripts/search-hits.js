@@ -1,6 +1,6 @@
 /* Direct search hits: when the search box holds exactly a rule, calculator, interpretation or
    system ID, or a glossary term or abbreviation, its own page (or glossary entry) is listed first,
-   above the full-text results. The map comes from rulesbook.site_publish.search_hits. */
+   above the full-text results. The map comes from rulesbook.site.publish.search_hits. */
 (function () {
   "use strict";
   var hits = window.rulesbookSearchHits || {};

@@ -1,4 +1,4 @@
-/* Static calculators: swap in the answer precomputed for the chosen inputs (rulesbook.site_static).
+/* Static calculators: swap in the answer precomputed for the chosen inputs (rulesbook.site.static).
    No computing happens here: every answer was produced by the Python calculator at build time. */
 (function () {
   "use strict";

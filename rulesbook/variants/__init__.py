@@ -2,8 +2,9 @@
 
 :mod:`rulesbook.variants.model` defines a :class:`Variant` (from YAML or Python), loads the shipped
 ones and runs calculators under them; :mod:`rulesbook.variants.comparison` answers a calculator
-under the baseline and variants side by side; :mod:`rulesbook.variants.pages` says in words what
-a variant can change (``rulesbook rule ID``, the site's variants page).
+under the baseline and variants side by side; :mod:`rulesbook.variants.parameters` lists what
+a variant can change in a rule (``rulesbook rule ID``); the site's variants page is
+:mod:`rulesbook.site.variants_page`.
 """
 
 from rulesbook.variants.comparison import Comparison, compare
@@ -24,7 +25,7 @@ from rulesbook.variants.model import (
     variant_calculator,
     variants_for_system,
 )
-from rulesbook.variants.pages import parameter_lines, rule_parameters, variants_markdown
+from rulesbook.variants.parameters import parameter_lines, rule_parameters
 
 __all__ = [
     "BASELINE",
@@ -46,5 +47,4 @@ __all__ = [
     "validate_with",
     "variant_calculator",
     "variants_for_system",
-    "variants_markdown",
 ]

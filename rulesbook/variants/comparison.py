@@ -9,8 +9,8 @@ from typing import Any
 
 from rulesbook.calculators import Calculator
 from rulesbook.errors import InputError
-from rulesbook.present import decimal, shown_values
-from rulesbook.results import CalcResult, fraction_str, short_fraction
+from rulesbook.present import decimal, short_fraction, shown_values
+from rulesbook.results import CalcResult, fraction_str
 from rulesbook.variants.model import (
     BASELINE,
     Variant,

@@ -6,8 +6,9 @@ from typing import Any
 
 import pytest
 
+from rulesbook.registry import registry
 from rulesbook.systems.army_morale.ledger import EXAMPLE_LOG
-from widgets.army_morale_app import APPS, TrackerView, ipy_tracker
+from widgets.army_morale_app import TrackerView, ipy_tracker
 
 
 def _click(view: TrackerView, css: str) -> None:
@@ -20,7 +21,7 @@ def _click(view: TrackerView, css: str) -> None:
     "army-morale.one-time.bunker", "army-morale.ongoing.blast-markers", "army-morale.game-end"
 )
 def test_panel_tracker_adds_events_and_ends_rally_phases() -> None:
-    assert "army-morale-tracker" in APPS
+    assert registry().apps["army-morale-tracker"].panel == "widgets.army_morale_app:served_tracker"
     view = TrackerView()
     assert 'data-key="a_value">14<' in view.status.object and 'data-key="b_value">10<' in view.status.object
     view.event["kind"].value = "bunker-destroyed"
@@ -217,8 +218,8 @@ def test_served_tracker_lists_the_saved_games_and_remembers_the_played_one(tmp_p
     list follows its changes (newest first)."""
     import os
 
-    from widgets.army_morale_app import saved_games
     from widgets.games import GameStore
+    from widgets.saved_games import saved_games
 
     store = GameStore(tmp_path)
     first = TrackerView(store=store)
@@ -248,8 +249,8 @@ def test_the_saved_games_list_shows_names_as_text(tmp_path: Any) -> None:
     from dataclasses import replace
 
     from rulesbook.systems.army_morale.logfile import load_log, log_to_text
-    from widgets.army_morale_app import games_html, saved_games
     from widgets.games import GameStore
+    from widgets.saved_games import games_html, saved_games
 
     name = '<img src=x onerror=alert(1)>"&'
     log = load_log(EXAMPLE_LOG)

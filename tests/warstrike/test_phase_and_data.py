@@ -14,7 +14,7 @@ import rulesbook.systems.warstrike as ws
 from rulesbook.calculators import InterpretationInput
 from rulesbook.data import dump_yaml
 from rulesbook.registry import DataFileError, registry
-from rulesbook.site import covering_tests
+from rulesbook.site.pages import covering_tests
 from rulesbook.systems.warstrike.choices import CHOICES
 from rulesbook.systems.warstrike.missions import load_mission, mission, missions
 from rulesbook.systems.warstrike.rules import (

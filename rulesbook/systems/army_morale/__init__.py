@@ -2,13 +2,25 @@
 
 from pathlib import Path
 
-from rulesbook.registry import SystemPackage
+from rulesbook.registry import App, SystemPackage
 from rulesbook.systems.army_morale.choices import CHOICES
 
 SYSTEM = SystemPackage(
     data=Path(__file__).with_name("rules.yaml"),
     choices=CHOICES,
     calculator_modules=("rulesbook.systems.army_morale.calculators",),
+    apps=(
+        App(
+            name="army-morale-tracker",
+            title="Army Morale tracker",
+            summary="Record a game's events and Rally phases; the ledger applies the Army Morale rules, "
+            "keeps the game across reloads, lists the saved games (and links your last one) and exports "
+            "or imports the log.",
+            panel="widgets.army_morale_app:served_tracker",
+            ipywidgets="widgets.army_morale_app:ipy_tracker",
+            calculator="army-morale.replay",
+        ),
+    ),
 )
 
 __all__ = ["SYSTEM"]

@@ -23,7 +23,8 @@ from typing import Any
 
 from rulesbook.calculators import Column, IntInput, Output, PathInput, calculator
 from rulesbook.errors import InputError
-from rulesbook.results import DISTRIBUTION_COLUMNS, CalcResult, Distribution, Table, fixed, fraction_str
+from rulesbook.present.numbers import fixed
+from rulesbook.results import DISTRIBUTION_COLUMNS, CalcResult, Distribution, Table, fraction_str
 from rulesbook.systems.army_morale.choices import CHOICES, ArmyMoraleChoices, ArmyMoraleReadings
 from rulesbook.systems.army_morale.logfile import load_log
 from rulesbook.systems.army_morale.replay import LEDGER_COLUMNS, LEDGER_LABELS, replay

@@ -16,7 +16,8 @@ from typing import Any
 from rulesbook.calculators import BoolInput, ChoiceInput, Column, IntInput, Output, calculator
 from rulesbook.dice import Outcome, RollTest
 from rulesbook.errors import InputError
-from rulesbook.results import CalcResult, Table, fraction_str, percent
+from rulesbook.present.numbers import percent
+from rulesbook.results import CalcResult, Table, fraction_str
 from rulesbook.systems.scrollhammer.choices import CHOICES, ScrollhammerChoices, ScrollhammerReadings
 from rulesbook.systems.scrollhammer.rules import (
     SPECIAL_RULES,

@@ -15,7 +15,8 @@ from typing import Any
 from rulesbook.calculators import BoolInput, Column, DiceInput, IntInput, Output, calculator
 from rulesbook.dice import DiceExpr
 from rulesbook.errors import InputError
-from rulesbook.results import CalcResult, Table, fraction_str, percent
+from rulesbook.present.numbers import percent
+from rulesbook.results import CalcResult, Table, fraction_str
 from rulesbook.systems.scrollhammer.calculators import LD_INPUT
 from rulesbook.systems.scrollhammer.choices import CHOICES, ScrollhammerChoices, ScrollhammerReadings
 from rulesbook.systems.scrollhammer.fall_back import FallBackChain, fall_back_chain, fall_back_roll

@@ -19,13 +19,15 @@ from rulesbook.calculators import (
     DiceInput,
     IntInput,
     IntListInput,
-    OptionalInput,
     Output,
     calculator,
+    distribution_output,
+    optional,
 )
 from rulesbook.dice import DiceExpr
 from rulesbook.errors import InputError
-from rulesbook.results import DISTRIBUTION_COLUMNS, CalcResult, fixed, fraction_str
+from rulesbook.present.numbers import fixed
+from rulesbook.results import CalcResult, fraction_str
 from rulesbook.systems.scrollhammer.calculators import MODIFIER_INPUT
 from rulesbook.systems.scrollhammer.choices import CHOICES, ScrollhammerChoices, ScrollhammerReadings
 from rulesbook.systems.scrollhammer.fall_back import (
@@ -71,13 +73,11 @@ __all__: list[str] = []
         Output("p_at_least_one", "P(at least one flees)", "probability"),
         Output("p_all", "P(the whole line flees)", "probability"),
         Output("expected", "Expected units fleeing", "number"),
-        Output(
+        distribution_output(
             "distribution",
             "How many flee",
-            "table",
+            Column("units_fleeing", "Units fleeing"),
             "How many units of the line flee, with its chance.",
-            columns=(Column("units_fleeing", "Units fleeing"), *DISTRIBUTION_COLUMNS),
-            chart=("units_fleeing", "p"),
         ),
     ],
     rules=["scrollhammer.morale.panic-test", "scrollhammer.fall-back.through-friends"],
@@ -124,47 +124,40 @@ def _check_move(values: Mapping[str, Any]) -> None:
     models of different speeds flee at the pace of the slowest.""",
     inputs=[
         FALL_BACK_DICE_INPUT,
-        OptionalInput(
-            inner=DiceInput(
+        optional(
+            DiceInput(
                 key="slowest_model_dice",
                 label="Slowest model's dice",
                 help="Fall Back dice of the unit's slowest kind of model; 'same' (the default) when "
                 "every model rolls fall_back_dice.",
                 min_value=1,
             ),
-            words={"same": None},
-            empty=None,
-            default=None,
-            form_start=NOT_GIVEN,  # forms start empty, which means 'same'
+            "same",
+            form_start=NOT_GIVEN,
             word_in_json=True,
         ),
         ScrollhammerReadings.input(
             "slowest_model",
             label="Mixed speeds",
         ),
-        OptionalInput(
-            inner=IntInput(
+        optional(
+            IntInput(
                 key="distance",
                 label='Distance to table edge (")',
                 help="Inches to the table edge, or none if it is out of reach.",
                 minimum=1,
                 maximum=MAX_DISTANCE,
             ),
-            words={"none": None},
-            empty=None,
             default=8,
         ),
-        OptionalInput(
-            inner=IntInput(
+        optional(
+            IntInput(
                 key="blocked_after",
                 label='Free path (")',
                 help="Inches the unit can move before it is hemmed in on every side, or none in open ground.",
                 minimum=0,
                 maximum=MAX_DISTANCE,
-            ),
-            words={"none": None},
-            empty=None,
-            default=None,
+            )
         ),
         ScrollhammerReadings.input(
             "trapped_fit",
@@ -176,13 +169,11 @@ def _check_move(values: Mapping[str, Any]) -> None:
         Output("p_trapped", "P(trapped, destroyed)", "probability"),
         Output("p_moves", "P(just moves)", "probability"),
         Output("mean_move", "Mean roll", "number"),
-        Output(
+        distribution_output(
             "distribution",
             "Fall Back roll",
-            "table",
+            Column("inches", 'Roll (")'),
             "Every Fall Back roll in inches, with its chance.",
-            columns=(Column("inches", 'Roll (")'), *DISTRIBUTION_COLUMNS),
-            chart=("inches", "p"),
         ),
     ],
     rules=[

@@ -33,8 +33,9 @@ import icepool
 
 from rulesbook.dice import RollTest, double
 from rulesbook.errors import InputError
+from rulesbook.present.numbers import fixed, percent
 from rulesbook.registry import implements
-from rulesbook.results import Distribution, fixed, fraction_str, percent
+from rulesbook.results import Distribution, fraction_str
 from rulesbook.systems.warstrike.choices import CHOICES, WarStrikeChoices
 from rulesbook.systems.warstrike.missions import COUNTERS, Mission, ReserveRoll, Side
 

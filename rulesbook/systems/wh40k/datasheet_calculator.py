@@ -49,12 +49,12 @@ from rulesbook.calculators import (
     ChoiceInput,
     Input,
     IntInput,
-    OptionalInput,
     Output,
     PathInput,
     TextInput,
     WordListInput,
     calculator,
+    optional,
 )
 from rulesbook.data import DataFileError
 from rulesbook.errors import InputError, quote
@@ -75,14 +75,11 @@ from rulesbook.systems.wh40k.attack_path import (
     READING_KEYS,
     SITUATION_INPUTS,
     TARGET_INPUTS,
-    UnitOutcome,
-    ability_warnings,
     answer,
-    present,
-    roll_lines,
     situation_of,
     target_of,
 )
+from rulesbook.systems.wh40k.attack_report import UnitOutcome, ability_warnings, present, roll_lines
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices, Wh40kReadings
 from rulesbook.systems.wh40k.cost import MAX_ATTACKS, MAX_TOTAL_WOUNDS, refuse_costly
 from rulesbook.systems.wh40k.data import unit_weapons
@@ -190,8 +187,8 @@ def _side_inputs(prefix: str, whose: str) -> list[Input]:
             choices=("none", *AURAS),
             default="none",
         ),
-        OptionalInput(
-            inner=IntInput(
+        optional(
+            IntInput(
                 key=f"{prefix}aura_distance",
                 label=f"{whose} distance to Mortarion (inches)",
                 help=(
@@ -201,10 +198,7 @@ def _side_inputs(prefix: str, whose: str) -> list[Input]:
                 ),
                 minimum=0,
                 maximum=48,
-            ),
-            words={"none": None},
-            empty=None,
-            default=None,
+            )
         ),
         WordListInput(
             key=f"{prefix}stratagems",
@@ -249,17 +243,14 @@ def _side_inputs(prefix: str, whose: str) -> list[Input]:
 
 
 def _size_input(key: str, whose: str) -> Input:
-    return OptionalInput(
-        inner=IntInput(
+    return optional(
+        IntInput(
             key=key,
             label=f"{whose} unit size (models)",
             help=f"How many models {whose.lower()} datasheet unit has; none: its smallest unit.",
             minimum=1,
             maximum=40,
-        ),
-        words={"none": None},
-        empty=None,
-        default=None,
+        )
     )
 
 
@@ -294,17 +285,14 @@ INPUTS: tuple[Input, ...] = (
     _faction_input("target_faction", "Target's"),
     _size_input("attacker_models", "Attacker's"),
     _size_input("target_models", "Target's"),
-    OptionalInput(
-        inner=TextInput(
+    optional(
+        TextInput(
             key="target_leader",
             label="Target's Leader",
             help="A datasheet of the target's faction that may lead the target (its Leader pairings), attached to it; none: no Leader.",
             refers="datasheet",
             max_length=80,
-        ),
-        words={"none": None},
-        empty=None,
-        default=None,
+        )
     ),
     IntInput(
         key="battle_round",
@@ -314,17 +302,14 @@ INPUTS: tuple[Input, ...] = (
         maximum=5,
         default=1,
     ),
-    OptionalInput(
-        inner=IntInput(
+    optional(
+        IntInput(
             key="distance",
             label="Distance between the units (inches)",
             help="How far apart the two units are, for Contagion Range; none: not given (those effects are skipped).",
             minimum=0,
             maximum=48,
-        ),
-        words={"none": None},
-        empty=None,
-        default=None,
+        )
     ),
     BoolInput(
         key="infected",
@@ -335,8 +320,8 @@ INPUTS: tuple[Input, ...] = (
         ),
         default=False,
     ),
-    OptionalInput(
-        inner=BoolInput(
+    optional(
+        BoolInput(
             key="unit_infected",
             label="Attacking unit near an Infected objective",
             help=(
@@ -345,9 +330,7 @@ INPUTS: tuple[Input, ...] = (
                 "wh40k.interpretations.infected-positions)."
             ),
         ),
-        words={"same": None},
-        empty=None,
-        default=None,
+        "same",
     ),
     *_side_inputs("", "Attacker's"),
     *_side_inputs("target_", "Target's"),

@@ -19,11 +19,12 @@ from fractions import Fraction
 from math import comb
 from typing import Any
 
-from rulesbook.calculators import IntInput, OptionalInput, Output, calculator
+from rulesbook.calculators import IntInput, Output, calculator, optional
 from rulesbook.dice import D6, RollTest
+from rulesbook.present.numbers import fixed
 from rulesbook.registry import implements
-from rulesbook.results import CalcResult, Distribution, fixed
-from rulesbook.systems.wh40k.attack_path import dense
+from rulesbook.results import CalcResult, Distribution
+from rulesbook.systems.wh40k.attack_report import dense
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
 
 __all__ = ["GRENADE_DICE", "GRENADE_ROLL", "grenade_calculator", "grenade_wounds"]
@@ -66,17 +67,14 @@ def grenade_wounds(wounds: int, models: int, fnp: int | None = None) -> Distribu
         IntInput(
             key="models", label="Models", help="Models in the target unit.", minimum=1, maximum=40, default=5
         ),
-        OptionalInput(
-            inner=IntInput(
+        optional(
+            IntInput(
                 key="fnp",
                 label="Feel No Pain",
                 help="The X of Feel No Pain X+, or none.",
                 minimum=2,
                 maximum=6,
-            ),
-            words={"none": None},
-            empty=None,
-            default=None,
+            )
         ),
     ],
     outputs=[

@@ -31,11 +31,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from rulesbook.calculators import BoolInput, Column, IntInput, OptionalInput, Output, calculator
+from rulesbook.calculators import BoolInput, Column, IntInput, Output, calculator, optional
 from rulesbook.dice import parse_dice  # noqa: F401 (the examples use it)
 from rulesbook.errors import InputError
+from rulesbook.present.numbers import fixed, percent
 from rulesbook.registry import implements
-from rulesbook.results import CalcResult, Distribution, Table, fixed, fraction_str, percent
+from rulesbook.results import CalcResult, Distribution, Table, fraction_str
 from rulesbook.systems.wh40k.attached import (
     JOINT_WOUNDS_LIMIT,
     LeaderProfile,
@@ -48,14 +49,12 @@ from rulesbook.systems.wh40k.attack_path import (
     SITUATION_INPUTS,
     TARGET_INPUTS,
     Attackers,
-    ability_warnings,
     check_attackers,
     choices_of,
-    dense,
-    pistol_warnings,
     situation_of,
     target_of,
 )
+from rulesbook.systems.wh40k.attack_report import ability_warnings, dense, pistol_warnings
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices, Wh40kReadings
 from rulesbook.systems.wh40k.effects import leadership_worsened
 from rulesbook.systems.wh40k.engine import resolve
@@ -292,41 +291,33 @@ MORALE_INPUTS = (
         maximum=7,
         default=3,
     ),
-    OptionalInput(
-        inner=IntInput(
+    optional(
+        IntInput(
             key="leader_invuln",
             label="Leader invulnerable save",
             help="The X of the Leader's invulnerable save, or none.",
             minimum=2,
             maximum=6,
-        ),
-        words={"none": None},
-        empty=None,
-        default=None,
+        )
     ),
-    OptionalInput(
-        inner=IntInput(
+    optional(
+        IntInput(
             key="leader_fnp",
             label="Leader Feel No Pain",
             help="The X of the Leader's Feel No Pain, or none.",
             minimum=2,
             maximum=6,
-        ),
-        words={"none": None},
-        empty=None,
-        default=None,
+        )
     ),
-    OptionalInput(
-        inner=IntInput(
+    optional(
+        IntInput(
             key="leader_leadership",
             label="Leader Ld",
             help="The X of the Leader's Leadership X+, or same (as the Bodyguard's).",
             minimum=2,
             maximum=12,
         ),
-        words={"same": None},
-        empty=None,
-        default=None,
+        "same",
     ),
 )
 

@@ -29,8 +29,9 @@ from typing import Any, ClassVar
 from rulesbook.calculators import BoolInput, IntInput, Output, TextInput, calculator
 from rulesbook.dice import RollTest
 from rulesbook.errors import InputError
+from rulesbook.present.numbers import percent
 from rulesbook.registry import implements
-from rulesbook.results import CalcResult, Column, Distribution, Table, fraction_str, percent
+from rulesbook.results import CalcResult, Column, Distribution, Table, fraction_str
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
 
 __all__ = [

@@ -16,8 +16,9 @@ from typing import Any
 from rulesbook.calculators import ChoiceInput, Column, DiceInput, IntInput, Output, calculator
 from rulesbook.dice import DiceExpr
 from rulesbook.errors import InputError
-from rulesbook.results import CalcResult, Distribution, Table, fixed, fraction_str, percent
-from rulesbook.systems.wh40k.attack_path import dense
+from rulesbook.present.numbers import fixed, percent
+from rulesbook.results import CalcResult, Distribution, Table, fraction_str
+from rulesbook.systems.wh40k.attack_report import dense
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
 from rulesbook.systems.wh40k.effects import SICKNESS_KEYS, leadership_worsened
 from rulesbook.systems.wh40k.rules import (

@@ -1,11 +1,11 @@
 """Everything the published site adds to the generated rule pages (used by ``docs/gen_pages.py``).
 
 :func:`published_pages` is the whole generated part of the site: the rule, calculator and
-system pages of :mod:`rulesbook.site`, plus
+system pages of :mod:`rulesbook.site.pages`, plus
 
 * one page per entry of the interpretations register — the question, the default and why, the
   alternatives, the rules it touches and the calculator inputs that switch it;
-* the Sources page (:mod:`rulesbook.sources`) and the Glossary (:mod:`rulesbook.glossary`);
+* the Sources page (:mod:`rulesbook.site.sources`) and the Glossary (:mod:`rulesbook.site.glossary`);
 * search weights: a page that *is* an ID (rule, calculator, interpretation) or the glossary
   ranks above pages that merely mention it (the command line reference, notebooks).
 
@@ -23,11 +23,11 @@ from __future__ import annotations
 from typing import Any
 
 from rulesbook.calculators import InterpretationInput
-from rulesbook.glossary import GLOSSARY_PAGE, glossary_page
 from rulesbook.index import page_of
 from rulesbook.registry import Interpretation, registry
-from rulesbook.site import generate_pages, interpretation_md, md_link
-from rulesbook.sources import SOURCES_PAGE, sources_page
+from rulesbook.site.glossary import GLOSSARY_PAGE, glossary_page
+from rulesbook.site.pages import generate_pages, interpretation_md, md_link
+from rulesbook.site.sources import SOURCES_PAGE, sources_page
 
 __all__ = ["SEARCH_BOOST", "interpretation_page", "published_pages", "reading_of", "switches"]
 
@@ -191,7 +191,7 @@ def search_hits(static: bool = True) -> dict[str, list[list[str]]]:
     >>> [h[0] for h in hits["fnp"]]
     ['glossary.html#wh40k-feel-no-pain']
     """
-    from rulesbook.glossary import glossary_terms
+    from rulesbook.site.glossary import glossary_terms
 
     reg = registry()
     hits: dict[str, list[list[str]]] = {}

@@ -27,7 +27,7 @@ from typing import Any
 
 from rulesbook.index import page_of
 from rulesbook.registry import registry
-from rulesbook.site_static import LIVE_PREFIX, TRY_IT, static_build
+from rulesbook.site.static import LIVE_PREFIX, TRY_IT, static_build
 
 __all__ = ["WIDGET_OUTPUT", "replace_widget_outputs", "static_picture", "widget_call"]
 
@@ -38,8 +38,16 @@ WIDGET_OUTPUT = re.compile(
 )
 """A text/plain output that is the text of an ipywidgets object (``VBox(children=...``)."""
 _SOURCE = re.compile(r'<div class="clipboard-copy-txt"[^>]*>(.*?)</div>', re.DOTALL)
-SPECIAL_APPS = {"ipy_tracker": ("army-morale-tracker", "army-morale.replay")}
-"""Notebook factories of special apps -> (app name under ``/app/``, a calculator to try instead)."""
+
+
+def special_apps() -> dict[str, tuple[str, str]]:
+    """Notebook factories of the systems' special apps -> (app name under ``/app/``, the
+    calculator to try instead), from their declarations (:class:`rulesbook.registry.App`).
+
+    >>> special_apps()["ipy_tracker"]
+    ('army-morale-tracker', 'army-morale.replay')
+    """
+    return {a.ipywidgets_name: (a.name, a.calculator) for a in registry().apps.values() if a.ipywidgets}
 
 
 def widget_call(source: str) -> tuple[str, dict[str, Any]] | None:
@@ -61,8 +69,9 @@ def widget_call(source: str) -> tuple[str, dict[str, Any]] | None:
         if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name | ast.Attribute):
             continue
         name = node.func.id if isinstance(node.func, ast.Name) else node.func.attr
-        if name in SPECIAL_APPS:
-            return SPECIAL_APPS[name][1], {}
+        apps = special_apps()
+        if name in apps:
+            return apps[name][1], {}
         if name == "calculator_widget" and node.args and isinstance(node.args[0], ast.Constant):
             values = {
                 kw.arg: kw.value.value
@@ -75,7 +84,7 @@ def widget_call(source: str) -> tuple[str, dict[str, Any]] | None:
 
 def static_picture(calc_id: str, values: dict[str, Any], *, calc_url: str, app: str = "") -> str:
     """A static picture of a calculator form at ``values`` with its answer, and where to try it."""
-    from widgets.render import result_html
+    from rulesbook.present import result_html
 
     calc = registry().calculator(calc_id)
     current = {**calc.initial_values(), **values}
@@ -84,7 +93,7 @@ def static_picture(calc_id: str, values: dict[str, Any], *, calc_url: str, app: 
         f'<input type="text" disabled value="{html.escape(inp.format(current[inp.key]))}"></label>'
         for inp in calc.inputs
     )
-    answer = result_html(calc, calc.run(**current))
+    answer = result_html(calc.outputs, calc.run(**current), styled=True)
     live = f"{LIVE_PREFIX}{calc_id}" if not app else f"/app/{app}"
     if static_build():
         live_html = f"live under <code>rulesbook serve</code> at <code>{live}</code>"
@@ -113,7 +122,7 @@ def replace_widget_outputs(page_html: str, page: Any, files: Any) -> str:
         calc_id, values = call
         target = files.get_file_from_path(page_of(calc_id))
         calc_url = target.url_relative_to(page.file) if target is not None else ""
-        app = next((a for a, c in SPECIAL_APPS.values() if c == calc_id and not values), "")
+        app = next((a for a, c in special_apps().values() if c == calc_id and not values), "")
         picture = static_picture(calc_id, values, calc_url=calc_url, app=app)
         # the output's own closing </div> follows the match and now closes this one
         out += [

@@ -16,11 +16,10 @@ import posixpath
 
 from rulesbook.index import page_of
 from rulesbook.registry import registry
-from rulesbook.site_static import LIVE_PREFIX, TRY_IT, live_link, static_build, static_calculator_html
+from rulesbook.site.static import LIVE_PREFIX, TRY_IT, live_link, static_build, static_calculator_html
 
 __all__ = [
     "EMBED_STATIC_LIMIT",
-    "LIVE_APPS",
     "LIVE_INDEX_PAGE",
     "calculator_panel",
     "live_iframe",
@@ -33,16 +32,6 @@ that use it; a larger one is linked (copying it onto every such page would weigh
 
 LIVE_INDEX_PAGE = "live.md"
 """Where the page is written (``/site/live/`` when served)."""
-
-LIVE_APPS = {
-    "army-morale-tracker": (
-        "Army Morale tracker",
-        "Record a game's events and Rally phases; the ledger applies the Army Morale rules, "
-        "keeps the game across reloads, lists the saved games (and links your last one) and exports "
-        "or imports the log.",
-    ),
-}
-"""Special apps served at ``/app/<name>``: name -> (title, one-line summary)."""
 
 
 def live_index_page() -> str:
@@ -58,9 +47,9 @@ def live_index_page() -> str:
             "(`rulesbook serve`), which also serves every calculator live."
         )
     out += ["", "## Apps", ""]
-    for name, (title, summary) in LIVE_APPS.items():
-        link = f"[{title}](/app/{name})" if served else f"**{title}** (`/app/{name}`)"
-        out.append(f"* {link} — {summary}")
+    for app in reg.apps.values():
+        link = f"[{app.title}](/app/{app.name})" if served else f"**{app.title}** (`/app/{app.name}`)"
+        out.append(f"* {link} — {app.summary}")
     for system in reg.systems.values():
         out += ["", f"## {system.title}", ""]
         for calc in reg.calculators_for_system(system.id):

@@ -5,7 +5,7 @@ Commands::
     rulesbook list [--json]                      systems, rules, calculators, interpretations
     rulesbook rule ID [--json]                   a rule's text, citation, code, calculators
     rulesbook calc ID key=value ... [--json]     run a calculator (``rulesbook calc ID --help``)
-    rulesbook variants / compare / sweep         designer what-ifs (:mod:`rulesbook.whatif_cli`)
+    rulesbook variants / compare / sweep         designer what-ifs (:mod:`rulesbook.cli.whatif`)
     rulesbook interpretations [SYSTEM] [--json]  the interpretations register
     rulesbook serve [--port N] [--site-dir DIR]  the site with live calculators
 
@@ -21,40 +21,21 @@ Example:
 
 from __future__ import annotations
 
-import os
 import sys
 import textwrap
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 
+from rulesbook.cli.output import echo, emit_json, fail, styled
+from rulesbook.cli.whatif import register
 from rulesbook.errors import InputError, RulesbookError, quote
-from rulesbook.present import json_text, plain, result_text, terminal_text
+from rulesbook.present import plain, result_text, terminal_text
 from rulesbook.registry import Interpretation, System, registry
 from rulesbook.variants import parameter_lines, run_assignments
-from rulesbook.whatif_cli import register
 
 __all__ = ["cli", "main"]
-
-
-def _echo(text: str = "", err: bool = False) -> None:
-    """Print a line with every terminal control character dropped (:func:`~rulesbook.present.plain`)."""
-    click.echo(plain(text), err=err)
-
-
-def _style() -> bool:
-    """Bold and italic for Markdown emphasis: only on a terminal, and not when ``NO_COLOR`` is set."""
-    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-
-
-def _fail(message: str) -> NoReturn:
-    _echo(f"rulesbook: error: {message}", err=True)
-    sys.exit(2)
-
-
-def _emit_json(data: Any) -> None:
-    click.echo(json_text(data))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -88,17 +69,17 @@ def list_cmd(as_json: bool) -> None:
     reg = registry()
     systems = [_system_json(s) for s in reg.systems.values()]
     if as_json:
-        _emit_json({"systems": systems})
+        emit_json({"systems": systems})
         return
     for s in systems:
-        _echo(f"{s['id']}  {s['title']} (version {s['version']}; source {s['source']})")
+        echo(f"{s['id']}  {s['title']} (version {s['version']}; source {s['source']})")
         for kind in ("calculators", "rules", "interpretations"):
             if s[kind]:
-                _echo(f"  {kind}:")
+                echo(f"  {kind}:")
                 for item in s[kind]:
                     label = item.get("title") or item.get("question", "")
-                    _echo(f"    {item['id']:<52} {terminal_text(label)}")
-        _echo()
+                    echo(f"    {item['id']:<52} {terminal_text(label)}")
+        echo()
 
 
 # -- rule ----------------------------------------------------------------------------------------
@@ -126,29 +107,29 @@ def rule_cmd(rule_id: str, as_json: bool) -> None:
     try:
         info = rule_info(rule_id)
     except InputError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     data = info.to_json()
     if as_json:
-        _emit_json(data)
+        emit_json(data)
         return
-    _echo(f"{info.title}  [{info.id}]")
-    _echo("Source: " + "; ".join(data["citations"]))
-    _echo()
-    click.echo(terminal_text(info.text, _style()))  # safe: terminal_text drops control characters
-    _echo()
+    echo(f"{info.title}  [{info.id}]")
+    echo("Source: " + "; ".join(data["citations"]))
+    echo()
+    click.echo(terminal_text(info.text, styled()))  # safe: terminal_text drops control characters
+    echo()
     for label, key in (
         ("Code", "code"),
         ("Calculators", "calculators"),
         ("Interpretations", "interpretations"),
     ):
         if data[key]:
-            _echo(f"{label}: " + ", ".join(data[key]))
-    _echo("\n".join(parameter_lines(info.id)) or "Parameters a variant can change: none")
+            echo(f"{label}: " + ", ".join(data[key]))
+    echo("\n".join(parameter_lines(info.id)) or "Parameters a variant can change: none")
     if data["tests"]:
-        _echo("Tests:")
+        echo("Tests:")
         for test in data["tests"]:
-            _echo(f"  {test}")
-    _echo(f"Page: {data['page']}")
+            echo(f"  {test}")
+    echo(f"Page: {data['page']}")
 
 
 # -- interpretations ------------------------------------------------------------------------------
@@ -164,10 +145,10 @@ def interpretations_cmd(system: str | None, as_json: bool) -> None:
         try:
             reg.system(system)
         except InputError as exc:
-            _fail(str(exc))
+            fail(str(exc))
     items = [i for i in reg.interpretations.values() if system is None or i.system == system]
     if as_json:
-        _emit_json(
+        emit_json(
             [
                 {
                     "id": i.id,
@@ -183,7 +164,7 @@ def interpretations_cmd(system: str | None, as_json: bool) -> None:
             ]
         )
         return
-    _echo("\n\n".join(_interp_text(i) for i in items))
+    echo("\n\n".join(_interp_text(i) for i in items))
 
 
 # -- calc ----------------------------------------------------------------------------------------
@@ -212,40 +193,40 @@ def calc_cmd(calc_id: str | None, assignments: Sequence[str], as_json: bool, wan
         reg = registry()
     if calc_id is None:
         if want_help:
-            _echo(click.get_current_context().get_help())
-            _echo("\nCalculators: " + ", ".join(reg.calculators))
+            echo(click.get_current_context().get_help())
+            echo("\nCalculators: " + ", ".join(reg.calculators))
             return
-        _fail("calculator: missing ID; one of " + ", ".join(reg.calculators))
+        fail("calculator: missing ID; one of " + ", ".join(reg.calculators))
     try:
         calc = reg.calculator(calc_id)
     except InputError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     if want_help:
-        click.echo(terminal_text(calc.help_text(), _style()))  # safe: drops control characters
+        click.echo(terminal_text(calc.help_text(), styled()))  # safe: drops control characters
         return
     for word in assignments:
         if word.startswith("-"):
-            _fail(
+            fail(
                 f"arguments: unknown option {quote(word)}; inputs are given as key=value, options are --json and --help"
             )
     try:
         checked, result, variant = run_assignments(calc, list(assignments))
     except InputError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     except RulesbookError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     if as_json:
         named = {"variant": variant.name} if variant else {}
-        _emit_json(
+        emit_json(
             {"calculator": calc.id, **named, "inputs": calc.inputs_json(checked), "result": result.to_json()}
         )
     else:
         head = f"Variant {variant.name}: {variant.title}\n" if variant else ""
         # result_text is safe for the terminal (and renders the explanation's Markdown)
-        click.echo(plain(head + calc.title) + "\n" + result_text(calc.outputs, result, _style()))
+        click.echo(plain(head + calc.title) + "\n" + result_text(calc.outputs, result, styled()))
 
 
-register(cli)  # variants, compare, sweep (rulesbook.whatif_cli)
+register(cli)  # variants, compare, sweep (rulesbook.cli.whatif)
 
 
 # -- serve ---------------------------------------------------------------------------------------
@@ -297,10 +278,7 @@ def serve_cmd(
     The site is built into a per-user cache folder (never into the working directory) unless
     --site-dir names a folder; a folder holding other files is refused, as a build empties it.
     """
-    try:
-        from widgets.server import serve
-    except ImportError as exc:  # pragma: no cover - only without the [app] extra
-        _fail(f"serve: the app extra is not installed ({exc.name}); run scripts/serve")
+    serve = _front_end("serve")
     try:
         serve(
             port=port,
@@ -312,7 +290,25 @@ def serve_cmd(
             processes=processes,
         )
     except InputError as exc:
-        _fail(str(exc))
+        fail(str(exc))
+
+
+FRONT_ENDS = "rulesbook.front_ends"
+"""The entry-point group naming the front-ends the command line starts (``pyproject.toml``):
+the core never imports them, so ``rulesbook calc`` loads no web framework."""
+
+
+def _front_end(name: str) -> Any:
+    """The front-end function registered as ``name`` in :data:`FRONT_ENDS`, loaded only now."""
+    from importlib.metadata import entry_points
+
+    found = entry_points(group=FRONT_ENDS, name=name)
+    if not found:
+        fail(f"{name}: no front-end is installed for it; run scripts/setup (or pip install -e '.[app]')")
+    try:
+        return next(iter(found)).load()
+    except ImportError as exc:  # pragma: no cover - only without the [app] extra
+        fail(f"{name}: the app extra is not installed ({exc.name}); run scripts/serve")
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -320,15 +316,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     try:
         cli.main(args=list(argv) if argv is not None else None, prog_name="rulesbook", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as exc:
-        _echo(exc.ctx.get_help() if exc.ctx else str(exc))
+        echo(exc.ctx.get_help() if exc.ctx else str(exc))
     except click.UsageError as exc:
-        _fail(exc.format_message().replace("\n", " "))
+        fail(exc.format_message().replace("\n", " "))
     except click.exceptions.Abort:
-        _fail("aborted")
+        fail("aborted")
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except InputError as exc:
-        _fail(str(exc))
+        fail(str(exc))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -25,9 +25,9 @@ from rulesbook.index import SYSTEMS_DIR, anchor, covering_tests, page_of, rule_i
 from rulesbook.present import result_markdown, tables_markdown
 from rulesbook.registry import Interpretation, Rule, System, registry
 from rulesbook.results import Table
-from rulesbook.site_live import calculator_panel, live_iframe
-from rulesbook.site_static import LIVE_PREFIX, live_link, live_note, static_build, static_calculator_html
-from rulesbook.sources import citation_md, source_link
+from rulesbook.site.live import calculator_panel, live_iframe
+from rulesbook.site.sources import citation_md, source_link
+from rulesbook.site.static import LIVE_PREFIX, live_link, live_note, static_build, static_calculator_html
 
 __all__ = ["LIVE_PREFIX", "covering_tests", "generate_pages", "page_of"]
 

@@ -18,26 +18,17 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 
+from rulesbook.cli.output import echo, fail
 from rulesbook.errors import InputError, quote
-from rulesbook.present import json_text, plain
+from rulesbook.present import json_text
 from rulesbook.registry import registry
 from rulesbook.variants import compare, given_inputs, resolve_variant, shipped_variants
 
 __all__ = ["register"]
-
-
-def _echo(text: str = "", err: bool = False) -> None:
-    """Print a line with every terminal control character dropped (:func:`~rulesbook.present.plain`)."""
-    click.echo(plain(text), err=err)
-
-
-def _fail(message: str, code: int = 2) -> NoReturn:
-    _echo(f"rulesbook: error: {message}", err=True)
-    sys.exit(code)
 
 
 @click.command("variants")
@@ -50,16 +41,16 @@ def variants_cmd(system: str | None, as_json: bool) -> None:
             registry().system(system)
         found = [v for v in shipped_variants().values() if system is None or v.system == system]
     except InputError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     if as_json:
         click.echo(
             json_text([{k: v.to_json()[k] for k in ("name", "system", "title", "path")} for v in found])
         )
         return
     for v in found:
-        _echo(f"{v.name:<32} {v.system:<13} {v.title}")
+        echo(f"{v.name:<32} {v.system:<13} {v.title}")
         for line in v.summary():
-            _echo(f"{'':<34}{line}")
+            echo(f"{'':<34}{line}")
 
 
 @click.command("compare")
@@ -84,11 +75,11 @@ def compare_cmd(calc_id: str, assignments: Sequence[str], variants: Sequence[str
         specs = [v.split("+") if "+" in v and not v.endswith((".yaml", ".yml")) else v for v in variants]
         result = compare(calc, raw, specs)
     except InputError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     if as_json:
         click.echo(json_text(result.to_json()))
     else:
-        _echo(result.to_text())
+        echo(result.to_text())
 
 
 @click.command("sweep")
@@ -151,7 +142,7 @@ def sweep_cmd(
     from rulesbook.sweeps import Budget, Executor, SweepInterrupted, export, plan_sweep, plot_sweep, run_plan
 
     if plot_path and Path(plot_path).suffix.lower() not in (".png", ".svg"):
-        _fail(f"plot: {Path(plot_path).name}: expected a .png or .svg file name")
+        fail(f"plot: {Path(plot_path).name}: expected a .png or .svg file name")
     outputs = [p for p in (csv_path, parquet_path) if p]
     checkpoint = Path(outputs[0] + ".partial.jsonl") if outputs else None
     try:
@@ -181,9 +172,9 @@ def sweep_cmd(
             fig = plot_sweep(table, y_key, x=x_key, kind=kind)
             fig.savefig(plot_path, dpi=110, bbox_inches="tight")
     except InputError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     except SweepInterrupted as exc:
-        _fail(str(exc), code=130 if isinstance(exc.__cause__, KeyboardInterrupt) else 1)
+        fail(str(exc), code=130 if isinstance(exc.__cause__, KeyboardInterrupt) else 1)
     if checkpoint is not None:
         checkpoint.unlink(missing_ok=True)
     if as_json:
@@ -195,9 +186,9 @@ def sweep_cmd(
             *(f"{o}{x}" for o in table.attrs["outputs"] for x in ("", "_exact")),
         ]
         shown = [c for c in keys if c in table.columns]
-        _echo(table[shown].to_string(index=False))
+        echo(table[shown].to_string(index=False))
     done = ", ".join(str(p) for p in [*outputs, *([plot_path] if plot_path else [])])
-    _echo(f"{len(table)} points{' written to ' + done if done else ''}", err=True)
+    echo(f"{len(table)} points{' written to ' + done if done else ''}", err=True)
 
 
 def plan_keys(table: Any) -> list[str]:

@@ -34,7 +34,7 @@ from rulesbook.data import DataFileError, load_data_file
 from rulesbook.errors import quote
 from rulesbook.index import page_of
 from rulesbook.registry import registry
-from rulesbook.sources import slug, system_file
+from rulesbook.site.sources import slug, system_file
 
 __all__ = ["GLOSSARY_PAGE", "Term", "glossary_page", "glossary_terms", "link_terms", "load_glossary"]
 

@@ -1,53 +1,13 @@
-"""What variants can change, in words: the parameters of a rule and the site's variants page."""
+"""The site's designer variants page: the variant file schema, the shipped variants and what
+each changes, and every parameter and reading a variant can set — generated from the declarations."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
-
+from rulesbook.index import page_of
 from rulesbook.registry import registry
-from rulesbook.variants.model import variants_for_system
+from rulesbook.variants import variants_for_system
 
-__all__ = ["parameter_lines", "rule_parameters", "variants_markdown"]
-
-
-# -- rules ----------------------------------------------------------------------------------------
-
-
-def rule_parameters(rule_id: str) -> list[dict[str, Any]]:
-    """The parameters of a rule a variant can change: key, label, value, allowed, section, help.
-
-    >>> rule_parameters("scrollhammer.no-such-rule")
-    []
-    """
-    system = rule_id.split(".", 1)[0]
-    choices = registry().choices.get(system)
-    if choices is None:
-        return []
-    return [
-        {
-            "key": s.key,
-            "label": s.label,
-            "value": s.format(getattr(choices.parameters, s.key)),
-            "allowed": s.allowed(),
-            "section": s.section,
-            "help": s.help,
-        }
-        for s in type(choices.parameters).specs()
-        if s.rule == rule_id
-    ]
-
-
-def parameter_lines(rule_id: str) -> Iterable[str]:
-    """``rulesbook rule ID``'s lines about the parameters a variant can change."""
-    params = rule_parameters(rule_id)
-    if params:
-        yield "Parameters a variant can change (parameters: KEY: VALUE in a variant file):"
-        for p in params:
-            yield f"  {p['key']}: {p['value']} — {p['label']}; {p['allowed']} (source: {p['section']})"
-
-
-# -- the site's page ---------------------------------------------------------------------------------
+__all__ = ["variants_markdown"]
 
 
 def variants_markdown() -> str:
@@ -58,8 +18,6 @@ def variants_markdown() -> str:
     >>> page.startswith("# Designer what-ifs: variants") and "| `system` | yes |" in page
     True
     """
-    from rulesbook.index import page_of
-
     reg = registry()
     out = [
         "# Designer what-ifs: variants",

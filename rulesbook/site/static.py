@@ -158,11 +158,11 @@ def _domain(inp: Input, initial: Any) -> tuple[Any, ...] | None:
 
 
 def _answer_html(calc: Calculator, values: Mapping[str, Any]) -> str:
-    from widgets.render import STYLE, error_html, result_html
+    from rulesbook.present import STYLE, error_html, result_html
 
     try:
         checked = calc.validate(values)
-        shown = result_html(calc, calc.run_validated(checked))
+        shown = result_html(calc.outputs, calc.run_validated(checked), styled=True)
     except InputError as exc:
         shown = error_html(str(exc))
     return shown.replace(STYLE, "")
@@ -216,7 +216,7 @@ def static_calculator_html(calc: Calculator) -> str:
 
     One raw-HTML block with no blank line, so Markdown leaves it alone.
     """
-    from widgets.render import STYLE
+    from rulesbook.present import STYLE
 
     grid = state_grid(calc)
     initial = calc.initial_values()
