@@ -70,8 +70,8 @@ from rulesbook.systems.wh40k.engine import (
 from rulesbook.systems.wh40k.rules import (
     Situation,
     attacks_distribution,
-    in_situation,
 )
+from rulesbook.systems.wh40k.situational import in_situation
 from rulesbook.systems.wh40k.weapons import Target, Weapon
 
 __all__ = [

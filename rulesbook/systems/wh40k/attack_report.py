@@ -33,11 +33,11 @@ from rulesbook.systems.wh40k.rules import (
     AttackOutcome,
     Situation,
     hit_test,
-    in_situation,
     save_test,
     torrent_auto_hits,
     wound_test,
 )
+from rulesbook.systems.wh40k.situational import in_situation
 from rulesbook.systems.wh40k.weapons import INERT_ABILITIES, Target, Weapon
 
 __all__ = [

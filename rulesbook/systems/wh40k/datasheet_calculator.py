@@ -37,28 +37,16 @@ Example:
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from rulesbook.calculators import (
-    BoolInput,
-    ChoiceInput,
-    Input,
-    IntInput,
     Output,
-    PathInput,
-    TextInput,
-    WordListInput,
     calculator,
-    optional,
 )
-from rulesbook.data import DataFileError
 from rulesbook.errors import InputError, quote
-from rulesbook.registry import implements, load_system_data
+from rulesbook.registry import implements
 from rulesbook.results import CalcResult, Column, Table
 from rulesbook.systems.wh40k.attached import (
     JOINT_WOUNDS_LIMIT,
@@ -83,17 +71,18 @@ from rulesbook.systems.wh40k.attack_report import UnitOutcome, ability_warnings,
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices, Wh40kReadings
 from rulesbook.systems.wh40k.cost import MAX_ATTACKS, MAX_TOTAL_WOUNDS, refuse_costly
 from rulesbook.systems.wh40k.data import unit_weapons
+from rulesbook.systems.wh40k.datasheet_inputs import DATASHEET_READINGS, INPUTS, profile_input
 from rulesbook.systems.wh40k.effects import Context, EffectPlan, Side, apply_effects
 from rulesbook.systems.wh40k.engine import JOINT_LIMIT, joint_packets_bound, plan, weapon_step
 from rulesbook.systems.wh40k.faction import (
-    DEATH_GUARD_FILE,
     NO_SKILL,
     Datasheet,
     Faction,
     death_guard,
-    load_faction,
 )
-from rulesbook.systems.wh40k.rules import attacks_distribution, in_situation
+from rulesbook.systems.wh40k.faction_file import faction_at
+from rulesbook.systems.wh40k.rules import attacks_distribution
+from rulesbook.systems.wh40k.situational import in_situation
 from rulesbook.systems.wh40k.units import attack_weapons, target_groups
 
 __all__ = [
@@ -106,235 +95,6 @@ __all__ = [
 ]
 
 DG = death_guard()
-AURAS = tuple(k for a in DG.abilities.values() for k in a.choice_of)
-SICKNESSES = DG.detachments["spread-the-sickness"].choices
-SHIPPED = "rulesbook/systems/wh40k/death-guard.yaml"
-"""The faction file the calculator reads unless told another: the Death Guard page."""
-KEY = r"[a-z0-9]+(?:-[a-z0-9]+)*"
-
-DATASHEET_READINGS = (
-    "lord_of_the_death_guard",
-    "sickness_caps",
-    "contagion_range",
-    "outside_attack_rules",
-    "mortarion_characteristics",
-    "lord_save_characteristic",
-    "lord_weapon_characteristics",
-    "boilblight_reach",
-    "own_auras",
-    "mixed_toughness",
-    "mixed_allocation",
-    "imported_text_only",
-    "torrent_no_skill",
-)
-"""The readings of the faction page and the imported units this calculator lets a user switch."""
-
-_TARGET_DEFAULTS = {"toughness": 4, "save": 3, "wounds": 2, "models": 5}
-_REGISTER = frozenset(i.id for i in load_system_data(Path(__file__).with_name("rules.yaml"))[2])
-
-
-def _profile_input(inp: Input) -> Input:
-    default = _TARGET_DEFAULTS.get(inp.key)
-    if default is None:
-        return inp
-    return replace(inp, default=default, help=f"{inp.help} Used when target=profile.")
-
-
-@lru_cache(maxsize=16)
-def _load(path: str, mtime_ns: int, size: int) -> Faction:
-    """A faction file, read once per version of it (its time and size)."""
-    return load_faction(Path(path), _REGISTER)
-
-
-def faction_at(path: str, field: str) -> Faction:
-    """The faction of a faction file (the shipped Death Guard page, or a file written by
-    :mod:`.faction_file`, e.g. an imported Wahapedia faction); a malformed file is one line
-    naming ``field``."""
-    p = Path(path)
-    try:
-        if p.resolve() == DEATH_GUARD_FILE.resolve():
-            return DG
-        info = os.stat(p)
-        return _load(str(p.resolve()), info.st_mtime_ns, info.st_size)
-    except DataFileError as exc:
-        raise InputError(field, str(exc)) from None
-    except OSError as exc:
-        raise InputError(field, f"cannot read {quote(path)}: {exc.strerror or type(exc).__name__}") from None
-
-
-def _faction_input(key: str, whose: str) -> PathInput:
-    return PathInput(
-        key=key,
-        label=f"{whose} faction file",
-        help=(
-            f"The faction file {whose.lower()} datasheet, stratagems and detachment come from: the Death Guard page "
-            "(default), or a Wahapedia faction written by `python -m rulesbook.systems.wh40k.faction_file`."
-        ),
-        default=SHIPPED,
-    )
-
-
-def _side_inputs(prefix: str, whose: str) -> list[Input]:
-    return [
-        ChoiceInput(
-            key=f"{prefix}aura",
-            label=f"{whose} Host of Plagues aura",
-            help=(
-                f"The one Host of Plagues aura {whose.lower()} Mortarion has this battle round, or none; "
-                f"for another DEATH GUARD unit, the aura of a friendly Mortarion {prefix}aura_distance "
-                "inches away."
-            ),
-            choices=("none", *AURAS),
-            default="none",
-        ),
-        optional(
-            IntInput(
-                key=f"{prefix}aura_distance",
-                label=f"{whose} distance to Mortarion (inches)",
-                help=(
-                    f"How far {whose.lower()} unit is from a friendly Mortarion, whose Lord of the Death "
-                    f'Guard (6") and {prefix}aura reach DEATH GUARD units in range; none: the unit is '
-                    "Mortarion himself, or no Mortarion is near."
-                ),
-                minimum=0,
-                maximum=48,
-            )
-        ),
-        WordListInput(
-            key=f"{prefix}stratagems",
-            label=f"{whose} stratagems",
-            help=f"Comma list of stratagems {whose.lower()} player uses (keys of its faction file).",
-            words=((KEY, "stratagem keys"),),
-            default=(),
-        ),
-        TextInput(
-            key=f"{prefix}detachment",
-            label=f"{whose} detachment rule",
-            help=(
-                "none, or a detachment of the faction file: for the Death Guard page spread-the-sickness "
-                "(pick the sickness) or verminous-haze."
-            ),
-            refers="detachment",
-            max_length=80,
-            default="none",
-        ),
-        ChoiceInput(
-            key=f"{prefix}sickness",
-            label=f"{whose} Sickness",
-            help="The Sickness chosen for Spread the Sickness, or none.",
-            choices=("none", *SICKNESSES),
-            default="none",
-        ),
-        TextInput(
-            key=f"{prefix}enhancement",
-            label=f"{whose} enhancement",
-            help="none, or the enhancement (of the faction file) the unit's Leader carries.",
-            refers="enhancement",
-            max_length=80,
-            default="none",
-        ),
-        BoolInput(
-            key=f"{prefix}damaged",
-            label=f"{whose} model Damaged",
-            help="The model has few enough wounds left for its Damaged ability (Mortarion: 1–6; −1 to his Hit rolls).",
-            default=False,
-        ),
-    ]
-
-
-def _size_input(key: str, whose: str) -> Input:
-    return optional(
-        IntInput(
-            key=key,
-            label=f"{whose} unit size (models)",
-            help=f"How many models {whose.lower()} datasheet unit has; none: its smallest unit.",
-            minimum=1,
-            maximum=40,
-        )
-    )
-
-
-INPUTS: tuple[Input, ...] = (
-    TextInput(
-        key="attacker",
-        label="Attacker datasheet",
-        help="The attacking unit's datasheet (a key of the faction file, e.g. mortarion).",
-        refers="datasheet",
-        max_length=80,
-        default="mortarion",
-    ),
-    WordListInput(
-        key="weapons",
-        label="Weapons, in order",
-        help=(
-            "Comma list of the attacker's weapons: all ranged (shooting) or all melee (fighting). Every model "
-            "whose loadout has a weapon fires it; KEY*N says N models fire it (a squad's special weapons)."
-        ),
-        words=((rf"{KEY}(?:\*[0-9]{{1,2}})?", "weapon keys, each optionally *N (N models fire it)"),),
-        default=("rotwind", "the-lantern"),
-    ),
-    TextInput(
-        key="target",
-        label="Target",
-        help="profile (the target inputs below) or a datasheet of the target's faction file, whose characteristics are used.",
-        refers="datasheet",
-        max_length=80,
-        default="profile",
-    ),
-    _faction_input("faction", "Attacker's"),
-    _faction_input("target_faction", "Target's"),
-    _size_input("attacker_models", "Attacker's"),
-    _size_input("target_models", "Target's"),
-    optional(
-        TextInput(
-            key="target_leader",
-            label="Target's Leader",
-            help="A datasheet of the target's faction that may lead the target (its Leader pairings), attached to it; none: no Leader.",
-            refers="datasheet",
-            max_length=80,
-        )
-    ),
-    IntInput(
-        key="battle_round",
-        label="Battle round",
-        help='1 to 5; sets the Contagion Range (3", 6", 9").',
-        minimum=1,
-        maximum=5,
-        default=1,
-    ),
-    optional(
-        IntInput(
-            key="distance",
-            label="Distance between the units (inches)",
-            help="How far apart the two units are, for Contagion Range; none: not given (those effects are skipped).",
-            minimum=0,
-            maximum=48,
-        )
-    ),
-    BoolInput(
-        key="infected",
-        label="Target near an Infected objective",
-        help=(
-            "An Infected objective marker of the Death Guard player has the target in its Contagion "
-            "Range (Ferric Blight); also the attacking unit's position unless unit_infected says."
-        ),
-        default=False,
-    ),
-    optional(
-        BoolInput(
-            key="unit_infected",
-            label="Attacking unit near an Infected objective",
-            help=(
-                "The attacking unit stands in range of one of its player's Infected objective markers "
-                "(Sanguous Flux); same: the answer of infected (interpretation "
-                "wh40k.interpretations.infected-positions)."
-            ),
-        ),
-        "same",
-    ),
-    *_side_inputs("", "Attacker's"),
-    *_side_inputs("target_", "Target's"),
-)
 
 
 def _choices(values: Mapping[str, Any]) -> Wh40kChoices:
@@ -624,7 +384,7 @@ def _effects_table(plan: EffectPlan) -> Table:
     inputs=[
         *INPUTS,
         *SITUATION_INPUTS,
-        *(_profile_input(i) for i in TARGET_INPUTS),
+        *(profile_input(i) for i in TARGET_INPUTS),
         *READING_INPUTS,
         *(Wh40kReadings.input(k) for k in DATASHEET_READINGS),
     ],

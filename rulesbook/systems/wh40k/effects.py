@@ -40,7 +40,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 from typing import Literal
 
 from rulesbook.dice import REROLLS, Reroll
@@ -58,8 +57,9 @@ from rulesbook.systems.wh40k.faction import (
     death_guard,
 )
 from rulesbook.systems.wh40k.faction_rules import describe_effect
-from rulesbook.systems.wh40k.rules import Situation, battle_shock_test
-from rulesbook.systems.wh40k.weapons import Abilities, Target, Weapon, parse_abilities
+from rulesbook.systems.wh40k.rules import Situation
+from rulesbook.systems.wh40k.shock import SICKNESS_KEYS, leadership_worsened, p_not_battle_shocked
+from rulesbook.systems.wh40k.weapons import Target, Weapon, parse_abilities
 
 __all__ = [
     "SICKNESS_KEYS",
@@ -204,7 +204,7 @@ def _sources(side: Side, faction: Faction, owner: str) -> list[_Source]:
                 kind: Literal["own", ""] = "own" if friendly_aura(ab) else ""
                 lord = any(e.kind == "ignore-modifiers" for e in ab.effects)
                 out.append(_Source(ab.id, ab.name, owner, False, ab.effects, kind, lord))
-    if side.bearer is not None and side.bearer is not side.datasheet:
+    if side.bearer is not None and (side.datasheet is None or side.bearer.id != side.datasheet.id):
         for key in side.bearer.abilities:
             ab = death_guard().abilities.get(key) or faction.abilities.get(key)
             if ab is not None and not ab.choice_of and friendly_aura(ab):
@@ -221,7 +221,8 @@ def _sources(side: Side, faction: Faction, owner: str) -> list[_Source]:
     if side.detachment is not None:
         for key in side.detachment.choices:
             ab = faction.abilities[key]
-            if side.detachment.key == "spread-the-sickness" and ab is not side.sickness:
+            chosen = side.sickness.key if side.sickness is not None else None
+            if side.detachment.key == "spread-the-sickness" and ab.key != chosen:
                 continue
             out.append(_Source(ab.id, ab.name, owner, True, ab.effects, field=f"{prefix}detachment"))
     if side.enhancement is not None:
@@ -302,41 +303,13 @@ class _Builder:
                     continue
                 new = replace(old, sustained=ab.sustained)
             else:
-                new = _gain(old, ab)
+                new = old.gain(ab)
                 if (new.blast or new.torrent or new.heavy or new.indirect_fire) and not w.ranged:
                     continue  # a ranged ability does not reach a melee weapon
             if new != old:
                 self.weapons[i] = replace(w, abilities=new)
                 changed.append(w.name)
         return ", ".join(changed) if changed else "no weapon changed (each already has it)"
-
-
-def _gain(old: Abilities, ab: Abilities) -> Abilities:
-    """A weapon's abilities with those of a granting rule added: a flag it lacks, an Anti-X it
-    lacks, a Rapid Fire or Melta X when it has none, an accepted inert word (Sustained Hits is
-    the caller's: register entry sustained-stacking)."""
-    flags = {
-        name: getattr(old, name) or getattr(ab, name)
-        for name in (
-            "lethal_hits",
-            "devastating_wounds",
-            "blast",
-            "torrent",
-            "heavy",
-            "ignores_cover",
-            "twin_linked",
-            "lance",
-            "indirect_fire",
-        )
-    }
-    return replace(
-        old,
-        anti=tuple(dict.fromkeys((*old.anti, *ab.anti))),
-        other=tuple(dict.fromkeys((*old.other, *ab.other))),
-        rapid_fire=old.rapid_fire or ab.rapid_fire,
-        melta=old.melta or ab.melta,
-        **flags,
-    )
 
 
 @implements(
@@ -665,54 +638,3 @@ def _sum_mods(b: _Builder, mods: list[tuple[str, int]], lord: str | None, roll: 
             continue
         total += value
     return total
-
-
-@implements(
-    "wh40k.death-guard.stratagem.insane-bravery",
-    "wh40k.death-guard.stratagem.insane-bravery-boarding-actions",
-    "wh40k.death-guard.ability.scabrous-soulrot",
-)
-def p_not_battle_shocked(
-    leadership: int,
-    stratagems: Sequence[Stratagem] = (),
-    enemy_sickness: Ability | None = None,
-    choices: Wh40kChoices = CHOICES,
-) -> Fraction:
-    """Chance a unit ends its Battle-shock step not Battle-shocked: the 2D6 test against its
-    Leadership, made worse by an enemy Sickness that worsens Leadership (Scabrous Soulrot: 6+
-    becomes 7+), and certain with an Insane Bravery (either version: before the roll, or after
-    a failed one).
-
-    >>> dg = death_guard()
-    >>> p_not_battle_shocked(6), p_not_battle_shocked(6, enemy_sickness=dg.abilities["scabrous-soulrot"])
-    (Fraction(13, 18), Fraction(7, 12))
-    >>> p_not_battle_shocked(9, [dg.stratagems["insane-bravery-boarding-actions"]])
-    Fraction(1, 1)
-    """
-    if any(e.kind == "auto-pass" and e.value == "battle-shock" for st in stratagems for e in st.effects):
-        return Fraction(1)
-    return battle_shock_test(leadership + leadership_worsened(enemy_sickness), choices=choices).p_pass()
-
-
-SICKNESS_KEYS = ("skullsquirm-blight", "rattlejoint-ague", "scabrous-soulrot")
-"""The Sicknesses of Spread the Sickness, as the Battle-shock calculators offer them."""
-
-
-@implements("wh40k.death-guard.ability.scabrous-soulrot")
-def leadership_worsened(enemy_sickness: Ability | str | None) -> int:
-    """How many steps an enemy Sickness worsens the Leadership of a unit in its Contagion Range
-    (its declared ``worsen leadership`` effects: Scabrous Soulrot 1, the others 0); a key names
-    a Sickness of the Death Guard page.
-
-    >>> leadership_worsened("scabrous-soulrot"), leadership_worsened("rattlejoint-ague"), leadership_worsened(None)
-    (1, 0, 0)
-    """
-    if isinstance(enemy_sickness, str):
-        enemy_sickness = None if enemy_sickness == "none" else death_guard().abilities[enemy_sickness]
-    if enemy_sickness is None:
-        return 0
-    return sum(
-        e.value
-        for e in enemy_sickness.effects
-        if e.kind == "worsen" and e.characteristic == "leadership" and isinstance(e.value, int)
-    )

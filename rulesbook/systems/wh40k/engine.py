@@ -47,9 +47,9 @@ from rulesbook.systems.wh40k.rules import (
     Situation,
     attack_outcome,
     attacks_distribution,
-    in_situation,
     packet_weights,
 )
+from rulesbook.systems.wh40k.situational import in_situation
 from rulesbook.systems.wh40k.weapons import Target, Weapon, parse_abilities  # noqa: F401 (examples)
 
 __all__ = [

@@ -22,15 +22,19 @@ Example:
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from rulesbook.data import DataFileError, dump_yaml
-from rulesbook.errors import RulesbookError
+from rulesbook.errors import InputError, RulesbookError, quote
+from rulesbook.registry import load_system_data
 from rulesbook.systems.wh40k.faction import (
     CORE_KEYWORDS,
+    DEATH_GUARD_FILE,
     NO_SKILL,
     Ability,
     Characteristics,
@@ -40,10 +44,15 @@ from rulesbook.systems.wh40k.faction import (
     Enhancement,
     Faction,
     Stratagem,
+    death_guard,
+    load_faction,
 )
 from rulesbook.systems.wh40k.weapons import Weapon
 
-__all__ = ["faction_data", "faction_yaml", "main"]
+__all__ = ["faction_at", "faction_data", "faction_yaml", "main"]
+
+_REGISTER = frozenset(i.id for i in load_system_data(Path(__file__).with_name("rules.yaml"))[2])
+"""The interpretations register's IDs: an effect of a faction file may only name these."""
 
 
 def _effect(e: Effect) -> dict[str, Any]:
@@ -228,6 +237,28 @@ def faction_yaml(faction: Faction) -> str:
         "# Schema: rulesbook.systems.wh40k.faction.load_faction. Effects may be added by hand.\n"
     )
     return head + dump_yaml(faction_data(faction))
+
+
+@lru_cache(maxsize=16)
+def _load(path: str, mtime_ns: int, size: int) -> Faction:
+    """A faction file, read once per version of it (its time and size)."""
+    return load_faction(Path(path), _REGISTER)
+
+
+def faction_at(path: str, field: str) -> Faction:
+    """The faction of a faction file (the shipped Death Guard page, or a file written by
+    :mod:`.faction_file`, e.g. an imported Wahapedia faction); a malformed file is one line
+    naming ``field``."""
+    p = Path(path)
+    try:
+        if p.resolve() == DEATH_GUARD_FILE.resolve():
+            return death_guard()
+        info = os.stat(p)
+        return _load(str(p.resolve()), info.st_mtime_ns, info.st_size)
+    except DataFileError as exc:
+        raise InputError(field, str(exc)) from None
+    except OSError as exc:
+        raise InputError(field, f"cannot read {quote(path)}: {exc.strerror or type(exc).__name__}") from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

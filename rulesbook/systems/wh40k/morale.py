@@ -56,7 +56,6 @@ from rulesbook.systems.wh40k.attack_path import (
 )
 from rulesbook.systems.wh40k.attack_report import ability_warnings, dense, pistol_warnings
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices, Wh40kReadings
-from rulesbook.systems.wh40k.effects import leadership_worsened
 from rulesbook.systems.wh40k.engine import resolve
 from rulesbook.systems.wh40k.profiles import WeaponProfilesInput, parse_weapons
 from rulesbook.systems.wh40k.roll_calculators import ENEMY_SICKNESS_INPUT, sickness_line
@@ -67,6 +66,7 @@ from rulesbook.systems.wh40k.rules import (
     desperate_escape_test,
     failures,
 )
+from rulesbook.systems.wh40k.shock import leadership_worsened
 from rulesbook.systems.wh40k.weapons import Target, Weapon
 
 __all__ = [

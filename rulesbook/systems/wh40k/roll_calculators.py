@@ -20,7 +20,6 @@ from rulesbook.present.numbers import fixed, percent
 from rulesbook.results import CalcResult, Distribution, Table, fraction_str
 from rulesbook.systems.wh40k.attack_report import dense
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
-from rulesbook.systems.wh40k.effects import SICKNESS_KEYS, leadership_worsened
 from rulesbook.systems.wh40k.rules import (
     battle_shock_test,
     deadly_demise_test,
@@ -28,6 +27,7 @@ from rulesbook.systems.wh40k.rules import (
     failures,
     hazardous_test,
 )
+from rulesbook.systems.wh40k.shock import SICKNESS_KEYS, leadership_worsened
 
 __all__ = [
     "ENEMY_SICKNESS_INPUT",

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rulesbook.calculators import BoolInput, DiceInput, Input, IntInput, WordListInput
@@ -110,6 +110,37 @@ class Abilities:
     """Melta X: X more Damage when the target is within half range."""
     lance: bool = False
     indirect_fire: bool = False
+
+    def gain(self, granted: Abilities) -> Abilities:
+        """These abilities with those a rule grants added: a flag it lacks, an Anti-X it lacks, a
+        Rapid Fire or Melta X when it has none, an inert word (Sustained Hits is the caller's:
+        register entry sustained-stacking).
+
+        >>> parse_abilities("heavy").gain(parse_abilities("lethal-hits,anti-infantry-4")).words()
+        ('lethal-hits', 'heavy', 'anti-infantry-4')
+        """
+        flags = {
+            name: getattr(self, name) or getattr(granted, name)
+            for name in (
+                "lethal_hits",
+                "devastating_wounds",
+                "blast",
+                "torrent",
+                "heavy",
+                "ignores_cover",
+                "twin_linked",
+                "lance",
+                "indirect_fire",
+            )
+        }
+        return replace(
+            self,
+            anti=tuple(dict.fromkeys((*self.anti, *granted.anti))),
+            other=tuple(dict.fromkeys((*self.other, *granted.other))),
+            rapid_fire=self.rapid_fire or granted.rapid_fire,
+            melta=self.melta or granted.melta,
+            **flags,
+        )
 
     def words(self) -> tuple[str, ...]:
         """The ability words that give these abilities back (:func:`parse_abilities` inverts it).
