@@ -303,16 +303,20 @@ def test_the_two_infected_positions_are_two_inputs() -> None:
     (Ferric Blight), `unit_infected` the attacking unit near one (Sanguous Flux); left out,
     unit_infected takes infected's answer (the one input of earlier versions)."""
     flux = {"weapons": "silence-strike", "target": "mortarion", "stratagems": "sanguous-flux"}
-    one = ATTACK.run(**{**STRIKE, "abilities": "lethal-hits,sustained-hits-1"}, **MORTARION)
+    one_hit = ATTACK.run(**{**STRIKE, "abilities": "lethal-hits,sustained-hits-1"}, **MORTARION)
     two = ATTACK.run(**{**STRIKE, "abilities": "lethal-hits,sustained-hits-2"}, **MORTARION)
     assert same(DATASHEET.run(**flux, infected=True), two)  # unit_infected = same
-    assert same(DATASHEET.run(**flux, infected=True, unit_infected=False), one)
+    assert same(DATASHEET.run(**flux, infected=True, unit_infected=False), one_hit)
     assert same(DATASHEET.run(**flux, infected=False, unit_infected=True), two)
     ferric = {"weapons": "the-lantern", "stratagems": "ferric-blight", "save": 2, "wounds": 1, "models": 10}
     near = DATASHEET.run(**ferric, toughness=4, infected=True, unit_infected=False)
     far = DATASHEET.run(**ferric, toughness=4, infected=False, unit_infected=True)
     assert not same(near, far)
     assert same(far, ATTACK.run(**{**LANTERN, "ap": "-4"}, toughness=4, save=2, wounds=1, models=10))
+    # the alternative reading: infected answers both questions, unit_infected is not consulted
+    one = {"infected_positions": "one-input"}
+    assert same(DATASHEET.run(**flux, infected=True, unit_infected=False, **one), two)
+    assert same(DATASHEET.run(**flux, infected=False, unit_infected=True, **one), one_hit)
     monte_carlo_agrees(
         DATASHEET.run(**flux, infected=False, unit_infected=True),
         {**STRIKE, "abilities": "lethal-hits,sustained-hits-2"},

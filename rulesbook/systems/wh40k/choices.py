@@ -255,9 +255,7 @@ class Wh40kReadings(Readings):
         "wh40k.interpretations.boilblight-reach", "any-unit"
     )
     infected_positions: Literal["two-inputs", "one-input"] = reading(
-        "wh40k.interpretations.infected-positions",
-        "two-inputs",
-        inert="the inputs decide: unit_infected (default: the same as infected) says where the attacking unit is",
+        "wh40k.interpretations.infected-positions", "two-inputs"
     )
     own_auras: Literal["like-lord", "lord-only"] = reading("wh40k.interpretations.own-auras", "like-lord")
     mixed_toughness: Literal["majority", "highest"] = reading(

@@ -51,6 +51,7 @@ DATASHEET_READINGS = (
     "lord_save_characteristic",
     "lord_weapon_characteristics",
     "boilblight_reach",
+    "infected_positions",
     "own_auras",
     "mixed_toughness",
     "mixed_allocation",
