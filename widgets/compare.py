@@ -96,7 +96,7 @@ class Answer:
 def answer(calc_id: str, values: Mapping[str, Any], variant: str = NO_VARIANT) -> Answer:
     """The answer of calculator ``calc_id`` for a form's ``values``, compared with ``variant``
     unless it is ``none``."""
-    calc = registry().calculator(calc_id)
+    calc = registry(calc_id.partition(".")[0]).calculator(calc_id)  # loads only its system if none is
     try:
         if variant in ("", NO_VARIANT):
             return Answer(calc_id, NO_VARIANT, results=((BASELINE, calc.run(**values)),))
@@ -110,7 +110,7 @@ def answer_html(found: Answer) -> str:
     """The result pane for an answer: the result, baseline and variant side by side, or the error."""
     if found.error:
         return error_html(found.error)
-    calc = registry().calculator(found.calc_id)
+    calc = registry(found.calc_id.partition(".")[0]).calculator(found.calc_id)
     if found.variant == NO_VARIANT:
         return result_html(calc.outputs, found.results[0][1], styled=True)
     variant = resolve_variant(found.variant)

@@ -206,4 +206,5 @@ def _touches(calc: Calculator, variant: Variant) -> bool:
         any(type(base.parameters).spec(k).rule in rules for k, _ in variant.parameters)
         or any(k in calc.reading_keys for k, _ in variant.readings)
         or any(c == calc.id for c, _ in variant.functions)
+        or any(o.rule in rules for o in variant.rules)
     )

@@ -76,6 +76,7 @@ from rulesbook.systems.wh40k.weapons import Target, Weapon
 
 __all__ = [
     "ATTACK_RULES",
+    "ENGINE_FIXED",
     "OUTPUTS",
     "REROLL_CHOICES",
     "SITUATION_INPUTS",
@@ -398,11 +399,12 @@ def situation_of(values: Mapping[str, Any], extra_hit_modifier: int = 0) -> Situ
 _SITUATION_FIELDS = tuple(f.name for f in fields(Situation))
 
 
-def choices_of(values: Mapping[str, Any], extra: Sequence[str] = ()) -> Wh40kChoices:
-    """The rule choices with the readings chosen in the inputs (for the cross-field check, which
-    sees the inputs before they are folded into ``choices``): the attack readings and the
-    calculator's ``extra`` reading inputs."""
-    return CHOICES.replace(readings={key: values[key] for key in (*READING_KEYS, *extra)})
+def choices_of(
+    values: Mapping[str, Any], base: Wh40kChoices | None = None, extra: Sequence[str] = ()
+) -> Wh40kChoices:
+    """The choice set ``base`` (a variant's; the published rules' when None) with the readings
+    chosen in the inputs: the attack readings and the calculator's ``extra`` reading inputs."""
+    return (base or CHOICES).replace(readings={key: values[key] for key in (*READING_KEYS, *extra)})
 
 
 type EffectsHook = Callable[
@@ -445,17 +447,20 @@ class Attackers:
 type Pick = Callable[[Mapping[str, Any]], Attackers]
 
 
-def check_attackers(attackers: Attackers, values: Mapping[str, Any]) -> None:
+def check_attackers(
+    attackers: Attackers, values: Mapping[str, Any], choices: Wh40kChoices | None = None
+) -> None:
     """The shared cross-field checks of an attack: target size, shooting and fighting not mixed,
     ranged-only inputs on melee weapons, attacks per weapon, the Devastating Wounds bound and the
-    cost model (one-line InputError naming the field)."""
+    cost model, under ``choices`` (the calculator's choice set: a variant's parameters reach the
+    cost model too; one-line InputError naming the field)."""
     total = values["wounds"] * values["models"]
     if total > MAX_TOTAL_WOUNDS:
         raise InputError("models", f"models × wounds must be at most {MAX_TOTAL_WOUNDS}, got {total}")
     weapons, field = attackers.weapons, attackers.field
     if len({w.ranged for w in weapons}) > 1:
         raise InputError(field, attackers.mixed)
-    choices = choices_of(values, attackers.readings)
+    choices = choices_of(values, choices, attackers.readings)
     weapons, target, situation = attackers.setting(values, choices)
     for weapon, label in zip(weapons, attackers.labels, strict=True):
         where = f"{label}: " if label else ""
@@ -558,9 +563,18 @@ def declare_attack_calculator(
         inputs=[*weapon_inputs, *SITUATION_INPUTS, *TARGET_INPUTS, *READING_INPUTS],
         outputs=OUTPUTS,
         rules=rules,
-        check=lambda values: check_attackers(pick(values), values),
+        check=lambda values, choices: check_attackers(pick(values), values, choices),
         examples=examples,
         reference_tables=reference_tables,
         choices=CHOICES,
         fast=fast,
+        insensitive=ENGINE_FIXED,
     )(compute)
+
+
+ENGINE_FIXED = {
+    "rules.wh40k.attack.feel-no-pain": "the attack engine's damage step (packet_damage: Damage, "
+    "reduction and Feel No Pain, summed over thousands of packets) takes no choice set, so other code "
+    "for Feel No Pain reaches the Grenade Stratagem only; change fnp or damage_reduction instead",
+}
+"""Rules an attack names whose code in the engine a variant cannot replace (see insensitive)."""

@@ -58,6 +58,8 @@ from rulesbook.systems.wh40k.attached import (
     resolve_groups,
 )
 from rulesbook.systems.wh40k.attack_path import (
+    ATTACK_RULES,
+    ENGINE_FIXED,
     OUTPUTS,
     READING_INPUTS,
     READING_KEYS,
@@ -97,9 +99,11 @@ __all__ = [
 DG = death_guard()
 
 
-def _choices(values: Mapping[str, Any]) -> Wh40kChoices:
+def _choices(values: Mapping[str, Any], base: Wh40kChoices | None = None) -> Wh40kChoices:
+    """The choice set ``base`` (a variant's; the published rules' when None) with the readings
+    the inputs picked."""
     keys = (*READING_KEYS, *DATASHEET_READINGS)
-    return CHOICES.replace(readings={k: values[k] for k in keys if k in values})
+    return (base or CHOICES).replace(readings={k: values[k] for k in keys if k in values})
 
 
 def _sheet(faction: Faction, key: str, field: str) -> Datasheet:
@@ -270,8 +274,8 @@ def plan_of(values: Mapping[str, Any], choices: Wh40kChoices) -> EffectPlan:
     return setting_of(values, choices).plan
 
 
-def _check(values: Mapping[str, Any]) -> None:
-    choices = _choices(values)
+def _check(values: Mapping[str, Any], choices: Any) -> None:
+    choices = _choices(values, choices)
     found = setting_of(values, choices)
     plan = found.plan
     target = plan.target
@@ -415,9 +419,9 @@ def _effects_table(plan: EffectPlan) -> Table:
         "wh40k.death-guard.detachment.spread-the-sickness",
         "wh40k.death-guard.stratagem.ferric-blight",
         "wh40k.death-guard.stratagem.disgustingly-resilient",
-        "wh40k.attack.sequence",
-        "wh40k.attack.allocation",
+        *ATTACK_RULES,
     ],
+    insensitive=ENGINE_FIXED,
     check=_check,
     cacheable=False,  # a faction file may change between two calls with the same path
     examples=[

@@ -59,11 +59,11 @@ ENEMY_SICKNESS_INPUT = ChoiceInput(
 """The enemy Sickness of the Battle-shock calculators (Scabrous Soulrot's Leadership effect)."""
 
 
-def sickness_line(enemy_sickness: str, leadership: int) -> str:
+def sickness_line(enemy_sickness: str, leadership: int, choices: Wh40kChoices = CHOICES) -> str:
     """The explanation line of an enemy Sickness on a Battle-shock test ("" for none)."""
     if enemy_sickness == "none":
         return ""
-    steps = leadership_worsened(enemy_sickness)
+    steps = leadership_worsened(enemy_sickness, choices)
     name = enemy_sickness.replace("-", " ").title()
     if not steps:
         return f"{name} changes no Battle-shock test (only Scabrous Soulrot worsens Leadership)."
@@ -129,9 +129,9 @@ def battle_shock_calculator(
     >>> registry().calculator("wh40k.battle-shock").run(leadership=6, enemy_sickness="scabrous-soulrot")["p_pass_exact"]
     '7/12'
     """
-    ld = leadership + leadership_worsened(enemy_sickness)
+    ld = leadership + leadership_worsened(enemy_sickness, choices)
     p = battle_shock_test(ld, modifier, choices).p_pass()
-    sick = sickness_line(enemy_sickness, leadership)
+    sick = sickness_line(enemy_sickness, leadership, choices)
     lines = (
         *((sick,) if sick else ()),
         f"Roll {choices.parameters.battle_shock_dice}{modifier:+d}; "
@@ -153,7 +153,7 @@ def _count_values(name: str, dist: Distribution[int], size: int) -> dict[str, An
     return {name: dense(dist, size), f"mean_{name}": dist.mean()}
 
 
-def _check_escape(values: Mapping[str, Any]) -> None:
+def _check_escape(values: Mapping[str, Any], choices: Any) -> None:
     if values["tests"] > values["models"]:
         raise InputError(
             "tests", f"at most one test per model: at most {values['models']}, got {values['tests']}"
@@ -195,6 +195,12 @@ def _check_escape(values: Mapping[str, Any]) -> None:
     rules=["wh40k.core.desperate-escape", "wh40k.core.battle-shock"],
     choices=CHOICES,
     check=_check_escape,
+    insensitive={
+        "battle_shock_dice": "whether the unit is Battle-shocked is given as an input here, not rolled",
+        "battle_shock_margin": "whether the unit is Battle-shocked is given as an input here, not rolled",
+        "rules.wh40k.core.battle-shock": "whether the unit is Battle-shocked is given as an input here, "
+        "not tested (the rule says who takes Desperate Escape tests)",
+    },
     examples=[{"tests": "5", "models": "5"}, {"tests": "2", "models": "10"}],
 )
 def desperate_escape_calculator(*, tests: int, models: int, choices: Wh40kChoices) -> CalcResult:

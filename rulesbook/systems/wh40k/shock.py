@@ -44,7 +44,9 @@ def p_not_battle_shocked(
     """
     if any(e.kind == "auto-pass" and e.value == "battle-shock" for st in stratagems for e in st.effects):
         return Fraction(1)
-    return battle_shock_test(leadership + leadership_worsened(enemy_sickness), choices=choices).p_pass()
+    return battle_shock_test(
+        leadership + leadership_worsened(enemy_sickness, choices), choices=choices
+    ).p_pass()
 
 
 SICKNESS_KEYS = ("skullsquirm-blight", "rattlejoint-ague", "scabrous-soulrot")
@@ -52,10 +54,11 @@ SICKNESS_KEYS = ("skullsquirm-blight", "rattlejoint-ague", "scabrous-soulrot")
 
 
 @implements("wh40k.death-guard.ability.scabrous-soulrot")
-def leadership_worsened(enemy_sickness: Ability | str | None) -> int:
+def leadership_worsened(enemy_sickness: Ability | str | None, choices: Wh40kChoices = CHOICES) -> int:
     """How many steps an enemy Sickness worsens the Leadership of a unit in its Contagion Range
     (its declared ``worsen leadership`` effects: Scabrous Soulrot 1, the others 0); a key names
-    a Sickness of the Death Guard page.
+    a Sickness of the Death Guard page (``choices``: a variant's other code for the Sickness
+    reaches the Battle-shock calculators through it).
 
     >>> leadership_worsened("scabrous-soulrot"), leadership_worsened("rattlejoint-ague"), leadership_worsened(None)
     (1, 0, 0)
