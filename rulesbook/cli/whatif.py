@@ -26,7 +26,16 @@ from rulesbook.cli.output import echo, fail
 from rulesbook.errors import InputError, quote
 from rulesbook.present import json_text
 from rulesbook.registry import registry
-from rulesbook.variants import compare, given_inputs, resolve_variant, shipped_variants
+from rulesbook.variants import (
+    compare,
+    given_inputs,
+    overridable_rules,
+    resolve_variant,
+    shipped_variants,
+    signature_text,
+    user_variant_problems,
+    user_variants,
+)
 
 __all__ = ["register"]
 
@@ -34,14 +43,28 @@ __all__ = ["register"]
 @click.command("variants")
 @click.argument("system", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of {name, system, title, path}.")
-def variants_cmd(system: str | None, as_json: bool) -> None:
-    """List the shipped variants (designer what-ifs), optionally of one SYSTEM."""
+@click.option(
+    "--rules",
+    "list_rules",
+    is_flag=True,
+    help="List the rules a Python variant can give other code, with the signature its function takes.",
+)
+def variants_cmd(system: str | None, as_json: bool, list_rules: bool) -> None:
+    """List the shipped variants (and yours, in $RULESBOOK_VARIANTS_DIR), optionally of one SYSTEM."""
     try:
         if system is not None:
             registry().system(system)
-        found = [v for v in shipped_variants().values() if system is None or v.system == system]
+        if list_rules:
+            _list_rules(system, as_json)
+            return
+        mine = user_variants()
+        found = [
+            v for v in [*shipped_variants().values(), *mine.values()] if system is None or v.system == system
+        ]
     except InputError as exc:
         fail(str(exc))
+    for name, why in user_variant_problems().items():
+        echo(f"rulesbook: warning: {name} left out: {why}", err=True)
     if as_json:
         click.echo(
             json_text([{k: v.to_json()[k] for k in ("name", "system", "title", "path")} for v in found])
@@ -51,6 +74,21 @@ def variants_cmd(system: str | None, as_json: bool) -> None:
         echo(f"{v.name:<32} {v.system:<13} {v.title}")
         for line in v.summary():
             echo(f"{'':<34}{line}")
+
+
+def _list_rules(system: str | None, as_json: bool) -> None:
+    """The rules a Python variant can replace: ID, the published function and its signature."""
+    rows = [
+        {"rule": rule_id, "function": f.__name__, "signature": signature_text(f)}
+        for rule_id, functions in sorted(overridable_rules(system).items())
+        for f in functions
+    ]
+    if as_json:
+        click.echo(json_text(rows))
+        return
+    echo("Rules a Python variant can replace (@rule('ID') on a function taking these arguments):")
+    for row in rows:
+        echo(f"  {row['rule']:<48} {row['signature']}")
 
 
 @click.command("compare")

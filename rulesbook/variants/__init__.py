@@ -28,7 +28,7 @@ from rulesbook.variants.model import (
     variants_for_system,
 )
 from rulesbook.variants.parameters import parameter_lines, rule_parameters
-from rulesbook.variants.python import load_python_variant, overridable_rules, rule
+from rulesbook.variants.python import load_python_variant, overridable_rules, rule, signature_text
 
 __all__ = [
     "BASELINE",
@@ -50,6 +50,7 @@ __all__ = [
     "run_assignments",
     "run_with_variant",
     "shipped_variants",
+    "signature_text",
     "user_variant_problems",
     "user_variants",
     "validate_with",
