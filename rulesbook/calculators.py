@@ -53,6 +53,7 @@ __all__ = [
     "Calculator",
     "ChoiceInput",
     "Column",
+    "CostFn",
     "DiceInput",
     "FastFn",
     "Input",
@@ -135,6 +136,10 @@ class ChoiceSet(Protocol):
 type ComputeFn = Callable[..., CalcResult]
 type CheckFn = Callable[[Mapping[str, Any]], None]
 type FastFn = Callable[["Calculator", dict[str, Any]], CalcResult | None]
+type CostFn = Callable[[Mapping[str, Any], Any], float]
+"""A calculator's cost model: the predicted seconds of one answer, from its validated inputs and
+the choice set it runs with (the system's own or a variant's), without computing it. Sweeps
+budget their work with it before starting (:mod:`rulesbook.sweeps.budget`)."""
 """A shortcut for the commonest small inputs: given the calculator and inputs whose fields are
 validated (the cross-field check not yet run), the result :meth:`Calculator.run` would give, or
 ``None`` when the inputs are outside its domain (then the general path runs)."""
@@ -186,6 +191,8 @@ class Calculator:
     fast: tuple[ComputeFn, FastFn] | None = field(default=None, repr=False)
     """(the compute function it stands in for, the shortcut): used by :meth:`run` only while
     :attr:`compute` is that function (a variant that replaces it runs the general path)."""
+    cost: CostFn | None = field(default=None, repr=False)
+    """The cost model, if the calculator has one (see :data:`CostFn`)."""
 
     def __post_init__(self) -> None:
         keys = [i.key for i in self.inputs]
@@ -456,6 +463,7 @@ def calculator(
     cacheable: bool = True,
     choices: ChoiceSet | None = None,
     fast: FastFn | None = None,
+    cost: CostFn | None = None,
 ) -> Callable[[ComputeFn], Calculator]:
     """Declare a calculator around a pure compute function.
 
@@ -464,7 +472,7 @@ def calculator(
     ``choices`` with the readings its inputs picked; it returns a
     :class:`~rulesbook.results.CalcResult` of exact values. The decorator only builds the
     :class:`Calculator` (``fast``: an optional shortcut for small inputs, see :data:`FastFn`
-    and docs/developing.md); the system loader registers the calculators a system's modules define
+    and docs/developing.md; ``cost``: an optional cost model, :data:`CostFn`); the system loader registers the calculators a system's modules define
     (:class:`rulesbook.registry.SystemPackage`). See
     ``rulesbook/systems/scrollhammer/calculators.py`` for a complete worked example.
     """
@@ -486,6 +494,7 @@ def calculator(
             cacheable=cacheable,
             choices=choices,
             fast=None if fast is None else (func, fast),
+            cost=cost,
         )
         return calc
 

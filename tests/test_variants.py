@@ -39,12 +39,13 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
 BAD_VARIANTS = [
     pytest.param(
         "system: wh40k\ntitle: x\nparameters:\n  battle_shock_dicee: 3D6\n",
-        "bad.yaml: parameters.battle_shock_dicee: unknown rule parameter; allowed: blast_models_per_attack,",
+        "bad.yaml: parameters.battle_shock_dicee: unknown rule parameter; did you mean battle_shock_dice or "
+        "battle_shock_margin? allowed: blast_models_per_attack,",
         id="unknown-parameter",
     ),
     pytest.param(
         "system: wh40k\ntitle: x\nreadings:\n  wound_tabel: flat-4\n",
-        "bad.yaml: readings.wound_tabel: unknown reading; allowed: wound_table,",
+        "bad.yaml: readings.wound_tabel: unknown reading; did you mean wound_table? allowed: wound_table,",
         id="unknown-reading",
     ),
     pytest.param(
@@ -98,9 +99,10 @@ BAD_VARIANTS = [
 
 @pytest.mark.parametrize(("text", "start"), BAD_VARIANTS)
 def test_a_bad_variant_file_is_one_line_naming_file_key_and_what_is_allowed(
-    tmp_path: Path, text: str, start: str
+    tmp_path: Path, text: str, start: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = write(tmp_path, "bad.yaml", text)
+    monkeypatch.chdir(tmp_path)
+    path = write(tmp_path, "bad.yaml", text).relative_to(tmp_path)  # named as given: bad.yaml
     with pytest.raises(InputError) as caught:
         load_variant(path)
     assert str(caught.value).startswith(start), str(caught.value)
@@ -124,8 +126,11 @@ class DemoReadings(Readings):
 DEMO = RuleChoices("demo", DemoParameters(), DemoReadings())
 
 
-def test_an_unquoted_yaml_boolean_for_a_reading_says_to_quote_it(tmp_path: Path) -> None:
-    path = write(tmp_path, "brave.yaml", "system: demo\ntitle: x\nreadings:\n  heroism: false\n")
+def test_an_unquoted_yaml_boolean_for_a_reading_says_to_quote_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    path = write(tmp_path, "brave.yaml", "system: demo\ntitle: x\nreadings:\n  heroism: false\n").name
     with pytest.raises(InputError) as caught:
         load_variant(path, choices=DEMO)
     assert (

@@ -41,22 +41,24 @@ Example:
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
 from rulesbook.calculators import Calculator
 from rulesbook.choices import RuleChoices
 from rulesbook.data import DataFileError, load_data_file
-from rulesbook.errors import InputError, quote
+from rulesbook.errors import InputError, did_you_mean, quote
 from rulesbook.registry import registry
 from rulesbook.results import CalcResult
 
 __all__ = [
     "BASELINE",
+    "VARIANTS_DIR_ENV",
     "VARIANT_KEYS",
     "Variant",
     "VariantLike",
@@ -69,6 +71,8 @@ __all__ = [
     "run_assignments",
     "run_with_variant",
     "shipped_variants",
+    "user_variants",
+    "user_variants_dir",
     "validate_with",
     "variant_calculator",
     "variants_for_system",
@@ -160,7 +164,10 @@ class Variant:
             raise InputError(where, f"expected a mapping with keys {', '.join(VARIANT_KEYS)}")
         for key in raw:
             if key not in VARIANT_KEYS:
-                raise InputError(f"{where}: {key}", f"unknown key; allowed: {', '.join(VARIANT_KEYS)}")
+                raise InputError(
+                    f"{where}: {key}",
+                    f"unknown key{did_you_mean(key, VARIANT_KEYS) or ';'} allowed: {', '.join(VARIANT_KEYS)}",
+                )
         if not NAME_RE.match(name):
             raise InputError(
                 where, f"name {quote(name)}: use lower-case words joined by - (e.g. fall-back-3d6)"
@@ -226,8 +233,23 @@ class Variant:
         lines += [f"{calc_id}: computed by {_qualname(f)}" for calc_id, f in self.functions]
         return lines
 
+    def to_mapping(self) -> dict[str, Any]:
+        """The variant document a variant file holds, read back by :meth:`from_mapping` as the
+        same variant (:func:`rulesbook.variants.sharing.variant_mapping`)."""
+        from rulesbook.variants.sharing import variant_mapping
+
+        return variant_mapping(self)
+
+    def to_yaml(self) -> str:
+        """The text of a variant file that loads back to the same variant
+        (:func:`rulesbook.variants.sharing.variant_yaml`)."""
+        from rulesbook.variants.sharing import variant_yaml
+
+        return variant_yaml(self)
+
     def to_json(self) -> dict[str, Any]:
-        """``name``, ``system``, ``title``, ``path``, ``description`` and the changes in words."""
+        """``name``, ``system``, ``title``, ``path``, ``description``, the changes in words, and
+        ``definition``: the variant document (:meth:`to_mapping`)."""
         return {
             "name": self.name,
             "system": self.system,
@@ -235,6 +257,7 @@ class Variant:
             "path": self.path,
             "description": self.description,
             "changes": self.changes(),
+            "definition": self.to_mapping(),
         }
 
 
@@ -273,10 +296,16 @@ def _checked(check: Callable[[Any], Any], value: Any, field: str) -> Any:
 
 
 def _known(lookup: Callable[[str], Any], key: str, field: str, system: str, section: str) -> Any:
-    """The spec of ``key``, or one line saying what is allowed (and whose key it is, if another system's)."""
+    """The spec of ``key``, or one line saying what is allowed (and whose key it is, if another
+    system's; and the closest keys, if it looks misspelt)."""
     try:
         return lookup(key)
     except InputError as exc:
+        keys = [s.key for s in type(getattr(baseline_choices(system, field), section)).specs()]
+        hint = did_you_mean(key, keys)
+        if hint:
+            head, _, allowed = exc.message.partition("; allowed:")
+            raise InputError(field, f"{head}{hint} allowed:{allowed}") from None
         owners = [
             other
             for other, choices in registry().choices.items()
@@ -314,19 +343,83 @@ def baseline_choices(system: str, field: str) -> AnyChoices:
 def load_variant(path: str | Path, *, choices: AnyChoices | None = None) -> Variant:
     """Load and validate a variant file (its name is the file's stem).
 
-    Any problem is one :class:`InputError` line naming the file, the key and what is allowed:
-    malformed YAML, an unknown key, parameter or reading, a value of the wrong type or out of
-    bounds, a parameter of another system.
+    Any problem is one :class:`InputError` line naming the file as it was given (its last 40
+    characters, if longer), the key and what is allowed: malformed YAML, an unknown key,
+    parameter or reading (with the closest keys, if misspelt), a value of the wrong type or out
+    of bounds, a parameter of another system.
     """
-    file = Path(path)
-    where = file.name
+    given = str(path).strip()
+    where = given if len(given) <= 40 else "…" + given[-39:]
+    file = Path(given).expanduser()
     if file.suffix.lower() not in (".yaml", ".yml"):
         raise InputError("variant", f"{where}: expected a .yaml or .yml file")
     try:
         raw = load_data_file(file)
     except DataFileError as exc:
-        raise InputError(where, str(exc).removeprefix(f"{where}: ")) from None
-    return Variant.from_mapping(raw, name=file.stem, where=where, path=str(file), choices=choices)
+        raise InputError(where, str(exc).removeprefix(f"{file.name}: ")) from None
+    try:  # checked under a one-character name, so no key is cut from an error's field
+        return Variant.from_mapping(raw, name=file.stem, where=_HERE, path=given, choices=choices)
+    except InputError as exc:
+        text = str(exc)
+        if not text.startswith(f"{_HERE}: "):
+            raise
+        raise InputError(where, text.removeprefix(f"{_HERE}: ")) from None
+
+
+_HERE = "§"
+"""Stands for the file while a variant file is checked (see :func:`load_variant`)."""
+
+
+VARIANTS_DIR_ENV = "RULESBOOK_VARIANTS_DIR"
+"""The environment variable naming a folder of the user's own variant files (``*.yaml``):
+``rulesbook variants`` lists them, a name finds them, and the forms' "Compare with" offers them."""
+
+
+def user_variants_dir() -> Path | None:
+    """The folder ``$RULESBOOK_VARIANTS_DIR`` names, if it is set."""
+    folder = os.environ.get(VARIANTS_DIR_ENV, "").strip()
+    return Path(folder).expanduser() if folder else None
+
+
+@lru_cache(maxsize=256)
+def _user_file(path: str, _mtime_ns: int, _size: int) -> Variant | str:
+    """One user variant file, loaded again only when it changes (else the one-line problem)."""
+    try:
+        return load_variant(path)
+    except InputError as exc:
+        return str(exc)
+
+
+def user_variants(problems: list[str] | None = None) -> dict[str, Variant]:
+    """The user's variants in ``$RULESBOOK_VARIANTS_DIR``, by name (empty when it is not set).
+
+    A file that does not load, or that takes a shipped variant's name, is left out; its one-line
+    problem is appended to ``problems`` when a list is given.
+    """
+    folder = user_variants_dir()
+    if folder is None:
+        return {}
+    if not folder.is_dir():
+        if problems is not None:
+            problems.append(f"{VARIANTS_DIR_ENV}: {quote(str(folder))} is not a folder")
+        return {}
+    shipped = shipped_variants()
+    out: dict[str, Variant] = {}
+    for file in sorted(folder.glob("*.y*ml"))[:500]:
+        try:
+            info = file.stat()
+        except OSError:
+            continue
+        found = _user_file(str(file), info.st_mtime_ns, info.st_size)
+        if isinstance(found, str):
+            if problems is not None:
+                problems.append(found)
+        elif found.name in shipped:
+            if problems is not None:
+                problems.append(f"{file.name}: a shipped variant is called {found.name}; rename the file")
+        else:
+            out[found.name] = found
+    return out
 
 
 def _variant_files() -> list[Path]:
@@ -357,26 +450,43 @@ def variants_for_system(system: str) -> list[Variant]:
 
 
 def resolve_variant(spec: VariantLike) -> Variant:
-    """A variant from a name, a path, a :class:`Variant` or a sequence of them (composed).
+    """A variant from a name (shipped, or in ``$RULESBOOK_VARIANTS_DIR``), a path, a
+    :class:`Variant`, ``A+B`` (names or paths, composed) or a sequence of them (composed).
 
-    >>> resolve_variant("no-such-variant")
+    >>> resolve_variant("battle-shock-3d6+deadly-demise-on-5").name
+    'battle-shock-3d6+deadly-demise-on-5'
+    >>> resolve_variant("battle-shock-3d")
     Traceback (most recent call last):
     ...
-    rulesbook.errors.InputError: variant: unknown variant 'no-such-variant'; shipped: ...
+    rulesbook.errors.InputError: variant: unknown variant 'battle-shock-3d'; did you mean battle-shock-3d6 or battle-shock-above-ld? shipped: ...
     """
     if isinstance(spec, Variant):
         return spec
-    if isinstance(spec, str | Path):
-        text = str(spec).strip()
-        if isinstance(spec, Path) or text.endswith((".yaml", ".yml")) or "/" in text:
-            return load_variant(Path(text).expanduser())
+    if isinstance(spec, Path):
+        return load_variant(spec)
+    if isinstance(spec, str):
+        text = spec.strip()
+        if not text:
+            raise InputError("variant", "expected a variant name or the path of a .yaml file")
+        if "+" in text and not Path(text).expanduser().is_file():
+            parts = [part.strip() for part in text.split("+")]
+            if all(parts):
+                return compose([resolve_variant(part) for part in parts])
+        if text.endswith((".yaml", ".yml")) or "/" in text or os.sep in text:
+            return load_variant(text)
         shipped = shipped_variants()
-        if text not in shipped:
-            names = ", ".join(shipped) or "none"
-            raise InputError(
-                "variant", f"unknown variant {quote(text)}; shipped: {names} (or the path of a .yaml file)"
-            )
-        return shipped[text]
+        if text in shipped:
+            return shipped[text]
+        users = user_variants()
+        if text in users:
+            return users[text]
+        names = ", ".join(shipped) or "none"
+        mine = f"; yours ({VARIANTS_DIR_ENV}): {', '.join(users)}" if users else ""
+        raise InputError(
+            "variant",
+            f"unknown variant {quote(text)}{did_you_mean(text, [*shipped, *users]) or ';'} shipped: {names}"
+            f"{mine} (or the path of a .yaml file)",
+        )
     return compose([resolve_variant(s) for s in spec])
 
 
@@ -459,15 +569,17 @@ def validate_with(
     variant: Variant | None,
     values: Mapping[str, Any],
     parameters: Mapping[str, Any] | None = None,
+    readings: Mapping[str, Any] | None = None,
 ) -> tuple[dict[str, Any], Any]:
     """Validated inputs and the choice set to run them with (``None``: the calculator's own).
 
-    The choice set is the baseline changed by ``variant`` and then by ``parameters``. Inputs
+    The choice set is the baseline changed by ``variant`` and then by ``parameters`` and
+    ``readings``. Inputs
     left out take their values from it where they stand for a choice: a reading input takes
     the chosen reading, and an input named like a rule parameter (``fall_back_dice``) takes
     the parameter's changed value. Inputs given always win.
     """
-    if variant is None and not parameters:
+    if variant is None and not parameters and not readings:
         return calc.validate(values), None
     if variant is not None:
         variant_calculator(calc, variant)  # the system and choices checks
@@ -475,8 +587,8 @@ def validate_with(
     if base is None:
         raise InputError("variant", f"{calc.id} declares no rule choices, so no variant reaches it")
     choices = base if variant is None else variant.apply(base)
-    if parameters:
-        choices = choices.replace(parameters=parameters)
+    if parameters or readings:
+        choices = choices.replace(parameters=parameters, readings=readings)
     mirrored = {
         key: value
         for key, value in choices.parameters.changed().items()

@@ -50,7 +50,7 @@ from rulesbook.systems.wh40k.attack_path import (
 )
 from rulesbook.systems.wh40k.attack_report import ability_warnings, present, roll_lines
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices, Wh40kReadings
-from rulesbook.systems.wh40k.cost import MAX_ATTACKS, MAX_TOTAL_WOUNDS, refuse_costly
+from rulesbook.systems.wh40k.cost import MAX_ATTACKS, MAX_TOTAL_WOUNDS, predicted_cost, refuse_costly
 from rulesbook.systems.wh40k.data import unit_weapons
 from rulesbook.systems.wh40k.effects import Context, EffectPlan, Side, apply_effects
 from rulesbook.systems.wh40k.engine import JOINT_LIMIT, joint_packets_bound
@@ -285,6 +285,14 @@ def _check(values: Mapping[str, Any]) -> None:
     )
 
 
+def _seconds(values: Mapping[str, Any], choices: Wh40kChoices) -> float:
+    """The cost model: the predicted seconds of the answer (see ``cost.Cost.seconds``)."""
+    keys = (*READING_KEYS, *DATASHEET_READINGS)
+    chosen = choices.replace(readings={k: values[k] for k in keys if k in values})
+    plan = plan_of(values, chosen)
+    return predicted_cost(plan.weapons, plan.target, plan.situation, chosen).seconds
+
+
 def _effects_table(plan: EffectPlan) -> Table:
     return Table(
         name="effects_applied",
@@ -343,6 +351,7 @@ def _effects_table(plan: EffectPlan) -> Table:
         "wh40k.attack.allocation",
     ],
     check=_check,
+    cost=_seconds,
     examples=[
         {
             "weapons": "rotwind,the-lantern",
