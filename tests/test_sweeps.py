@@ -174,7 +174,7 @@ def test_sweep_on_the_command_line_writes_csv_parquet_and_a_plot(
         ),
         (
             ["leadership=7", "--plot", "x.jpg"],
-            "rulesbook: error: plot: x.jpg: expected a .png or .svg file name",
+            "rulesbook: error: plot: 'x.jpg': expected a .png or .svg file name",
         ),
     ],
 )

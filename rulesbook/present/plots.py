@@ -361,15 +361,13 @@ def tornado_figure(
     return fig
 
 
-def save_figure(fig: Figure, path: str | Path) -> Path:
-    """Write ``fig`` to a ``.png`` or ``.svg`` file (an SVG keeps its text as text)."""
+def save_figure(fig: Figure, path: str | Path, fmt: str | None = None) -> Path:
+    """Write ``fig`` to a ``.png`` or ``.svg`` file (``fmt`` overrides the name's suffix); an SVG
+    keeps its text as text, so its labels can be searched."""
     from matplotlib import rc_context
 
     target = Path(path)
-    with rc_context({"svg.fonttype": "none"}):
-        fig.savefig(target, dpi=110, bbox_inches="tight", metadata=_metadata(target))
+    kind = fmt or target.suffix.lower().lstrip(".") or "png"
+    with rc_context({"svg.fonttype": "none", "svg.hashsalt": "rulesbook"}):
+        fig.savefig(target, format=kind, dpi=110, bbox_inches="tight", metadata={"Creator": "rulesbook"})
     return target
-
-
-def _metadata(target: Path) -> dict[str, str]:
-    return {"Creator": "rulesbook"} if target.suffix.lower() in (".svg", ".png") else {}

@@ -38,6 +38,7 @@ from rulesbook.sweeps.run import run_plan
 from rulesbook.variants import BASELINE, Variant, VariantLike, resolve_variant
 from rulesbook.variants.labels import (
     BASELINE_TITLE,
+    default_output,
     key_label,
     numeric_outputs,
     output_label,
@@ -227,13 +228,17 @@ class BalanceTable:
             blocks += [(self.variant.title, self.values(True), False)]
             blocks += [(f"Difference: {self.variant.title} − {BASELINE_TITLE}", self.difference(), True)]
         corner = f"{key_label(self.calc, self.rows.key)} \\ {key_label(self.calc, self.cols.key)}"
-        width = max(9, *(len(c) + 1 for c in self.cols.values))
-        for title, grid, signed in blocks:
+        texts = [
+            [[_cell(v, self.is_probability, signed) for v in row] for row in grid]
+            for _, grid, signed in blocks
+        ]
+        width = 2 + max(len(t) for t in [*self.cols.values, *(c for b in texts for row in b for c in row)])
+        left = max(8, *(len(r) for r in self.rows.values))
+        for (title, _, _), block in zip(blocks, texts, strict=True):
             lines += ["", f"  {title}", f"  {corner}"]
-            lines.append("  " + " " * 8 + "".join(f"{c:>{width}}" for c in self.cols.values))
-            for r, row in zip(self.rows.values, grid, strict=True):
-                cells = "".join(f"{_cell(v, self.is_probability, signed):>{width}}" for v in row)
-                lines.append(f"  {r:>8}{cells}")
+            lines.append("  " + " " * left + "".join(f"{c:>{width}}" for c in self.cols.values))
+            for r, row in zip(self.rows.values, block, strict=True):
+                lines.append(f"  {r:>{left}}" + "".join(f"{c:>{width}}" for c in row))
         lines += [f"  warning: {w}" for w in self.warnings()]
         return "\n".join(lines)
 
@@ -310,7 +315,7 @@ def balance_table(
     choices = numeric_outputs(calculator)
     if not choices:
         raise InputError("output", f"{calculator.id} has no numeric output to tabulate")
-    key = output or choices[0].key
+    key = output or default_output(calculator)
     if key not in {o.key for o in choices}:
         allowed = ", ".join(o.key for o in choices)
         raise InputError("output", f"expected a numeric output of {calculator.id}; allowed: {allowed}")

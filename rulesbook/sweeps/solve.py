@@ -196,7 +196,7 @@ class Solution:
         out = output_label(self.calc, self.condition.output)
         for p in points:
             mark = "meets" if p.meets else "does not meet"
-            here = "  ← " if self.found is not None and p.value == self.found.value else ""
+            here = "  ←" if self.found is not None and p.value == self.found.value else ""
             lines.append(f"  {self.key}={p.value}: {out} {_shown(p)} ({mark}){here}")
         if self.variant is not None and not reaches(self.calc, self.variant):
             lines.append(f"  warning: {self.variant.title} does not affect {self.calc.title}")

@@ -1,10 +1,14 @@
 """Designer variants: named, validated changes of a rule system's parameters and readings.
 
 :mod:`rulesbook.variants.model` defines a :class:`Variant` (from YAML or Python), loads the shipped
-ones and runs calculators under them; :mod:`rulesbook.variants.comparison` answers a calculator
-under the baseline and variants side by side; :mod:`rulesbook.variants.parameters` lists what
-a variant can change in a rule (``rulesbook rule ID``); the site's variants page is
-:mod:`rulesbook.site.variants_page`.
+ones (and the user's, from ``$RULESBOOK_VARIANTS_DIR``) and runs calculators under them;
+:mod:`rulesbook.variants.sharing` writes a variant back as the file that loads to it;
+:mod:`rulesbook.variants.comparison` answers a calculator under the baseline and variants side by
+side; :mod:`rulesbook.variants.sensitivity` moves every parameter and reading one step and sorts
+them by the change; :mod:`rulesbook.variants.parameters` lists what a variant can change (in a
+rule: ``rulesbook rule ID``; in a system: ``rulesbook parameters``);
+:mod:`rulesbook.variants.labels` names keys, outputs and variants for tables and plots. The
+site's variants page is :mod:`rulesbook.site.variants_page`.
 """
 
 from rulesbook.variants.comparison import Comparison, compare
@@ -21,11 +25,12 @@ from rulesbook.variants.model import (
     run_assignments,
     run_with_variant,
     shipped_variants,
+    user_variants,
     validate_with,
     variant_calculator,
     variants_for_system,
 )
-from rulesbook.variants.parameters import parameter_lines, rule_parameters
+from rulesbook.variants.parameters import parameter_catalogue, parameter_lines, rule_parameters
 
 __all__ = [
     "BASELINE",
@@ -38,12 +43,14 @@ __all__ = [
     "compose",
     "given_inputs",
     "load_variant",
+    "parameter_catalogue",
     "parameter_lines",
     "resolve_variant",
     "rule_parameters",
     "run_assignments",
     "run_with_variant",
     "shipped_variants",
+    "user_variants",
     "validate_with",
     "variant_calculator",
     "variants_for_system",

@@ -73,6 +73,19 @@ def numeric_outputs(calc: Calculator) -> list[Output]:
     return [o for o in calc.outputs if o.kind in ("probability", "count", "number")]
 
 
+def default_output(calc: Calculator) -> str:
+    """The output a designer's table follows unless told otherwise: the first probability, else
+    the first number (empty when there is none).
+
+    >>> from rulesbook.registry import registry
+    >>> default_output(registry().calculator("wh40k.attack"))
+    'p_unit_destroyed'
+    """
+    numeric = numeric_outputs(calc)
+    first = next((o for o in numeric if o.kind == "probability"), numeric[0] if numeric else None)
+    return "" if first is None else first.key
+
+
 def reaches(calc: Calculator, variant: Variant) -> bool:
     """Whether ``variant`` changes anything ``calc`` declares it uses: a parameter of one of its
     rules, a reading it switches or one whose register entry names one of its rules (unless the

@@ -357,17 +357,12 @@ def load_variant(path: str | Path, *, choices: AnyChoices | None = None) -> Vari
         raw = load_data_file(file)
     except DataFileError as exc:
         raise InputError(where, str(exc).removeprefix(f"{file.name}: ")) from None
-    try:  # checked under a one-character name, so no key is cut from an error's field
-        return Variant.from_mapping(raw, name=file.stem, where=_HERE, path=given, choices=choices)
+    try:  # checked under a one-character name (so no key is cut from a field), then named
+        return Variant.from_mapping(raw, name=file.stem, where="§", path=given, choices=choices)
     except InputError as exc:
-        text = str(exc)
-        if not text.startswith(f"{_HERE}: "):
+        if not str(exc).startswith("§: "):
             raise
-        raise InputError(where, text.removeprefix(f"{_HERE}: ")) from None
-
-
-_HERE = "§"
-"""Stands for the file while a variant file is checked (see :func:`load_variant`)."""
+        raise InputError(where, str(exc)[3:]) from None
 
 
 VARIANTS_DIR_ENV = "RULESBOOK_VARIANTS_DIR"
@@ -396,12 +391,9 @@ def user_variants(problems: list[str] | None = None) -> dict[str, Variant]:
     A file that does not load, or that takes a shipped variant's name, is left out; its one-line
     problem is appended to ``problems`` when a list is given.
     """
-    folder = user_variants_dir()
-    if folder is None:
-        return {}
-    if not folder.is_dir():
-        if problems is not None:
-            problems.append(f"{VARIANTS_DIR_ENV}: {quote(str(folder))} is not a folder")
+    folder, problems = user_variants_dir(), [] if problems is None else problems
+    if folder is None or not folder.is_dir():
+        problems += [] if folder is None else [f"{quote(str(folder))} is not a folder"]
         return {}
     shipped = shipped_variants()
     out: dict[str, Variant] = {}
@@ -412,11 +404,9 @@ def user_variants(problems: list[str] | None = None) -> dict[str, Variant]:
             continue
         found = _user_file(str(file), info.st_mtime_ns, info.st_size)
         if isinstance(found, str):
-            if problems is not None:
-                problems.append(found)
+            problems.append(found)
         elif found.name in shipped:
-            if problems is not None:
-                problems.append(f"{file.name}: a shipped variant is called {found.name}; rename the file")
+            problems.append(f"{file.name}: a shipped variant is called {found.name}; rename the file")
         else:
             out[found.name] = found
     return out

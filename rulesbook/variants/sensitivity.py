@@ -37,6 +37,7 @@ from rulesbook.present.plots import Bar, tornado_figure, value_text
 from rulesbook.registry import registry
 from rulesbook.results import fraction_str
 from rulesbook.variants.labels import (
+    default_output,
     numeric_outputs,
     output_label,
     reading_reaches,
@@ -270,7 +271,7 @@ def sensitivity(
     if base is None:
         raise InputError("calculator", f"{calculator.id} declares no rule choices, so nothing can be moved")
     outputs = numeric_outputs(calculator)
-    key = output or (outputs[0].key if outputs else "")
+    key = output or default_output(calculator)
     if key not in {o.key for o in outputs}:
         allowed = ", ".join(o.key for o in outputs) or "none"
         raise InputError("output", f"expected a numeric output of {calculator.id}; allowed: {allowed}")
