@@ -22,7 +22,6 @@ from typing import Any, NoReturn
 
 import click
 
-from rulesbook.errors import InputError, quote
 from rulesbook.present import json_text, plain
 
 __all__ = [
@@ -84,15 +83,6 @@ def command_line() -> str:
 def plot_option_checked(path: str) -> Path:
     """A ``--plot`` file name checked before any work: ``.png`` or ``.svg``, in a folder that
     exists (a device such as ``/dev/null`` is accepted as it is)."""
-    target = Path(path)
-    if target.exists() and not target.is_file() and not target.is_dir():
-        return target
-    if target.suffix.lower() not in (".png", ".svg"):
-        raise InputError("plot", f"{quote(path)}: expected a .png or .svg file name")
-    if target.is_dir():
-        raise InputError("plot", f"{quote(path)} is a folder; give a file name ending in .png or .svg")
-    if not target.parent.is_dir():
-        raise InputError(
-            "plot", f"{quote(path)}: the folder {quote(str(target.parent))} does not exist; create it first"
-        )
-    return target
+    from rulesbook.sweeps.output import check_output
+
+    return check_output(path, (".png", ".svg"), "plot")

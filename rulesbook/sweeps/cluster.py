@@ -16,10 +16,12 @@ Example:
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import importlib
 import re
 import socket
+import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
@@ -84,12 +86,42 @@ def connect(scheduler: Any) -> tuple[Any, bool]:
             ) from None
     dist = _distributed()
     left = max(1.0, CONNECT_SECONDS - (time.monotonic() - started))
+    problem = _probe(scheduler, left)
+    if problem is not None:
+        raise InputError("scheduler", f"no Dask scheduler answers at {quote(scheduler)} ({problem})")
     try:
-        return dist.Client(scheduler, timeout=f"{left:.1f}s", set_as_default=False), True
-    except (OSError, TimeoutError, ValueError) as exc:
+        return dist.Client(scheduler, timeout=f"{max(1.0, left):.1f}s", set_as_default=False), True
+    except (OSError, TimeoutError) as exc:
         raise InputError(
             "scheduler", f"no Dask scheduler answers at {quote(scheduler)} ({type(exc).__name__})"
         ) from None
+
+
+def _probe(address: str, seconds: float) -> str | None:
+    """``None`` when a Dask scheduler at ``address`` completes Dask's handshake within ``seconds``,
+    else what went wrong in a few words. It runs in a thread of its own with its own event loop
+    (a notebook's loop is already running), so a server that answers but speaks no Dask, or never
+    finishes the handshake, is refused on time; no Dask client is made for it."""
+    comm: Any = importlib.import_module("distributed.comm")
+    found: list[str | None] = []
+
+    async def handshake() -> None:
+        link = await comm.connect(address, timeout=seconds)
+        await link.close()
+
+    def run() -> None:
+        try:
+            asyncio.run(asyncio.wait_for(handshake(), seconds))
+            found.append(None)
+        except (OSError, TimeoutError):
+            found.append("no answer")
+        except BaseException as exc:  # anything else: not a Dask scheduler at all
+            found.append(f"{type(exc).__name__}: not a Dask scheduler")
+
+    thread = threading.Thread(target=run, name="rulesbook-dask-probe", daemon=True)
+    thread.start()
+    thread.join(seconds + 0.5)
+    return found[0] if found else "no answer in time"
 
 
 def _workers(client: Any) -> int:

@@ -47,6 +47,7 @@ __all__ = [
     "SIDECAR",
     "check_output",
     "export",
+    "named",
     "provenance",
     "read_table",
     "sidecar_of",
@@ -86,13 +87,23 @@ def provenance(table: pd.DataFrame, command: str = "", **extra: Any) -> dict[str
     return out | extra
 
 
+def named(path: str | Path) -> str:
+    """A path as the user gave it, quoted for a message; a long one keeps its end (the file name).
+
+    >>> named("out/break.csv"), named("/a" * 40)
+    ("'out/break.csv'", "'…/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a'")
+    """
+    text = str(path)
+    return quote(text if len(text) <= 60 else "…" + text[-59:])
+
+
 def check_output(path: str | Path, suffixes: tuple[str, ...], field: str = "output") -> Path:
     """Check an output path before any work: the suffix, an existing folder, not a folder itself.
 
     Named in errors as it was given. A device (``/dev/null``) is accepted whatever its name.
     """
     target = Path(path)
-    given = quote(str(path))
+    given = named(path)
     try:
         mode = target.stat().st_mode
     except OSError:
@@ -105,9 +116,9 @@ def check_output(path: str | Path, suffixes: tuple[str, ...], field: str = "outp
         raise InputError(field, f"{given}: expected a {' or '.join(suffixes)} file name")
     folder = target.parent
     if not folder.is_dir():
-        raise InputError(field, f"{given}: the folder {quote(str(folder))} does not exist; create it first")
+        raise InputError(field, f"{given}: the folder {named(folder)} does not exist; create it first")
     if not os.access(folder, os.W_OK):
-        raise InputError(field, f"{given}: the folder {quote(str(folder))} is not writable")
+        raise InputError(field, f"{given}: the folder {named(folder)} is not writable")
     return target
 
 
@@ -128,7 +139,7 @@ def write_file(path: str | Path, write: Callable[[Path], None], field: str = "ou
         if not special:
             tmp.unlink(missing_ok=True)
         reason = exc.strerror or type(exc).__name__
-        raise InputError(field, f"cannot write {quote(str(path))} ({reason.lower()})") from None
+        raise InputError(field, f"cannot write {named(path)} ({reason.lower()})") from None
     return target
 
 
@@ -178,7 +189,7 @@ def read_table(path: str | Path) -> pd.DataFrame:
 
     source = Path(path)
     if not source.is_file():
-        raise InputError("table", f"{quote(str(path))}: no such file")
+        raise InputError("table", f"{named(path)}: no such file")
     meta: Any = {}
     if source.suffix.lower() == ".parquet":
         _, pq = _pyarrow()
@@ -198,6 +209,6 @@ def read_table(path: str | Path) -> pd.DataFrame:
             except DataFileError as exc:
                 raise InputError("table", str(exc)) from None
     else:
-        raise InputError("table", f"{quote(str(path))}: expected a .csv or .parquet file")
+        raise InputError("table", f"{named(path)}: expected a .csv or .parquet file")
     table.attrs["provenance"] = meta if isinstance(meta, dict) else {}
     return table

@@ -17,6 +17,7 @@ Example:
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import importlib
 import json
 import math
@@ -31,7 +32,7 @@ from rulesbook.data import LIMITS, DataFileError, load_data_text
 from rulesbook.errors import InputError, RulesbookError, quote
 from rulesbook.registry import registry
 from rulesbook.sweeps.budget import Budget, check_budget, duration, estimate
-from rulesbook.sweeps.cluster import OnLost, run_dask
+from rulesbook.sweeps.cluster import OnLost, connect, run_dask
 from rulesbook.sweeps.plan import SweepPlan, evaluate, frame, plan_sweep
 from rulesbook.variants import VariantLike
 
@@ -177,7 +178,7 @@ def run_plan(
     checkpoint: str | Path | None = None,
     restart: bool = False,
     progress: Progress = True,
-    progress_every: float = PROGRESS_EVERY,
+    progress_every: float | None = None,
     notify: Callable[[str], None] | None = None,
     on_lost_workers: OnLost = "wait",
     lost_grace: float | None = None,
@@ -191,7 +192,8 @@ def run_plan(
     ``auto`` (Dask when a scheduler is given, else processes for grids of 200 points or more,
     else serial). ``checkpoint``: a ``.jsonl`` file finished rows are appended to and resumed
     from (``restart=True`` deletes it first). ``progress``: a bar (``True``/``"bar"``, tqdm) or
-    a line through ``notify`` every ``progress_every`` seconds (``"lines"``). ``notify`` hears
+    a line through ``notify`` every ``progress_every`` seconds (``"lines"``; default
+    :data:`PROGRESS_EVERY`). ``notify`` hears
     one-line notes (the estimate, "resuming from N rows", lost workers); ``on_lost_workers``:
     ``wait`` or ``stop`` when a Dask cluster has no worker left (``lost_grace`` seconds).
     ``on_rows`` is called with the number of rows finished so far (tests use it).
@@ -207,6 +209,9 @@ def run_plan(
         raise InputError(
             "scheduler", "the dask executor needs a scheduler address such as tcp://127.0.0.1:8786"
         )
+    client, own_client = (
+        connect(scheduler) if executor == "dask" else (None, False)
+    )  # refused before any work
     n_workers = max(1, workers or (os.cpu_count() or 1))
     fingerprint = plan.fingerprint()
     ckpt = Path(checkpoint) if checkpoint is not None else None
@@ -233,7 +238,8 @@ def run_plan(
             for i, row in rows.items():
                 handle.write(json.dumps({"i": i, "row": row}) + "\n")
         handle.flush()
-    bar = _progress(total, len(rows), progress, say, progress_every)
+    every = PROGRESS_EVERY if progress_every is None else progress_every
+    bar = _progress(total, len(rows), progress, say, every)
 
     def done(finished: Rows) -> None:
         for i, row in finished:
@@ -264,7 +270,7 @@ def run_plan(
                 run_dask(
                     plan.calc_id,
                     chunks,
-                    scheduler,
+                    client,
                     done,
                     on_lost=on_lost_workers,
                     notify=say,
@@ -283,6 +289,9 @@ def run_plan(
         bar.close()
         if handle is not None:
             handle.close()
+        if own_client and client is not None:
+            with contextlib.suppress(Exception):  # the cluster may be gone
+                client.close(timeout=2)
     return frame(calc, plan, rows)
 
 

@@ -336,10 +336,9 @@ def sensitivity(
                 )
             )
         if not declared and all(m.change == 0 for m in found):
-            why = "none of its rules" if found else "no move"
-            unaffected.append(
-                (kind, name, label, f"{rule} is {why} of this calculator's; no move changes it")
-            )
+            whose = "its rule" if kind == "parameter" else "its register entry"
+            why = f"{whose} {rule} is not one of this calculator's, and no move changes the answer"
+            unaffected.append((kind, name, label, why))
             return
         moves.extend(found)
 
