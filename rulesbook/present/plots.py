@@ -173,10 +173,18 @@ def _warn(fig: Figure, warnings: Sequence[str]) -> None:
         )
 
 
+def _tick(value: float, points: bool) -> str:
+    """A tick of a probability axis: ``40%``, or for a difference ``+20 pts``, ``0 pts``, ``−20 pts``."""
+    if not points:
+        return f"{value * 100:.0f}%"
+    shown = round(value * 100)
+    return "0 pts" if shown == 0 else f"{shown:+d} pts".replace("-", "−")
+
+
 def _percent_axis(ax: Axes, axis: str = "y", *, points: bool = False) -> None:
     from matplotlib.ticker import FuncFormatter
 
-    fmt = FuncFormatter(lambda v, _pos: f"{v * 100:+.0f} pts" if points else f"{v * 100:.0f}%")
+    fmt = FuncFormatter(lambda v, _pos: _tick(v, points))
     (ax.yaxis if axis == "y" else ax.xaxis).set_major_formatter(fmt)
 
 
@@ -204,7 +212,13 @@ def _plot_series(ax: Axes, series: Sequence[Series], styles: Sequence[dict[str, 
         ys = [math.nan if y is None else y for y in s.ys]
         ax.plot(xs, ys, label=s.label, linewidth=1.8, markersize=5, **style)
     if not numeric:
-        ax.set_xticks(range(len(order)), [str(x) for x in order])
+        long = max((len(str(x)) for x in order), default=0) * len(order) > 40
+        ax.set_xticks(
+            range(len(order)),
+            [str(x) for x in order],
+            rotation=30 if long else 0,
+            ha="right" if long else "center",
+        )
     ax.grid(alpha=0.3)
 
 
@@ -298,9 +312,8 @@ def heatmap_figure(
         if percent_scale:
             from matplotlib.ticker import FuncFormatter
 
-            bar.formatter = FuncFormatter(
-                (lambda v, _p: f"{v * 100:+.0f} pts") if grid.diverging else (lambda v, _p: f"{v * 100:.0f}%")
-            )
+            diverging = grid.diverging
+            bar.formatter = FuncFormatter(lambda v, _p, d=diverging: _tick(v, d))
             bar.update_ticks()
     fig.suptitle(title)
     _warn(fig, warnings)
@@ -325,7 +338,7 @@ def tornado_figure(
     looks = {
         "lower": (styles[0]["color"], "", "one step lower"),
         "higher": (styles[1]["color"], "//", "one step higher"),
-        "other": ("#7f7f7f", "..", "another reading"),
+        "other": ("#7f7f7f", "..", "another value or reading"),
     }
     seen: set[str] = set()
     for y, bar in enumerate(reversed(bars)):
@@ -355,7 +368,19 @@ def tornado_figure(
         _percent_axis(ax, "x", points=True)
     ax.margins(x=0.3)
     ax.grid(axis="x", alpha=0.3)
-    _legend_outside(ax)
+    handles, names = ax.get_legend_handles_labels()
+    order = [looks[k][2] for k in ("lower", "higher", "other")]
+    pairs = sorted(zip(names, handles, strict=True), key=lambda p: order.index(p[0]))
+    if pairs:
+        ax.legend(
+            [h for _, h in pairs],
+            [n for n, _ in pairs],
+            loc="upper left",
+            bbox_to_anchor=(1.02, 1.0),
+            borderaxespad=0.0,
+            fontsize="small",
+            frameon=False,
+        )
     fig.suptitle(title)
     _warn(fig, warnings)
     return fig

@@ -63,7 +63,8 @@ def build(open_file: Opener, notebooks: Sequence[str]) -> list[str]:
     write(
         "SUMMARY.md",
         summary_extra(summary_nav(list(notebooks)))
-        + "* [Designer what-ifs: variants](variants.md)\n* [Sweeps](sweeps.md)\n",
+        + "* [Designer what-ifs: variants](variants.md)\n* [Sweeps](sweeps.md)\n"
+        + "* [Designer analysis](designing.md)\n",
     )
     write("javascripts/search-hits-data.js", search_hits_script(static_build()))  # IDs, terms -> pages
     write(LIVE_INDEX_PAGE, live_index_page())  # every live calculator and app

@@ -53,7 +53,8 @@ def special_apps() -> dict[str, tuple[str, str]]:
 def widget_call(source: str) -> tuple[str, dict[str, Any]] | None:
     """The calculator ID and constant keyword values of a cell's widget call, if any.
 
-    ``calculator_widget("id", key=value, ...)`` gives the ID and the constant keywords; a special
+    ``calculator_widget("id", key=value, ...)`` gives the ID and the constant keywords (the
+    compared variant, ``compare_with``, is not an input and is left out); a special
     app factory (``ipy_tracker()``) gives the calculator to try instead and no values.
 
     >>> widget_call("ipy_tracker()")
@@ -76,7 +77,7 @@ def widget_call(source: str) -> tuple[str, dict[str, Any]] | None:
             values = {
                 kw.arg: kw.value.value
                 for kw in node.keywords
-                if kw.arg is not None and isinstance(kw.value, ast.Constant)
+                if kw.arg is not None and kw.arg != "compare_with" and isinstance(kw.value, ast.Constant)
             }
             return str(node.args[0].value), values
     return None

@@ -17,7 +17,8 @@ List and table results are left out (run the calculator at a point to see them).
 * :mod:`~rulesbook.sweeps.output` — CSV and Parquet with their provenance (the command and every
   variant's definition), read back by :func:`read_table`;
 * :mod:`~rulesbook.sweeps.plot` — designer-readable figures; :mod:`~rulesbook.sweeps.matrix` —
-  balance tables (two inputs against each other, annotated, and the difference a variant makes).
+  balance tables (two inputs against each other, annotated, and the difference a variant makes);
+  :mod:`~rulesbook.sweeps.solve` — goal seek (the smallest value of one key that meets a target).
 
 Example:
     >>> table = sweep("scrollhammer.panic-test", {"ld": "6..8", "modifier": "0,-1"}, executor="serial")
@@ -32,6 +33,7 @@ from rulesbook.sweeps.output import export, read_table
 from rulesbook.sweeps.plan import PARAMETER_PREFIX, Axis, SweepPlan, parse_axes, plan_sweep
 from rulesbook.sweeps.plot import plot_sweep
 from rulesbook.sweeps.run import Executor, SweepInterrupted, run_plan, sweep
+from rulesbook.sweeps.solve import Solution, solve
 
 __all__ = [
     "PARAMETER_PREFIX",
@@ -40,6 +42,7 @@ __all__ = [
     "Budget",
     "Estimate",
     "Executor",
+    "Solution",
     "SweepInterrupted",
     "SweepPlan",
     "SweepTooLarge",
@@ -52,5 +55,6 @@ __all__ = [
     "plot_sweep",
     "read_table",
     "run_plan",
+    "solve",
     "sweep",
 ]

@@ -95,7 +95,9 @@ def plot_sweep(
     x = x or (axes_keys[0] if axes_keys else None)
     if x is None or x not in table or x not in axes_keys:
         raise InputError("x", f"expected a swept column; allowed: {', '.join(axes_keys) or 'none'}")
-    others = [a for a in axes_keys if a != x]
+    varying = [a for a in axes_keys if a in table and table[a].nunique(dropna=False) > 1]
+    others = [a for a in varying if a != x]
+    fixed = [a for a in axes_keys if a not in varying and a != x and a in table and len(table)]
     kind = kind or ("heatmap" if others else "line")
     if kind == "heatmap" and not others:
         raise InputError("kind", "a heatmap needs two swept axes; use kind=line")
@@ -103,6 +105,8 @@ def plot_sweep(
     titles = variant_titles(table)
     warnings = sweep_warnings(table, y)
     heading = title or f"{calc.title}: {output_label(calc, y)}"
+    if fixed and not title:
+        heading += "\n" + ", ".join(f"{key_label(calc, a)} {table[a].iloc[0]}" for a in fixed)
     data = table.assign(_y=_numeric(table, y))
     xs = _numeric(table, x)
     data["_x"] = xs if not xs.isna().any() else table[x]

@@ -31,11 +31,13 @@ from rulesbook.variants.model import (
     variants_for_system,
 )
 from rulesbook.variants.parameters import parameter_catalogue, parameter_lines, rule_parameters
+from rulesbook.variants.sensitivity import Sensitivity, sensitivity
 
 __all__ = [
     "BASELINE",
     "VARIANT_KEYS",
     "Comparison",
+    "Sensitivity",
     "Variant",
     "VariantLike",
     "choice_keys",
@@ -49,6 +51,7 @@ __all__ = [
     "rule_parameters",
     "run_assignments",
     "run_with_variant",
+    "sensitivity",
     "shipped_variants",
     "user_variants",
     "validate_with",

@@ -204,12 +204,13 @@ class Sensitivity:
             f"{self.calc.title} [{self.calc.id}]{under}" + (f" at {fixed}" if fixed else ""),
             f"{output_label(self.calc, self.output)}: {self._value(self.baseline, self.baseline_exact)}",
             "",
-            "  change                       move",
         ]
-        for m in self.moves:
-            change = m.error or self._value(m.change, m.change_exact, signed=True)
+        changes = [m.error or self._value(m.change, m.change_exact, signed=True) for m in self.moves]
+        width = max([len("change"), *(len(c) for c in changes if len(c) <= 40)])
+        lines.append(f"  {'change':<{width}}  move")
+        for m, change in zip(self.moves, changes, strict=True):
             note = "" if m.declared else "  (a rule it does not declare)"
-            lines.append(f"  {change:<28} {m.label}: {m.before} → {m.after}{note}")
+            lines.append(f"  {change:<{width}}  {m.label}: {m.before} → {m.after}{note}")
         if self.unaffected:
             lines += ["", "Cannot affect this answer:"]
             lines += [f"  {label} ({kind} {key}): {why}" for kind, key, label, why in self.unaffected]
