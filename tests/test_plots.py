@@ -82,3 +82,12 @@ def test_plotting_never_switches_the_global_backend() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
     )
     assert out.stdout.strip() == "svg"
+
+
+def test_titles_are_shown_as_written(tmp_path: Path) -> None:
+    """A dollar sign in a title is text, not matplotlib's math (which would fail to draw)."""
+    fig = line_figure(
+        [Series("Costs $5 and $x^$", (1, 2), (0.1, 0.2))], x_label="$", y_label="y", title="$a_$ rule"
+    )
+    svg = save_figure(fig, tmp_path / "d.svg").read_text(encoding="utf-8")
+    assert "Costs $5 and $x^$" in svg and "$a_$ rule" in svg

@@ -190,7 +190,7 @@ def sweep_cmd(
         plot_sweep,
         run_plan,
     )
-    from rulesbook.sweeps.output import check_output, export, write_file
+    from rulesbook.sweeps.output import check_output, export, is_special, write_file
     from rulesbook.sweeps.plot import sweep_warnings
 
     try:
@@ -205,9 +205,7 @@ def sweep_cmd(
     except InputError as exc:
         fail(str(exc))
     outputs = [str(p) for p in (csv_path, parquet_path) if p]
-    regular = [
-        p for p, target in zip(outputs, checked, strict=True) if not target.exists() or target.is_file()
-    ]
+    regular = [p for p, target in zip(outputs, checked, strict=True) if not is_special(target)]
     checkpoint = Path(regular[0] + ".partial.jsonl") if regular else None
     executor: Executor = "serial" if serial else ("dask" if scheduler else "auto")
     terminal = sys.stderr.isatty()

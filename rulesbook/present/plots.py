@@ -165,6 +165,16 @@ def _figure(width: float, height: float) -> Figure:
     return Figure(figsize=(width, height), layout="constrained")
 
 
+def _literal(fig: Figure) -> Figure:
+    """Every text of the figure shown as written: a ``$`` in a variant's title is a dollar sign,
+    never the start of a formula (matplotlib's math text)."""
+    from matplotlib.text import Text
+
+    for text in fig.findobj(Text):
+        text.set_parse_math(False)
+    return fig
+
+
 def _warn(fig: Figure, warnings: Sequence[str]) -> None:
     """The warnings under the figure, in red, one line each."""
     if warnings:
@@ -256,7 +266,7 @@ def line_figure(
     axes[-1].set_xlabel(x_label)
     fig.suptitle(title)
     _warn(fig, warnings)
-    return fig
+    return _literal(fig)
 
 
 def heatmap_figure(
@@ -317,7 +327,7 @@ def heatmap_figure(
             bar.update_ticks()
     fig.suptitle(title)
     _warn(fig, warnings)
-    return fig
+    return _literal(fig)
 
 
 def tornado_figure(
@@ -383,7 +393,7 @@ def tornado_figure(
         )
     fig.suptitle(title)
     _warn(fig, warnings)
-    return fig
+    return _literal(fig)
 
 
 def save_figure(fig: Figure, path: str | Path, fmt: str | None = None) -> Path:

@@ -27,6 +27,7 @@ Example:
 
 from __future__ import annotations
 
+import errno
 import importlib
 import json
 import os
@@ -47,6 +48,7 @@ __all__ = [
     "SIDECAR",
     "check_output",
     "export",
+    "is_special",
     "named",
     "provenance",
     "read_table",
@@ -90,8 +92,8 @@ def provenance(table: pd.DataFrame, command: str = "", **extra: Any) -> dict[str
 def named(path: str | Path) -> str:
     """A path as the user gave it, quoted for a message; a long one keeps its end (the file name).
 
-    >>> named("out/break.csv"), named("/a" * 40)
-    ("'out/break.csv'", "'…/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a'")
+    >>> named("out/break.csv"), named("/tables" * 12 + "/break.csv")
+    ("'out/break.csv'", "'…/tables/tables/tables/tables/tables/tables/tables/break.csv'")
     """
     text = str(path)
     return quote(text if len(text) <= 60 else "…" + text[-59:])
@@ -106,7 +108,9 @@ def check_output(path: str | Path, suffixes: tuple[str, ...], field: str = "outp
     given = named(path)
     try:
         mode = target.stat().st_mode
-    except OSError:
+    except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:
+            raise InputError(field, f"{given}: the file name is too long") from None
         mode = 0
     if stat.S_ISDIR(mode):
         raise InputError(field, f"{given} is a folder; give a file name ending in {' or '.join(suffixes)}")
@@ -122,14 +126,24 @@ def check_output(path: str | Path, suffixes: tuple[str, ...], field: str = "outp
     return target
 
 
+def is_special(path: str | Path) -> bool:
+    """Whether ``path`` is a device, a pipe or a socket (written to directly, never replaced).
+
+    >>> is_special("/dev/null"), is_special("no/such/file.csv")
+    (True, False)
+    """
+    try:
+        mode = Path(path).stat().st_mode
+    except OSError:
+        return False
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
+
+
 def write_file(path: str | Path, write: Callable[[Path], None], field: str = "output") -> Path:
     """Write a file through ``write(target)``: to a temporary name then renamed for a regular
     file (a finished file or none), directly for a device or pipe. Any failure is one line."""
     target = Path(path)
-    try:
-        special = target.exists() and not target.is_file()
-    except OSError:
-        special = False
+    special = is_special(target)
     tmp = target if special else target.with_name(f".{target.name}.tmp")
     try:
         write(tmp)
@@ -151,7 +165,7 @@ def export(table: pd.DataFrame, path: str | Path, *, command: str = "", **extra:
     if target.suffix.lower() == ".parquet":
         return write_file(path, lambda tmp: _parquet(table, tmp, meta))
     write_file(path, lambda tmp: table.to_csv(tmp, index=False))
-    if target.is_file():  # a device gets no sidecar
+    if not is_special(target):  # a device gets no sidecar
         write_file(sidecar_of(path), lambda tmp: _text(tmp, dump_yaml(meta)))
     return target
 

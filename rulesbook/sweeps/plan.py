@@ -42,6 +42,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
 __all__ = [
+    "MAX_VALUES",
     "PARAMETER_PREFIX",
     "Axis",
     "SweepPlan",
@@ -56,6 +57,8 @@ __all__ = [
 
 PARAMETER_PREFIX = "parameter."
 """An axis over a rule parameter is written ``parameter.KEY``."""
+MAX_VALUES = 100_000
+"""Most values one axis may have (checked before a range is written out)."""
 _RANGE = re.compile(r"^\s*([+-]?\d{1,9})\s*\.\.\s*([+-]?\d{1,9})\s*$")
 
 
@@ -150,12 +153,16 @@ def axis_values(calc: Calculator, key: str, text: Any) -> tuple[str, ...]:
             lo, hi = int(match[1]), int(match[2])
             if hi < lo:
                 raise InputError(key, f"empty range {quote(raw)}; write low..high")
+            if hi - lo >= MAX_VALUES:
+                raise InputError(key, f"a range of at most {MAX_VALUES:,} values, got {hi - lo + 1:,}")
             words = [str(v) for v in range(lo, hi + 1)]
         else:
             sep = "|" if _is_list_input(calc, key) else ","
             words = [w.strip() for w in raw.split(sep)] if sep in raw else [raw.strip()]
     if not words:
         raise InputError(key, "no values to sweep")
+    if len(words) > MAX_VALUES:
+        raise InputError(key, f"at most {MAX_VALUES:,} values, got {len(words):,}")
     if len(set(words)) != len(words):
         raise InputError(key, "a value is given twice")
     for word in words:

@@ -87,7 +87,7 @@ def parse_condition(calc: Calculator, text: str) -> Condition:
         allowed = ", ".join(keys) or "none"
         hint = did_you_mean(key, keys) or ";"
         raise InputError("condition", f"unknown output {quote(key)}{hint} allowed: {allowed}")
-    if not _NUMBER.match(raw):
+    if len(raw) > 40 or not _NUMBER.match(raw):
         raise InputError(
             "condition", f"expected a number, a fraction or a percentage as the target, got {quote(raw)}"
         )
