@@ -168,3 +168,36 @@ def test_bad_matrices_are_one_line_and_exit_2(args: list[str], message: str) -> 
     assert out.exit_code == 2
     assert out.stderr.startswith(f"rulesbook: error: {message}"), out.stderr
     assert out.stderr.count("\n") == 1
+
+
+def cli_words(inputs: dict[str, str]) -> list[str]:
+    return [f"{k}={v}" for k, v in inputs.items()]
+
+
+@pytest.mark.parametrize(
+    ("calc_id", "rows", "cols", "inputs", "output", "variant"), CASES, ids=[c[0] for c in CASES]
+)
+def test_every_system_on_the_command_line_csv_json_and_plot(
+    tmp_path: Path,
+    calc_id: str,
+    rows: Any,
+    cols: Any,
+    inputs: dict[str, str],
+    output: str,
+    variant: str | None,
+) -> None:
+    calc = registry().calculator(calc_id)
+    args = ["matrix", calc_id, f"rows={rows[0]}:{rows[1]}", f"cols={cols[0]}:{cols[1]}", *cli_words(inputs)]
+    args += ["--output", output, *(["--variant", variant] if variant else [])]
+    csv, svg = tmp_path / "m.csv", tmp_path / "m.svg"
+    out = invoke(*args, "--csv", str(csv), "--plot", str(svg), "--json")
+    assert out.exit_code == 0, out.stderr
+    data = json.loads(out.stdout)
+    table = balance_table(calc_id, rows, cols, inputs, variant=variant, output=output)
+    assert [[c["exact"] for c in row] for row in data["baseline"]] == table.exact()
+    back = read_table(csv)
+    assert back[f"{output}_exact"].tolist() == [e for row in table.exact() for e in row]
+    text = svg.read_text(encoding="utf-8")
+    label = next(o.label for o in calc.outputs if o.key == output)
+    for word in (label, calc.input(rows[0]).title, calc.input(cols[0]).title, "Published rules"):
+        assert word.replace("&", "&amp;") in text, word

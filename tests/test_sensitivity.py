@@ -174,3 +174,20 @@ def test_bad_sensitivity_is_one_line_and_exit_2(args: list[str], message: str) -
     assert out.exit_code == 2
     assert out.stderr.startswith(f"rulesbook: error: {message}"), out.stderr
     assert out.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(("calc_id", "inputs", "output"), CASES, ids=[c[0] for c in CASES])
+def test_every_system_on_the_command_line_csv_json_and_tornado(
+    tmp_path: Path, calc_id: str, inputs: dict[str, str], output: str
+) -> None:
+    calc = registry().calculator(calc_id)
+    csv, png = tmp_path / "s.csv", tmp_path / "s.png"
+    args = ["sensitivity", calc_id, *(f"{k}={v}" for k, v in inputs.items()), "--output", output]
+    out = invoke(*args, "--csv", str(csv), "--plot", str(png), "--json")
+    assert out.exit_code == 0, out.stderr
+    data = json.loads(out.stdout)
+    found = sensitivity(calc_id, inputs, output=output)
+    assert [m["change_exact"] for m in data["moves"]] == [m.change_exact for m in found.moves]
+    assert data["output"]["label"] == next(o.label for o in calc.outputs if o.key == output)
+    assert read_table(csv)["change_exact"].tolist() == [m.change_exact for m in found.moves]
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 10_000

@@ -9,6 +9,9 @@ the full definition of every variant (each one a variant document that loads bac
 * a **CSV** file stays a plain table any spreadsheet opens; its provenance is the sidecar file
   ``NAME.csv.provenance.yaml`` written beside it.
 
+A Python variant that replaces a calculator's function is code, not data: its definition names the
+function (``functions: {calculator: module.function}``), which cannot be loaded back from a file.
+
 :func:`read_table` reads either back with its provenance in ``table.attrs["provenance"]``.
 
 Writing is safe: a regular file is written to a temporary name and renamed, so there is a
@@ -85,7 +88,10 @@ def provenance(table: pd.DataFrame, command: str = "", **extra: Any) -> dict[str
     for key in ("kind", "axes", "inputs", "output"):
         if key in attrs:
             out[key] = attrs[key]
-    out["variants"] = {v["name"]: v["definition"] for v in attrs.get("variants", [])}
+    out["variants"] = {
+        v["name"]: {**v["definition"], **({"functions": v["functions"]} if v.get("functions") else {})}
+        for v in attrs.get("variants", [])
+    }
     return out | extra
 
 

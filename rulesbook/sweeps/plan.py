@@ -306,7 +306,16 @@ def frame(calc: Calculator, plan: SweepPlan, rows: Mapping[int, dict[str, Any]])
     table.attrs["axes"] = [a.key for a in plan.axes]
     table.attrs["outputs"] = [o.key for o in calc.outputs if o.kind not in ("table", "list")]
     table.attrs["variants"] = [
-        {"name": v.name, "title": v.title, "definition": v.to_mapping(), "reaches": reaches(calc, v)}
+        {
+            "name": v.name,
+            "title": v.title,
+            "definition": v.to_mapping(),
+            "functions": {
+                k: f"{getattr(f, '__module__', '?')}.{getattr(f, '__qualname__', '?')}"
+                for k, f in v.functions
+            },
+            "reaches": reaches(calc, v),
+        }
         for v in plan.variants
         if v is not None
     ]
