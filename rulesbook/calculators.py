@@ -134,15 +134,18 @@ class ChoiceSet(Protocol):
 
 
 type ComputeFn = Callable[..., CalcResult]
-type CheckFn = Callable[[Mapping[str, Any]], None]
+type CheckFn = Callable[[Mapping[str, Any], Any], None]
+"""A cross-field check: ``check(values, choices)`` with the validated inputs and the choice set
+the calculator will compute with (a variant's, when one is given; ``None`` for a calculator that
+declares no choices), raising :class:`~rulesbook.errors.InputError`."""
 type FastFn = Callable[["Calculator", dict[str, Any]], CalcResult | None]
+"""A shortcut for the commonest small inputs: given the calculator and inputs whose fields are
+validated (the cross-field check not yet run), the result :meth:`Calculator.run` would give, or
+``None`` when the inputs are outside its domain (then the general path runs)."""
 type CostFn = Callable[[Mapping[str, Any], Any], float]
 """A calculator's cost model: the predicted seconds of one answer, from its validated inputs and
 the choice set it runs with (the system's own or a variant's), without computing it. Sweeps
 budget their work with it before starting (:mod:`rulesbook.sweeps.budget`)."""
-"""A shortcut for the commonest small inputs: given the calculator and inputs whose fields are
-validated (the cross-field check not yet run), the result :meth:`Calculator.run` would give, or
-``None`` when the inputs are outside its domain (then the general path runs)."""
 
 
 _UNCHECKED: Any = object()
@@ -191,6 +194,9 @@ class Calculator:
     fast: tuple[ComputeFn, FastFn] | None = field(default=None, repr=False)
     """(the compute function it stands in for, the shortcut): used by :meth:`run` only while
     :attr:`compute` is that function (a variant that replaces it runs the general path)."""
+    insensitive: tuple[tuple[str, str], ...] = ()
+    """(parameter key, why): parameters of the rules it names that cannot change its answer
+    (``tests/test_variant_reach.py`` checks both ways)."""
     cost: CostFn | None = field(default=None, repr=False)
     """The cost model, if the calculator has one (see :data:`CostFn`)."""
 
@@ -254,8 +260,22 @@ class Calculator:
         """
         out = self._fields(values, choices)
         if self.check is not None:
-            self.check(MappingProxyType(out))
+            self.check(MappingProxyType(out), self.choices_for(out, choices))
         return out
+
+    def choices_for(self, checked: Mapping[str, Any], choices: ChoiceSet | None = None) -> Any:
+        """The choice set to compute ``checked`` with: ``choices`` (a variant's) or the system's,
+        with the readings the reading inputs picked (``None`` without declared choices).
+
+        >>> from rulesbook.registry import registry
+        >>> calc = registry().calculator("scrollhammer.morale-check")
+        >>> calc.choices_for(calc.validate({"ld": 7, "ld_bounds": "max-10"})).readings.ld_bounds
+        'max-10'
+        """
+        if self.choices is None:
+            return None
+        base = choices if choices is not None else self.choices
+        return base.replace(readings={k: checked[k] for k in self.reading_keys})
 
     def _fields(self, values: Mapping[str, Any], choices: ChoiceSet | None = None) -> dict[str, Any]:
         """:meth:`validate` without the cross-field check."""
@@ -347,7 +367,7 @@ class Calculator:
         if result is not None:
             return result
         if self.check is not None:
-            self.check(MappingProxyType(checked))
+            self.check(MappingProxyType(checked), self.choices_for(checked))
         return self.run_validated(checked)
 
     __call__ = run
@@ -364,8 +384,7 @@ class Calculator:
             return dict(checked)
         readings = self._reading_set  # type: ignore[attr-defined]
         args = {k: v for k, v in checked.items() if k not in readings}
-        base = choices if choices is not None else self.choices
-        args["choices"] = base.replace(readings={k: checked[k] for k in self.reading_keys})
+        args["choices"] = self.choices_for(checked, choices)
         return args
 
     def run_validated(self, checked: Mapping[str, Any], choices: ChoiceSet | None = None) -> CalcResult:
@@ -463,6 +482,7 @@ def calculator(
     cacheable: bool = True,
     choices: ChoiceSet | None = None,
     fast: FastFn | None = None,
+    insensitive: Mapping[str, str] | None = None,
     cost: CostFn | None = None,
 ) -> Callable[[ComputeFn], Calculator]:
     """Declare a calculator around a pure compute function.
@@ -472,7 +492,9 @@ def calculator(
     ``choices`` with the readings its inputs picked; it returns a
     :class:`~rulesbook.results.CalcResult` of exact values. The decorator only builds the
     :class:`Calculator` (``fast``: an optional shortcut for small inputs, see :data:`FastFn`
-    and docs/developing.md; ``cost``: an optional cost model, :data:`CostFn`); the system loader registers the calculators a system's modules define
+    and docs/developing.md; ``insensitive``: parameter key -> why that parameter of a rule it
+    names cannot change its answer; ``cost``: an optional cost model, :data:`CostFn`); the system
+    loader registers the calculators a system's modules define
     (:class:`rulesbook.registry.SystemPackage`). See
     ``rulesbook/systems/scrollhammer/calculators.py`` for a complete worked example.
     """
@@ -494,6 +516,7 @@ def calculator(
             cacheable=cacheable,
             choices=choices,
             fast=None if fast is None else (func, fast),
+            insensitive=tuple((insensitive or {}).items()),
             cost=cost,
         )
         return calc

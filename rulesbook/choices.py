@@ -43,9 +43,19 @@ Example:
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import importlib.util
+import inspect
+import re
+import sys
+import types
 import typing
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+from types import ModuleType
 from typing import Any, ClassVar, Literal, Self, get_args, get_origin
 
 from rulesbook.dice import DiceExpr, parse_dice
@@ -58,6 +68,8 @@ __all__ = [
     "ReadingSpec",
     "Readings",
     "RuleChoices",
+    "RuleOverride",
+    "load_python_module",
     "parameter",
     "reading",
     "register_problems",
@@ -68,7 +80,7 @@ _MISSING = object()
 _PARAMETER = "rulesbook.parameter"
 _READING = "rulesbook.reading"
 
-type ParameterKind = Literal["int", "bool", "dice"]
+type ParameterKind = Literal["int", "bool", "dice", "fraction"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +103,8 @@ class ParameterSpec:
             return "true or false"
         if self.kind == "dice":
             return "a dice expression such as 3, D3, D6, 2D6, D6+3 or 2D6+1"
+        if self.kind == "fraction":
+            return f"a fraction from {self.minimum} to {self.maximum}, such as 1/2 or 1/3"
         return f"an integer from {self.minimum} to {self.maximum}"
 
     def check(self, value: Any) -> Any:
@@ -100,6 +114,8 @@ class ParameterSpec:
             if self.minimum is not None and expr.minimum < self.minimum:
                 raise InputError(self.key, f"the dice can roll below {self.minimum}, got {expr}")
             return expr
+        if self.kind == "fraction":
+            return self._fraction(value)
         if self.kind == "bool":
             if isinstance(value, str) and value.strip().lower() in ("true", "false"):
                 return value.strip().lower() == "true"
@@ -115,6 +131,31 @@ class ParameterSpec:
         if not lo <= value <= hi:
             raise InputError(self.key, f"expected {self.allowed()}, got {value}")
         return value
+
+    def _fraction(self, value: Any) -> Fraction:
+        """A fraction parameter: ``1/3``, ``0.25``, ``25%`` or a Fraction, within the bounds."""
+        got = value
+        if isinstance(value, str):
+            text = value.strip()
+            try:
+                if text.endswith("%"):
+                    value = Fraction(text[:-1].strip()) / 100
+                elif _FRACTION_TEXT.match(text):
+                    value = Fraction(text)
+            except (ValueError, ZeroDivisionError):
+                pass
+        if isinstance(value, bool) or not isinstance(value, int | Fraction | float | str):
+            raise InputError(self.key, f"expected {self.allowed()}, got {_short(got)}")
+        if isinstance(value, float):
+            value = Fraction(value).limit_denominator(1000)
+        if isinstance(value, str):
+            raise InputError(self.key, f"expected {self.allowed()}, got {_short(got)}")
+        fraction = Fraction(value)
+        low = Fraction(self.minimum if self.minimum is not None else 0)
+        high = Fraction(self.maximum if self.maximum is not None else 1)
+        if not low <= fraction <= high:
+            raise InputError(self.key, f"expected {self.allowed()}, got {_short(got)}")
+        return fraction
 
     def format(self, value: Any) -> str:
         """The value as a designer writes it in YAML or on the command line."""
@@ -138,6 +179,9 @@ class ReadingSpec:
         if not isinstance(value, str) or value.strip() not in self.options:
             raise InputError(self.key, f"expected one of {', '.join(self.options)}, got {_short(value)}")
         return value.strip()
+
+
+_FRACTION_TEXT = re.compile(r"^[0-9]{1,6}(?:\s*/\s*[0-9]{1,6}|\.[0-9]{1,6})?$")
 
 
 def _short(value: Any) -> str:
@@ -186,7 +230,9 @@ def _kind(key: str, hint: Any) -> ParameterKind:
         return "int"
     if hint is DiceExpr:
         return "dice"
-    raise RulesbookError(f"parameter {key}: type {hint!r} is not int, bool or DiceExpr")
+    if hint is Fraction:
+        return "fraction"
+    raise RulesbookError(f"parameter {key}: type {hint!r} is not int, bool, Fraction or DiceExpr")
 
 
 class Parameters:
@@ -205,7 +251,7 @@ class Parameters:
                 if meta is None:
                     raise RulesbookError(f"{cls.__name__}.{f.name}: declare it with parameter(...)")
                 kind = _kind(f.name, hints[f.name])
-                if kind == "int" and (meta["minimum"] is None or meta["maximum"] is None):
+                if kind in ("int", "fraction") and (meta["minimum"] is None or meta["maximum"] is None):
                     raise RulesbookError(f"{cls.__name__}.{f.name}: an integer parameter needs bounds")
                 specs.append(ParameterSpec(key=f.name, kind=kind, default=f.default, **meta))
             cls._specs = tuple(specs)
@@ -318,43 +364,202 @@ class Readings:
 
 
 @dataclass(frozen=True, slots=True)
+class RuleOverride:
+    """Other code for one rule, carried by a choice set: a designer's Python variant.
+
+    Every function that executes the rule (``@implements(rule)`` with a ``choices`` parameter)
+    runs ``function`` instead when the choice set it is given carries this override, so every
+    calculator built on the rule — composite ones included — follows it. ``function`` takes the
+    published function's arguments (and, if it declares one, ``published``: the published
+    function itself). ``origin`` is ``(path of the .py file, function name)`` when it came from a
+    file: a worker process rebuilds it from there.
+    """
+
+    rule: str
+    function: Callable[..., Any] = dataclasses.field(compare=True)
+    origin: tuple[str, str] = ("", "")
+    target: str = ""
+    """The qualified name of the published function it replaces (``""``: every function of the
+    rule that takes the choice set — then ``function`` must accept each one's arguments)."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        if self.origin[0]:
+            return (_override_from_file, (self.rule, *self.origin, self.target))
+        return (RuleOverride, (self.rule, self.function, self.origin, self.target))
+
+    def replaces(self, published: Callable[..., Any]) -> bool:
+        """True when this override stands in for ``published``."""
+        return not self.target or self.target == getattr(published, "__qualname__", "")
+
+    @property
+    def where(self) -> str:
+        """Where the designer wrote it: ``file.py: function (line N)``."""
+        code = getattr(inspect.unwrap(self.function), "__code__", None)
+        name = getattr(self.function, "__qualname__", repr(self.function))
+        if code is None:
+            return name
+        return f"{Path(code.co_filename).name}: {name} (line {code.co_firstlineno})"
+
+    def call(self, published: Callable[..., Any], args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> Any:
+        """Run the override in place of ``published`` (given as ``published=`` when the override
+        declares that parameter). A mistake in it is one line naming its file, function and line;
+        a result of another type than the published function's is refused the same way."""
+        extra = {"published": published} if _takes_published(self.function) else {}
+        try:
+            result = self.function(*args, **kwargs, **extra)
+        except InputError:
+            raise
+        except Exception as exc:
+            raise InputError(
+                "variant", f"{self.where} failed for rule {self.rule}: {_user_frame(exc, self.function)}"
+            ) from None
+        expected = _return_type(published)
+        if expected is not None and not isinstance(result, expected):
+            names = " or ".join(t.__name__ for t in expected)
+            raise InputError(
+                "variant",
+                f"{self.where} returned {type(result).__name__} for rule {self.rule}; "
+                f"{getattr(published, '__qualname__', 'the rule')} returns {names}",
+            )
+        return result
+
+
+@cache
+def _takes_published(function: Callable[..., Any]) -> bool:
+    try:
+        return "published" in inspect.signature(function).parameters
+    except (TypeError, ValueError):  # pragma: no cover - a builtin
+        return False
+
+
+@cache
+def _return_type(function: Callable[..., Any]) -> tuple[type, ...] | None:
+    """The classes the published function says it returns (a union gives each of its members;
+    None when it names no plain class: ``Any``, a type variable, ``object``)."""
+    try:
+        hint = typing.get_type_hints(function).get("return")
+    except Exception:  # pragma: no cover - an annotation that does not resolve
+        return None
+    members = get_args(hint) if get_origin(hint) in (typing.Union, types.UnionType) else (hint,)
+    out = []
+    for member in members:
+        origin = get_origin(member) or member
+        if member is None or origin is type(None):
+            out.append(type(None))
+        elif isinstance(origin, type) and origin is not object:
+            out.append(origin)
+        else:
+            return None
+    return tuple(out) or None
+
+
+def _user_frame(exc: BaseException, function: Callable[..., Any]) -> str:
+    """``TypeError: … (line N)``: the exception and the line of the designer's file it came from."""
+    code = getattr(inspect.unwrap(function), "__code__", None)
+    line = None
+    tb = exc.__traceback__
+    while tb is not None:
+        if code is not None and tb.tb_frame.f_code.co_filename == code.co_filename:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    text = str(exc).splitlines()[0][:200] if str(exc) else ""
+    where = f" at line {line}" if line is not None else ""
+    return f"{type(exc).__name__}{': ' + text if text else ''}{where}"
+
+
+def _override_from_file(rule: str, path: str, name: str, target: str) -> RuleOverride:
+    """The override ``name`` of the Python variant file ``path`` (in another process)."""
+    module = load_python_module(path)
+    return RuleOverride(rule, getattr(module, name), (path, name), target)
+
+
+def load_python_module(path: str | Path) -> ModuleType:
+    """Run a designer's Python file (a Python variant) once per process and return it as a module.
+
+    Its module name is ``rulesbook_variant_<stem>_<hash of the path>``, kept in ``sys.modules``, so
+    its functions pickle by reference and a second load returns the same module. Only ever
+    called on a path the user named on their own machine (never on an upload).
+    """
+    file = Path(path).expanduser().resolve()
+    digest = hashlib.sha256(str(file).encode()).hexdigest()[:10]
+    name = f"rulesbook_variant_{re.sub(r'[^0-9a-zA-Z_]', '_', file.stem)}_{digest}"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, file)
+    if spec is None or spec.loader is None:
+        raise InputError("variant", f"{file.name}: not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module
+
+
+@dataclass(frozen=True, slots=True)
 class RuleChoices[P: Parameters, R: Readings]:
-    """One system's whole choice set: its rule parameters and its readings (immutable)."""
+    """One system's whole choice set: its rule parameters, its readings and any rule overrides
+    (immutable; ``overrides`` are :class:`RuleOverride`, at most one per rule)."""
 
     system: str
     parameters: P
     readings: R
+    overrides: tuple[RuleOverride, ...] = ()
     _hash: int = dataclasses.field(init=False, repr=False, compare=False, default=0)
+    _by_rule: Mapping[str, RuleOverride] = dataclasses.field(
+        init=False, repr=False, compare=False, default_factory=dict
+    )
 
     def __post_init__(self) -> None:
         # computed once: a choice set keys every cache of the engines (hashing its dozens of
         # fields again at every lookup cost more than some answers)
-        object.__setattr__(self, "_hash", hash((self.system, self.parameters, self.readings)))
+        object.__setattr__(self, "_hash", hash((self.system, self.parameters, self.readings, self.overrides)))
+        object.__setattr__(self, "_by_rule", {o.rule: o for o in self.overrides})
 
     def __hash__(self) -> int:
         return self._hash
 
     def __reduce__(self) -> tuple[Any, ...]:
         # rebuilt (and re-hashed) on unpickling: string hashes differ between processes
-        return (type(self), (self.system, self.parameters, self.readings))
+        return (type(self), (self.system, self.parameters, self.readings, self.overrides))
+
+    def override(self, rule: str) -> RuleOverride | None:
+        """The override of ``rule`` this choice set carries, if any."""
+        return self._by_rule.get(rule)
 
     def replace(
         self,
         *,
         parameters: Mapping[str, Any] | None = None,
         readings: Mapping[str, Any] | None = None,
+        overrides: Iterable[RuleOverride] | None = None,
     ) -> RuleChoices[P, R]:
         """A validated changed copy: a variant, a sweep point or another reading (the value
-        itself when nothing changes)."""
+        itself when nothing changes). ``overrides`` are added to (or replace, rule by rule)
+        the ones already carried."""
         new_parameters = self.parameters.replace(parameters or {})
         new_readings = self.readings.replace(readings or {})
-        if new_parameters is self.parameters and new_readings is self.readings:
+        new_overrides = self.overrides
+        if overrides:
+            merged = dict(self._by_rule)
+            merged.update({o.rule: o for o in overrides})
+            new_overrides = tuple(merged[k] for k in sorted(merged))
+        if (
+            new_parameters is self.parameters
+            and new_readings is self.readings
+            and new_overrides == self.overrides
+        ):
             return self
-        return RuleChoices(self.system, new_parameters, new_readings)
+        return RuleChoices(self.system, new_parameters, new_readings, new_overrides)
 
     def changed(self) -> dict[str, Any]:
-        """Everything that differs from the declared defaults, parameters then readings."""
-        return {**self.parameters.changed(), **self.readings.changed()}
+        """Everything that differs from the declared defaults, parameters then readings (then
+        the rules whose code is replaced, as ``rules.ID``)."""
+        out: dict[str, Any] = {**self.parameters.changed(), **self.readings.changed()}
+        out |= {f"rules.{o.rule}": o.function for o in self.overrides}
+        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,9 @@ module:
   reader walks the tree itself to name the line of every field.
 * :func:`dump_yaml` / :func:`dump_json` write data back **losslessly**: any text the loader
   accepts (NEL, C1 controls, U+FFFE, bidi marks, U+2028, emoji) reads back identical.
+* :func:`use_snapshot`: data already loaded, as JSON keyed by the SHA-256 of each file's text
+  (:func:`rulesbook.site.runtime.data_snapshot`), for where YAML parsing is slow (Python in a
+  browser): such a file is still read and checked, not parsed; any other is parsed as usual.
 
 Whatever goes wrong raises :class:`DataFileError`: one short line naming the file, the line
 where it is known, and the reason, never a traceback, in well under a second (the tree is
@@ -47,6 +50,7 @@ Example:
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -75,7 +79,9 @@ __all__ = [
     "need",
     "read_text",
     "scalar_value",
+    "text_digest",
     "to_python",
+    "use_snapshot",
     "yaml_loader",
 ]
 
@@ -526,7 +532,35 @@ def load_data_file(path: Path, *, name: str | None = None, limits: Limits = LIMI
     """
     shown = name or Path(path).name
     text = read_text(path, name=shown, limits=limits)
+    if _SNAPSHOT and limits == LIMITS:
+        known = _SNAPSHOT.get(text_digest(text))
+        if known is not None:
+            return json.loads(known)  # a fresh copy, as parsing would give
     return load_data_text(text, shown, is_json=Path(path).suffix.lower() == ".json", limits=limits)
+
+
+# -- snapshots -------------------------------------------------------------------------------------
+
+_SNAPSHOT: dict[str, str] = {}  # what use_snapshot installed
+
+
+def text_digest(text: str) -> str:
+    """The SHA-256 (hex) of a text's UTF-8 bytes: how a snapshot knows a file's text."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def use_snapshot(files: Mapping[str, str] | None) -> None:
+    """Answer :func:`load_data_file` from ``files`` (text digest -> data as JSON) for a text it
+    holds; ``None`` stops. Only reads with the default :data:`LIMITS` use it.
+
+    >>> import tempfile; path = Path(tempfile.mkdtemp()) / "m.yaml"; _ = path.write_text("turns: 6\\n")
+    >>> use_snapshot({text_digest("turns: 6\\n"): '{"turns": 7}'}); load_data_file(path)
+    {'turns': 7}
+    >>> use_snapshot(None); load_data_file(path)
+    {'turns': 6}
+    """
+    _SNAPSHOT.clear()
+    _SNAPSHOT.update(files or {})
 
 
 # -- writing ---------------------------------------------------------------------------------------

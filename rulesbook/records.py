@@ -19,7 +19,8 @@ Example:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -135,6 +136,10 @@ class Implementation:
     module: str
     file: str
     line: int
+    function: Callable[..., Any] | None = field(default=None, compare=False, repr=False)
+    """The published function itself (signature checks of a designer's override)."""
+    overridable: bool = False
+    """True when a choice set can carry other code for the rule in its place (it takes ``choices``)."""
 
 
 # -- the data file -----------------------------------------------------------------------------

@@ -22,6 +22,7 @@ Example:
 from __future__ import annotations
 
 import difflib
+import functools
 import importlib
 import inspect
 import pkgutil
@@ -379,10 +380,57 @@ def implements[F: Callable[..., Any]](*rule_ids: str) -> Callable[[F], F]:
         code = getattr(inspect.unwrap(func), "__code__", None)
         file = code.co_filename if code is not None else ""
         line = code.co_firstlineno if code is not None else 0
+        marked = _overridable(func, rule_ids)
         for rule_id in rule_ids:
             _REGISTRY.add_implementation(
-                Implementation(rule_id, func.__qualname__, func.__module__, file, line)
+                Implementation(
+                    rule_id,
+                    func.__qualname__,
+                    func.__module__,
+                    file,
+                    line,
+                    function=func,
+                    overridable=marked is not func,
+                )
             )
-        return func
+        return marked
 
     return mark
+
+
+_NOT_GIVEN: Any = object()
+
+
+def _overridable[F: Callable[..., Any]](func: F, rule_ids: tuple[str, ...]) -> F:
+    """``func``, made to run a choice set's override of its rule instead when it carries one.
+
+    Only a function that takes the choice set (a ``choices`` parameter) can be overridden: the
+    choice set it is called with is where a designer's variant puts other code for a rule
+    (:class:`rulesbook.choices.RuleOverride`). Without overrides the cost is one look-up.
+    """
+    try:
+        params = list(inspect.signature(func).parameters.values())
+    except (TypeError, ValueError):  # pragma: no cover - a builtin
+        return func
+    names = [p.name for p in params]
+    if "choices" not in names:
+        return func
+    position = names.index("choices")
+    default = params[position].default
+    if params[position].kind is inspect.Parameter.KEYWORD_ONLY:
+        position = len(names) + 1  # never positional
+
+    @functools.wraps(func)
+    def dispatch(*args: Any, **kwargs: Any) -> Any:
+        choices = kwargs.get("choices", _NOT_GIVEN)
+        if choices is _NOT_GIVEN:
+            choices = args[position] if len(args) > position else default
+        if getattr(choices, "overrides", None):
+            for rule_id in rule_ids:
+                found = choices.override(rule_id)
+                if found is not None and found.replaces(func):
+                    return found.call(func, args, kwargs)
+        return func(*args, **kwargs)
+
+    dispatch.__rulesbook_published__ = func  # type: ignore[attr-defined]
+    return dispatch  # type: ignore[return-value]

@@ -37,7 +37,8 @@ def build_site(out: Path, *, static: bool) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture(scope="session")
 def static_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The published (static) site, built once per test session: what ``scripts/build-site`` makes."""
+    """The published (static) site's pages, built once per test session: what ``scripts/build-site``
+    makes, but for its browser runtime (the ``live_runtime`` fixture)."""
     out = tmp_path_factory.mktemp("static-site")
     proc = build_site(out, static=True)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
@@ -59,3 +60,29 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if browser:
         rest = [item for item in items if not item.path.is_relative_to(BROWSER_TESTS)]
         items[:] = rest + browser
+
+
+def _unavailable(reason: str) -> None:
+    """Skip, or fail where the test command requires every test to run (``scripts/test``)."""
+    if os.environ.get("RULESBOOK_REQUIRE_BROWSER") == "1":
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def live_runtime(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The published site's browser runtime (``live-runtime/``: Pyodide from the npm registry, the
+    pinned wheels from PyPI, this checkout's app wheel), as ``scripts/build-site`` vendors it;
+    downloads come from the per-user cache after the first run."""
+    import shutil
+
+    from rulesbook.site.runtime import RUNTIME_DIR, RuntimeUnavailable, vendor
+
+    if shutil.which("node") is None:
+        _unavailable("node is not installed (the Pyodide tests run the runtime in Node)")
+    out = tmp_path_factory.mktemp("live")
+    try:
+        vendor(out)
+    except RuntimeUnavailable as exc:
+        _unavailable(f"the browser runtime could not be vendored: {exc}")
+    return out / RUNTIME_DIR

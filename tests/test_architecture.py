@@ -1,13 +1,16 @@
 """The shape of the code base: no import cycle anywhere in ``rulesbook/`` and ``widgets/``, and
 every import goes down the layers (values -> present -> core -> systems -> variants, sweeps,
-site, cli -> widgets): nothing under ``rulesbook/`` imports ``widgets``.
+site, cli, the front door -> widgets): nothing under ``rulesbook/`` imports ``widgets``; and the
+independent oracles of the tests import neither.
 
 It also checks that no module imports another module's private (``_underscore``) names: what
 two modules share is public API with a docstring, not a helper reached across a boundary.
 
 The graph is built from the source with :mod:`ast` (every ``import`` and ``from … import``,
 at module level and inside functions), mapped onto the ``rulesbook.*`` and ``widgets.*`` modules.
-Imports under ``if TYPE_CHECKING:`` are left out: they never run. A cycle makes the import order
+Imports under ``if TYPE_CHECKING:`` are left out: they never run; so are those in a package's
+``__getattr__`` (the front door of ``import rulesbook as rb``): they run only when a name is
+first used, once the package is fully imported. A cycle makes the import order
 matter and hides which module is the lower layer, so the test reports the first one it finds.
 """
 
@@ -46,6 +49,8 @@ def _imports(tree: ast.AST, module: str, is_package: bool) -> Iterator[str]:
         if isinstance(node, ast.If) and _is_type_checking(node.test):
             stack.extend(node.orelse)
             continue
+        if is_package and isinstance(node, ast.FunctionDef) and node.name == "__getattr__":
+            continue  # a package's lazy attributes (PEP 562) load once the package is imported
         if isinstance(node, ast.Import):
             yield from (alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -191,7 +196,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     ("systems", ("rulesbook.systems",)),
     ("designer", ("rulesbook.variants", "rulesbook.sweeps")),
-    ("publish", ("rulesbook.site", "rulesbook.cli")),
+    ("publish", ("rulesbook.site", "rulesbook.cli", "rulesbook.api")),
     ("front-ends", ("widgets",)),
 )
 """The layers, lowest first: a module imports only its own layer and the ones below it."""
@@ -268,3 +273,14 @@ def test_no_module_is_over_650_lines() -> None:
         if (n := len(path.read_text(encoding="utf-8").splitlines())) > 650
     }
     assert long == {}
+
+
+ORACLES = ("tests/wh40k/reference_outcome.py", "tests/army_morale/simulate.py")
+"""Independent oracles: written from the rules' text, they must share no code with what they check."""
+
+
+def test_oracles_import_nothing_from_rulesbook() -> None:
+    for path in ORACLES:
+        name = path.removesuffix(".py").replace("/", ".")
+        imported = set(_imports(ast.parse((ROOT / path).read_text()), name, False))
+        assert not {m for m in imported if m.split(".")[0] in PACKAGES}, path

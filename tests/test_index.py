@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from rulesbook.cli import cli
+from rulesbook.data import load_data_file
 from rulesbook.errors import InputError
 from rulesbook.index import covering_tests, page_of, rule_info
 from rulesbook.registry import registry
@@ -37,8 +38,36 @@ def test_rule_info_is_a_frozen_value_with_everything() -> None:
     assert info.text == reg.rule(RULE).text and info.citations == reg.rule(RULE).citations
     assert info.calculators == tuple(c.id for c in reg.calculators_for_rule(RULE))
     assert info.code and all(i.rule_id == RULE for i in info.code)
-    assert info.tests == covering_tests()[RULE]
+    assert "tests/scrollhammer/test_morale_check.py::test_insane_heroism_floor" in info.tests
+    assert "rulesbook/systems/scrollhammer/cases.yaml: Modified Ld 1 passes only on double 1" in info.tests
     assert info.page_file == page_of(RULE) and info.page == info.page_file.removesuffix(".md") + "/"
+
+
+def test_rule_info_lists_exactly_the_tests_that_name_the_rule() -> None:
+    """Each listed test is checked in its own source: a test function whose decorators name the
+    rule, or a case of a cases.yaml whose ``covers`` names it; and the tests known to cover it
+    (written here by hand) are all there."""
+    tests = rule_info(RULE).tests
+    assert {
+        "tests/scrollhammer/test_morale_check.py::test_insane_heroism_floor",
+        "tests/scrollhammer/test_morale_check.py::test_matches_brute_force_count",
+        "tests/scrollhammer/test_monte_carlo.py::test_break_test_matches_simulation",
+        "rulesbook/systems/scrollhammer/cases.yaml: Modified Ld 1 passes only on double 1",
+        "rulesbook/systems/scrollhammer/cases.yaml: Break test lost by 9 -> only double 1",
+    } <= set(tests)
+    root = Path(__file__).resolve().parent.parent
+    for entry in tests:
+        if "::" in entry:
+            path, name = entry.split("::")
+            source = (root / path).read_text(encoding="utf-8")
+            head = source[: source.index(f"def {name}(")]
+            decorators = head[head.rindex("\n\n") :]  # the block of decorators just above it
+            assert "covers(" in decorators and f'"{RULE}"' in decorators, entry
+        else:
+            path, name = entry.split(": ", 1)
+            cases = load_data_file(root / path)
+            case = next(c for c in cases if c["name"] == name)
+            assert RULE in case["covers"], entry
 
 
 def test_the_site_shows_what_the_index_knows() -> None:

@@ -119,7 +119,7 @@ def test_validation_with_tables_is_the_declared_way(data: st.DataObject, calc_id
 
 def _checked(calc: Calculator, out: dict[str, Any]) -> dict[str, Any]:
     if calc.check is not None:
-        calc.check(MappingProxyType(out))
+        calc.check(MappingProxyType(out), calc.choices_for(out))
     return out
 
 

@@ -36,7 +36,6 @@ from rulesbook.variants import (
     choice_keys,
     compare,
     resolve_variant,
-    user_variants,
     variant_calculator,
     variants_for_system,
 )
@@ -64,8 +63,7 @@ def variant_options(calc: Calculator, compare_with: str = NO_VARIANT) -> list[st
     """
     if calc.choices is None:
         return [NO_VARIANT]
-    mine = [v.name for v in user_variants().values() if v.system == calc.system]
-    names = [NO_VARIANT, *(v.name for v in variants_for_system(calc.system)), *mine]
+    names = [NO_VARIANT, *(v.name for v in variants_for_system(calc.system))]  # yours included
     if compare_with and compare_with not in names:
         variant_calculator(calc, resolve_variant(compare_with))  # a variant of this system
         names.append(compare_with)
@@ -109,7 +107,7 @@ class Answer:
 def answer(calc_id: str, values: Mapping[str, Any], variant: str = NO_VARIANT) -> Answer:
     """The answer of calculator ``calc_id`` for a form's ``values``, compared with ``variant``
     unless it is ``none``."""
-    calc = registry().calculator(calc_id)
+    calc = registry(calc_id.partition(".")[0]).calculator(calc_id)  # loads only its system if none is
     try:
         if variant in ("", NO_VARIANT):
             return Answer(calc_id, NO_VARIANT, results=((BASELINE, calc.run(**values)),))
@@ -123,7 +121,7 @@ def answer_html(found: Answer) -> str:
     """The result pane for an answer: the result, baseline and variant side by side, or the error."""
     if found.error:
         return error_html(found.error)
-    calc = registry().calculator(found.calc_id)
+    calc = registry(found.calc_id.partition(".")[0]).calculator(found.calc_id)
     if found.variant == NO_VARIANT:
         return result_html(calc.outputs, found.results[0][1], styled=True)
     variant = resolve_variant(found.variant)

@@ -38,9 +38,10 @@ from rulesbook.cli.design import register as register_design
 from rulesbook.cli.output import RecordingGroup, echo, emit_json, fail, styled
 from rulesbook.cli.whatif import register as register_whatif
 from rulesbook.errors import InputError, RulesbookError, quote
-from rulesbook.present import plain, result_text, terminal_text
+from rulesbook.present import terminal_text
+from rulesbook.present.answers import AnswerView, answer_text, rule_text
 from rulesbook.registry import Interpretation, System, registry
-from rulesbook.variants import parameter_lines, run_assignments
+from rulesbook.variants import run_assignments
 
 __all__ = ["cli", "main"]
 
@@ -109,7 +110,8 @@ def _interp_text(i: Interpretation) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def rule_cmd(rule_id: str, as_json: bool) -> None:
     """Show a rule: its text in our words, citation, code, calculators and interpretations."""
-    from rulesbook.index import rule_info  # only this command reads the cases and test index
+    from rulesbook.api import rule_view  # only this command reads the cases and test index
+    from rulesbook.index import rule_info
 
     try:
         info = rule_info(rule_id)
@@ -119,24 +121,7 @@ def rule_cmd(rule_id: str, as_json: bool) -> None:
     if as_json:
         emit_json(data)
         return
-    echo(f"{info.title}  [{info.id}]")
-    echo("Source: " + "; ".join(data["citations"]))
-    echo()
-    click.echo(terminal_text(info.text, styled()))  # safe: terminal_text drops control characters
-    echo()
-    for label, key in (
-        ("Code", "code"),
-        ("Calculators", "calculators"),
-        ("Interpretations", "interpretations"),
-    ):
-        if data[key]:
-            echo(f"{label}: " + ", ".join(data[key]))
-    echo("\n".join(parameter_lines(info.id)) or "Parameters a variant can change: none")
-    if data["tests"]:
-        echo("Tests:")
-        for test in data["tests"]:
-            echo(f"  {test}")
-    echo(f"Page: {data['page']}")
+    click.echo(rule_text(rule_view(info), styled()))  # safe: rule_text drops control characters
 
 
 # -- interpretations ------------------------------------------------------------------------------
@@ -228,9 +213,9 @@ def calc_cmd(calc_id: str | None, assignments: Sequence[str], as_json: bool, wan
             {"calculator": calc.id, **named, "inputs": calc.inputs_json(checked), "result": result.to_json()}
         )
     else:
-        head = f"Variant {variant.name}: {variant.title}\n" if variant else ""
-        # result_text is safe for the terminal (and renders the explanation's Markdown)
-        click.echo(plain(head + calc.title) + "\n" + result_text(calc.outputs, result, styled()))
+        named_variant = (variant.name, variant.title) if variant is not None else None
+        shown = AnswerView(calc.id, calc.title, calc.outputs, result, variant=named_variant)
+        click.echo(answer_text(shown, styled()))  # safe for the terminal; renders the explanation's Markdown
 
 
 register_whatif(cli)  # variants, compare, sweep (rulesbook.cli.whatif)
@@ -301,22 +286,14 @@ def serve_cmd(
         fail(str(exc))
 
 
-FRONT_ENDS = "rulesbook.front_ends"
-"""The entry-point group naming the front-ends the command line starts (``pyproject.toml``):
-the core never imports them, so ``rulesbook calc`` loads no web framework."""
-
-
 def _front_end(name: str) -> Any:
-    """The front-end function registered as ``name`` in :data:`FRONT_ENDS`, loaded only now."""
-    from importlib.metadata import entry_points
+    """The front-end function registered as ``name`` (:func:`rulesbook.api.front_end`), loaded only now."""
+    from rulesbook.api import front_end
 
-    found = entry_points(group=FRONT_ENDS, name=name)
-    if not found:
-        fail(f"{name}: no front-end is installed for it; run scripts/setup (or pip install -e '.[app]')")
     try:
-        return next(iter(found)).load()
-    except ImportError as exc:  # pragma: no cover - only without the [app] extra
-        fail(f"{name}: the app extra is not installed ({exc.name}); run scripts/serve")
+        return front_end(name)
+    except RulesbookError as exc:
+        fail(str(exc))
 
 
 class _ClosedOutput(io.TextIOBase):

@@ -27,7 +27,14 @@ from rulesbook.cli.output import command_line, echo, fail, plot_option_checked, 
 from rulesbook.errors import InputError, quote
 from rulesbook.present import json_text
 from rulesbook.registry import registry
-from rulesbook.variants import compare, given_inputs, resolve_variant, shipped_variants, user_variants
+from rulesbook.variants import (
+    compare,
+    given_inputs,
+    resolve_variant,
+    shipped_variants,
+    user_variant_problems,
+    user_variants,
+)
 from rulesbook.variants.model import VARIANTS_DIR_ENV
 
 __all__ = ["register"]
@@ -56,12 +63,12 @@ def variants_cmd(words: Sequence[str], as_json: bool) -> None:
     if len(words) > 1:
         fail(f"variants: expected SYSTEM or show NAME, got {quote(' '.join(words))}")
     system = words[0] if words else None
-    problems: list[str] = []
     try:
         if system is not None:
             registry().system(system)
         found = [v for v in shipped_variants().values() if system is None or v.system == system]
-        mine = [v for v in user_variants(problems).values() if system is None or v.system == system]
+        mine = [v for v in user_variants().values() if system is None or v.system == system]
+        problems = list(user_variant_problems().values())
     except InputError as exc:
         fail(str(exc))
     if as_json:

@@ -61,9 +61,16 @@ details.rb-rules > summary { cursor: pointer; font-weight: 600; padding: .3em 0;
 """
 
 
-def result_html(outputs: Iterable[OutputLike], result: CalcResult, *, styled: bool = False) -> str:
-    """The HTML view: headline values, warnings, explanation lines (Markdown) and tables;
-    with ``styled`` the style sheet comes first (a page or widget that has no other).
+def result_html(
+    outputs: Iterable[OutputLike],
+    result: CalcResult,
+    *,
+    styled: bool = False,
+    extra_charts: Sequence[str] = (),
+) -> str:
+    """The HTML view: headline values, charts, warnings, explanation lines (Markdown) and tables;
+    with ``styled`` the style sheet comes first (a page or widget that has no other);
+    ``extra_charts`` (HTML) follow the declared charts.
 
     >>> from rulesbook.registry import registry
     >>> calc = registry().calculator("scrollhammer.morale-check")
@@ -77,6 +84,7 @@ def result_html(outputs: Iterable[OutputLike], result: CalcResult, *, styled: bo
     parts = [STYLE] if styled else []
     parts += ['<div class="rb-result">', '<div class="rb-headline">', *values, "</div>"]
     parts += charts_html(outputs, result)
+    parts += extra_charts
     # A charted distribution reads as its chart; its numbers stay one click away, in small type.
     parts += [
         f'<details class="rb-numbers"><summary>{html.escape(s.label)}: the numbers</summary>{s.to_html()}</details>'

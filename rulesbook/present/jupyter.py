@@ -1,4 +1,5 @@
-"""Rich display in Jupyter: tables and distributions render as HTML tables in a notebook.
+"""Rich display in Jupyter: tables render as HTML tables, distributions as their mean, a bar
+chart and their table, in a notebook.
 
 Values carry no formatting (:mod:`rulesbook.results`), so instead of ``_repr_html_`` methods
 this module registers HTML formatters for them with IPython's display formatter. ``import
@@ -12,15 +13,18 @@ Example:
     >>> register(formatter)
     True
     >>> data, _ = formatter.format(parse_dice("D3").distribution())
-    >>> data["text/html"].count("<tr>")
-    4
+    >>> data["text/html"].count("<tr>"), data["text/html"].count('<rect class="rb-bar')
+    (4, 3)
+    >>> data["text/markdown"].splitlines()[0]
+    'mean 2 (exact 2)'
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from rulesbook.present.tables import table_html
+from rulesbook.present.answers import distribution_html, distribution_markdown
+from rulesbook.present.tables import table_html, table_markdown
 from rulesbook.results import Distribution, Table
 
 __all__ = ["register"]
@@ -38,7 +42,9 @@ def register(formatter: Any = None) -> bool:
         if shell is None:
             return False
         formatter = shell.display_formatter
-    html = formatter.formatters["text/html"]
+    html, markdown = formatter.formatters["text/html"], formatter.formatters["text/markdown"]
     html.for_type(Table, table_html)
-    html.for_type(Distribution, lambda d: table_html(d.table()))
+    markdown.for_type(Table, table_markdown)
+    html.for_type(Distribution, distribution_html)
+    markdown.for_type(Distribution, distribution_markdown)
     return True

@@ -5,6 +5,9 @@ One module a concern:
 * :mod:`~rulesbook.site.pages` — system, rule, calculator and register pages, the navigation;
 * :mod:`~rulesbook.site.publish` — the whole set of published pages, search boosts and hits;
 * :mod:`~rulesbook.site.static` — calculators with answers computed at build time (the static site);
+* :mod:`~rulesbook.site.live_form` — the full form of each static calculator, live in the browser;
+* :mod:`~rulesbook.site.runtime` — the browser runtime ``scripts/build-site`` vendors: Pyodide, the
+  pinned wheels and the data snapshot, so every calculator computes in the reader's browser;
 * :mod:`~rulesbook.site.live` — live calculators embedded in served pages, the live-tools index;
 * :mod:`~rulesbook.site.notebooks` — notebook pages: pictures of widget outputs, links to live forms;
 * :mod:`~rulesbook.site.glossary`, :mod:`~rulesbook.site.sources` — the Glossary and Sources pages;

@@ -43,12 +43,16 @@ def live_index_page() -> str:
         out.append("Every tool below runs live on this server; each page links back here.")
     else:
         out.append(
-            "Each calculator below can be tried on its own page. The apps need the local server "
-            "(`rulesbook serve`), which also serves every calculator live."
+            "Each calculator below can be tried on its own page: served over HTTP (any web host), "
+            "it computes every input in your browser. What stays on a server is said so below: the "
+            "Army Morale tracker (it keeps each game on the server and lists the server's saved "
+            "games) and [sweeps](sweeps.md) over many inputs (a process pool or a Dask cluster) need "
+            "[`rulesbook serve`](cli.md#rulesbook-serve) or the command line."
         )
     out += ["", "## Apps", ""]
     for app in reg.apps.values():
-        link = f"[{app.title}](/app/{app.name})" if served else f"**{app.title}** (`/app/{app.name}`)"
+        where = f"`/app/{app.name}`, needs [`rulesbook serve`](cli.md#rulesbook-serve)"
+        link = f"[{app.title}](/app/{app.name})" if served else f"**{app.title}** ({where})"
         out.append(f"* {link} — {app.summary}")
     for system in reg.systems.values():
         out += ["", f"## {system.title}", ""]

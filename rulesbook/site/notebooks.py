@@ -53,10 +53,12 @@ def special_apps() -> dict[str, tuple[str, str]]:
 def widget_call(source: str) -> tuple[str, dict[str, Any]] | None:
     """The calculator ID and constant keyword values of a cell's widget call, if any.
 
-    ``calculator_widget("id", key=value, ...)`` gives the ID and the constant keywords (the
-    compared variant, ``compare_with``, is not an input and is left out); a special
-    app factory (``ipy_tracker()``) gives the calculator to try instead and no values.
+    ``rb.widget("id", key=value, ...)`` (the front door) or ``calculator_widget("id", ...)`` gives
+    the ID and the constant keywords (``compare_with`` left out); a special app factory
+    (``ipy_tracker()``) gives the calculator to try instead and no values.
 
+    >>> widget_call('import rulesbook as rb\\nrb.widget("wh40k.battle-shock", leadership=7, compare_with="x")')
+    ('wh40k.battle-shock', {'leadership': 7})
     >>> widget_call("ipy_tracker()")
     ('army-morale.replay', {})
     >>> widget_call("print(1)") is None
@@ -73,11 +75,11 @@ def widget_call(source: str) -> tuple[str, dict[str, Any]] | None:
         apps = special_apps()
         if name in apps:
             return apps[name][1], {}
-        if name == "calculator_widget" and node.args and isinstance(node.args[0], ast.Constant):
+        if name in ("calculator_widget", "widget") and node.args and isinstance(node.args[0], ast.Constant):
             values = {
                 kw.arg: kw.value.value
                 for kw in node.keywords
-                if kw.arg is not None and kw.arg != "compare_with" and isinstance(kw.value, ast.Constant)
+                if kw.arg not in (None, "compare_with") and isinstance(kw.value, ast.Constant)
             }
             return str(node.args[0].value), values
     return None

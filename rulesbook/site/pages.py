@@ -311,6 +311,7 @@ def summary_nav(notebooks: Iterable[str] = ()) -> str:
     lines += [
         "* [All calculators](calculators.md)",
         "* [Live calculators and apps](live.md)",
+        "* [The served rulebook](serving.md)",
         "* [Interpretations register](interpretations.md)",
         "* [Command line](cli.md)",
         "* [Developing](developing.md)",

@@ -156,6 +156,7 @@ def summary_extra(summary: str) -> str:
 
 API_PAGES = (
     ("index", "Scripting rulesbook"),
+    ("front-door", "import rulesbook as rb"),
     ("registry", "Registry"),
     ("calculators", "Calculators"),
     ("results", "Results"),

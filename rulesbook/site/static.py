@@ -11,8 +11,10 @@ Which inputs are interactive is derived from the input declarations: booleans, c
 interpretation switches offer every value; integers offer a window of up to
 :data:`INT_WINDOW` values around the first worked example's value. Inputs are taken in their
 declared order while the grid stays within :data:`MAX_STATES` states (so the same code gives the
-same pages on every machine); every other input stays at the example's value and the page says so, with a pointer to the live calculator
-(``rulesbook serve``) for the full ranges.
+same pages on every machine); every other input stays at the example's value and the page says so.
+Served over HTTP, the page then goes live: the browser's own Python computes every input
+(:mod:`rulesbook.site.live_form`, :mod:`rulesbook.site.runtime`); opened from disk it stays as
+built and says how to get live answers.
 
 The site has two flavours, chosen by the ``RULESBOOK_STATIC`` environment variable (default
 ``true``): the *static* build (offline plugin, no link to a server route) that is published,
@@ -50,6 +52,7 @@ from rulesbook.calculators import (
     OptionalInput,
 )
 from rulesbook.errors import InputError
+from rulesbook.site.live_form import live_form_html
 
 __all__ = [
     "INT_WINDOW",
@@ -101,10 +104,16 @@ def live_link(here: str, calc_page: str, calc_id: str, text: str, static_text: s
 
 
 def live_note(calc_id: str) -> str:
-    """One Markdown sentence telling a static-site reader where the live calculator is."""
+    """One Markdown sentence telling a static-site reader where every input is live.
+
+    >>> "python3 -m http.server" in live_note("scrollhammer.morale-check")
+    True
+    """
     return (
-        f"The live calculator (every input, full ranges) runs under `rulesbook serve` at "
-        f"`{LIVE_PREFIX}{calc_id}`; the command line answers any input: "
+        "Served over HTTP (any web host, or `python3 -m http.server -d site`), this calculator "
+        "computes every input in your browser; opened from disk it "
+        f"keeps the answers computed when the site was built. `rulesbook serve` serves it live too, "
+        f"at `{LIVE_PREFIX}{calc_id}`, and the command line answers any input: "
         f"`rulesbook calc {calc_id} --help`."
     )
 
@@ -239,5 +248,6 @@ def static_calculator_html(calc: Calculator) -> str:
     parts.append(
         f'<script type="application/json" class="rb-states">{payload.replace("</", "<\\/")}</script>'
     )
+    parts.append(live_form_html(calc))  # every input, live once the browser's Python is ready
     parts.append("</div>")
     return "".join(parts)

@@ -25,12 +25,14 @@ from rulesbook.variants.model import (
     run_assignments,
     run_with_variant,
     shipped_variants,
+    user_variant_problems,
     user_variants,
     validate_with,
     variant_calculator,
     variants_for_system,
 )
 from rulesbook.variants.parameters import parameter_catalogue, parameter_lines, rule_parameters
+from rulesbook.variants.python import load_python_variant, overridable_rules, rule
 from rulesbook.variants.sensitivity import Sensitivity, sensitivity
 
 __all__ = [
@@ -44,15 +46,19 @@ __all__ = [
     "compare",
     "compose",
     "given_inputs",
+    "load_python_variant",
     "load_variant",
+    "overridable_rules",
     "parameter_catalogue",
     "parameter_lines",
     "resolve_variant",
+    "rule",
     "rule_parameters",
     "run_assignments",
     "run_with_variant",
     "sensitivity",
     "shipped_variants",
+    "user_variant_problems",
     "user_variants",
     "validate_with",
     "variant_calculator",

@@ -20,7 +20,7 @@ from typing import Any
 from rulesbook.calculators import Calculator, Output
 from rulesbook.errors import InputError
 from rulesbook.registry import registry
-from rulesbook.variants.model import Variant, baseline_choices
+from rulesbook.variants.variant import Variant, baseline_choices
 
 __all__ = [
     "BASELINE_TITLE",
@@ -89,7 +89,7 @@ def default_output(calc: Calculator) -> str:
 def reaches(calc: Calculator, variant: Variant) -> bool:
     """Whether ``variant`` changes anything ``calc`` declares it uses: a parameter of one of its
     rules, a reading it switches or one whose register entry names one of its rules (unless the
-    reading is declared inert), or its function.
+    reading is declared inert), its function, or one of its rules given other code.
 
     >>> from rulesbook.registry import registry
     >>> from rulesbook.variants.model import resolve_variant
@@ -104,6 +104,7 @@ def reaches(calc: Calculator, variant: Variant) -> bool:
         any(type(base.parameters).spec(k).rule in rules for k, _ in variant.parameters)
         or any(reading_reaches(calc, k) for k, _ in variant.readings)
         or any(c == calc.id for c, _ in variant.functions)
+        or any(o.rule in rules for o in variant.rules)
     )
 
 

@@ -26,7 +26,7 @@ from rulesbook.errors import InputError
 from rulesbook.registry import registry
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulesbook.variants.model import Variant
+    from rulesbook.variants.variant import Variant
 
 __all__ = ["variant_mapping", "variant_yaml"]
 
@@ -43,8 +43,8 @@ def variant_mapping(variant: Variant) -> dict[str, Any]:
     """The variant as a variant document (``system``, ``title``, ``description``,
     ``parameters``, ``readings``), in the words a designer writes (``3D6``, ``true``).
 
-    A Python variant's replaced functions are code, not data: they are left out here (and
-    :func:`variant_yaml` refuses them).
+    A Python variant's replaced functions and rules are code, not data: they are left out here
+    (and :func:`variant_yaml` refuses them; a ``.py`` variant file is shared as it is).
     """
     base: Any = registry().choices[variant.system]
     out: dict[str, Any] = {"system": variant.system, "title": variant.title}
@@ -77,6 +77,12 @@ def variant_yaml(variant: Variant) -> str:
             "variant",
             f"{variant.name} replaces the function of {names} in Python; only a variant of "
             "parameters and readings can be written as YAML",
+        )
+    if variant.rules:
+        where = ", ".join(sorted({o.where for o in variant.rules}))
+        raise InputError(
+            "variant",
+            f"{variant.name} gives rules other code ({where}); share its .py file, not YAML",
         )
     head = f"# {variant.name}: {variant.title}"
     if variant.path:

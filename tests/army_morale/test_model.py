@@ -14,7 +14,7 @@ from rulesbook.dice import D3, D6
 from rulesbook.errors import InputError
 from rulesbook.systems.army_morale.model import MAX_STATES, ModelDetachment, SideModel, game_length
 from rulesbook.systems.army_morale.rules import RallyCounts, constant
-from tests.army_morale.simulate import simulate_game_length
+from tests.army_morale.simulate import army, simulate_game_length
 
 
 def _enumerate(a_start: int, b_start: int, a_loss: int, b_faces: int, turns: int) -> list[Fraction]:
@@ -59,7 +59,7 @@ def test_exact_chain_equals_seeded_simulation() -> None:
     a = SideModel(9, battle_loss=D3, rally=RallyCounts(blast_markers=1, take_and_hold=1))
     b = SideModel(8, battle_loss=constant(1), rally=RallyCounts(blast_markers=1, capture_destroy=1))
     exact = game_length(a, b, max_turns=10)
-    sim = simulate_game_length(a, b, games=20_000, seed=7, max_turns=10)
+    sim = simulate_game_length(army(a), army(b), games=20_000, seed=7, max_turns=10)
     for p, n in zip(exact.p_end, sim.ends, strict=True):
         assert abs(sim.p(n) - float(p)) <= 4 * max(sim.standard_error(n), 1e-3)
     assert abs(sim.p(sim.a_wins) - float(exact.p_a_wins)) <= 4 * sim.standard_error(sim.a_wins) + 1e-3
@@ -69,7 +69,9 @@ def test_exact_chain_equals_seeded_simulation() -> None:
 def test_simulated_half_strength_is_paid_once() -> None:
     # each unit always dies on turn 1: the detachment pays 5 once, never again
     a = SideModel(6, detachments=(ModelDetachment(10, 5, 1.0),))
-    sim = simulate_game_length(a, SideModel(3, battle_loss=constant(1)), games=50, seed=0, max_turns=5)
+    sim = simulate_game_length(
+        army(a), army(SideModel(3, battle_loss=constant(1))), games=50, seed=0, max_turns=5
+    )
     # a: 6 - 5 = 1 after turn 1 and stays there; b: 3, 2, 1, 0 -> b broken in turn 3
     assert sim.ends == (0, 0, 50, 0, 0) and sim.a_wins == 50
 
@@ -106,7 +108,7 @@ def test_exact_detachment_chain_equals_seeded_simulation() -> None:
     )
     exact = game_length(a, b, max_turns=10)
     assert exact.p_a_wins + exact.p_b_wins + exact.p_draw + exact.p_unfinished == 1
-    sim = simulate_game_length(a, b, games=20_000, seed=11, max_turns=10)
+    sim = simulate_game_length(army(a), army(b), games=20_000, seed=11, max_turns=10)
     for p, n in zip(exact.p_end, sim.ends, strict=True):
         assert abs(sim.p(n) - float(p)) <= 4 * max(sim.standard_error(n), 1e-3)
     for count, p in (
@@ -129,3 +131,33 @@ def test_bad_models_are_refused() -> None:
     with pytest.raises(InputError, match="max_turns"):
         game_length(SideModel(5), SideModel(5), max_turns=0)
     assert game_length(SideModel(5, battle_loss=D6), SideModel(5, battle_loss=D6), max_turns=2).p_draw > 0
+
+
+@pytest.mark.covers(
+    "army-morale.ongoing.rescue",
+    "army-morale.ongoing.cleanse",
+    "army-morale.one-time.capture",
+    "army-morale.game-end",
+)
+def test_exact_chain_equals_seeded_simulation_with_every_rally_term() -> None:
+    """numpy default_rng(3), 20 000 games: Rescue, Cleanse and Capture (own) on top of the rest,
+    with values that often reach zero together (Pyrrhic wins and draws)."""
+    a = SideModel(
+        6,
+        battle_loss=D6,
+        rally=RallyCounts(blast_markers=2, rescue_escorts=1, capture_own=1, cleanse=1),
+        detachments=(ModelDetachment(5, 2, Fraction(1, 4)),),
+    )
+    b = SideModel(7, battle_loss=D6, rally=RallyCounts(take_and_hold=1, rescue_escorts=2, capture_destroy=1))
+    exact = game_length(a, b, max_turns=8)
+    sim = simulate_game_length(army(a), army(b), games=20_000, seed=3, max_turns=8)
+    assert sim.draws > 0 and exact.p_draw > 0
+    for p, n in zip(exact.p_end, sim.ends, strict=True):
+        assert abs(sim.p(n) - float(p)) <= 4 * max(sim.standard_error(n), 1e-3)
+    for count, p in (
+        (sim.a_wins, exact.p_a_wins),
+        (sim.b_wins, exact.p_b_wins),
+        (sim.draws, exact.p_draw),
+        (sim.unfinished, exact.p_unfinished),
+    ):
+        assert abs(sim.p(count) - float(p)) <= 4 * sim.standard_error(count) + 1e-3

@@ -46,12 +46,14 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def test_notebook_calculator_runs_in_jupyterlab(lab: str, page: Any) -> None:
     page.set_default_timeout(60_000)
     page.goto(f"{lab}/lab/tree/scrollhammer-morale.ipynb")
-    cell = page.locator(".jp-CodeCell", has_text="calculator_widget(").first
+    imports = page.locator(".jp-CodeCell", has_text="import rulesbook as rb").first
+    cell = page.locator(".jp-CodeCell", has_text="rb.widget(").first
     cell.wait_for()
-    # the kernel has started and is idle (the status bar names it), then run the cell
+    # the kernel has started and is idle (the status bar names it), then run the imports and the cell
     page.locator(".jp-StatusBar-Widget", has_text="Idle").first.wait_for(timeout=120_000)
-    cell.locator(".jp-InputArea-editor").click()
-    page.keyboard.press("Shift+Enter")
+    for code in (imports, cell):
+        code.locator(".jp-InputArea-editor").click()
+        page.keyboard.press("Shift+Enter")
     output = cell.locator(".jp-OutputArea")
     answer = output.locator('[data-key="p_pass_exact"]').first
     answer.wait_for(timeout=180_000)  # the kernel's first import of rulesbook and ipywidgets

@@ -20,6 +20,7 @@ from rulesbook.systems.wh40k.choices import CHOICES
 from rulesbook.systems.wh40k.data import mortarion_weapons
 from rulesbook.systems.wh40k.engine import resolve
 from rulesbook.systems.wh40k.rules import (
+    Situation,
     battle_shock_test,
     deadly_demise_test,
     desperate_escape_test,
@@ -185,6 +186,19 @@ def test_cover_on_3_plus_against_ap0(save: int, ap: int) -> None:
         need = save - ap
         assert p_with == Fraction(max(0, min(5, 7 - (need - 1))), 6)
         assert p_with >= p_without
+
+
+@pytest.mark.covers("wh40k.attack.saving-throw", "wh40k.attack.benefit-of-cover")
+@pytest.mark.parametrize("save_cap", ["net", "improvements"])
+def test_a_save_penalty_counts_once_beside_cover(save_cap: str) -> None:
+    """Sv 4+, AP -1, cover (+1) and a -1 modifier: the +1 and the -1 cancel and AP leaves a
+    5+ to save (1/3) under either reading of the +1 cap (the improvements reading once took
+    the penalty off twice: 6+, 1/6)."""
+    choices = CHOICES.replace(readings={"save_cap": save_cap})
+    test = save_test(
+        weapon("1", 3, 4, -1, "1"), Target(4, 4, 1, cover=True), Situation(save_modifier=-1), choices
+    )
+    assert test is not None and test.p_pass() == Fraction(1, 3)
 
 
 @pytest.mark.covers("wh40k.attack.blast", "wh40k.attack.attacks")

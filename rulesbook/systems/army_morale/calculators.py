@@ -81,7 +81,7 @@ def band_table(choices: ArmyMoraleChoices = CHOICES, up_to: int = 1000) -> Table
     )
 
 
-def _check_points(values: Mapping[str, Any]) -> None:
+def _check_points(values: Mapping[str, Any], choices: Any) -> None:
     if values["formula"] == "source-only":
         points = values["points"]
         (band,) = published_bands(CHOICES).bands

@@ -404,7 +404,7 @@ CASUALTIES_ROUNDING_INPUT = ScrollhammerReadings.input(
 )
 
 
-def _check_casualties(values: Mapping[str, Any]) -> None:
+def _check_casualties(values: Mapping[str, Any], choices: Any) -> None:
     if values["models_lost"] > values["models_at_start"]:
         raise InputError(
             "models_lost",

@@ -210,6 +210,10 @@ def flee_table(
     ],
     reference_tables=lambda: [flee_table(), flee_table(at_least_half=False)],
     choices=CHOICES,
+    insensitive={
+        "regroup_percent": "the unit's strength comes as at_least_half (yes or no), so the share that "
+        "decides it is not applied here (scrollhammer.regroup-test applies it)",
+    },
 )
 def fall_back_calculator(
     *,
@@ -247,7 +251,7 @@ def fall_back_calculator(
 # -- Regroup tests ------------------------------------------------------------------------------
 
 
-def _check_models(values: Mapping[str, Any]) -> None:
+def _check_models(values: Mapping[str, Any], choices: Any) -> None:
     if values["models_alive"] > values["models_total"]:
         raise InputError(
             "models_alive",

@@ -111,7 +111,7 @@ def panic_cascade_calculator(
 # -- one Fall Back move ---------------------------------------------------------------------------
 
 
-def _check_move(values: Mapping[str, Any]) -> None:
+def _check_move(values: Mapping[str, Any], choices: Any) -> None:
     if values["distance"] is None and values["blocked_after"] is None:
         raise InputError("distance", "give the distance to the table edge, blocked_after, or both")
 

@@ -28,7 +28,6 @@ from rulesbook.registry import implements
 from rulesbook.systems.scrollhammer.choices import (
     CHOICES,
     ScrollhammerChoices,
-    ScrollhammerParameters,
 )
 
 __all__ = [
@@ -71,16 +70,18 @@ SPECIAL_RULES: tuple[SpecialRule, ...] = (
 
 @implements("scrollhammer.morale.check", "scrollhammer.morale.insane-heroism")
 def leadership_test(
-    target: int, parameters: ScrollhammerParameters, *, heroism: bool = True, always_fail: bool = False
+    target: int, choices: ScrollhammerChoices = CHOICES, *, heroism: bool = True, always_fail: bool = False
 ) -> RollTest:
     """A Leadership-based test: the Leadership dice at or below ``target``.
 
     With ``heroism`` (and Insane Heroism in the rules) the Insane Heroism roll passes whatever
-    the target; with ``always_fail`` nothing else does.
+    the target; with ``always_fail`` nothing else does. Every Leadership-based test of the
+    system is built here, from the choice set it is given (a variant's dice and rules reach all).
 
-    >>> leadership_test(1, CHOICES.parameters).p_pass(), leadership_test(7, CHOICES.parameters).p_pass()
+    >>> leadership_test(1).p_pass(), leadership_test(7).p_pass()
     (Fraction(1, 36), Fraction(7, 12))
     """
+    parameters = choices.parameters
     return RollTest(
         dice=parameters.leadership_dice,
         target=target,
@@ -140,7 +141,7 @@ def morale_check(
     heroism = not (readings.heroism_low_ld == "fails" and target < parameters.leadership_dice.minimum)
     if fails and readings.heroism_when_falling_back == "automatic-failure":
         heroism = False
-    return leadership_test(target, parameters, heroism=heroism, always_fail=fails)
+    return leadership_test(target, choices, heroism=heroism, always_fail=fails)
 
 
 # -- special units ----------------------------------------------------------------------------
@@ -319,10 +320,8 @@ def regroup_test(ld: int, at_least_half: bool, choices: ScrollhammerChoices = CH
     (Fraction(13, 18), Fraction(1, 36))
     """
     if at_least_half:
-        return leadership_test(
-            ld, choices.parameters, heroism=choices.readings.heroism_in_regroup == "applies"
-        )
-    return leadership_test(ld, choices.parameters, always_fail=True)
+        return leadership_test(ld, choices, heroism=choices.readings.heroism_in_regroup == "applies")
+    return leadership_test(ld, choices, always_fail=True)
 
 
 @implements("scrollhammer.regroup.when-charged")

@@ -50,7 +50,7 @@ REMAINING_UNITS = IntInput(
 )
 
 
-def _check_morale(values: Mapping[str, Any]) -> None:
+def _check_morale(values: Mapping[str, Any], choices: Any) -> None:
     shared.check_force(
         values,
         remaining=values["remaining_units"],

@@ -99,7 +99,7 @@ COUNTER_INPUTS = (
 )
 
 
-def _check_phase(values: Mapping[str, Any]) -> None:
+def _check_phase(values: Mapping[str, Any], choices: Any) -> None:
     officers = values["officer_lds"]
     shared.check_force(
         values,

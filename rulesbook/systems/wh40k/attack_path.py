@@ -75,6 +75,7 @@ from rulesbook.systems.wh40k.weapons import Target, Weapon
 
 __all__ = [
     "ATTACK_RULES",
+    "ENGINE_FIXED",
     "OUTPUTS",
     "REROLL_CHOICES",
     "SITUATION_INPUTS",
@@ -376,10 +377,10 @@ def situation_of(values: Mapping[str, Any], extra_hit_modifier: int = 0) -> Situ
 _SITUATION_FIELDS = tuple(f.name for f in fields(Situation))
 
 
-def choices_of(values: Mapping[str, Any]) -> Wh40kChoices:
-    """The rule choices with the readings chosen in the inputs (for the cross-field check, which
-    sees the inputs before they are folded into ``choices``)."""
-    return CHOICES.replace(readings={key: values[key] for key in READING_KEYS})
+def choices_of(values: Mapping[str, Any], base: Wh40kChoices | None = None) -> Wh40kChoices:
+    """The choice set ``base`` (a variant's; the published rules' when None) with the readings
+    chosen in the inputs."""
+    return (base or CHOICES).replace(readings={key: values[key] for key in READING_KEYS})
 
 
 @dataclass(frozen=True, slots=True)
@@ -401,10 +402,13 @@ class Attackers:
 type Pick = Callable[[Mapping[str, Any]], Attackers]
 
 
-def check_attackers(attackers: Attackers, values: Mapping[str, Any]) -> None:
+def check_attackers(
+    attackers: Attackers, values: Mapping[str, Any], choices: Wh40kChoices | None = None
+) -> None:
     """The shared cross-field checks of an attack: target size, shooting and fighting not mixed,
     ranged-only inputs on melee weapons, attacks per weapon, the Devastating Wounds bound and the
-    cost model (one-line InputError naming the field)."""
+    cost model, under ``choices`` (the calculator's choice set: a variant's parameters reach the
+    cost model too; one-line InputError naming the field)."""
     total = values["wounds"] * values["models"]
     if total > MAX_TOTAL_WOUNDS:
         raise InputError("models", f"models × wounds must be at most {MAX_TOTAL_WOUNDS}, got {total}")
@@ -414,7 +418,7 @@ def check_attackers(attackers: Attackers, values: Mapping[str, Any]) -> None:
     target, situation, choices = (
         target_of(values),
         situation_of(values, attackers.hit_modifier),
-        choices_of(values),
+        choices_of(values, choices),
     )
     for weapon, label in zip(weapons, attackers.labels, strict=True):
         where = f"{label}: " if label else ""
@@ -445,9 +449,10 @@ def attack_seconds(attackers: Attackers, values: Mapping[str, Any], choices: Wh4
     """The cost model of an attack calculator: the predicted seconds of its answer (see
     :attr:`rulesbook.systems.wh40k.cost.Cost.seconds`), under ``choices`` with the readings the
     inputs chose."""
-    chosen = choices.replace(readings={key: values[key] for key in READING_KEYS if key in values})
     situation = situation_of(values, attackers.hit_modifier)
-    return predicted_cost(attackers.weapons, target_of(values), situation, chosen).seconds
+    return predicted_cost(
+        attackers.weapons, target_of(values), situation, choices_of(values, choices)
+    ).seconds
 
 
 HARD_SECONDS = 10.0
@@ -526,10 +531,19 @@ def declare_attack_calculator(
         inputs=[*weapon_inputs, *SITUATION_INPUTS, *TARGET_INPUTS, *READING_INPUTS],
         outputs=OUTPUTS,
         rules=rules,
-        check=lambda values: check_attackers(pick(values), values),
+        check=lambda values, choices: check_attackers(pick(values), values, choices),
         cost=lambda values, choices: attack_seconds(pick(values), values, choices),
         examples=examples,
         reference_tables=reference_tables,
         choices=CHOICES,
         fast=fast,
+        insensitive=ENGINE_FIXED,
     )(compute)
+
+
+ENGINE_FIXED = {
+    "rules.wh40k.attack.feel-no-pain": "the attack engine's damage step (packet_damage: Damage, "
+    "reduction and Feel No Pain, summed over thousands of packets) takes no choice set, so other code "
+    "for Feel No Pain reaches the Grenade Stratagem only; change fnp or damage_reduction instead",
+}
+"""Rules an attack names whose code in the engine a variant cannot replace (see insensitive)."""

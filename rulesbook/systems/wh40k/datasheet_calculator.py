@@ -39,6 +39,8 @@ from rulesbook.errors import InputError, quote
 from rulesbook.registry import implements
 from rulesbook.results import CalcResult, Column, Table
 from rulesbook.systems.wh40k.attack_path import (
+    ATTACK_RULES,
+    ENGINE_FIXED,
     OUTPUTS,
     READING_INPUTS,
     READING_KEYS,
@@ -172,9 +174,11 @@ INPUTS: tuple[Input, ...] = (
 )
 
 
-def _choices(values: Mapping[str, Any]) -> Wh40kChoices:
+def _choices(values: Mapping[str, Any], base: Wh40kChoices | None = None) -> Wh40kChoices:
+    """The choice set ``base`` (a variant's; the published rules' when None) with the readings
+    the inputs picked."""
     keys = (*READING_KEYS, *DATASHEET_READINGS)
-    return CHOICES.replace(readings={k: values[k] for k in keys if k in values})
+    return (base or CHOICES).replace(readings={k: values[k] for k in keys if k in values})
 
 
 def _side(values: Mapping[str, Any], prefix: str, sheet: Datasheet | None, keywords: tuple[str, ...]) -> Side:
@@ -261,8 +265,8 @@ def plan_of(values: Mapping[str, Any], choices: Wh40kChoices) -> EffectPlan:
     return apply_effects(weapons, target, situation, attacker, defender, ctx, choices, DG)
 
 
-def _check(values: Mapping[str, Any]) -> None:
-    choices = _choices(values)
+def _check(values: Mapping[str, Any], choices: Any) -> None:
+    choices = _choices(values, choices)
     plan = plan_of(values, choices)
     target = plan.target
     if target.total_wounds > MAX_TOTAL_WOUNDS:
@@ -287,8 +291,7 @@ def _check(values: Mapping[str, Any]) -> None:
 
 def _seconds(values: Mapping[str, Any], choices: Wh40kChoices) -> float:
     """The cost model: the predicted seconds of the answer (see ``cost.Cost.seconds``)."""
-    keys = (*READING_KEYS, *DATASHEET_READINGS)
-    chosen = choices.replace(readings={k: values[k] for k in keys if k in values})
+    chosen = _choices(values, choices)
     plan = plan_of(values, chosen)
     return predicted_cost(plan.weapons, plan.target, plan.situation, chosen).seconds
 
@@ -347,9 +350,13 @@ def _effects_table(plan: EffectPlan) -> Table:
         "wh40k.death-guard.detachment.spread-the-sickness",
         "wh40k.death-guard.stratagem.ferric-blight",
         "wh40k.death-guard.stratagem.disgustingly-resilient",
-        "wh40k.attack.sequence",
-        "wh40k.attack.allocation",
+        *ATTACK_RULES,
     ],
+    insensitive={
+        **ENGINE_FIXED,
+        "heavy_hit_bonus": "no weapon of the datasheets it offers has Heavy",
+        "cover_denied_save": "no weapon of the datasheets it offers has AP 0, the only case this applies to",
+    },
     check=_check,
     cost=_seconds,
     examples=[

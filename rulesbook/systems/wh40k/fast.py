@@ -213,11 +213,11 @@ def fast_attack(calc: Calculator, v: dict[str, Any]) -> DeferredResult | None:
             and "ignores-cover" not in abilities
             and not (save <= params.cover_denied_save and ap == 0)
         )
-        bonus = (params.cover_save_bonus if in_cover else 0) + save_modifier
+        cover_bonus = params.cover_save_bonus if in_cover else 0
         if save_cap == "net":
-            modifier = min(cap, ap + bonus)
+            modifier = min(cap, ap + cover_bonus + save_modifier)
         else:
-            modifier = ap + min(cap, max(0, bonus)) + min(0, save_modifier)
+            modifier = ap + min(cap, cover_bonus + max(0, save_modifier)) + min(0, save_modifier)
         s_fail, s_pass, _, _ = no_reroll[_low(save, modifier)]
     if invuln is not None:
         modifier = min(cap, save_modifier) if invuln_modifiers == "other-modifiers-apply" else 0

@@ -36,8 +36,11 @@ GRENADE_ROLL = 4
 
 
 @implements("wh40k.death-guard.stratagem.grenade", "wh40k.attack.mortal-wounds", "wh40k.attack.feel-no-pain")
-def grenade_wounds(wounds: int, models: int, fnp: int | None = None) -> Distribution[int]:
-    """Wounds the unit loses to one Grenade (mortal wounds spill from model to model)."""
+def grenade_wounds(
+    wounds: int, models: int, fnp: int | None = None, choices: Wh40kChoices = CHOICES
+) -> Distribution[int]:
+    """Wounds the unit loses to one Grenade (mortal wounds spill from model to model); a
+    variant's code for the Grenade or mortal-wound rules reaches it through ``choices``."""
     p = RollTest(dice=D6, target=GRENADE_ROLL, direction="over").p_pass()
     if fnp is not None:
         p *= 1 - RollTest(dice=D6, target=fnp, direction="over").p_pass()
@@ -98,7 +101,7 @@ def grenade_wounds(wounds: int, models: int, fnp: int | None = None) -> Distribu
 )
 def grenade_calculator(*, wounds: int, models: int, fnp: int | None, choices: Wh40kChoices) -> CalcResult:
     """The Grenade's wounds and models destroyed."""
-    lost = grenade_wounds(wounds, models, fnp)
+    lost = grenade_wounds(wounds, models, fnp, choices)
     by_model: dict[int, Fraction] = {}
     for k, p in lost:
         by_model[k // wounds] = by_model.get(k // wounds, Fraction(0)) + p

@@ -50,7 +50,6 @@ from rulesbook.systems.wh40k.attack_path import (
     TARGET_INPUTS,
     Attackers,
     check_attackers,
-    choices_of,
     situation_of,
     target_of,
 )
@@ -164,6 +163,20 @@ class Aftermath:
     p_leader_destroyed: Fraction | None
 
 
+@implements(
+    "wh40k.death-guard.stratagem.insane-bravery",
+    "wh40k.death-guard.stratagem.insane-bravery-boarding-actions",
+)
+def insane_bravery_failure(fail: Fraction, choices: Wh40kChoices = CHOICES) -> Fraction:
+    """The chance of failing a Battle-shock test (``fail`` without it) once the unit's player uses
+    Insane Bravery: none, the test is passed (either version on the page).
+
+    >>> insane_bravery_failure(Fraction(5, 12))
+    Fraction(0, 1)
+    """
+    return Fraction(0)
+
+
 @implements("wh40k.morale.attack-aftermath", "wh40k.core.battle-shock", "wh40k.core.desperate-escape")
 def attack_aftermath(
     weapons: Sequence[Weapon],
@@ -214,11 +227,9 @@ def attack_aftermath(
             wiped += p
         elif below_half_strength(unit, choices):
             below += p
-            fail = (
-                Fraction(0)
-                if insane_bravery
-                else 1 - battle_shock_test(unit.leadership, battle_shock_modifier, choices).p_pass()
-            )
+            fail = 1 - battle_shock_test(unit.leadership, battle_shock_modifier, choices).p_pass()
+            if insane_bravery:
+                fail = insane_bravery_failure(fail, choices)
             shocked += p * fail
             if falls_back and fail:
                 outcomes = [(0, 1 - fail)] + [(k, fail * q) for k, q in failures(escape_test, unit.models)]
@@ -344,12 +355,12 @@ def _attackers(values: Mapping[str, Any]) -> Attackers:
     return Attackers(weapons=weapons, field="weapons", labels=labels, mixed=mixed)
 
 
-def _check(values: Mapping[str, Any]) -> None:
+def _check(values: Mapping[str, Any], choices: Any) -> None:
     leader = _leader(values)
-    check_attackers(_attackers(values), values)
+    check_attackers(_attackers(values), values, choices)
     if leader is not None:
         bound = joint_wounds_bound(
-            _attackers(values).weapons, target_of(values), leader, situation_of(values), choices_of(values)
+            _attackers(values).weapons, target_of(values), leader, situation_of(values), choices
         )
         if bound > JOINT_WOUNDS_LIMIT:
             raise InputError(

@@ -361,7 +361,7 @@ def charge_gap_calculator(*, gap: Fraction, reroll: bool, choices: Wh40kChoices)
     )
 
 
-def _check_advance(values: Any) -> None:
+def _check_advance(values: Any, choices: Any) -> None:
     if values["distance"] < values["move"]:
         raise InputError(
             "distance",

@@ -112,7 +112,7 @@ def _count_values(name: str, dist: Distribution[int], size: int) -> dict[str, An
     return {name: dense(dist, size), f"mean_{name}": dist.mean()}
 
 
-def _check_escape(values: Mapping[str, Any]) -> None:
+def _check_escape(values: Mapping[str, Any], choices: Any) -> None:
     if values["tests"] > values["models"]:
         raise InputError(
             "tests", f"at most one test per model: at most {values['models']}, got {values['tests']}"
@@ -154,6 +154,12 @@ def _check_escape(values: Mapping[str, Any]) -> None:
     rules=["wh40k.core.desperate-escape", "wh40k.core.battle-shock"],
     choices=CHOICES,
     check=_check_escape,
+    insensitive={
+        "battle_shock_dice": "whether the unit is Battle-shocked is given as an input here, not rolled",
+        "battle_shock_margin": "whether the unit is Battle-shocked is given as an input here, not rolled",
+        "rules.wh40k.core.battle-shock": "whether the unit is Battle-shocked is given as an input here, "
+        "not tested (the rule says who takes Desperate Escape tests)",
+    },
     examples=[{"tests": "5", "models": "5"}, {"tests": "2", "models": "10"}],
 )
 def desperate_escape_calculator(*, tests: int, models: int, choices: Wh40kChoices) -> CalcResult:

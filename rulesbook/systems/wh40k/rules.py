@@ -255,11 +255,11 @@ def save_test(
     other = situation.save_modifier
     armour: RollTest | None = None
     if target.save <= 6:
-        bonus = (choices.parameters.cover_save_bonus if cover_applies(weapon, target, choices) else 0) + other
+        cover = choices.parameters.cover_save_bonus if cover_applies(weapon, target, choices) else 0
         if choices.readings.save_cap == "net":
-            modifier = min(cap, weapon.ap + bonus)
-        else:
-            modifier = weapon.ap + min(cap, max(0, bonus)) + min(0, other)
+            modifier = min(cap, weapon.ap + cover + other)
+        else:  # the bonuses (cover, a positive modifier) capped, then AP and a penalty
+            modifier = weapon.ap + min(cap, cover + max(0, other)) + min(0, other)
         armour = RollTest(
             dice=D6, target=target.save, direction="over", modifier=modifier, auto_fail=natural(1)
         )

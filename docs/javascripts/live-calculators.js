@@ -1,0 +1,252 @@
+/* Live calculators on the published site: every input, computed in the reader's browser.
+
+   A calculator page opens with its precomputed answers (static-calculators.js). If the page is
+   served over HTTP(S) and the browser runs WebAssembly, a Web Worker (rulesbook-live-worker.mjs)
+   starts Python with rulesbook from the site's own live-runtime/ folder (the same URLs on every
+   page, so the browser's cache holds it once); the status line says "Loading…", then "Live", and
+   the full form generated from the calculator's declarations (rulesbook.site.live_form, in the
+   page's <template>) replaces the few precomputed inputs. Every change is answered by the
+   calculator itself: the result pane is the served page's (labels, percentages, charts, the
+   one-line errors of the command line), the inputs are kept in the page's address, and "Compare
+   with" sets a shipped variant beside the rules as published.
+
+   From file:// (browsers refuse WebAssembly from disk), without WebAssembly or without the
+   runtime in the build, the page keeps its precomputed calculator and says in one line how to
+   get live answers. Nothing is fetched from another host. */
+(function () {
+  "use strict";
+  var script = document.currentScript;
+  var boxes = Array.prototype.filter.call(document.querySelectorAll(".rb-static-calc"), function (box) {
+    return box.querySelector("template.rb-live-template");
+  });
+  if (!boxes.length || !script) return;
+  var here = script.src;
+
+  var STATIC = "The answers here were computed when the site was built.";
+  var HOW = "For live answers to every input, serve this folder over HTTP — " +
+    "<code>python3 -m http.server -d site</code>, or any web host.";
+
+  function status(box, state, html) {
+    var line = box.querySelector(".rb-live-status");
+    if (!line) {
+      line = document.createElement("p");
+      line.className = "rb-live-status";
+      line.setAttribute("role", "status");
+      box.insertBefore(line, box.querySelector(".rb-static-form, .rb-static-fixed, .rb-static-result"));
+    }
+    line.setAttribute("data-state", state);
+    line.innerHTML = html;
+    box.setAttribute("data-live", state);
+  }
+
+  function stayStatic(html) {
+    boxes.forEach(function (box) { status(box, "static", html); });
+  }
+
+  if (location.protocol === "file:") {
+    stayStatic("Opened from a file: browsers do not run the live calculator from disk. " + HOW);
+    return;
+  }
+  if (typeof WebAssembly !== "object" || typeof Worker !== "function") {
+    stayStatic("This browser cannot run the live calculator (it needs WebAssembly and Web Workers). " + STATIC);
+    return;
+  }
+
+  var query = new URLSearchParams(location.search);
+  var worker;
+  try {
+    worker = new Worker(new URL("rulesbook-live-worker.mjs", here), { type: "module" });
+  } catch (error) {
+    stayStatic("This browser cannot run the live calculator (" + error.message + "). " + STATIC);
+    return;
+  }
+  var seq = 0;
+  var pending = {};   // seq -> callback
+  var forms = [];     // {box, form, calc, latest}
+  var started = performance.now();
+
+  boxes.forEach(function (box) {
+    status(box, "loading", '<span class="rb-live-spinner" aria-hidden="true"></span>' +
+      "Loading the live calculator (Python for your browser: 7–17&nbsp;MB on a first visit, by how the web host " +
+      "compresses it; then from the browser's cache)…");
+    if (boxes.length === 1 && query.toString()) {
+      // a shared link: its inputs are answered as soon as the calculator is live
+      box.querySelector(".rb-static-result").classList.add("rb-stale");
+    }
+  });
+
+  function send(message, callback) {
+    seq += 1;
+    message.seq = seq;
+    if (callback) pending[seq] = callback;
+    worker.postMessage(message);
+    return seq;
+  }
+
+  /* -- the live form --------------------------------------------------------------------------- */
+
+  function controls(form) {
+    return Array.prototype.slice.call(form.querySelectorAll("[data-key]"));
+  }
+
+  function valueOf(control) {
+    if (control.type === "checkbox") return control.checked ? "true" : "false";
+    return control.value;
+  }
+
+  function setValue(control, text) {
+    if (control.type === "checkbox") control.checked = text.trim().toLowerCase() === "true";
+    else if (control.type !== "file") control.value = text;
+  }
+
+  function values(form) {
+    var out = {};
+    controls(form).forEach(function (control) {
+      if (control.type !== "file") out[control.getAttribute("data-key")] = valueOf(control);
+    });
+    return out;
+  }
+
+  function keepInAddress(form) {
+    if (forms.length !== 1) return;
+    var params = new URLSearchParams(values(form));
+    history.replaceState(history.state, "", "?" + params.toString() + location.hash);
+  }
+
+  function ask(entry) {
+    var result = entry.result;
+    result.classList.add("rb-stale");
+    var vals = values(entry.form);
+    var variant = vals.variant || "none";
+    delete vals.variant;
+    entry.latest = send({ type: "answer", calc: entry.calc, values: vals, variant: variant }, function (reply) {
+      if (reply.seq !== entry.latest) return; // a newer answer is on its way
+      result.innerHTML = reply.html !== undefined ? reply.html :
+        '<div class="rb-result"><p class="rb-error" data-key="error">The live calculator failed: ' +
+        String(reply.error).replace(/</g, "&lt;") + "</p></div>";
+      result.classList.remove("rb-stale");
+      entry.box.setAttribute("data-answered", String(reply.seq));
+      entry.box.setAttribute("data-answer-ms", reply.ms === undefined ? "" : reply.ms.toFixed(1));
+      if (!entry.box.hasAttribute("data-first-answer")) {
+        entry.box.setAttribute("data-first-answer", (performance.now() - started).toFixed(0));
+      }
+    });
+    keepInAddress(entry.form);
+  }
+
+  function upload(entry, control) {
+    var file = control.files && control.files[0];
+    if (!file) return;
+    file.arrayBuffer().then(function (buffer) {
+      send({
+        type: "upload", calc: entry.calc, key: control.getAttribute("data-key"),
+        name: file.name, bytes: new Uint8Array(buffer),
+      }, function (reply) {
+        if (reply.error) {
+          entry.result.innerHTML = reply.error;
+          entry.result.classList.remove("rb-stale");
+        } else {
+          ask(entry);
+        }
+      });
+    });
+  }
+
+  function goLive(box) {
+    var template = box.querySelector("template.rb-live-template");
+    var form = template.content.firstElementChild.cloneNode(true);
+    var result = box.querySelector(".rb-static-result");
+    var entry = { box: box, form: form, result: result, calc: form.getAttribute("data-calc"), latest: 0 };
+    // what the reader chose in the precomputed form carries over; a link's inputs come first
+    Array.prototype.forEach.call(box.querySelectorAll(".rb-static-form select[data-key]"), function (select) {
+      var live = form.querySelector('[data-key="' + select.getAttribute("data-key") + '"]');
+      if (live && select.selectedIndex >= 0) setValue(live, select.options[select.selectedIndex].text);
+    });
+    if (forms.length === 0 && boxes.length === 1) {
+      controls(form).forEach(function (control) {
+        var key = control.getAttribute("data-key");
+        if (query.has(key)) {
+          setValue(control, query.get(key));
+          var choices = control.closest("details.rb-choices");
+          if (choices && valueOf(control) !== initial(control)) choices.open = true;
+        }
+      });
+    }
+    var layout = document.createElement("div");
+    layout.className = "rb-live-layout";
+    box.insertBefore(layout, result);
+    layout.appendChild(result);
+    layout.appendChild(form);
+    Array.prototype.forEach.call(box.querySelectorAll(".rb-static-form, .rb-static-fixed"), function (old) {
+      old.parentNode.removeChild(old);
+    });
+    // Every keystroke asks at once (no Enter, no pause): the worker computes only the newest
+    // question waiting, so a fast typist never queues up stale answers.
+    controls(form).forEach(function (control) {
+      if (control.type === "file") {
+        control.addEventListener("change", function () { upload(entry, control); });
+      } else if (control.tagName === "SELECT" || control.type === "checkbox") {
+        control.addEventListener("change", function () { ask(entry); });
+      } else {
+        control.addEventListener("input", function () { ask(entry); });
+      }
+    });
+    forms.push(entry);
+    status(box, "live", '<span class="rb-live-dot" aria-hidden="true"></span>' +
+      "Live: every input is computed in your browser by the rules code itself (Python " +
+      worker.python + "), exactly as <code>rulesbook calc</code> answers.");
+    ask(entry);
+  }
+
+  function initial(control) {
+    if (control.type === "checkbox") return control.defaultChecked ? "true" : "false";
+    if (control.tagName === "SELECT") {
+      var chosen = Array.prototype.filter.call(control.options, function (o) { return o.defaultSelected; });
+      return chosen.length ? chosen[0].value : (control.options[0] || {}).value;
+    }
+    return control.defaultValue;
+  }
+
+  worker.onmessage = function (event) {
+    var message = event.data;
+    if (message.type === "ready") {
+      worker.python = message.python;
+      boxes.forEach(function (box) {
+        box.setAttribute("data-start", JSON.stringify({
+          seconds: message.seconds, phases: message.phases, since_open: Math.round(performance.now()),
+          from_snapshot: message.fromSnapshot,
+        }));
+      });
+      boxes.forEach(goLive);
+    } else if (message.type === "saved") {
+      boxes.forEach(function (box) { box.setAttribute("data-snapshot-saved", message.ms.toFixed(0)); });
+    } else if (message.type === "absent") {
+      stayStatic("This copy of the site was built without the live calculator (the build could not reach " +
+        "the npm registry and PyPI). " + STATIC);
+      boxes.forEach(function (box) { box.querySelector(".rb-static-result").classList.remove("rb-stale"); });
+      worker.terminate();
+    } else if (message.type === "failed") {
+      stayStatic("The live calculator could not start (" + String(message.message).replace(/</g, "&lt;") +
+        "). " + STATIC);
+      boxes.forEach(function (box) { box.querySelector(".rb-static-result").classList.remove("rb-stale"); });
+      worker.terminate();
+    } else if (pending[message.seq]) {
+      var callback = pending[message.seq];
+      delete pending[message.seq];
+      callback(message);
+    }
+  };
+  worker.onerror = function (event) {
+    stayStatic("The live calculator could not start (" + (event.message || "worker error") + "). " + STATIC);
+  };
+
+  /* For tests and benchmarks: what `rulesbook calc ID ARGS --json` prints, computed in this page
+     (`cold`: every rulesbook cache cleared first, as the CPython benchmarks time a first answer). */
+  window.rulesbookLive = {
+    json: function (calc, args, cold) {
+      return new Promise(function (resolve) { send({ type: "json", calc: calc, args: args, cold: !!cold }, resolve); });
+    },
+  };
+
+  send({ type: "start", base: new URL("../live-runtime/", here).href, system: boxes[0].getAttribute("data-calc").split(".")[0] });
+})();

@@ -1,0 +1,126 @@
+"""The live form of a published calculator page: every declared input, computed in the browser.
+
+Each static calculator of the published site (:mod:`rulesbook.site.static`) carries, inert in a
+``<template>``, the full form of its calculator, generated from the input declarations the same
+way the served form is (:mod:`widgets.panel_app`): the same labels, a check box for a boolean, a
+drop-down for a choice or a rule choice (the interpretations register's readings, in a closed
+"Rule choices (N)" section), a number box for an integer, a text box showing what is allowed for
+anything else, a file picker for a file, each input's help behind a "?", and "Compare with" for
+the shipped variants of the calculator's system. Every control starts at the value the served
+form starts at (the first worked example) and carries ``data-key`` (the input's key) and the class
+``rb-input-<key>``.
+
+``docs/javascripts/live-calculators.js`` swaps it in for the few precomputed inputs once the page's
+Python runtime is ready (:mod:`rulesbook.site.runtime`, :mod:`widgets.browser`) and sends every
+value as text, exactly as the command line would receive it.
+
+Example:
+    >>> from rulesbook.registry import registry
+    >>> html = live_form_html(registry().calculator("scrollhammer.morale-check"))
+    >>> html.startswith('<template class="rb-live-template">'), 'data-key="ld" name="ld" value="7"' in html
+    (True, True)
+    >>> "Rule choices (4)" in html, '<option value="no-insane-heroism">' in html
+    (True, True)
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from rulesbook.calculators import NOT_GIVEN, Calculator, Input
+
+__all__ = ["NO_VARIANT", "live_form_html", "variant_names"]
+
+NO_VARIANT = "none"
+"""The "Compare with" value for no comparison (the served form's too)."""
+
+
+def variant_names(calc: Calculator) -> list[str]:
+    """``none`` and the shipped variants that can change ``calc``'s system (the served form's list)."""
+    from rulesbook.variants import variants_for_system
+
+    if calc.choices is None:
+        return [NO_VARIANT]
+    return [NO_VARIANT, *(v.name for v in variants_for_system(calc.system))]
+
+
+def _text(inp: Input, value: Any) -> str:
+    """The text a form shows for a start value (what the served text box shows)."""
+    if value is NOT_GIVEN or (value is None and inp.kind != "optional"):
+        return ""
+    return inp.format(value)
+
+
+def _help(inp: Input) -> str:
+    if not inp.help:
+        return ""
+    return (
+        f'<details class="rb-help"><summary aria-label="Help: {html.escape(inp.title)}">?</summary>'
+        f"{html.escape(inp.help.replace('`', ''))}</details>"
+    )
+
+
+def _field(calc: Calculator, inp: Input, value: Any) -> str:
+    key = html.escape(inp.key)
+    ident = f"rb-live-{calc.id}-{inp.key}".replace(".", "-")
+    label = html.escape(inp.title)
+    common = f'id="{ident}" data-key="{key}" name="{key}"'
+    if inp.kind == "bool":
+        control = f'<input type="checkbox" {common}{" checked" if value else ""}>'
+        return (
+            f'<div class="rb-live-field rb-live-bool rb-input-{key}"><label for="{ident}">{control} {label}</label>'
+            f"{_help(inp)}</div>"
+        )
+    if inp.kind in ("choice", "interpretation"):
+        options = "".join(
+            f'<option value="{html.escape(c)}"{" selected" if c == value else ""}>{html.escape(c)}</option>'
+            for c in getattr(inp, "choices", ())
+        )
+        control = f"<select {common}>{options}</select>"
+    elif inp.kind == "int":
+        control = f'<input type="number" step="1" inputmode="numeric" {common} value="{html.escape(_text(inp, value))}">'
+    elif inp.kind == "path":
+        accept = ",".join(getattr(inp, "suffixes", ()))
+        start = html.escape(str(value).rsplit("/", 1)[-1]) if value else ""
+        control = f'<input type="file" accept="{html.escape(accept)}" {common}>' + (
+            f'<small class="rb-live-file">until you choose one: the worked example\'s <code>{start}</code></small>'
+            if start
+            else ""
+        )
+    else:
+        control = (
+            f'<input type="text" {common} value="{html.escape(_text(inp, value))}" '
+            f'placeholder="{html.escape(inp.allowed())}" autocomplete="off" spellcheck="false">'
+        )
+    return (
+        f'<div class="rb-live-field rb-input-{key}"><div class="rb-live-label"><label for="{ident}">{label}</label>'
+        f"{_help(inp)}</div>{control}</div>"
+    )
+
+
+def live_form_html(calc: Calculator) -> str:
+    """The live form of ``calc`` in an inert ``<template>`` (one line of HTML, no blank line)."""
+    start = calc.initial_values()
+    choices = [i for i in calc.inputs if i.kind == "interpretation"]
+    fields = [_field(calc, i, start[i.key]) for i in calc.inputs if i.kind != "interpretation"]
+    if choices:
+        fields.append(
+            f'<details class="rb-choices"><summary>Rule choices ({len(choices)})</summary>'
+            + "".join(_field(calc, i, start[i.key]) for i in choices)
+            + "</details>"
+        )
+    variants = variant_names(calc)
+    if len(variants) > 1:
+        options = "".join(f'<option value="{html.escape(v)}">{html.escape(v)}</option>' for v in variants)
+        ident = f"rb-live-{calc.id}-variant".replace(".", "-")
+        fields.append(
+            f'<div class="rb-live-field rb-input-variant"><div class="rb-live-label"><label for="{ident}">Compare with</label></div>'
+            f'<select id="{ident}" data-key="variant" name="variant">{options}</select></div>'
+        )
+    return (
+        '<template class="rb-live-template">'
+        f'<form class="rb-live-form" data-calc="{html.escape(calc.id)}" onsubmit="return false">'
+        + "".join(fields)
+        + "</form></template>"
+    )

@@ -1,0 +1,129 @@
+"""The calculators in a reader's browser: the Python the published site runs under Pyodide.
+
+A calculator page of the published site (``scripts/build-site``) starts a Web Worker
+(``docs/javascripts/rulesbook-live-worker.mjs``) that loads Pyodide and the wheels of the site's
+``live-runtime/`` folder (:mod:`rulesbook.site.runtime`), then imports this module and calls:
+
+* :func:`start` once: the data snapshot replaces YAML parsing, and only the page's own system
+  is loaded (its calculator modules and nothing else);
+* :func:`prepare_snapshot` once the page is live, on a first visit: every system and everything
+  an answer imports is loaded, so that the memory snapshot the worker then stores for the next
+  visit starts with nothing left to import;
+* :func:`answer` for every change of the form: the HTML of the result pane, exactly what the
+  served page shows for the same values (:func:`widgets.compare.answer_html`: the result
+  with its labels, percentages and charts, the comparison with a shipped variant, or the
+  CLI's one-line error naming the field);
+* :func:`upload` for a file chosen in a ``path`` input (a game log): checked and kept as the
+  served upload box does (:class:`widgets.uploads.UploadBox`);
+* :func:`cli_json`: what ``rulesbook calc ID key=value ... --json`` prints, for the tests and
+  benchmarks that compare the browser with CPython byte for byte.
+
+The form sends every value as the text a reader typed or picked (``"7"``, ``"true"``, a choice's
+key), which is what the command line receives, so every message is the command line's.
+
+Example:
+    >>> start("scrollhammer")
+    >>> 'data-key="p_pass_exact">5/12<' in answer("scrollhammer.morale-check", {"ld": "7", "modifier": "-1"})
+    True
+    >>> answer("scrollhammer.morale-check", {"ld": "seven"}).count("expected an integer from 0 to 12")
+    1
+    >>> code, text = cli_json("scrollhammer.panic-test", ["ld=7"])
+    >>> code, '"p_pass_exact": "7/12"' in text
+    (0, True)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from rulesbook.data import use_snapshot
+from rulesbook.errors import InputError, RulesbookError
+from rulesbook.present import error_html, json_text, md_inline, plain
+from rulesbook.registry import registry
+from widgets.compare import NO_VARIANT, answer_html
+from widgets.compare import answer as form_answer
+from widgets.uploads import UploadBox
+
+__all__ = ["SNAPSHOT", "answer", "clear_caches", "cli_json", "prepare_snapshot", "start", "upload"]
+
+SNAPSHOT = Path(__file__).resolve().parents[1] / "rulesbook" / "data-snapshot.json"
+"""Where the site's app wheel puts the data snapshot (absent in a checkout: YAML is parsed)."""
+
+_boxes: dict[tuple[str, str], UploadBox] = {}
+
+
+def start(system: str) -> None:
+    """Use the data snapshot if the wheel has one, and load ``system`` (only it, if it is known)."""
+    if SNAPSHOT.is_file():
+        use_snapshot(json.loads(SNAPSHOT.read_text(encoding="utf-8"))["files"])
+    registry(system)
+
+
+def prepare_snapshot() -> None:
+    """Load every system, the shipped variants and the Markdown renderer (all an answer imports)."""
+    from rulesbook.variants import shipped_variants
+
+    registry()
+    shipped_variants()
+    md_inline("*ready*")
+
+
+def _box(calc_id: str, key: str) -> UploadBox:
+    calc = registry(calc_id.partition(".")[0]).calculator(calc_id)
+    box = _boxes.get((calc_id, key))
+    if box is None:
+        inp = calc.input(key)
+        box = _boxes[calc_id, key] = UploadBox(key, getattr(inp, "suffixes", ()), calc.initial_values()[key])
+    return box
+
+
+def upload(calc_id: str, key: str, filename: str, data: bytes) -> str | None:
+    """Keep a file chosen for the path input ``key``; the one-line error (HTML) if it is refused."""
+    try:
+        raw = data.to_bytes() if hasattr(data, "to_bytes") else bytes(data)  # a JavaScript Uint8Array
+        _box(calc_id, key).store(raw, filename)
+    except InputError as exc:
+        return error_html(str(exc))
+    return None
+
+
+def answer(calc_id: str, values: Mapping[str, Any], variant: str = NO_VARIANT) -> str:
+    """The result pane for a form's ``values`` (texts), compared with ``variant`` unless ``none``.
+
+    A ``path`` input takes the file last given to :func:`upload`, else its start value (the worked
+    example's file, shipped with rulesbook).
+    """
+    calc = registry(calc_id.partition(".")[0]).calculator(calc_id)
+    given = {key: value for key, value in values.items() if key != "variant"}
+    for inp in calc.inputs:
+        if inp.kind == "path":
+            given[inp.key] = _box(calc_id, inp.key).path()
+    return answer_html(form_answer(calc_id, given, variant or NO_VARIANT))
+
+
+def clear_caches() -> None:
+    """Forget every cached result (benchmarks time first answers: :func:`rulesbook.caches.clear_caches`)."""
+    from rulesbook.caches import clear_caches as clear
+
+    clear()
+
+
+def cli_json(calc_id: str, arguments: Sequence[str]) -> tuple[int, str]:
+    """``(exit code, output)`` of ``rulesbook calc CALC_ID ARGUMENTS... --json``: the JSON with its
+    newline, or the one error line (which the command line writes to standard error)."""
+    from rulesbook.variants import run_assignments
+
+    reg = registry(calc_id.partition(".")[0])
+    if calc_id not in reg.calculators:
+        reg = registry()
+    try:
+        calc = reg.calculator(calc_id)
+        checked, result, variant = run_assignments(calc, list(arguments))
+    except RulesbookError as exc:
+        return 2, plain(f"rulesbook: error: {exc}") + "\n"
+    named = {"variant": variant.name} if variant else {}
+    data = {"calculator": calc.id, **named, "inputs": calc.inputs_json(checked), "result": result.to_json()}
+    return 0, json_text(data) + "\n"
