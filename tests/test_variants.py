@@ -465,10 +465,7 @@ def test_your_own_variants_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
         "parameters.battle_shock_dicee: unknown rule parameter; did you mean battle_shock_dice"
         in listed.stderr
     )
-    assert (
-        "battle-shock-3d6.yaml: a shipped variant is called battle-shock-3d6; rename the file"
-        in listed.stderr
-    )
+    assert "battle-shock-3d6.yaml: a variant called battle-shock-3d6 exists already" in listed.stderr
     calc = registry().calculator("wh40k.battle-shock")
     options = variant_options(calc)
     assert options[0] == NO_VARIANT and "bleak" in options and "battle-shock-3d6" in options

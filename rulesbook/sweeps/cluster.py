@@ -164,6 +164,9 @@ def run_dask(
                     done(future.result())
                 now = time.monotonic()
                 if finished:
+                    if said:  # results again: the workers came back before the next look
+                        notify(_back(_workers(client)))
+                        said = False
                     since, looked = None, now
                     continue
                 time.sleep(TICK)
@@ -173,7 +176,7 @@ def run_dask(
                 workers = _workers(client)
                 if workers:
                     if said:
-                        notify(f"sweep: {workers} Dask worker{'s' if workers > 1 else ''} back; continuing")
+                        notify(_back(workers))
                         said = False
                     since = None
                     continue
@@ -193,6 +196,10 @@ def run_dask(
     finally:
         if own:
             client.close(timeout=2)
+
+
+def _back(workers: int) -> str:
+    return f"sweep: {workers} Dask worker{'s' if workers != 1 else ''} back; continuing"
 
 
 def _address(scheduler: Any, client: Any) -> str:
