@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rulesbook.calculators import Calculator
-from rulesbook.errors import InputError, quote
+from rulesbook.errors import InputError, did_you_mean, quote
 from rulesbook.registry import registry
 from rulesbook.variants import (
     BASELINE,
@@ -188,10 +188,13 @@ def parameter_spec(calc: Calculator, key: str) -> Any:
     if calc.choices is None:
         raise InputError(key, f"{calc.id} declares no rule parameters")
     choices: Any = calc.choices
+    name = key.removeprefix(PARAMETER_PREFIX)
     try:
-        return type(choices.parameters).spec(key.removeprefix(PARAMETER_PREFIX))
+        return type(choices.parameters).spec(name)
     except InputError as exc:
-        raise InputError(key, exc.message) from None
+        hint = did_you_mean(name, [s.key for s in type(choices.parameters).specs()])
+        head, _, allowed = exc.message.partition("; allowed:")
+        raise InputError(key, f"{head}{hint} allowed:{allowed}" if hint else exc.message) from None
 
 
 def _plain(value: Any, text: str) -> Any:
