@@ -463,3 +463,16 @@ def test_a_plot_alone_prints_no_table_and_warns_when_a_variant_changes_nothing(t
         "rulesbook: warning: Deadly Demise explodes on a 5+ does not affect Battle-shock test" in out.stderr
     )
     assert png.stat().st_size > 10_000
+
+
+def test_a_table_read_back_from_its_file_plots_as_it_did(tmp_path: Path, serial: pd.DataFrame) -> None:
+    from rulesbook.sweeps import export, read_table
+
+    for suffix in ("csv", "parquet"):
+        path = export(serial, tmp_path / f"shared.{suffix}", command="test")
+        back = read_table(path)
+        assert back.attrs["axes"] == ["leadership", "modifier"] and back.attrs["calculator"] == CALC
+        assert (back["error"] == "").all()
+        fig = plot_sweep(back)
+        titles = [ax.get_title() for ax in fig.axes if ax.get_title()]
+        assert titles[:2] == ["Published rules", "Battle-shock tests on 3D6"]

@@ -222,6 +222,8 @@ def read_table(path: str | Path) -> pd.DataFrame:
         table = pd.read_csv(source, keep_default_na=False, na_values=[""], dtype=texts)
         for column in texts:
             table[column] = table[column].astype(object).where(table[column].notna(), None)
+        if "error" in table:
+            table["error"] = table["error"].fillna("")
         sidecar = sidecar_of(source)
         if sidecar.is_file():
             try:
@@ -230,5 +232,33 @@ def read_table(path: str | Path) -> pd.DataFrame:
                 raise InputError("table", str(exc)) from None
     else:
         raise InputError("table", f"{named(path)}: expected a .csv or .parquet file")
-    table.attrs["provenance"] = meta if isinstance(meta, dict) else {}
+    meta = meta if isinstance(meta, dict) else {}
+    table.attrs["provenance"] = meta
+    _restore(table, meta)
     return table
+
+
+def _restore(table: pd.DataFrame, meta: Mapping[str, Any]) -> None:
+    """A sweep's own ``attrs`` again (calculator, axes, outputs, variants), so a table read back
+    from a file plots as it did (:func:`rulesbook.sweeps.plot_sweep`)."""
+    from rulesbook.registry import registry
+    from rulesbook.variants import Variant
+    from rulesbook.variants.labels import reaches
+
+    calc_id = meta.get("calculator")
+    if meta.get("kind") or not isinstance(calc_id, str) or calc_id not in registry().calculators:
+        return
+    calc = registry().calculator(calc_id)
+    table.attrs["calculator"] = calc_id
+    table.attrs["axes"] = [a for a in meta.get("axes", []) if a in table]
+    table.attrs["outputs"] = [o.key for o in calc.outputs if o.kind not in ("table", "list")]
+    variants = []
+    for name, definition in (meta.get("variants") or {}).items():
+        entry = {"name": name, "title": str(definition.get("title", name)), "definition": definition}
+        try:
+            document = {k: v for k, v in definition.items() if k != "functions"}
+            entry["reaches"] = reaches(calc, Variant.from_mapping(document, name="shared"))
+        except (InputError, AttributeError):
+            entry["reaches"] = True  # not checkable here: say nothing rather than something wrong
+        variants.append(entry)
+    table.attrs["variants"] = variants
