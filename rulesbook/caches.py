@@ -54,7 +54,7 @@ def intermediate_caches() -> Iterator[tuple[str, _Cached]]:
     defines, sorted by name.
 
     >>> names = [name for name, _ in intermediate_caches()]
-    >>> "rulesbook.dice._roll_test_distribution" in names
+    >>> "rulesbook.dice.roll._roll_test_distribution" in names
     True
     """
     found = sorted((f"{module_name}.{attr}", obj) for module_name, attr, obj in _module_caches())

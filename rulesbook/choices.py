@@ -58,7 +58,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, ClassVar, Literal, Self, get_args, get_origin
 
-from rulesbook.dice import DiceExpr, parse_dice
+from rulesbook.dice import DICE_HELP, DiceExpr, parse_dice
 from rulesbook.errors import InputError, RulesbookError
 from rulesbook.inputs import InterpretationInput
 
@@ -102,7 +102,7 @@ class ParameterSpec:
         if self.kind == "bool":
             return "true or false"
         if self.kind == "dice":
-            return "a dice expression such as 3, D3, D6, 2D6, D6+3 or 2D6+1"
+            return DICE_HELP
         if self.kind == "fraction":
             return f"a fraction from {self.minimum} to {self.maximum}, such as 1/2 or 1/3"
         return f"an integer from {self.minimum} to {self.maximum}"
@@ -113,7 +113,7 @@ class ParameterSpec:
             expr = value if isinstance(value, DiceExpr) else parse_dice(str(value), field_name=self.key)
             if self.minimum is not None and expr.minimum < self.minimum:
                 raise InputError(self.key, f"the dice can roll below {self.minimum}, got {expr}")
-            return expr
+            return expr.check_cost(self.key)
         if self.kind == "fraction":
             return self._fraction(value)
         if self.kind == "bool":

@@ -392,7 +392,17 @@ def optional(inner: Input, word: str = "none", *, default: Any = None, **options
 
 @dataclass(frozen=True, kw_only=True)
 class DiceInput(Input):
-    """A dice expression (``D6``, ``2D6``, ``D6+3``, ``3``)."""
+    """A dice expression of the one grammar (``D6``, ``2D6``, ``D6+3``, ``3``, ``3D6kh2``…),
+    refused when it can roll below ``min_value`` or needs more work than the calculators allow
+    (:meth:`~rulesbook.dice.DiceExpr.check_cost`).
+
+    >>> DiceInput(key="damage", help="", min_value=1).parse("D6!")
+    parse_dice('D6!')
+    >>> DiceInput(key="damage", help="", min_value=1).parse("D6-1")
+    Traceback (most recent call last):
+    ...
+    rulesbook.errors.InputError: damage: the expression can roll below 1, got 'D6-1'
+    """
 
     kind: ClassVar[str] = "dice"
     min_value: int = 0
@@ -409,7 +419,7 @@ class DiceInput(Input):
         expr = parse_dice(text, field_name=self.key)
         if expr.minimum < self.min_value:
             raise InputError(self.key, f"the expression can roll below {self.min_value}, got {quote(text)}")
-        return expr
+        return expr.check_cost(self.key)
 
     def _check(self, value: Any) -> DiceExpr:
         if isinstance(value, DiceExpr) and 0 <= value.modifier <= 999:
@@ -417,7 +427,7 @@ class DiceInput(Input):
                 raise InputError(
                     self.key, f"the expression can roll below {self.min_value}, got {quote(str(value))}"
                 )
-            return value
+            return value.check_cost(self.key)
         if isinstance(value, int) and not isinstance(value, bool):
             return self.parse(str(value))
         raise self.error(value)

@@ -185,16 +185,24 @@ class Distribution[T: _Ordered]:
 
     # -- presentation ----------------------------------------------------------------------
     def table(self, outcome_label: str = "outcome") -> Table:
-        """The distribution as a :class:`Table` with P(=k), P(>=k) and P(<=k)."""
+        """The distribution as a :class:`Table` with P(=k), P(>=k) and P(<=k) (the running sums
+        in one pass each way: the same exact values as :meth:`p_at_least` and :meth:`p_at_most`).
+
+        >>> Distribution.from_weights([(1, 1), (2, 2), (3, 1)], 4).table().rows[1]
+        (2, '1/2', 0.5, 0.75, 0.75)
+        """
+        at_most, running = [], Fraction(0)
+        for _, p in self.items:
+            running += p
+            at_most.append(running)
+        at_least, running = [], Fraction(0)
+        for _, p in reversed(self.items):
+            running += p
+            at_least.append(running)
+        at_least.reverse()
         rows = [
-            (
-                plain_outcome(o),
-                fraction_str(p),
-                float(p),
-                float(self.p_at_least(o)),
-                float(self.p_at_most(o)),
-            )
-            for o, p in self.items
+            (plain_outcome(o), fraction_str(p), float(p), float(above), float(below))
+            for (o, p), above, below in zip(self.items, at_least, at_most, strict=True)
         ]
         return Table(
             name="distribution",

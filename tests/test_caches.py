@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from rulesbook.caches import clear_caches, intermediate_caches
-from rulesbook.dice import TWO_D6, RollTest, _roll_test_counts
+from rulesbook.dice import TWO_D6, RollTest
+from rulesbook.dice.roll import _roll_test_counts
 from rulesbook.registry import registry
 
 
@@ -29,7 +30,7 @@ def test_clear_caches_levels() -> None:
 def test_intermediate_caches_are_the_modules_own() -> None:
     registry()
     names = [name for name, _ in intermediate_caches()]
-    assert "rulesbook.dice._die_for" in names
+    assert "rulesbook.dice.expr._die_for" in names
     assert all(name.startswith("rulesbook.") for name in names)
     assert len(names) == len(set(names))
 
@@ -75,14 +76,14 @@ def test_a_cache_added_or_replaced_at_run_time_is_cleared(monkeypatch: pytest.Mo
     """Each reset looks afresh: a cache a module gains after the first reset is emptied too."""
     from functools import cache
 
-    from rulesbook import dice
+    from rulesbook.dice import expr as dice
 
     clear_caches()
 
     def twice(x: int) -> int:
         return 2 * x
 
-    twice.__module__ = "rulesbook.dice"
+    twice.__module__ = "rulesbook.dice.expr"
     added = cache(twice)
     monkeypatch.setattr(dice, "_added_for_test", added, raising=False)
     replaced = cache(twice)
@@ -91,4 +92,4 @@ def test_a_cache_added_or_replaced_at_run_time_is_cleared(monkeypatch: pytest.Mo
     assert added.cache_info().currsize == replaced.cache_info().currsize == 1
     clear_caches()
     assert added.cache_info().currsize == replaced.cache_info().currsize == 0
-    assert "rulesbook.dice._added_for_test" in [name for name, _ in intermediate_caches()]
+    assert "rulesbook.dice.expr._added_for_test" in [name for name, _ in intermediate_caches()]

@@ -152,7 +152,7 @@ def test_reroll_failed_never_hurts(test: RollTest) -> None:
 def _simulate(test: RollTest, rng: random.Random) -> Outcome:
     faces = tuple(rng.randint(1, test.dice.sides) for _ in range(test.dice.count))
     outcome = test.judge(faces)
-    if test._wants_reroll(faces, outcome):
+    if test.wants_reroll(tuple(sorted(faces)), outcome):
         outcome = test.judge(tuple(rng.randint(1, test.dice.sides) for _ in range(test.dice.count)))
     return outcome
 
@@ -209,7 +209,7 @@ def _icepool_roll_test(test: RollTest) -> Distribution[Outcome]:
 
     def first(*faces: int) -> Outcome | icepool.Die[Outcome]:
         outcome = test.judge(faces)
-        if test._wants_reroll(faces, outcome):
+        if test.wants_reroll(tuple(sorted(faces)), outcome):
             return icepool.map(lambda *again: test.judge(again), *dice)
         return outcome
 

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = ("README.md", "docs/quickstart.md", "docs/index.md", "docs/api/index.md")
+PAGES = ("README.md", "docs/quickstart.md", "docs/index.md", "docs/api/index.md", "docs/designer/guide.md")
 RULESBOOK = Path(sys.executable).with_name("rulesbook")
 FENCE = re.compile(r"^```(\w+)\n(.*?)^```", re.M | re.S)
 
@@ -91,10 +91,23 @@ def test_the_pages_have_commands_to_run() -> None:
     assert [e for e in ALL if e.page == "docs/quickstart.md" and _argv(e.command)]
 
 
+def files(text: str) -> dict[str, str]:
+    """The files a page shows (a fenced block whose first line is ``# file: NAME``): name -> text."""
+    out = {}
+    for kind in ("yaml", "python"):
+        for _, block in blocks(text, kind):
+            first, _, rest = block.partition("\n")
+            if first.startswith("# file: "):
+                out[first.removeprefix("# file: ").strip()] = rest
+    return out
+
+
 @pytest.mark.parametrize("example", [e for e in ALL if _argv(e.command)], ids=lambda e: f"{e.page}:{e.line}")
 def test_a_command_prints_what_the_page_says(example: Example, tmp_path: Path) -> None:
     argv = _argv(example.command)
     assert argv is not None
+    for name, text in files(_read(example.page)).items():  # the variant files the page shows
+        (tmp_path / name).write_text(text, encoding="utf-8")
     env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "100"}
     done = subprocess.run(argv, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, f"{example.page}:{example.line}: {example.command}\n{done.stderr}"
@@ -169,3 +182,8 @@ def test_the_readme_says_what_it_is_answers_and_sets_up_in_its_first_40_lines() 
 def test_no_page_links_outside_the_repository() -> None:
     for page in ("README.md", "docs/quickstart.md", "docs/index.md"):
         assert "../shared" not in _read(page) and "](../" not in _read(page), page
+
+
+def test_the_files_a_page_shows_are_found() -> None:
+    page = "```yaml\n# file: a.yaml\nsystem: x\n```\n\n```python\nprint(1)\n```\n"
+    assert files(page) == {"a.yaml": "system: x\n"}

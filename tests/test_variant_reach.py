@@ -105,14 +105,19 @@ def reaches(calc: Calculator, system: str, key: str, *, thorough: bool = True) -
             for option in r.options
             if option != r.default and not r.inert
         ]
-    starts = [*PROBES.get(calc.id, []), *calc.examples]
+    starts = [*PROBES.get(calc.id, []), *calc.examples]  # ("together" is no calculator ID)
     candidates = [dict(start) for start in starts]  # every start as given first, then the steps
     if thorough:
         candidates += [inputs for start in starts for inputs in list(nearby(calc, start))[1:]]
+    together = dict(PROBES.get("together", {}).get(f"{system}.{key}", {}))
     for readings in settings:
-        before = Variant.define("before", system=system, title="before", readings=readings)
+        before = Variant.define(
+            "before", system=system, title="before", parameters=together, readings=readings
+        )
         after = [
-            Variant.define("after", system=system, title="after", parameters={key: alt}, readings=readings)
+            Variant.define(
+                "after", system=system, title="after", parameters={**together, key: alt}, readings=readings
+            )
             for alt in alts
         ]
         for inputs in candidates:

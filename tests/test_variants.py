@@ -351,7 +351,8 @@ def test_every_shipped_variant_round_trips_through_its_yaml(tmp_path: Path) -> N
 SPEC_VALUES = {
     "int": lambda spec: st.integers(spec.minimum, spec.maximum),
     "bool": lambda spec: st.booleans(),
-    "dice": lambda spec: st.sampled_from(["1", "D3", "D6", "2D6", "3D6", "D6+1"]),
+    "dice": lambda spec: st.sampled_from(["1", "D3", "D6", "2D6", "3D6", "D6+1", "3D6kh2", "D6r1"]),
+    "fraction": lambda spec: st.fractions(spec.minimum, spec.maximum, max_denominator=12),
 }
 
 

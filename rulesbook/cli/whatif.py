@@ -30,12 +30,13 @@ from rulesbook.registry import registry
 from rulesbook.variants import (
     compare,
     given_inputs,
+    overridable_rules,
     resolve_variant,
     shipped_variants,
+    signature_text,
     user_variant_problems,
     user_variants,
 )
-from rulesbook.variants.model import VARIANTS_DIR_ENV
 
 __all__ = ["register"]
 
@@ -43,7 +44,13 @@ __all__ = ["register"]
 @click.command("variants")
 @click.argument("words", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (a list, or the one variant shown).")
-def variants_cmd(words: Sequence[str], as_json: bool) -> None:
+@click.option(
+    "--rules",
+    "list_rules",
+    is_flag=True,
+    help="List the rules a Python variant can give other code, with the signature its function takes.",
+)
+def variants_cmd(words: Sequence[str], as_json: bool, list_rules: bool) -> None:
     """List the variants (designer what-ifs): the shipped ones and yours ($RULESBOOK_VARIANTS_DIR),
     optionally of one SYSTEM; `rulesbook variants show NAME|PATH|A+B` prints one as the YAML of a
     variant file that loads back to it."""
@@ -66,11 +73,15 @@ def variants_cmd(words: Sequence[str], as_json: bool) -> None:
     try:
         if system is not None:
             registry().system(system)
-        found = [v for v in shipped_variants().values() if system is None or v.system == system]
+        if list_rules:
+            _list_rules(system, as_json)
+            return
         mine = [v for v in user_variants().values() if system is None or v.system == system]
-        problems = list(user_variant_problems().values())
+        found = [v for v in shipped_variants().values() if system is None or v.system == system]
     except InputError as exc:
         fail(str(exc))
+    for name, why in user_variant_problems().items():
+        echo(f"rulesbook: warning: {name} left out: {why}", err=True)
     if as_json:
         keys = ("name", "system", "title", "path")
         click.echo(
@@ -84,8 +95,21 @@ def variants_cmd(words: Sequence[str], as_json: bool) -> None:
             echo(f"{v.name:<32} {v.system:<13} {v.title}{'  (yours)' if v in mine else ''}")
             for line in v.summary():
                 echo(f"{'':<34}{line}")
-    for problem in problems:
-        warn(f"{VARIANTS_DIR_ENV}: {problem}")
+
+
+def _list_rules(system: str | None, as_json: bool) -> None:
+    """The rules a Python variant can replace: ID, the published function and its signature."""
+    rows = [
+        {"rule": rule_id, "function": f.__name__, "signature": signature_text(f)}
+        for rule_id, functions in sorted(overridable_rules(system).items())
+        for f in functions
+    ]
+    if as_json:
+        click.echo(json_text(rows))
+        return
+    echo("Rules a Python variant can replace (@rule('ID') on a function taking these arguments):")
+    for row in rows:
+        echo(f"  {row['rule']:<48} {row['signature']}")
 
 
 @click.command("compare")

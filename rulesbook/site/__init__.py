@@ -66,7 +66,10 @@ def build(open_file: Opener, notebooks: Sequence[str]) -> list[str]:
     write(
         "SUMMARY.md",
         summary_extra(summary_nav(list(notebooks)))
-        + "* [Designer what-ifs: variants](variants.md)\n* [Sweeps](sweeps.md)\n"
+        + "* [Designer what-ifs: variants](variants.md)\n"
+        + "* [A designer's guide: rewriting the rules](designer/guide.md)\n"
+        + "* [A designer's dice](designer/dice.md)\n"
+        + "* [Sweeps](sweeps.md)\n"
         + "* [Designer analysis](designing.md)\n",
     )
     write("javascripts/search-hits-data.js", search_hits_script(static_build()))  # IDs, terms -> pages

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rulesbook.index import page_of
 from rulesbook.registry import registry
-from rulesbook.variants import variants_for_system
+from rulesbook.variants import overridable_rules, signature_text, variants_for_system
 
 __all__ = ["variants_markdown"]
 
@@ -117,4 +117,17 @@ def variants_markdown() -> str:
             inert = " (no number changes)" if rspec.inert else ""
             out.append(f"| `{rspec.key}` | `{rspec.default}` | {', '.join(rspec.options)} | {link}{inert} |")
         out.append("")
+        replaceable = overridable_rules(system.id)
+        if replaceable:
+            out += [
+                "Rules a Python variant can give other code ([how](designer/guide.md#python-variants-the-contract)):",
+                "",
+                "| rule | function (its arguments) |",
+                "|---|---|",
+            ]
+            for rule_id, functions in sorted(replaceable.items()):
+                for func in functions:
+                    shown = signature_text(func).replace("|", "\\|")
+                    out.append(f"| [{rule_id}]({page_of(rule_id)}) | `{shown}` |")
+            out.append("")
     return "\n".join(out) + "\n"

@@ -32,7 +32,7 @@ from rulesbook.variants.model import (
     variants_for_system,
 )
 from rulesbook.variants.parameters import parameter_catalogue, parameter_lines, rule_parameters
-from rulesbook.variants.python import load_python_variant, overridable_rules, rule
+from rulesbook.variants.python import load_python_variant, overridable_rules, rule, signature_text
 from rulesbook.variants.sensitivity import Sensitivity, sensitivity
 
 __all__ = [
@@ -58,6 +58,7 @@ __all__ = [
     "run_with_variant",
     "sensitivity",
     "shipped_variants",
+    "signature_text",
     "user_variant_problems",
     "user_variants",
     "validate_with",

@@ -12,12 +12,14 @@ It is a ``.py`` file with a few module-level names and functions marked with :fu
     READINGS = {}                                 # optional
 
     @rule("scrollhammer.morale.break-test")
-    def break_test(ld, lost_by, modifier=0, choices=None, *, published):
-        return published(ld, lost_by + lost_by // 2, modifier, choices=choices)
+    def break_test(ld, lost_by, *rest, published, **named):
+        return published(ld, lost_by + lost_by // 2, *rest, **named)
 
-A marked function takes the arguments of the published function that executes the rule (see
-``rulesbook rule ID``: its code and signature) and returns the same type; declaring a parameter
-``published`` gives it the published function, to build on. The override travels in the choice
+A marked function takes the arguments of the published function that executes the rule
+(``rulesbook variants --rules`` lists every replaceable rule with its signature) and returns the
+same type; declaring a parameter ``published`` gives it the published function, to build on.
+Taking the arguments you do not change as ``*rest`` and ``**named`` and handing them on keeps a
+variant working when a rule's function gains an argument. The override travels in the choice
 set (:class:`rulesbook.choices.RuleOverride`), so every calculator built on the rule follows it —
 composite ones (a Break test inside a Fall Back chain, the replay of a game) included.
 
@@ -38,8 +40,8 @@ Example:
     ... SYSTEM = "scrollhammer"
     ... TITLE = "Break tests: one more point lost"
     ... @rule("scrollhammer.morale.break-test")
-    ... def break_test(ld, lost_by, modifier=0, choices=None, *, published):
-    ...     return published(ld, lost_by + 1, modifier, choices=choices)
+    ... def break_test(ld, lost_by, *rest, published, **named):
+    ...     return published(ld, lost_by + 1, *rest, **named)
     ... ''')
     >>> from rulesbook.registry import registry
     >>> from rulesbook.variants import run_with_variant
@@ -64,7 +66,7 @@ from rulesbook.errors import InputError
 from rulesbook.registry import registry
 from rulesbook.variants.variant import Variant
 
-__all__ = ["RULE_MARK", "load_python_variant", "overridable_rules", "rule"]
+__all__ = ["RULE_MARK", "load_python_variant", "overridable_rules", "rule", "signature_text"]
 
 RULE_MARK = "__rulesbook_rule__"
 """The attribute :func:`rule` sets on a function: the rule ID it replaces."""
@@ -104,6 +106,36 @@ def overridable_rules(system: str | None = None) -> dict[str, list[Callable[...,
     return out
 
 
+def signature_text(func: Callable[..., Any]) -> str:
+    """A published function's signature as a designer copies it: annotations as written,
+    defaults shown when short (the choice set's default is just ``choices``).
+
+    >>> from rulesbook.systems.scrollhammer.rules import panic_test
+    >>> signature_text(panic_test)
+    'panic_test(ld: int, modifier: int = 0, choices, strength: Strength = None) -> RollTest'
+    """
+    parts = []
+    star = False
+    for p in inspect.signature(func).parameters.values():
+        if p.kind is inspect.Parameter.KEYWORD_ONLY and not star:
+            parts.append("*")
+            star = True
+        text = p.name
+        if p.annotation is not inspect.Parameter.empty and p.name != "choices":
+            text += f": {p.annotation if isinstance(p.annotation, str) else getattr(p.annotation, '__name__', p.annotation)}"
+        if p.default is not inspect.Parameter.empty and p.name != "choices":
+            shown = repr(p.default)
+            text += f" = {shown if len(shown) <= 20 else '…'}"
+        parts.append(text)
+    ret = inspect.signature(func).return_annotation
+    tail = (
+        ""
+        if ret is inspect.Signature.empty
+        else f" -> {ret if isinstance(ret, str) else getattr(ret, '__name__', ret)}"
+    )
+    return f"{func.__name__}({', '.join(parts)}){tail}"
+
+
 def _target(
     file: Path, func: Callable[..., Any], rule_id: str, functions: list[Callable[..., Any]]
 ) -> Callable[..., Any]:
@@ -115,7 +147,7 @@ def _target(
             return published
     if len(functions) == 1:
         return functions[0]
-    listed = "; ".join(f"{f.__name__}{inspect.signature(f)}" for f in functions)
+    listed = "; ".join(signature_text(f) for f in functions)
     raise InputError(
         _where(file, func),
         f"rule {rule_id} is executed by several functions ({listed}); name yours like the one it "
@@ -148,7 +180,7 @@ def _check_signature(
             where,
             f"rule {rule_id} is called with {', '.join(theirs.parameters)}; "
             f"this function does not accept {', '.join(missing)} (copy the published signature: "
-            f"{getattr(published, '__qualname__', 'the rule')}{theirs})",
+            f"{signature_text(published)})",
         )
     extra = [
         p.name

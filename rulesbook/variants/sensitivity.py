@@ -2,8 +2,8 @@
 
 For one calculator at one set of inputs (under the published rules or a variant),
 :func:`sensitivity` moves every rule parameter of the system one step each way — an integer by
-one within its bounds, dice by one die (``2D6`` → ``D6`` and ``3D6``), a switch to its other
-value — and every reading of the interpretations register to each of its alternatives, and
+one within its bounds, a fraction by a sixth, dice by one die (``2D6`` → ``D6`` and ``3D6``), a
+switch to its other value — and every reading of the interpretations register to each of its alternatives, and
 records the **exact** change in the chosen output. The moves come sorted by the size of the
 change. Parameters and readings that cannot affect the calculator (none of its rules, no change
 at any move) are listed apart, with the reason.
@@ -53,6 +53,8 @@ __all__ = ["Move", "Sensitivity", "parameter_steps", "sensitivity"]
 
 type Direction = Literal["lower", "higher", "other"]
 _DICE = re.compile(r"^(\d*)([dD]\d+.*)$")
+FRACTION_STEP = Fraction(1, 6)
+"""One step of a fraction parameter (``1/2`` → ``1/3`` and ``2/3``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,16 +96,23 @@ class Move:
 
 def parameter_steps(spec: Any, value: Any) -> list[tuple[Direction, str]]:
     """The moves of a parameter from ``value``: one step down and up within its bounds (an
-    integer by one, dice by one die), or the other value of a switch.
+    integer by one, a fraction by a sixth, dice by one die), or the other value of a switch.
 
     >>> from rulesbook.systems.scrollhammer.choices import ScrollhammerParameters as P
     >>> parameter_steps(P.spec("break_ld_per_point"), 0), parameter_steps(P.spec("fall_back_dice"), P().fall_back_dice)
     ([('higher', '1')], [('lower', 'D6'), ('higher', '3D6')])
     >>> parameter_steps(P.spec("insane_heroism"), True)
     [('other', 'false')]
+    >>> from rulesbook.systems.wh40k.choices import Wh40kParameters as W
+    >>> parameter_steps(W.spec("below_strength_fraction"), Fraction(1, 2))
+    [('lower', '1/3'), ('higher', '2/3')]
     """
     if spec.kind == "bool":
         return [("other", "false" if value else "true")]
+    if spec.kind == "fraction":
+        low, high = Fraction(spec.minimum or 0), Fraction(1 if spec.maximum is None else spec.maximum)
+        moves = [("lower", value - FRACTION_STEP), ("higher", value + FRACTION_STEP)]
+        return [(d, spec.format(v)) for d, v in moves if low <= v <= high]  # type: ignore[misc]
     if spec.kind == "int":
         steps: list[tuple[Direction, str]] = []
         if spec.minimum is None or value - 1 >= spec.minimum:

@@ -91,6 +91,7 @@ def test_reading_inputs_are_generated_from_the_typed_readings() -> None:
         "fleeing_unit_fails_again",
         "casualties_choice",
         "regroup_modifiers",
+        "heroism_dice",  # the printed 2D6 keeps every die: only a variant's keep/drop dice differ
     }
     assert not inert & seen
     # every reading the code consults is offered by at least one calculator
@@ -169,6 +170,21 @@ def _leadership_dice() -> None:
     result = calc.run_validated(calc.validate({"ld": 7}), three)
     assert result["p_pass_exact"] == "35/216"
     assert len(result.table("outcomes").rows) == 216
+
+
+@effect("weak_unit_percent")
+@effect("weak_unit_modifier")
+def _weak_units() -> None:
+    """Both together make the rule: a unit below the share tests at the modifier; either alone,
+    or a unit at or above the share, changes nothing."""
+    weak = changed(weak_unit_percent=25, weak_unit_modifier=-2)
+    assert morale_check(8, 0, weak, strength=(2, 10)).p_pass() == Fraction(15, 36)  # 2D6 <= 6
+    assert morale_check(8, 0, weak, strength=(3, 12)).p_pass() == Fraction(26, 36)  # 25 % exactly: not below
+    assert morale_check(8, 0, weak).p_pass() == Fraction(26, 36)  # no strength given
+    assert morale_check(8, 0, changed(weak_unit_percent=25), strength=(2, 10)).p_pass() == Fraction(26, 36)
+    assert morale_check(8, 0, changed(weak_unit_modifier=-2), strength=(2, 10)).p_pass() == Fraction(26, 36)
+    assert break_test(8, 1, 0, weak, (2, 10)).p_pass() == Fraction(10, 36)  # 2D6 <= 5
+    assert regroup_test(8, True, weak, (1, 10)).p_pass() == Fraction(15, 36)
 
 
 @effect("insane_heroism")
@@ -270,7 +286,9 @@ def test_every_parameter_names_a_rule_and_a_source_section() -> None:
 @pytest.mark.parametrize(
     ("changes", "field"),
     [
-        ({"leadership_dice": "4D6"}, "leadership_dice"),
+        ({"leadership_dice": "20D20!kh10"}, "leadership_dice"),  # beyond the work bound
+        ({"leadership_dice": "7"}, "leadership_dice"),  # a test rolls dice
+        ({"leadership_dice": "2D6+D3", "insane_heroism_face": 4}, "insane_heroism_face"),
         ({"leadership_dice": "D3", "insane_heroism_face": 4}, "insane_heroism_face"),
         ({"break_ld_per_point": 7}, "break_ld_per_point"),
         ({"fall_back_dice": "D6-1"}, "fall_back_dice"),

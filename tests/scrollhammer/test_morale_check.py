@@ -103,6 +103,8 @@ def test_calculator_result_shape() -> None:
         "heroism_low_ld": "passes",
         "heroism_when_falling_back": "automatic-failure",
         "positive_modifiers": "allowed",
+        "models_left": None,
+        "starting_models": None,
     }
     result = data["result"]
     assert result["p_pass_exact"] == "5/12"

@@ -61,7 +61,7 @@ def test_inert_readings_are_exactly_those_no_calculator_offers() -> None:
     offered = {i.key for c in registry().calculators_for_system("warstrike") for i in c.inputs}
     inert = {s.key for s in WarStrikeReadings.specs() if s.inert}
     assert inert == {s.key for s in WarStrikeReadings.specs()} - offered
-    assert inert == {"army_morale_naming", "officers_and_units"}
+    assert inert == {"army_morale_naming", "officers_and_units", "extremes_dice"}
 
 
 def test_every_parameter_names_its_rule_and_source_section() -> None:

@@ -142,7 +142,7 @@ GOOD = (PKG / "missions" / "seize-the-crossing.yaml").read_text(encoding="utf-8"
             lambda d: d["victory"]["attacker"][0].pop("at_least"),
             "seize-the-crossing.yaml.victory.attacker[0]: give at_least or at_most",
         ),
-        (lambda d: d["reserves"].update(dice="D7"), "seize-the-crossing.yaml.reserves.dice: only D3 and D6"),
+        (lambda d: d["reserves"].update(dice="D7"), "seize-the-crossing.yaml.reserves.dice: the dice are D3"),
         (lambda d: d["reserves"].update(direction="up"), "seize-the-crossing.yaml.reserves.direction"),
         (
             lambda d: d.update(turns="six"),
@@ -249,10 +249,12 @@ def test_interpretations_that_change_numbers_are_switchable() -> None:
     }
     every = {i.id for i in registry().interpretations_for_system("warstrike")}
     # army-morale-naming's alternative equals fanatical=false, which every calculator offers;
-    # officers-and-units only decides which inputs are possible, it changes no probability
+    # officers-and-units only decides which inputs are possible, it changes no probability;
+    # extremes-dice reads the same two dice unless a variant's Ld test dice keep or drop
     assert every - exposed == {
         "warstrike.interpretations.army-morale-naming",
         "warstrike.interpretations.officers-and-units",
+        "warstrike.interpretations.extremes-dice",
     }
     assert CHOICES.readings.ld_test == registry().interpretation("warstrike.interpretations.ld-test").default
 

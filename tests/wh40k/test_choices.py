@@ -14,6 +14,7 @@ from rulesbook.dice import parse_dice
 from rulesbook.registry import registry
 from rulesbook.systems.wh40k.attack_path import READING_KEYS
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices, Wh40kParameters, Wh40kReadings
+from rulesbook.systems.wh40k.morale import Remaining, below_half_strength
 from rulesbook.systems.wh40k.moves import advance_test, charge_distance, charge_test
 from rulesbook.systems.wh40k.rules import (
     Situation,
@@ -85,6 +86,10 @@ USES: dict[str, tuple[Any, Callable[[Wh40kChoices], object]]] = {
     "charge_dice": (parse_dice("3D6"), lambda c: charge_test(9, False, c).p_pass()),
     "advance_dice": (parse_dice("2D6"), lambda c: advance_test(6, 10, False, c).p_pass()),
     "engagement_range": (2, lambda c: charge_distance(Fraction(9), c)),
+    "below_strength_fraction": (
+        Fraction(1, 3),
+        lambda c: below_half_strength(Remaining(4, 10, 0, 0, 6), c),
+    ),
 }
 
 
@@ -109,7 +114,7 @@ def test_parameters_cite_their_rule_and_section() -> None:
 def test_readings_agree_with_the_register() -> None:
     interps = REG.interpretations_for_system("wh40k")
     assert register_problems(CHOICES, interps, list(REG.rules)) == []
-    assert len(Wh40kReadings.specs()) == len(interps) == 31
+    assert len(Wh40kReadings.specs()) == len(interps) == 32
 
 
 def test_reading_inputs_are_the_typed_fields_under_their_public_keys() -> None:

@@ -48,7 +48,9 @@ def direct(inputs: dict[str, str]) -> CalcResult | str:
     skill=st.integers(2, 6),
     strength=st.integers(1, 16),
     ap=st.integers(-4, 0),
-    damage=st.sampled_from(["1", "2", "D3", "D6", "D6+1", "2D6", "3D6+3"]),
+    damage=st.sampled_from(
+        ["1", "2", "D3", "D6", "D6+1", "2D6", "3D6+3", "D8", "2D4", "D6r1", "2D6kh1", "D3!"]
+    ),
     abilities=st.sampled_from(ABILITY_SETS),
     ranged=st.booleans(),
     hit_modifier=st.integers(-2, 2),

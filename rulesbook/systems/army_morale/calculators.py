@@ -30,6 +30,7 @@ from rulesbook.systems.army_morale.logfile import load_log
 from rulesbook.systems.army_morale.replay import LEDGER_COLUMNS, LEDGER_LABELS, replay
 from rulesbook.systems.army_morale.rules import (
     RallyCounts,
+    check_rally_cost,
     detachment_value,
     game_end,
     joint_outcomes,
@@ -122,13 +123,18 @@ def _check_points(values: Mapping[str, Any], choices: Any) -> None:
 def detachment_value_calculator(*, points: int, choices: ArmyMoraleChoices) -> CalcResult:
     """The Detachment Morale value and the band it belongs to."""
     morale = detachment_value(points, choices)
-    band = _band(points, morale, choices)
+    bonus = choices.parameters.detachment_value_bonus
+    base = detachment_value(points, choices.replace(parameters={"detachment_value_bonus": 0}))
+    band = _band(points, base, choices)
     block = choices.parameters.points_per_morale
     if choices.readings.formula == "source-only":
-        line = f"{points} pts lies in the band the source states ({band}): Morale value {morale}."
+        line = f"{points} pts lies in the band the source states ({band}): Morale value {base}."
     else:
-        line = f"ceil({points} / {block}) = {morale}: every started {block} points is worth 1 ({band})."
-    return CalcResult(values={"morale": morale, "band": band}, explanation=(line,))
+        line = f"ceil({points} / {block}) = {base}: every started {block} points is worth 1 ({band})."
+    lines = [line]
+    if bonus:
+        lines.append(f"Every detachment's value {bonus:+d} (detachment_value_bonus): {morale}.")
+    return CalcResult(values={"morale": morale, "band": band}, explanation=tuple(lines))
 
 
 # -- army-morale.rally ------------------------------------------------------------------------------
@@ -199,6 +205,11 @@ EQUAL_INPUT = ArmyMoraleReadings.input(
 
 def _counts(values: Mapping[str, Any], side: str) -> RallyCounts:
     return RallyCounts(**{suffix: values[f"{side}_{suffix}"] for suffix, *_ in SIDE_FIELDS[1:]})
+
+
+def _check_rally(values: Mapping[str, Any], choices: ArmyMoraleChoices) -> None:
+    """Before any work: a variant's dice may make the Rally odds too large to list."""
+    check_rally_cost(_counts(values, "a"), _counts(values, "b"), choices)
 
 
 def rally_odds(
@@ -325,6 +336,7 @@ def _term_lines(a: RallyCounts, b: RallyCounts, choices: ArmyMoraleChoices) -> l
     ],
     reference_tables=lambda: [rally_odds_table()],
     choices=CHOICES,
+    check=_check_rally,
 )
 def rally_calculator(*, choices: ArmyMoraleChoices, **values: Any) -> CalcResult:
     """Both values' exact distributions after step R4 and the game-end odds."""

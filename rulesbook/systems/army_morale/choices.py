@@ -49,6 +49,16 @@ class ArmyMoraleParameters(Parameters):
         help="The default formula: one Morale point per started block of this many points "
         "(reproduces the published 201-250 points -> 5).",
     )
+    detachment_value_bonus: int = parameter(
+        0,
+        label="Added to every detachment's Morale value",
+        rule="army-morale.detachment.value",
+        section="Detachment Morale values (a designer's change: 0 in the published rules)",
+        minimum=-20,
+        maximum=20,
+        help="Each detachment's Morale value, however it is worked out (formula, band or table), "
+        "plus this; +1 makes every detachment worth one more point (never below 0).",
+    )
     band_low: int = parameter(
         201,
         label="Published band: lowest points",

@@ -32,7 +32,7 @@ from typing import Literal
 
 import icepool
 
-from rulesbook.dice import DiceExpr, constant
+from rulesbook.dice import DICE_WORK_LIMIT, DiceExpr, constant, sum_work
 from rulesbook.errors import InputError
 from rulesbook.registry import implements
 from rulesbook.results import Distribution, fold_both_lose
@@ -40,6 +40,7 @@ from rulesbook.systems.army_morale.choices import CHOICES, ArmyMoraleChoices
 
 __all__ = [
     "CAPTURE_CHOICES",
+    "MAX_RALLY_PAIRS",
     "SIDES",
     "Band",
     "BandTable",
@@ -53,6 +54,7 @@ __all__ = [
     "blast_marker_term",
     "bunker_term",
     "capture_term",
+    "check_rally_cost",
     "constant",
     "destroyed_detachment_term",
     "detachment_strength",
@@ -139,14 +141,18 @@ def detachment_value(
     5
     >>> detachment_value(120, table=BandTable((Band(1, 150, 2),)))
     2
+    >>> detachment_value(225, CHOICES.replace(parameters={"detachment_value_bonus": 1}))
+    6
     """
     if points < 0:
         raise InputError("points", f"expected a points cost of 0 or more, got {points}")
     if table is not None:
-        return table.value(points)
-    if choices.readings.formula == "source-only":
-        return published_bands(choices).value(points)
-    return math.ceil(Fraction(points, choices.parameters.points_per_morale))
+        value = table.value(points)
+    elif choices.readings.formula == "source-only":
+        value = published_bands(choices).value(points)
+    else:
+        value = math.ceil(Fraction(points, choices.parameters.points_per_morale))
+    return max(0, value + choices.parameters.detachment_value_bonus)
 
 
 # -- Strength and Army Morale value -------------------------------------------------------------
@@ -248,7 +254,7 @@ class Term:
         """The change once rolled: ``roll`` is the dice total (``None`` for a constant)."""
         if self.dice.is_constant:
             return self.sign * self.dice.modifier
-        if roll is None or not self.dice.minimum <= roll <= self.dice.maximum:
+        if roll is None or not self.dice.can_total(roll):
             raise InputError("roll", f"{self.note or self.rule} needs a {self.dice} result, got {roll}")
         return self.sign * roll
 
@@ -339,6 +345,59 @@ def rally_terms(a: RallyCounts, b: RallyCounts, choices: ArmyMoraleChoices = CHO
             for i in range(counts.capture_destroy)
         ]
     return tuple(out)
+
+
+MAX_RALLY_PAIRS = 20_000
+"""The most pairs of values the Rally phase odds may list (both sides' values after step R4, one
+row of the joint table each): the printed dice reach at most 81 × 81; a variant's bigger dice
+beyond this are refused before any work."""
+
+
+def check_rally_cost(a: RallyCounts, b: RallyCounts, choices: ArmyMoraleChoices = CHOICES) -> None:
+    """Refuse, in one line naming the input that adds most, Rally phase odds whose dice would
+    give more than :data:`MAX_RALLY_PAIRS` pairs of values or more work than the calculators
+    allow (see :data:`rulesbook.dice.DICE_WORK_LIMIT`).
+
+    >>> check_rally_cost(RallyCounts(take_and_hold=10, capture_own=6), RallyCounts(capture_destroy=6))
+    >>> big = CHOICES.replace(parameters={"take_and_hold_dice": "20D20"})
+    >>> check_rally_cost(RallyCounts(take_and_hold=10), RallyCounts(take_and_hold=10), big)
+    Traceback (most recent call last):
+    ...
+    rulesbook.errors.InputError: a_take_and_hold: the Rally phase odds would list about 14,447,601 pairs of values (at most 20,000), with 20D20 per Take & Hold objective and D6 per Capture objective; use fewer objectives or smaller dice
+    """
+    terms = rally_terms(a, b, choices)
+    work, pairs = 0.0, 1
+    for side in SIDES:
+        side_work, size = sum_work([t.dice for t in terms if t.side == side and t.rolls_dice])
+        work, pairs = work + side_work, pairs * size
+    work += pairs * PAIR_WORK
+    if pairs <= MAX_RALLY_PAIRS and work <= DICE_WORK_LIMIT:
+        return
+    p = choices.parameters
+    spans = {
+        f"{s}_{key}": count * (dice.maximum - dice.minimum)
+        for s, counts in zip(SIDES, (a, b), strict=True)
+        for key, count, dice in (
+            ("take_and_hold", counts.take_and_hold, p.take_and_hold_dice),
+            ("capture_own", counts.capture_own, p.capture_dice),
+            ("capture_destroy", counts.capture_destroy, p.capture_dice),
+        )
+    }
+    field = max(spans, key=lambda k: spans[k])
+    what = (
+        f"would list about {pairs:,} pairs of values (at most {MAX_RALLY_PAIRS:,})"
+        if pairs > MAX_RALLY_PAIRS
+        else f"would need about {work / DICE_WORK_LIMIT:.1f} times the work the calculators allow (about 1 s)"
+    )
+    raise InputError(
+        field,
+        f"the Rally phase odds {what}, with {p.take_and_hold_dice} per Take & Hold objective and "
+        f"{p.capture_dice} per Capture objective; use fewer objectives or smaller dice",
+    )
+
+
+PAIR_WORK = 40.0
+"""Work of one pair of values in the joint table (an exact product, its text and its verdict)."""
 
 
 @implements("army-morale.ongoing.blast-markers")

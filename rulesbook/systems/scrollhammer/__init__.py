@@ -10,6 +10,7 @@ SYSTEM = SystemPackage(
     choices=CHOICES,
     calculator_modules=(
         "rulesbook.systems.scrollhammer.calculators",
+        "rulesbook.systems.scrollhammer.combat_calculators",
         "rulesbook.systems.scrollhammer.fall_back_calculators",
         "rulesbook.systems.scrollhammer.flight_calculators",
     ),

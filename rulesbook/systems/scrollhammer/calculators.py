@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from rulesbook.calculators import BoolInput, ChoiceInput, Column, IntInput, Output, calculator
-from rulesbook.dice import Outcome, RollTest
+from rulesbook.dice import GRID_LIMIT, Outcome, RollTest
 from rulesbook.errors import InputError
 from rulesbook.present.numbers import percent
 from rulesbook.results import CalcResult, Table, fraction_str
@@ -24,14 +24,14 @@ from rulesbook.systems.scrollhammer.rules import (
     Requirement,
     SpecialRule,
     TestKind,
-    break_test,
     casualties_test_needed,
     casualties_threshold,
     leadership_requirement,
     morale_check,
     p_pinned,
-    panic_test,
+    strength_modifier,
 )
+from rulesbook.systems.scrollhammer.strength import STRENGTH_INPUTS, check_strength, strength_lines
 
 LD_INPUT = IntInput(
     key="ld",
@@ -96,14 +96,31 @@ def _word(outcome: Outcome) -> str:
 def outcome_grid_table(test: RollTest) -> Table:
     """The equally likely rolls: for 2D6 a 6×6 pass/fail grid (first die × second die).
 
-    Other Leadership dice (a variant) list every natural roll with its outcome.
+    Other Leadership dice (a variant) list every natural roll with its outcome, as long as the
+    dice decide it face by face and there are at most :data:`~rulesbook.dice.GRID_LIMIT` rolls;
+    otherwise (re-rolled or exploding dice, or more rolls) the table gives P(pass) by total.
 
     >>> from rulesbook.systems.scrollhammer.rules import morale_check
     >>> outcome_grid_table(morale_check(ld=3)).rows[0]
     ('1', 'pass', 'pass', 'fail', 'fail', 'fail', 'fail')
+    >>> from rulesbook.systems.scrollhammer.choices import CHOICES
+    >>> big = CHOICES.replace(parameters={"leadership_dice": "5D6"})
+    >>> outcome_grid_table(morale_check(ld=8, choices=big)).rows[0]
+    (5, 'pass')
     """
+    size = test.grid_size()
+    if not 0 < size <= GRID_LIMIT:
+        dist = test.dice.distribution()
+        totals = tuple((total, _word(test.judge_total(total, None))) for total, _ in dist)
+        return Table(
+            "outcomes",
+            f"Every {test.dice} total (natural rolls such as Insane Heroism aside)",
+            ("total", "outcome"),
+            totals,
+            column_info=(Column("total", "Total"), Column("outcome", "Outcome")),
+        )
     grid = dict(test.outcome_grid())
-    if test.dice.count != 2:
+    if not (test.dice.is_simple and test.dice.count == 2):
         rolls = tuple(("-".join(map(str, faces)), _word(outcome)) for faces, outcome in grid.items())
         return Table(
             "outcomes",
@@ -172,6 +189,7 @@ def _reference_tables() -> list[Table]:
         HEROISM_LOW_LD_INPUT,
         HEROISM_FALLING_BACK_INPUT,
         POSITIVE_MODIFIERS_INPUT,
+        *STRENGTH_INPUTS,
     ],
     outputs=[
         Output("p_pass", "P(pass)", "probability", "Chance the check passes."),
@@ -198,9 +216,17 @@ def _reference_tables() -> list[Table]:
     ],
     reference_tables=_reference_tables,
     choices=CHOICES,
+    check=check_strength,
 )
 def morale_check_calculator(
-    *, ld: int, modifier: int, insane_heroism: bool, falling_back: bool, choices: ScrollhammerChoices
+    *,
+    ld: int,
+    modifier: int,
+    insane_heroism: bool,
+    falling_back: bool,
+    models_left: int | None = None,
+    starting_models: int | None = None,
+    choices: ScrollhammerChoices,
 ) -> CalcResult:
     """Exact P(pass) of a Scrollhammer Morale check with the outcome grid behind it.
 
@@ -208,29 +234,50 @@ def morale_check_calculator(
     """
     if not insane_heroism:
         choices = choices.replace(parameters={"insane_heroism": False})
-    test = morale_check(ld, modifier, choices, falling_back=falling_back)
+    strength = None if models_left is None or starting_models is None else (models_left, starting_models)
+    test = morale_check(ld, modifier, choices, falling_back=falling_back, strength=strength)
     p = test.p_pass()
     grid = outcome_grid_table(test)
-    natural = test.outcome_grid()
-    passing = sum(outcome >= Outcome.PASS for _, outcome in natural)
     capped = ""
-    if modifier > 0 and choices.readings.positive_modifiers == "ignored":
+    weak = strength_modifier(strength, choices)
+    if modifier + weak > 0 and choices.readings.positive_modifiers == "ignored":
         capped = " (a positive total counts as 0)"
-    elif test.target != ld + modifier:
+    elif test.target != ld + modifier + weak:
         capped = " (capped)"
-    lines = [f"Modified Ld = {ld} {modifier:+d} = {test.target}{capped}."]
+    lines = strength_lines(strength, choices)
+    lines.append(f"Modified Ld = {ld} {modifier:+d}{f' {weak:+d}' if weak else ''} = {test.target}{capped}.")
     if test.always_fail:
         lines.append("The unit is falling back, so the check fails automatically.")
     else:
         lines.append(f"A {test.dice} total of {test.target} or less passes.")
     if test.auto_pass:
-        lines.append("A double 1 passes whatever the modifiers (Insane Heroism).")
-    lines.append(
-        f"{passing} of the {len(natural)} equally likely rolls pass: "
-        f"P(pass) = {fraction_str(p)} ≈ {percent(float(p))}."
-    )
+        lines.append(_heroism_line(test))
+    if test.reroll == "none" and 0 < test.grid_size() <= GRID_LIMIT:
+        natural = test.outcome_grid()
+        passing = sum(outcome >= Outcome.PASS for _, outcome in natural)
+        lines.append(
+            f"{passing} of the {len(natural)} equally likely rolls pass: "
+            f"P(pass) = {fraction_str(p)} ≈ {percent(float(p))}."
+        )
+    else:
+        lines.append(f"P(pass) = {fraction_str(p)} ≈ {percent(float(p))}.")
     values = {"p_pass": p, "p_fail": 1 - p, "modified_ld": test.target}
     return CalcResult(values=values, tables=(grid,), explanation=tuple(lines))
+
+
+def _heroism_line(test: RollTest) -> str:
+    """The Insane Heroism line of an explanation: a double 1 for 2D6, in words otherwise.
+
+    >>> from rulesbook.dice import parse_dice
+    >>> _heroism_line(RollTest(dice=parse_dice("3D6kl2"), target=7, auto_pass=frozenset({(1, 1)})))
+    'A roll whose 2 kept dice all show 1 passes whatever the modifiers (Insane Heroism).'
+    """
+    (roll,) = test.auto_pass
+    if roll == (1, 1) and test.dice.is_simple:
+        return "A double 1 passes whatever the modifiers (Insane Heroism)."
+    which = "kept " if test.reads == "kept" and any(t.keep for t in test.dice.dice_terms) else ""
+    dice = f"{len(roll)} {which}dice all show {roll[0]}" if len(roll) > 1 else f"{which}die shows {roll[0]}"
+    return f"A roll whose {dice} passes whatever the modifiers (Insane Heroism)."
 
 
 # -- special units and the four triggers --------------------------------------------------------
@@ -292,7 +339,14 @@ def special_rules_table(ld: int, modifier: int = 0, choices: ScrollhammerChoices
     summary="""Chance that a unit passes a Morale check or another Leadership test (a Shout, a
     Regroup test), for ordinary units and for units immune to morale, units that always pass
     Morale checks and units that always pass every Leadership test.""",
-    inputs=[LD_INPUT, MODIFIER_INPUT, TEST_KIND_INPUT, SPECIAL_RULE_INPUT, IMMUNE_UNITS_INPUT],
+    inputs=[
+        LD_INPUT,
+        MODIFIER_INPUT,
+        TEST_KIND_INPUT,
+        SPECIAL_RULE_INPUT,
+        IMMUNE_UNITS_INPUT,
+        *STRENGTH_INPUTS,
+    ],
     outputs=[
         Output("p_pass", "P(pass)", "probability", "Chance the test is passed (or not needed)."),
         Output("p_fail", "P(fail)", "probability", "Chance the test is failed."),
@@ -305,27 +359,40 @@ def special_rules_table(ld: int, modifier: int = 0, choices: ScrollhammerChoices
             columns=SPECIAL_RULE_COLUMNS,
         ),
     ],
-    rules=["scrollhammer.morale.special-units", "scrollhammer.morale.check"],
+    rules=["scrollhammer.morale.special-units", "scrollhammer.morale.check", "scrollhammer.morale.modifiers"],
     examples=[
         {"ld": "7", "test_kind": "leadership-test", "special_rule": "always-passes-morale"},
         {"ld": "7", "special_rule": "immune-to-morale"},
     ],
     reference_tables=lambda: [special_rules_table(7)],
     choices=CHOICES,
+    check=check_strength,
 )
 def leadership_test_calculator(
-    *, ld: int, modifier: int, test_kind: TestKind, special_rule: SpecialRule, choices: ScrollhammerChoices
+    *,
+    ld: int,
+    modifier: int,
+    test_kind: TestKind,
+    special_rule: SpecialRule,
+    models_left: int | None = None,
+    starting_models: int | None = None,
+    choices: ScrollhammerChoices,
 ) -> CalcResult:
     """P(pass) of a Leadership test for a unit with an Army Book exemption."""
     requirement = leadership_requirement(test_kind, special_rule, choices)
-    test = morale_check(ld, modifier, choices)
+    strength = None if models_left is None or starting_models is None else (models_left, starting_models)
+    test = morale_check(ld, modifier, choices, strength=strength)
     p = _p_with_requirement(requirement, test)
     words = {
         "roll": f"The unit rolls 2D6 against Ld {test.target}.",
         "automatic-pass": "The unit passes without rolling.",
         "not-taken": "The unit does not take Morale checks at all: morale has no effect on it.",
     }
-    lines = [words[requirement], f"P(pass) = {fraction_str(p)} ≈ {percent(float(p))}."]
+    lines = [
+        *strength_lines(strength, choices),
+        words[requirement],
+        f"P(pass) = {fraction_str(p)} ≈ {percent(float(p))}.",
+    ]
     if special_rule == "always-passes-morale" and test_kind == "leadership-test":
         lines.append("Always passing Morale checks does not cover other Leadership tests such as Shouts.")
     values = {"p_pass": p, "p_fail": 1 - p, "requirement": requirement}
@@ -355,6 +422,7 @@ PINNING_TESTS_INPUT = ScrollhammerReadings.input(
             default=1,
         ),
         PINNING_TESTS_INPUT,
+        *STRENGTH_INPUTS,
     ],
     outputs=[
         Output("p_pinned", "P(Pinned Down)", "probability", "Chance at least one Pinning test fails."),
@@ -370,6 +438,7 @@ PINNING_TESTS_INPUT = ScrollhammerReadings.input(
     rules=[
         "scrollhammer.morale.pinning-test",
         "scrollhammer.morale.check",
+        "scrollhammer.morale.modifiers",
         "scrollhammer.morale.insane-heroism",
     ],
     examples=[
@@ -377,16 +446,25 @@ PINNING_TESTS_INPUT = ScrollhammerReadings.input(
         {"ld": "8", "pinning_attacks": "2", "pinning_tests": "per-phase"},
     ],
     choices=CHOICES,
+    check=check_strength,
 )
 def pinning_test_calculator(
-    *, ld: int, modifier: int, pinning_attacks: int, choices: ScrollhammerChoices
+    *,
+    ld: int,
+    modifier: int,
+    pinning_attacks: int,
+    models_left: int | None = None,
+    starting_models: int | None = None,
+    choices: ScrollhammerChoices,
 ) -> CalcResult:
     """P(Pinned Down) after Pinning attacks."""
-    test = morale_check(ld, modifier, choices)
+    strength = None if models_left is None or starting_models is None else (models_left, starting_models)
+    test = morale_check(ld, modifier, choices, strength=strength)
     p = p_pinned(test, pinning_attacks, choices)
     rows = probability_rows((n, p_pinned(test, n, choices)) for n in range(1, 7))
     tests = pinning_attacks if choices.readings.pinning_tests == "per-attack" else 1
     lines = [
+        *strength_lines(strength, choices),
         f"One Pinning test passes with {fraction_str(test.p_pass())}.",
         f"The unit takes {tests} test(s) and is pinned if any fails: "
         f"1 − ({fraction_str(test.p_pass())})^{tests} = {fraction_str(p)}.",
@@ -466,7 +544,11 @@ def casualties_table(choices: ScrollhammerChoices = CHOICES) -> Table:
         ),
         Output("p_holds", "P(holds)", "probability", "Chance the unit does not Fall Back."),
     ],
-    rules=["scrollhammer.morale.casualties-test", "scrollhammer.morale.check"],
+    rules=[
+        "scrollhammer.morale.casualties-test",
+        "scrollhammer.morale.check",
+        "scrollhammer.morale.modifiers",
+    ],
     check=_check_casualties,
     examples=[
         {"ld": "7", "models_at_start": "10", "models_lost": "3"},
@@ -481,7 +563,8 @@ def casualties_test_calculator(
     """The 25 % test: is it taken, and P(Fall Back)."""
     need = casualties_threshold(models_at_start, choices)
     must = casualties_test_needed(models_at_start, models_lost, choices)
-    test = morale_check(ld, modifier, choices)
+    strength = (max(models_at_start - models_lost, 0), models_at_start)
+    test = morale_check(ld, modifier, choices, strength=strength)
     p = (1 - test.p_pass()) if must else Fraction(0)
     if models_lost >= models_at_start:
         lines = ["The unit has no models left: there is nobody to test."]
@@ -489,120 +572,10 @@ def casualties_test_calculator(
         lines = [
             f"{models_lost} of {models_at_start} lost ≥ the {need} needed: "
             "the unit tests at the end of the phase.",
+            *strength_lines(strength, choices),
             f"It fails, and Falls Back, with {fraction_str(p)}.",
         ]
     else:
         lines = [f"{models_lost} of {models_at_start} lost < the {need} needed: no test."]
     values = {"must_test": must, "losses_needed": need, "p_fall_back": p, "p_holds": 1 - p}
     return CalcResult(values, (), tuple(lines))
-
-
-def break_table(
-    lds: range = range(5, 11), margins: range = range(1, 7), choices: ScrollhammerChoices = CHOICES
-) -> Table:
-    """P(pass) of a Break test by Ld (rows) and margin of defeat (columns), exact.
-
-    >>> break_table(range(8, 9), range(3, 4)).rows
-    ((8, '5/18'),)
-    """
-    rows = tuple((ld, *(fraction_str(break_test(ld, m, 0, choices).p_pass()) for m in margins)) for ld in lds)
-    return Table(
-        "break_by_ld",
-        "P(pass) of a Break test by Ld (rows) and points lost by (columns)",
-        ("ld", *(f"lost by {m}" for m in margins)),
-        rows,
-        column_info=(Column("ld", "Ld"),),
-    )
-
-
-@calculator(
-    "scrollhammer.break-test",
-    title="Break test",
-    summary="""Chance that a unit that lost a close combat holds its ground: a Morale check at −1 Ld
-    for each point it lost by (a double 1 still passes).""",
-    inputs=[
-        LD_INPUT,
-        IntInput(
-            key="lost_by",
-            label="Lost by",
-            help="The winner's combat score minus the loser's (at least 1).",
-            minimum=1,
-            maximum=30,
-            default=1,
-        ),
-        IntInput(
-            key="modifier",
-            label="Other Ld modifiers",
-            help="Any other Leadership modifiers, summed.",
-            minimum=-12,
-            maximum=12,
-            default=0,
-        ),
-    ],
-    outputs=[
-        Output("p_pass", "P(hold)", "probability", "Chance the unit passes and holds."),
-        Output("p_fall_back", "P(Fall Back)", "probability", "Chance it fails and Falls Back."),
-        Output("modified_ld", "Modified Ld", "number"),
-        Output(
-            "by_margin",
-            "By margin of defeat",
-            "table",
-            "P(hold) for every margin from 1 to 8.",
-            columns=(Column("lost_by", "Lost by"), Column("p", "P(hold)", "probability")),
-            chart=("lost_by", "p"),
-        ),
-    ],
-    rules=[
-        "scrollhammer.morale.break-test",
-        "scrollhammer.morale.modifiers",
-        "scrollhammer.morale.insane-heroism",
-    ],
-    examples=[{"ld": "8", "lost_by": "3"}, {"ld": "8", "lost_by": "9"}],
-    reference_tables=lambda: [break_table()],
-    choices=CHOICES,
-)
-def break_test_calculator(
-    *, ld: int, lost_by: int, modifier: int, choices: ScrollhammerChoices
-) -> CalcResult:
-    """Exact P(pass) of a Break test."""
-    test = break_test(ld, lost_by, modifier, choices)
-    p = test.p_pass()
-    per_point = choices.parameters.break_ld_per_point
-    lost = f"{lost_by}" if per_point == 1 else f"{per_point} × {lost_by}"
-    lines = [
-        f"Ld {ld} − {lost} (lost by){'' if not modifier else f' {modifier:+d}'} = {test.target}.",
-        f"P(hold) = {fraction_str(p)} ≈ {percent(float(p))}.",
-    ]
-    margins = probability_rows((m, break_test(ld, m, modifier, choices).p_pass()) for m in range(1, 9))
-    table = Table(
-        "by_margin", f"P(hold) at Ld {ld} by margin of defeat", ("lost_by", "p_exact", "p"), margins
-    )
-    values = {"p_pass": p, "p_fall_back": 1 - p, "modified_ld": test.target}
-    return CalcResult(values, (table,), tuple(lines))
-
-
-@calculator(
-    "scrollhammer.panic-test",
-    title="Panic test",
-    summary="""Chance that a unit holds its ground when a friendly unit falls back through it.""",
-    inputs=[LD_INPUT, MODIFIER_INPUT],
-    outputs=[
-        Output("p_pass", "P(hold)", "probability"),
-        Output("p_fall_back", "P(Fall Back)", "probability"),
-    ],
-    rules=[
-        "scrollhammer.morale.panic-test",
-        "scrollhammer.morale.check",
-        "scrollhammer.morale.insane-heroism",
-    ],
-    examples=[{"ld": "7"}],
-    choices=CHOICES,
-)
-def panic_test_calculator(*, ld: int, modifier: int, choices: ScrollhammerChoices) -> CalcResult:
-    """Exact P(pass) of a Panic test."""
-    test = panic_test(ld, modifier, choices)
-    p = test.p_pass()
-    lines = [
-        f"A Morale check at Ld {test.target}: P(hold) = {fraction_str(p)}; failing, the unit Falls Back too."
-    ]
-    return CalcResult({"p_pass": p, "p_fall_back": 1 - p}, (), tuple(lines))

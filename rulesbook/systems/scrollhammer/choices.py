@@ -12,10 +12,12 @@ Example:
     >>> harsher = CHOICES.replace(parameters={"break_ld_per_point": 2})
     >>> harsher.changed()
     {'break_ld_per_point': 2}
-    >>> CHOICES.replace(parameters={"leadership_dice": "4D6"})
+    >>> CHOICES.replace(parameters={"leadership_dice": "3D6kl2"}).parameters.heroism_roll()
+    frozenset({(1, 1)})
+    >>> CHOICES.replace(parameters={"leadership_dice": "20D20!kh10"})
     Traceback (most recent call last):
     ...
-    rulesbook.errors.InputError: leadership_dice: roll 1 to 3 dice (every die of a Leadership test is read), got 4D6
+    rulesbook.errors.InputError: leadership_dice: 20D20!kh10 would need about 61.7 times the work the calculators allow (about 1 s); use fewer dice, smaller dice, or no explosion or keep/drop
 """
 
 from __future__ import annotations
@@ -24,13 +26,19 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rulesbook.choices import Parameters, Readings, RuleChoices, parameter, reading
-from rulesbook.dice import TWO_D6, DiceExpr, Faces, double
+from rulesbook.dice import TWO_D6, DiceExpr, Faces, Reads
 from rulesbook.errors import InputError
 
-__all__ = ["CHOICES", "ScrollhammerChoices", "ScrollhammerParameters", "ScrollhammerReadings"]
+__all__ = [
+    "CHOICES",
+    "HEROISM_READS",
+    "ScrollhammerChoices",
+    "ScrollhammerParameters",
+    "ScrollhammerReadings",
+]
 
-MAX_LEADERSHIP_DICE = 3
-"""Most dice a Leadership test may roll (every natural roll is enumerated for the outcome grid)."""
+HEROISM_READS: dict[str, Reads] = {"kept-dice": "kept", "every-die-rolled": "rolled"}
+"""The reading ``heroism_dice`` as the dice a roll test reads (see :class:`rulesbook.dice.RollTest`)."""
 
 
 @dataclass(frozen=True)
@@ -104,6 +112,26 @@ class ScrollhammerParameters(Parameters):
         maximum=6,
         help="A model fleeing a combat ends its move at least this far from that combat's enemies.",
     )
+    weak_unit_percent: int = parameter(
+        0,
+        label="Weak unit: below this % of its starting strength",
+        rule="scrollhammer.morale.modifiers",
+        section="Leadership modifiers (a designer's rule: off, 0, in the published rules)",
+        minimum=0,
+        maximum=100,
+        help="A unit with fewer models than this share of its starting strength takes "
+        "weak_unit_modifier on every Leadership-based test (0: no such rule).",
+    )
+    weak_unit_modifier: int = parameter(
+        0,
+        label="Weak unit: Leadership modifier",
+        rule="scrollhammer.morale.modifiers",
+        section="Leadership modifiers (a designer's rule: off, 0, in the published rules)",
+        minimum=-10,
+        maximum=10,
+        help="Added to the Leadership of a weak unit (see weak_unit_percent) on every test; -2 makes "
+        "it test at Ld − 2.",
+    )
     regroup_percent: int = parameter(
         50,
         label="Regroup strength threshold (%)",
@@ -126,21 +154,23 @@ class ScrollhammerParameters(Parameters):
 
     def __post_init__(self) -> None:
         dice = self.leadership_dice
-        if not 1 <= dice.count <= MAX_LEADERSHIP_DICE:
-            raise InputError(
-                "leadership_dice",
-                f"roll 1 to {MAX_LEADERSHIP_DICE} dice (every die of a Leadership test is read), got {dice}",
-            )
-        if self.insane_heroism_face > dice.sides:
-            raise InputError("insane_heroism_face", f"a D{dice.sides} has no face {self.insane_heroism_face}")
+        if dice.is_constant:
+            raise InputError("leadership_dice", f"a Leadership test rolls dice, got {dice}")
+        smallest = min(dice.rolled_sides())
+        if self.insane_heroism_face > smallest:
+            raise InputError("insane_heroism_face", f"a D{smallest} has no face {self.insane_heroism_face}")
 
-    def heroism_roll(self) -> frozenset[Faces]:
-        """The natural roll of Insane Heroism: every Leadership die shows the face (double 1).
+    def heroism_roll(self, reads: Reads = "kept") -> frozenset[Faces]:
+        """The natural roll of Insane Heroism: every Leadership die read shows the face (a double
+        1; under keep/drop the reading ``heroism_dice`` says which dice are read).
 
         >>> ScrollhammerParameters().heroism_roll()
         frozenset({(1, 1)})
+        >>> from rulesbook.dice import parse_dice
+        >>> ScrollhammerParameters(leadership_dice=parse_dice("3D6kl2")).heroism_roll("rolled")
+        frozenset({(1, 1, 1)})
         """
-        return double(self.insane_heroism_face, self.leadership_dice.count)
+        return self.leadership_dice.every_die(self.insane_heroism_face, reads)
 
 
 @dataclass(frozen=True)
@@ -204,6 +234,12 @@ class ScrollhammerReadings(Readings):
     )
     positive_modifiers: Literal["allowed", "ignored"] = reading(
         "scrollhammer.interpretations.positive-modifiers", "allowed"
+    )
+    heroism_dice: Literal["kept-dice", "every-die-rolled"] = reading(
+        "scrollhammer.interpretations.heroism-dice",
+        "kept-dice",
+        inert="the printed Leadership dice (2D6) keep and drop nothing, so both readings read the "
+        "same two dice; it matters only for a variant's dice that keep or drop (say 3D6kl2)",
     )
     regroup_modifiers: Literal["not-applied", "applied"] = reading(
         "scrollhammer.interpretations.regroup-modifiers",

@@ -21,6 +21,7 @@ from rulesbook.systems.scrollhammer.calculators import LD_INPUT
 from rulesbook.systems.scrollhammer.choices import CHOICES, ScrollhammerChoices, ScrollhammerReadings
 from rulesbook.systems.scrollhammer.fall_back import FallBackChain, fall_back_chain, fall_back_roll
 from rulesbook.systems.scrollhammer.rules import at_least_half, regroup_test, regroup_when_charged
+from rulesbook.systems.scrollhammer.strength import STRENGTH_INPUTS, check_strength
 
 __all__ = ["FALL_BACK_DICE_INPUT", "MAX_DISTANCE", "chain_table", "flee_table"]
 
@@ -293,7 +294,11 @@ def _check_models(values: Mapping[str, Any], choices: Any) -> None:
         Output("p_stay", "P(goes on falling back)", "probability"),
         Output("at_least_half", "At least half alive", "bool"),
     ],
-    rules=["scrollhammer.regroup.test", "scrollhammer.morale.insane-heroism"],
+    rules=[
+        "scrollhammer.regroup.test",
+        "scrollhammer.morale.insane-heroism",
+        "scrollhammer.morale.modifiers",
+    ],
     check=_check_models,
     examples=[
         {"ld": "8", "models_alive": "5", "models_total": "10"},
@@ -306,7 +311,7 @@ def regroup_test_calculator(
 ) -> CalcResult:
     """P(regroup) of one Regroup test."""
     half = at_least_half(models_alive, models_total, choices)
-    p = regroup_test(ld, half, choices).p_pass()
+    p = regroup_test(ld, half, choices, (models_alive, models_total)).p_pass()
     lines = [
         f"{models_alive} of {models_total} alive is {'at least' if half else 'under'} half.",
         f"{'A normal Leadership test, 2D6 ≤ ' + str(ld) if half else 'Only a double 1 passes'}: "
@@ -322,18 +327,30 @@ def regroup_test_calculator(
     summary="""A falling-back unit is charged: it tests on its plain Leadership whatever its losses.
     Passing, it regroups where it stands; failing, it is destroyed at the end of the Charge
     sub-phase.""",
-    inputs=[LD_INPUT, HEROISM_IN_REGROUP_INPUT],
+    inputs=[LD_INPUT, HEROISM_IN_REGROUP_INPUT, *STRENGTH_INPUTS],
     outputs=[
         Output("p_regroup", "P(regroup)", "probability"),
         Output("p_destroyed", "P(destroyed)", "probability"),
     ],
-    rules=["scrollhammer.regroup.when-charged", "scrollhammer.regroup.multiple-charges"],
+    rules=[
+        "scrollhammer.regroup.when-charged",
+        "scrollhammer.regroup.multiple-charges",
+        "scrollhammer.morale.modifiers",
+    ],
     examples=[{"ld": "7"}, {"ld": "1", "heroism_in_regroup": "total-only"}],
     choices=CHOICES,
+    check=check_strength,
 )
-def regroup_when_charged_calculator(*, ld: int, choices: ScrollhammerChoices) -> CalcResult:
+def regroup_when_charged_calculator(
+    *,
+    ld: int,
+    models_left: int | None = None,
+    starting_models: int | None = None,
+    choices: ScrollhammerChoices,
+) -> CalcResult:
     """P(regroup) of a charged fleeing unit."""
-    p = regroup_when_charged(ld, choices).p_pass()
+    strength = None if models_left is None or starting_models is None else (models_left, starting_models)
+    p = regroup_when_charged(ld, choices, strength).p_pass()
     lines = [
         f"2D6 ≤ {ld} regardless of losses: P(regroup) = {fraction_str(p)}.",
         f"Otherwise the unit is removed at the end of the Charge sub-phase: {fraction_str(1 - p)}.",

@@ -23,10 +23,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from rulesbook.dice import RollTest
+from rulesbook.dice import Reads, RollTest
 from rulesbook.registry import implements
 from rulesbook.systems.scrollhammer.choices import (
     CHOICES,
+    HEROISM_READS,
     ScrollhammerChoices,
 )
 
@@ -40,6 +41,7 @@ __all__ = [
     "casualties_threshold",
     "fall_back_edge",
     "formation",
+    "heroism_reads",
     "leadership_requirement",
     "leadership_test",
     "may_charge",
@@ -76,23 +78,58 @@ def leadership_test(
 
     With ``heroism`` (and Insane Heroism in the rules) the Insane Heroism roll passes whatever
     the target; with ``always_fail`` nothing else does. Every Leadership-based test of the
-    system is built here, from the choice set it is given (a variant's dice and rules reach all).
+    system is built here, from the choice set it is given (a variant's dice and rules reach all);
+    when the Leadership dice keep or drop, the reading ``heroism_dice`` names the dice Insane
+    Heroism reads.
 
     >>> leadership_test(1).p_pass(), leadership_test(7).p_pass()
     (Fraction(1, 36), Fraction(7, 12))
     """
-    parameters = choices.parameters
+    parameters, reads = choices.parameters, heroism_reads(choices)
     return RollTest(
         dice=parameters.leadership_dice,
         target=target,
         direction="under",
-        auto_pass=parameters.heroism_roll() if heroism and parameters.insane_heroism else frozenset(),
+        auto_pass=parameters.heroism_roll(reads) if heroism and parameters.insane_heroism else frozenset(),
         always_fail=always_fail,
+        reads=reads,
     )
 
 
+def heroism_reads(choices: ScrollhammerChoices) -> Reads:
+    """The dice Insane Heroism reads under the reading ``heroism_dice``.
+
+    >>> heroism_reads(CHOICES), heroism_reads(CHOICES.replace(readings={"heroism_dice": "every-die-rolled"}))
+    ('kept', 'rolled')
+    """
+    return HEROISM_READS[choices.readings.heroism_dice]
+
+
+type Strength = tuple[int, int] | None
+"""(models left, models at the start) of the tested unit, or None when not given."""
+
+
 @implements("scrollhammer.morale.modifiers")
-def modified_ld(ld: int, modifier: int = 0, choices: ScrollhammerChoices = CHOICES) -> int:
+def strength_modifier(strength: Strength, choices: ScrollhammerChoices = CHOICES) -> int:
+    """The Leadership modifier a weak unit takes (a designer's rule, off in the published rules):
+    ``weak_unit_modifier`` when fewer than ``weak_unit_percent`` % of its starting models are
+    left, else 0 (also when the strength is not given).
+
+    >>> weak = CHOICES.replace(parameters={"weak_unit_percent": 25, "weak_unit_modifier": -2})
+    >>> strength_modifier((2, 10), weak), strength_modifier((3, 12), weak), strength_modifier((2, 10))
+    (-2, 0, 0)
+    """
+    p = choices.parameters
+    if strength is None or not p.weak_unit_percent or not p.weak_unit_modifier:
+        return 0
+    left, starting = strength
+    return p.weak_unit_modifier if 100 * left < p.weak_unit_percent * starting else 0
+
+
+@implements("scrollhammer.morale.modifiers")
+def modified_ld(
+    ld: int, modifier: int = 0, choices: ScrollhammerChoices = CHOICES, strength: Strength = None
+) -> int:
     """Leadership after the summed modifier (and the readings on caps and positive totals).
 
     With ``positive_modifiers`` ``ignored`` a positive total counts as 0; with ``ld_bounds``
@@ -104,6 +141,7 @@ def modified_ld(ld: int, modifier: int = 0, choices: ScrollhammerChoices = CHOIC
     7
     """
     readings = choices.readings
+    modifier += strength_modifier(strength, choices)
     if readings.positive_modifiers == "ignored":
         modifier = min(modifier, 0)
     value = ld + modifier
@@ -118,7 +156,12 @@ def modified_ld(ld: int, modifier: int = 0, choices: ScrollhammerChoices = CHOIC
     "scrollhammer.morale.falling-back-fails",
 )
 def morale_check(
-    ld: int, modifier: int = 0, choices: ScrollhammerChoices = CHOICES, *, falling_back: bool = False
+    ld: int,
+    modifier: int = 0,
+    choices: ScrollhammerChoices = CHOICES,
+    *,
+    falling_back: bool = False,
+    strength: Strength = None,
 ) -> RollTest:
     """The Morale check as a roll test: 2D6 <= modified Ld, double 1 passes, falling back fails.
 
@@ -136,7 +179,7 @@ def morale_check(
         Fraction(0, 1)
     """
     parameters, readings = choices.parameters, choices.readings
-    target = modified_ld(ld, modifier, choices)
+    target = modified_ld(ld, modifier, choices, strength)
     fails = falling_back and parameters.falling_back_fails
     heroism = not (readings.heroism_low_ld == "fails" and target < parameters.leadership_dice.minimum)
     if fails and readings.heroism_when_falling_back == "automatic-failure":
@@ -261,7 +304,13 @@ def casualties_test_needed(
 
 
 @implements("scrollhammer.morale.break-test")
-def break_test(ld: int, lost_by: int, modifier: int = 0, choices: ScrollhammerChoices = CHOICES) -> RollTest:
+def break_test(
+    ld: int,
+    lost_by: int,
+    modifier: int = 0,
+    choices: ScrollhammerChoices = CHOICES,
+    strength: Strength = None,
+) -> RollTest:
     """The Break test after losing a combat by ``lost_by``: a Morale check at Ld − lost_by.
 
     The Ld lost per point of defeat is a parameter (1); ``modifier`` holds any other Ld modifiers.
@@ -277,17 +326,19 @@ def break_test(ld: int, lost_by: int, modifier: int = 0, choices: ScrollhammerCh
     if lost_by < 1:
         raise ValueError("a lost combat is lost by at least 1")
     penalty = lost_by * choices.parameters.break_ld_per_point
-    return morale_check(ld, modifier - penalty, choices)
+    return morale_check(ld, modifier - penalty, choices, strength=strength)
 
 
 @implements("scrollhammer.morale.panic-test")
-def panic_test(ld: int, modifier: int = 0, choices: ScrollhammerChoices = CHOICES) -> RollTest:
+def panic_test(
+    ld: int, modifier: int = 0, choices: ScrollhammerChoices = CHOICES, strength: Strength = None
+) -> RollTest:
     """The Panic test of a unit a friend fell back through: a plain Morale check.
 
     >>> panic_test(7).p_pass()
     Fraction(7, 12)
     """
-    return morale_check(ld, modifier, choices)
+    return morale_check(ld, modifier, choices, strength=strength)
 
 
 # -- regrouping -------------------------------------------------------------------------------
@@ -310,7 +361,9 @@ def at_least_half(alive: int, starting: int, choices: ScrollhammerChoices = CHOI
 
 
 @implements("scrollhammer.regroup.test")
-def regroup_test(ld: int, at_least_half: bool, choices: ScrollhammerChoices = CHOICES) -> RollTest:
+def regroup_test(
+    ld: int, at_least_half: bool, choices: ScrollhammerChoices = CHOICES, strength: Strength = None
+) -> RollTest:
     """The Regroup test of a falling-back unit, as a roll test on its plain Ld.
 
     At least half alive: 2D6 <= Ld (a double 1 passes unless the reading ``heroism_in_regroup``
@@ -319,19 +372,22 @@ def regroup_test(ld: int, at_least_half: bool, choices: ScrollhammerChoices = CH
     >>> regroup_test(8, at_least_half=True).p_pass(), regroup_test(8, at_least_half=False).p_pass()
     (Fraction(13, 18), Fraction(1, 36))
     """
+    ld += strength_modifier(strength, choices)
     if at_least_half:
         return leadership_test(ld, choices, heroism=choices.readings.heroism_in_regroup == "applies")
     return leadership_test(ld, choices, always_fail=True)
 
 
 @implements("scrollhammer.regroup.when-charged")
-def regroup_when_charged(ld: int, choices: ScrollhammerChoices = CHOICES) -> RollTest:
+def regroup_when_charged(
+    ld: int, choices: ScrollhammerChoices = CHOICES, strength: Strength = None
+) -> RollTest:
     """The Regroup test of a charged falling-back unit: always a normal Leadership test.
 
     >>> regroup_when_charged(7).p_pass()
     Fraction(7, 12)
     """
-    return regroup_test(ld, at_least_half=True, choices=choices)
+    return regroup_test(ld, at_least_half=True, choices=choices, strength=strength)
 
 
 @dataclass(frozen=True, slots=True)

@@ -126,6 +126,12 @@ class WarStrikeReadings(Readings):
     ld_test: Literal["2d6-at-most", "2d6-below", "2d6-natural-extremes"] = reading(
         "warstrike.interpretations.ld-test", "2d6-at-most"
     )
+    extremes_dice: Literal["kept-dice", "every-die-rolled"] = reading(
+        "warstrike.interpretations.extremes-dice",
+        "kept-dice",
+        inert="the printed Ld test dice (2D6) keep and drop nothing, so both readings read the same "
+        "two dice; it matters only for a variant's dice that keep or drop (say 3D6kl2)",
+    )
     morale_threshold: Literal["exact-half", "half-rounded-down", "at-most-half"] = reading(
         "warstrike.interpretations.morale-threshold", "exact-half"
     )

@@ -186,7 +186,7 @@ def load_mission(path: Path) -> Mission:
     rraw = need(data, "reserves", name, dict)
     rw = f"{name}.reserves"
     try:
-        dice = parse_dice(str(need(rraw, "dice", rw, str)), field_name=f"{rw}.dice")
+        dice = parse_dice(str(need(rraw, "dice", rw, str)), field_name=f"{rw}.dice").check_cost(f"{rw}.dice")
     except InputError as exc:
         raise DataFileError(str(exc)) from None
     if dice.is_constant:

@@ -31,7 +31,7 @@ from typing import Literal
 
 import icepool
 
-from rulesbook.dice import RollTest, double
+from rulesbook.dice import Reads, RollTest
 from rulesbook.errors import InputError
 from rulesbook.present.numbers import fixed, percent
 from rulesbook.registry import implements
@@ -40,6 +40,7 @@ from rulesbook.systems.warstrike.choices import CHOICES, WarStrikeChoices
 from rulesbook.systems.warstrike.missions import COUNTERS, Mission, ReserveRoll, Side
 
 __all__ = [
+    "EXTREMES_READS",
     "MAX_LD",
     "MoraleResult",
     "Officer",
@@ -55,6 +56,9 @@ __all__ = [
 ]
 
 MAX_LD = 12
+
+EXTREMES_READS: dict[str, Reads] = {"kept-dice": "kept", "every-die-rolled": "rolled"}
+"""The reading ``extremes_dice`` as the dice a roll test reads (see :class:`rulesbook.dice.RollTest`)."""
 
 
 @implements("warstrike.morale.trigger")
@@ -97,6 +101,15 @@ def officer_ld_test(ld: int, choices: WarStrikeChoices = CHOICES, *, fanatical: 
     Fraction(35, 36)
     >>> officer_ld_test(7, CHOICES.replace(parameters={"ld_test_dice": "3D6"})).p_pass()
     Fraction(35, 216)
+
+    With dice that keep or drop, the natural extremes read the dice of the reading
+    ``extremes_dice`` (the kept ones by default): on 3D6kl2 at Ld 2, the two lowest dice
+    showing 1 pass (16 of the 216 rolls have at least two 1s):
+
+    >>> extremes = CHOICES.replace(parameters={"ld_test_dice": "3D6kl2"},
+    ...                            readings={"ld_test": "2d6-natural-extremes"})
+    >>> officer_ld_test(2, extremes).p_pass()
+    Fraction(2, 27)
     """
     reroll: Literal["failed", "none"] = "failed" if fanatical else "none"
     dice = choices.parameters.ld_test_dice
@@ -107,13 +120,15 @@ def officer_ld_test(ld: int, choices: WarStrikeChoices = CHOICES, *, fanatical: 
         case "2d6-below":
             return RollTest(dice=dice, target=ld - 1, direction="under", reroll=reroll)
         case "2d6-natural-extremes":
+            reads = EXTREMES_READS[choices.readings.extremes_dice]
             return RollTest(
                 dice=dice,
                 target=ld,
                 direction="under",
-                auto_pass=double(1, dice.count),
-                auto_fail=double(dice.sides, dice.count),
+                auto_pass=dice.every_die(1, reads),
+                auto_fail=dice.every_die_highest(reads),
                 reroll=reroll,
+                reads=reads,
             )
     raise InputError("ld_test", f"unknown option {kind!r}")  # pragma: no cover
 

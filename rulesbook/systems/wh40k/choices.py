@@ -17,6 +17,7 @@ Example:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Literal
 
 from rulesbook.choices import Parameters, Readings, RuleChoices, parameter, reading
@@ -126,6 +127,16 @@ class Wh40kParameters(Parameters):
         section="Battle-shock",
         minimum=1,
         help="Rolled for a Battle-shock test; the test passes at or above the unit's Leadership.",
+    )
+    below_strength_fraction: Fraction = parameter(
+        Fraction(1, 2),
+        label="Below Half-strength fraction",
+        rule="wh40k.core.starting-strength",
+        section="2. Battle-shock",
+        minimum=0,
+        maximum=1,
+        help="A unit is below strength with fewer models (a lone model: fewer wounds) than this "
+        "share of its Starting Strength: 1/2 is the rule; 1/3 means below a third.",
     )
     battle_shock_margin: int = parameter(
         0,
@@ -305,6 +316,12 @@ class Wh40kReadings(Readings):
         "wh40k.interpretations.pistol",
         "warn-when-mixed",
         inert="Pistol decides which weapons may fire, not any roll; it only changes a warning",
+    )
+    rerolled_dice: Literal["whole-roll", "kept-dice"] = reading(
+        "wh40k.interpretations.rerolled-dice",
+        "whole-roll",
+        inert="the printed Charge and Advance dice (2D6, D6) keep and drop nothing, so both readings "
+        "roll the same dice again; it matters only for a variant's dice that keep or drop (say 3D6kh2)",
     )
 
 

@@ -569,12 +569,15 @@ def weapon_step(step: WeaponPlan, target: Target, choices: Wh40kChoices) -> Weap
     weapon = step.weapon
     minimum = 1 if choices.readings.damage_minimum == "min-1" else 0
     dmg = _mean_of(*packet_weights(weapon.damage, target.damage_reduction, None, minimum))
-    # a dice total is symmetric: its mean is halfway between its least and its most
+    # an everyday dice total (NdS+k) is symmetric: its mean is halfway between its least and its
+    # most; keep/drop, re-rolls and explosions are not, so their mean is computed
     damage = weapon.damage
     dev_dmg = (
         dmg
         if choices.readings.devastating_modifiers == "apply"
         else Fraction(damage.minimum + damage.maximum, 2)
+        if damage.is_simple
+        else damage.mean()
     )
     attacks = step.attacks.mean() if len(step.attacks.items) > 1 else Fraction(step.attacks.items[0][0])
 

@@ -237,7 +237,8 @@ def fast_attack(calc: Calculator, v: dict[str, Any]) -> DeferredResult | None:
     # here (what packet_weights gives, not reduced to lowest terms), anything else by it
     count = damage.count
     step: dict[int, int]
-    if fnp is None and count <= 2:
+    counted = damage.is_simple and count <= 2 and damage.sides in _DAMAGE_ROLLS[count]  # 0-2 D3 or D6, +k
+    if fnp is None and counted:
         sides, low = damage.sides, damage.modifier + count
         pden = sides**count
         if count == 1 and not reduction and 0 < low >= minimum:  # one die: each face a packet as rolled

@@ -126,7 +126,8 @@ def remaining_unit(
 @implements("wh40k.core.starting-strength")
 def below_half_strength(unit: Remaining, choices: Wh40kChoices = CHOICES) -> bool:
     """Below Half-strength (interpretation ``below-half-strength``): fewer models than half the
-    Starting Strength; for a unit that started as one model, fewer wounds than half its W.
+    Starting Strength; for a unit that started as one model, fewer wounds than half its W. The
+    share is the parameter ``below_strength_fraction`` (1/2; a variant may make it 1/3).
 
     >>> below_half_strength(Remaining(5, 10, 0, 0, 6)), below_half_strength(Remaining(4, 10, 0, 0, 6))
     (False, True)
@@ -134,15 +135,19 @@ def below_half_strength(unit: Remaining, choices: Wh40kChoices = CHOICES) -> boo
     (False, True)
     >>> below_half_strength(Remaining(5, 10, 0, 0, 6), CHOICES.replace(readings={"below_half_strength": "at-most-half"}))
     True
+    >>> third = CHOICES.replace(parameters={"below_strength_fraction": "1/3"})
+    >>> below_half_strength(Remaining(4, 10, 0, 0, 6), third), below_half_strength(Remaining(3, 10, 0, 0, 6), third)
+    (False, True)
     """
     left, whole = (
         (unit.wounds_left, unit.wounds)
         if unit.starting_strength == 1
         else (unit.models, unit.starting_strength)
     )
+    share = choices.parameters.below_strength_fraction  # 1/2 by the rule; a variant may say 1/3
     if choices.readings.below_half_strength == "at-most-half":
-        return 2 * left <= whole
-    return 2 * left < whole
+        return left <= share * whole
+    return left < share * whole
 
 
 @dataclass(frozen=True, slots=True)

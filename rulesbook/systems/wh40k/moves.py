@@ -4,7 +4,8 @@ needs (Engagement Range included).
 
 Every roll is a :class:`rulesbook.dice.RollTest` over the dice of the rule parameters
 (``charge_dice``, ``advance_dice``); a Command Re-roll is its ``failed`` re-roll policy, which
-rolls every die of the total again, once.
+rolls every die of the total again, once (for a variant's dice that keep or drop, the reading
+``rerolled_dice`` says whether the whole roll or only the kept dice are rolled again).
 
 Example:
     A 9" charge: 10 of the 36 rolls of 2D6 reach 9; a Command Re-roll of a failure adds
@@ -27,7 +28,7 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from rulesbook.calculators import BoolInput, IntInput, Output, TextInput, calculator
-from rulesbook.dice import RollTest
+from rulesbook.dice import TWO_D6, DiceExpr, RollTest
 from rulesbook.errors import InputError
 from rulesbook.present.numbers import percent
 from rulesbook.registry import implements
@@ -50,6 +51,7 @@ __all__ = [
     "deep_strike_charge_distance",
     "disembark",
     "normal_move_covers",
+    "rerolled_dice",
 ]
 
 MAX_GAP = Fraction(24)
@@ -119,6 +121,7 @@ def charge_test(distance: int, reroll: bool = False, choices: Wh40kChoices = CHO
         target=distance,
         direction="over",
         reroll="failed" if reroll else "none",
+        reroll_dice=rerolled_dice(choices.parameters.charge_dice, choices),
     )
 
 
@@ -163,7 +166,24 @@ def advance_test(move: int, distance: int, reroll: bool = False, choices: Wh40kC
         target=distance - move,
         direction="over",
         reroll="failed" if reroll else "none",
+        reroll_dice=rerolled_dice(choices.parameters.advance_dice, choices),
     )
+
+
+@implements("wh40k.core.rerolls")
+def rerolled_dice(dice: DiceExpr, choices: Wh40kChoices = CHOICES) -> DiceExpr | None:
+    """What a Command Re-roll of a roll of ``dice`` rolls: ``None`` for the whole roll again
+    (the default), or under the reading ``rerolled_dice`` ``kept-dice`` only as many dice as
+    were kept, added up (:meth:`~rulesbook.dice.DiceExpr.kept_dice`).
+
+    >>> from rulesbook.dice import parse_dice
+    >>> kept = CHOICES.replace(readings={"rerolled_dice": "kept-dice"})
+    >>> rerolled_dice(parse_dice("3D6kh2")), str(rerolled_dice(parse_dice("3D6kh2"), kept))
+    (None, '2D6')
+    """
+    if choices.readings.rerolled_dice == "kept-dice" and not dice.is_simple:
+        return dice.kept_dice()
+    return None
 
 
 DEEP_STRIKE_INCHES = 9
@@ -271,9 +291,12 @@ def _charge_values(distance: int, reroll: bool, choices: Wh40kChoices) -> tuple[
     p = charge_test(distance, reroll, choices).p_pass()
     dice = choices.parameters.charge_dice
     if reroll:
+        again = rerolled_dice(dice, choices)
+        which = "both dice" if dice == TWO_D6 else "every die" if again is None else f"the kept dice: {again}"
+        formula = "p + (1 − p)·p" if again is None else "p + (1 − p)·q"
         line = (
             f"{dice} ≥ {distance}: {fraction_str(first)} on the first roll; a failed roll is re-rolled "
-            f"(both dice), so P = p + (1 − p)·p = {fraction_str(p)} ≈ {percent(float(p))}."
+            f"({which}), so P = {formula} = {fraction_str(p)} ≈ {percent(float(p))}."
         )
     else:
         line = f"{dice} ≥ {distance}: P = {fraction_str(p)} ≈ {percent(float(p))}."
