@@ -142,10 +142,11 @@ type FastFn = Callable[["Calculator", dict[str, Any]], CalcResult | None]
 """A shortcut for the commonest small inputs: given the calculator and inputs whose fields are
 validated (the cross-field check not yet run), the result :meth:`Calculator.run` would give, or
 ``None`` when the inputs are outside its domain (then the general path runs)."""
-type CostFn = Callable[[Mapping[str, Any], Any], float]
+type CostFn = Callable[[Mapping[str, Any], Any], float | None]
 """A calculator's cost model: the predicted seconds of one answer, from its validated inputs and
-the choice set it runs with (the system's own or a variant's), without computing it. Sweeps
-budget their work with it before starting (:mod:`rulesbook.sweeps.budget`)."""
+the choice set it runs with (the system's own or a variant's), without computing it (``None``:
+no prediction for these inputs). Sweeps budget their work with it before starting
+(:mod:`rulesbook.sweeps.budget`)."""
 
 
 _UNCHECKED: Any = object()

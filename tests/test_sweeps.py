@@ -43,6 +43,7 @@ def test_the_table_is_tidy_one_row_per_point(serial: pd.DataFrame) -> None:
         "variant",
         "leadership",
         "modifier",
+        "enemy_sickness",
         "p_pass",
         "p_pass_exact",
         "p_battle_shocked",

@@ -120,7 +120,7 @@ def estimate(plan: SweepPlan, *, workers: int = 1, timed: bool = True) -> Estima
     workers = max(1, workers)
     cost = getattr(calc, "cost", None)
     if cost is not None:
-        seconds = []
+        seconds: list[float] = []
         for i in sample_indices(plan, SAMPLE):
             _, variant, values = plan.point(i)
             try:
@@ -128,9 +128,13 @@ def estimate(plan: SweepPlan, *, workers: int = 1, timed: bool = True) -> Estima
             except InputError:
                 seconds.append(OVERHEAD)  # refused at once
                 continue
-            seconds.append(OVERHEAD + cost(checked, choices if choices is not None else calc.choices))
-        per_point = sum(seconds) / len(seconds)
-        return Estimate(plan.size, per_point * plan.size / workers, per_point, workers, "cost model")
+            predicted = cost(checked, choices if choices is not None else calc.choices)
+            if predicted is None:  # inputs the model does not cover: time points instead
+                break
+            seconds.append(OVERHEAD + predicted)
+        else:
+            per_point = sum(seconds) / len(seconds)
+            return Estimate(plan.size, per_point * plan.size / workers, per_point, workers, "cost model")
     rows: dict[int, dict[str, Any]] = {}
     if not timed:
         return Estimate(plan.size, OVERHEAD * plan.size / workers, OVERHEAD, workers, "bookkeeping")

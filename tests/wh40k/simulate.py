@@ -64,9 +64,16 @@ def simulate_once(rng: random.Random, weapons: Sequence[Weapon], target: Target,
     devastating: list[int] = []
     for w in weapons:
         ab = w.abilities
+        published = readings.published_abilities == "published"
         n_attacks = _roll(rng, w.attacks) + (target.models // 5 if ab.blast else 0)
+        if published and o.half_range and ab.rapid_fire is not None:
+            n_attacks += _roll(rng, ab.rapid_fire)
+        unseen = published and ab.indirect_fire and not o.target_visible and w.ranged
         hit_mod = o.hit_modifier + (1 if ab.heavy and o.remained_stationary else 0)
         hit_mod -= 1 if target.stealth and w.ranged else 0
+        hit_mod -= 1 if unseen else 0
+        wound_mod = o.wound_modifier + (1 if published and ab.lance and o.charged else 0)
+        melta = ab.melta if published and o.half_range and ab.melta is not None else None
         crit_hit = 6 if o.overwatch else o.critical_hit
         crit_wound = o.critical_wound
         for keyword, n in ab.anti:
@@ -74,7 +81,8 @@ def simulate_once(rng: random.Random, weapons: Sequence[Weapon], target: Target,
                 crit_wound = min(crit_wound, n)
         need = _wound_needed(w.strength, target.toughness)
         # the save the defender picks (armour or invulnerable), by counting faces
-        cover = target.cover and w.ranged and not ab.ignores_cover and not (target.save <= 3 and w.ap == 0)
+        in_cover = target.cover or unseen
+        cover = in_cover and w.ranged and not ab.ignores_cover and not (target.save <= 3 and w.ap == 0)
         armour_mod = min(1, w.ap + (1 if cover else 0) + o.save_modifier)
         armour_ok = sum(1 for f in range(2, 7) if f + armour_mod >= target.save) if target.save <= 6 else 0
         inv_mod = min(1, o.save_modifier) if readings.invuln_modifiers == "other-modifiers-apply" else 0
@@ -105,7 +113,7 @@ def simulate_once(rng: random.Random, weapons: Sequence[Weapon], target: Target,
                     for attempt in range(2):
                         nat = rng.randint(1, 6)
                         critical_wound = nat >= crit_wound
-                        ok = critical_wound or (nat != 1 and nat + _clamp(o.wound_modifier) >= need)
+                        ok = critical_wound or (nat != 1 and nat + _clamp(wound_mod) >= need)
                         retry = (
                             (o.reroll_wounds == "ones" and nat == 1)
                             or (o.reroll_wounds == "failed" and not ok)
@@ -116,8 +124,9 @@ def simulate_once(rng: random.Random, weapons: Sequence[Weapon], target: Target,
                         break
                     if not ok:
                         continue
+                bonus = _roll(rng, melta) if melta is not None else 0
                 if critical_wound and ab.devastating_wounds:
-                    devastating.append(max(1, _roll(rng, w.damage) - target.damage_reduction))
+                    devastating.append(max(1, _roll(rng, w.damage) + bonus - target.damage_reduction))
                     continue
                 nat = rng.randint(1, 6)
                 if use_invuln:
@@ -125,7 +134,9 @@ def simulate_once(rng: random.Random, weapons: Sequence[Weapon], target: Target,
                 else:
                     saved = target.save <= 6 and nat != 1 and nat + armour_mod >= target.save
                 if not saved:
-                    unit.damage(rng, max(1, _roll(rng, w.damage) - target.damage_reduction), spills=False)
+                    unit.damage(
+                        rng, max(1, _roll(rng, w.damage) + bonus - target.damage_reduction), spills=False
+                    )
     for points in devastating:
         unit.damage(rng, points, spills=False)
     return unit.lost

@@ -293,6 +293,11 @@ def test_damaged_mortarion_and_data_file() -> None:
     calc = registry().calculator("wh40k.mortarion")
     fresh = calc.run(weapons="silence-sweep", toughness=4, save=3, wounds=1, models=20)
     hurt = calc.run(weapons="silence-sweep", damaged=True, toughness=4, save=3, wounds=1, models=20)
+    # his own Lord of the Death Guard disregards Damaged's −1 (lord-own-modifiers, default) ...
+    assert hurt["mean_wounds_lost_exact"] == fresh["mean_wounds_lost_exact"]
+    # ... and when the aura does not reach him, the −1 costs him wounds dealt
+    apart = {"lord_of_the_death_guard": "applies"}
+    hurt = calc.run(weapons="silence-sweep", damaged=True, toughness=4, save=3, wounds=1, models=20, **apart)
     assert hurt["mean_wounds_lost"] < fresh["mean_wounds_lost"]
 
 

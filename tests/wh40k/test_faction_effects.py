@@ -266,6 +266,8 @@ def test_ferric_blight_improves_ap_by_one_or_two_on_critical_wounds() -> None:
 
 @pytest.mark.covers("wh40k.death-guard.stratagem.boilblight")
 def test_boilblight_gives_heavy_and_ignores_cover_in_contagion_range() -> None:
+    """Register entry boilblight-reach: chosen means in reach of one unit of the army (default),
+    whatever the attacking unit's distance; the alternative measures from the attacking unit."""
     covered = {"cover": True, "save": 4}
     r = run(
         weapons="the-lantern",
@@ -278,8 +280,18 @@ def test_boilblight_gives_heavy_and_ignores_cover_in_contagion_range() -> None:
     heavy = {**LANTERN, "abilities": "sustained-hits-d3,heavy,ignores-cover"}
     assert same(r, plain(heavy, hit_modifier=-1, toughness=3, **covered))
     assert same(r, plain(LANTERN, toughness=3, save=4))  # Heavy +1 cancels Damaged, no cover
-    far = run(weapons="the-lantern", stratagems="boilblight", distance=9, **covered)
+    heavy_only = plain({**LANTERN, "abilities": "sustained-hits-d3,heavy,ignores-cover"}, **covered)
+    for distance in (9, None):  # beyond the attacker's 3", or not given: still applies
+        anywhere = run(weapons="the-lantern", stratagems="boilblight", distance=distance, **covered)
+        assert same(anywhere, heavy_only)
+    measured = {"boilblight_reach": "attacking-unit", **covered}
+    far = run(weapons="the-lantern", stratagems="boilblight", distance=9, **measured)
     assert same(far, plain(LANTERN, **covered))
+    assert same(run(weapons="the-lantern", stratagems="boilblight", **measured), plain(LANTERN, **covered))
+    near = run(weapons="the-lantern", stratagems="boilblight", distance=3, **measured)
+    assert same(
+        near, plain({**LANTERN, "abilities": "sustained-hits-d3,heavy,ignores-cover"}, toughness=3, **covered)
+    )
 
 
 @pytest.mark.covers("wh40k.death-guard.stratagem.cloud-of-flies")

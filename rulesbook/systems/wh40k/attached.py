@@ -46,19 +46,27 @@ from rulesbook.systems.wh40k.weapons import Target, Weapon
 
 __all__ = [
     "JOINT_WOUNDS_LIMIT",
+    "MAX_GROUP_STATES",
     "AttachedResult",
+    "GroupsResult",
     "LeaderProfile",
+    "ModelGroup",
+    "groups_states",
     "has_precision",
     "joint_wounds_bound",
     "resolve_attached",
+    "resolve_groups",
 ]
+
+MAX_GROUP_STATES = 3000
+"""Most states (ways the unit's wounds can be lost) :func:`resolve_groups` tracks."""
 
 JOINT_WOUNDS_LIMIT = 150
 """Most wounds one weapon with Devastating Wounds may score against an Attached unit (a few
 seconds at the limit on the build machine: 2.5–3 s)."""
 
-type State = tuple[int, int]
-"""(wounds lost by the Bodyguard, wounds lost by the Leader)."""
+type State = tuple[int, ...]
+"""Wounds lost by each group of models: (Bodyguard, Leader) for an Attached unit."""
 type Vector = dict[State, Fraction]
 
 
@@ -408,3 +416,232 @@ def resolve_attached(
         state = {rest: _horner(by_m, dev) for rest, by_m in grouped.items()}
     final = state[()]
     return AttachedResult(bodyguard, leader, Distribution.from_pairs((s, p) for s, p in final.items() if p))
+
+
+# -- any number of groups: units whose models differ ----------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ModelGroup:
+    """Models of one kind in a unit: how many, their Wounds, saves and Feel No Pain, and
+    whether they are CHARACTER models of an Attached unit (reached only when no other model is
+    left, or first by a Precision weapon)."""
+
+    name: str
+    models: int
+    wounds: int
+    save: int
+    invuln: int | None = None
+    fnp: int | None = None
+    character: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GroupsResult:
+    """The exact joint distribution of wounds lost by each group of a unit, and views."""
+
+    groups: tuple[ModelGroup, ...]
+    lost: Distribution[State]
+
+    def destroyed(self, state: State) -> int:
+        """Models destroyed in a state (each group's lost wounds over its Wounds)."""
+        return sum(w // g.wounds for w, g in zip(state, self.groups, strict=True))
+
+    @property
+    def models_destroyed(self) -> Distribution[int]:
+        """Models of the whole unit destroyed."""
+        return self.lost.map(self.destroyed)
+
+    @property
+    def wounds_lost(self) -> Distribution[int]:
+        """Wounds the whole unit loses."""
+        return self.lost.map(sum)
+
+    def group_destroyed(self, index: int) -> Distribution[int]:
+        """Models of one group destroyed."""
+        w = self.groups[index].wounds
+        return self.lost.map(lambda s: s[index] // w)
+
+
+class _Order:
+    """Where the next wound of a unit of several groups goes (groups in allocation order)."""
+
+    def __init__(self, groups: Sequence[ModelGroup]) -> None:
+        self.totals = tuple(g.models * g.wounds for g in groups)
+        self.wounds = tuple(max(1, g.wounds) for g in groups)
+        self.character = tuple(g.character for g in groups)
+
+    def target_group(self, state: State, precision: bool) -> int | None:
+        alive = [i for i, (lost, total) in enumerate(zip(state, self.totals, strict=True)) if lost < total]
+        if not alive:
+            return None
+        if precision:
+            for i in alive:
+                if self.character[i]:
+                    return i
+        for i in alive:
+            if not self.character[i]:
+                return i
+        return alive[0]
+
+    def take(self, state: State, group: int, points: int, spills: bool, precision: bool) -> State:
+        lost = list(state)
+        g: int | None = group
+        while points > 0 and g is not None:
+            room = self.wounds[g] - lost[g] % self.wounds[g]
+            hit = min(points, room)
+            lost[g] += hit
+            points -= hit
+            if not spills:
+                break
+            g = self.target_group(tuple(lost), precision)
+        return tuple(lost)
+
+
+def _moves_n(
+    order: _Order,
+    states: Sequence[State],
+    p_unsaved: Sequence[Fraction],
+    damage: Sequence[Distribution[int]],
+    spills: bool,
+    precision: bool,
+) -> dict[State, _Move]:
+    out: dict[State, _Move] = {}
+    for s in states:
+        g = order.target_group(s, precision)
+        if g is None:
+            out[s] = ((s, Fraction(1)),)
+            continue
+        acc: dict[State, Fraction] = {}
+        p = p_unsaved[g]
+        if p != 1:
+            acc[s] = 1 - p
+        for x, px in damage[g]:
+            t = order.take(s, g, x, spills, precision)
+            acc[t] = acc.get(t, Fraction(0)) + p * px
+        out[s] = tuple((t, q) for t, q in acc.items() if q)
+    return out
+
+
+def groups_states(groups: Sequence[ModelGroup]) -> int:
+    """An upper bound of the states :func:`resolve_groups` may track: the product of (wounds of
+    each group + 1) (the calculators refuse more than :data:`MAX_GROUP_STATES`).
+
+    >>> groups_states([ModelGroup("a", 4, 1, 3), ModelGroup("b", 1, 2, 3)])
+    15
+    """
+    out = 1
+    for g in groups:
+        out *= g.models * g.wounds + 1
+    return out
+
+
+@implements(
+    "wh40k.core.attached-units",
+    "wh40k.attack.precision",
+    "wh40k.attack.allocation",
+    "wh40k.attack.saving-throw",
+    "wh40k.attack.devastating-wounds",
+)
+def resolve_groups(
+    weapons: Sequence[Weapon],
+    unit: Target,
+    groups: Sequence[ModelGroup],
+    situation: Situation = DEFAULT_SITUATION,
+    choices: Wh40kChoices = CHOICES,
+) -> GroupsResult:
+    """Resolve the weapons in order against a unit whose models come in ``groups`` (allocation
+    order: a wound goes to the first group with a model left, CHARACTER groups last unless a
+    Precision weapon goes for them), exactly.
+
+    ``unit`` gives what the whole unit shares: the Toughness of every Wound roll, its keywords,
+    cover, Stealth and Damage reduction (its save, Wounds and models are the groups'). Each
+    group saves with its own Save and invulnerable save and ignores damage with its own Feel No
+    Pain. With one group it is :func:`.engine.resolve`; with a Bodyguard and a CHARACTER
+    Leader it is :func:`resolve_attached`.
+
+    >>> gun = Weapon("bolter", parse_dice("2"), 3, 4, 0, parse_dice("1"))
+    >>> boyz = [ModelGroup("Boyz", 2, 1, 5), ModelGroup("Nob", 1, 2, 4)]
+    >>> r = resolve_groups([gun], Target(5, 5, 1, models=3), boyz)
+    >>> r.models_destroyed.pmf()[2]   # both shots kill a Boy: (2/3 x 1/3 x 2/3)^2
+    Fraction(16, 729)
+    """
+    r = choices.readings
+    minimum = 1 if r.damage_minimum == "min-1" else 0
+    order = _Order(groups)
+    group_targets = [
+        replace(unit, save=g.save, invuln=g.invuln, fnp=g.fnp, wounds=g.wounds, models=g.models)
+        for g in groups
+    ]
+    total_models = sum(g.models for g in groups)
+    unsaved_target = replace(unit, save=7, invuln=None, fnp=None, models=total_models)
+    start: State = tuple(0 for _ in groups)
+    state: dict[tuple[int, ...], Vector] = {(): {start: Fraction(1)}}
+    pending: list[tuple[list[Distribution[int]], bool, bool]] = []
+    for step in plan(weapons, unsaved_target, situation, choices):
+        weapon = step.weapon
+        precision = has_precision(weapon, choices) and any(g.character for g in groups)
+        saves = [save_test(weapon, t, situation, choices) for t in group_targets]
+        p_unsaved = [Fraction(1) - s.p_pass() if s is not None else Fraction(1) for s in saves]
+        reduction = unit.damage_reduction
+        dmg = [packet_damage(weapon.damage, reduction, t.fnp, minimum) for t in group_targets]
+        dev_reduction = reduction if r.devastating_modifiers == "apply" else 0
+        dev_dmg = [packet_damage(weapon.damage, dev_reduction, t.fnp, minimum) for t in group_targets]
+        spills = r.allocation == "excess-spills"
+        dev_spills = r.devastating_excess == "spills"
+        keep = any(m for _, o in step.mix for (_, m) in o.packets)
+        counts: dict[tuple[int, int], Fraction] = {}
+        for p_mix, outcome in step.mix:
+            per_attack = tuple(sorted(outcome.packets.items()))
+            for nm, p in _weapon_counts(per_attack, step.attacks).items():
+                pair = (nm[0], nm[1])
+                counts[pair] = counts.get(pair, Fraction(0)) + p_mix * p
+        by_n: dict[int, list[tuple[int, Fraction]]] = {}
+        for (n, m), p in counts.items():
+            by_n.setdefault(n, []).append((m, p))
+        reachable = _reachable(order, [s for v in state.values() for s in v], dmg, spills, precision)
+        normal = _moves_n(order, reachable, p_unsaved, dmg, spills, precision)
+        table = _IntMoves.of(normal)
+        new_state: dict[tuple[int, ...], Vector] = {}
+        for key, v in state.items():
+            for m, vec in _spread(v, table, by_n).items():
+                _scaled_add(new_state.setdefault((*key, m) if keep else key, {}), vec, Fraction(1))
+        state = new_state
+        if keep:
+            pending.append((dev_dmg, dev_spills, precision))
+    for dev_dmg, dev_spills, precision in pending:  # Devastating Wounds after all normal damage
+        grouped: dict[tuple[int, ...], dict[int, Vector]] = {}
+        for key, v in state.items():
+            grouped.setdefault(key[1:], {})[key[0]] = v
+        seen = [s for by_m in grouped.values() for v in by_m.values() for s in v]
+        reachable = _reachable(order, seen, dev_dmg, dev_spills, precision)
+        dev = _moves_n(order, reachable, [Fraction(1)] * len(groups), dev_dmg, dev_spills, precision)
+        state = {rest: _horner(by_m, dev) for rest, by_m in grouped.items()}
+    final = state[()]
+    return GroupsResult(tuple(groups), Distribution.from_pairs((s, p) for s, p in final.items() if p))
+
+
+def _reachable(
+    order: _Order,
+    seeds: Sequence[State],
+    damage: Sequence[Distribution[int]],
+    spills: bool,
+    precision: bool,
+) -> list[State]:
+    """Every state the given ones can reach by wounds of these damages (all the transitions of a
+    weapon stay inside it)."""
+    seen = set(seeds)
+    todo = list(seen)
+    while todo:
+        s = todo.pop()
+        g = order.target_group(s, precision)
+        if g is None:
+            continue
+        for x, _ in damage[g]:
+            t = order.take(s, g, x, spills, precision)
+            if t not in seen:
+                seen.add(t)
+                todo.append(t)
+        if len(seen) > MAX_GROUP_STATES * 4:
+            break
+    return sorted(seen)

@@ -71,6 +71,7 @@ from rulesbook.systems.wh40k.rules import (
     Situation,
     attacks_distribution,
 )
+from rulesbook.systems.wh40k.situational import in_situation
 from rulesbook.systems.wh40k.weapons import Target, Weapon
 
 __all__ = [
@@ -152,6 +153,24 @@ SITUATION_INPUTS: tuple[Input, ...] = (
         label="Fire Overwatch",
         help="Shooting with the Fire Overwatch Stratagem: only unmodified 6s hit.",
         default=False,
+    ),
+    BoolInput(
+        key="half_range",
+        label="Within half range",
+        help="The target is within half the weapon's range: Rapid Fire X adds X attacks, Melta X adds X Damage.",
+        default=False,
+    ),
+    BoolInput(
+        key="charged",
+        label="Charged this turn",
+        help="The attacking unit made a Charge move this turn: Lance weapons add 1 to the Wound roll.",
+        default=False,
+    ),
+    BoolInput(
+        key="target_visible",
+        label="Target visible",
+        help="A model of the target is visible to the attacker; if not, Indirect Fire takes 1 off the Hit roll and the target has cover.",
+        default=True,
     ),
 )
 """The attacker's situation (with ``save_modifier`` among the target inputs): the fields of
@@ -340,6 +359,10 @@ ATTACK_RULES = (
     "wh40k.attack.allocation",
     "wh40k.attack.mortal-wounds",
     "wh40k.core.rerolls",
+    "wh40k.attack.rapid-fire",
+    "wh40k.attack.melta",
+    "wh40k.attack.lance",
+    "wh40k.attack.indirect-fire",
 )
 """Every rule one weapon's attack executes (used by wh40k.attack and wh40k.sequence)."""
 
@@ -377,10 +400,20 @@ def situation_of(values: Mapping[str, Any], extra_hit_modifier: int = 0) -> Situ
 _SITUATION_FIELDS = tuple(f.name for f in fields(Situation))
 
 
-def choices_of(values: Mapping[str, Any], base: Wh40kChoices | None = None) -> Wh40kChoices:
+def choices_of(
+    values: Mapping[str, Any], base: Wh40kChoices | None = None, extra: Sequence[str] = ()
+) -> Wh40kChoices:
     """The choice set ``base`` (a variant's; the published rules' when None) with the readings
-    chosen in the inputs."""
-    return (base or CHOICES).replace(readings={key: values[key] for key in READING_KEYS})
+    chosen in the inputs: the attack readings and the calculator's ``extra`` reading inputs."""
+    return (base or CHOICES).replace(readings={key: values[key] for key in (*READING_KEYS, *extra)})
+
+
+type EffectsHook = Callable[
+    [tuple[Weapon, ...], Target, Situation, Wh40kChoices], tuple[tuple[Weapon, ...], Target, Situation]
+]
+"""A calculator's own declared effects on the attack (``wh40k.mortarion``: Lord of the Death
+Guard and Damaged, through :func:`~.effects.apply_effects`): weapons, target, situation and the
+rule choices in, the changed weapons, target and situation out."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -388,7 +421,8 @@ class Attackers:
     """What one calculator's own inputs say: the weapons in order, how errors name them (the
     ``field`` and a label per weapon, ``""`` for a lone form weapon), the unit's own Hit roll
     modifier, explanation lines to lead with, whether to warn about accepted-but-inert ability
-    words, and what to say if shooting and fighting weapons are mixed."""
+    words, what to say if shooting and fighting weapons are mixed, and the calculator's own
+    effects on the attack (applied after the target and situation are read from the inputs)."""
 
     weapons: tuple[Weapon, ...]
     field: str
@@ -397,6 +431,18 @@ class Attackers:
     hit_modifier: int = 0
     lines: tuple[str, ...] = ()
     warn: bool = True
+    effects: EffectsHook | None = None
+    readings: tuple[str, ...] = ()
+    """Reading inputs of the calculator besides the attack's (those its ``effects`` consult)."""
+
+    def setting(
+        self, values: Mapping[str, Any], choices: Wh40kChoices
+    ) -> tuple[tuple[Weapon, ...], Target, Situation]:
+        """The weapons, target and situation of the inputs, after the calculator's own effects."""
+        target, situation = target_of(values), situation_of(values, self.hit_modifier)
+        if self.effects is None:
+            return self.weapons, target, situation
+        return self.effects(self.weapons, target, situation, choices)
 
 
 type Pick = Callable[[Mapping[str, Any]], Attackers]
@@ -415,11 +461,8 @@ def check_attackers(
     weapons, field = attackers.weapons, attackers.field
     if len({w.ranged for w in weapons}) > 1:
         raise InputError(field, attackers.mixed)
-    target, situation, choices = (
-        target_of(values),
-        situation_of(values, attackers.hit_modifier),
-        choices_of(values, choices),
-    )
+    choices = choices_of(values, choices, attackers.readings)
+    weapons, target, situation = attackers.setting(values, choices)
     for weapon, label in zip(weapons, attackers.labels, strict=True):
         where = f"{label}: " if label else ""
         if not weapon.ranged:
@@ -431,7 +474,8 @@ def check_attackers(
                         else "set ranged=true or set it to false"
                     )
                     raise InputError(key, f"only applies to ranged attacks; {why}")
-        most = attacks_distribution(weapon, target, choices).outcomes()[-1]
+        placed = in_situation(weapon, target, situation, choices)[0]
+        most = attacks_distribution(placed, target, choices).outcomes()[-1]
         if most > MAX_ATTACKS:
             raise InputError(field, f"{where}at most {MAX_ATTACKS} attacks per weapon, got up to {most}")
     bound = joint_packets_bound(weapons, target, situation, choices)
@@ -500,16 +544,15 @@ def declare_attack_calculator(
 
     def compute(*, choices: Wh40kChoices, **values: Any) -> CalcResult:
         attackers = pick(values)
-        target = target_of(values)
-        situation = situation_of(values, attackers.hit_modifier)
-        result = answer(attackers.weapons, target, situation, choices, attackers.field)
+        weapons, target, situation = attackers.setting(values, choices)
+        result = answer(weapons, target, situation, choices, attackers.field)
         lines = list(attackers.lines)
         warnings: list[str] = []
-        if target.damage_reduction and attackers.weapons[0].ranged:
+        if target.damage_reduction and weapons[0].ranged:
             warnings.append(RANGED_DAMAGE_REDUCTION)
         published = choices.readings.published_abilities == "published"
-        steps = plan(attackers.weapons, target, situation, choices) if published else []
-        for i, (weapon, label) in enumerate(zip(attackers.weapons, attackers.labels, strict=True)):
+        steps = plan(weapons, target, situation, choices) if published else []
+        for i, (weapon, label) in enumerate(zip(weapons, attackers.labels, strict=True)):
             where = f"{weapon.name} — " if label else ""
             mix = steps[i].mix if published else ()
             rolls = (
@@ -521,7 +564,7 @@ def declare_attack_calculator(
             if attackers.warn:
                 warnings += ability_warnings(weapon, target, weapon.name if label else "")
         if attackers.warn:
-            warnings += pistol_warnings(attackers.weapons, choices)
+            warnings += pistol_warnings(weapons, choices)
         return present(result, lines, warnings)
 
     return calculator(

@@ -15,6 +15,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from itertools import accumulate
 from typing import Any
@@ -26,6 +27,7 @@ from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
 from rulesbook.systems.wh40k.engine import (
     ApproximateResult,
     SequenceResult,
+    WeaponStep,
 )
 from rulesbook.systems.wh40k.rules import (
     AttackOutcome,
@@ -35,10 +37,12 @@ from rulesbook.systems.wh40k.rules import (
     torrent_auto_hits,
     wound_test,
 )
+from rulesbook.systems.wh40k.situational import in_situation
 from rulesbook.systems.wh40k.weapons import INERT_ABILITIES, Target, Weapon
 
 __all__ = [
     "APPROXIMATE_NOTE",
+    "UnitOutcome",
     "ability_warnings",
     "dense",
     "outcome_lines",
@@ -48,6 +52,7 @@ __all__ = [
 ]
 
 
+@implements("wh40k.attack.assault", "wh40k.attack.extra-attacks", "wh40k.attack.one-shot")
 def ability_warnings(weapon: Weapon, target: Target, label: str = "") -> list[str]:
     """Words that were accepted but change no number, and Anti-X words that overlap."""
     where = f"{label}: " if label else ""
@@ -130,6 +135,7 @@ def pistol_warnings(weapons: Sequence[Weapon], choices: Wh40kChoices = CHOICES) 
 
 def roll_lines(weapon: Weapon, target: Target, situation: Situation, choices: Wh40kChoices) -> list[str]:
     """The Hit roll, Wound roll and saving throw of one weapon, in words."""
+    weapon, target, situation = in_situation(weapon, target, situation, choices)
     lines = []
     if torrent_auto_hits(weapon, situation, choices) and choices.readings.published_abilities == "published":
         lines.append("Torrent: every attack hits automatically (no Hit roll, no Critical Hit).")
@@ -156,7 +162,7 @@ def roll_lines(weapon: Weapon, target: Target, situation: Situation, choices: Wh
     return lines
 
 
-def _breakdown(result: SequenceResult | ApproximateResult) -> Table:
+def _breakdown(result: SequenceResult | ApproximateResult | UnitOutcome) -> Table:
     rows: list[tuple[Any, ...]] = [
         (s.name, *(float(x) for x in (s.attacks, s.hits, s.wounds, s.devastating, s.unsaved, s.damage)))
         for s in result.steps
@@ -207,17 +213,50 @@ APPROXIMATE_NOTE = (
 )
 
 
+@dataclass(frozen=True, slots=True)
+class UnitOutcome:
+    """An exact answer against a unit whose models differ (several model groups), in the terms
+    :func:`present` shows: the unit's models and wounds, the two distributions, the means and
+    the weapons' steps."""
+
+    models: int
+    total_wounds: int
+    wounds_lost: Distribution[int]
+    models_destroyed: Distribution[int]
+    steps: tuple[WeaponStep, ...]
+
+    @property
+    def mean_wounds_lost(self) -> Fraction:
+        return self.wounds_lost.mean()
+
+    @property
+    def mean_models_destroyed(self) -> Fraction:
+        return self.models_destroyed.mean()
+
+    @property
+    def p_unit_destroyed(self) -> Fraction:
+        return self.models_destroyed.p(self.models)
+
+
 def present(
-    result: SequenceResult | ApproximateResult, lines: Sequence[str] = (), warnings: Sequence[str] = ()
+    result: SequenceResult | ApproximateResult | UnitOutcome,
+    lines: Sequence[str] = (),
+    warnings: Sequence[str] = (),
 ) -> CalcResult:
     """The common result of the attack calculators (values, tables, explanation); a floating-point
     answer carries ``approximate: True``, a warning and an explanation line saying so."""
     approximate = isinstance(result, ApproximateResult)
     models: Sequence[Fraction | float]
     wounds: Sequence[Fraction | float]
-    if isinstance(result, ApproximateResult):
+    if isinstance(result, UnitOutcome):
+        size = result.models
+        models = dense(result.models_destroyed, result.models + 1)
+        wounds = dense(result.wounds_lost, result.total_wounds + 1)
+    elif isinstance(result, ApproximateResult):
+        size = result.target.models
         models, wounds = list(result.models_destroyed), list(result.wounds_lost)
     else:
+        size = result.target.models
         models = dense(result.models_destroyed, result.target.models + 1)
         wounds = dense(result.wounds_lost, result.target.total_wounds + 1)
     values: dict[str, Any] = {
@@ -241,7 +280,7 @@ def present(
         )
     out.append(
         f"The target loses {fixed(float(result.mean_wounds_lost))} wounds and "
-        f"{fixed(float(result.mean_models_destroyed))} of {result.target.models} models on average; "
+        f"{fixed(float(result.mean_models_destroyed))} of {size} models on average; "
         f"P(unit destroyed) = {percent(float(result.p_unit_destroyed))}."
     )
     return CalcResult(

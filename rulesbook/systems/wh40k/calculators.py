@@ -15,12 +15,13 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from rulesbook.calculators import BoolInput, WordListInput
 from rulesbook.dice import constant
 from rulesbook.errors import InputError
+from rulesbook.registry import implements
 from rulesbook.results import Table, fraction_str
 from rulesbook.systems.wh40k.attack_path import (
     ATTACK_RULES,
@@ -28,7 +29,9 @@ from rulesbook.systems.wh40k.attack_path import (
     Attackers,
     declare_attack_calculator,
 )
+from rulesbook.systems.wh40k.choices import Wh40kChoices, Wh40kReadings
 from rulesbook.systems.wh40k.data import damaged_hit_modifier, mortarion
+from rulesbook.systems.wh40k.faction import death_guard
 from rulesbook.systems.wh40k.fast import fast_attack
 from rulesbook.systems.wh40k.profiles import WeaponProfilesInput, parse_weapons
 from rulesbook.systems.wh40k.rules import Situation, hit_test, save_test, wound_target
@@ -162,6 +165,9 @@ attack_calculator = declare_attack_calculator(
 
 
 def _mortarion_weapons(values: Mapping[str, Any]) -> Attackers:
+    """Mortarion's chosen weapons, with his own abilities applied as ``wh40k.datasheet-attack``
+    applies them (Damaged, Lord of the Death Guard), so the two calculators give one answer for
+    one situation."""
     unit = mortarion()
     chosen: tuple[str, ...] = values["weapons"]
     if not chosen:
@@ -170,17 +176,38 @@ def _mortarion_weapons(values: Mapping[str, Any]) -> Attackers:
     if len({w.ranged for w in weapons}) == 1:
         unit.check_exclusive(chosen, "weapons")
     lines = [f"Weapons in order: {', '.join(w.name for w in weapons)}."]
-    if values["damaged"]:
-        lines.append("Damaged: −1 to every Hit roll (the total modifier is still capped at ±1).")
+    damaged = bool(values["damaged"])
+    if damaged:
+        lines.append(
+            f"Damaged: {damaged_hit_modifier(True):+d} to every Hit roll (the total modifier is still capped "
+            "at ±1), unless Lord of the Death Guard disregards it (lord_of_the_death_guard)."
+        )
     return Attackers(
         weapons=weapons,
         field="weapons",
         labels=tuple(w.name for w in weapons),
         mixed=unit.one_kind(),
-        hit_modifier=damaged_hit_modifier(values["damaged"]),
         lines=tuple(lines),
         warn=False,
+        effects=partial(_mortarion_effects, damaged),
+        readings=("lord_of_the_death_guard",),
     )
+
+
+@implements("wh40k.mortarion.damaged")
+def _mortarion_effects(
+    damaged: bool, weapons: tuple[Weapon, ...], target: Target, situation: Situation, choices: Wh40kChoices
+) -> tuple[tuple[Weapon, ...], Target, Situation]:
+    """Mortarion's own abilities on his attack, through the one effects path: Damaged's −1 to
+    hit (when ``damaged``) and Lord of the Death Guard (which disregards it, a target's Stealth
+    and any other harmful typed modifier under the default reading lord-own-modifiers)."""
+    from rulesbook.systems.wh40k.effects import Context, Side, apply_effects
+
+    dg = death_guard()
+    attacker = Side(datasheet=dg.datasheets["mortarion"], damaged=damaged)
+    ctx = Context(ranged=weapons[0].ranged, overwatch=situation.overwatch)
+    plan = apply_effects(weapons, target, situation, attacker, Side(), ctx, choices, dg)
+    return plan.weapons, plan.target, plan.situation
 
 
 mortarion_calculator = declare_attack_calculator(
@@ -200,14 +227,23 @@ mortarion_calculator = declare_attack_calculator(
         BoolInput(
             key="damaged",
             label="Damaged (1–6 wounds left)",
-            help="Mortarion has 1–6 wounds remaining: −1 to his Hit rolls.",
+            help="Mortarion has 1–6 wounds remaining: −1 to his Hit rolls (which Lord of the Death Guard disregards by default).",
             default=False,
+        ),
+        Wh40kReadings.input(
+            "lord_of_the_death_guard",
+            help=(
+                "Does Mortarion's own Lord of the Death Guard let him disregard his Damaged −1, a target's "
+                "Stealth and other harmful Hit and Wound roll modifiers? (interpretation "
+                "wh40k.interpretations.lord-own-modifiers; the same answer as wh40k.datasheet-attack)"
+            ),
         ),
     ],
     pick=_mortarion_weapons,
     rules=[
         "wh40k.mortarion.weapons",
         "wh40k.mortarion.damaged",
+        "wh40k.death-guard.ability.lord-of-the-death-guard",
         "wh40k.attack.sequence",
         "wh40k.attack.devastating-wounds",
         "wh40k.attack.allocation",

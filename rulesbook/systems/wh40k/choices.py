@@ -256,6 +256,36 @@ class Wh40kReadings(Readings):
     outside_attack_rules: Literal["skip", "refuse"] = reading(
         "wh40k.interpretations.outside-attack-rules", "skip"
     )
+    lord_save_characteristic: Literal["ignores", "applies"] = reading(
+        "wh40k.interpretations.lord-save-characteristic", "ignores"
+    )
+    lord_weapon_characteristics: Literal["skill-not-damage", "both", "neither"] = reading(
+        "wh40k.interpretations.lord-weapon-characteristics", "skill-not-damage"
+    )
+    boilblight_reach: Literal["any-unit", "attacking-unit"] = reading(
+        "wh40k.interpretations.boilblight-reach", "any-unit"
+    )
+    infected_positions: Literal["two-inputs", "one-input"] = reading(
+        "wh40k.interpretations.infected-positions", "two-inputs"
+    )
+    own_auras: Literal["like-lord", "lord-only"] = reading("wh40k.interpretations.own-auras", "like-lord")
+    mixed_toughness: Literal["majority", "highest"] = reading(
+        "wh40k.interpretations.mixed-toughness", "majority"
+    )
+    mixed_allocation: Literal["most-numerous-first", "listed-order"] = reading(
+        "wh40k.interpretations.mixed-allocation", "most-numerous-first"
+    )
+    imported_text_only: Literal["listed", "refused"] = reading(
+        "wh40k.interpretations.imported-text-only", "listed"
+    )
+    torrent_no_skill: Literal["critical-only", "refuse"] = reading(
+        "wh40k.interpretations.torrent-no-skill", "critical-only"
+    )
+    fight_order: Literal["published", "active-first"] = reading(
+        "wh40k.interpretations.fight-order",
+        "published",
+        inert="the fight order decides which unit strikes first, not the dice of an attack",
+    )
     insane_bravery: Literal["both-versions", "core-only"] = reading(
         "wh40k.interpretations.insane-bravery-versions",
         "both-versions",

@@ -12,12 +12,16 @@ why (:class:`Applied`):
   attack is in the Fight phase) and the attack type. A chosen stratagem or aura out of scope adds
   a warning (Disgustingly Resilient against a ranged attack changes nothing).
 * **reach** — an enemy-facing aura needs the ``distance`` between the units to be within the
-  Contagion Range of the battle round (3"/6"/9", +3" with Toxic Presence); a unit is within its
-  own aura (Lord of the Death Guard reaching Mortarion himself is a reading); keywords must match.
-* **conditions** — an Infected objective in reach, a Damaged model.
+  Contagion Range of the battle round (3"/6"/9", +3" with Toxic Presence); a friendly aura
+  reaches a unit ``aura_distance`` inches from Mortarion when that is within its range, and
+  Mortarion himself as the readings ``lord-own-modifiers`` and ``own-auras`` say; keywords must
+  match. Boilblight's reach is its own reading (``boilblight-reach``).
+* **conditions** — the target near an Infected objective (``infected``), the attacking unit
+  near one (``unit_infected``), a Damaged model.
 * **ignore modifiers** — Lord of the Death Guard lets the unit disregard the harmful modifiers to
-  its rolls and characteristics (never to saving throws); the ±1 caps then apply to what is left
-  (the roll tests cap them).
+  its rolls and characteristics, never a modifier to a saving throw (a worse Save
+  characteristic and the weapons' characteristics are readings); the ±1 caps then apply to
+  what is left (the roll tests cap them).
 
 Example:
     >>> from rulesbook.systems.wh40k.faction import death_guard
@@ -36,7 +40,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 from typing import Literal
 
 from rulesbook.dice import REROLLS, Reroll
@@ -48,21 +51,26 @@ from rulesbook.systems.wh40k.faction import (
     Datasheet,
     Detachment,
     Effect,
+    Enhancement,
     Faction,
     Stratagem,
     death_guard,
 )
 from rulesbook.systems.wh40k.faction_rules import describe_effect
-from rulesbook.systems.wh40k.rules import Situation, battle_shock_test
+from rulesbook.systems.wh40k.rules import Situation
+from rulesbook.systems.wh40k.shock import SICKNESS_KEYS, leadership_worsened, p_not_battle_shocked
 from rulesbook.systems.wh40k.weapons import Target, Weapon, parse_abilities
 
 __all__ = [
+    "SICKNESS_KEYS",
     "Applied",
     "Context",
     "EffectPlan",
     "Side",
     "apply_effects",
     "attack_phases",
+    "aura_reach",
+    "leadership_worsened",
     "p_not_battle_shocked",
 ]
 
@@ -71,7 +79,11 @@ __all__ = [
 class Side:
     """One side of the attack: its datasheet (``None`` for a typed profile), the Host of Plagues
     aura of the round, the stratagems its player uses, its detachment and Sickness, whether its
-    model is Damaged, and its keywords when it has no datasheet."""
+    model is Damaged, and its keywords when it has no datasheet.
+
+    ``bearer`` is a friendly datasheet whose auras reach this unit from ``aura_distance`` inches
+    away (a DEATH GUARD unit near Mortarion); when ``bearer`` is ``None`` the auras are the
+    unit's own (it is Mortarion)."""
 
     datasheet: Datasheet | None = None
     aura: Ability | None = None
@@ -80,24 +92,37 @@ class Side:
     sickness: Ability | None = None
     damaged: bool = False
     keywords: tuple[str, ...] = ()
+    bearer: Datasheet | None = None
+    aura_distance: int = 0
+    faction: Faction | None = None
+    """Where the datasheet, stratagems and detachment come from (``None``: the faction given to
+    :func:`apply_effects`)."""
+    enhancement: Enhancement | None = None
+    """The enhancement the unit's Leader carries (its effects reach the unit)."""
 
     def has(self, keyword: str) -> bool:
-        """Whether the unit has the keyword (a profile has the keywords it was given)."""
+        """Whether the unit has the keyword (a profile has the keywords it was given); keywords
+        are compared without regard to case (an export spells them ``Death Guard``)."""
         if self.datasheet is not None:
             return self.datasheet.has(keyword)
-        return keyword in self.keywords
+        wanted = keyword.upper()
+        return any(k.upper() == wanted for k in self.keywords)
 
 
 @dataclass(frozen=True, slots=True)
 class Context:
     """The attack: ranged or melee, Fire Overwatch, battle round, distance between the two units
-    (``None``: not given), and whether an Infected objective marker is in reach."""
+    (``None``: not given), and where Infected objective markers are."""
 
     ranged: bool
     battle_round: int = 1
     overwatch: bool = False
     distance: int | None = None
     infected: bool = False
+    """An Infected objective marker has the target in its Contagion Range (Ferric Blight)."""
+    unit_infected: bool | None = None
+    """The attacking unit stands in range of an Infected objective (Sanguous Flux);
+    ``None``: the same as ``infected`` (register entry infected-positions)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,32 +176,90 @@ class _Source:
     chosen: bool
     """Chosen by the player (a stratagem, an aura, a Sickness): out of scope gives a warning."""
     effects: tuple[Effect, ...]
+    aura: Literal["own", "near", ""] = ""
+    """A friendly aura: of the unit itself (``own``), of a bearer ``aura_distance`` away
+    (``near``), or not an aura reach question (``""``)."""
+    lord: bool = False
+    """Lord of the Death Guard itself (the reading lord-own-modifiers is about it)."""
+    field: str = "stratagems"
+    """The input that chose it (for a refusal's message)."""
 
 
 @implements("wh40k.death-guard.ability.host-of-plagues", "wh40k.death-guard.detachment.verminous-haze")
 def _sources(side: Side, faction: Faction, owner: str) -> list[_Source]:
     """The rules a side brings: its datasheet's abilities (Host of Plagues only through the one
-    aura of the round), the chosen aura, its detachment's abilities (of Spread the Sickness only
-    the chosen Sickness) and its stratagems."""
+    aura of the round), the auras of a friendly bearer near it, the chosen aura, its detachment's
+    abilities (of Spread the Sickness only the chosen Sickness) and its stratagems."""
     out: list[_Source] = []
+
+    def friendly_aura(ab: Ability) -> bool:
+        return ab.aura and any(e.affects == "own" and isinstance(e.range, int) for e in ab.effects)
+
     if side.datasheet is not None:
         for key in side.datasheet.abilities:
-            ab = faction.abilities[key]
-            if ab.choice_of:  # Host of Plagues: only the aura of the round
+            ab = faction.abilities.get(key)
+            if ab is None or ab.choice_of:  # Host of Plagues: only the aura of the round
                 continue
             if key == "nurgles-gift" or ab.effects:
-                out.append(_Source(ab.id, ab.name, owner, False, ab.effects))
+                kind: Literal["own", ""] = "own" if friendly_aura(ab) else ""
+                lord = any(e.kind == "ignore-modifiers" for e in ab.effects)
+                out.append(_Source(ab.id, ab.name, owner, False, ab.effects, kind, lord))
+    if side.bearer is not None and (side.datasheet is None or side.bearer.id != side.datasheet.id):
+        for key in side.bearer.abilities:
+            ab = death_guard().abilities.get(key) or faction.abilities.get(key)
+            if ab is not None and not ab.choice_of and friendly_aura(ab):
+                lord = any(e.kind == "ignore-modifiers" for e in ab.effects)
+                out.append(_Source(ab.id, ab.name, owner, False, ab.effects, "near", lord))
+    prefix = "" if owner == "attacker" else "target_"
     if side.aura is not None:
-        out.append(_Source(side.aura.id, side.aura.name, owner, True, side.aura.effects))
+        where: Literal["own", "near"] = "near" if side.bearer is not None else "own"
+        out.append(
+            _Source(
+                side.aura.id, side.aura.name, owner, True, side.aura.effects, where, field=f"{prefix}aura"
+            )
+        )
     if side.detachment is not None:
         for key in side.detachment.choices:
             ab = faction.abilities[key]
-            if side.detachment.key == "spread-the-sickness" and ab is not side.sickness:
+            chosen = side.sickness.key if side.sickness is not None else None
+            if side.detachment.key == "spread-the-sickness" and ab.key != chosen:
                 continue
-            out.append(_Source(ab.id, ab.name, owner, True, ab.effects))
+            out.append(_Source(ab.id, ab.name, owner, True, ab.effects, field=f"{prefix}detachment"))
+    if side.enhancement is not None:
+        e = side.enhancement
+        out.append(_Source(e.id, e.name, owner, True, e.effects, field=f"{prefix}enhancement"))
     for st in side.stratagems:
-        out.append(_Source(st.id, st.name, owner, True, st.effects))
+        out.append(_Source(st.id, st.name, owner, True, st.effects, field=f"{prefix}stratagems"))
     return out
+
+
+@implements(
+    "wh40k.death-guard.ability.lord-of-the-death-guard",
+    "wh40k.death-guard.ability.miasma-of-pestilence",
+    "wh40k.death-guard.ability.diseased-influence",
+    "wh40k.death-guard.ability.toxic-presence",
+)
+def aura_reach(src: _Source, e: Effect, side: Side, choices: Wh40kChoices = CHOICES) -> str:
+    """Why a friendly aura's effect does not reach the unit ("" when it does): a bearer farther
+    away than the aura's range, or the bearer itself when the readings keep an aura from its
+    own bearer (lord-own-modifiers = applies; own-auras says whether that holds for every aura
+    or for Lord of the Death Guard alone)."""
+    if not src.aura or e.affects != "own" or not isinstance(e.range, int):
+        return ""
+    if src.aura == "near":
+        if side.aura_distance > e.range:
+            return f'the unit is {side.aura_distance}" from the aura\'s bearer, beyond its {e.range}"'
+        return ""
+    r = choices.readings
+    if r.lord_of_the_death_guard == "ignores":
+        return ""
+    if src.lord or r.own_auras == "like-lord":
+        return (
+            "an aura does not reach its own bearer (reading lord-own-modifiers = applies"
+            + ("" if src.lord else ", own-auras = like-lord")
+            + ")"
+        )
+    return ""
 
 
 _REROLL_ORDER: dict[str, int] = {r: i for i, r in enumerate(REROLLS)}
@@ -220,9 +303,9 @@ class _Builder:
                     continue
                 new = replace(old, sustained=ab.sustained)
             else:
-                new = replace(
-                    old, heavy=old.heavy or ab.heavy, ignores_cover=old.ignores_cover or ab.ignores_cover
-                )
+                new = old.gain(ab)
+                if (new.blast or new.torrent or new.heavy or new.indirect_fire) and not w.ranged:
+                    continue  # a ranged ability does not reach a melee weapon
             if new != old:
                 self.weapons[i] = replace(w, abilities=new)
                 changed.append(w.name)
@@ -259,31 +342,38 @@ def apply_effects(
     choices: Wh40kChoices = CHOICES,
     faction: Faction | None = None,
 ) -> EffectPlan:
-    """Apply every declared effect of both sides to one attack (see the module docstring)."""
-    faction = faction or death_guard()
+    """Apply every declared effect of both sides to one attack (see the module docstring).
+
+    ``faction`` is where each side's datasheet, stratagems and detachment come from unless the
+    side names its own (:attr:`Side.faction`); the Death Guard page by default."""
+    default = faction or death_guard()
     r = choices.readings
     b = _Builder(weapons, target, situation, choices.readings.sustained_stacking)
-    sides: dict[Owner, tuple[Side, list[_Source]]] = {
-        "attacker": (attacker, _sources(attacker, faction, "attacker")),
-        "defender": (defender, _sources(defender, faction, "target")),
-    }
+    sides: dict[Owner, tuple[Side, list[_Source], Faction]] = {}
+    for owner, side, label in (("attacker", attacker, "attacker"), ("defender", defender, "target")):
+        fac = side.faction or default
+        sides[owner] = (side, _sources(side, fac, label), fac)  # type: ignore[index]
     # Contagion Range of each side (the published table, + Toxic Presence), and Lord's reach
     contagion: dict[Owner, int] = {}
     ignores: dict[Owner, str] = {}
-    for owner, (side, sources) in sides.items():
-        contagion[owner] = faction.contagion(ctx.battle_round)
+    for owner, (side, sources, fac) in sides.items():
+        contagion[owner] = fac.contagion(ctx.battle_round)
         for src in sources:
             for e in src.effects:
+                if aura_reach(src, e, side, choices):
+                    continue
                 if e.kind == "contagion-range" and isinstance(e.value, int):
                     contagion[owner] += e.value
                 if e.kind == "ignore-modifiers" and all(side.has(k) for k in e.keywords):
                     ignores[owner] = src.name
-    own_aura_reaches = r.lord_of_the_death_guard == "ignores"
     hit_mods: list[tuple[str, int]] = [("hit_modifier input", situation.hit_modifier)]
     wound_mods: list[tuple[str, int]] = [("wound_modifier input", situation.wound_modifier)]
     ap_by_rule: dict[str, int] = {}
+    unit_infected = ctx.infected if ctx.unit_infected is None else ctx.unit_infected
+    if r.infected_positions == "one-input":
+        unit_infected = ctx.infected
 
-    for owner, (side, sources) in sides.items():
+    for owner, (side, sources, _) in sides.items():
         phases = attack_phases(ctx, owner)
         other: Owner = "defender" if owner == "attacker" else "attacker"
         for src in sources:
@@ -291,39 +381,37 @@ def apply_effects(
                 why = _out_of_scope(e, phases, ctx, side, owner)
                 if why:
                     b.note(src, e, False, why)
-                    if src.chosen and ("phase" in why or "attacks only" in why):
+                    if src.chosen and ("phase" in why or "attacks only" in why or "reaches only" in why):
+                        b.warnings.append(f"{src.name}: {why}; it changes nothing here")
+                    continue
+                why = aura_reach(src, e, side, choices)
+                if why:
+                    b.note(src, e, False, why)
+                    if src.chosen:
                         b.warnings.append(f"{src.name}: {why}; it changes nothing here")
                     continue
                 if e.condition is not None:
                     ok = {
                         "infected": ctx.infected,
                         "not-infected": not ctx.infected,
+                        "unit-infected": unit_infected,
+                        "unit-not-infected": not unit_infected,
                         "damaged": side.damaged,
                     }[e.condition]
                     if not ok:
                         b.note(src, e, False, f"needs {e.condition} (not the case here)")
                         continue
-                if e.range == "contagion":
+                if e.range == "contagion" or (
+                    e.range == "army-contagion" and r.boilblight_reach == "attacking-unit"
+                ):
                     reach = _contagion_reach(ctx, contagion[owner], r.contagion_range)
                     if reach:
                         b.note(src, e, False, reach)
                         continue
-                _apply_one(
-                    b,
-                    src,
-                    e,
-                    owner,
-                    other,
-                    ignores,
-                    own_aura_reaches,
-                    hit_mods,
-                    wound_mods,
-                    ap_by_rule,
-                    choices,
-                )
+                _apply_one(b, src, e, owner, other, ignores, hit_mods, wound_mods, ap_by_rule, choices)
 
     # modifiers to the attacker's rolls, with Lord of the Death Guard
-    lord = ignores.get("attacker") if own_aura_reaches else None
+    lord = ignores.get("attacker")
     hit = _sum_mods(b, hit_mods, lord, "Hit roll")
     wound = _sum_mods(b, wound_mods, lord, "Wound roll")
     target_now = b.target
@@ -391,7 +479,6 @@ def _apply_one(
     owner: Owner,
     other: Owner,
     ignores: dict[Owner, str],
-    own_aura_reaches: bool,
     hit_mods: list[tuple[str, int]],
     wound_mods: list[tuple[str, int]],
     ap_by_rule: dict[str, int],
@@ -402,9 +489,16 @@ def _apply_one(
     """Whether the effect lands on the attacking unit (else on the target)."""
     k = e.kind
     if k == "none":
-        if r.outside_attack_rules == "refuse" and src.chosen:
+        text_only = e.register == "wh40k.interpretations.imported-text-only"
+        if src.chosen and text_only and r.imported_text_only == "refused":
             raise InputError(
-                "stratagems",
+                src.field,
+                f"{src.name} is kept as text only: the effects language cannot say it "
+                "(reading imported-text-only = refused)",
+            )
+        if src.chosen and not text_only and r.outside_attack_rules == "refuse":
+            raise InputError(
+                src.field,
                 f"{src.name} changes no number of an attack (reading outside-attack-rules = refuse)",
             )
         b.note(src, e, False, f"changes no number of an attack ({e.note}; see {e.register})")
@@ -413,15 +507,7 @@ def _apply_one(
         b.note(src, e, True, "the Contagion Range used here includes it")
         return
     if k == "ignore-modifiers":
-        if own_aura_reaches:
-            b.note(src, e, True, "the unit disregards the harmful modifiers listed under it")
-        else:
-            b.note(
-                src,
-                e,
-                False,
-                "the aura does not reach Mortarion himself (reading lord-own-modifiers = applies)",
-            )
+        b.note(src, e, True, "the unit disregards the harmful modifiers listed under it")
         return
     if k == "auto-pass":
         b.note(src, e, False, "acts on a Battle-shock test (wh40k.battle-shock), not on an attack")
@@ -459,12 +545,20 @@ def _apply_one(
             b.situation = replace(b.situation, overwatch=True)
             b.note(src, e, True, "only unmodified 6s hit (wh40k.attack.fire-overwatch)")
         elif k == "worsen" and e.characteristic == "skill" and isinstance(e.value, int):
-            if ignores.get("attacker") and own_aura_reaches:
-                b.note(src, e, False, f"disregarded through {ignores['attacker']}")
-            elif r.sickness_caps == "roll-modifier":
+            lord = ignores.get("attacker")
+            if r.sickness_caps == "roll-modifier":
+                # a roll modifier: Lord, if the unit has it, disregards it with the others
                 hit_mods.append((src.name, -e.value))
                 b.note(
                     src, e, True, "a −1 Hit roll modifier (reading sickness-modifier-caps = roll-modifier)"
+                )
+            elif lord and r.lord_weapon_characteristics != "neither":
+                b.note(
+                    src,
+                    e,
+                    False,
+                    f"disregarded through {lord} (reading lord-weapon-characteristics = "
+                    f"{r.lord_weapon_characteristics})",
                 )
             else:
                 b.weapons = [replace(w, skill=min(7, w.skill + e.value)) for w in b.weapons]
@@ -481,18 +575,38 @@ def _apply_one(
         b.target = replace(t, stealth=True)
         b.note(src, e, True, "the target has Stealth (−1 to ranged Hit rolls)")
     elif k == "damage-reduction" and isinstance(e.value, int):
-        b.target = replace(t, damage_reduction=t.damage_reduction + e.value)
-        b.note(src, e, True, f"Damage of each attack reduced by {e.value}")
+        lord = ignores.get("attacker")
+        if lord and r.lord_weapon_characteristics == "both":
+            b.note(
+                src,
+                e,
+                False,
+                f"disregarded through the attacker's {lord} (reading lord-weapon-characteristics = both)",
+            )
+        else:
+            b.target = replace(t, damage_reduction=t.damage_reduction + e.value)
+            b.note(src, e, True, f"Damage of each attack reduced by {e.value}")
     elif k == "worsen" and e.characteristic in ("toughness", "save") and isinstance(e.value, int):
-        if ignores.get("defender") and own_aura_reaches:
-            b.note(src, e, False, f"disregarded through the target's {ignores['defender']}")
+        lord = ignores.get("defender")
+        as_modifier = e.characteristic == "save" and r.sickness_caps == "roll-modifier"
+        if (
+            lord
+            and not as_modifier
+            and (e.characteristic == "toughness" or r.lord_save_characteristic == "ignores")
+        ):
+            b.note(src, e, False, f"disregarded through the target's {lord}")
         elif e.characteristic == "toughness":
             b.target = replace(t, toughness=max(1, t.toughness - e.value))
             b.note(src, e, True, f"target Toughness {t.toughness} → {b.target.toughness}")
-        elif r.sickness_caps == "roll-modifier":
+        elif as_modifier:
+            # a modifier to the saving throw: Lord of the Death Guard never disregards those
             b.situation = replace(b.situation, save_modifier=b.situation.save_modifier - e.value)
             b.note(
-                src, e, True, "a −1 saving throw modifier (reading sickness-modifier-caps = roll-modifier)"
+                src,
+                e,
+                True,
+                "a −1 saving throw modifier (reading sickness-modifier-caps = roll-modifier)"
+                + (f"; {lord} never disregards a saving throw modifier" if lord else ""),
             )
         else:
             b.target = replace(t, save=min(7, t.save + e.value))
@@ -524,37 +638,3 @@ def _sum_mods(b: _Builder, mods: list[tuple[str, int]], lord: str | None, roll: 
             continue
         total += value
     return total
-
-
-@implements(
-    "wh40k.death-guard.stratagem.insane-bravery",
-    "wh40k.death-guard.stratagem.insane-bravery-boarding-actions",
-    "wh40k.death-guard.ability.scabrous-soulrot",
-)
-def p_not_battle_shocked(
-    leadership: int,
-    stratagems: Sequence[Stratagem] = (),
-    enemy_sickness: Ability | None = None,
-    choices: Wh40kChoices = CHOICES,
-) -> Fraction:
-    """Chance a unit ends its Battle-shock step not Battle-shocked: the 2D6 test against its
-    Leadership, made worse by an enemy Sickness that worsens Leadership (Scabrous Soulrot: 6+
-    becomes 7+), and certain with an Insane Bravery (either version: before the roll, or after
-    a failed one).
-
-    >>> dg = death_guard()
-    >>> p_not_battle_shocked(6), p_not_battle_shocked(6, enemy_sickness=dg.abilities["scabrous-soulrot"])
-    (Fraction(13, 18), Fraction(7, 12))
-    >>> p_not_battle_shocked(9, [dg.stratagems["insane-bravery-boarding-actions"]])
-    Fraction(1, 1)
-    """
-    if any(e.kind == "auto-pass" and e.value == "battle-shock" for st in stratagems for e in st.effects):
-        return Fraction(1)
-    worse = 0
-    if enemy_sickness is not None:
-        worse = sum(
-            e.value
-            for e in enemy_sickness.effects
-            if e.kind == "worsen" and e.characteristic == "leadership" and isinstance(e.value, int)
-        )
-    return battle_shock_test(leadership + worse, choices=choices).p_pass()

@@ -48,8 +48,8 @@ from rulesbook.systems.wh40k.rules import (
     attack_outcome,
     attacks_distribution,
     packet_weights,
-    source_rules_only,
 )
+from rulesbook.systems.wh40k.situational import in_situation
 from rulesbook.systems.wh40k.weapons import Target, Weapon, parse_abilities  # noqa: F401 (examples)
 
 __all__ = [
@@ -216,12 +216,13 @@ def _plan(
 ) -> tuple[WeaponPlan, ...]:
     """:func:`plan`, memoised: one calculator call plans in validation (the cost model and the
     packet bound) and again when it resolves; the values are immutable."""
-    if choices.readings.published_abilities == "source-only":
-        weapons = tuple(source_rules_only(w) for w in weapons)
     out: list[WeaponPlan] = []
     pending = False
-    for index, weapon in enumerate(weapons):
-        normal, dev = _packets_for(weapon, target, choices)
+    for index, given in enumerate(weapons):
+        # the weapon as its situation makes it (Rapid Fire, Melta, Lance, Indirect Fire; the
+        # source-only reading drops the published abilities): its own target and situation
+        weapon, weapon_target, weapon_situation = in_situation(given, target, situation, choices)
+        normal, dev = _packets_for(weapon, weapon_target, choices)
         has_dev = weapon.abilities.devastating_wounds
         merge = has_dev and index == len(weapons) - 1 and not pending and dev == normal
         keep = has_dev and not merge
@@ -229,11 +230,11 @@ def _plan(
         sustained = weapon.abilities.sustained
         if sustained is not None and choices.readings.sustained_roll == "once-per-weapon":
             mix = tuple(
-                (p, attack_outcome(weapon, target, situation, choices, x))
+                (p, attack_outcome(weapon, weapon_target, weapon_situation, choices, x))
                 for x, p in sustained.distribution()
             )
         else:
-            mix = ((Fraction(1), attack_outcome(weapon, target, situation, choices)),)
+            mix = ((Fraction(1), attack_outcome(weapon, weapon_target, weapon_situation, choices)),)
         attacks = attacks_distribution(weapon, target, choices)
         out.append(WeaponPlan(weapon, attacks, mix, normal, dev, keep, merge))
     return tuple(out)

@@ -27,28 +27,54 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any
 
-from rulesbook.data import DataFileError, load_data_file, need
+from rulesbook.data import DataFileError, Limits, load_data_file, need
 from rulesbook.errors import InputError, quote
+from rulesbook.systems.wh40k.faction_types import (
+    ATTACK_KINDS,
+    CHARACTERISTIC_NAMES,
+    CONDITIONS,
+    CORE_KEYWORDS,
+    EFFECT_KINDS,
+    NO_SKILL,
+    PHASES,
+    RANGES,
+    Ability,
+    Characteristics,
+    Datasheet,
+    Detachment,
+    Effect,
+    Enhancement,
+    Faction,
+    ModelProfile,
+    Stratagem,
+)
 from rulesbook.systems.wh40k.weapons import Weapon, make_weapon
 
 __all__ = [
     "ATTACK_KINDS",
+    "CHARACTERISTIC_NAMES",
+    "CONDITIONS",
     "CORE_KEYWORDS",
     "DEATH_GUARD_FILE",
     "EFFECT_KINDS",
+    "FACTION_LIMITS",
+    "NO_SKILL",
     "PHASES",
+    "RANGES",
     "Ability",
     "Characteristics",
     "Datasheet",
     "Detachment",
     "Effect",
+    "Enhancement",
     "Faction",
+    "ModelProfile",
     "Stratagem",
     "death_guard",
     "load_faction",
@@ -56,229 +82,13 @@ __all__ = [
 
 DEATH_GUARD_FILE = Path(__file__).with_name("death-guard.yaml")
 
-PHASES = (
-    "declare-battle-formations",
-    "your-command",
-    "your-movement",
-    "your-shooting",
-    "your-charge",
-    "opponent-command",
-    "opponent-movement",
-    "opponent-shooting",
-    "opponent-charge",
-    "fight",
-    "any",
-)
-"""Phases an effect may be scoped to, seen from the side that uses it (the Fight phase belongs
-to both players)."""
-
-ATTACK_KINDS = ("ranged", "melee", "any")
-
-EFFECT_KINDS: Mapping[str, str] = MappingProxyType(
-    {
-        "hit-modifier": "add value to the Hit roll (shares the ±1 cap)",
-        "wound-modifier": "add value to the Wound roll (shares the ±1 cap)",
-        "reroll-hits": "re-roll Hit rolls (value: ones or failed)",
-        "reroll-wounds": "re-roll Wound rolls (value: ones or failed)",
-        "ap": "improve the attack's Armour Penetration by value",
-        "critical-ap": "improve the Armour Penetration of an attack that scores a Critical Wound by value (instead of ap)",
-        "overwatch": "the unit shoots as Fire Overwatch: its ranged attacks hit only on an unmodified 6",
-        "weapon-ability": "the weapons gain an ability (value: an ability word such as heavy)",
-        "cover": "the unit has the Benefit of Cover against ranged attacks",
-        "stealth": "the unit has Stealth (−1 to ranged Hit rolls against it)",
-        "damage-reduction": "subtract value from the Damage of attacks allocated to the unit",
-        "worsen": "worsen a characteristic (value) by that many steps",
-        "ignore-modifiers": "the unit may ignore modifiers to its characteristics and rolls (not saves)",
-        "contagion-range": "add value inches to the unit's Contagion Range",
-        "auto-pass": "a test (value: battle-shock) is passed",
-        "none": "changes no number an attack calculator computes (see its register entry)",
-    }
-)
-"""The effect kinds and what each does; ``value`` is an integer unless said otherwise."""
-
-CHARACTERISTIC_NAMES = ("toughness", "save", "skill", "leadership", "objective-control")
-"""Characteristics a ``worsen`` effect may name (``skill`` is BS and WS)."""
-
-CONDITIONS = ("infected", "not-infected", "damaged")
-"""Situations an effect may depend on: the Infected objective marker of Spread the Sickness is
-in reach (or not), the model has lost enough wounds to be Damaged."""
-
-CORE_KEYWORDS = frozenset(
-    {
-        "BATTLELINE",
-        "CHARACTER",
-        "CHAOS",
-        "DAEMON",
-        "EPIC HERO",
-        "FLY",
-        "GRENADES",
-        "IMPERIUM",
-        "INFANTRY",
-        "MONSTER",
-        "NURGLE",
-        "PSYKER",
-        "SMOKE",
-        "TITANIC",
-        "TRANSPORT",
-        "VEHICLE",
-        "WALKER",
-        "WARLORD",
-    }
-)
-"""Keywords the core rules use; a faction file adds its own under ``keywords``."""
-
 _SKILL_RE = re.compile(r"^([2-6])\+$")
-_ANY_SKILL_RE = re.compile(r"^(\d+)\+?$")
+_ANY_SKILL_RE = re.compile(r"^([0-9]+)\+?$")
 _KEY_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
-
-@dataclass(frozen=True, slots=True)
-class Effect:
-    """One declared change to the numbers (see :data:`EFFECT_KINDS`).
-
-    ``affects`` says whose units change: ``own`` (the unit, or friendly units in the aura) or
-    ``enemy`` (enemy units within ``range``). ``range`` is inches, ``"contagion"`` (the Contagion
-    Range of the battle round) or ``None`` (the unit itself). ``phases`` and ``attack`` scope the
-    effect; ``keywords`` restrict the units it reaches (all of them needed); ``condition`` names a
-    situation it needs (:data:`CONDITIONS`); ``register`` the interpretation that explains a
-    ``none`` effect or a reading it depends on.
-    """
-
-    kind: str
-    value: int | str | None = None
-    affects: Literal["own", "enemy"] = "own"
-    phases: tuple[str, ...] = ("any",)
-    attack: str = "any"
-    range: int | str | None = None
-    keywords: tuple[str, ...] = ()
-    condition: str | None = None
-    characteristic: str | None = None
-    register: str | None = None
-    note: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Characteristics:
-    """A datasheet's characteristics line (Sv and Ld as the X of X+)."""
-
-    move: int
-    toughness: int
-    save: int
-    wounds: int
-    leadership: int
-    objective_control: int
-
-
-@dataclass(frozen=True, slots=True)
-class Ability:
-    """An ability (aura or not) with its rule ID, our-words text and declared effects."""
-
-    key: str
-    id: str
-    name: str
-    text: str
-    section: str
-    kind: Literal["core", "faction", "datasheet", "detachment"]
-    aura: bool = False
-    range: int | str | None = None
-    affects: str = ""
-    """Who the ability reaches, in words (``friendly DEATH GUARD units within 6"``)."""
-    effects: tuple[Effect, ...] = ()
-    interpretations: tuple[str, ...] = ()
-    choice_of: tuple[str, ...] = ()
-    """For an ability that grants one of several others (Host of Plagues): their keys."""
-
-
-@dataclass(frozen=True, slots=True)
-class Stratagem:
-    """A stratagem: cost, category, when, target, effect (our words) and declared effects."""
-
-    key: str
-    id: str
-    name: str
-    cp: int
-    source: Literal["core", "boarding-actions", "plague-company"]
-    category: str
-    when: str
-    phases: tuple[str, ...]
-    target: str
-    text: str
-    section: str
-    restrictions: str = ""
-    effects: tuple[Effect, ...] = ()
-    interpretations: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Detachment:
-    """A detachment rule: its text, the abilities it offers (one is chosen) and its effects."""
-
-    key: str
-    id: str
-    name: str
-    text: str
-    section: str
-    choices: tuple[str, ...] = ()
-    effects: tuple[Effect, ...] = ()
-    interpretations: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Datasheet:
-    """A unit's datasheet."""
-
-    key: str
-    id: str
-    name: str
-    section: str
-    characteristics: Characteristics
-    characteristics_source: str
-    invulnerable: int | None
-    weapons: Mapping[str, Weapon]
-    weapon_ranges: Mapping[str, int | None]
-    exclusive: tuple[tuple[str, ...], ...]
-    abilities: tuple[str, ...]
-    core_abilities: tuple[str, ...]
-    feel_no_pain: int | None
-    keywords: tuple[str, ...]
-    faction_keywords: tuple[str, ...]
-    composition: tuple[tuple[int, str], ...]
-    points: tuple[tuple[int, int], ...]
-
-    @property
-    def models(self) -> int:
-        """Models in the unit at its smallest size."""
-        return sum(n for n, _ in self.composition)
-
-    def has(self, keyword: str) -> bool:
-        """Whether the unit has the keyword or faction keyword."""
-        return keyword in self.keywords or keyword in self.faction_keywords
-
-
-@dataclass(frozen=True, slots=True)
-class Faction:
-    """A faction file: its datasheets, abilities, stratagems and detachments by key."""
-
-    key: str
-    name: str
-    keyword: str
-    file: str
-    datasheets: Mapping[str, Datasheet]
-    abilities: Mapping[str, Ability]
-    stratagems: Mapping[str, Stratagem]
-    detachments: Mapping[str, Detachment]
-    contagion_range: tuple[int, ...]
-    """Contagion Range in inches by battle round (the last value holds for later rounds)."""
-    contagion_source: str
-
-    def contagion(self, battle_round: int) -> int:
-        """The Contagion Range in a battle round.
-
-        >>> [death_guard().contagion(r) for r in (1, 2, 3, 5)]
-        [3, 6, 9, 9]
-        """
-        table = self.contagion_range
-        return table[min(battle_round, len(table)) - 1]
+FACTION_LIMITS = Limits(max_bytes=16_000_000, max_items=100_000, max_nodes=2_000_000)
+"""A faction file may be a whole army's import (hundreds of datasheets): up to 16 MB; the other
+limits of the loader (nesting, integers, YAML strictness) stay."""
 
 
 # -- the loader --------------------------------------------------------------------------------
@@ -363,7 +173,7 @@ class _Reader:
         attack = self.choice(raw.get("attack", "any"), f"{where}.attack", ATTACK_KINDS)
         affects = self.choice(raw.get("affects", "own"), f"{where}.affects", ("own", "enemy"))
         rng = raw.get("range")
-        if rng is not None and rng != "contagion":
+        if rng is not None and rng not in RANGES:
             rng = self.ints(rng, f"{where}.range", 1, 48)
         condition = raw.get("condition")
         if condition is not None:
@@ -395,7 +205,7 @@ def load_faction(path: Path, known_interpretations: frozenset[str] | None = None
     refused (``None`` skips that check).
     """
     r = _Reader(path)
-    data = load_data_file(path)
+    data = load_data_file(path, limits=FACTION_LIMITS)
     top = r.name
     head = need(data, "faction", top, dict)
     fkey = r.key(need(head, "key", f"{top}.faction"), f"{top}.faction.key")
@@ -452,9 +262,7 @@ def load_faction(path: Path, known_interpretations: frozenset[str] | None = None
             id=f"{prefix}.stratagem.{key}",
             name=need(raw, "name", where),
             cp=r.ints(need(raw, "cp", where, object), f"{where}.cp", 0, 5),
-            source=r.choice(
-                need(raw, "source", where), f"{where}.source", ("core", "boarding-actions", "plague-company")
-            ),  # type: ignore[arg-type]
+            source=r.key(need(raw, "source", where), f"{where}.source"),
             category=r.choice(
                 need(raw, "category", where),
                 f"{where}.category",
@@ -470,6 +278,21 @@ def load_faction(path: Path, known_interpretations: frozenset[str] | None = None
             interpretations=interps(raw, where),
         )
 
+    enhancements: dict[str, Enhancement] = {}
+    for key, raw in (data.get("enhancements") or {}).items():
+        where = f"{top}.enhancements.{r.key(key, f'{top}.enhancements')}"
+        enhancements[key] = Enhancement(
+            key=key,
+            id=f"{prefix}.enhancement.{key}",
+            name=need(raw, "name", where),
+            cost=r.ints(need(raw, "cost", where, object), f"{where}.cost", 0, 500),
+            detachment=r.key(need(raw, "detachment", where), f"{where}.detachment"),
+            text=r.text(raw, "text", where),
+            section=section(raw, where),
+            effects=r.effects(raw.get("effects"), where, known_interpretations),
+            interpretations=interps(raw, where),
+        )
+
     detachments: dict[str, Detachment] = {}
     for key, raw in (data.get("detachments") or {}).items():
         where = f"{top}.detachments.{r.key(key, f'{top}.detachments')}"
@@ -477,6 +300,14 @@ def load_faction(path: Path, known_interpretations: frozenset[str] | None = None
         for c in choices:
             if c not in abilities:
                 raise r.fail(f"{where}.choices", f"unknown ability {quote(c)}")
+        own_strats = r.strings(raw.get("stratagems"), f"{where}.stratagems")
+        for c in own_strats:
+            if c not in stratagems:
+                raise r.fail(f"{where}.stratagems", f"unknown stratagem {quote(c)}")
+        own_enh = r.strings(raw.get("enhancements"), f"{where}.enhancements")
+        for c in own_enh:
+            if c not in enhancements:
+                raise r.fail(f"{where}.enhancements", f"unknown enhancement {quote(c)}")
         detachments[key] = Detachment(
             key=key,
             id=f"{prefix}.detachment.{key}",
@@ -486,12 +317,23 @@ def load_faction(path: Path, known_interpretations: frozenset[str] | None = None
             choices=choices,
             effects=r.effects(raw.get("effects"), where, known_interpretations),
             interpretations=interps(raw, where),
+            stratagems=own_strats,
+            enhancements=own_enh,
         )
+    for key, enh in enhancements.items():
+        if enh.detachment not in detachments:
+            raise r.fail(
+                f"{top}.enhancements.{key}.detachment", f"unknown detachment {quote(enh.detachment)}"
+            )
 
     datasheets: dict[str, Datasheet] = {}
     for key, raw in need(data, "datasheets", top, dict).items():
         where = f"{top}.datasheets.{r.key(key, f'{top}.datasheets')}"
         datasheets[key] = _datasheet(r, key, raw, where, prefix, abilities, keywords)
+    for key, sheet in datasheets.items():
+        for led in sheet.leads:
+            if led not in datasheets:
+                raise r.fail(f"{top}.datasheets.{key}.leads", f"unknown datasheet {quote(led)}")
 
     return Faction(
         key=fkey,
@@ -504,6 +346,8 @@ def load_faction(path: Path, known_interpretations: frozenset[str] | None = None
         detachments=MappingProxyType(detachments),
         contagion_range=table,
         contagion_source=need(head, "contagion_source", f"{top}.faction"),
+        enhancements=MappingProxyType(enhancements),
+        warnings=r.strings(data.get("warnings"), f"{top}.warnings"),
     )
 
 
@@ -515,8 +359,11 @@ def _range(r: _Reader, raw: Any, where: str) -> int | str | None:
 
 
 _CORE_ABILITY_RE = re.compile(
-    r"^(deadly-demise-(?:[1-6]|d3|d6)|feel-no-pain-[2-6]|stealth|deep-strike|scouts-\d+|lone-operative|infiltrators|fights-first|leader)$"
+    r"^(deadly-demise-(?:[1-6]|d3|d6|d3\+[1-6]|d6\+[1-6])|feel-no-pain-[2-6]|stealth|deep-strike|scouts-[0-9]{1,2}"
+    r"|lone-operative|infiltrators|fights-first|leader|firing-deck-[0-9]{1,2}|hover)$"
 )
+"""The core abilities of the edition (Deadly Demise, Deep Strike, Feel No Pain, Fights First,
+Firing Deck, Hover, Infiltrators, Leader, Lone Operative, Scouts, Stealth) as datasheet words."""
 
 
 def _datasheet(
@@ -528,15 +375,8 @@ def _datasheet(
     abilities: Mapping[str, Ability],
     keywords: set[str] | frozenset[str],
 ) -> Datasheet:
-    ch = need(raw, "characteristics", where, dict)
-    cw = f"{where}.characteristics"
-    characteristics = Characteristics(
-        move=r.ints(need(ch, "M", cw, int), f"{cw}.M", 0, 30),
-        toughness=r.ints(need(ch, "T", cw, int), f"{cw}.T", 1, 20),
-        save=r.plus(need(ch, "Sv", cw, object), f"{cw}.Sv", 2, 7),
-        wounds=r.ints(need(ch, "W", cw, int), f"{cw}.W", 1, 40),
-        leadership=r.plus(need(ch, "Ld", cw, object), f"{cw}.Ld", 2, 12),
-        objective_control=r.ints(need(ch, "OC", cw, int), f"{cw}.OC", 0, 20),
+    characteristics = _characteristics(
+        r, need(raw, "characteristics", where, dict), f"{where}.characteristics"
     )
     invuln_raw = raw.get("invulnerable")
     invuln = None if invuln_raw is None else r.plus(invuln_raw, f"{where}.invulnerable", 2, 6)
@@ -550,7 +390,10 @@ def _datasheet(
         if not isinstance(w, dict) or ("BS" not in w and "WS" not in w):
             raise r.fail(ww, "missing field 'BS' (ranged) or 'WS' (melee)")
         skill_key = "BS" if ranged else "WS"
-        skill = r.plus(w[skill_key], f"{ww}.{skill_key}", 2, 6)
+        no_skill = w[skill_key] == "N/A"
+        if no_skill and "torrent" not in (w.get("abilities") or []):
+            raise r.fail(f"{ww}.{skill_key}", "N/A only for a torrent weapon (it never rolls to hit)")
+        skill = 6 if no_skill else r.plus(w[skill_key], f"{ww}.{skill_key}", 2, 6)
         values = {
             "attacks": need(w, "A", ww, (str, int)),
             "skill": skill,
@@ -569,6 +412,8 @@ def _datasheet(
             )
         except InputError as exc:
             raise DataFileError(f"{exc.field}: {exc.message}") from None
+        if no_skill:
+            weapons[wkey] = replace(weapons[wkey], skill=NO_SKILL)
         rng = w.get("range")
         ranges[wkey] = None if not ranged else r.ints(rng, f"{ww}.range", 1, 120)
     exclusive = []
@@ -610,6 +455,32 @@ def _datasheet(
         )
     if not points or not composition:
         raise r.fail(where, "a datasheet needs its composition and points")
+    profiles = []
+    for i, m in enumerate(raw.get("models") or []):
+        mw = f"{where}.models[{i}]"
+        count = r.ints(need(m, "count", mw, int), f"{mw}.count", 0, 40)
+        carried = r.strings(m.get("weapons"), f"{mw}.weapons")
+        for wk in carried:
+            if wk not in weapons:
+                raise r.fail(
+                    f"{mw}.weapons", f"unknown weapon {quote(wk)}; expected one of {', '.join(weapons)}"
+                )
+        m_inv = m.get("invulnerable")
+        profiles.append(
+            ModelProfile(
+                key=r.key(need(m, "key", mw), f"{mw}.key"),
+                name=need(m, "name", mw),
+                characteristics=_characteristics(
+                    r, need(m, "characteristics", mw, dict), f"{mw}.characteristics"
+                ),
+                invulnerable=None if m_inv is None else r.plus(m_inv, f"{mw}.invulnerable", 2, 6),
+                count=count,
+                most=r.ints(m.get("most", count), f"{mw}.most", count, 40),
+                weapons=carried,
+            )
+        )
+    if profiles and not any(p.count for p in profiles):
+        raise r.fail(f"{where}.models", "the smallest unit needs at least one model")
     return Datasheet(
         key=key,
         id=f"{prefix}.datasheet.{key}",
@@ -628,6 +499,19 @@ def _datasheet(
         faction_keywords=fkws,
         composition=tuple(composition),
         points=tuple(points),
+        profiles=tuple(profiles),
+        leads=r.strings(raw.get("leads"), f"{where}.leads"),
+    )
+
+
+def _characteristics(r: _Reader, ch: Mapping[str, Any], cw: str) -> Characteristics:
+    return Characteristics(
+        move=r.ints(need(ch, "M", cw, int), f"{cw}.M", 0, 30),
+        toughness=r.ints(need(ch, "T", cw, int), f"{cw}.T", 1, 20),
+        save=r.plus(need(ch, "Sv", cw, object), f"{cw}.Sv", 2, 7),
+        wounds=r.ints(need(ch, "W", cw, int), f"{cw}.W", 1, 40),
+        leadership=r.plus(need(ch, "Ld", cw, object), f"{cw}.Ld", 2, 12),
+        objective_control=r.ints(need(ch, "OC", cw, int), f"{cw}.OC", 0, 20),
     )
 
 

@@ -55,8 +55,12 @@ def describe_effect(effect: Effect) -> str:
         "none": "changes no number of an attack",
     }[effect.kind]
     scope = ["own unit" if effect.affects == "own" else "enemy units"]
-    if effect.range is not None:
-        scope.append(f'within {effect.range}"' if isinstance(effect.range, int) else "within Contagion Range")
+    if isinstance(effect.range, int):
+        scope.append(f'within {effect.range}"')
+    elif effect.range == "army-contagion":
+        scope.append("within Contagion Range of a unit of the army")
+    elif effect.range is not None:
+        scope.append("within Contagion Range")
     if effect.keywords:
         scope.append("with " + ", ".join(effect.keywords))
     if effect.phases != ("any",):

@@ -57,6 +57,7 @@ from rulesbook.systems.wh40k.attack_report import ability_warnings, dense, pisto
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices, Wh40kReadings
 from rulesbook.systems.wh40k.engine import resolve
 from rulesbook.systems.wh40k.profiles import WeaponProfilesInput, parse_weapons
+from rulesbook.systems.wh40k.roll_calculators import ENEMY_SICKNESS_INPUT, sickness_line
 from rulesbook.systems.wh40k.rules import (
     DEFAULT_SITUATION,
     Situation,
@@ -64,6 +65,7 @@ from rulesbook.systems.wh40k.rules import (
     desperate_escape_test,
     failures,
 )
+from rulesbook.systems.wh40k.shock import leadership_worsened
 from rulesbook.systems.wh40k.weapons import Target, Weapon
 
 __all__ = [
@@ -208,7 +210,7 @@ def attack_aftermath(
     group = leader if leader is not None and leader.models else None
     if group is None:
         result = resolve(weapons, target, situation, choices)
-        lost: Distribution[tuple[int, int]] = result.wounds_lost.map(lambda w: (w, 0))
+        lost: Distribution[tuple[int, ...]] = result.wounds_lost.map(lambda w: (w, 0))
         profile = LeaderProfile(0, 1, 7)
     else:
         lost = resolve_attached(weapons, target, group, situation, choices).lost
@@ -271,6 +273,7 @@ MORALE_INPUTS = (
         maximum=6,
         default=0,
     ),
+    ENEMY_SICKNESS_INPUT,
     BoolInput(
         key="insane_bravery",
         label="Insane Bravery",
@@ -520,6 +523,7 @@ def _steps(chain: Aftermath, has_leader: bool) -> Table:
         "wh40k.attack.allocation",
         "wh40k.death-guard.stratagem.insane-bravery",
         "wh40k.death-guard.stratagem.insane-bravery-boarding-actions",
+        "wh40k.death-guard.ability.scabrous-soulrot",
     ],
     check=_check,
     choices=CHOICES,
@@ -561,14 +565,16 @@ def attack_and_battle_shock_calculator(*, choices: Wh40kChoices, **values: Any) 
     leader = _leader(values)
     target = target_of(values)
     situation = situation_of(values)
+    worse = leadership_worsened(values["enemy_sickness"], choices)
+    leader_ld = values["leader_leadership"]
     chain = attack_aftermath(
         attackers.weapons,
         target,
-        values["leadership"],
+        values["leadership"] + worse,
         situation,
         choices,
         leader,
-        values["leader_leadership"],
+        None if leader_ld is None else leader_ld + worse,
         values["battle_shock_modifier"],
         values["insane_bravery"],
     )
@@ -605,6 +611,9 @@ def attack_and_battle_shock_calculator(*, choices: Wh40kChoices, **values: Any) 
             "Attached unit: wounds go to the Bodyguard first"
             + (f"; Precision weapons ({', '.join(precise)}) go for the Leader first." if precise else "."),
         )
+    sick = sickness_line(values["enemy_sickness"], values["leadership"], choices)
+    if sick:
+        lines.append(sick + (" The Leader's Leadership likewise." if leader is not None and worse else ""))
     if values["insane_bravery"]:
         lines.append(
             "Insane Bravery: the Battle-shock test is passed (both versions on the page agree on "

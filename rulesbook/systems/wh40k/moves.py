@@ -40,6 +40,7 @@ __all__ = [
     "DISEMBARK_INCHES",
     "MAX_GAP",
     "Disembarked",
+    "Fighter",
     "InchesInput",
     "advance_calculator",
     "advance_distribution",
@@ -50,6 +51,7 @@ __all__ = [
     "charge_test",
     "deep_strike_charge_distance",
     "disembark",
+    "fight_order",
     "normal_move_covers",
     "rerolled_dice",
 ]
@@ -452,3 +454,56 @@ def advance_calculator(*, move: int, distance: int, reroll: bool, choices: Wh40k
         values={"p_success": p, "advance_distance": dense, "mean_advance_distance": dist.mean()},
         explanation=(line, "A unit that Advanced cannot shoot or declare a charge this turn."),
     )
+
+
+# -- the fight order: the Charge bonus ----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Fighter:
+    """A unit eligible to fight: its name, whose it is (``active``: the player whose turn it is),
+    whether it made a Charge move this turn (and so has the Charge bonus), whether it charged
+    through Heroic Intervention (no Charge bonus) and whether it has Fights First otherwise."""
+
+    name: str
+    active: bool
+    charged: bool = False
+    heroic_intervention: bool = False
+    fights_first: bool = False
+
+    @property
+    def has_fights_first(self) -> bool:
+        """Fights First from its own ability, or from the Charge bonus of a charge that was not
+        a Heroic Intervention."""
+        return self.fights_first or (self.charged and not self.heroic_intervention)
+
+
+@implements("wh40k.core.charge-bonus")
+def fight_order(units: list[Fighter] | tuple[Fighter, ...], choices: Wh40kChoices = CHOICES) -> list[str]:
+    """The order in which the units fight: the Fights First step, then the rest (register entry
+    ``fight-order``). In each step the players alternate, the player whose turn it is not choosing
+    first (``published``), or the active player first (``active-first``); a player with no unit
+    left in the step passes. Each player's units keep the order given (their choice).
+
+    >>> chargers = Fighter("Plague Marines", active=True, charged=True)
+    >>> hi = Fighter("Intercessors", active=False, charged=True, heroic_intervention=True)
+    >>> guard = Fighter("Cultists", active=False)
+    >>> fight_order([guard, hi, chargers])   # only the charge bonus fights first
+    ['Plague Marines', 'Cultists', 'Intercessors']
+    >>> fight_order([Fighter("A", active=True, charged=True), Fighter("B", active=False, fights_first=True)])
+    ['B', 'A']
+    """
+    first_player = choices.readings.fight_order == "published"  # True: the non-active player opens
+    order: list[str] = []
+    for step in (True, False):
+        pools = {
+            side: [u.name for u in units if u.active == side and u.has_fights_first == step]
+            for side in (True, False)
+        }
+        turn = not first_player  # active == True opens under active-first
+        while pools[True] or pools[False]:
+            if not pools[turn]:
+                turn = not turn
+            order.append(pools[turn].pop(0))
+            turn = not turn
+    return order

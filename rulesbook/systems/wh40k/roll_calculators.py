@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from rulesbook.calculators import Column, DiceInput, IntInput, Output, calculator
+from rulesbook.calculators import ChoiceInput, Column, DiceInput, IntInput, Output, calculator
 from rulesbook.dice import DiceExpr
 from rulesbook.errors import InputError
 from rulesbook.present.numbers import fixed, percent
@@ -27,8 +27,10 @@ from rulesbook.systems.wh40k.rules import (
     failures,
     hazardous_test,
 )
+from rulesbook.systems.wh40k.shock import SICKNESS_KEYS, leadership_worsened
 
 __all__ = [
+    "ENEMY_SICKNESS_INPUT",
     "battle_shock_calculator",
     "deadly_demise_calculator",
     "desperate_escape_calculator",
@@ -42,6 +44,30 @@ def _up_to(n: int) -> str:
 
 
 # -- wh40k.battle-shock ------------------------------------------------------------------------------
+
+ENEMY_SICKNESS_INPUT = ChoiceInput(
+    key="enemy_sickness",
+    label="Enemy Sickness in range",
+    help=(
+        "The Sickness of an enemy Death Guard army (Spread the Sickness) whose Contagion Range the unit "
+        "is in, or none: Scabrous Soulrot worsens its Leadership by 1 (6+ becomes 7+); the other two "
+        "change no Battle-shock test."
+    ),
+    choices=("none", *SICKNESS_KEYS),
+    default="none",
+)
+"""The enemy Sickness of the Battle-shock calculators (Scabrous Soulrot's Leadership effect)."""
+
+
+def sickness_line(enemy_sickness: str, leadership: int, choices: Wh40kChoices = CHOICES) -> str:
+    """The explanation line of an enemy Sickness on a Battle-shock test ("" for none)."""
+    if enemy_sickness == "none":
+        return ""
+    steps = leadership_worsened(enemy_sickness, choices)
+    name = enemy_sickness.replace("-", " ").title()
+    if not steps:
+        return f"{name} changes no Battle-shock test (only Scabrous Soulrot worsens Leadership)."
+    return f"{name}: Leadership {leadership}+ is worsened to {leadership + steps}+ (a characteristic, not a modifier)."
 
 
 @calculator(
@@ -64,14 +90,19 @@ def _up_to(n: int) -> str:
             maximum=6,
             default=0,
         ),
+        ENEMY_SICKNESS_INPUT,
     ],
     outputs=[
         Output("p_pass", "P(pass)", "probability", "Chance the test passes."),
         Output("p_battle_shocked", "P(Battle-shocked)", "probability", "Chance the test fails."),
     ],
-    rules=["wh40k.core.battle-shock"],
+    rules=["wh40k.core.battle-shock", "wh40k.death-guard.ability.scabrous-soulrot"],
     choices=CHOICES,
-    examples=[{"leadership": "7"}, {"leadership": "6", "modifier": "-1"}],
+    examples=[
+        {"leadership": "7"},
+        {"leadership": "6", "modifier": "-1"},
+        {"leadership": "6", "enemy_sickness": "scabrous-soulrot"},
+    ],
     reference_tables=lambda: [
         Table(
             name="battle_shock_by_ld",
@@ -89,12 +120,22 @@ def _up_to(n: int) -> str:
         )
     ],
 )
-def battle_shock_calculator(*, leadership: int, modifier: int, choices: Wh40kChoices) -> CalcResult:
-    """Exact P(pass) of a Battle-shock test."""
-    p = battle_shock_test(leadership, modifier, choices).p_pass()
+def battle_shock_calculator(
+    *, leadership: int, modifier: int, enemy_sickness: str, choices: Wh40kChoices
+) -> CalcResult:
+    """Exact P(pass) of a Battle-shock test (Leadership worsened by an enemy Scabrous Soulrot).
+
+    >>> from rulesbook.registry import registry
+    >>> registry().calculator("wh40k.battle-shock").run(leadership=6, enemy_sickness="scabrous-soulrot")["p_pass_exact"]
+    '7/12'
+    """
+    ld = leadership + leadership_worsened(enemy_sickness, choices)
+    p = battle_shock_test(ld, modifier, choices).p_pass()
+    sick = sickness_line(enemy_sickness, leadership, choices)
     lines = (
+        *((sick,) if sick else ()),
         f"Roll {choices.parameters.battle_shock_dice}{modifier:+d}; "
-        f"{leadership + choices.parameters.battle_shock_margin} or more passes: "
+        f"{ld + choices.parameters.battle_shock_margin} or more passes: "
         f"P(pass) = {fraction_str(p)} ≈ {percent(float(p))}.",
         "A failed test leaves the unit Battle-shocked (OC 0, no Stratagems) until your next Command phase.",
     )

@@ -46,7 +46,6 @@ __all__ = [
     "packet_damage",
     "packet_weights",
     "save_test",
-    "source_rules_only",
     "torrent_auto_hits",
     "wound_target",
     "wound_test",
@@ -70,6 +69,12 @@ class Situation:
     critical_wound_ap: int = 0
     """Further AP improvement for an attack that scores a Critical Wound (Ferric Blight near an
     Infected objective: 2 instead of 1, so 1 more)."""
+    half_range: bool = False
+    """The target is within half the weapon's range (Rapid Fire, Melta)."""
+    charged: bool = False
+    """The attacking unit made a Charge move this turn (Lance)."""
+    target_visible: bool = True
+    """Some model of the target is visible to the attacking unit (else Indirect Fire's −1)."""
 
 
 DEFAULT_SITUATION = Situation()
@@ -610,16 +615,3 @@ def attacks_distribution(
     bonus = blast_bonus(target.models, choices) if weapon.abilities.blast else 0
     dist = weapon.attacks.distribution()
     return dist if not bonus else Distribution(tuple((a + bonus, p) for a, p in dist.items))
-
-
-@implements("wh40k.attack.torrent", "wh40k.attack.twin-linked", "wh40k.attack.anti")
-def source_rules_only(weapon: Weapon) -> Weapon:
-    """The weapon without the abilities the source page does not define (Torrent,
-    Twin-linked, Anti-X): the ``source-only`` option of the published-abilities entry.
-
-    >>> w = Weapon("w", parse_dice("1"), 3, 4, 0, parse_dice("1"), parse_abilities("torrent,lethal-hits"))
-    >>> source_rules_only(w).abilities.torrent, source_rules_only(w).abilities.lethal_hits
-    (False, True)
-    """
-    ab = replace(weapon.abilities, torrent=False, twin_linked=False, anti=())
-    return replace(weapon, abilities=ab)

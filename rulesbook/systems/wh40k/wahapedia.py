@@ -1,29 +1,43 @@
 """Import Wahapedia's CSV export into the typed faction data of :mod:`.faction`.
 
 Wahapedia publishes its 10th-edition data as pipe-separated (``|``) UTF-8 files, optionally
-starting with a byte-order mark, one header row, and a trailing ``|`` on every row. This module
-reads one faction out of a folder of those files:
+starting with a byte-order mark, one header row, and a trailing ``|`` on every row; a text
+field may run over several lines (its newlines are part of the field) and nothing is quoted.
+This module reads one faction out of a folder of those files:
 
-============================== ========================================================== ========
-file                           what it gives                                              needed
-============================== ========================================================== ========
-``Datasheets.csv``             the datasheets (``id``, ``name``, ``faction_id``)          yes
-``Datasheets_models.csv``      the characteristics line (M T Sv inv_sv W Ld OC)           yes
-``Datasheets_wargear.csv``     weapon profiles (range, A, BS_WS, S, AP, D, abilities)     yes
-``Datasheets_abilities.csv``   core, faction and datasheet abilities of each datasheet    yes
-``Stratagems.csv``             stratagems (CP, type, turn, phase, WHEN/TARGET/EFFECT)     yes
-``Datasheets_keywords.csv``    keywords and faction keywords                              no
-``Datasheets_unit_composition.csv`` the models of the smallest unit                       no
-``Datasheets_models_cost.csv`` points by unit size                                        no
-``Abilities.csv``              names and texts of the shared abilities rows refer to      no
-============================== ========================================================== ========
+===================================== ============================================== ========
+file                                  what it gives                                  needed
+===================================== ============================================== ========
+``Datasheets.csv``                    the datasheets, their default loadout and      yes
+                                      Damaged line
+``Datasheets_models.csv``             one characteristics line per kind of model     yes
+``Datasheets_wargear.csv``            weapon profiles (profiles of one weapon share  yes
+                                      a ``line``: one at a time)
+``Datasheets_abilities.csv``          core, faction, datasheet and wargear abilities yes
+``Stratagems.csv``                    stratagems (CP, type, turn, phase, detachment, yes
+                                      WHEN / TARGET / EFFECT / RESTRICTIONS)
+``Datasheets_keywords.csv``           keywords and faction keywords                  no
+``Datasheets_unit_composition.csv``   the kinds of model and how many (``4-9 …``)    no
+``Datasheets_models_cost.csv``        points by unit size                            no
+``Abilities.csv``                     names and texts of shared abilities            no
+``Detachments.csv``                   the faction's detachments                      no
+``Detachment_abilities.csv``          each detachment's rule                         no
+``Enhancements.csv``                  enhancements, their points and detachment      no
+``Datasheets_leader.csv``             which datasheet may lead which                 no
+===================================== ============================================== ========
 
 Every value goes through the same checks as a faction YAML file (a weapon through
-:func:`~.weapons.make_weapon`, a Save through the ``X+`` rule), and anything malformed raises one
-:class:`~rulesbook.data.DataFileError` line naming the file, the row (1 = the first row after
-the header) and the column. The imported abilities and stratagems carry their text but no
-declared effects: Wahapedia's texts are prose, so an imported rule changes no number until a
-faction file declares its effects (see ``death-guard.yaml``).
+:func:`~.weapons.make_weapon`, a Save through the ``X+`` rule); numbers are ASCII digits only.
+Anything malformed — a value, a row with the wrong number of fields, a field of more than
+:data:`MAX_FIELD` characters — raises one :class:`~rulesbook.data.DataFileError` line naming the
+file, the row (1 = the first record after the header) and the column.
+
+What the export holds beyond the engine is kept, not refused, and said once in
+:attr:`~.faction.Faction.warnings`: weapon keywords the core rules do not have (one line listing
+them) and rules whose text the effects language cannot say (kept as text only, register entry
+``imported-text-only``). A Torrent weapon's ``N/A`` Ballistic Skill is read as no skill (register
+entry ``torrent-no-skill``). Rules whose effects *can* be said are recognised from their text
+(:mod:`.effect_text`).
 
 Example:
     >>> from pathlib import Path
@@ -32,327 +46,74 @@ Example:
     >>> beast = faction.datasheets["rot-beast"]
     >>> beast.characteristics.toughness, beast.invulnerable, beast.points
     (9, 5, ((1, 150),))
-    >>> faction.stratagems["foul-vigour"].cp, faction.stratagems["foul-vigour"].phases
-    (1, ('fight',))
+    >>> [(p.name, p.count, p.most, p.characteristics.wounds) for p in faction.datasheets["mire-wardens"].profiles]
+    [('Mire Warden Champion', 1, 1, 3), ('Mire Wardens', 4, 9, 2)]
+    >>> [(e.kind, e.value, e.attack) for e in faction.stratagems["foul-vigour"].effects]
+    [('wound-modifier', 1, 'melee')]
 """
 
 from __future__ import annotations
 
-import csv
-import html
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
 
-from rulesbook.data import DataFileError, Limits, read_text
-from rulesbook.errors import InputError, quote
+from rulesbook.data import DataFileError
+from rulesbook.errors import quote
 from rulesbook.systems.wh40k.faction import (
     Ability,
-    Characteristics,
     Datasheet,
+    Detachment,
+    Enhancement,
     Faction,
+    ModelProfile,
     Stratagem,
 )
-from rulesbook.systems.wh40k.weapons import Weapon, make_weapon
-
-__all__ = ["COLUMNS", "REQUIRED_FILES", "Row", "import_wahapedia", "read_table", "slug"]
-
-COLUMNS: Mapping[str, tuple[str, ...]] = MappingProxyType(
-    {
-        "Datasheets.csv": ("id", "name", "faction_id"),
-        "Datasheets_models.csv": ("datasheet_id", "line", "name", "M", "T", "Sv", "inv_sv", "W", "Ld", "OC"),
-        "Datasheets_wargear.csv": (
-            "datasheet_id",
-            "line",
-            "name",
-            "description",
-            "range",
-            "type",
-            "A",
-            "BS_WS",
-            "S",
-            "AP",
-            "D",
-        ),
-        "Datasheets_abilities.csv": (
-            "datasheet_id",
-            "line",
-            "ability_id",
-            "name",
-            "description",
-            "type",
-            "parameter",
-        ),
-        "Stratagems.csv": (
-            "faction_id",
-            "name",
-            "id",
-            "type",
-            "cp_cost",
-            "turn",
-            "phase",
-            "detachment",
-            "description",
-        ),
-        "Datasheets_keywords.csv": ("datasheet_id", "keyword", "is_faction_keyword"),
-        "Datasheets_unit_composition.csv": ("datasheet_id", "line", "description"),
-        "Datasheets_models_cost.csv": ("datasheet_id", "line", "description", "cost"),
-        "Abilities.csv": ("id", "name", "description"),
-    }
+from rulesbook.systems.wh40k.wahapedia_files import (
+    COLUMNS,
+    MAX_FIELD,
+    REQUIRED_FILES,
+    Row,
+    plain,
+    read_table,
+    singular,
+    slug,
 )
-"""The columns each file must have (others, such as ``legend`` or ``link``, are read and not kept)."""
-
-REQUIRED_FILES = (
-    "Datasheets.csv",
-    "Datasheets_models.csv",
-    "Datasheets_wargear.csv",
-    "Datasheets_abilities.csv",
-    "Stratagems.csv",
+from rulesbook.systems.wh40k.wahapedia_sheets import (
+    DAMAGED_LEAD,
+    TEXT_ONLY,
+    Notes,
+    effects,
+    loadout,
 )
+from rulesbook.systems.wh40k.wahapedia_sheets import (
+    abilities as read_abilities,
+)
+from rulesbook.systems.wh40k.wahapedia_sheets import (
+    kinds as read_kinds,
+)
+from rulesbook.systems.wh40k.wahapedia_sheets import (
+    weapon as read_weapon,
+)
+from rulesbook.systems.wh40k.weapons import Weapon
+
+__all__ = [
+    "COLUMNS",
+    "MAX_FIELD",
+    "REQUIRED_FILES",
+    "TEXT_ONLY",
+    "Row",
+    "import_wahapedia",
+    "read_table",
+    "slug",
+]
 
 _CATEGORIES = ("Battle Tactic", "Strategic Ploy", "Epic Deed", "Wargear")
 _PHASE_WORDS = {"command": "command", "movement": "movement", "shooting": "shooting", "charge": "charge"}
-_TAG = re.compile(r"<[^>]+>")
 _PARTS = re.compile(r"\b(WHEN|TARGET|EFFECT|RESTRICTIONS):", re.IGNORECASE)
-_INCHES = re.compile(r'^\s*(\d{1,3})\s*(?:"|”|in)?\s*$')
-_PLUS = re.compile(r"^\s*(\d{1,2})\s*\+?\s*$")
-_COUNT_NAME = re.compile(r"^\s*(\d{1,2})\s+(.+?)\s*$")
-
-
-@dataclass(frozen=True, slots=True)
-class Row:
-    """One data row: the file it came from, its number (1 = first after the header) and its
-    values by column."""
-
-    file: str
-    number: int
-    values: Mapping[str, str]
-
-    def fail(self, column: str, reason: str) -> DataFileError:
-        """The one-line error for a bad value in this row."""
-        return DataFileError(f"{self.file}, row {self.number}, column {column}: {reason}", file=self.file)
-
-    def get(self, column: str) -> str:
-        return self.values.get(column, "").strip()
-
-    def need(self, column: str) -> str:
-        value = self.get(column)
-        if not value:
-            raise self.fail(column, "must not be empty")
-        return value
-
-    def integer(self, column: str, lo: int, hi: int) -> int:
-        text = self.get(column)
-        if not re.fullmatch(r"[+-]?\d{1,4}", text) or not lo <= int(text) <= hi:
-            raise self.fail(column, f"expected an integer from {lo} to {hi}, got {quote(text)}")
-        return int(text)
-
-    def plus(self, column: str, lo: int, hi: int) -> int:
-        text = self.get(column)
-        m = _PLUS.match(text)
-        if m is None or not lo <= int(m[1]) <= hi:
-            raise self.fail(column, f"expected {lo}+ to {hi}+, got {quote(text)}")
-        return int(m[1])
-
-
-TABLE_LIMITS = Limits(max_bytes=64_000_000)
-"""Wahapedia's exports are larger than any hand-written data file: up to 64 MB each."""
-
-
-def read_table(path: Path, *, required: Sequence[str] = ()) -> list[Row]:
-    """The rows of one Wahapedia file (pipe-separated, UTF-8 with or without a BOM, trailing ``|``
-    allowed). A missing column or a row with the wrong number of fields is a one-line error.
-
-    >>> rows = read_table(Path("tests/wh40k/wahapedia/Datasheets.csv"))
-    >>> rows[0].values["name"], rows[0].number
-    ('Rot Beast', 1)
-    """
-    name = path.name
-    if not path.exists():
-        raise DataFileError(f"{name}: missing from {path.parent}", file=name)
-    text = read_text(path, limits=TABLE_LIMITS)  # the one loader: size before reading, UTF-8
-    lines = [line for line in text.splitlines() if line.strip()]
-    if not lines:
-        raise DataFileError(f"{name}: empty file, expected a header row", file=name)
-    parsed = list(csv.reader(lines, delimiter="|", quoting=csv.QUOTE_NONE))
-    header = [h.strip() for h in parsed[0]]
-    trailing = bool(header) and header[-1] == ""
-    if trailing:
-        header = header[:-1]
-    for column in required:
-        if column not in header:
-            raise DataFileError(f"{name}, header: missing column {quote(column)}", file=name)
-    rows = []
-    for number, fields in enumerate(parsed[1:], 1):
-        if trailing and fields and fields[-1] == "":
-            fields = fields[:-1]
-        if len(fields) != len(header):
-            raise DataFileError(
-                f"{name}, row {number}: expected {len(header)} fields separated by '|', got {len(fields)}",
-                file=name,
-            )
-        rows.append(Row(name, number, MappingProxyType(dict(zip(header, fields, strict=True)))))
-    return rows
-
-
-def slug(text: str) -> str:
-    """A key from a name: lower-case words joined by ``-``.
-
-    >>> slug("Nurgle’s Gift (Aura)"), slug("Foul Vigour")
-    ('nurgles-gift-aura', 'foul-vigour')
-    """
-    plain = text.lower().replace("’", "").replace("'", "")
-    return "-".join(re.findall(r"[a-z0-9]+", plain))
-
-
-def _plain(text: str) -> str:
-    """HTML of a Wahapedia text cell as plain words."""
-    return " ".join(html.unescape(_TAG.sub(" ", text)).split())
-
-
-# -- datasheets -------------------------------------------------------------------------------
-
-
-def _weapon_words(row: Row) -> tuple[str, ...]:
-    words = []
-    for raw in _plain(row.get("description")).split(","):
-        word = raw.strip().lower()
-        if not word:
-            continue
-        word = re.sub(r"(\d)\+$", r"\1", word)  # anti-infantry 4+ -> anti-infantry 4
-        words.append("-".join(word.split()))
-    return tuple(words)
-
-
-def _weapon(row: Row) -> tuple[str, Weapon, int | None]:
-    kind = row.need("type").lower()
-    if kind not in ("ranged", "melee"):
-        raise row.fail("type", f"expected Ranged or Melee, got {quote(row.get('type'))}")
-    ranged = kind == "ranged"
-    rng: int | None = None
-    if ranged:
-        m = _INCHES.match(row.get("range"))
-        if m is None:
-            raise row.fail("range", f'expected inches such as 18", got {quote(row.get("range"))}')
-        rng = int(m[1])
-    values: dict[str, Any] = {
-        "attacks": row.need("A"),
-        "skill": row.plus("BS_WS", 2, 6),
-        "strength": row.need("S"),
-        "ap": row.get("AP") or "0",
-        "damage": row.need("D"),
-        "abilities": _weapon_words(row),
-        "ranged": ranged,
-    }
-    columns = {
-        "attacks": "A",
-        "skill": "BS_WS",
-        "strength": "S",
-        "ap": "AP",
-        "damage": "D",
-        "abilities": "description",
-    }
-    try:
-        weapon = make_weapon(values, name=row.need("name"))
-    except InputError as exc:
-        raise row.fail(columns.get(exc.field, exc.field), exc.message) from None
-    return slug(weapon.name), weapon, rng
-
-
-def _characteristics(rows: Sequence[Row]) -> tuple[Characteristics, int | None]:
-    def one(row: Row) -> tuple[Characteristics, int | None]:
-        move = _INCHES.match(row.get("M"))
-        if move is None:
-            raise row.fail("M", f'expected inches such as 5", got {quote(row.get("M"))}')
-        inv = row.get("inv_sv")
-        invuln = None if inv in ("", "-") else row.plus("inv_sv", 2, 6)
-        ch = Characteristics(
-            move=int(move[1]),
-            toughness=row.integer("T", 1, 20),
-            save=row.plus("Sv", 2, 7),
-            wounds=row.integer("W", 1, 40),
-            leadership=row.plus("Ld", 2, 12),
-            objective_control=row.integer("OC", 0, 20),
-        )
-        return ch, invuln
-
-    first = one(rows[0])
-    for row in rows[1:]:
-        if one(row) != first:
-            raise row.fail(
-                "line",
-                "a second model line with other characteristics; one profile per datasheet is supported",
-            )
-    return first
-
-
-_CORE_NAMES = {
-    "deadly demise": "deadly-demise",
-    "feel no pain": "feel-no-pain",
-    "scouts": "scouts",
-    "stealth": "stealth",
-    "deep strike": "deep-strike",
-    "lone operative": "lone-operative",
-    "infiltrators": "infiltrators",
-    "fights first": "fights-first",
-    "leader": "leader",
-}
-
-
-def _core_word(row: Row, name: str) -> str:
-    base = _CORE_NAMES.get(name.lower().strip())
-    if base is None:
-        raise row.fail("name", f"unknown core ability {quote(name)}; known: {', '.join(sorted(_CORE_NAMES))}")
-    parameter = row.get("parameter").lower().rstrip('+"')
-    if base in ("deadly-demise", "feel-no-pain", "scouts"):
-        if not parameter:
-            raise row.fail("parameter", f"{name} needs its value (D6, 5+ …)")
-        return f"{base}-{parameter}"
-    return base
-
-
-def _abilities(
-    rows: Sequence[Row], shared: Mapping[str, Row], prefix: str, out: dict[str, Ability]
-) -> tuple[tuple[str, ...], tuple[str, ...], int | None]:
-    named: list[str] = []
-    core: list[str] = []
-    fnp = None
-    for row in rows:
-        kind = row.need("type").lower()
-        ref = shared.get(row.get("ability_id"))
-        name = row.get("name") or (ref.get("name") if ref else "")
-        text = _plain(row.get("description") or (ref.get("description") if ref else ""))
-        if not name:
-            raise row.fail("name", "empty, and ability_id names no row of Abilities.csv")
-        if kind == "core":
-            word = _core_word(row, name)
-            core.append(word)
-            if word.startswith("feel-no-pain-"):
-                fnp = int(word.rsplit("-", 1)[1])
-            continue
-        if kind not in ("faction", "datasheet"):
-            raise row.fail("type", f"expected Core, Faction or Datasheet, got {quote(row.get('type'))}")
-        if not text:
-            raise row.fail("description", f"no text for {quote(name)}")
-        key = slug(re.sub(r"\(aura\)", "", name, flags=re.IGNORECASE))
-        out.setdefault(
-            key,
-            Ability(
-                key=key,
-                id=f"{prefix}.ability.{key}",
-                name=name,
-                text=text,
-                section=name,
-                kind=kind,  # type: ignore[arg-type]
-                aura="(aura)" in name.lower(),
-            ),
-        )
-        named.append(key)
-    return tuple(named), tuple(core), fnp
-
+_COUNT_NAME = re.compile(r"^\s*([0-9]{1,2})(?:\s*[-–]\s*([0-9]{1,2}))?\s+(.+?)\s*$", re.ASCII)
 
 # -- stratagems -------------------------------------------------------------------------------
 
@@ -378,34 +139,36 @@ def _phases(row: Row) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
-def _stratagem(row: Row, prefix: str) -> Stratagem:
-    name = row.need("name")
+def _stratagem(row: Row, prefix: str, notes: Notes) -> Stratagem:
+    name = plain(row.need("name"))
     kind = row.need("type")
     category = next((c for c in _CATEGORIES if c.lower() in kind.lower()), None)
     if category is None:
         raise row.fail("type", f"expected a type naming one of {', '.join(_CATEGORIES)}, got {quote(kind)}")
     parts: dict[str, str] = {}
-    pieces = _PARTS.split(_plain(row.need("description")))
+    pieces = _PARTS.split(plain(row.need("description")))
     for label, body in zip(pieces[1::2], pieces[2::2], strict=True):
         parts[label.upper()] = body.strip()
     for label in ("WHEN", "TARGET", "EFFECT"):
         if not parts.get(label):
             raise row.fail("description", f"no {label}: part")
-    detachment = row.get("detachment")
+    detachment = plain(row.get("detachment"))
     key = slug(name)
+    phases = _phases(row)
     return Stratagem(
         key=key,
         id=f"{prefix}.stratagem.{key}",
         name=name,
         cp=row.integer("cp_cost", 0, 5),
-        source=slug(detachment) if detachment else "core",  # type: ignore[arg-type]
+        source=slug(detachment) if detachment else "core",
         category=category,
         when=parts["WHEN"],
-        phases=_phases(row),
+        phases=phases,
         target=parts["TARGET"],
         text=parts["EFFECT"],
         section=name,
         restrictions=parts.get("RESTRICTIONS", ""),
+        effects=effects(parts["EFFECT"], phases, name, notes),
     )
 
 
@@ -420,8 +183,9 @@ def _optional(folder: Path, name: str) -> list[Row]:
 def import_wahapedia(
     folder: Path, faction_id: str, *, key: str | None = None, name: str | None = None
 ) -> Faction:
-    """The datasheets and stratagems of one faction (``faction_id`` as in the files, e.g. ``DG``)
-    of a Wahapedia export folder, as a :class:`~.faction.Faction`.
+    """The datasheets, stratagems, detachments, enhancements and leader pairings of one faction
+    (``faction_id`` as in the files, e.g. ``DG``) of a Wahapedia export folder, as a
+    :class:`~.faction.Faction`.
 
     ``key`` (default: the faction ID in lower case) makes the rule IDs
     ``wh40k.<key>.datasheet.<name>``; ``name`` defaults to the key. Rows of other factions are
@@ -430,6 +194,7 @@ def import_wahapedia(
     tables = {f: read_table(folder / f, required=COLUMNS[f]) for f in REQUIRED_FILES}
     fkey = key or slug(faction_id)
     prefix = f"wh40k.{fkey}"
+    notes = Notes()
     sheets = [r for r in tables["Datasheets.csv"] if r.get("faction_id") == faction_id]
     if not sheets:
         raise DataFileError(
@@ -458,83 +223,234 @@ def import_wahapedia(
 
     abilities: dict[str, Ability] = {}
     datasheets: dict[str, Datasheet] = {}
+    key_of: dict[str, str] = {}
     for sid, row in ids.items():
-        sheet_name = row.need("name")
+        sheet_name = plain(row.need("name"))
         skey = slug(sheet_name)
         if skey in datasheets:
             raise row.fail("name", f"a second datasheet called {quote(sheet_name)}")
+        key_of[sid] = skey
         if sid not in models:
             raise row.fail("id", "no row of Datasheets_models.csv gives its characteristics")
-        characteristics, invuln = _characteristics(models[sid])
         weapons: dict[str, Weapon] = {}
         ranges: dict[str, int | None] = {}
+        lines: dict[str, list[str]] = {}
         for wrow in wargear.get(sid, []):
-            wkey, weapon, rng = _weapon(wrow)
+            wkey, weapon, rng = read_weapon(wrow, sheet_name, notes)
             if wkey in weapons:
-                raise wrow.fail("name", f"a second weapon called {quote(weapon.name)} on this datasheet")
+                if weapons[wkey] == weapon:
+                    continue  # the same profile listed again (for another kind of model)
+                n = 2
+                while f"{wkey}-{n}" in weapons:
+                    n += 1
+                notes.other.append(
+                    f"{sheet_name}: two different weapons called {quote(weapon.name)}; the second is {wkey}-{n}"
+                )
+                wkey = f"{wkey}-{n}"
             weapons[wkey], ranges[wkey] = weapon, rng
-        named, core, fnp = _abilities(ability_rows.get(sid, []), shared, prefix, abilities)
+            lines.setdefault(wrow.get("line"), []).append(wkey)
+        exclusive = tuple(tuple(group) for group in lines.values() if len(group) > 1)
+        named, core, fnp, stealth = read_abilities(
+            ability_rows.get(sid, []), shared, prefix, abilities, notes
+        )
+        damaged_w = row.get("damaged_w")
+        damaged_text = plain(row.get("damaged_description"))
+        if damaged_w and damaged_text:
+            dkey = f"{skey}-damaged"
+            # the condition (so many wounds left) is the `damaged` input: the rest is the effect
+            what = DAMAGED_LEAD.sub("", damaged_text)
+            damaged_effects = tuple(
+                replace(e, condition="damaged") if e.kind != "none" else e
+                for e in effects(what, ("any",), f"{sheet_name}: Damaged", notes)
+            )
+            abilities[dkey] = Ability(
+                key=dkey,
+                id=f"{prefix}.ability.{dkey}",
+                name=f"Damaged: {damaged_w} wounds remaining",
+                text=damaged_text,
+                section=sheet_name,
+                kind="datasheet",
+                effects=damaged_effects,
+            )
+            named = (*named, dkey)
         kws = tuple(
-            k.need("keyword") for k in keywords.get(sid, []) if k.get("is_faction_keyword").lower() != "true"
+            dict.fromkeys(
+                plain(k.need("keyword"))
+                for k in keywords.get(sid, [])
+                if k.get("is_faction_keyword").lower() != "true"
+            )
         )
         fkws = tuple(
-            k.need("keyword") for k in keywords.get(sid, []) if k.get("is_faction_keyword").lower() == "true"
+            dict.fromkeys(
+                plain(k.need("keyword"))
+                for k in keywords.get(sid, [])
+                if k.get("is_faction_keyword").lower() == "true"
+            )
         )
-        units = []
-        for crow in composition.get(sid, []):
-            m = _COUNT_NAME.match(_plain(crow.get("description")))
-            if m is None:
-                raise crow.fail(
-                    "description",
-                    f"expected a count and a name such as '1 Mortarion', got {quote(crow.get('description'))}",
-                )
-            units.append((int(m[1]), m[2]))
+        kinds = read_kinds(sid, sheet_name, models[sid], composition.get(sid, []))
+        carried = loadout(row.get("loadout"), [k[0] for k in kinds], weapons)
+        profiles = tuple(
+            ModelProfile(
+                key=singular(slug(kname)) or f"model-{i}",
+                name=kname,
+                characteristics=ch,
+                invulnerable=inv,
+                count=low,
+                most=high,
+                weapons=tuple(carried.get(kname, ())),
+            )
+            for i, (kname, low, high, ch, inv) in enumerate(kinds, 1)
+        )
+        if len({p.key for p in profiles}) != len(profiles):
+            profiles = tuple(replace(p, key=f"{p.key}-{i}") for i, p in enumerate(profiles, 1))
+        if not any(p.count for p in profiles):
+            raise row.fail("id", "its unit composition has no model in the smallest unit")
+        main = max(profiles, key=lambda p: p.count)
         points = []
         for prow in costs.get(sid, []):
-            m = _COUNT_NAME.match(_plain(prow.get("description")))
+            m = _COUNT_NAME.match(plain(prow.get("description")))
             if m is None:
                 raise prow.fail(
                     "description",
                     f"expected a count of models such as '1 model', got {quote(prow.get('description'))}",
                 )
             points.append((int(m[1]), prow.integer("cost", 0, 5000)))
+        if stealth:
+            notes.other.append(
+                f"{sheet_name}: Stealth (core) — a target with it takes −1 to ranged Hit rolls"
+            )
         datasheets[skey] = Datasheet(
             key=skey,
             id=f"{prefix}.datasheet.{skey}",
             name=sheet_name,
             section=sheet_name,
-            characteristics=characteristics,
+            characteristics=main.characteristics,
             characteristics_source=f"Wahapedia export, Datasheets_models.csv, datasheet {sid}",
-            invulnerable=invuln,
+            invulnerable=main.invulnerable,
             weapons=MappingProxyType(weapons),
             weapon_ranges=MappingProxyType(ranges),
-            exclusive=(),
+            exclusive=exclusive,
             abilities=named,
             core_abilities=core,
             feel_no_pain=fnp,
             keywords=kws,
             faction_keywords=fkws,
-            composition=tuple(units),
+            composition=tuple((p.count, p.name) for p in profiles),
             points=tuple(points),
+            profiles=profiles,
         )
+
+    for lrow in _optional(folder, "Datasheets_leader.csv"):
+        leader, led = lrow.need("leader_id"), lrow.need("attached_id")
+        if leader in key_of and led in key_of:
+            sheet = datasheets[key_of[leader]]
+            datasheets[key_of[leader]] = replace(
+                sheet, leads=tuple(dict.fromkeys((*sheet.leads, key_of[led])))
+            )
+        elif leader not in every_id or led not in every_id:
+            bad = "leader_id" if leader not in every_id else "attached_id"
+            raise lrow.fail(bad, f"no datasheet with id {quote(lrow.get(bad))} in Datasheets.csv")
 
     stratagems: dict[str, Stratagem] = {}
     for srow in tables["Stratagems.csv"]:
         if srow.get("faction_id") not in (faction_id, ""):
             continue
-        strat = _stratagem(srow, prefix)
+        strat = _stratagem(srow, prefix, notes)
         if strat.key in stratagems:
             raise srow.fail("name", f"a second stratagem called {quote(strat.name)}")
         stratagems[strat.key] = strat
+
+    detachments, enhancements = _detachments(folder, faction_id, prefix, stratagems, abilities, notes)
     return Faction(
         key=fkey,
         name=name or fkey,
-        keyword=fkey.upper(),
+        keyword=fkey.upper().replace("-", " "),
         file=str(folder),
         datasheets=MappingProxyType(datasheets),
         abilities=MappingProxyType(abilities),
         stratagems=MappingProxyType(stratagems),
-        detachments=MappingProxyType({}),
+        detachments=MappingProxyType(detachments),
         contagion_range=(0,),
         contagion_source="not in the Wahapedia export",
+        enhancements=MappingProxyType(enhancements),
+        warnings=notes.lines(),
     )
+
+
+def _detachments(
+    folder: Path,
+    faction_id: str,
+    prefix: str,
+    stratagems: Mapping[str, Stratagem],
+    abilities: dict[str, Ability],
+    notes: Notes,
+) -> tuple[dict[str, Detachment], dict[str, Enhancement]]:
+    """The faction's detachments (from Detachments.csv, else from the names the other files
+    give), each with its rule (Detachment_abilities.csv), stratagems and enhancements."""
+    names: dict[str, str] = {}
+    for row in _optional(folder, "Detachments.csv"):
+        if row.get("faction_id") == faction_id:
+            names[slug(plain(row.need("name")))] = plain(row.need("name"))
+    rules: dict[str, list[str]] = {}
+    texts: dict[str, list[str]] = {}
+    for row in _optional(folder, "Detachment_abilities.csv"):
+        if row.get("faction_id") != faction_id:
+            continue
+        det_name = plain(row.need("detachment"))
+        dkey = slug(det_name)
+        names.setdefault(dkey, det_name)
+        name = plain(row.need("name"))
+        text = plain(row.need("description"))
+        akey = slug(name)
+        if akey in abilities and abilities[akey].kind != "detachment":
+            akey = f"{dkey}-{akey}"
+        abilities[akey] = Ability(
+            key=akey,
+            id=f"{prefix}.ability.{akey}",
+            name=name,
+            text=text,
+            section=det_name,
+            kind="detachment",
+            effects=effects(text, ("any",), f"{det_name}: {name}", notes),
+        )
+        rules.setdefault(dkey, []).append(akey)
+        texts.setdefault(dkey, []).append(f"{name}: {text}")
+    enhancements: dict[str, Enhancement] = {}
+    for row in _optional(folder, "Enhancements.csv"):
+        if row.get("faction_id") != faction_id:
+            continue
+        det_name = plain(row.need("detachment"))
+        dkey = slug(det_name)
+        names.setdefault(dkey, det_name)
+        name = plain(row.need("name"))
+        ekey = slug(name)
+        if ekey in enhancements:
+            raise row.fail("name", f"a second enhancement called {quote(name)}")
+        text = plain(row.need("description"))
+        enhancements[ekey] = Enhancement(
+            key=ekey,
+            id=f"{prefix}.enhancement.{ekey}",
+            name=name,
+            cost=row.integer("cost", 0, 500),
+            detachment=dkey,
+            text=text,
+            section=name,
+            effects=effects(text, ("any",), name, notes),
+        )
+    for st in stratagems.values():
+        if st.source != "core" and st.source not in names:
+            names[st.source] = st.source.replace("-", " ").title()
+    detachments: dict[str, Detachment] = {}
+    for dkey, det_name in names.items():
+        detachments[dkey] = Detachment(
+            key=dkey,
+            id=f"{prefix}.detachment.{dkey}",
+            name=det_name,
+            text=" ".join(texts.get(dkey, []))
+            or f"The {det_name} detachment (its rule is not in the export).",
+            section=det_name,
+            choices=tuple(rules.get(dkey, ())),
+            stratagems=tuple(k for k, st in stratagems.items() if st.source == dkey),
+            enhancements=tuple(k for k, e in enhancements.items() if e.detachment == dkey),
+        )
+    return detachments, enhancements

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rulesbook.calculators import BoolInput, DiceInput, Input, IntInput, WordListInput
@@ -55,20 +55,30 @@ ABILITY_WORDS: tuple[tuple[str, str], ...] = (
     ("ignores-cover", "ignores-cover"),
     ("twin-linked", "twin-linked"),
     ("anti-[a-z]+(?:-[a-z]+)*-[2-6]", "anti-KEYWORD-N (N = 2-6)"),
+    ("rapid-fire-(?:[1-9]|d3|d6)", "rapid-fire-X (X = 1-9, d3 or d6)"),
+    ("melta-(?:[1-9]|d3|d6)", "melta-X (X = 1-9, d3 or d6)"),
+    ("lance", "lance"),
+    ("indirect-fire", "indirect-fire"),
     ("pistol", "pistol"),
     ("psychic", "psychic"),
     ("precision", "precision"),
     ("hazardous", "hazardous"),
+    ("assault", "assault"),
+    ("extra-attacks", "extra-attacks"),
+    ("one-shot", "one-shot"),
 )
-"""The ``abilities`` words: (pattern, shown form). The last four change no number here."""
+"""The ``abilities`` words, every weapon ability of the core rules: (pattern, shown form). The
+last seven change no number of an attack here."""
 
-INERT_ABILITIES = ("pistol", "psychic", "precision", "hazardous")
+INERT_ABILITIES = ("pistol", "psychic", "precision", "hazardous", "assault", "extra-attacks", "one-shot")
 """Ability words accepted (so a profile can be typed as printed) that change no number of the
-attack calculators: Pistol and Psychic only matter for who may shoot, Precision for which model
-an attack is allocated to (a CHARACTER), Hazardous after the attacks (``wh40k.hazardous``)."""
+attack calculators: Pistol, Psychic and Assault only matter for who may shoot and when,
+Precision for which model an attack is allocated to (a CHARACTER), Hazardous after the attacks
+(``wh40k.hazardous``), Extra Attacks for which weapons a model fights with, One Shot for how
+often a weapon is used in a battle."""
 
-RANGED_ONLY = ("blast", "torrent", "heavy")
-"""Abilities only a ranged weapon can have."""
+RANGED_ONLY = ("blast", "torrent", "heavy", "rapid_fire", "melta", "indirect_fire")
+"""Abilities only a ranged weapon can have (their field names)."""
 
 _ABILITY_RE = re.compile("|".join(f"(?:{p})" for p, _ in ABILITY_WORDS))
 """Every ability pattern as one compiled alternative (one match per word)."""
@@ -94,6 +104,66 @@ class Abilities:
     twin_linked: bool = False
     anti: tuple[tuple[str, int], ...] = ()
     other: tuple[str, ...] = ()
+    rapid_fire: DiceExpr | None = None
+    """Rapid Fire X: X more attacks when the target is within half range."""
+    melta: DiceExpr | None = None
+    """Melta X: X more Damage when the target is within half range."""
+    lance: bool = False
+    indirect_fire: bool = False
+
+    def gain(self, granted: Abilities) -> Abilities:
+        """These abilities with those a rule grants added: a flag it lacks, an Anti-X it lacks, a
+        Rapid Fire or Melta X when it has none, an inert word (Sustained Hits is the caller's:
+        register entry sustained-stacking).
+
+        >>> parse_abilities("heavy").gain(parse_abilities("lethal-hits,anti-infantry-4")).words()
+        ('lethal-hits', 'heavy', 'anti-infantry-4')
+        """
+        flags = {
+            name: getattr(self, name) or getattr(granted, name)
+            for name in (
+                "lethal_hits",
+                "devastating_wounds",
+                "blast",
+                "torrent",
+                "heavy",
+                "ignores_cover",
+                "twin_linked",
+                "lance",
+                "indirect_fire",
+            )
+        }
+        return replace(
+            self,
+            anti=tuple(dict.fromkeys((*self.anti, *granted.anti))),
+            other=tuple(dict.fromkeys((*self.other, *granted.other))),
+            rapid_fire=self.rapid_fire or granted.rapid_fire,
+            melta=self.melta or granted.melta,
+            **flags,
+        )
+
+    def words(self) -> tuple[str, ...]:
+        """The ability words that give these abilities back (:func:`parse_abilities` inverts it).
+
+        >>> parse_abilities("anti-infantry-4,lethal-hits,rapid-fire-1").words()
+        ('lethal-hits', 'rapid-fire-1', 'anti-infantry-4')
+        """
+        out: list[str] = []
+        for name in ("lethal_hits", "devastating_wounds", "blast", "torrent", "heavy", "ignores_cover"):
+            if getattr(self, name):
+                out.append(name.replace("_", "-"))
+        if self.sustained is not None:
+            out.append(f"sustained-hits-{str(self.sustained).lower()}")
+        if self.twin_linked:
+            out.append("twin-linked")
+        for name in ("rapid_fire", "melta"):
+            value = getattr(self, name)
+            if value is not None:
+                out.append(f"{name.replace('_', '-')}-{str(value).lower()}")
+        out += [w for w in ("lance", "indirect-fire") if getattr(self, w.replace("-", "_"))]
+        out += [f"anti-{k}-{n}" for k, n in self.anti]
+        out += list(self.other)
+        return tuple(out)
 
 
 def parse_abilities(words: str | Sequence[str], *, field_name: str = "abilities") -> Abilities:
@@ -110,6 +180,7 @@ def parse_abilities(words: str | Sequence[str], *, field_name: str = "abilities"
     items = [w.strip().lower() for w in words.split(",")] if isinstance(words, str) else list(words)
     flags: dict[str, bool] = {}
     sustained: DiceExpr | None = None
+    extra: dict[str, DiceExpr] = {}
     anti: list[tuple[str, int]] = []
     other: list[str] = []
     shown = ", ".join(s for _, s in ABILITY_WORDS)
@@ -120,13 +191,19 @@ def parse_abilities(words: str | Sequence[str], *, field_name: str = "abilities"
             if sustained is not None:
                 raise InputError(field_name, "give one sustained-hits-N word")
             sustained = parse_dice(word.removeprefix("sustained-hits-"), field_name=field_name)
+        elif word.startswith(("rapid-fire-", "melta-")):
+            name, _, x = word.rpartition("-")
+            key = name.replace("-", "_")
+            if key in extra:
+                raise InputError(field_name, f"give one {name}-X word")
+            extra[key] = parse_dice(x, field_name=field_name)
         elif (m := _ANTI_RE.match(word)) is not None:
             anti.append((m["keyword"], int(m["n"])))
         elif word in INERT_ABILITIES:
             other.append(word)
         else:
             flags[word.replace("-", "_")] = True
-    return Abilities(sustained=sustained, anti=tuple(anti), other=tuple(other), **flags)
+    return Abilities(sustained=sustained, anti=tuple(anti), other=tuple(other), **extra, **flags)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,9 +327,19 @@ def make_weapon(
         fix = "use BS for a ranged weapon" if "skill" in names else "set ranged=true"
         for word in RANGED_ONLY:
             if getattr(abilities, word):
+                shown_word = word.replace("_", "-")
                 raise InputError(
-                    field or "abilities", f"{where}{word} is a ranged weapon ability; {fix} or remove it"
+                    field or "abilities",
+                    f"{where}{shown_word} is a ranged weapon ability; {fix} or remove it",
                 )
+    for word, base in (("rapid-fire", parsed["attacks"]), ("melta", parsed["damage"])):
+        x = getattr(abilities, word.replace("-", "_"))
+        if x is not None and x.count and base.count and base.sides != x.sides:
+            raise InputError(
+                field or "abilities",
+                f"{where}{word}-{str(x).lower()} on {names.get(key := 'attacks' if word == 'rapid-fire' else 'damage', key)} "
+                f"{base} cannot be added up as one dice expression (only dice of one kind)",
+            )
     damage: DiceExpr = parsed["damage"]
     if damage.maximum > MAX_DAMAGE:
         raise InputError(
