@@ -40,7 +40,7 @@ from rulesbook.systems.wh40k.engine import resolve
 from rulesbook.systems.wh40k.weapons import WEAPON_INPUTS, make_weapon
 
 ROOT = Path(__file__).resolve().parent.parent
-PEERS = Path(os.environ.get("RULESBOOK_PEERS", ROOT.parent.parent / "shared" / "peers"))
+PEERS = Path(os.environ.get("RULESBOOK_PEERS", ROOT.parent / "shared" / "peers"))  # beside the checkout
 
 OWN_SCENARIOS: dict[str, dict[str, Any]] = {
     "forty-attacks-fnp": {  # the 40-attack case of bench/wh40k_attack.py
