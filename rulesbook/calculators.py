@@ -53,6 +53,7 @@ __all__ = [
     "Calculator",
     "ChoiceInput",
     "Column",
+    "CostFn",
     "DiceInput",
     "FastFn",
     "Input",
@@ -141,6 +142,11 @@ type FastFn = Callable[["Calculator", dict[str, Any]], CalcResult | None]
 """A shortcut for the commonest small inputs: given the calculator and inputs whose fields are
 validated (the cross-field check not yet run), the result :meth:`Calculator.run` would give, or
 ``None`` when the inputs are outside its domain (then the general path runs)."""
+type CostFn = Callable[[Mapping[str, Any], Any], float | None]
+"""A calculator's cost model: the predicted seconds of one answer, from its validated inputs and
+the choice set it runs with (the system's own or a variant's), without computing it (``None``:
+no prediction for these inputs). Sweeps budget their work with it before starting
+(:mod:`rulesbook.sweeps.budget`)."""
 
 
 _UNCHECKED: Any = object()
@@ -192,6 +198,8 @@ class Calculator:
     insensitive: tuple[tuple[str, str], ...] = ()
     """(parameter key, why): parameters of the rules it names that cannot change its answer
     (``tests/test_variant_reach.py`` checks both ways)."""
+    cost: CostFn | None = field(default=None, repr=False)
+    """The cost model, if the calculator has one (see :data:`CostFn`)."""
 
     def __post_init__(self) -> None:
         keys = [i.key for i in self.inputs]
@@ -476,6 +484,7 @@ def calculator(
     choices: ChoiceSet | None = None,
     fast: FastFn | None = None,
     insensitive: Mapping[str, str] | None = None,
+    cost: CostFn | None = None,
 ) -> Callable[[ComputeFn], Calculator]:
     """Declare a calculator around a pure compute function.
 
@@ -485,7 +494,8 @@ def calculator(
     :class:`~rulesbook.results.CalcResult` of exact values. The decorator only builds the
     :class:`Calculator` (``fast``: an optional shortcut for small inputs, see :data:`FastFn`
     and docs/developing.md; ``insensitive``: parameter key -> why that parameter of a rule it
-    names cannot change its answer); the system loader registers the calculators a system's modules define
+    names cannot change its answer; ``cost``: an optional cost model, :data:`CostFn`); the system
+    loader registers the calculators a system's modules define
     (:class:`rulesbook.registry.SystemPackage`). See
     ``rulesbook/systems/scrollhammer/calculators.py`` for a complete worked example.
     """
@@ -508,6 +518,7 @@ def calculator(
             choices=choices,
             fast=None if fast is None else (func, fast),
             insensitive=tuple((insensitive or {}).items()),
+            cost=cost,
         )
         return calc
 

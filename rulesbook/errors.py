@@ -14,9 +14,11 @@ Example:
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["QUOTE_LIMIT", "InputError", "RulesbookError", "quote", "shorten"]
+__all__ = ["QUOTE_LIMIT", "InputError", "RulesbookError", "did_you_mean", "quote", "shorten"]
 
 QUOTE_LIMIT = 60
 """The most characters of a user's value an error message repeats."""
@@ -48,6 +50,18 @@ def quote(value: Any, limit: int = QUOTE_LIMIT) -> str:
             return repr(value)
         return f"{value[:limit]!r}… ({len(value):,} characters)"
     return shorten(repr(value), limit + 2)
+
+
+def did_you_mean(word: str, options: Iterable[str]) -> str:
+    """``; did you mean X?`` naming the options closest to a misspelt ``word`` (else empty).
+
+    >>> did_you_mean("battle_shock_dicee", ["battle_shock_dice", "deadly_demise_roll"])
+    '; did you mean battle_shock_dice?'
+    >>> did_you_mean("zzz", ["title"])
+    ''
+    """
+    close = difflib.get_close_matches(str(word), list(options), n=2, cutoff=0.75)
+    return f"; did you mean {' or '.join(close)}?" if close else ""
 
 
 class RulesbookError(Exception):

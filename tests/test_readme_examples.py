@@ -1,6 +1,6 @@
 """What the README and the quick start say a command prints is what it prints.
 
-Every ```` ```console ```` block of ``README.md``, ``docs/quickstart.md`` and ``docs/index.md``
+Every ```` ```console ```` block of ``README.md``, the quick start, the home page and the designer pages
 is run, as the golden CLI examples are: each ``$ rulesbook …`` line (or ``$ .venv/bin/rulesbook
 …``) runs the installed command, and the lines under it, up to the next ``$``, are what it must
 print — compared as a doctest compares (``...`` stands for any text, a line of ``...`` for any
@@ -23,7 +23,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = ("README.md", "docs/quickstart.md", "docs/index.md", "docs/api/index.md", "docs/designer/guide.md")
+PAGES = (
+    "README.md",
+    "docs/quickstart.md",
+    "docs/index.md",
+    "docs/api/index.md",
+    "docs/designer/guide.md",
+    "docs/designing.md",
+)
 RULESBOOK = Path(sys.executable).with_name("rulesbook")
 FENCE = re.compile(r"^```(\w+)\n(.*?)^```", re.M | re.S)
 

@@ -43,6 +43,15 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+def test_the_designer_notebooks_show_their_charts(built_site: Path) -> None:
+    from tests.test_designer_notebooks import CHARTS
+
+    for name, charts in CHARTS.items():
+        page = (built_site / "notebooks" / name / "index.html").read_text()
+        images = re.findall(r'<img[^>]+src="data:image/png;base64,([A-Za-z0-9+/=]{2000,})"', page)
+        assert len(images) == charts, name
+
+
 def test_navigation_source_is_not_published(built_site: Path) -> None:
     assert not (built_site / "SUMMARY").exists()
     assert "SUMMARY" not in (built_site / "sitemap.xml").read_text()

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import shlex
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -110,7 +115,7 @@ def test_an_interrupted_sweep_keeps_its_rows_and_resumes(tmp_path: Path, serial:
     assert len(caught.value.table) == 10
     assert f"after 10 of 42 rows; they are in {checkpoint}" in str(caught.value)
     kept = [json.loads(line) for line in checkpoint.read_text().splitlines()[1:]]
-    assert [k["i"] for k in kept] == list(range(10))
+    assert len({k["i"] for k in kept}) == len(kept) == 10  # the rows timed for the estimate among them
 
     computed: list[int] = []
     resumed = run_plan(
@@ -125,9 +130,15 @@ def test_an_interrupted_sweep_keeps_its_rows_and_resumes(tmp_path: Path, serial:
 
 def test_plots_in_one_call(serial: pd.DataFrame) -> None:
     heat = plot_sweep(serial)
-    assert [ax.get_title() for ax in heat.axes[:2]] == ["baseline", "battle-shock-3d6"]
+    titles = [ax.get_title() for ax in heat.axes if ax.get_title()]
+    assert titles == [
+        "Published rules",
+        "Battle-shock tests on 3D6",
+        "Battle-shock tests on 3D6 − Published rules",
+    ]
     line = plot_sweep(serial, "p_battle_shocked", x="leadership", kind="line")
     assert len(line.axes[0].get_lines()) == 2 * 3  # a line per variant and modifier
+    assert len(line.axes[1].get_lines()) == 3 + 1  # the differences (and the zero line)
     with pytest.raises(InputError, match="y: expected a result column"):
         plot_sweep(serial, "nope")
 
@@ -169,7 +180,7 @@ def test_sweep_on_the_command_line_writes_csv_parquet_and_a_plot(
         ),
         (
             ["leadership=7", "--plot", "x.jpg"],
-            "rulesbook: error: plot: x.jpg: expected a .png or .svg file name",
+            "rulesbook: error: plot: 'x.jpg': expected a .png or .svg file name",
         ),
     ],
 )
@@ -185,3 +196,284 @@ def test_sweep_json_rows(tmp_path: Path) -> None:
     assert out.exit_code == 0, out.stderr
     rows: list[dict[str, Any]] = json.loads(out.stdout)
     assert [(r["leadership"], r["p_pass_exact"]) for r in rows] == [(6, "13/18"), (7, "7/12")]
+
+
+# -- trusting a sweep: clusters, progress, resuming, budgets in work, outputs ---------------------------
+
+
+def slow_variant() -> Any:
+    from rulesbook.variants import Variant
+    from tests.sweep_helpers import slow_battle_shock
+
+    return Variant.define(
+        "slow", system="wh40k", title="Slow", functions={"wh40k.battle-shock": slow_battle_shock}
+    )
+
+
+def test_a_cluster_without_workers_is_waited_for_and_the_sweep_goes_on_when_they_come(tmp_path: Path) -> None:
+    from distributed import LocalCluster
+
+    messages: list[str] = []
+    with LocalCluster(n_workers=0, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+
+        def notify(message: str) -> None:
+            messages.append(message)
+            if "waiting for workers" in message:
+                cluster.scale(1)
+
+        table = sweep(
+            CALC,
+            GRID,
+            ["battle-shock-3d6"],
+            scheduler=cluster.scheduler_address,
+            lost_grace=1,
+            notify=notify,
+            checkpoint=tmp_path / "c.jsonl",
+        )
+    waiting = next(m for m in messages if "waiting for workers" in m)
+    assert waiting.startswith(f"sweep: no Dask worker left at {cluster.scheduler_address} for 1 s")
+    assert f"kept in {tmp_path / 'c.jsonl'}" in waiting and "(Ctrl-C stops)" in waiting
+    assert any(m.startswith("sweep: 1 Dask worker back; continuing") for m in messages)
+    assert len(table) == 42 and (table["error"] == "").all()
+
+
+def test_losing_every_worker_stops_with_rows_kept_and_the_sweep_resumes(tmp_path: Path) -> None:
+    from distributed import LocalCluster
+
+    checkpoint = tmp_path / "lost.jsonl"
+    grid = {"leadership": "2..12"}
+    plan = plan_sweep(CALC, grid, [slow_variant()], baseline=False)
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        lost: list[int] = []
+
+        def lose_the_workers(done: int) -> None:
+            if not lost:
+                lost.append(done)
+                cluster.scale(0)
+
+        started = time.monotonic()
+        with pytest.raises(SweepInterrupted) as caught:
+            run_plan(
+                plan,
+                scheduler=cluster.scheduler_address,
+                checkpoint=checkpoint,
+                chunk_size=1,
+                on_lost_workers="stop",
+                lost_grace=2,
+                progress=False,
+                on_rows=lose_the_workers,
+            )
+        assert time.monotonic() - started < 60  # said within a minute
+        message = str(caught.value)
+        assert (
+            "WorkersLost: no Dask worker left at" in message and "stopped (--on-lost-workers stop)" in message
+        )
+        kept = len(caught.value.table)
+        assert 0 < kept < 11
+        assert len(checkpoint.read_text().splitlines()) == kept + 1  # the header and every kept row
+        cluster.scale(1)
+        said: list[str] = []
+        resumed = run_plan(
+            plan,
+            scheduler=cluster.scheduler_address,
+            checkpoint=checkpoint,
+            chunk_size=1,
+            progress=False,
+            notify=said.append,
+        )
+    assert f"sweep: resuming from {kept} rows of 11 (in {checkpoint})" in said
+    expected = sweep(CALC, grid, ["battle-shock-3d6"], baseline=False, executor="serial")
+    assert resumed["p_pass_exact"].tolist() == sweep(CALC, grid, executor="serial")["p_pass_exact"].tolist()
+    assert len(expected) == len(resumed)
+
+
+@pytest.mark.parametrize("address", ["tcp://127.0.0.1:9", "tcp://10.255.255.1:8786"])
+def test_an_unreachable_scheduler_is_refused_within_five_seconds(address: str) -> None:
+    started = time.monotonic()
+    out = CliRunner().invoke(cli, ["sweep", CALC, "leadership=2..12", "--scheduler", address])
+    assert time.monotonic() - started < 5.0
+    assert out.exit_code == 2
+    assert out.stderr.startswith(f"rulesbook: error: scheduler: no Dask scheduler answers at '{address}'")
+    assert out.stderr.count("\n") == 1
+    bad = CliRunner().invoke(cli, ["sweep", CALC, "leadership=2..12", "--scheduler", "tcp://nowhere"])
+    assert bad.exit_code == 2 and "expected an address such as tcp://host:8786" in bad.stderr
+
+
+def test_progress_lines_resuming_and_restart(tmp_path: Path, serial: pd.DataFrame) -> None:
+    plan = plan_sweep(CALC, GRID, ["battle-shock-3d6"])
+    lines: list[str] = []
+    run_plan(plan, executor="serial", progress="lines", progress_every=0, notify=lines.append)
+    progress = [line for line in lines if line.startswith("sweep: ") and " of 42 points (" in line]
+    assert progress and progress[-1].startswith("sweep: 42 of 42 points (100 %)")
+    checkpoint = tmp_path / "out.csv.partial.jsonl"
+
+    def stop(done: int) -> None:
+        if done >= 20:
+            raise KeyboardInterrupt
+
+    with pytest.raises(SweepInterrupted):
+        run_plan(plan, executor="serial", checkpoint=checkpoint, progress=False, on_rows=stop)
+    said: list[str] = []
+    computed: list[int] = []
+    run_plan(
+        plan,
+        executor="serial",
+        checkpoint=checkpoint,
+        progress=False,
+        notify=said.append,
+        on_rows=computed.append,
+        restart=True,
+    )
+    assert not any("resuming" in s for s in said)
+    assert computed[0] < 20  # started again from nothing
+    # on the command line: a checkpoint left by an interrupted run is resumed, and said so
+    with pytest.raises(SweepInterrupted):
+        run_plan(plan, executor="serial", checkpoint=checkpoint, progress=False, on_rows=stop, restart=True)
+    args = [
+        "sweep",
+        CALC,
+        *(f"{k}={v}" for k, v in GRID.items()),
+        "--variant",
+        "battle-shock-3d6",
+        "--serial",
+    ]
+    out = CliRunner().invoke(cli, [*args, "--csv", str(tmp_path / "out.csv"), "--progress"])
+    assert out.exit_code == 0, out.stderr
+    assert f"sweep: resuming from 20 rows of 42 (in {checkpoint})" in out.stderr
+    assert not checkpoint.exists()
+
+
+def test_the_budget_is_in_estimated_work_from_the_cost_model_up_front() -> None:
+    heavy = [
+        "attacks=1..200",
+        "toughness=1..12",
+        "models=1..40",
+        "skill=3",
+        "strength=5",
+        "save=3",
+        "wounds=10",
+        "damage=2D6",
+        "abilities=sustained-hits-d6",
+    ]
+    started = time.monotonic()
+    out = CliRunner().invoke(cli, ["sweep", "wh40k.attack", *heavy, "--workers", "2"])
+    assert time.monotonic() - started < 15  # priced by the model, nothing computed
+    assert out.exit_code == 2
+    assert out.stderr.startswith(
+        "rulesbook: error: sweep: 96,000 points would take about 78 min (cost model: 0.097 s a point on 2 "
+        "workers), over the budget of 30 min; narrow the grid (attacks has 200 values (1..200);"
+    )
+    # the same grid of a light calculator is a few seconds: the points alone do not decide
+    light = plan_sweep("wh40k.battle-shock", {"leadership": "2..12", "modifier": "-3..3"})
+    from rulesbook.sweeps import estimate
+
+    assert estimate(light, workers=2).seconds < 5
+
+
+def test_outputs_are_checked_before_any_work_and_cannot_be_tracebacks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runner = CliRunner()
+    monkeypatch.chdir(tmp_path)
+    missing = runner.invoke(cli, ["sweep", CALC, "leadership=2..12", "--csv", "no/x.csv"])
+    assert missing.exit_code == 2
+    assert missing.stderr == (
+        "rulesbook: error: csv: 'no/x.csv': the folder 'no' does not exist; create it first\n"
+    )
+    folder = runner.invoke(cli, ["sweep", CALC, "leadership=2..12", "--parquet", str(tmp_path)])
+    assert folder.exit_code == 2 and "is a folder" in folder.stderr
+    if Path("/dev/full").exists():
+        full = runner.invoke(cli, ["sweep", CALC, "leadership=2..12", "--serial", "--csv", "/dev/full"])
+        assert full.exit_code == 2
+        assert full.stderr == "rulesbook: error: output: cannot write '/dev/full' (no space left on device)\n"
+        assert Path("/dev/full").is_char_device()  # written to, never replaced
+
+
+def run_cli(args: list[str], **options: Any) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "rulesbook.cli", *args]
+    return subprocess.run(command, capture_output="stdout" not in options, text=True, timeout=120, **options)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_full_disk_and_a_closed_standard_output_are_one_line_and_exit_2() -> None:
+    args = ["sweep", CALC, "leadership=2..12", "--serial", "--json"]
+    with open("/dev/full", "w") as full:
+        proc = run_cli(args, stdout=full, stderr=subprocess.PIPE)
+    assert proc.returncode == 2
+    assert (
+        proc.stderr == "rulesbook: error: output: cannot write to standard output (no space left on device)\n"
+    )
+    closed = run_cli(args, stdout=None, stderr=subprocess.PIPE, preexec_fn=lambda: os.close(1))
+    assert closed.returncode == 2
+    assert (
+        closed.stderr
+        == "rulesbook: error: output: cannot write to standard output (standard output is closed)\n"
+    )
+
+
+def test_csv_and_parquet_carry_the_variants_and_the_command(tmp_path: Path, serial: pd.DataFrame) -> None:
+    from rulesbook.sweeps import read_table
+    from rulesbook.sweeps.output import sidecar_of
+    from rulesbook.variants import Variant
+
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    mine = folder / "mine.yaml"
+    mine.write_text("system: wh40k\ntitle: Mine\nparameters:\n  battle_shock_dice: 3D6\n", encoding="utf-8")
+    csv, parquet = tmp_path / "s.csv", tmp_path / "s.parquet"
+    args = ["sweep", CALC, "leadership=6..7", "--variant", f"{mine}+deadly-demise-on-5", "--serial"]
+    out = CliRunner().invoke(cli, [*args, "--csv", str(csv), "--parquet", str(parquet)])
+    assert out.exit_code == 0, out.stderr
+    command = shlex.join(["rulesbook", *args, "--csv", str(csv), "--parquet", str(parquet)])
+    for path in (csv, parquet):
+        table = read_table(path)
+        meta = table.attrs["provenance"]
+        assert meta["command"] == command
+        assert meta["calculator"] == CALC and meta["axes"] == ["leadership"]
+        definition = meta["variants"]["mine+deadly-demise-on-5"]
+        again = Variant.from_mapping(definition, name="again")  # loads back as a variant
+        assert {k: str(v) for k, v in again.parameters} == {
+            "battle_shock_dice": "3D6",
+            "deadly_demise_roll": "5",
+        }
+        # 2D6 ≥ 6: 26/36, ≥ 7: 21/36; 3D6 ≥ 6: 206/216, ≥ 7: 196/216
+        assert table["p_pass_exact"].tolist() == ["13/18", "7/12", "103/108", "49/54"]
+    assert sidecar_of(csv).read_text(encoding="utf-8").startswith("rulesbook: ")
+    plain = pd.read_csv(csv)  # the CSV itself stays a plain table
+    assert list(plain.columns)[:2] == ["variant", "leadership"]
+
+
+def test_a_plot_alone_prints_no_table_and_warns_when_a_variant_changes_nothing(tmp_path: Path) -> None:
+    png = tmp_path / "p.png"
+    out = CliRunner().invoke(
+        cli,
+        [
+            "sweep",
+            CALC,
+            "leadership=2..12",
+            "--variant",
+            "deadly-demise-on-5",
+            "--serial",
+            "--plot",
+            str(png),
+        ],
+    )
+    assert out.exit_code == 0, out.stderr
+    assert out.stdout == ""
+    assert (
+        "rulesbook: warning: Deadly Demise explodes on a 5+ does not affect Battle-shock test" in out.stderr
+    )
+    assert png.stat().st_size > 10_000
+
+
+def test_a_table_read_back_from_its_file_plots_as_it_did(tmp_path: Path, serial: pd.DataFrame) -> None:
+    from rulesbook.sweeps import export, read_table
+
+    for suffix in ("csv", "parquet"):
+        path = export(serial, tmp_path / f"shared.{suffix}", command="test")
+        back = read_table(path)
+        assert back.attrs["axes"] == ["leadership", "modifier"] and back.attrs["calculator"] == CALC
+        assert (back["error"] == "").all()
+        fig = plot_sweep(back)
+        titles = [ax.get_title() for ax in fig.axes if ax.get_title()]
+        assert titles[:2] == ["Published rules", "Battle-shock tests on 3D6"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -9,6 +10,8 @@ from typing import Literal
 
 import pytest
 from click.testing import CliRunner, Result
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from rulesbook.choices import Parameters, Readings, RuleChoices, parameter, reading
 from rulesbook.cli import cli
@@ -39,12 +42,13 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
 BAD_VARIANTS = [
     pytest.param(
         "system: wh40k\ntitle: x\nparameters:\n  battle_shock_dicee: 3D6\n",
-        "bad.yaml: parameters.battle_shock_dicee: unknown rule parameter; allowed: blast_models_per_attack,",
+        "bad.yaml: parameters.battle_shock_dicee: unknown rule parameter; did you mean battle_shock_dice or "
+        "battle_shock_margin? allowed: blast_models_per_attack,",
         id="unknown-parameter",
     ),
     pytest.param(
         "system: wh40k\ntitle: x\nreadings:\n  wound_tabel: flat-4\n",
-        "bad.yaml: readings.wound_tabel: unknown reading; allowed: wound_table,",
+        "bad.yaml: readings.wound_tabel: unknown reading; did you mean wound_table? allowed: wound_table,",
         id="unknown-reading",
     ),
     pytest.param(
@@ -98,9 +102,10 @@ BAD_VARIANTS = [
 
 @pytest.mark.parametrize(("text", "start"), BAD_VARIANTS)
 def test_a_bad_variant_file_is_one_line_naming_file_key_and_what_is_allowed(
-    tmp_path: Path, text: str, start: str
+    tmp_path: Path, text: str, start: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = write(tmp_path, "bad.yaml", text)
+    monkeypatch.chdir(tmp_path)
+    path = write(tmp_path, "bad.yaml", text).relative_to(tmp_path)  # named as given: bad.yaml
     with pytest.raises(InputError) as caught:
         load_variant(path)
     assert str(caught.value).startswith(start), str(caught.value)
@@ -124,8 +129,11 @@ class DemoReadings(Readings):
 DEMO = RuleChoices("demo", DemoParameters(), DemoReadings())
 
 
-def test_an_unquoted_yaml_boolean_for_a_reading_says_to_quote_it(tmp_path: Path) -> None:
-    path = write(tmp_path, "brave.yaml", "system: demo\ntitle: x\nreadings:\n  heroism: false\n")
+def test_an_unquoted_yaml_boolean_for_a_reading_says_to_quote_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    path = write(tmp_path, "brave.yaml", "system: demo\ntitle: x\nreadings:\n  heroism: false\n").name
     with pytest.raises(InputError) as caught:
         load_variant(path, choices=DEMO)
     assert (
@@ -320,3 +328,185 @@ def test_battle_shock_passing_only_above_leadership_is_a_shipped_variant() -> No
     calc = _registry().calculator("wh40k.battle-shock")
     assert run_with_variant(calc, "battle-shock-above-ld", leadership=7)["p_pass_exact"] == "5/12"
     assert calc.run(leadership=7)["p_pass_exact"] == "7/12"
+
+
+# -- sharing: YAML that loads back, did you mean, paths as given, A+B, your own folder ------------------
+
+
+def test_every_shipped_variant_round_trips_through_its_yaml(tmp_path: Path) -> None:
+    for name, variant in shipped_variants().items():
+        file = write(tmp_path, f"{name}.yaml", variant.to_yaml())
+        again = load_variant(file)
+        assert (again.system, again.title, again.description) == (
+            variant.system,
+            variant.title,
+            variant.description,
+        )
+        assert (again.parameters, again.readings) == (variant.parameters, variant.readings), name
+        assert (
+            Variant.from_mapping(variant.to_json()["definition"], name=name).parameters == variant.parameters
+        )
+
+
+SPEC_VALUES = {
+    "int": lambda spec: st.integers(spec.minimum, spec.maximum),
+    "bool": lambda spec: st.booleans(),
+    "dice": lambda spec: st.sampled_from(["1", "D3", "D6", "2D6", "3D6", "D6+1", "3D6kh2", "D6r1"]),
+    "fraction": lambda spec: st.fractions(spec.minimum, spec.maximum, max_denominator=12),
+}
+
+
+@st.composite
+def variants_of_a_system(draw: st.DrawFn) -> Variant:
+    system = draw(st.sampled_from(sorted(registry().choices)))
+    base = registry().choices[system]
+    specs = draw(
+        st.lists(st.sampled_from(type(base.parameters).specs()), max_size=3, unique_by=lambda s: s.key)
+    )
+    readings = draw(
+        st.lists(st.sampled_from(type(base.readings).specs()), max_size=3, unique_by=lambda s: s.key)
+    )
+    params = {s.key: draw(SPEC_VALUES[s.kind](s)) for s in specs}
+    chosen = {r.key: draw(st.sampled_from(r.options)) for r in readings}
+    title = draw(st.text(min_size=1, max_size=30).filter(lambda t: t.strip()))
+    try:
+        return Variant.define("drawn", system=system, title=title, parameters=params, readings=chosen)
+    except InputError:
+        assume(False)  # a value the parameter refuses (e.g. dice that can roll below its floor)
+        raise
+
+
+@settings(max_examples=60, deadline=None)
+@given(variant=variants_of_a_system())
+def test_any_variant_of_parameters_and_readings_round_trips(variant: Variant) -> None:
+    from rulesbook.data import load_data_text
+
+    again = Variant.from_mapping(load_data_text(variant.to_yaml(), "drawn.yaml"), name="drawn")
+    assert again == dataclasses.replace(variant, path="")
+
+
+def test_a_python_variant_that_replaces_a_function_is_not_written_as_yaml() -> None:
+    calc = registry().calculator("wh40k.battle-shock")
+    fearless = Variant.define(
+        "fearless", system="wh40k", title="x", functions={calc.id: lambda **kw: calc.compute(**kw)}
+    )
+    with pytest.raises(InputError, match=r"replaces the function of wh40k\.battle-shock in Python"):
+        fearless.to_yaml()
+
+
+def test_variants_show_prints_yaml_that_loads_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    out = invoke("variants", "show", "break-2-ld-per-point")
+    assert out.exit_code == 0, out.stderr
+    assert out.stdout.startswith("# break-2-ld-per-point: −2 Ld per point lost in a Break test (from ")
+    saved = write(tmp_path, "mine.yaml", out.stdout)
+    shipped = resolve_variant("break-2-ld-per-point")
+    assert load_variant(saved).parameters == shipped.parameters
+    write(tmp_path, "a.yaml", "system: wh40k\ntitle: A\nparameters:\n  battle_shock_dice: 3D6\n")
+    write(tmp_path, "b.yaml", "system: wh40k\ntitle: B\nreadings:\n  wound_table: flat-4\n")
+    both = invoke("variants", "show", "a.yaml+b.yaml")
+    assert both.exit_code == 0, both.stderr
+    composed = load_variant(write(tmp_path, "both.yaml", both.stdout))
+    assert {k: str(v) for k, v in composed.parameters} == {"battle_shock_dice": "3D6"}
+    assert dict(composed.readings) == {"wound_table": "flat-4"}
+    assert composed.title == "A + B"
+    as_json = json.loads(invoke("variants", "show", "a.yaml", "--json").stdout)
+    assert as_json["definition"] == {
+        "system": "wh40k",
+        "title": "A",
+        "parameters": {"battle_shock_dice": "3D6"},
+    }
+    bad = invoke("variants", "show", "battle-shock-3d")
+    assert bad.exit_code == 2 and "did you mean battle-shock-3d6" in bad.stderr
+
+
+def test_composition_with_file_paths_and_paths_named_as_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine").mkdir()
+    write(
+        tmp_path / "mine", "dice.yaml", "system: wh40k\ntitle: Dice\nparameters:\n  battle_shock_dice: 3D6\n"
+    )
+    out = invoke("calc", "wh40k.deadly-demise", "x=D6", "variant=mine/dice.yaml+deadly-demise-on-5", "--json")
+    assert out.exit_code == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["variant"] == "dice+deadly-demise-on-5" and data["result"]["p_explodes_exact"] == "1/3"
+    compared = invoke(
+        "compare", "wh40k.battle-shock", "leadership=7", "--variant", "mine/dice.yaml+deadly-demise-on-5"
+    )
+    assert compared.exit_code == 0 and "49/54" in compared.stdout
+    write(tmp_path / "mine", "typo.yaml", "system: wh40k\ntitel: Dice\n")
+    wrong = invoke("calc", "wh40k.battle-shock", "leadership=7", "variant=mine/typo.yaml")
+    assert wrong.exit_code == 2
+    assert wrong.stderr == (
+        "rulesbook: error: mine/typo.yaml: titel: unknown key; did you mean title? "
+        "allowed: system, title, description, parameters, readings\n"
+    )
+    missing = invoke("calc", "wh40k.battle-shock", "leadership=7", "variant=mine/nope.yaml")
+    assert missing.exit_code == 2 and missing.stderr.startswith("rulesbook: error: mine/nope.yaml: ")
+
+
+def test_your_own_variants_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from widgets.compare import NO_VARIANT, answer, variant_options
+
+    folder = tmp_path / "variants"
+    folder.mkdir()
+    write(folder, "bleak.yaml", "system: wh40k\ntitle: Bleak\nparameters:\n  battle_shock_dice: 3D6\n")
+    write(folder, "broken.yaml", "system: wh40k\ntitle: x\nparameters:\n  battle_shock_dicee: 3D6\n")
+    write(folder, "battle-shock-3d6.yaml", "system: wh40k\ntitle: Clash\n")
+    monkeypatch.setenv("RULESBOOK_VARIANTS_DIR", str(folder))
+    assert resolve_variant("bleak").title == "Bleak"
+    listed = invoke("variants", "wh40k")
+    assert listed.exit_code == 0
+    assert any(
+        line.startswith("bleak") and line.endswith("Bleak  (yours)") for line in listed.stdout.splitlines()
+    )
+    assert (
+        "parameters.battle_shock_dicee: unknown rule parameter; did you mean battle_shock_dice"
+        in listed.stderr
+    )
+    assert "battle-shock-3d6.yaml: a variant called battle-shock-3d6 exists already" in listed.stderr
+    calc = registry().calculator("wh40k.battle-shock")
+    options = variant_options(calc)
+    assert options[0] == NO_VARIANT and "bleak" in options and "battle-shock-3d6" in options
+    assert "bleak" not in variant_options(registry().calculator("scrollhammer.morale-check"))
+    found = answer(calc.id, {"leadership": 7}, "bleak")
+    assert [(n, r["p_pass_exact"]) for n, r in found.results] == [("baseline", "7/12"), ("bleak", "49/54")]
+    # a notebook may open a form comparing with a file; a served page can only pick a listed name
+    path = str(folder / "bleak.yaml")
+    assert variant_options(calc, path)[-1] == path
+    with pytest.raises(InputError, match="changes wh40k rules"):
+        variant_options(registry().calculator("scrollhammer.morale-check"), path)
+
+
+def test_parameters_lists_every_parameter_and_reading() -> None:
+    out = invoke("parameters", "--json")
+    assert out.exit_code == 0, out.stderr
+    items = json.loads(out.stdout)
+    for system, choices in registry().choices.items():
+        keys = {i["key"] for i in items if i["system"] == system and i["kind"] == "parameter"}
+        assert keys == {s.key for s in type(choices.parameters).specs()}
+        readings = {i["key"] for i in items if i["system"] == system and i["kind"] == "reading"}
+        assert readings == {s.key for s in type(choices.readings).specs()}
+    one = next(i for i in items if i["key"] == "break_ld_per_point")
+    assert one == {
+        "kind": "parameter",
+        "system": "scrollhammer",
+        "key": "break_ld_per_point",
+        "label": "Ld lost per point of defeat",
+        "type": "int",
+        "minimum": 0,
+        "maximum": 6,
+        "default": "1",
+        "allowed": "an integer from 0 to 6",
+        "rule": "scrollhammer.morale.break-test",
+        "section": "Morale Checks",
+        "help": one["help"],
+    }
+    text = invoke("parameters", "scrollhammer")
+    assert text.exit_code == 0
+    assert "  parameter break_ld_per_point = 1  (an integer from 0 to 6)" in text.stdout
+    assert "warstrike" not in text.stdout
+    bad = invoke("parameters", "scrolhammer")
+    assert bad.exit_code == 2 and "did you mean scrollhammer?" in bad.stderr

@@ -1,7 +1,8 @@
 """The "compare with" view shared by the ipywidgets and Panel calculators: baseline beside a variant.
 
-:func:`variant_options` lists what a form's "Compare with" drop-down offers (``none`` and the
-shipped variants of the calculator's system); :func:`answer` computes a form's :class:`Answer`
+:func:`variant_options` lists what a form's "Compare with" drop-down offers (``none``, the
+shipped variants of the calculator's system and the user's own in ``$RULESBOOK_VARIANTS_DIR``;
+in a notebook, also a variant file the form was opened with); :func:`answer` computes a form's :class:`Answer`
 as values (in a worker process of the server, or here), and :func:`answer_html` is what the
 result pane shows for it (:func:`form_result_html` does both): the plain result, or both results side by side, a table of the
 differences (exact where both values are) and, where the result is a distribution, a plot of
@@ -35,6 +36,7 @@ from rulesbook.variants import (
     choice_keys,
     compare,
     resolve_variant,
+    variant_calculator,
     variants_for_system,
 )
 
@@ -52,11 +54,20 @@ NO_VARIANT = "none"
 """The drop-down's value for "no comparison"."""
 
 
-def variant_options(calc: Calculator) -> list[str]:
-    """``none`` and the shipped variants that can change this calculator's system."""
+def variant_options(calc: Calculator, compare_with: str = NO_VARIANT) -> list[str]:
+    """``none``, the shipped variants of this calculator's system, the user's own of that system
+    (``$RULESBOOK_VARIANTS_DIR``, see :func:`rulesbook.variants.user_variants`) and, when it is
+    none of those, ``compare_with``: a variant file or a composition ``A+B`` a notebook opened the
+    form with (checked here: one line naming the problem). The served pages never pass one, so a
+    page's address can only pick a listed variant, never a path on the server.
+    """
     if calc.choices is None:
         return [NO_VARIANT]
-    return [NO_VARIANT, *(v.name for v in variants_for_system(calc.system))]
+    names = [NO_VARIANT, *(v.name for v in variants_for_system(calc.system))]  # yours included
+    if compare_with and compare_with not in names:
+        variant_calculator(calc, resolve_variant(compare_with))  # a variant of this system
+        names.append(compare_with)
+    return names
 
 
 def form_inputs(calc: Calculator, values: Mapping[str, Any]) -> dict[str, Any]:

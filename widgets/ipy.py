@@ -55,7 +55,7 @@ class CalculatorForm:
         start = {**calc.initial_values(), **initial}
         self.controls = {i.key: control_for(i, start[i.key]) for i in calc.inputs}
         self.output = w.HTML()
-        options = variant_options(calc)
+        options = variant_options(calc, compare_with)
         self.compare = w.Dropdown(options=options, value=compare_with, description="Compare with")
         for control in [*self.controls.values(), self.compare]:
             control.observe(self._on_change, names="value")
@@ -98,5 +98,6 @@ class CalculatorForm:
 
 def calculator_widget(calc_id: str, compare_with: str = NO_VARIANT, **initial: Any) -> CalculatorForm:
     """An ipywidgets calculator for ``calc_id``; keyword arguments set starting values;
-    ``compare_with`` a shipped variant to show beside the baseline."""
+    ``compare_with`` a variant to show beside the baseline: a shipped one, one of yours in
+    ``$RULESBOOK_VARIANTS_DIR``, the path of a variant file, or ``A+B``."""
     return CalculatorForm(registry().calculator(calc_id), compare_with, **initial)

@@ -199,7 +199,7 @@ class CalculatorApp:
         self._closed = False
         if pool is not None:
             self.live.param.watch(self._on_request, "request")
-        options = variant_options(calc)
+        options = variant_options(calc, compare_with)
         self.compare = pn.widgets.Select(
             label="Compare with", options=options, value=compare_with, css_classes=["rb-input-variant"]
         )

@@ -6,6 +6,8 @@ Commands::
     rulesbook rule ID [--json]                   a rule's text, citation, code, calculators
     rulesbook calc ID key=value ... [--json]     run a calculator (``rulesbook calc ID --help``)
     rulesbook variants / compare / sweep         designer what-ifs (:mod:`rulesbook.cli.whatif`)
+    rulesbook solve / sensitivity / matrix       designer analysis (:mod:`rulesbook.cli.design`)
+    rulesbook parameters [SYSTEM] [--json]       every parameter and reading a variant can change
     rulesbook interpretations [SYSTEM] [--json]  the interpretations register
     rulesbook serve [--port N] [--site-dir DIR]  the site with live calculators
 
@@ -21,15 +23,20 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import io
+import os
 import sys
 import textwrap
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
-from rulesbook.cli.output import echo, emit_json, fail, styled
-from rulesbook.cli.whatif import register
+from rulesbook.cli.design import register as register_design
+from rulesbook.cli.output import RecordingGroup, echo, emit_json, fail, styled
+from rulesbook.cli.whatif import register as register_whatif
 from rulesbook.errors import InputError, RulesbookError, quote
 from rulesbook.present import terminal_text
 from rulesbook.present.answers import AnswerView, answer_text, rule_text
@@ -39,7 +46,7 @@ from rulesbook.variants import run_assignments
 __all__ = ["cli", "main"]
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=RecordingGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rulesbook")
 def cli() -> None:
     """Executable, exact and explained tabletop wargame rules."""
@@ -211,7 +218,8 @@ def calc_cmd(calc_id: str | None, assignments: Sequence[str], as_json: bool, wan
         click.echo(answer_text(shown, styled()))  # safe for the terminal; renders the explanation's Markdown
 
 
-register(cli)  # variants, compare, sweep (rulesbook.cli.whatif)
+register_whatif(cli)  # variants, compare, sweep (rulesbook.cli.whatif)
+register_design(cli)  # solve, sensitivity, matrix, parameters (rulesbook.cli.design)
 
 
 # -- serve ---------------------------------------------------------------------------------------
@@ -288,8 +296,42 @@ def _front_end(name: str) -> Any:
         fail(str(exc))
 
 
+class _ClosedOutput(io.TextIOBase):
+    """Standard output when the command was started with it closed (``>&-``): writing to it is
+    the one-line error of :func:`main`, as for a full disk or a closed pipe."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+
+def _output_failed(exc: OSError) -> NoReturn:
+    """Standard output could not be written (a full disk, a closed pipe or descriptor): one line
+    on stderr and exit 2, and nothing more at interpreter exit (its buffer goes to devnull)."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    sys.stdout = _ClosedOutput()
+    reason = exc.strerror or type(exc).__name__
+    fail(f"output: cannot write to standard output ({reason.lower()})")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
-    """Console-script entry point: click usage errors become one line and exit code 2."""
+    """Console-script entry point: click usage errors become one line and exit code 2, and so
+    does an output that cannot be written (a closed standard output, a full disk, a closed pipe)."""
+    if sys.stdout is None:  # started with standard output closed
+        sys.stdout = _ClosedOutput()
+    try:
+        _main(argv)
+        sys.stdout.flush()
+    except OSError as exc:
+        if exc.errno not in (errno.EPIPE, errno.ENOSPC, errno.EBADF, errno.EIO, errno.EDQUOT):
+            raise
+        _output_failed(exc)
+
+
+def _main(argv: Sequence[str] | None) -> None:
     try:
         cli.main(args=list(argv) if argv is not None else None, prog_name="rulesbook", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as exc:

@@ -15,14 +15,25 @@ Example:
 from __future__ import annotations
 
 import os
+import shlex
 import sys
+from pathlib import Path
 from typing import Any, NoReturn
 
 import click
 
 from rulesbook.present import json_text, plain
 
-__all__ = ["echo", "emit_json", "fail", "styled"]
+__all__ = [
+    "RecordingGroup",
+    "command_line",
+    "echo",
+    "emit_json",
+    "fail",
+    "plot_option_checked",
+    "styled",
+    "warn",
+]
 
 
 def echo(text: str = "", err: bool = False) -> None:
@@ -32,7 +43,7 @@ def echo(text: str = "", err: bool = False) -> None:
 
 def styled() -> bool:
     """Bold and italic for Markdown emphasis: only on a terminal, and not when ``NO_COLOR`` is set."""
-    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    return sys.stdout is not None and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
@@ -44,3 +55,34 @@ def fail(message: str, code: int = 2) -> NoReturn:
 def emit_json(data: Any) -> None:
     """Print ``data`` as JSON (:func:`rulesbook.present.json_text`)."""
     click.echo(json_text(data))
+
+
+def warn(message: str) -> None:
+    """A one-line warning on stderr (``rulesbook: warning: …``); the command goes on."""
+    echo(f"rulesbook: warning: {message}", err=True)
+
+
+class RecordingGroup(click.Group):
+    """The ``rulesbook`` group, keeping the words it was called with (for provenance)."""
+
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
+    ) -> click.Context:
+        ctx = super().make_context(info_name, list(args), parent=parent, **extra)
+        ctx.meta["rulesbook.argv"] = list(args)
+        return ctx
+
+
+def command_line() -> str:
+    """The command being run, as a shell line (``rulesbook sweep … --csv out.csv``)."""
+    ctx = click.get_current_context(silent=True)
+    words = [] if ctx is None else ctx.find_root().meta.get("rulesbook.argv", [])
+    return shlex.join(["rulesbook", *words])
+
+
+def plot_option_checked(path: str) -> Path:
+    """A ``--plot`` file name checked before any work: ``.png`` or ``.svg``, in a folder that
+    exists (a device such as ``/dev/null`` is accepted as it is)."""
+    from rulesbook.sweeps.output import check_output
+
+    return check_output(path, (".png", ".svg"), "plot")

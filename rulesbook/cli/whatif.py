@@ -1,4 +1,5 @@
-"""The designer's what-if commands: ``rulesbook variants``, ``rulesbook compare``, ``rulesbook sweep``.
+"""The designer's what-if commands: ``rulesbook variants`` (and ``variants show``), ``rulesbook
+compare``, ``rulesbook sweep``.
 
 They are registered onto the main click group by :func:`register` (see :mod:`rulesbook.cli`);
 ``rulesbook calc ID ... variant=NAME`` and ``rulesbook rule ID`` use :mod:`rulesbook.variants`
@@ -22,7 +23,7 @@ from typing import Any
 
 import click
 
-from rulesbook.cli.output import echo, fail
+from rulesbook.cli.output import command_line, echo, fail, plot_option_checked, warn
 from rulesbook.errors import InputError, quote
 from rulesbook.present import json_text
 from rulesbook.registry import registry
@@ -41,39 +42,59 @@ __all__ = ["register"]
 
 
 @click.command("variants")
-@click.argument("system", required=False)
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON list of {name, system, title, path}.")
+@click.argument("words", nargs=-1)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (a list, or the one variant shown).")
 @click.option(
     "--rules",
     "list_rules",
     is_flag=True,
     help="List the rules a Python variant can give other code, with the signature its function takes.",
 )
-def variants_cmd(system: str | None, as_json: bool, list_rules: bool) -> None:
-    """List the shipped variants (and yours, in $RULESBOOK_VARIANTS_DIR), optionally of one SYSTEM."""
+def variants_cmd(words: Sequence[str], as_json: bool, list_rules: bool) -> None:
+    """List the variants (designer what-ifs): the shipped ones and yours ($RULESBOOK_VARIANTS_DIR),
+    optionally of one SYSTEM; `rulesbook variants show NAME|PATH|A+B` prints one as the YAML of a
+    variant file that loads back to it."""
+    if words and words[0] == "show":
+        if len(words) != 2:
+            fail("variants show: expected one NAME, PATH or A+B (e.g. rulesbook variants show fall-back-3d6)")
+        try:
+            variant = resolve_variant(words[1])
+            text = variant.to_yaml()
+        except InputError as exc:
+            fail(str(exc))
+        if as_json:
+            click.echo(json_text(variant.to_json()))
+        else:
+            click.echo(text, nl=False)  # YAML as written by the one writer (it reads back exactly)
+        return
+    if len(words) > 1:
+        fail(f"variants: expected SYSTEM or show NAME, got {quote(' '.join(words))}")
+    system = words[0] if words else None
     try:
         if system is not None:
             registry().system(system)
         if list_rules:
             _list_rules(system, as_json)
             return
-        mine = user_variants()
-        found = [
-            v for v in [*shipped_variants().values(), *mine.values()] if system is None or v.system == system
-        ]
+        mine = [v for v in user_variants().values() if system is None or v.system == system]
+        found = [v for v in shipped_variants().values() if system is None or v.system == system]
     except InputError as exc:
         fail(str(exc))
     for name, why in user_variant_problems().items():
         echo(f"rulesbook: warning: {name} left out: {why}", err=True)
     if as_json:
+        keys = ("name", "system", "title", "path")
         click.echo(
-            json_text([{k: v.to_json()[k] for k in ("name", "system", "title", "path")} for v in found])
+            json_text(
+                [{k: v.to_json()[k] for k in keys} for v in found]
+                + [{**{k: v.to_json()[k] for k in keys}, "yours": True} for v in mine]
+            )
         )
-        return
-    for v in found:
-        echo(f"{v.name:<32} {v.system:<13} {v.title}")
-        for line in v.summary():
-            echo(f"{'':<34}{line}")
+    else:
+        for v in [*found, *mine]:
+            echo(f"{v.name:<32} {v.system:<13} {v.title}{'  (yours)' if v in mine else ''}")
+            for line in v.summary():
+                echo(f"{'':<34}{line}")
 
 
 def _list_rules(system: str | None, as_json: bool) -> None:
@@ -110,8 +131,7 @@ def compare_cmd(calc_id: str, assignments: Sequence[str], variants: Sequence[str
     try:
         calc = registry().calculator(calc_id)
         raw = given_inputs(calc, assignments)
-        specs = [v.split("+") if "+" in v and not v.endswith((".yaml", ".yml")) else v for v in variants]
-        result = compare(calc, raw, specs)
+        result = compare(calc, raw, list(variants))
     except InputError as exc:
         fail(str(exc))
     if as_json:
@@ -123,21 +143,26 @@ def compare_cmd(calc_id: str, assignments: Sequence[str], variants: Sequence[str
 @click.command("sweep")
 @click.argument("calc_id")
 @click.argument("axes", nargs=-1)
-@click.option("--variant", "variants", multiple=True, help="Also sweep under this variant (repeatable).")
+@click.option(
+    "--variant", "variants", multiple=True, help="Also sweep under this variant (repeatable; A+B composes)."
+)
 @click.option("--no-baseline", is_flag=True, help="Leave the unchanged rules out.")
-@click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="Write the table as CSV.")
-@click.option(
-    "--parquet", "parquet_path", type=click.Path(dir_okay=False), help="Write the table as Parquet."
-)
-@click.option(
-    "--plot", "plot_path", type=click.Path(dir_okay=False), help="Draw a plot into this .png (or .svg)."
-)
+@click.option("--csv", "csv_path", help="Write the table as CSV (its provenance in CSV.provenance.yaml).")
+@click.option("--parquet", "parquet_path", help="Write the table as Parquet (its provenance inside).")
+@click.option("--plot", "plot_path", help="Draw a plot into this .png (or .svg).")
 @click.option("--y", "y_key", help="Result plotted (default: the first).")
 @click.option("--x", "x_key", help="Axis on the plot's x (default: the first swept).")
 @click.option(
     "--kind", type=click.Choice(["line", "heatmap"]), help="Plot kind (default: heatmap for 2+ axes)."
 )
 @click.option("--scheduler", help="Run on a Dask distributed cluster at this address (tcp://host:8786).")
+@click.option(
+    "--on-lost-workers",
+    type=click.Choice(["wait", "stop"]),
+    default="wait",
+    show_default=True,
+    help="When a Dask cluster has no worker left: wait for workers, or stop (finished rows are kept).",
+)
 @click.option("--workers", type=click.IntRange(1, 512), help="Local worker processes (default: all cores).")
 @click.option("--serial", is_flag=True, help="Run in this process only.")
 @click.option(
@@ -148,10 +173,16 @@ def compare_cmd(calc_id: str, assignments: Sequence[str], variants: Sequence[str
     type=click.FloatRange(0),
     default=1800.0,
     show_default=True,
-    help="Refuse longer estimates.",
+    help="Refuse sweeps whose estimated work takes longer.",
 )
+@click.option("--restart", is_flag=True, help="Discard the checkpoint of an earlier, interrupted run.")
 @click.option("--json", "as_json", is_flag=True, help="Print the rows as a JSON list.")
-@click.option("--progress/--no-progress", default=True, help="Progress bar on stderr.")
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="A progress bar on a terminal; with --progress, a progress line every few seconds "
+    "when stderr is not a terminal (a log, a pipe).",
+)
 def sweep_cmd(
     calc_id: str,
     axes: Sequence[str],
@@ -164,37 +195,53 @@ def sweep_cmd(
     x_key: str | None,
     kind: Any,
     scheduler: str | None,
+    on_lost_workers: Any,
     workers: int | None,
     serial: bool,
     max_points: int,
     max_seconds: float,
+    restart: bool,
     as_json: bool,
-    progress: bool,
+    progress: bool | None,
 ) -> None:
     """Evaluate CALC_ID over a grid: key=a..b (range), key=x,y,z (alternatives), key=v (fixed),
     parameter.KEY=... (a rule parameter); × the baseline and each --variant.
 
-    Writes a tidy table (one row per point) to --csv/--parquet, or prints it. An interrupted
-    sweep keeps its finished rows in OUTPUT.partial.jsonl and the same command resumes.
+    Writes a tidy table (one row per point) to --csv/--parquet, or prints it (not when only a
+    --plot is asked for). An interrupted sweep keeps its finished rows in
+    OUTPUT.partial.jsonl and the same command resumes from them (--restart starts afresh).
     """
-    from rulesbook.sweeps import Budget, Executor, SweepInterrupted, export, plan_sweep, plot_sweep, run_plan
+    from rulesbook.present.plots import save_figure
+    from rulesbook.sweeps import (
+        Budget,
+        Executor,
+        SweepInterrupted,
+        parse_axes,
+        plan_sweep,
+        plot_sweep,
+        run_plan,
+    )
+    from rulesbook.sweeps.output import check_output, export, is_special, write_file
+    from rulesbook.sweeps.plot import sweep_warnings
 
-    if plot_path and Path(plot_path).suffix.lower() not in (".png", ".svg"):
-        fail(f"plot: {Path(plot_path).name}: expected a .png or .svg file name")
-    outputs = [p for p in (csv_path, parquet_path) if p]
-    checkpoint = Path(outputs[0] + ".partial.jsonl") if outputs else None
     try:
+        checked = [
+            check_output(p, (f".{k}",), k) for k, p in (("csv", csv_path), ("parquet", parquet_path)) if p
+        ]
+        if plot_path:
+            plot_option_checked(plot_path)
         calc = registry().calculator(calc_id)
-        grid: dict[str, str] = {}
-        for word in axes:
-            key, sep, value = word.partition("=")
-            if not sep or not key.strip():
-                raise InputError("axes", f"expected key=a..b, key=x,y or key=value, got {quote(word)}")
-            if key.strip() in grid:
-                raise InputError(key.strip(), "given twice")
-            grid[key.strip()] = value
+        grid = parse_axes(axes)
         plan = plan_sweep(calc, grid, [resolve_variant(v) for v in variants], baseline=not no_baseline)
-        executor: Executor = "serial" if serial else ("dask" if scheduler else "auto")
+    except InputError as exc:
+        fail(str(exc))
+    outputs = [str(p) for p in (csv_path, parquet_path) if p]
+    regular = [p for p, target in zip(outputs, checked, strict=True) if not is_special(target)]
+    checkpoint = Path(regular[0] + ".partial.jsonl") if regular else None
+    executor: Executor = "serial" if serial else ("dask" if scheduler else "auto")
+    terminal = sys.stderr.isatty()
+    shown: Any = (terminal if progress is None else progress) and ("bar" if terminal else "lines")
+    try:
         table = run_plan(
             plan,
             executor=executor,
@@ -202,13 +249,18 @@ def sweep_cmd(
             scheduler=scheduler,
             budget=Budget(max_points=max_points, max_seconds=max_seconds),
             checkpoint=checkpoint,
-            progress=progress and sys.stderr.isatty(),
+            restart=restart,
+            progress=shown or False,
+            notify=lambda message: echo(message, err=True),
+            on_lost_workers=on_lost_workers,
         )
+        table.attrs["command"] = command_line()
         for path in outputs:
-            export(table, path)
+            export(table, path, command=command_line())
         if plot_path:
-            fig = plot_sweep(table, y_key, x=x_key, kind=kind)
-            fig.savefig(plot_path, dpi=110, bbox_inches="tight")
+            figure = plot_sweep(table, y_key, x=x_key, kind=kind)
+            fmt = "svg" if Path(plot_path).suffix.lower() == ".svg" else "png"
+            write_file(plot_path, lambda tmp: _saved(save_figure(figure, tmp, fmt)), "plot")
     except InputError as exc:
         fail(str(exc))
     except SweepInterrupted as exc:
@@ -217,16 +269,21 @@ def sweep_cmd(
         checkpoint.unlink(missing_ok=True)
     if as_json:
         click.echo(json_text(json.loads(table.to_json(orient="records"))))
-    elif not outputs:
+    elif not outputs and not plot_path:
         keys = [
             "variant",
             *plan_keys(table),
             *(f"{o}{x}" for o in table.attrs["outputs"] for x in ("", "_exact")),
         ]
-        shown = [c for c in keys if c in table.columns]
-        echo(table[shown].to_string(index=False))
+        echo(table[[c for c in keys if c in table.columns]].to_string(index=False))
+    for line in sweep_warnings(table, y_key or next(iter(table.attrs["outputs"]), None)):
+        warn(line)
     done = ", ".join(str(p) for p in [*outputs, *([plot_path] if plot_path else [])])
     echo(f"{len(table)} points{' written to ' + done if done else ''}", err=True)
+
+
+def _saved(_path: Path) -> None:
+    """``write_file`` wants a writer returning nothing."""
 
 
 def plan_keys(table: Any) -> list[str]:

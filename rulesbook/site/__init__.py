@@ -69,7 +69,8 @@ def build(open_file: Opener, notebooks: Sequence[str]) -> list[str]:
         + "* [Designer what-ifs: variants](variants.md)\n"
         + "* [A designer's guide: rewriting the rules](designer/guide.md)\n"
         + "* [A designer's dice](designer/dice.md)\n"
-        + "* [Sweeps](sweeps.md)\n",
+        + "* [Sweeps](sweeps.md)\n"
+        + "* [Designer analysis](designing.md)\n",
     )
     write("javascripts/search-hits-data.js", search_hits_script(static_build()))  # IDs, terms -> pages
     write(LIVE_INDEX_PAGE, live_index_page())  # every live calculator and app

@@ -1,10 +1,14 @@
 """Designer variants: named, validated changes of a rule system's parameters and readings.
 
 :mod:`rulesbook.variants.model` defines a :class:`Variant` (from YAML or Python), loads the shipped
-ones and runs calculators under them; :mod:`rulesbook.variants.comparison` answers a calculator
-under the baseline and variants side by side; :mod:`rulesbook.variants.parameters` lists what
-a variant can change in a rule (``rulesbook rule ID``); the site's variants page is
-:mod:`rulesbook.site.variants_page`.
+ones (and the user's, from ``$RULESBOOK_VARIANTS_DIR``) and runs calculators under them;
+:mod:`rulesbook.variants.sharing` writes a variant back as the file that loads to it;
+:mod:`rulesbook.variants.comparison` answers a calculator under the baseline and variants side by
+side; :mod:`rulesbook.variants.sensitivity` moves every parameter and reading one step and sorts
+them by the change; :mod:`rulesbook.variants.parameters` lists what a variant can change (in a
+rule: ``rulesbook rule ID``; in a system: ``rulesbook parameters``);
+:mod:`rulesbook.variants.labels` names keys, outputs and variants for tables and plots. The
+site's variants page is :mod:`rulesbook.site.variants_page`.
 """
 
 from rulesbook.variants.comparison import Comparison, compare
@@ -27,13 +31,15 @@ from rulesbook.variants.model import (
     variant_calculator,
     variants_for_system,
 )
-from rulesbook.variants.parameters import parameter_lines, rule_parameters
+from rulesbook.variants.parameters import parameter_catalogue, parameter_lines, rule_parameters
 from rulesbook.variants.python import load_python_variant, overridable_rules, rule, signature_text
+from rulesbook.variants.sensitivity import Sensitivity, sensitivity
 
 __all__ = [
     "BASELINE",
     "VARIANT_KEYS",
     "Comparison",
+    "Sensitivity",
     "Variant",
     "VariantLike",
     "choice_keys",
@@ -43,12 +49,14 @@ __all__ = [
     "load_python_variant",
     "load_variant",
     "overridable_rules",
+    "parameter_catalogue",
     "parameter_lines",
     "resolve_variant",
     "rule",
     "rule_parameters",
     "run_assignments",
     "run_with_variant",
+    "sensitivity",
     "shipped_variants",
     "signature_text",
     "user_variant_problems",

@@ -11,11 +11,11 @@ from rulesbook.calculators import Calculator
 from rulesbook.errors import InputError
 from rulesbook.present import decimal, short_fraction, shown_values
 from rulesbook.results import CalcResult, fraction_str
+from rulesbook.variants.labels import reaches
 from rulesbook.variants.model import (
     BASELINE,
     Variant,
     VariantLike,
-    baseline_choices,
     resolve_variant,
     run_with_variant,
 )
@@ -200,11 +200,4 @@ def compare(calc: Calculator, inputs: Mapping[str, Any], variants: Sequence[Vari
 
 
 def _touches(calc: Calculator, variant: Variant) -> bool:
-    base = baseline_choices(variant.system, "variant")
-    rules = set(calc.rules)
-    return (
-        any(type(base.parameters).spec(k).rule in rules for k, _ in variant.parameters)
-        or any(k in calc.reading_keys for k, _ in variant.readings)
-        or any(c == calc.id for c, _ in variant.functions)
-        or any(o.rule in rules for o in variant.rules)
-    )
+    return reaches(calc, variant)

@@ -49,7 +49,7 @@ from typing import Any
 
 from rulesbook.calculators import Calculator
 from rulesbook.data import DataFileError, load_data_file
-from rulesbook.errors import InputError, quote
+from rulesbook.errors import InputError, did_you_mean, quote
 from rulesbook.results import CalcResult
 from rulesbook.variants.python import load_python_variant
 from rulesbook.variants.variant import (
@@ -65,6 +65,7 @@ from rulesbook.variants.variant import (
 
 __all__ = [
     "BASELINE",
+    "VARIANTS_DIR_ENV",
     "VARIANT_KEYS",
     "Variant",
     "VariantLike",
@@ -93,19 +94,26 @@ SYSTEMS_DIR = Path(__file__).resolve().parent.parent / "systems"
 def load_variant(path: str | Path, *, choices: AnyChoices | None = None) -> Variant:
     """Load and validate a variant file (its name is the file's stem).
 
-    Any problem is one :class:`InputError` line naming the file, the key and what is allowed:
-    malformed YAML, an unknown key, parameter or reading, a value of the wrong type or out of
-    bounds, a parameter of another system.
+    Any problem is one :class:`InputError` line naming the file as it was given (its last 40
+    characters, if longer), the key and what is allowed: malformed YAML, an unknown key,
+    parameter or reading (with the closest keys, if misspelt), a value of the wrong type or out
+    of bounds, a parameter of another system.
     """
-    file = Path(path)
-    where = file.name
+    given = str(path).strip()
+    where = given if len(given) <= 40 else "…" + given[-39:]
+    file = Path(given).expanduser()
     if file.suffix.lower() not in (".yaml", ".yml"):
         raise InputError("variant", f"{where}: expected a .yaml or .yml file")
     try:
         raw = load_data_file(file)
     except DataFileError as exc:
-        raise InputError(where, str(exc).removeprefix(f"{where}: ")) from None
-    return Variant.from_mapping(raw, name=file.stem, where=where, path=str(file), choices=choices)
+        raise InputError(where, str(exc).removeprefix(f"{file.name}: ")) from None
+    try:  # checked under a one-character name (so no key is cut from a field), then named
+        return Variant.from_mapping(raw, name=file.stem, where="§", path=given, choices=choices)
+    except InputError as exc:
+        if not str(exc).startswith("§: "):
+            raise
+        raise InputError(where, str(exc)[3:]) from None
 
 
 def _variant_files() -> list[Path]:
@@ -184,29 +192,39 @@ def _load_user_variant(path: str, mtime: int) -> Variant:
 
 
 def resolve_variant(spec: VariantLike) -> Variant:
-    """A variant from a name, a path, a :class:`Variant` or a sequence of them (composed).
+    """A variant from a name (shipped, or yours in ``$RULESBOOK_VARIANTS_DIR``), a path, a
+    :class:`Variant`, ``A+B`` (names or paths, composed) or a sequence of them (composed).
 
-    >>> resolve_variant("no-such-variant")
+    >>> resolve_variant("battle-shock-3d6+deadly-demise-on-5").name
+    'battle-shock-3d6+deadly-demise-on-5'
+    >>> resolve_variant("battle-shock-3d")
     Traceback (most recent call last):
     ...
-    rulesbook.errors.InputError: variant: unknown variant 'no-such-variant'; shipped: ...
+    rulesbook.errors.InputError: variant: unknown variant 'battle-shock-3d'; did you mean battle-shock-3d6 or battle-shock-above-ld? shipped: ...
     """
     if isinstance(spec, Variant):
         return spec
     if isinstance(spec, str | Path):
         text = str(spec).strip()
+        if not text:
+            raise InputError("variant", "expected a variant name or the path of a .yaml or .py file")
+        if isinstance(spec, str) and "+" in text and not Path(text).expanduser().is_file():
+            parts = [part.strip() for part in text.split("+")]
+            if all(parts):
+                return compose([resolve_variant(part) for part in parts])
         if text.endswith(".py"):
             return load_python_variant(Path(text).expanduser())
         if isinstance(spec, Path) or text.endswith((".yaml", ".yml")) or "/" in text:
-            return load_variant(Path(text).expanduser())
+            return load_variant(text)
         shipped, yours = shipped_variants(), user_variants()
         known = {**shipped, **yours}
         if text not in known:
             names = ", ".join(shipped) or "none"
             own = f"; yours (${VARIANTS_DIR_ENV}): {', '.join(yours)}" if yours else ""
+            hint = did_you_mean(text, list(known)) or ";"
             raise InputError(
                 "variant",
-                f"unknown variant {quote(text)}; shipped: {names}{own} (or the path of a .yaml or .py file)",
+                f"unknown variant {quote(text)}{hint} shipped: {names}{own} (or the path of a .yaml or .py file)",
             )
         return known[text]
     return compose([resolve_variant(s) for s in spec])
@@ -244,15 +262,17 @@ def validate_with(
     variant: Variant | None,
     values: Mapping[str, Any],
     parameters: Mapping[str, Any] | None = None,
+    readings: Mapping[str, Any] | None = None,
 ) -> tuple[dict[str, Any], Any]:
     """Validated inputs and the choice set to run them with (``None``: the calculator's own).
 
-    The choice set is the baseline changed by ``variant`` and then by ``parameters``. Inputs
+    The choice set is the baseline changed by ``variant`` and then by ``parameters`` and
+    ``readings``. Inputs
     left out take their values from it where they stand for a choice: a reading input takes
     the chosen reading, and an input named like a rule parameter (``fall_back_dice``) takes
     the parameter's changed value. Inputs given always win.
     """
-    if variant is None and not parameters:
+    if variant is None and not parameters and not readings:
         return calc.validate(values), None
     if variant is not None:
         variant_calculator(calc, variant)  # the system and choices checks
@@ -260,8 +280,8 @@ def validate_with(
     if base is None:
         raise InputError("variant", f"{calc.id} declares no rule choices, so no variant reaches it")
     choices = base if variant is None else variant.apply(base)
-    if parameters:
-        choices = choices.replace(parameters=parameters)
+    if parameters or readings:
+        choices = choices.replace(parameters=parameters, readings=readings)
     mirrored = {
         key: value
         for key, value in choices.parameters.changed().items()

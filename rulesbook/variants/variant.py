@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from rulesbook.choices import RuleChoices, RuleOverride
-from rulesbook.errors import InputError, quote
+from rulesbook.errors import InputError, did_you_mean, quote
 from rulesbook.registry import registry
 from rulesbook.results import CalcResult
 
@@ -116,7 +116,8 @@ class Variant:
             raise InputError(where, f"expected a mapping with keys {', '.join(VARIANT_KEYS)}")
         for key in raw:
             if key not in VARIANT_KEYS:
-                raise InputError(f"{where}: {key}", f"unknown key; allowed: {', '.join(VARIANT_KEYS)}")
+                hint = did_you_mean(key, VARIANT_KEYS) or ";"
+                raise InputError(f"{where}: {key}", f"unknown key{hint} allowed: {', '.join(VARIANT_KEYS)}")
         if not NAME_RE.match(name):
             raise InputError(
                 where, f"name {quote(name)}: use lower-case words joined by - (e.g. fall-back-3d6)"
@@ -192,8 +193,23 @@ class Variant:
         lines += [f"rule {o.rule}: new code in {o.where}" for o in self.rules]
         return lines
 
+    def to_mapping(self) -> dict[str, Any]:
+        """The variant document a variant file holds, read back by :meth:`from_mapping` as the
+        same variant (:func:`rulesbook.variants.sharing.variant_mapping`)."""
+        from rulesbook.variants.sharing import variant_mapping
+
+        return variant_mapping(self)
+
+    def to_yaml(self) -> str:
+        """The text of a variant file that loads back to the same variant
+        (:func:`rulesbook.variants.sharing.variant_yaml`)."""
+        from rulesbook.variants.sharing import variant_yaml
+
+        return variant_yaml(self)
+
     def to_json(self) -> dict[str, Any]:
-        """``name``, ``system``, ``title``, ``path``, ``description`` and the changes in words."""
+        """``name``, ``system``, ``title``, ``path``, ``description``, the changes in words, and
+        ``definition``: the variant document (:meth:`to_mapping`)."""
         return {
             "name": self.name,
             "system": self.system,
@@ -201,6 +217,7 @@ class Variant:
             "path": self.path,
             "description": self.description,
             "changes": self.changes(),
+            "definition": self.to_mapping(),
         }
 
 
@@ -239,10 +256,16 @@ def _checked(check: Callable[[Any], Any], value: Any, field: str) -> Any:
 
 
 def _known(lookup: Callable[[str], Any], key: str, field: str, system: str, section: str) -> Any:
-    """The spec of ``key``, or one line saying what is allowed (and whose key it is, if another system's)."""
+    """The spec of ``key``, or one line saying what is allowed (and whose key it is, if another
+    system's; and the closest keys, if it looks misspelt)."""
     try:
         return lookup(key)
     except InputError as exc:
+        keys = [s.key for s in type(getattr(baseline_choices(system, field), section)).specs()]
+        hint = did_you_mean(key, keys)
+        if hint:
+            head, _, allowed = exc.message.partition("; allowed:")
+            raise InputError(field, f"{head}{hint} allowed:{allowed}") from None
         owners = [
             other
             for other, choices in registry().choices.items()

@@ -83,6 +83,7 @@ __all__ = [
     "TARGET_INPUTS",
     "Attackers",
     "answer",
+    "attack_seconds",
     "check_attackers",
     "declare_attack_calculator",
     "situation_of",
@@ -488,6 +489,16 @@ def check_attackers(
     refuse_costly(weapons, target, situation, choices, field, attackers.labels)
 
 
+def attack_seconds(attackers: Attackers, values: Mapping[str, Any], choices: Wh40kChoices) -> float:
+    """The cost model of an attack calculator: the predicted seconds of its answer (see
+    :attr:`rulesbook.systems.wh40k.cost.Cost.seconds`), under ``choices`` with the readings the
+    inputs chose."""
+    situation = situation_of(values, attackers.hit_modifier)
+    return predicted_cost(
+        attackers.weapons, target_of(values), situation, choices_of(values, choices)
+    ).seconds
+
+
 HARD_SECONDS = 10.0
 """The wall-clock backstop of a computation the calculators accepted (the work limits stop
 anything the cost model under-predicted long before, on this machine kind)."""
@@ -564,6 +575,7 @@ def declare_attack_calculator(
         outputs=OUTPUTS,
         rules=rules,
         check=lambda values, choices: check_attackers(pick(values), values, choices),
+        cost=lambda values, choices: attack_seconds(pick(values), values, choices),
         examples=examples,
         reference_tables=reference_tables,
         choices=CHOICES,

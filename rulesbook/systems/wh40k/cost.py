@@ -41,6 +41,8 @@ __all__ = [
     "MAX_ATTACKS",
     "MAX_TOTAL_WOUNDS",
     "PREDICTION_FACTOR",
+    "SECONDS_PER_FLOAT_WORK",
+    "SECONDS_PER_WORK",
     "WORK_LIMIT",
     "Cost",
     "predicted_cost",
@@ -77,6 +79,13 @@ HARD_FACTOR = 3.0
 """A computation that runs past this many times its limit is stopped inside the engine's loops
 (:class:`~rulesbook.systems.wh40k.engine.WorkLimitExceeded`), whatever the prediction said."""
 
+SECONDS_PER_WORK = 2.6e-10
+"""Seconds one unit of the exact engine's work takes at most on the build machine (70-260 ps
+over a broad sample, ``bench/wh40k_budget.py``): turns a prediction into time."""
+
+SECONDS_PER_FLOAT_WORK = 1.2e-8
+"""Seconds one element operation of the floating-point path takes at most (3-12 ns)."""
+
 PREDICTION_FACTOR = 8.0
 """The prediction is never below the work the engine reports, and at most this many times it
 (it takes the largest sizes where the engine meets the actual ones)."""
@@ -100,6 +109,18 @@ class Cost:
     def fits(self) -> bool:
         """The exact engine fits: within both :data:`WORK_LIMIT` and :data:`DIGITS_LIMIT`."""
         return self.work <= WORK_LIMIT and self.digits <= DIGITS_LIMIT
+
+    @property
+    def seconds(self) -> float:
+        """The predicted seconds of the engine that answers (0 for an input refused at once).
+
+        >>> round(Cost(work=1e9, digits=10, per_weapon=(1e9,)).seconds, 2)
+        0.26
+        """
+        path = self.path
+        if path == "exact":
+            return self.work * SECONDS_PER_WORK
+        return self.float_work * SECONDS_PER_FLOAT_WORK if path == "float" else 0.0
 
     @property
     def path(self) -> Literal["exact", "float"] | None:

@@ -71,7 +71,7 @@ from rulesbook.systems.wh40k.attack_path import (
 )
 from rulesbook.systems.wh40k.attack_report import UnitOutcome, ability_warnings, present, roll_lines
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices, Wh40kReadings
-from rulesbook.systems.wh40k.cost import MAX_ATTACKS, MAX_TOTAL_WOUNDS, refuse_costly
+from rulesbook.systems.wh40k.cost import MAX_ATTACKS, MAX_TOTAL_WOUNDS, predicted_cost, refuse_costly
 from rulesbook.systems.wh40k.data import unit_weapons
 from rulesbook.systems.wh40k.datasheet_inputs import DATASHEET_READINGS, INPUTS, profile_input
 from rulesbook.systems.wh40k.effects import Context, EffectPlan, Side, apply_effects
@@ -325,6 +325,16 @@ def _check(values: Mapping[str, Any], choices: Any) -> None:
     )
 
 
+def _seconds(values: Mapping[str, Any], choices: Wh40kChoices) -> float | None:
+    """The cost model: the predicted seconds of the answer (see ``cost.Cost.seconds``); ``None``
+    against a unit whose models differ, which the engine's prediction does not cover."""
+    found = setting_of(values, _choices(values, choices))
+    if found.groups is not None:
+        return None
+    plan = found.plan
+    return predicted_cost(plan.weapons, plan.target, plan.situation, _choices(values, choices)).seconds
+
+
 def _groups_outcome(found: DatasheetSetting, choices: Wh40kChoices) -> tuple[UnitOutcome, list[str]]:
     """The exact answer against a unit of several model groups, and its explanation lines."""
     assert found.groups is not None
@@ -423,6 +433,7 @@ def _effects_table(plan: EffectPlan) -> Table:
     ],
     insensitive=ENGINE_FIXED,
     check=_check,
+    cost=_seconds,
     cacheable=False,  # a faction file may change between two calls with the same path
     examples=[
         {

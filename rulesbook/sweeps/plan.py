@@ -1,0 +1,325 @@
+"""A sweep's grid: its axes (inputs and rule parameters), its variants, and one row per point.
+
+Axes are written as on the command line: ``ld=5..10`` (inclusive integer range),
+``fall_back_dice=2D6,3D6`` (alternatives), ``modifier=-1`` (fixed); inputs that are themselves
+comma lists take alternatives separated by ``|`` (``lds=7,8|8,9``). A rule parameter is an axis
+as ``parameter.KEY=...`` (``parameter.points_per_morale=30..60``). Every value is checked before
+any work starts.
+
+Example:
+    >>> plan = plan_sweep("scrollhammer.panic-test", {"ld": "2..12", "modifier": "0,-1,-2"})
+    >>> plan.size, [a.key for a in plan.axes]
+    (33, ['ld', 'modifier'])
+    >>> evaluate(plan.calc_id, [next(plan.points())])[0][1]["p_pass_exact"]
+    '1/36'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import math
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from rulesbook.calculators import Calculator
+from rulesbook.errors import InputError, did_you_mean, quote
+from rulesbook.registry import registry
+from rulesbook.variants import (
+    BASELINE,
+    Variant,
+    VariantLike,
+    resolve_variant,
+    validate_with,
+    variant_calculator,
+)
+from rulesbook.variants.labels import reaches
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+__all__ = [
+    "MAX_VALUES",
+    "PARAMETER_PREFIX",
+    "Axis",
+    "SweepPlan",
+    "axis_values",
+    "evaluate",
+    "frame",
+    "parameter_spec",
+    "parse_axes",
+    "plan_sweep",
+    "point_inputs",
+]
+
+PARAMETER_PREFIX = "parameter."
+"""An axis over a rule parameter is written ``parameter.KEY``."""
+MAX_VALUES = 100_000
+"""Most values one axis may have (checked before a range is written out)."""
+_RANGE = re.compile(r"^\s*([+-]?\d{1,9})\s*\.\.\s*([+-]?\d{1,9})\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Axis:
+    """One swept dimension: an input key or ``parameter.KEY``, and its values (text forms)."""
+
+    key: str
+    values: tuple[str, ...]
+
+    @property
+    def is_parameter(self) -> bool:
+        """True for a rule parameter, False for a calculator input."""
+        return self.key.startswith(PARAMETER_PREFIX)
+
+
+@dataclass(frozen=True)
+class SweepPlan:
+    """A checked grid: the calculator, the axes (inputs and parameters) and the variants."""
+
+    calc_id: str
+    axes: tuple[Axis, ...]
+    variants: tuple[Variant | None, ...] = (None,)
+
+    @property
+    def size(self) -> int:
+        """Number of points (variants × every axis)."""
+        return len(self.variants) * math.prod(len(a.values) for a in self.axes)
+
+    def points(self) -> Iterator[tuple[int, Variant | None, dict[str, str]]]:
+        """(index, variant, {axis key: text value}) for every point, in table order."""
+        grids = itertools.product(*(a.values for a in self.axes))
+        combos = itertools.product(self.variants, list(grids))
+        for i, (variant, values) in enumerate(combos):
+            yield i, variant, dict(zip((a.key for a in self.axes), values, strict=True))
+
+    def point(self, index: int) -> tuple[int, Variant | None, dict[str, str]]:
+        """The point at ``index`` (table order) without walking the grid.
+
+        >>> plan_sweep("scrollhammer.panic-test", {"ld": "2..12", "modifier": "0,-1"}).point(3)[2]
+        {'ld': '3', 'modifier': '-1'}
+        """
+        per_variant = math.prod(len(a.values) for a in self.axes)
+        variant, rest = divmod(index, per_variant)
+        values: dict[str, str] = {}
+        for axis in reversed(self.axes):
+            rest, i = divmod(rest, len(axis.values))
+            values[axis.key] = axis.values[i]
+        return index, self.variants[variant], {a.key: values[a.key] for a in self.axes}
+
+    def fingerprint(self) -> str:
+        """A digest of everything that decides the table (checks a checkpoint belongs to it)."""
+        data = [
+            self.calc_id,
+            [[a.key, list(a.values)] for a in self.axes],
+            [None if v is None else [v.name, v.changes()] for v in self.variants],
+        ]
+        return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def parse_axes(words: Sequence[str]) -> dict[str, str]:
+    """The command line's ``key=values`` words as a grid (one line naming a bad word).
+
+    >>> parse_axes(["ld=5..10", "parameter.break_ld_per_point=1,2"])
+    {'ld': '5..10', 'parameter.break_ld_per_point': '1,2'}
+    """
+    grid: dict[str, str] = {}
+    for word in words:
+        key, sep, value = word.partition("=")
+        if not sep or not key.strip():
+            raise InputError("axes", f"expected key=a..b, key=x,y or key=value, got {quote(word)}")
+        if key.strip() in grid:
+            raise InputError(key.strip(), "given twice")
+        grid[key.strip()] = value
+    return grid
+
+
+def axis_values(calc: Calculator, key: str, text: Any) -> tuple[str, ...]:
+    """The text values of an axis, each checked on its own (so typos fail before any work).
+
+    >>> axis_values(registry().calculator("scrollhammer.panic-test"), "ld", "6..8")
+    ('6', '7', '8')
+    """
+    if isinstance(text, range):
+        words = [str(v) for v in text]
+    elif isinstance(text, list | tuple):
+        words = [v if isinstance(v, str) else _text_of(calc, key, v) for v in text]
+    else:
+        raw = str(text) if not isinstance(text, str) else text
+        match = _RANGE.match(raw)
+        if match:
+            lo, hi = int(match[1]), int(match[2])
+            if hi < lo:
+                raise InputError(key, f"empty range {quote(raw)}; write low..high")
+            if hi - lo >= MAX_VALUES:
+                raise InputError(key, f"a range of at most {MAX_VALUES:,} values, got {hi - lo + 1:,}")
+            words = [str(v) for v in range(lo, hi + 1)]
+        else:
+            sep = "|" if _is_list_input(calc, key) else ","
+            words = [w.strip() for w in raw.split(sep)] if sep in raw else [raw.strip()]
+    if not words:
+        raise InputError(key, "no values to sweep")
+    if len(words) > MAX_VALUES:
+        raise InputError(key, f"at most {MAX_VALUES:,} values, got {len(words):,}")
+    if len(set(words)) != len(words):
+        raise InputError(key, "a value is given twice")
+    for word in words:
+        _check_value(calc, key, word)
+    return tuple(words)
+
+
+def _is_list_input(calc: Calculator, key: str) -> bool:
+    if key.startswith(PARAMETER_PREFIX):
+        return False
+    kind = calc.input(key).kind
+    return kind in ("int-list", "word-list") or getattr(calc.input(key), "inner_kind", "") in ("int-list",)
+
+
+def _text_of(calc: Calculator, key: str, value: Any) -> str:
+    if key.startswith(PARAMETER_PREFIX):
+        return str(parameter_spec(calc, key).format(value))
+    return calc.input(key).format(value)
+
+
+def parameter_spec(calc: Calculator, key: str) -> Any:
+    """The declaration of rule parameter ``key`` (``parameter.KEY`` or ``KEY``) of ``calc``'s system."""
+    if calc.choices is None:
+        raise InputError(key, f"{calc.id} declares no rule parameters")
+    choices: Any = calc.choices
+    name = key.removeprefix(PARAMETER_PREFIX)
+    try:
+        return type(choices.parameters).spec(name)
+    except InputError as exc:
+        hint = did_you_mean(name, [s.key for s in type(choices.parameters).specs()])
+        head, _, allowed = exc.message.partition("; allowed:")
+        raise InputError(key, f"{head}{hint} allowed:{allowed}" if hint else exc.message) from None
+
+
+def _plain(value: Any, text: str) -> Any:
+    """A cell: ints, floats, booleans and text as they are; anything else (dice, lists) as text."""
+    return value if isinstance(value, int | float | str) or value is None else text
+
+
+def _check_value(calc: Calculator, key: str, word: str) -> None:
+    if key.startswith(PARAMETER_PREFIX):
+        spec = parameter_spec(calc, key)
+        try:
+            spec.check(word)
+        except InputError as exc:
+            raise InputError(key, exc.message) from None
+    else:
+        calc.input(key).parse(word)
+
+
+def plan_sweep(
+    calc: Calculator | str,
+    grid: Mapping[str, Any],
+    variants: Sequence[VariantLike] = (),
+    *,
+    baseline: bool = True,
+) -> SweepPlan:
+    """Check a grid (``{key: "a..b" | "x,y" | value | range | list}``) and the variants.
+
+    >>> plan_sweep("scrollhammer.panic-test", {"ld": "2..13"})
+    Traceback (most recent call last):
+    ...
+    rulesbook.errors.InputError: ld: expected an integer from 0 to 12, got 13
+    """
+    calculator = registry().calculator(calc) if isinstance(calc, str) else calc
+    axes = tuple(Axis(key, axis_values(calculator, key, value)) for key, value in grid.items())
+    resolved: list[Variant | None] = [None] if baseline else []
+    for v in variants:
+        variant = resolve_variant(v)
+        variant_calculator(calculator, variant)  # its system and the calculator's choices agree
+        resolved.append(variant)
+    names = [BASELINE if v is None else v.name for v in resolved]
+    if not names:
+        raise InputError("variant", "nothing to sweep: no baseline and no variant")
+    if len(set(names)) != len(names):
+        raise InputError("variant", f"each variant once; got {', '.join(names)}")
+    return SweepPlan(calculator.id, axes, tuple(resolved))
+
+
+# -- evaluating points -----------------------------------------------------------------------------
+
+
+def point_inputs(
+    calc: Calculator, variant: Variant | None, values: Mapping[str, str]
+) -> tuple[dict[str, Any], Any]:
+    """A point's validated inputs and the choice set to run them with (see
+    :func:`rulesbook.variants.validate_with`); InputError when its inputs do not go together."""
+    inputs = {k: v for k, v in values.items() if not k.startswith(PARAMETER_PREFIX)}
+    params = {
+        k.removeprefix(PARAMETER_PREFIX): v for k, v in values.items() if k.startswith(PARAMETER_PREFIX)
+    }
+    return validate_with(calc, variant, inputs, params)
+
+
+def _row(calc: Calculator, variant: Variant | None, values: Mapping[str, str]) -> dict[str, Any]:
+    """One table row: the point's inputs, parameters and scalar results (or its error)."""
+    row: dict[str, Any] = {"variant": BASELINE if variant is None else variant.name}
+    error = ""
+    result = None
+    checked: dict[str, Any] = {}
+    try:
+        checked, choices = point_inputs(calc, variant, values)
+        runner = calc if variant is None else variant_calculator(calc, variant)
+        result = runner.run_validated(checked, choices=choices)
+    except InputError as exc:
+        error = str(exc)
+    for inp in calc.inputs:
+        if inp.key in values:
+            value = inp.parse(values[inp.key])
+        else:
+            value = checked.get(inp.key, None if inp.required else inp.default)
+        row[inp.key] = _plain(inp.jsonable(value), "" if value is None else inp.format(value))
+    for key, text in values.items():
+        if key.startswith(PARAMETER_PREFIX):
+            row[key] = _plain(parameter_spec(calc, key).check(text), text)
+    for out in calc.outputs:
+        if out.kind in ("table", "list"):
+            continue
+        value = None if result is None else result.values.get(out.key)
+        row[out.key] = value
+        if out.kind == "probability":
+            row[f"{out.key}_exact"] = None if result is None else result.values.get(f"{out.key}_exact")
+    row["error"] = error
+    return row
+
+
+def evaluate(
+    calc_id: str, points: Sequence[tuple[int, Variant | None, dict[str, str]]]
+) -> list[tuple[int, dict[str, Any]]]:
+    """Evaluate a chunk of points into (index, row) pairs (runs in a worker: serial, process
+    pool or Dask)."""
+    calc = registry().calculator(calc_id)
+    return [(i, _row(calc, variant, values)) for i, variant, values in points]
+
+
+def frame(calc: Calculator, plan: SweepPlan, rows: Mapping[int, dict[str, Any]]) -> pd.DataFrame:
+    """The rows as a tidy DataFrame in grid order; ``attrs`` say what it is (calculator, axes,
+    outputs, variants) for plots and exports."""
+    import pandas as pd
+
+    ordered = [rows[i] for i in sorted(rows)]
+    table: pd.DataFrame = pd.DataFrame.from_records(ordered) if ordered else pd.DataFrame()
+    table.attrs["calculator"] = plan.calc_id
+    table.attrs["axes"] = [a.key for a in plan.axes]
+    table.attrs["outputs"] = [o.key for o in calc.outputs if o.kind not in ("table", "list")]
+    table.attrs["variants"] = [
+        {
+            "name": v.name,
+            "title": v.title,
+            "definition": v.to_mapping(),
+            "functions": {
+                k: f"{getattr(f, '__module__', '?')}.{getattr(f, '__qualname__', '?')}"
+                for k, f in v.functions
+            },
+            "reaches": reaches(calc, v),
+        }
+        for v in plan.variants
+        if v is not None
+    ]
+    return table
