@@ -165,3 +165,37 @@ def test_the_walk_covers_the_composite_calculators() -> None:
         "wh40k.datasheet-attack",
         "wh40k.charge",
     } <= names
+
+
+def undeclared() -> list[tuple[str, str, str]]:
+    """(system, parameter, calculator) for calculators that do not name the parameter's rule."""
+    reg = registry()
+    return [
+        (system, spec.key, calc.id)
+        for system, choices in reg.choices.items()
+        for spec in type(choices.parameters).specs()
+        for calc in reg.calculators_for_system(system)
+        if spec.rule not in calc.rules
+    ]
+
+
+def test_a_calculator_a_parameter_changes_names_the_parameter_s_rule() -> None:
+    """The other way round: a calculator whose worked examples a parameter changes executes that
+    parameter's rule, so it names it (its rule page lists the calculator, and the walk above
+    checks it). Checked on the worked examples as given, each parameter moved once."""
+    found = []
+    for system, key, calc_id in undeclared():
+        calc = registry().calculator(calc_id)
+        base = registry().choices[system]
+        alts = alternatives(type(base.parameters).spec(key), getattr(base.parameters, key))[:1]
+        variants = [
+            Variant.define("moved", system=system, title="moved", parameters={key: alt}) for alt in alts
+        ]
+        if any(
+            answer(calc, variant, example)
+            != answer(calc, Variant.define("same", system=system, title="same"), example)
+            for variant in variants
+            for example in calc.examples
+        ):
+            found.append(f"{calc_id} is changed by {key} but does not name its rule")
+    assert found == []

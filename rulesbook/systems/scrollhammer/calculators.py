@@ -359,7 +359,12 @@ def special_rules_table(ld: int, modifier: int = 0, choices: ScrollhammerChoices
             columns=SPECIAL_RULE_COLUMNS,
         ),
     ],
-    rules=["scrollhammer.morale.special-units", "scrollhammer.morale.check", "scrollhammer.morale.modifiers"],
+    rules=[
+        "scrollhammer.morale.special-units",
+        "scrollhammer.morale.check",
+        "scrollhammer.morale.modifiers",
+        "scrollhammer.morale.insane-heroism",
+    ],
     examples=[
         {"ld": "7", "test_kind": "leadership-test", "special_rule": "always-passes-morale"},
         {"ld": "7", "special_rule": "immune-to-morale"},
@@ -548,6 +553,7 @@ def casualties_table(choices: ScrollhammerChoices = CHOICES) -> Table:
         "scrollhammer.morale.casualties-test",
         "scrollhammer.morale.check",
         "scrollhammer.morale.modifiers",
+        "scrollhammer.morale.insane-heroism",
     ],
     check=_check_casualties,
     examples=[

@@ -82,6 +82,7 @@ def break_table(
         "scrollhammer.morale.break-test",
         "scrollhammer.morale.modifiers",
         "scrollhammer.morale.insane-heroism",
+        "scrollhammer.morale.check",
     ],
     examples=[{"ld": "8", "lost_by": "3"}, {"ld": "8", "lost_by": "9"}],
     reference_tables=lambda: [break_table()],

@@ -202,6 +202,8 @@ def flee_table(
         "scrollhammer.fall-back.distance",
         "scrollhammer.fall-back.table-edge",
         "scrollhammer.regroup.test",
+        "scrollhammer.morale.check",
+        "scrollhammer.morale.insane-heroism",
     ],
     examples=[
         {"ld": "7", "distance": "12", "phases": "3"},
@@ -298,6 +300,7 @@ def _check_models(values: Mapping[str, Any], choices: Any) -> None:
         "scrollhammer.regroup.test",
         "scrollhammer.morale.insane-heroism",
         "scrollhammer.morale.modifiers",
+        "scrollhammer.morale.check",
     ],
     check=_check_models,
     examples=[
@@ -336,6 +339,8 @@ def regroup_test_calculator(
         "scrollhammer.regroup.when-charged",
         "scrollhammer.regroup.multiple-charges",
         "scrollhammer.morale.modifiers",
+        "scrollhammer.morale.check",
+        "scrollhammer.morale.insane-heroism",
     ],
     examples=[{"ld": "7"}, {"ld": "1", "heroism_in_regroup": "total-only"}],
     choices=CHOICES,

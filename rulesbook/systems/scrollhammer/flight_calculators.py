@@ -80,7 +80,12 @@ __all__: list[str] = []
             "How many units of the line flee, with its chance.",
         ),
     ],
-    rules=["scrollhammer.morale.panic-test", "scrollhammer.fall-back.through-friends"],
+    rules=[
+        "scrollhammer.morale.panic-test",
+        "scrollhammer.fall-back.through-friends",
+        "scrollhammer.morale.check",
+        "scrollhammer.morale.insane-heroism",
+    ],
     examples=[
         {"lds": "7,7,7"},
         {"lds": "7,7,7", "panic_cascade": "next-unit"},
@@ -250,7 +255,13 @@ def fall_back_move_calculator(
         Output("p_friend_falls_back", "P(friends flee too)", "probability"),
         Output("p_obstacle", "P(friends block the way)", "probability"),
     ],
-    rules=["scrollhammer.fall-back.through-friends", "scrollhammer.morale.panic-test"],
+    rules=[
+        "scrollhammer.fall-back.through-friends",
+        "scrollhammer.morale.panic-test",
+        "scrollhammer.morale.check",
+        "scrollhammer.morale.insane-heroism",
+        "scrollhammer.fall-back.distance",
+    ],
     examples=[{"clear_distance": "6", "friend_ld": "7"}],
     choices=CHOICES,
 )

@@ -247,6 +247,8 @@ mortarion_calculator = declare_attack_calculator(
         "wh40k.attack.sequence",
         "wh40k.attack.devastating-wounds",
         "wh40k.attack.allocation",
+        "wh40k.attack.blast",
+        "wh40k.attack.hit-roll",
     ],
     examples=[
         {"weapons": "rotwind,the-lantern", "toughness": "4", "save": "3", "wounds": "2", "models": "10"},

@@ -524,6 +524,7 @@ def _steps(chain: Aftermath, has_leader: bool) -> Table:
         "wh40k.death-guard.stratagem.insane-bravery",
         "wh40k.death-guard.stratagem.insane-bravery-boarding-actions",
         "wh40k.death-guard.ability.scabrous-soulrot",
+        "wh40k.attack.hit-roll",
     ],
     check=_check,
     choices=CHOICES,
