@@ -308,7 +308,9 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(workers: int | None, processes: int = 1) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(
+    workers: int | None, processes: int = 1, time_limit: float | None = None
+) -> tuple[subprocess.Popen[bytes], str]:
     port = _free_port()
     site = Path(tempfile.mkdtemp(prefix="rulesbook-bench-site-"))
     (site / "index.html").write_text("<!doctype html><title>bench</title>")  # no site build needed
@@ -318,6 +320,8 @@ def start_server(workers: int | None, processes: int = 1) -> tuple[subprocess.Po
         cmd += ["--workers", str(workers)]
     if processes > 1:
         cmd += ["--processes", str(processes)]
+    if time_limit is not None:
+        cmd += ["--time-limit", f"{time_limit:g}"]
     env = {**os.environ, "RULESBOOK_GAMES_DIR": tempfile.mkdtemp(prefix="rulesbook-bench-games-")}
     env["PYTHONPATH"] = str(ROOT)
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

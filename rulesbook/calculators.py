@@ -325,6 +325,11 @@ class Calculator:
 
     def parse_assignments(self, pairs: Sequence[str]) -> dict[str, Any]:
         """Parse CLI ``key=value`` words into validated inputs."""
+        return self.validate(self.assignments(pairs))
+
+    def assignments(self, pairs: Sequence[str]) -> dict[str, str]:
+        """CLI ``key=value`` words as ``{key: text}``, not yet validated; a word without ``=``,
+        a key given twice or an unknown key is an :class:`~rulesbook.errors.InputError`."""
         raw: dict[str, str] = {}
         for pair in pairs:
             key, sep, value = pair.partition("=")
@@ -336,7 +341,7 @@ class Calculator:
                 raise InputError(key, "given twice")
             self.input(key)
             raw[key] = value
-        return self.validate(raw)
+        return raw
 
     # -- running --------------------------------------------------------------------------
     def _compute_tuple(self, items: tuple[tuple[str, Any], ...]) -> CalcResult:
@@ -423,8 +428,21 @@ class Calculator:
     def run_json(self, **values: Any) -> dict[str, Any]:
         """``{"calculator": id, "inputs": {...}, "result": {...}}`` — the CLI's ``--json`` answer."""
         checked = self.validate(values)
-        result = self.run_validated(checked)
-        return {"calculator": self.id, "inputs": self.inputs_json(checked), "result": result.to_json()}
+        return self.answer_json(checked, self.run_validated(checked))
+
+    def answer_json(
+        self, checked: Mapping[str, Any], result: CalcResult, variant: str | None = None
+    ) -> dict[str, Any]:
+        """The one JSON form of an answer — ``rulesbook calc ... --json``, the HTTP API's
+        ``/api/v1/calc/ID``, the front door's ``Answer.to_json()``: calculator, the variant's name
+        (when one), every input with defaults filled, the result."""
+        named = {"variant": variant} if variant else {}
+        return {
+            "calculator": self.id,
+            **named,
+            "inputs": self.inputs_json(checked),
+            "result": result.to_json(),
+        }
 
     def cli_example(self, example: Mapping[str, str] | None = None) -> str:
         """A CLI command line for an example (the first declared one by default)."""

@@ -18,7 +18,7 @@ import difflib
 from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["QUOTE_LIMIT", "InputError", "RulesbookError", "did_you_mean", "quote", "shorten"]
+__all__ = ["QUOTE_LIMIT", "CostError", "InputError", "RulesbookError", "did_you_mean", "quote", "shorten"]
 
 QUOTE_LIMIT = 60
 """The most characters of a user's value an error message repeats."""
@@ -78,3 +78,20 @@ class InputError(RulesbookError, ValueError):
         self.field = shorten(" ".join(str(field).split()))
         self.message = " ".join(message.split())
         super().__init__(f"{self.field}: {self.message}")
+
+
+class CostError(InputError):
+    """An input whose predicted work is beyond what the calculators allow (about one second):
+    refused before the work starts, with the estimate. ``times`` is the predicted work as a
+    multiple of the limit (``None`` when only a count of values was predicted); the text is the
+    same one line as any :class:`InputError`, so every front-end shows it unchanged, and the HTTP
+    API answers it with status 422 and the estimate.
+
+    >>> err = CostError("dice", "20D20!kh10 would need about 61.7 times the work ...", times=61.7)
+    >>> isinstance(err, InputError), err.field, err.times
+    (True, 'dice', 61.7)
+    """
+
+    def __init__(self, field: str, message: str, *, times: float | None = None) -> None:
+        super().__init__(field, message)
+        self.times = times

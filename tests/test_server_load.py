@@ -3,7 +3,8 @@
 * New sessions are built off the event loop, in a builder thread of their own, one at a time and
   in the order they were asked for, while the event loop keeps running (other players' answers).
 * A slow answer in one session does not hold up another session's answers (a real server, the
-  browser's protocol): every answer of a quick calculator arrives while the slow one computes.
+  browser's protocol): every answer of a quick calculator arrives while the slow one's worker
+  is held stopped, so it cannot have arrived first whatever the machine's load.
 * The server skips Bokeh's document validation for speed, so the tests validate every served app;
   it works out a page's resources once per kind of page: the same list as Panel's, a copy each.
 
@@ -15,6 +16,8 @@ from __future__ import annotations
 import asyncio
 import html
 import importlib.util
+import os
+import signal
 import sys
 import threading
 import time
@@ -144,37 +147,68 @@ def _bench() -> ModuleType:
 @pytest.fixture(scope="module")
 def served() -> Any:
     bench = _bench()
-    proc, base = bench.start_server(workers=2)
+    # a time limit no answer here reaches, however slowly a loaded machine runs the test
+    proc, base = bench.start_server(workers=2, time_limit=600)
     try:
-        yield bench, base
+        yield bench, base, proc.pid
     finally:
         proc.terminate()
         proc.wait(30)
 
 
+def _computing_worker(bench: Any, server_pid: int, before: dict[int, float], timeout: float = 120) -> int:
+    """The compute worker (a process of the server's other than the server itself) that has used
+    a quarter of a CPU second since ``before`` — the one working on the slow answer. CPU time,
+    not wall time: however loaded the machine, the slow answer needs seconds of it."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        servers = bench._server_cpu_s(server_pid)
+        for pid in bench._descendants(server_pid):
+            if pid not in servers and bench._cpu_s(pid) - before.get(pid, 0.0) >= 0.25:
+                return int(pid)
+        time.sleep(0.05)
+    raise AssertionError("no worker process started computing the slow answer")
+
+
 def test_a_slow_answer_does_not_hold_up_another_session(served: Any) -> None:
-    bench, base = served
+    """While the slow answer's worker is held stopped (SIGSTOP), so that the slow answer cannot
+    arrive however fast or slow the machine is, every quick answer of another session still
+    arrives; the slow answer arrives once its worker goes on. Ordering by construction, not by
+    wall time: the test once compared the two answers' wall times, which parallel test runs on
+    a loaded machine could turn round."""
+    bench, base, server_pid = served
     from tornado.httpclient import AsyncHTTPClient
 
     async def main() -> tuple[list[str], str]:
         http = AsyncHTTPClient()
         slow = bench.Session(base, f"calc/{bench.SLOW_CALC}?{bench.SLOW_QUERY}")
         quick = bench.Session(base, "calc/scrollhammer.morale-check")
+        stopped: list[int] = []
         try:
             await slow.open(http)
             await slow.first_answer(120)
             await quick.open(http)
             await quick.first_answer(120)
+            before = {pid: bench._cpu_s(pid) for pid in bench._descendants(server_pid)}
             # the slowest input the calculators accept (seconds of exact arithmetic in a worker)
             slow_answer = asyncio.create_task(
-                slow.change(f"rb-input-{bench.SLOW_KEY}", bench.SLOW_VALUES[0], 120)
+                slow.change(f"rb-input-{bench.SLOW_KEY}", bench.SLOW_VALUES[0], 600)
             )
+            worker = await asyncio.to_thread(_computing_worker, bench, server_pid, before)
+            os.kill(worker, signal.SIGSTOP)
+            stopped.append(worker)
+            await asyncio.sleep(0)
+            assert not slow_answer.done(), "the slow answer came before its worker was held"
             answers = []
             for ld in (4, 9, 6):
                 answers.append(await quick.change("rb-input-ld", ld, 120))
-                assert not slow_answer.done(), "the quick answers waited for the slow one"
+                assert not slow_answer.done()  # (its worker is stopped: it cannot have come)
+            os.kill(worker, signal.SIGCONT)
+            stopped.clear()
             return answers, await slow_answer
         finally:
+            for pid in stopped:
+                os.kill(pid, signal.SIGCONT)
             slow.close()
             quick.close()
 

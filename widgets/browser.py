@@ -124,6 +124,5 @@ def cli_json(calc_id: str, arguments: Sequence[str]) -> tuple[int, str]:
         checked, result, variant = run_assignments(calc, list(arguments))
     except RulesbookError as exc:
         return 2, plain(f"rulesbook: error: {exc}") + "\n"
-    named = {"variant": variant.name} if variant else {}
-    data = {"calculator": calc.id, **named, "inputs": calc.inputs_json(checked), "result": result.to_json()}
+    data = calc.answer_json(checked, result, variant.name if variant else None)
     return 0, json_text(data) + "\n"

@@ -7,7 +7,9 @@ Routes (one Panel/Bokeh server; one process, or ``processes`` on the one port):
   the site, ``/site/../x`` — a 404 page linking home;
 * ``/calc/<calculator-id>`` — the generated Panel app of every registered calculator (inputs
   and a compared variant can be given in the query string: ``?ld=7&variant=NAME``);
-* ``/app/<name>`` — the special apps systems declare (:class:`rulesbook.registry.App`).
+* ``/app/<name>`` — the special apps systems declare (:class:`rulesbook.registry.App`);
+* ``/api/v1/...`` — the JSON HTTP API (:mod:`widgets.http_api`, answers from
+  :mod:`rulesbook.api.json_api`), computing in the same worker pool.
 
 Every session runs on one event loop, so nothing slow may run there: calculators send their
 answers to a :class:`~widgets.workers.ComputePool` of worker processes (one more than the cores;
@@ -36,6 +38,7 @@ from tornado.web import HTTPError, RedirectHandler, RequestHandler, StaticFileHa
 
 from rulesbook.registry import registry
 from rulesbook.site.output import prepare_site
+from widgets.http_api import api_routes
 from widgets.sessions import prepare_server
 from widgets.workers import ComputePool, default_workers
 
@@ -157,12 +160,12 @@ def serve(
 
     site = prepare_site(site_dir, build)
     pn.extension(inline=True)
-    patterns = site_routes(site)
     if processes > 1:
         workers = workers or default_workers(processes)
     pool = ComputePool(workers, time_limit, lazy=processes > 1)  # (then started in each process)
     apps = app_factories(pool)
     origins = [f"{h}:{port}" for h in ("localhost", "127.0.0.1", host)]
+    patterns = site_routes(site) + api_routes(pool, origins)  # the JSON API (widgets.http_api)
     print(
         f"rulesbook: serving http://{host}:{port}/ (site) and {len(apps)} live apps under /calc/ and /app/;"
         f" {pool.workers} worker processes compute the answers (at most {time_limit:g} s each)"

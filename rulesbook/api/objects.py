@@ -70,13 +70,8 @@ class Answer:
 
     def to_json(self) -> dict[str, Any]:
         """The command line's ``--json`` answer: calculator, variant (when one), inputs, result."""
-        named = {"variant": self.variant.name} if self.variant is not None else {}
-        return {
-            "calculator": self.calculator.id,
-            **named,
-            "inputs": self.calculator.inputs_json(self.inputs),
-            "result": self.result.to_json(),
-        }
+        variant = None if self.variant is None else self.variant.name
+        return self.calculator.answer_json(self.inputs, self.result, variant)
 
     def _view(self) -> view.AnswerView:
         calc = self.calculator

@@ -208,10 +208,7 @@ def calc_cmd(calc_id: str | None, assignments: Sequence[str], as_json: bool, wan
     except RulesbookError as exc:
         fail(str(exc))
     if as_json:
-        named = {"variant": variant.name} if variant else {}
-        emit_json(
-            {"calculator": calc.id, **named, "inputs": calc.inputs_json(checked), "result": result.to_json()}
-        )
+        emit_json(calc.answer_json(checked, result, variant.name if variant else None))
     else:
         named_variant = (variant.name, variant.title) if variant is not None else None
         shown = AnswerView(calc.id, calc.title, calc.outputs, result, variant=named_variant)

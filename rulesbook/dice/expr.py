@@ -47,7 +47,7 @@ from types import MappingProxyType
 import icepool
 
 from rulesbook.dice.terms import ALLOWED_SIDES, EXPLODE_DEPTH, MAX_DICE, DiceTerm, Reads
-from rulesbook.errors import InputError, quote
+from rulesbook.errors import CostError, InputError, quote
 from rulesbook.results import Distribution
 
 __all__ = [
@@ -380,11 +380,13 @@ class DiceExpr:
         >>> parse_dice("20D20!kh10").check_cost("charge_dice")
         Traceback (most recent call last):
         ...
-        rulesbook.errors.InputError: charge_dice: 20D20!kh10 would need about 61.7 times the work the calculators allow (about 1 s); use fewer dice, smaller dice, or no explosion or keep/drop
+        rulesbook.errors.CostError: charge_dice: 20D20!kh10 would need about 61.7 times the work the calculators allow (about 1 s); use fewer dice, smaller dice, or no explosion or keep/drop
         """
         work = self.cost()
         if work > DICE_WORK_LIMIT:
-            raise InputError(field, too_much_dice_work(str(self), work / DICE_WORK_LIMIT))
+            raise CostError(
+                field, too_much_dice_work(str(self), work / DICE_WORK_LIMIT), times=work / DICE_WORK_LIMIT
+            )
         return self
 
 

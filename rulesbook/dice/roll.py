@@ -45,7 +45,7 @@ import icepool
 
 from rulesbook.dice.expr import D6, DICE_WORK_LIMIT, TWO_D6, DiceExpr, Reads, parse_dice, too_much_dice_work
 from rulesbook.dice.joint import joint_weights
-from rulesbook.errors import InputError
+from rulesbook.errors import CostError
 from rulesbook.results import Distribution
 
 __all__ = [
@@ -303,11 +303,15 @@ class RollTest:
         >>> RollTest(dice=parse_dice("20D20!kh10"), target=7).check_cost("ld_test_dice")
         Traceback (most recent call last):
         ...
-        rulesbook.errors.InputError: ld_test_dice: 20D20!kh10 would need about 61.7 times the work the calculators allow (about 1 s); use fewer dice, smaller dice, or no explosion or keep/drop
+        rulesbook.errors.CostError: ld_test_dice: 20D20!kh10 would need about 61.7 times the work the calculators allow (about 1 s); use fewer dice, smaller dice, or no explosion or keep/drop
         """
         work = self.cost()
         if work > DICE_WORK_LIMIT:
-            raise InputError(field, too_much_dice_work(str(self.dice), work / DICE_WORK_LIMIT))
+            raise CostError(
+                field,
+                too_much_dice_work(str(self.dice), work / DICE_WORK_LIMIT),
+                times=work / DICE_WORK_LIMIT,
+            )
         return self
 
     def grid_size(self) -> int:

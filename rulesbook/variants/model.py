@@ -76,6 +76,7 @@ __all__ = [
     "load_variant",
     "resolve_variant",
     "run_assignments",
+    "run_inputs",
     "run_with_variant",
     "shipped_variants",
     "user_variant_problems",
@@ -341,9 +342,28 @@ def run_assignments(
     rest = [w for w in words if w.partition("=")[0].strip() != "variant"]
     if any(not n for n in names):
         raise InputError("variant", "expected variant=NAME or variant=PATH.yaml (see `rulesbook variants`)")
-    if not names:
-        checked = calc.parse_assignments(rest)
-        return checked, calc.run_validated(checked), None
-    variant = resolve_variant(names)
-    checked, choices = validate_with(calc, variant, given_inputs(calc, rest))
-    return checked, variant_calculator(calc, variant).run_validated(checked, choices=choices), variant
+    raw = calc.assignments(rest)
+    variant = resolve_variant(names) if names else None
+    checked, result = run_inputs(calc, raw, variant)
+    return checked, result, variant
+
+
+def run_inputs(
+    calc: Calculator, raw: Mapping[str, Any], variant: Variant | None = None
+) -> tuple[dict[str, Any], CalcResult]:
+    """Validate the inputs given (``raw``: texts as the command line takes them, or values) and
+    run ``calc``, under ``variant`` when one is given: the path of ``rulesbook calc`` and of the
+    HTTP API's ``/api/v1/calc/ID``, so both answer alike. Returns the validated inputs (defaults
+    filled) and the result.
+
+    >>> from rulesbook.registry import registry
+    >>> checked, result = run_inputs(registry().calculator("scrollhammer.panic-test"), {"ld": "7"})
+    >>> checked["ld"], result["p_pass_exact"]
+    (7, '7/12')
+    """
+    if variant is None:
+        checked = calc.validate(raw)
+        return checked, calc.run_validated(checked)
+    first = calc.validate(raw)  # the errors of the inputs as given, before the variant's choices
+    checked, choices = validate_with(calc, variant, {k: first[k] for k in raw})
+    return checked, variant_calculator(calc, variant).run_validated(checked, choices=choices)

@@ -33,7 +33,7 @@ from typing import Literal
 import icepool
 
 from rulesbook.dice import DICE_WORK_LIMIT, DiceExpr, constant, sum_work
-from rulesbook.errors import InputError
+from rulesbook.errors import CostError, InputError
 from rulesbook.registry import implements
 from rulesbook.results import Distribution, fold_both_lose
 from rulesbook.systems.army_morale.choices import CHOICES, ArmyMoraleChoices
@@ -363,7 +363,7 @@ def check_rally_cost(a: RallyCounts, b: RallyCounts, choices: ArmyMoraleChoices 
     >>> check_rally_cost(RallyCounts(take_and_hold=10), RallyCounts(take_and_hold=10), big)
     Traceback (most recent call last):
     ...
-    rulesbook.errors.InputError: a_take_and_hold: the Rally phase odds would list about 14,447,601 pairs of values (at most 20,000), with 20D20 per Take & Hold objective and D6 per Capture objective; use fewer objectives or smaller dice
+    rulesbook.errors.CostError: a_take_and_hold: the Rally phase odds would list about 14,447,601 pairs of values (at most 20,000), with 20D20 per Take & Hold objective and D6 per Capture objective; use fewer objectives or smaller dice
     """
     terms = rally_terms(a, b, choices)
     work, pairs = 0.0, 1
@@ -389,10 +389,11 @@ def check_rally_cost(a: RallyCounts, b: RallyCounts, choices: ArmyMoraleChoices 
         if pairs > MAX_RALLY_PAIRS
         else f"would need about {work / DICE_WORK_LIMIT:.1f} times the work the calculators allow (about 1 s)"
     )
-    raise InputError(
+    raise CostError(
         field,
         f"the Rally phase odds {what}, with {p.take_and_hold_dice} per Take & Hold objective and "
         f"{p.capture_dice} per Capture objective; use fewer objectives or smaller dice",
+        times=None if pairs > MAX_RALLY_PAIRS else work / DICE_WORK_LIMIT,
     )
 
 

@@ -17,7 +17,7 @@ Example:
     >>> CHOICES.replace(parameters={"leadership_dice": "20D20!kh10"})
     Traceback (most recent call last):
     ...
-    rulesbook.errors.InputError: leadership_dice: 20D20!kh10 would need about 61.7 times the work the calculators allow (about 1 s); use fewer dice, smaller dice, or no explosion or keep/drop
+    rulesbook.errors.CostError: leadership_dice: 20D20!kh10 would need about 61.7 times the work the calculators allow (about 1 s); use fewer dice, smaller dice, or no explosion or keep/drop
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ from rulesbook.calculators import (
     optional,
 )
 from rulesbook.dice import REROLLS
-from rulesbook.errors import InputError
+from rulesbook.errors import CostError, InputError
 from rulesbook.registry import load_system_data
 from rulesbook.results import CalcResult, Table
 from rulesbook.systems.wh40k.attack_report import (
@@ -523,7 +523,7 @@ def answer(
             weapons, target, situation, choices, limit=HARD_FACTOR * FLOAT_LIMIT, seconds=HARD_SECONDS
         )
     except WorkLimitExceeded:
-        raise InputError(field, too_costly(HARD_FACTOR, stopped=True)) from None
+        raise CostError(field, too_costly(HARD_FACTOR, stopped=True), times=HARD_FACTOR) from None
 
 
 def declare_attack_calculator(

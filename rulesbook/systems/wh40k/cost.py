@@ -28,7 +28,7 @@ from math import lcm
 from typing import Literal
 
 from rulesbook.dice import constant
-from rulesbook.errors import InputError
+from rulesbook.errors import CostError
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
 from rulesbook.systems.wh40k.engine import CALL_WORK, LOG2_10, OP_WORK, plan, product_work, step_work
 from rulesbook.systems.wh40k.rules import DEFAULT_SITUATION, Situation
@@ -263,7 +263,7 @@ def refuse_costly(
     >>> refuse_costly([storm] * 2, Target(4, 7, 24, models=40, fnp=5), Situation(), CHOICES, "weapons", ["w1", "w2"])
     Traceback (most recent call last):
     ...
-    rulesbook.errors.InputError: weapons: w1: this would need about 1.5 times the work the calculators allow (about 1 s); with everything else unchanged, use at most 65 attacks for w1 (Blast included)
+    rulesbook.errors.CostError: weapons: w1: this would need about 1.5 times the work the calculators allow (about 1 s); with everything else unchanged, use at most 65 attacks for w1 (Blast included)
     """
     cost = predicted_cost(weapons, target, situation, choices)
     if cost.path is not None:
@@ -277,7 +277,8 @@ def refuse_costly(
         if most
         else "reduce models × wounds, Sustained Hits or random Damage"
     )
-    raise InputError(field, too_costly(cost.float_work / FLOAT_LIMIT, label, cut))
+    times = cost.float_work / FLOAT_LIMIT
+    raise CostError(field, too_costly(times, label, cut), times=times)
 
 
 def too_costly(times: float, label: str = "", cut: str = "", *, stopped: bool = False) -> str:

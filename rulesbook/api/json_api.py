@@ -1,0 +1,196 @@
+"""The JSON HTTP API's answers, without a web framework: what ``/api/v1/...`` returns.
+
+``rulesbook serve`` routes ``/api/v1/`` here (:mod:`widgets.http_api` does the HTTP: the Host
+check, the body size limit, the worker pool). Every answer is a status and a JSON value; nothing
+is kept between requests, so any server process — or any server behind a load balancer —
+answers any request alike.
+
+* ``GET /api/v1/calculators`` — every calculator's declaration (:func:`calculators_json`);
+* ``GET /api/v1/calculators/ID`` — one declaration (:func:`calculator_json`);
+* ``GET|POST /api/v1/calc/ID`` — an answer (:func:`calc_answer`): exactly the JSON of
+  ``rulesbook calc ID key=value ... --json``, through the same validation and run
+  (:func:`rulesbook.variants.run_inputs`, :meth:`~rulesbook.calculators.Calculator.answer_json`);
+* ``GET /api/v1/openapi.json`` — the OpenAPI 3.1 description generated from the declarations
+  (:func:`rulesbook.api.openapi.openapi`).
+
+Bad input is status 400 with ``{"error": {"field": ..., "message": ...}}`` (the command line's
+one line, split at its field); an input whose predicted work is beyond the calculators' bound
+(:class:`~rulesbook.errors.CostError`) is 422 with the estimate; an unknown calculator is 404.
+A variant is named (``variant=NAME``, shipped or yours in ``$RULESBOOK_VARIANTS_DIR``), never a
+path: a request never makes the server read a file it names, and a file input (a game log, a
+faction file) takes only a file shipped with rulesbook (``rulesbook/...``, as the worked
+examples do).
+
+Example:
+    >>> status, body = calc_answer("scrollhammer.morale-check", {"ld": "7"})
+    >>> status, body["result"]["p_pass_exact"]
+    (200, '7/12')
+    >>> calc_answer("scrollhammer.morale-check", {"ld": "13"})
+    (400, {'error': {'field': 'ld', 'message': 'expected an integer from 0 to 12, got 13'}})
+    >>> status, body = calc_answer("wh40k.deadly-demise", {"x": "20D20!kh10"})
+    >>> status, body["error"]["field"], body["error"]["estimate"]
+    (422, 'x', {'times_limit': 61.7, 'limit_seconds': 1})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from rulesbook.calculators import Calculator
+from rulesbook.errors import CostError, InputError, did_you_mean, quote
+from rulesbook.inputs import Input, OptionalInput
+from rulesbook.registry import Registry, registry
+from rulesbook.variants import Variant, resolve_variant, run_inputs, shipped_variants, user_variants
+
+__all__ = [
+    "API_PREFIX",
+    "LIMIT_SECONDS",
+    "Reply",
+    "calc_answer",
+    "calculator_json",
+    "calculators_json",
+    "error_body",
+    "named_variant",
+]
+
+API_PREFIX = "/api/v1"
+"""Where the API lives on the server."""
+
+LIMIT_SECONDS = 1
+"""The work the calculators allow one answer, in seconds on a typical machine (the cost bound
+of :data:`rulesbook.dice.DICE_WORK_LIMIT` and the 40k engines' budget)."""
+
+Reply = tuple[int, dict[str, Any]]
+"""An HTTP status and the JSON body."""
+
+_SHIPPED = Path(__file__).resolve().parent.parent
+"""The ``rulesbook`` package folder: the only files a request may name."""
+
+
+def error_body(field: str | None, message: str, **extra: Any) -> dict[str, Any]:
+    """The one shape of every error: ``{"error": {"field": ..., "message": ...}}``.
+
+    >>> error_body("ld", "expected an integer from 0 to 12, got 13")
+    {'error': {'field': 'ld', 'message': 'expected an integer from 0 to 12, got 13'}}
+    """
+    return {"error": {"field": field, "message": message, **extra}}
+
+
+def _error(exc: InputError) -> Reply:
+    if isinstance(exc, CostError):
+        times = None if exc.times is None else round(exc.times, 1)
+        estimate = {"times_limit": times, "limit_seconds": LIMIT_SECONDS}
+        return 422, error_body(exc.field, exc.message, estimate=estimate)
+    return 400, error_body(exc.field, exc.message)
+
+
+def _registry_for(calc_id: str) -> Registry:
+    """Only the calculator's own system is loaded first, as the command line does."""
+    reg = registry(calc_id.partition(".")[0] or None)
+    return reg if calc_id in reg.calculators else registry()
+
+
+def _calculator(calc_id: str) -> Calculator:
+    return _registry_for(calc_id).calculator(calc_id)
+
+
+def declaration(calc: Calculator) -> dict[str, Any]:
+    """A calculator's declaration (:meth:`~rulesbook.calculators.Calculator.declaration`), its
+    worked examples and where it answers."""
+    return {
+        **calc.declaration(),
+        "examples": [dict(e) for e in calc.examples],
+        "url": f"{API_PREFIX}/calc/{calc.id}",
+    }
+
+
+def calculators_json() -> Reply:
+    """``GET /api/v1/calculators``: every calculator's declaration.
+
+    >>> status, body = calculators_json()
+    >>> status, body["calculators"][0]["url"].startswith("/api/v1/calc/")
+    (200, True)
+    """
+    return 200, {"calculators": [declaration(c) for c in registry().calculators.values()]}
+
+
+def calculator_json(calc_id: str) -> Reply:
+    """``GET /api/v1/calculators/ID``: one declaration, or 404 naming the nearest IDs.
+
+    >>> calculator_json("scrollhammer.morale-chek")[0]
+    404
+    """
+    try:
+        calc = _calculator(calc_id)
+    except InputError as exc:
+        return 404, error_body("calculator", exc.message)
+    return 200, declaration(calc)
+
+
+def named_variant(names: Sequence[str]) -> Variant | None:
+    """The variant a request names: shipped or yours by name (``A+B`` or several names are
+    composed), never a path — a request does not make the server read a file it names.
+
+    >>> named_variant(["battle-shock-3d6"]).name
+    'battle-shock-3d6'
+    >>> named_variant(["../secret.yaml"])
+    Traceback (most recent call last):
+    ...
+    rulesbook.errors.InputError: variant: unknown variant '../secret.yaml'; the HTTP API takes a variant's name, never a path; shipped: ...
+    """
+    parts = [part.strip() for name in names for part in str(name).split("+")]
+    if not parts:
+        return None
+    known = {**shipped_variants(), **user_variants()}
+    for part in parts:
+        if part not in known:
+            hint = did_you_mean(part, list(known)) or ";"
+            raise InputError(
+                "variant",
+                f"unknown variant {quote(part)}{hint} the HTTP API takes a variant's name, never a path; "
+                f"shipped: {', '.join(shipped_variants()) or 'none'}",
+            )
+    return resolve_variant(parts)
+
+
+def _file_input(inp: Input) -> bool:
+    inner = inp.inner if isinstance(inp, OptionalInput) else inp
+    return inner.kind == "path"
+
+
+def _shipped_file(key: str, value: Any) -> str:
+    """A file input's value: only a file shipped with rulesbook, named ``rulesbook/...``."""
+    text = value.strip() if isinstance(value, str) else ""
+    parts = PurePosixPath(text).parts
+    path = _SHIPPED.parent.joinpath(*parts) if parts else _SHIPPED
+    if parts[:1] != ("rulesbook",) or ".." in parts or "\\" in text or not path.is_file():
+        raise InputError(
+            key,
+            "the HTTP API reads no file of the server's; give a file shipped with rulesbook "
+            f"(rulesbook/...), got {quote(value)}",
+        )
+    return str(path)
+
+
+def calc_answer(calc_id: str, inputs: Mapping[str, Any], variant: Sequence[str] = ()) -> Reply:
+    """``GET|POST /api/v1/calc/ID``: the answer of ``rulesbook calc ID ... --json``, or the error.
+
+    ``inputs`` are the texts a query string gives (``{"ld": "7"}``) or the values of a JSON body
+    (``{"ld": 7, "unit_lds": [7, 7, 6]}``); ``variant`` names shipped or user variants.
+    """
+    try:
+        calc = _calculator(calc_id)
+    except InputError as exc:
+        return 404, error_body("calculator", exc.message)
+    try:
+        given = dict(inputs)
+        for key, value in given.items():
+            if _file_input(calc.input(key)):
+                given[key] = _shipped_file(key, value)
+        chosen = named_variant(variant)
+        checked, result = run_inputs(calc, given, chosen)
+    except InputError as exc:
+        return _error(exc)
+    return 200, calc.answer_json(checked, result, chosen.name if chosen is not None else None)

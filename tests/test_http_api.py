@@ -1,0 +1,211 @@
+"""The JSON HTTP API (``/api/v1/``) answers exactly as ``rulesbook calc ... --json`` does.
+
+The routes of :func:`widgets.http_api.api_routes` run in a plain tornado application here (no
+Panel, no worker pool: the answers are computed in the handler), so every calculator's worked
+examples are asked in-process: the body of each answer is byte for byte what the command line
+prints. ``tests/test_server_load.py`` asks a real ``rulesbook serve`` (one process and two), where
+the answers come from the worker pool.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+from openapi_spec_validator import validate
+from tornado.testing import AsyncHTTPTestCase
+from tornado.web import Application
+
+from rulesbook.api.openapi import openapi
+from rulesbook.cli import cli
+from rulesbook.registry import registry
+from widgets.http_api import MAX_BODY_BYTES, api_routes
+
+ROOT = Path(__file__).resolve().parents[1]
+
+EXAMPLES = [
+    pytest.param(calc.id, dict(example), id=f"{calc.id}-{n}")
+    for calc in registry().calculators.values()
+    for n, example in enumerate(calc.examples)
+]
+
+
+def _cli_json(calc_id: str, example: dict[str, str], variant: str = "") -> str:
+    """What ``rulesbook calc ID key=value ... --json`` prints (a file input as the API reads it:
+    the shipped file, by its full path)."""
+    calc = registry().calculator(calc_id)
+    words = []
+    for key, value in example.items():
+        if calc.input(key).kind == "path":
+            value = str(ROOT / value)
+        words.append(f"{key}={value}")
+    if variant:
+        words.append(f"variant={variant}")
+    out = CliRunner().invoke(cli, ["calc", calc_id, *words, "--json"])
+    assert out.exit_code == 0, out.output
+    return str(out.output)
+
+
+class Api(AsyncHTTPTestCase):
+    def get_app(self) -> Application:
+        return Application(api_routes(None, hosts=["127.0.0.1:*", "localhost:*"]))
+
+    def ask(self, path: str, method: str = "GET", body: Any = None, **headers: str) -> tuple[int, Any, str]:
+        data = body if isinstance(body, bytes) or body is None else json.dumps(body).encode()
+        response = self.fetch(path, method=method, body=data, headers=headers, raise_error=False)
+        text = (response.body or b"").decode()
+        assert response.headers["Content-Type"] == "application/json; charset=utf-8", (path, text)
+        return response.code, json.loads(text), text
+
+    # -- answers ---------------------------------------------------------------------------
+
+    def test_the_issue_s_example(self) -> None:
+        code, body, text = self.ask("/api/v1/calc/scrollhammer.morale-check?ld=7")
+        assert code == 200 and body["result"]["p_pass_exact"] == "7/12"
+        assert text == _cli_json("scrollhammer.morale-check", {"ld": "7"})
+
+    def test_every_worked_example_answers_the_cli_s_json_by_get_and_post(self) -> None:
+        assert len(EXAMPLES) > 30
+        schemas = openapi()["paths"]
+        for case in EXAMPLES:
+            calc_id, example = case.values
+            expected = _cli_json(calc_id, example)
+            code, body, text = self.ask(f"/api/v1/calc/{calc_id}?{urlencode(example)}")
+            assert (code, text) == (200, expected), (calc_id, example)
+            code, _, text = self.ask(f"/api/v1/calc/{calc_id}", "POST", example)
+            assert (code, text) == (200, expected), (calc_id, example)
+            # the answer is what the OpenAPI document says a 200 answer is
+            answer = schemas[f"/api/v1/calc/{calc_id}"]["get"]["responses"]["200"]
+            jsonschema.validate(body, answer["content"]["application/json"]["schema"])
+
+    def test_a_json_body_takes_values_as_json(self) -> None:
+        code, body, _ = self.ask(
+            "/api/v1/calc/scrollhammer.morale-check", "POST", {"ld": 7, "insane_heroism": False}
+        )
+        _, as_text, _ = self.ask("/api/v1/calc/scrollhammer.morale-check?ld=7&insane_heroism=false")
+        assert code == 200 and body == as_text
+
+    def test_a_variant_by_name(self) -> None:
+        expected = _cli_json("scrollhammer.break-test", {"ld": "8", "lost_by": "2"}, "break-2-ld-per-point")
+        path = "/api/v1/calc/scrollhammer.break-test?ld=8&lost_by=2&variant=break-2-ld-per-point"
+        code, body, text = self.ask(path)
+        assert (code, text) == (200, expected) and body["variant"] == "break-2-ld-per-point"
+        code, _, text = self.ask(
+            "/api/v1/calc/scrollhammer.break-test",
+            "POST",
+            {"ld": 8, "lost_by": 2, "variant": ["break-2-ld-per-point"]},
+        )
+        assert (code, text) == (200, expected)
+
+    # -- refusals ----------------------------------------------------------------------------
+
+    def test_bad_input_is_400_naming_the_field(self) -> None:
+        cases = {
+            "/api/v1/calc/scrollhammer.morale-check?ld=13": "ld",
+            "/api/v1/calc/scrollhammer.morale-check?ld=x": "ld",
+            "/api/v1/calc/scrollhammer.morale-check?ldd=7": "ldd",
+            "/api/v1/calc/scrollhammer.morale-check?ld=7&ld=8": "ld",
+            "/api/v1/calc/scrollhammer.break-test?ld=8&variant=nope": "variant",
+            "/api/v1/calc/scrollhammer.break-test?ld=8&variant=../../etc/passwd": "variant",
+            "/api/v1/calc/scrollhammer.break-test?ld=8&variant=%2Ftmp%2Fv.yaml": "variant",
+            "/api/v1/calc/army-morale.replay?log=/etc/passwd": "log",
+            "/api/v1/calc/army-morale.replay?log=rulesbook/../../x.yaml": "log",
+            "/api/v1/calc/scrollhammer.morale-check?ld=%ff": "ld",
+        }
+        for path, field in cases.items():
+            code, body, _ = self.ask(path)
+            assert code == 400 and body["error"]["field"] == field, (path, body)
+            assert "\n" not in body["error"]["message"] and body["error"]["message"]
+        code, body, _ = self.ask("/api/v1/calc/scrollhammer.morale-check?ld=13")
+        cli_line = CliRunner().invoke(cli, ["calc", "scrollhammer.morale-check", "ld=13"]).output
+        assert cli_line.strip() == f"rulesbook: error: {body['error']['field']}: {body['error']['message']}"
+
+    def test_bad_bodies_are_400(self) -> None:
+        path = "/api/v1/calc/scrollhammer.morale-check"
+        for raw, field in [
+            (b"{", "body"),
+            (b"[7]", "body"),
+            (b'{"ld": NaN}', "body"),
+            (b'{"ld": 7, "ld": 8}', "ld"),
+            (b'{"ld": {"a": 1}}', "ld"),
+            (b'{"ld": [[7]]}', "ld"),
+            (b"\xff\xfe", "body"),
+            (b"[" * 5000 + b"]" * 5000, "body"),
+            (b'{"ld": 7, "variant": 3}', "variant"),
+            (b'{"ld": "x"}', "ld"),
+        ]:
+            code, body, _ = self.ask(path, "POST", raw)
+            assert code == 400 and body["error"]["field"] == field, (raw[:20], body)
+        code, body, _ = self.ask(path + "?ld=7", "POST", {"ld": 7})
+        assert code == 400 and body["error"]["field"] == "ld"
+
+    def test_too_costly_input_is_422_with_the_estimate(self) -> None:
+        code, body, _ = self.ask("/api/v1/calc/wh40k.deadly-demise?x=20D20!kh10")
+        assert code == 422 and body["error"]["field"] == "x"
+        assert body["error"]["estimate"] == {"times_limit": 61.7, "limit_seconds": 1}
+        cli_line = CliRunner().invoke(cli, ["calc", "wh40k.deadly-demise", "x=20D20!kh10"]).output
+        assert body["error"]["message"] in cli_line
+
+    def test_a_body_over_the_limit_is_413(self) -> None:
+        path = "/api/v1/calc/scrollhammer.morale-check"
+        code, body, _ = self.ask(path, "POST", b"{" + b" " * MAX_BODY_BYTES + b"}")
+        assert code == 413 and body["error"]["field"] == "body"
+
+        def chunks(write: Any) -> None:  # no Content-Length: the limit is met while reading
+            for _ in range(MAX_BODY_BYTES // 1000 + 2):
+                write(b" " * 1000)
+
+        response = self.fetch(path, method="POST", body_producer=_producer(chunks), raise_error=False)
+        assert response.code == 413
+
+    def test_unknown_things_are_404_and_other_methods_405_all_in_json(self) -> None:
+        code, body, _ = self.ask("/api/v1/calc/scrollhammer.morale-chek?ld=7")
+        assert code == 404 and "scrollhammer.morale-check" in body["error"]["message"]
+        assert self.ask("/api/v1/calculators/nope")[0] == 404
+        assert self.ask("/api/v2/calc/x")[0] == 404
+        assert self.ask("/api/v1/calculators", "POST", {})[0] == 405
+
+    def test_the_host_rule_of_the_pages(self) -> None:
+        path = "/api/v1/calc/scrollhammer.morale-check?ld=7"
+        assert self.ask(path, Host="rebound.example.com")[0] == 403
+        assert self.ask(path, Host=f"localhost:{self.get_http_port()}")[0] == 200
+
+    # -- declarations and the OpenAPI document ------------------------------------------
+
+    def test_declarations(self) -> None:
+        code, body, _ = self.ask("/api/v1/calculators")
+        assert code == 200
+        assert [c["id"] for c in body["calculators"]] == list(registry().calculators)
+        code, one, _ = self.ask("/api/v1/calculators/scrollhammer.morale-check")
+        assert code == 200 and one == body["calculators"][0] | one
+        assert one["inputs"][0]["key"] == "ld" and one["url"] == "/api/v1/calc/scrollhammer.morale-check"
+
+    def test_the_openapi_document_validates_and_names_every_calculator(self) -> None:
+        code, doc, _ = self.ask("/api/v1/openapi.json")
+        assert code == 200
+        validate(doc)  # OpenAPI 3.1 (openapi-spec-validator)
+        calcs = {p.removeprefix("/api/v1/calc/") for p in doc["paths"] if p.startswith("/api/v1/calc/")}
+        assert calcs == set(registry().calculators)
+        get = doc["paths"]["/api/v1/calc/scrollhammer.morale-check"]["get"]
+        declared = [i.key for i in registry().calculator("scrollhammer.morale-check").inputs]
+        assert [p["name"] for p in get["parameters"]] == [*declared, "variant"]
+
+
+def _producer(chunks: Any) -> Any:
+    async def produce(write: Any) -> None:
+        sent: list[bytes] = []
+        chunks(sent.append)
+        for chunk in sent:
+            await write(chunk)
+
+    return produce
+
+
+def test_every_worked_example_is_asked() -> None:
+    """(The example loop above runs all of them in one test; this says how many there are.)"""
+    assert {c.values[0] for c in EXAMPLES} == {c.id for c in registry().calculators.values() if c.examples}
