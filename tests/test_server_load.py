@@ -219,6 +219,36 @@ def test_a_slow_answer_does_not_hold_up_another_session(served: Any) -> None:
     assert 'data-key="error"' not in slow_text and 'data-key="' in slow_text, slow_text
 
 
+def _api(base: str, path: str) -> tuple[int, str]:
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(base + path, timeout=120) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read().decode()
+
+
+def _cli_json(*words: str) -> str:
+    from click.testing import CliRunner
+
+    from rulesbook.cli import cli
+
+    return str(CliRunner().invoke(cli, ["calc", *words, "--json"]).output)
+
+
+def test_the_json_api_answers_from_the_worker_pool(served: Any) -> None:
+    """``rulesbook serve`` routes ``/api/v1/`` (tests/test_http_api.py tests the routes in-process)."""
+    _, base, _ = served
+    assert _api(base, "/api/v1/calc/scrollhammer.morale-check?ld=7") == (
+        200,
+        _cli_json("scrollhammer.morale-check", "ld=7"),
+    )
+    code, text = _api(base, "/api/v1/calc/scrollhammer.morale-check?ld=13")
+    assert code == 400 and '"field": "ld"' in text
+
+
 def test_two_server_processes_each_session_with_its_own_query_and_all_end_together() -> None:
     """``rulesbook serve --processes 2``: pages are rendered from a session already built for the
     path and each player's session is built by the process its websocket reaches; the query
@@ -228,6 +258,9 @@ def test_two_server_processes_each_session_with_its_own_query_and_all_end_togeth
     try:
         servers = [p for p in bench._descendants(proc.pid) if p in bench._server_cpu_s(proc.pid)]
         assert len(servers) == 3  # the one started and the two it forked
+        expected = _cli_json("wh40k.battle-shock", "leadership=8")
+        for _ in range(4):  # whichever process takes the connection answers alike (nothing is kept)
+            assert _api(base, "/api/v1/calc/wh40k.battle-shock?leadership=8") == (200, expected)
         from tornado.httpclient import AsyncHTTPClient
 
         async def open_one(http: Any, path: str) -> Any:
