@@ -9,7 +9,15 @@ the answers come from the worker pool.
 
 from __future__ import annotations
 
+import contextlib
+import doctest
+import io
 import json
+import re
+import shlex
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -209,3 +217,88 @@ def _producer(chunks: Any) -> Any:
 def test_every_worked_example_is_asked() -> None:
     """(The example loop above runs all of them in one test; this says how many there are.)"""
     assert {c.values[0] for c in EXAMPLES} == {c.id for c in registry().calculators.values() if c.examples}
+
+
+# -- the page's examples (docs/http-api.md), against the routes on a real port ---------------
+
+PAGE = ROOT / "docs" / "http-api.md"
+FENCE = re.compile(r"^```(\w+)\n(.*?)^```", re.M | re.S)
+
+
+@pytest.fixture(scope="module")
+def api_port() -> Iterator[int]:
+    """The API's routes served by tornado on a free port, in a thread of their own."""
+    import asyncio
+    import threading
+
+    started = threading.Event()
+    holder: dict[str, Any] = {}
+
+    def run() -> None:
+        async def main() -> None:
+            server = Application(api_routes(None, hosts=["127.0.0.1:*"])).listen(0, "127.0.0.1")
+            holder["port"] = next(iter(server._sockets.values())).getsockname()[1]
+            holder["stop"] = asyncio.Event()
+            holder["loop"] = asyncio.get_running_loop()
+            started.set()
+            await holder["stop"].wait()
+            server.stop()
+
+        asyncio.run(main())
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    assert started.wait(60)
+    yield int(holder["port"])
+    holder["loop"].call_soon_threadsafe(holder["stop"].set)
+    thread.join(30)
+
+
+def _curl(command: str, port: int) -> str:
+    """What ``curl -s [-X POST] [-H ...] [-d DATA] URL`` prints (through urllib)."""
+    words = shlex.split(command)
+    assert words[:2] == ["curl", "-s"], command
+    method, headers, data, url = "GET", {}, None, ""
+    rest = iter(words[2:])
+    for word in rest:
+        if word == "-X":
+            method = next(rest)
+        elif word == "-H":
+            name, _, value = next(rest).partition(": ")
+            headers[name] = value
+        elif word == "-d":
+            data = next(rest).encode()
+        else:
+            url = word.replace("127.0.0.1:8765", f"127.0.0.1:{port}")
+    request = urllib.request.Request(url, data=data, headers=headers, method=method)
+    try:
+        with urllib.request.urlopen(request, timeout=120) as response:
+            return str(response.read().decode())
+    except urllib.error.HTTPError as error:
+        return str(error.read().decode())
+
+
+def test_the_page_s_curl_examples_print_what_it_shows(api_port: int) -> None:
+    checker = doctest.OutputChecker()
+    examples = [
+        (lines[0][2:], "\n".join(lines[1:]) + "\n")
+        for kind, block in FENCE.findall(PAGE.read_text(encoding="utf-8"))
+        if kind == "console"
+        for lines in [block.strip("\n").splitlines()]
+    ]
+    assert len(examples) == 3
+    for command, shown in examples:
+        got = _curl(command, api_port)
+        assert checker.check_output(shown, got, doctest.ELLIPSIS), (command, got)
+
+
+def test_the_page_s_python_client_runs(api_port: int) -> None:
+    (code,) = [block for kind, block in FENCE.findall(PAGE.read_text(encoding="utf-8")) if kind == "python"]
+    code = code.replace("127.0.0.1:8765", f"127.0.0.1:{api_port}")
+    printed = io.StringIO()
+    namespace: dict[str, Any] = {}
+    with contextlib.redirect_stdout(printed):
+        exec(compile(code, str(PAGE), "exec"), namespace)  # the page's own example, as written
+    assert printed.getvalue() == "5/12\n"
+    with pytest.raises(ValueError, match=r"^ld: expected an integer from 0 to 12, got 13$"):
+        namespace["calc"]("scrollhammer.morale-check", ld=13)

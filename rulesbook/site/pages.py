@@ -312,9 +312,12 @@ def summary_nav(notebooks: Iterable[str] = ()) -> str:
         "* [All calculators](calculators.md)",
         "* [Live calculators and apps](live.md)",
         "* [The served rulebook](serving.md)",
+        "* [The JSON API](http-api.md)",
         "* [Interpretations register](interpretations.md)",
         "* [Command line](cli.md)",
+        "* [Adding rules](adding-rules.md)",
         "* [Developing](developing.md)",
+        "* [Server internals](server-internals.md)",
     ]
     return "\n".join(lines) + "\n"
 

@@ -1,8 +1,10 @@
 """The source documents, by title: what each covers, its gaps, and links for citations.
 
 Each rule system ships ``source.yaml`` beside its ``rules.yaml``: the document's title (as a
-reader knows it), a short title for citations, the file name in the shared seeds, what kind of
-document it is, what it covers and where it is incomplete — all written in our own words.
+reader knows it), a short title for citations, the file name of the document, what kind of
+document it is, what it covers and where it is incomplete — all written in our own words. The
+document itself is one of the shared seeds (``../shared/seeds``, beside the checkout) or lives
+in the repository's ``sources/`` folder (:data:`SOURCE_FOLDERS`, :func:`document_path`).
 The site's Sources page is generated from these files and from the rules' citations, so every
 citation on a rule page shows the document's title and section and links to that section's
 entry, which in turn lists every rule citing it.
@@ -33,8 +35,10 @@ from rulesbook.registry import Citation, System, registry
 
 __all__ = [
     "SOURCES_PAGE",
+    "SOURCE_FOLDERS",
     "Source",
     "citation_md",
+    "document_path",
     "load_source",
     "slug",
     "source",
@@ -45,6 +49,26 @@ __all__ = [
 
 SOURCES_PAGE = "sources.md"
 """The Sources page, inside the docs."""
+
+_CHECKOUT = Path(__file__).resolve().parents[2]
+
+SOURCE_FOLDERS = (_CHECKOUT / "sources", _CHECKOUT.parent / "shared" / "seeds")
+"""Where source documents are found: the repository's own ``sources/`` (a new system's document
+can live there), then the shared seeds beside the checkout."""
+
+
+def document_path(file: str) -> Path | None:
+    """The source document named ``file`` (a ``source.yaml``'s ``file``), or ``None`` when it is in
+    none of :data:`SOURCE_FOLDERS` (the seeds are not beside every checkout).
+
+    >>> document_path("no-such-document.txt") is None
+    True
+    """
+    for folder in SOURCE_FOLDERS:
+        path = folder / file
+        if "/" not in file and path.is_file():
+            return path
+    return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,156 @@
+"""The guide "Adding rules" (docs/adding-rules.md), followed literally, gives a green suite.
+
+A copy of the repository (its tracked files) gets every file the guide shows, where the guide
+says; then, in the copy, the steps the guide names run: the golden file's new answers recorded,
+ruff, ``mypy --strict``, the system's doctests, cases and tests, the registry's completeness
+checks (rule, calculator and interpretation pages, citations, covering tests) and the golden-file
+check, and the site's pages are generated. The copy goes with the test's temporary folder, so the
+checkout itself never holds the example system (tests running beside this one never see it).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+GUIDE = ROOT / "docs" / "adding-rules.md"
+BLOCK = re.compile(r"```(?:python|yaml|text)\n# file: (?P<path>[\w/.-]+)\n(?P<body>.*?)```", re.S)
+
+SITE = """
+import contextlib
+import io
+
+from rulesbook.site import build
+
+
+def test_the_site_has_the_new_system_s_pages() -> None:
+    pages: dict[str, io.StringIO] = {}
+
+    @contextlib.contextmanager
+    def fake_open(path, mode):
+        yield pages.setdefault(path, io.StringIO())
+
+    build(fake_open, notebooks=[])
+    text = {path: page.getvalue() for path, page in pages.items()}
+    assert "nerve/index.md" in text
+    assert any(p.startswith("nerve/") and "Nerve test" in t for p, t in text.items())
+    assert "Nerve rules" in text["sources.md"]
+    assert "nerve/index.md" in text["SUMMARY.md"]
+"""
+"""The site's page generation (``rulesbook.site.build``, what ``docs/gen_pages.py`` runs), as a
+test in the copy: it shares the pages the registry checks generate in the same process."""
+
+ANSWERS = """
+from rulesbook.api.json_api import calc_answer
+from rulesbook.registry import registry
+from rulesbook.variants import Variant, run_with_variant
+calc = registry().calculator("nerve.test")
+assert calc.run(nerve=7)["p_pass_exact"] == "7/12"
+assert calc.run(nerve=7, ties="fails")["p_pass_exact"] == "5/12"
+three = Variant.from_mapping({"system": "nerve", "title": "Three dice", "parameters": {"dice": "3D6"}}, name="x")
+assert run_with_variant(calc, three, nerve=7)["p_pass_exact"] == "35/216"
+assert calc_answer("nerve.test", {"nerve": "7"})[1]["result"]["p_pass_exact"] == "7/12"
+print("answers ok")
+"""
+
+
+def guide_files() -> dict[str, str]:
+    """Every file the guide shows, by its path in the repository."""
+    return {m["path"]: m["body"] for m in BLOCK.finditer(GUIDE.read_text(encoding="utf-8"))}
+
+
+def test_the_guide_shows_every_file_of_a_system() -> None:
+    files = guide_files()
+    system = {
+        p.removeprefix("rulesbook/systems/nerve/") for p in files if p.startswith("rulesbook/systems/nerve/")
+    }
+    assert system == {
+        "source.yaml",
+        "rules.yaml",
+        "choices.py",
+        "rules.py",
+        "calculators.py",
+        "__init__.py",
+        "cases.yaml",
+    }
+    assert {"sources/nerve-rules.txt", "tests/nerve/__init__.py", "tests/nerve/test_nerve.py"} <= set(files)
+    assert not (ROOT / "rulesbook" / "systems" / "nerve").exists(), "the example system is in the checkout"
+
+
+def _copy_of_the_repository(to: Path) -> Path:
+    tracked = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard", "rulesbook", "tests", "sources", "pyproject.toml"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+    for name in tracked:
+        source = ROOT / name
+        if source.is_file():
+            (to / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, to / name)  # (times kept: mypy's cache stays valid for the core)
+    return to
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git to list the repository's files")
+def test_following_the_guide_gives_a_green_suite(tmp_path: Path) -> None:
+    repo = _copy_of_the_repository(tmp_path / "repo")
+    for path, body in guide_files().items():
+        (repo / path).parent.mkdir(parents=True, exist_ok=True)
+        (repo / path).write_text(body, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(repo), "RULESBOOK_VARIANTS_DIR": str(tmp_path / "none")}
+    env.pop("PYTEST_XDIST_WORKER", None)
+
+    def run(*args: str, timeout: float = 300) -> str:
+        out = subprocess.run(
+            [sys.executable, *args], cwd=repo, env=env, capture_output=True, text=True, timeout=timeout
+        )
+        assert out.returncode == 0, f"{' '.join(args)}\n{out.stdout[-3000:]}\n{out.stderr[-3000:]}"
+        return out.stdout
+
+    # 10. record the worked examples' answers: the new ones only
+    assert "(2 answers recorded)" in run("tests/golden/record.py", "--new")
+    # 11. check it
+    new = ["rulesbook/systems/nerve", "tests/nerve"]
+    run("-m", "ruff", "format", "--check", *new)
+    run("-m", "ruff", "check", *new)
+    cache = ROOT / ".mypy_cache"  # the checkout's, when there is one: the core is checked once
+    run("-m", "mypy", "--strict", "--cache-dir", str(cache), "rulesbook/systems/nerve")
+    tests = ["tests/test_cases.py", "tests/test_registry.py", "tests/test_golden_examples.py", "tests/nerve"]
+    (repo / "tests" / "test_the_site_pages.py").write_text(SITE, encoding="utf-8")
+    tests.append("tests/test_the_site_pages.py")
+    run(
+        "-m",
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "--doctest-modules",
+        "rulesbook/systems/nerve",
+        *tests,
+        "-k",
+        "nerve or every or site",
+    )
+    assert "answers ok" in run("-c", ANSWERS)
+
+    # and the loader refuses a register entry whose typed reading disagrees, naming both
+    rules = repo / "rulesbook" / "systems" / "nerve" / "rules.yaml"
+    rules.write_text(rules.read_text(encoding="utf-8").replace("default: passes", "default: fails"))
+    out = subprocess.run(
+        [sys.executable, "-c", "from rulesbook.registry import registry; registry()"],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode != 0
+    assert "rules.yaml: interpretation nerve.interpretations.ties: default 'fails'" in out.stderr
