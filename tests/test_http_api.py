@@ -178,6 +178,20 @@ class Api(AsyncHTTPTestCase):
         assert self.ask("/api/v2/calc/x")[0] == 404
         assert self.ask("/api/v1/calculators", "POST", {})[0] == 405
 
+    def test_odd_paths_get_json_400_or_404(self) -> None:
+        for path in [
+            "/api/v1/calc/%00",
+            "/api/v1/calc/..%2f..%2fetc%2fpasswd",
+            "/api/v1/calc/" + "x" * 5000,
+            "/api/v1/calculators/%ff%fe",
+            "/api/v1/calc/scrollhammer.morale-check/extra",
+            "/api/",
+            "/api",
+        ]:
+            response = self.fetch(path, raise_error=False)
+            assert response.code in (400, 404), (path[:60], response.code)
+            assert "error" in json.loads(response.body or b"{}"), path[:60]
+
     def test_the_host_rule_of_the_pages(self) -> None:
         path = "/api/v1/calc/scrollhammer.morale-check?ld=7"
         assert self.ask(path, Host="rebound.example.com")[0] == 403

@@ -167,7 +167,8 @@ def serve(
     origins = [f"{h}:{port}" for h in ("localhost", "127.0.0.1", host)]
     patterns = site_routes(site) + api_routes(pool, origins)  # the JSON API (widgets.http_api)
     print(
-        f"rulesbook: serving http://{host}:{port}/ (site) and {len(apps)} live apps under /calc/ and /app/;"
+        f"rulesbook: serving http://{host}:{port}/ (site), {len(apps)} live apps under /calc/ and /app/"
+        " and the JSON API under /api/v1/;"
         f" {pool.workers} worker processes compute the answers (at most {time_limit:g} s each)"
         + (f", in each of {processes} server processes" if processes > 1 else ""),
         flush=True,
