@@ -158,6 +158,18 @@ class Api(AsyncHTTPTestCase):
         assert body["error"]["estimate"] == {"times_limit": 61.7, "limit_seconds": 1}
         cli_line = CliRunner().invoke(cli, ["calc", "wh40k.deadly-demise", "x=20D20!kh10"]).output
         assert body["error"]["message"] in cli_line
+        weapon = "A=3 BS=3 S=4 D=20D20!kh10"  # a dice refusal inside a weapon profile stays one
+        code, body, _ = self.ask(
+            "/api/v1/calc/wh40k.attack-and-battle-shock", "POST", {"weapons": weapon, "leadership": 7}
+        )
+        assert code == 422 and body["error"]["field"] == "weapons", body
+        # the 40k engines' cost model, refusing before any work
+        storm = "A=200 BS=3 S=4 D=3D6 sustained-hits-d6"
+        inputs = {"weapons": f"{storm}; {storm}", "toughness": 4, "save": 7, "wounds": 24, "models": 40}
+        code, body, _ = self.ask(
+            "/api/v1/calc/wh40k.attack-and-battle-shock", "POST", {**inputs, "fnp": 5, "leadership": 7}
+        )
+        assert code == 422 and body["error"]["estimate"] == {"times_limit": 1.5, "limit_seconds": 1}, body
 
     def test_a_body_over_the_limit_is_413(self) -> None:
         path = "/api/v1/calc/scrollhammer.morale-check"

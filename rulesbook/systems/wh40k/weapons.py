@@ -27,7 +27,7 @@ from typing import Any
 
 from rulesbook.calculators import BoolInput, DiceInput, Input, IntInput, WordListInput
 from rulesbook.dice import DiceExpr, parse_dice
-from rulesbook.errors import InputError, quote
+from rulesbook.errors import CostError, InputError, quote
 
 __all__ = [
     "ABILITY_WORDS",
@@ -321,6 +321,8 @@ def make_weapon(
             parsed[inp.key] = inp.validate(values[inp.key])
         except InputError as exc:
             named = f"{where}{spelled}: " if field or label else ""
+            if isinstance(exc, CostError):  # still a refusal for cost, with its estimate
+                raise CostError(field or inp.key, f"{named}{exc.message}", times=exc.times) from None
             raise InputError(field or inp.key, f"{named}{exc.message}") from None
     abilities = parse_abilities(parsed["abilities"])
     if not parsed["ranged"]:
