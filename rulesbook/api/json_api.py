@@ -39,7 +39,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from rulesbook.calculators import Calculator
-from rulesbook.errors import CostError, InputError, did_you_mean, quote
+from rulesbook.errors import CostError, InputError, RulesbookError, did_you_mean, quote
 from rulesbook.inputs import Input, OptionalInput
 from rulesbook.registry import Registry, registry
 from rulesbook.variants import Variant, resolve_variant, run_inputs, shipped_variants, user_variants
@@ -193,4 +193,6 @@ def calc_answer(calc_id: str, inputs: Mapping[str, Any], variant: Sequence[str] 
         checked, result = run_inputs(calc, given, chosen)
     except InputError as exc:
         return _error(exc)
+    except RulesbookError as exc:  # a file input that is no file of its kind: the CLI's one line
+        return 400, error_body(None, str(exc))
     return 200, calc.answer_json(checked, result, chosen.name if chosen is not None else None)
