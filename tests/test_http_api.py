@@ -240,11 +240,6 @@ def _producer(chunks: Any) -> Any:
     return produce
 
 
-def test_every_worked_example_is_asked() -> None:
-    """(The example loop above runs all of them in one test; this says how many there are.)"""
-    assert {c.values[0] for c in EXAMPLES} == {c.id for c in registry().calculators.values() if c.examples}
-
-
 # -- the page's examples (docs/http-api.md), against the routes on a real port ---------------
 
 PAGE = ROOT / "docs" / "http-api.md"
