@@ -219,15 +219,39 @@ class Api(AsyncHTTPTestCase):
         assert code == 200 and one == body["calculators"][0] | one
         assert one["inputs"][0]["key"] == "ld" and one["url"] == "/api/v1/calc/scrollhammer.morale-check"
 
-    def test_the_openapi_document_validates_and_names_every_calculator(self) -> None:
+    def test_the_openapi_document_describes_every_calculator(self) -> None:
         code, doc, _ = self.ask("/api/v1/openapi.json")
-        assert code == 200
-        validate(doc)  # OpenAPI 3.1 (openapi-spec-validator)
+        assert code == 200 and doc == openapi()
         calcs = {p.removeprefix("/api/v1/calc/") for p in doc["paths"] if p.startswith("/api/v1/calc/")}
         assert calcs == set(registry().calculators)
+        operations = [op["operationId"] for path in doc["paths"].values() for op in path.values()]
+        assert len(operations) == len(set(operations))
         get = doc["paths"]["/api/v1/calc/scrollhammer.morale-check"]["get"]
         declared = [i.key for i in registry().calculator("scrollhammer.morale-check").inputs]
         assert [p["name"] for p in get["parameters"]] == [*declared, "variant"]
+
+
+def _covering_calculators() -> list[str]:
+    """A few calculators that together declare every kind of input and output (validating the
+    whole document takes the validator a minute; each calculator's part is made the same way)."""
+    kinds = {
+        calc.id: {f"input {type(i).__name__} {getattr(i, 'inner_kind', '')}" for i in calc.inputs}
+        | {f"output {o.kind}" for o in calc.outputs}
+        for calc in registry().calculators.values()
+    }
+    left, chosen = set().union(*kinds.values()), []
+    while left:  # greedy: the calculator declaring most of the kinds still missing
+        best = max(kinds, key=lambda c: len(kinds[c] & left))
+        chosen.append(best)
+        left -= kinds[best]
+    return chosen
+
+
+def test_the_openapi_document_validates() -> None:
+    """OpenAPI 3.1 (openapi-spec-validator): every route, with calculators of every kind of input."""
+    chosen = _covering_calculators()
+    assert len(chosen) < len(registry().calculators)
+    validate(openapi(chosen))
 
 
 def _producer(chunks: Any) -> Any:

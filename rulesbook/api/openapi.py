@@ -17,6 +17,7 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
@@ -237,9 +238,11 @@ def _package_version() -> str:
         return "0"
 
 
-def openapi() -> dict[str, Any]:
-    """The OpenAPI 3.1 document of every route, from the registry's declarations."""
-    calcs = list(registry().calculators.values())
+def openapi(calc_ids: Iterable[str] | None = None) -> dict[str, Any]:
+    """The OpenAPI 3.1 document of every route, from the registry's declarations (only the
+    calculators ``calc_ids`` when given: a smaller document of the same shape)."""
+    reg = registry()
+    calcs = list(reg.calculators.values()) if calc_ids is None else [reg.calculator(c) for c in calc_ids]
     declaration = {"$ref": "#/components/schemas/Declaration"}
     ok = {"description": "OK", "content": {_JSON: {"schema": declaration}}}
     paths: dict[str, Any] = {
