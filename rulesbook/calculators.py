@@ -323,9 +323,16 @@ class Calculator:
                 out[key] = default
         return out
 
-    def parse_assignments(self, pairs: Sequence[str]) -> dict[str, Any]:
-        """Parse CLI ``key=value`` words into validated inputs."""
-        return self.validate(self.assignments(pairs))
+    def parse_assignments(self, pairs: Sequence[str], *, cross_check: bool = True) -> dict[str, Any]:
+        """Parse CLI ``key=value`` words into validated inputs (``cross_check=False``: each value
+        checked, the cross-field check left to a later :meth:`validate` under a variant's choices)."""
+        raw = self.assignments(pairs)
+        return self.validate(raw) if cross_check else self.check_values(raw)
+
+    def check_values(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """Each value checked and the defaults filled, without the cross-field check (which a
+        variant's choices make later, :func:`rulesbook.variants.validate_with`)."""
+        return self._fields(values)
 
     def assignments(self, pairs: Sequence[str]) -> dict[str, str]:
         """CLI ``key=value`` words as ``{key: text}``, not yet validated; a word without ``=``,

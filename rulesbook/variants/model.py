@@ -324,7 +324,7 @@ def given_inputs(calc: Calculator, words: Sequence[str]) -> dict[str, Any]:
     >>> given_inputs(registry().calculator("scrollhammer.panic-test"), ["ld=7"])
     {'ld': 7}
     """
-    checked = calc.parse_assignments(words)
+    checked = calc.parse_assignments(words, cross_check=False)  # the variant's choices check them next
     return {k: checked[k] for k in (w.partition("=")[0].strip() for w in words)}
 
 
@@ -364,6 +364,6 @@ def run_inputs(
     if variant is None:
         checked = calc.validate(raw)
         return checked, calc.run_validated(checked)
-    first = calc.validate(raw)  # the errors of the inputs as given, before the variant's choices
+    first = calc.check_values(raw)  # each value as given; the variant's choices check them together next
     checked, choices = validate_with(calc, variant, {k: first[k] for k in raw})
     return checked, variant_calculator(calc, variant).run_validated(checked, choices=choices)
