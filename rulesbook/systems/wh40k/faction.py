@@ -34,13 +34,13 @@ from types import MappingProxyType
 from typing import Any
 
 from rulesbook.data import DataFileError, Limits, load_data_file, need
-from rulesbook.errors import InputError, quote
+from rulesbook.errors import InputError, did_you_mean, quote
+from rulesbook.systems.wh40k.effect_kinds import EFFECT_KINDS, KINDS
 from rulesbook.systems.wh40k.faction_types import (
     ATTACK_KINDS,
     CHARACTERISTIC_NAMES,
     CONDITIONS,
     CORE_KEYWORDS,
-    EFFECT_KINDS,
     NO_SKILL,
     PHASES,
     RANGES,
@@ -62,6 +62,7 @@ __all__ = [
     "CONDITIONS",
     "CORE_KEYWORDS",
     "DEATH_GUARD_FILE",
+    "EFFECT_FIELDS",
     "EFFECT_KINDS",
     "FACTION_LIMITS",
     "NO_SKILL",
@@ -85,6 +86,24 @@ DEATH_GUARD_FILE = Path(__file__).with_name("death-guard.yaml")
 _SKILL_RE = re.compile(r"^([2-6])\+$")
 _ANY_SKILL_RE = re.compile(r"^([0-9]+)\+?$")
 _KEY_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+EFFECT_FIELDS = (
+    "kind",
+    "value",
+    "affects",
+    "phases",
+    "attack",
+    "range",
+    "keywords",
+    "condition",
+    "characteristic",
+    "register",
+    "note",
+    "target_keywords",
+    "battle_rounds",
+    "within",
+)
+"""The fields an effect may have (docs/designer/effects.md says what each means)."""
 
 FACTION_LIMITS = Limits(max_bytes=16_000_000, max_items=100_000, max_nodes=2_000_000)
 """A faction file may be a whole army's import (hundreds of datasheets): up to 16 MB; the other
@@ -147,25 +166,15 @@ class _Reader:
         return tuple(self.effect(e, f"{where}.effects[{i}]", known_interps) for i, e in enumerate(raw))
 
     def effect(self, raw: Any, where: str, known_interps: frozenset[str] | None) -> Effect:
-        kind = self.choice(need(raw, "kind", where), f"{where}.kind", tuple(EFFECT_KINDS))
-        value = raw.get("value")
-        if kind in ("hit-modifier", "wound-modifier"):
-            value = self.ints(value, f"{where}.value", -3, 3)
-        elif kind in ("ap", "critical-ap", "damage-reduction", "worsen", "contagion-range"):
-            value = self.ints(value, f"{where}.value", 1, 12)
-        elif kind in ("reroll-hits", "reroll-wounds"):
-            value = self.choice(value, f"{where}.value", ("ones", "failed"))
-        elif kind == "weapon-ability":
-            from rulesbook.systems.wh40k.weapons import parse_abilities
-
-            try:
-                parse_abilities(str(value), field_name=f"{where}.value")
-            except InputError as exc:
-                raise self.fail(f"{where}.value", exc.message.removeprefix(f"{where}.value: ")) from None
-        elif kind == "auto-pass":
-            value = self.choice(value, f"{where}.value", ("battle-shock",))
+        kind_name = self.choice(need(raw, "kind", where), f"{where}.kind", tuple(KINDS))
+        kind = KINDS[kind_name]
+        for key in raw:
+            if key not in EFFECT_FIELDS:
+                hint = did_you_mean(str(key), EFFECT_FIELDS) or ";"
+                raise self.fail(f"{where}.{key}", f"unknown field{hint} allowed: {', '.join(EFFECT_FIELDS)}")
+        value = kind.value.check(raw.get("value"), f"{where}.value")
         characteristic = raw.get("characteristic")
-        if kind == "worsen":
+        if kind.needs_characteristic:
             characteristic = self.choice(characteristic, f"{where}.characteristic", CHARACTERISTIC_NAMES)
         phases = self.strings(raw.get("phases", ["any"]), f"{where}.phases")
         for i, phase in enumerate(phases):
@@ -179,12 +188,16 @@ class _Reader:
         if condition is not None:
             self.choice(condition, f"{where}.condition", CONDITIONS)
         register = raw.get("register")
-        if kind == "none" and not register:
+        if kind_name == "none" and not register:
             raise self.fail(where, "an effect of kind none names the register entry that says why (register)")
         if register is not None and known_interps is not None and register not in known_interps:
             raise self.fail(f"{where}.register", f"unknown interpretation {quote(register)}")
+        rounds = raw.get("battle_rounds") or []
+        if not isinstance(rounds, list):
+            raise self.fail(f"{where}.battle_rounds", "expected a list of battle rounds (1 to 5)")
+        within = raw.get("within")
         return Effect(
-            kind=kind,
+            kind=kind_name,
             value=value,
             affects=affects,  # type: ignore[arg-type]
             phases=phases,
@@ -195,6 +208,14 @@ class _Reader:
             characteristic=characteristic,
             register=register,
             note=str(raw.get("note", "")),
+            target_keywords=tuple(
+                k.upper().replace("-", " ")
+                for k in self.strings(raw.get("target_keywords"), f"{where}.target_keywords")
+            ),
+            battle_rounds=tuple(
+                self.ints(x, f"{where}.battle_rounds[{i}]", 1, 5) for i, x in enumerate(rounds)
+            ),
+            within=None if within is None else self.ints(within, f"{where}.within", 0, 48),
         )
 
 
