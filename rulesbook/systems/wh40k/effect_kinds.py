@@ -29,6 +29,7 @@ from typing import Any, Literal
 from rulesbook.data import DataFileError
 from rulesbook.dice import REROLLS, Reroll
 from rulesbook.errors import InputError, quote
+from rulesbook.registry import implements
 from rulesbook.systems.wh40k.choices import Wh40kChoices
 from rulesbook.systems.wh40k.faction_types import Effect
 from rulesbook.systems.wh40k.rules import Situation
@@ -575,8 +576,12 @@ class Scene:
     battle_round: int
     distance: int | None
     target_has: Callable[[str], bool] | None = field(default=None, compare=False)
+    unstated_applies: bool = False
+    """An effect needing target keywords applies when they are not given (reading
+    unstated-target-keywords = applies)."""
 
 
+@implements("wh40k.core.declared-effects")
 def out_of_scope(e: Effect, scene: Scene, unit_has: Callable[[str], bool]) -> str:
     """Why the effect does not apply in this attack ("" when its conditions hold): its phases,
     attack kind, the keywords of the unit it reaches, the target's keywords, the battle round
@@ -599,8 +604,9 @@ def out_of_scope(e: Effect, scene: Scene, unit_has: Callable[[str], bool]) -> st
     if e.target_keywords:
         wanted = ", ".join(e.target_keywords)
         if scene.target_has is None:
-            return f"reaches only targets with {wanted}, and the target's keywords are not given"
-        if not all(scene.target_has(k) for k in e.target_keywords):
+            if not scene.unstated_applies:  # register entry unstated-target-keywords
+                return f"reaches only targets with {wanted}, and the target's keywords are not given"
+        elif not all(scene.target_has(k) for k in e.target_keywords):
             return f"reaches only targets with {wanted}"
     if e.battle_rounds and scene.battle_round not in e.battle_rounds:
         rounds = "/".join(str(r) for r in e.battle_rounds)
@@ -613,6 +619,7 @@ def out_of_scope(e: Effect, scene: Scene, unit_has: Callable[[str], bool]) -> st
     return ""
 
 
+@implements("wh40k.core.declared-effects")
 def describe_effect(effect: Effect) -> str:
     """One effect in words, as the pages and the record of an attack list it.
 

@@ -192,6 +192,9 @@ def _sources(side: Side, faction: Faction, owner: str) -> list[_Source]:
             )
         )
     if side.detachment is not None:
+        det = side.detachment
+        if det.effects:  # a detachment rule with effects of its own (a variant's added one)
+            out.append(_Source(det.id, det.name, owner, True, det.effects, field=f"{prefix}detachment"))
         for key in side.detachment.choices:
             ab = faction.abilities[key]
             chosen = side.sickness.key if side.sickness is not None else None
@@ -275,7 +278,14 @@ def apply_effects(
     target_has = defender.has if stated else None
 
     for owner, (side, sources, _) in sides.items():
-        scene = Scene(attack_phases(ctx, owner), ctx.ranged, ctx.battle_round, ctx.distance, target_has)
+        scene = Scene(
+            attack_phases(ctx, owner),
+            ctx.ranged,
+            ctx.battle_round,
+            ctx.distance,
+            target_has,
+            r.unstated_target_keywords == "applies",
+        )
         for src in sources:
             for e in src.effects:
                 why = out_of_scope(e, scene, side.has)

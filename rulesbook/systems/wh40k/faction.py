@@ -42,6 +42,7 @@ from rulesbook.systems.wh40k.faction_types import (
     CONDITIONS,
     CORE_KEYWORDS,
     NO_SKILL,
+    PHASE_ALIASES,
     PHASES,
     RANGES,
     Ability,
@@ -67,6 +68,7 @@ __all__ = [
     "FACTION_LIMITS",
     "NO_SKILL",
     "PHASES",
+    "PHASE_ALIASES",
     "RANGES",
     "Ability",
     "Characteristics",
@@ -158,6 +160,16 @@ class _Reader:
             raise self.fail(where, f"expected one of {', '.join(allowed)}, got {quote(raw)}")
         return str(raw)
 
+    def phases(self, raw: Any, where: str) -> tuple[str, ...]:
+        """Phases (:data:`PHASES`), a phase of either player (``shooting``) given as both."""
+        out: list[str] = []
+        for i, phase in enumerate(self.strings(raw, where)):
+            if phase in PHASE_ALIASES:
+                out += PHASE_ALIASES[phase]
+            else:
+                out.append(self.choice(phase, f"{where}[{i}]", (*PHASES, *PHASE_ALIASES)))
+        return tuple(dict.fromkeys(out))
+
     def effects(self, raw: Any, where: str, known_interps: frozenset[str] | None) -> tuple[Effect, ...]:
         if raw is None:
             return ()
@@ -176,9 +188,7 @@ class _Reader:
         characteristic = raw.get("characteristic")
         if kind.needs_characteristic:
             characteristic = self.choice(characteristic, f"{where}.characteristic", CHARACTERISTIC_NAMES)
-        phases = self.strings(raw.get("phases", ["any"]), f"{where}.phases")
-        for i, phase in enumerate(phases):
-            self.choice(phase, f"{where}.phases[{i}]", PHASES)
+        phases = self.phases(raw.get("phases", ["any"]), f"{where}.phases")
         attack = self.choice(raw.get("attack", "any"), f"{where}.attack", ATTACK_KINDS)
         affects = self.choice(raw.get("affects", "own"), f"{where}.affects", ("own", "enemy"))
         rng = raw.get("range")
@@ -275,9 +285,7 @@ def load_faction(path: Path, known_interpretations: frozenset[str] | None = None
     stratagems: dict[str, Stratagem] = {}
     for key, raw in need(data, "stratagems", top, dict).items():
         where = f"{top}.stratagems.{r.key(key, f'{top}.stratagems')}"
-        phases = r.strings(need(raw, "phases", where, list), f"{where}.phases")
-        for i, phase in enumerate(phases):
-            r.choice(phase, f"{where}.phases[{i}]", PHASES)
+        phases = r.phases(need(raw, "phases", where, list), f"{where}.phases")
         stratagems[key] = Stratagem(
             key=key,
             id=f"{prefix}.stratagem.{key}",

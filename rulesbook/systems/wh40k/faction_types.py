@@ -27,6 +27,7 @@ __all__ = [
     "CORE_KEYWORDS",
     "NO_SKILL",
     "PHASES",
+    "PHASE_ALIASES",
     "RANGES",
     "Ability",
     "Characteristics",
@@ -58,6 +59,16 @@ PHASES = (
 )
 """Phases an effect may be scoped to, seen from the side that uses it (the Fight phase belongs
 to both players)."""
+
+PHASE_ALIASES: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "command": ("your-command", "opponent-command"),
+        "movement": ("your-movement", "opponent-movement"),
+        "shooting": ("your-shooting", "opponent-shooting"),
+        "charge": ("your-charge", "opponent-charge"),
+    }
+)
+"""A phase of either player, as a designer may write it (``shooting``: yours or the opponent's)."""
 
 ATTACK_KINDS = ("ranged", "melee", "any")
 
