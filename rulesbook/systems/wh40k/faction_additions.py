@@ -153,7 +153,7 @@ def _entry(section: str, key: str, raw: Any, field: str) -> AddedEntry:
     if section in ("stratagems", "abilities", "enhancements") and not raw["effects"]:
         raise DataFileError(f"{field}.effects: expected a list of one or more effects")
     rule_id = f"wh40k.variant.{section[:-1]}.{key}"
-    common = {
+    common: dict[str, Any] = {
         "key": key,
         "id": rule_id,
         "name": name.strip(),
@@ -254,10 +254,11 @@ def with_additions(faction: Faction, additions: Additions) -> Faction:
                     f"add.detachments.{key}.choices: {choice!r} is not an ability of {faction.name}",
                 )
     sheets = dict(faction.datasheets)
-    for key, keys in reach.items():
-        sheet = sheets.get(key)
-        if sheet is not None:
-            sheets[key] = replace(sheet, abilities=tuple(dict.fromkeys((*sheet.abilities, *keys))))
+    for sheet_key, keys in reach.items():
+        found_sheet = sheets.get(sheet_key)
+        if found_sheet is not None:
+            grown = tuple(dict.fromkeys((*found_sheet.abilities, *keys)))
+            sheets[sheet_key] = replace(found_sheet, abilities=grown)
     return replace(
         faction,
         datasheets=MappingProxyType(sheets),
