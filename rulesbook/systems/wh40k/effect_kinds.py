@@ -1,6 +1,7 @@
 """The effects language of 40k, declared once: each effect kind's schema (what its ``value``
 may be), how the attack calculators apply it and how it is worded, side by side in one
-:class:`EffectKind`; and the conditions every effect may carry (:func:`out_of_scope`).
+:class:`EffectKind` (the conditions every effect may carry are checked by
+:func:`.effects.out_of_scope`).
 
 Faction files (``death-guard.yaml``), imported factions and a variant's ``add:`` entries all
 speak this language: the loader checks a value with :attr:`EffectKind.value`, the pages and
@@ -22,7 +23,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, Literal
 
@@ -45,7 +46,6 @@ __all__ = [
     "Use",
     "ValueRule",
     "describe_effect",
-    "out_of_scope",
 ]
 
 
@@ -559,64 +559,6 @@ KINDS: Mapping[str, EffectKind] = _kinds(
 
 EFFECT_KINDS: Mapping[str, str] = MappingProxyType({k.name: k.summary for k in KINDS.values()})
 """The effect kinds and what each does (derived from :data:`KINDS`)."""
-
-
-# -- conditions ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Scene:
-    """What the conditions of an effect are checked against: the attack's phases seen from the
-    side that uses the rule, ranged or melee, the battle round, the distance between the units
-    (``None``: not given), and the keywords of the attacking unit's target (``None``: not
-    given)."""
-
-    phases: frozenset[str]
-    ranged: bool
-    battle_round: int
-    distance: int | None
-    target_has: Callable[[str], bool] | None = field(default=None, compare=False)
-    unstated_applies: bool = False
-    """An effect needing target keywords applies when they are not given (reading
-    unstated-target-keywords = applies)."""
-
-
-@implements("wh40k.core.declared-effects")
-def out_of_scope(e: Effect, scene: Scene, unit_has: Callable[[str], bool]) -> str:
-    """Why the effect does not apply in this attack ("" when its conditions hold): its phases,
-    attack kind, the keywords of the unit it reaches, the target's keywords, the battle round
-    and the distance between the units.
-
-    >>> s = Scene(frozenset({"your-shooting"}), True, 1, None, lambda k: k == "VEHICLE")
-    >>> out_of_scope(Effect(kind="ap", value=1, target_keywords=("MONSTER",)), s, lambda k: True)
-    'reaches only targets with MONSTER'
-    >>> out_of_scope(Effect(kind="ap", value=1, battle_rounds=(2, 3)), s, lambda k: True)
-    'battle round 2/3 only, and this is battle round 1'
-    """
-    if "any" not in e.phases and not scene.phases & set(e.phases):
-        return f"a {'/'.join(e.phases)} phase effect, but this attack is in {'/'.join(sorted(scene.phases))}"
-    if e.attack == "ranged" and not scene.ranged:
-        return "ranged attacks only, and this is a melee attack"
-    if e.attack == "melee" and scene.ranged:
-        return "melee attacks only, and this is a ranged attack"
-    if e.affects == "own" and e.keywords and not all(unit_has(k) for k in e.keywords):
-        return f"reaches only units with {', '.join(e.keywords)}"
-    if e.target_keywords:
-        wanted = ", ".join(e.target_keywords)
-        if scene.target_has is None:
-            if not scene.unstated_applies:  # register entry unstated-target-keywords
-                return f"reaches only targets with {wanted}, and the target's keywords are not given"
-        elif not all(scene.target_has(k) for k in e.target_keywords):
-            return f"reaches only targets with {wanted}"
-    if e.battle_rounds and scene.battle_round not in e.battle_rounds:
-        rounds = "/".join(str(r) for r in e.battle_rounds)
-        return f"battle round {rounds} only, and this is battle round {scene.battle_round}"
-    if e.within is not None:
-        if scene.distance is None:
-            return f'the units must be within {e.within}", and no distance is given'
-        if scene.distance > e.within:
-            return f'the units must be within {e.within}", and they are {scene.distance}" apart'
-    return ""
 
 
 @implements("wh40k.core.declared-effects")

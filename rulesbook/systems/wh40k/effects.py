@@ -38,13 +38,13 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from rulesbook.registry import implements
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
-from rulesbook.systems.wh40k.effect_kinds import KINDS, Application, Applied, Scene, Use, out_of_scope
+from rulesbook.systems.wh40k.effect_kinds import KINDS, Application, Applied, Use
 from rulesbook.systems.wh40k.effect_kinds import Source as _Source
 from rulesbook.systems.wh40k.faction import (
     Ability,
@@ -65,11 +65,13 @@ __all__ = [
     "Applied",
     "Context",
     "EffectPlan",
+    "Scene",
     "Side",
     "apply_effects",
     "attack_phases",
     "aura_reach",
     "leadership_worsened",
+    "out_of_scope",
     "p_not_battle_shocked",
 ]
 
@@ -344,6 +346,64 @@ def apply_effects(
     return EffectPlan(
         tuple(b.weapons), b.target, b.situation, tuple(b.applied), tuple(dict.fromkeys(b.warnings))
     )
+
+
+# -- conditions ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Scene:
+    """What the conditions of an effect are checked against: the attack's phases seen from the
+    side that uses the rule, ranged or melee, the battle round, the distance between the units
+    (``None``: not given), and the keywords of the attacking unit's target (``None``: not
+    given)."""
+
+    phases: frozenset[str]
+    ranged: bool
+    battle_round: int
+    distance: int | None
+    target_has: Callable[[str], bool] | None = field(default=None, compare=False)
+    unstated_applies: bool = False
+    """An effect needing target keywords applies when they are not given (reading
+    unstated-target-keywords = applies)."""
+
+
+@implements("wh40k.core.declared-effects")
+def out_of_scope(e: Effect, scene: Scene, unit_has: Callable[[str], bool]) -> str:
+    """Why the effect does not apply in this attack ("" when its conditions hold): its phases,
+    attack kind, the keywords of the unit it reaches, the target's keywords, the battle round
+    and the distance between the units.
+
+    >>> s = Scene(frozenset({"your-shooting"}), True, 1, None, lambda k: k == "VEHICLE")
+    >>> out_of_scope(Effect(kind="ap", value=1, target_keywords=("MONSTER",)), s, lambda k: True)
+    'reaches only targets with MONSTER'
+    >>> out_of_scope(Effect(kind="ap", value=1, battle_rounds=(2, 3)), s, lambda k: True)
+    'battle round 2/3 only, and this is battle round 1'
+    """
+    if "any" not in e.phases and not scene.phases & set(e.phases):
+        return f"a {'/'.join(e.phases)} phase effect, but this attack is in {'/'.join(sorted(scene.phases))}"
+    if e.attack == "ranged" and not scene.ranged:
+        return "ranged attacks only, and this is a melee attack"
+    if e.attack == "melee" and scene.ranged:
+        return "melee attacks only, and this is a ranged attack"
+    if e.affects == "own" and e.keywords and not all(unit_has(k) for k in e.keywords):
+        return f"reaches only units with {', '.join(e.keywords)}"
+    if e.target_keywords:
+        wanted = ", ".join(e.target_keywords)
+        if scene.target_has is None:
+            if not scene.unstated_applies:  # register entry unstated-target-keywords
+                return f"reaches only targets with {wanted}, and the target's keywords are not given"
+        elif not all(scene.target_has(k) for k in e.target_keywords):
+            return f"reaches only targets with {wanted}"
+    if e.battle_rounds and scene.battle_round not in e.battle_rounds:
+        rounds = "/".join(str(r) for r in e.battle_rounds)
+        return f"battle round {rounds} only, and this is battle round {scene.battle_round}"
+    if e.within is not None:
+        if scene.distance is None:
+            return f'the units must be within {e.within}", and no distance is given'
+        if scene.distance > e.within:
+            return f'the units must be within {e.within}", and they are {scene.distance}" apart'
+    return ""
 
 
 def _contagion_reach(ctx: Context, reach: int, reading: str) -> str:
