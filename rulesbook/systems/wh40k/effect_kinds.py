@@ -25,16 +25,18 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from rulesbook.data import DataFileError
 from rulesbook.dice import REROLLS, Reroll
 from rulesbook.errors import InputError, quote
 from rulesbook.registry import implements
-from rulesbook.systems.wh40k.choices import Wh40kChoices
 from rulesbook.systems.wh40k.faction_types import Effect
-from rulesbook.systems.wh40k.rules import Situation
 from rulesbook.systems.wh40k.weapons import Target, Weapon, parse_abilities
+
+if TYPE_CHECKING:  # the choice set and the situation are only handed through
+    from rulesbook.systems.wh40k.choices import Wh40kChoices
+    from rulesbook.systems.wh40k.rules import Situation
 
 __all__ = [
     "EFFECT_KINDS",

@@ -76,6 +76,7 @@ __all__ = [
     "Detachment",
     "Effect",
     "Enhancement",
+    "EntryReader",
     "Faction",
     "ModelProfile",
     "Stratagem",
@@ -227,6 +228,10 @@ class _Reader:
             ),
             within=None if within is None else self.ints(within, f"{where}.within", 0, 48),
         )
+
+
+EntryReader = _Reader
+"""The checks of one file's entries (a variant's ``add:`` reads its entries with them)."""
 
 
 def load_faction(path: Path, known_interpretations: frozenset[str] | None = None) -> Faction:

@@ -129,7 +129,7 @@ def _check(section: str) -> Any:
 
 
 def _entry(section: str, key: str, raw: Any, field: str) -> AddedEntry:
-    from rulesbook.systems.wh40k.faction import _Reader
+    from rulesbook.systems.wh40k.faction import EntryReader
     from rulesbook.systems.wh40k.faction_types import Ability, Detachment, Enhancement, Stratagem
 
     required, optional = ADD_FIELDS[section]
@@ -146,7 +146,7 @@ def _entry(section: str, key: str, raw: Any, field: str) -> AddedEntry:
             raise DataFileError(
                 f"{field}: missing field '{name}' (an added {section[:-1]} needs {', '.join(required)})"
             )
-    r = _Reader(Path(field))
+    r = EntryReader(Path(field))
     name = raw["name"]
     if not isinstance(name, str) or not name.strip():
         raise DataFileError(f"{field}.name: expected a name")
