@@ -280,7 +280,7 @@ class Tracker:
         >>> t.effect_choices()
         {'Enemy general slain (+3, one-time)': 'general-slain'}
         >>> t.add(event_from_form("effect", side="a", effect="general-slain")).ledger().values
-        (17, 12)
+        (20, 13)
         """
         return {
             f"{e.name} ({e.value:+d}, {e.kind})": key
