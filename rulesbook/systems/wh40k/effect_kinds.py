@@ -249,6 +249,7 @@ def _modifier(roll: str) -> Apply:
         (b.hit_mods if roll == "Hit" else b.wound_mods).append((use.src.name, _int(e)))
         b.note(use.src, e, True, f"{roll} roll modifier {_int(e):+d} (capped with the others at ±1)")
 
+    apply.__name__ = apply.__qualname__ = f"_{roll.lower()}_modifier"  # as the rule pages name it
     return apply
 
 
@@ -266,6 +267,7 @@ def _reroll(hits: bool) -> Apply:
         else:
             b.note(use.src, e, False, f"the attack already re-rolls {now}")
 
+    apply.__name__ = apply.__qualname__ = "_reroll_hits" if hits else "_reroll_wounds"
     return apply
 
 
