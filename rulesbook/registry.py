@@ -241,8 +241,9 @@ class SystemPackage:
     whose module-level :class:`~rulesbook.calculators.Calculator` objects are registered, in
     definition order; ``extra_rules`` gives rules kept in other data files (a faction page's
     datasheets, abilities and stratagems), registered after ``rules.yaml``'s and checked against
-    its register; ``apps`` the special apps it offers (:class:`App`). Nothing registers itself at
-    import time, so import order never matters.
+    its register; ``extra_implementations`` the code that executes rules declared as data (a
+    faction page's rules run through their declared effects); ``apps`` the special apps it offers
+    (:class:`App`). Nothing registers itself at import time, so import order never matters.
     """
 
     data: Path
@@ -250,6 +251,7 @@ class SystemPackage:
     calculator_modules: tuple[str, ...] = ()
     extra_rules: Callable[[], Iterable[Rule]] | None = None
     apps: tuple[App, ...] = ()
+    extra_implementations: Callable[[], Iterable[Implementation]] | None = None
 
 
 _REGISTRY = Registry()
@@ -288,6 +290,9 @@ def load_system_package(package: SystemPackage, into: Registry | None = None) ->
         target.choices[system.id] = package.choices
     for app in package.apps:
         target.add_app(app)
+    if package.extra_implementations is not None:
+        for impl in package.extra_implementations():
+            target.add_implementation(impl)
     for name in package.calculator_modules:
         module = importlib.import_module(name)
         for value in vars(module).values():

@@ -305,7 +305,13 @@ def test_the_widgets_compare_with_a_variant_side_by_side() -> None:
     assert 'data-variant="baseline"' in html and 'data-variant="deadly-demise-on-5"' in html
     assert 'data-exact="1/6">+0.1667 (+1/6)<' in html  # P(explodes) 1/6 -> 1/3
     assert "<svg" in html  # the mortal-wound distributions, plotted side by side
-    assert form.compare.options == ("none", "battle-shock-3d6", "battle-shock-above-ld", "deadly-demise-on-5")
+    assert form.compare.options == (
+        "none",
+        "battle-shock-3d6",
+        "battle-shock-above-ld",
+        "deadly-demise-on-5",
+        "monster-hunters",
+    )
     form.compare.value = "none"
     assert "data-variant" not in form.output.value and 'data-key="p_explodes_exact">1/6<' in form.output.value
 

@@ -69,6 +69,7 @@ def build(open_file: Opener, notebooks: Sequence[str]) -> list[str]:
         + "* [Designer what-ifs: variants](variants.md)\n"
         + "* [A designer's guide: rewriting the rules](designer/guide.md)\n"
         + "* [A designer's dice](designer/dice.md)\n"
+        + "* [The effects language (40k)](designer/effects.md)\n"
         + "* [Sweeps](sweeps.md)\n"
         + "* [Designer analysis](designing.md)\n",
     )

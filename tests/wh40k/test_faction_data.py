@@ -142,7 +142,7 @@ def _entry(data: dict[str, Any], *path: str) -> Any:
             "Epic Deed, Wargear, got 'Battle Tactics'",
         ),
         (
-            lambda d: _entry(d, "stratagems", "ferric-blight", "phases").append("shooting"),
+            lambda d: _entry(d, "stratagems", "ferric-blight", "phases").append("skirmish"),
             "death-guard.yaml.stratagems.ferric-blight.phases[2]: expected one of declare-battle-formations",
         ),
         (

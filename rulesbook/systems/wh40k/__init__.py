@@ -4,7 +4,10 @@ from pathlib import Path
 
 from rulesbook.registry import SystemPackage
 from rulesbook.systems.wh40k.choices import CHOICES
-from rulesbook.systems.wh40k.faction_rules import registered_faction_rules
+from rulesbook.systems.wh40k.faction_rules import (
+    registered_faction_implementations,
+    registered_faction_rules,
+)
 
 SYSTEM = SystemPackage(
     data=Path(__file__).with_name("rules.yaml"),
@@ -18,6 +21,7 @@ SYSTEM = SystemPackage(
         "rulesbook.systems.wh40k.grenade",
     ),
     extra_rules=registered_faction_rules,
+    extra_implementations=registered_faction_implementations,
 )
 
 __all__ = ["SYSTEM"]

@@ -22,6 +22,7 @@ from typing import Literal
 
 from rulesbook.choices import Parameters, Readings, RuleChoices, parameter, reading
 from rulesbook.dice import DiceExpr, parse_dice
+from rulesbook.systems.wh40k.faction_additions import Wh40kAdditions
 
 __all__ = ["CHOICES", "Wh40kChoices", "Wh40kParameters", "Wh40kReadings"]
 
@@ -353,9 +354,23 @@ class Wh40kReadings(Readings):
         inert="the printed Charge and Advance dice (2D6, D6) keep and drop nothing, so both readings "
         "roll the same dice again; it matters only for a variant's dice that keep or drop (say 3D6kh2)",
     )
+    crit_threshold_words: Literal["lowest", "cumulative"] = reading(
+        "wh40k.interpretations.crit-threshold-words",
+        "lowest",
+        inert="no printed weapon has a crit-hit-N or crit-wound-N word; it matters only for a "
+        "designer's weapon or effect that gives one",
+    )
+    unstated_target_keywords: Literal["not-applied", "applies"] = reading(
+        "wh40k.interpretations.unstated-target-keywords",
+        "not-applied",
+        inert="no printed effect names target keywords; it matters only for a variant's added entries",
+    )
 
 
 type Wh40kChoices = RuleChoices[Wh40kParameters, Wh40kReadings]
 
-CHOICES: Wh40kChoices = RuleChoices(system="wh40k", parameters=Wh40kParameters(), readings=Wh40kReadings())
-"""The rule choices as published (every parameter and reading at its default)."""
+CHOICES: Wh40kChoices = RuleChoices(
+    system="wh40k", parameters=Wh40kParameters(), readings=Wh40kReadings(), additions=Wh40kAdditions()
+)
+"""The rule choices as published (every parameter and reading at its default; a variant may add
+stratagems, abilities, detachment rules and enhancements: :mod:`.faction_additions`)."""

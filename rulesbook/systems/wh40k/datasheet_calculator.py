@@ -82,6 +82,7 @@ from rulesbook.systems.wh40k.faction import (
     Faction,
     death_guard,
 )
+from rulesbook.systems.wh40k.faction_additions import with_additions
 from rulesbook.systems.wh40k.faction_file import faction_at
 from rulesbook.systems.wh40k.rules import attacks_distribution
 from rulesbook.systems.wh40k.situational import in_situation
@@ -196,8 +197,9 @@ def _keywords(sheet: Datasheet) -> tuple[str, ...]:
 @implements("wh40k.death-guard.datasheet.mortarion")
 def setting_of(values: Mapping[str, Any], choices: Wh40kChoices) -> DatasheetSetting:
     """The weapons, target and situation of the inputs with every effect applied."""
-    faction = faction_at(values["faction"], "faction")
-    target_faction = faction_at(values["target_faction"], "target_faction")
+    # a variant's added stratagems, abilities, detachment rules and enhancements join both files
+    faction = with_additions(faction_at(values["faction"], "faction"), choices.additions)
+    target_faction = with_additions(faction_at(values["target_faction"], "target_faction"), choices.additions)
     sheet = _sheet(faction, values["attacker"], "attacker")
     chosen: tuple[str, ...] = values["weapons"]
     if not chosen:
@@ -429,6 +431,7 @@ def _effects_table(plan: EffectPlan) -> Table:
         "wh40k.death-guard.detachment.spread-the-sickness",
         "wh40k.death-guard.stratagem.ferric-blight",
         "wh40k.death-guard.stratagem.disgustingly-resilient",
+        "wh40k.core.declared-effects",
         *ATTACK_RULES,
     ],
     insensitive=ENGINE_FIXED,

@@ -1,5 +1,5 @@
 """Effects recognised from a rule's text: the sentences of an imported stratagem, ability,
-enhancement or detachment rule that the effects language can say (:data:`.faction.EFFECT_KINDS`)
+enhancement or detachment rule that the effects language can say (:data:`.effect_kinds.KINDS`)
 become declared :class:`~.faction.Effect` values; a text with any other sentence is kept as
 text only (:func:`recognise` returns ``None``), so nothing is half-applied.
 

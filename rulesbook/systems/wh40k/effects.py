@@ -38,14 +38,14 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from rulesbook.dice import REROLLS, Reroll
-from rulesbook.errors import InputError
 from rulesbook.registry import implements
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
+from rulesbook.systems.wh40k.effect_kinds import KINDS, Application, Applied, Use
+from rulesbook.systems.wh40k.effect_kinds import Source as _Source
 from rulesbook.systems.wh40k.faction import (
     Ability,
     Datasheet,
@@ -56,21 +56,22 @@ from rulesbook.systems.wh40k.faction import (
     Stratagem,
     death_guard,
 )
-from rulesbook.systems.wh40k.faction_rules import describe_effect
 from rulesbook.systems.wh40k.rules import Situation
 from rulesbook.systems.wh40k.shock import SICKNESS_KEYS, leadership_worsened, p_not_battle_shocked
-from rulesbook.systems.wh40k.weapons import Target, Weapon, parse_abilities
+from rulesbook.systems.wh40k.weapons import Target, Weapon
 
 __all__ = [
     "SICKNESS_KEYS",
     "Applied",
     "Context",
     "EffectPlan",
+    "Scene",
     "Side",
     "apply_effects",
     "attack_phases",
     "aura_reach",
     "leadership_worsened",
+    "out_of_scope",
     "p_not_battle_shocked",
 ]
 
@@ -126,19 +127,6 @@ class Context:
 
 
 @dataclass(frozen=True, slots=True)
-class Applied:
-    """One declared effect and what became of it."""
-
-    rule: str
-    name: str
-    effect: str
-    applied: bool
-    why: str
-    side: str = "attacker"
-    """Whose rule it is: ``attacker`` or ``target``."""
-
-
-@dataclass(frozen=True, slots=True)
 class EffectPlan:
     """The weapons, target and situation after every effect, with the record and warnings."""
 
@@ -168,24 +156,11 @@ def attack_phases(ctx: Context, owner: Owner) -> frozenset[str]:
     return frozenset({"your-shooting" if owner == "attacker" else "opponent-shooting"})
 
 
-@dataclass(frozen=True, slots=True)
-class _Source:
-    rule: str
-    name: str
-    side: str
-    chosen: bool
-    """Chosen by the player (a stratagem, an aura, a Sickness): out of scope gives a warning."""
-    effects: tuple[Effect, ...]
-    aura: Literal["own", "near", ""] = ""
-    """A friendly aura: of the unit itself (``own``), of a bearer ``aura_distance`` away
-    (``near``), or not an aura reach question (``""``)."""
-    lord: bool = False
-    """Lord of the Death Guard itself (the reading lord-own-modifiers is about it)."""
-    field: str = "stratagems"
-    """The input that chose it (for a refusal's message)."""
-
-
-@implements("wh40k.death-guard.ability.host-of-plagues", "wh40k.death-guard.detachment.verminous-haze")
+@implements(
+    "wh40k.death-guard.ability.host-of-plagues",
+    "wh40k.death-guard.detachment.spread-the-sickness",
+    "wh40k.death-guard.detachment.verminous-haze",
+)
 def _sources(side: Side, faction: Faction, owner: str) -> list[_Source]:
     """The rules a side brings: its datasheet's abilities (Host of Plagues only through the one
     aura of the round), the auras of a friendly bearer near it, the chosen aura, its detachment's
@@ -219,6 +194,9 @@ def _sources(side: Side, faction: Faction, owner: str) -> list[_Source]:
             )
         )
     if side.detachment is not None:
+        det = side.detachment
+        if det.effects:  # a detachment rule with effects of its own (a variant's added one)
+            out.append(_Source(det.id, det.name, owner, True, det.effects, field=f"{prefix}detachment"))
         for key in side.detachment.choices:
             ab = faction.abilities[key]
             chosen = side.sickness.key if side.sickness is not None else None
@@ -262,76 +240,6 @@ def aura_reach(src: _Source, e: Effect, side: Side, choices: Wh40kChoices = CHOI
     return ""
 
 
-_REROLL_ORDER: dict[str, int] = {r: i for i, r in enumerate(REROLLS)}
-
-
-class _Builder:
-    """Accumulates the changes; every decision is recorded."""
-
-    def __init__(
-        self,
-        weapons: Sequence[Weapon],
-        target: Target,
-        situation: Situation,
-        sustained_stacking: str = "larger-on-average",
-    ) -> None:
-        self.sustained_stacking = sustained_stacking
-        self.weapons = list(weapons)
-        self.target = target
-        self.situation = situation
-        self.applied: list[Applied] = []
-        self.warnings: list[str] = []
-
-    def note(self, src: _Source, effect: Effect | None, applied: bool, why: str) -> None:
-        shown = describe_effect(effect) if effect is not None else ""
-        self.applied.append(Applied(src.rule, src.name, shown, applied, why, src.side))
-
-    def weapon_abilities(self, word: str) -> str:
-        ab = parse_abilities(word)
-        changed = []
-        for i, w in enumerate(self.weapons):
-            old = w.abilities
-            if ab.sustained is not None:
-                # a weapon that already has Sustained Hits keeps the larger X on average
-                # (register entry sustained-stacking; "stratagem-replaces" takes the granted X)
-                keep = self.sustained_stacking == "larger-on-average"
-                if (
-                    keep
-                    and old.sustained is not None
-                    and old.sustained.die().mean() >= ab.sustained.die().mean()
-                ):
-                    continue
-                new = replace(old, sustained=ab.sustained)
-            else:
-                new = old.gain(ab)
-                if (new.blast or new.torrent or new.heavy or new.indirect_fire) and not w.ranged:
-                    continue  # a ranged ability does not reach a melee weapon
-            if new != old:
-                self.weapons[i] = replace(w, abilities=new)
-                changed.append(w.name)
-        return ", ".join(changed) if changed else "no weapon changed (each already has it)"
-
-
-@implements(
-    "wh40k.death-guard.ability.nurgles-gift",
-    "wh40k.death-guard.ability.miasma-of-pestilence",
-    "wh40k.death-guard.ability.diseased-influence",
-    "wh40k.death-guard.ability.toxic-presence",
-    "wh40k.death-guard.ability.lord-of-the-death-guard",
-    "wh40k.death-guard.ability.damaged",
-    "wh40k.death-guard.ability.skullsquirm-blight",
-    "wh40k.death-guard.ability.rattlejoint-ague",
-    "wh40k.death-guard.ability.scabrous-soulrot",
-    "wh40k.death-guard.ability.scouts-and-stealth",
-    "wh40k.death-guard.stratagem.ferric-blight",
-    "wh40k.death-guard.stratagem.boilblight",
-    "wh40k.death-guard.stratagem.cloud-of-flies",
-    "wh40k.death-guard.stratagem.disgustingly-resilient",
-    "wh40k.death-guard.stratagem.sanguous-flux",
-    "wh40k.death-guard.stratagem.fire-overwatch",
-    "wh40k.death-guard.detachment.spread-the-sickness",
-    "wh40k.death-guard.detachment.verminous-haze",
-)
 def apply_effects(
     weapons: Sequence[Weapon],
     target: Target,
@@ -348,14 +256,13 @@ def apply_effects(
     side names its own (:attr:`Side.faction`); the Death Guard page by default."""
     default = faction or death_guard()
     r = choices.readings
-    b = _Builder(weapons, target, situation, choices.readings.sustained_stacking)
+    b = Application(list(weapons), target, situation, choices)
     sides: dict[Owner, tuple[Side, list[_Source], Faction]] = {}
     for owner, side, label in (("attacker", attacker, "attacker"), ("defender", defender, "target")):
         fac = side.faction or default
         sides[owner] = (side, _sources(side, fac, label), fac)  # type: ignore[index]
     # Contagion Range of each side (the published table, + Toxic Presence), and Lord's reach
     contagion: dict[Owner, int] = {}
-    ignores: dict[Owner, str] = {}
     for owner, (side, sources, fac) in sides.items():
         contagion[owner] = fac.contagion(ctx.battle_round)
         for src in sources:
@@ -365,23 +272,30 @@ def apply_effects(
                 if e.kind == "contagion-range" and isinstance(e.value, int):
                     contagion[owner] += e.value
                 if e.kind == "ignore-modifiers" and all(side.has(k) for k in e.keywords):
-                    ignores[owner] = src.name
-    hit_mods: list[tuple[str, int]] = [("hit_modifier input", situation.hit_modifier)]
-    wound_mods: list[tuple[str, int]] = [("wound_modifier input", situation.wound_modifier)]
-    ap_by_rule: dict[str, int] = {}
+                    b.ignores[owner] = src.name
     unit_infected = ctx.infected if ctx.unit_infected is None else ctx.unit_infected
     if r.infected_positions == "one-input":
         unit_infected = ctx.infected
+    stated = defender.datasheet is not None or bool(defender.keywords)
+    target_has = defender.has if stated else None
 
     for owner, (side, sources, _) in sides.items():
-        phases = attack_phases(ctx, owner)
-        other: Owner = "defender" if owner == "attacker" else "attacker"
+        scene = Scene(
+            attack_phases(ctx, owner),
+            ctx.ranged,
+            ctx.battle_round,
+            ctx.distance,
+            target_has,
+            r.unstated_target_keywords == "applies",
+        )
         for src in sources:
             for e in src.effects:
-                why = _out_of_scope(e, phases, ctx, side, owner)
+                why = out_of_scope(e, scene, side.has)
                 if why:
                     b.note(src, e, False, why)
-                    if src.chosen and ("phase" in why or "attacks only" in why or "reaches only" in why):
+                    if src.chosen and any(
+                        w in why for w in ("phase", "attacks only", "reaches only", "battle round", "within")
+                    ):
                         b.warnings.append(f"{src.name}: {why}; it changes nothing here")
                     continue
                 why = aura_reach(src, e, side, choices)
@@ -408,12 +322,13 @@ def apply_effects(
                     if reach:
                         b.note(src, e, False, reach)
                         continue
-                _apply_one(b, src, e, owner, other, ignores, hit_mods, wound_mods, ap_by_rule, choices)
+                attacking = (owner == "attacker") == (e.affects == "own")
+                KINDS[e.kind].run(b, Use(src, e, attacking))
 
     # modifiers to the attacker's rolls, with Lord of the Death Guard
-    lord = ignores.get("attacker")
-    hit = _sum_mods(b, hit_mods, lord, "Hit roll")
-    wound = _sum_mods(b, wound_mods, lord, "Wound roll")
+    lord = b.ignores.get("attacker")
+    hit = _sum_mods(b, b.hit_mods, lord, "Hit roll")
+    wound = _sum_mods(b, b.wound_mods, lord, "Wound roll")
     target_now = b.target
     if lord and target_now.stealth and ctx.ranged:
         target_now = replace(target_now, stealth=False)
@@ -433,15 +348,61 @@ def apply_effects(
     )
 
 
-def _out_of_scope(e: Effect, phases: frozenset[str], ctx: Context, side: Side, owner: Owner) -> str:
-    if "any" not in e.phases and not phases & set(e.phases):
-        return f"a {'/'.join(e.phases)} phase effect, but this attack is in {'/'.join(sorted(phases))}"
-    if e.attack == "ranged" and not ctx.ranged:
+# -- conditions ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Scene:
+    """What the conditions of an effect are checked against: the attack's phases seen from the
+    side that uses the rule, ranged or melee, the battle round, the distance between the units
+    (``None``: not given), and the keywords of the attacking unit's target (``None``: not
+    given)."""
+
+    phases: frozenset[str]
+    ranged: bool
+    battle_round: int
+    distance: int | None
+    target_has: Callable[[str], bool] | None = field(default=None, compare=False)
+    unstated_applies: bool = False
+    """An effect needing target keywords applies when they are not given (reading
+    unstated-target-keywords = applies)."""
+
+
+@implements("wh40k.core.declared-effects")
+def out_of_scope(e: Effect, scene: Scene, unit_has: Callable[[str], bool]) -> str:
+    """Why the effect does not apply in this attack ("" when its conditions hold): its phases,
+    attack kind, the keywords of the unit it reaches, the target's keywords, the battle round
+    and the distance between the units.
+
+    >>> s = Scene(frozenset({"your-shooting"}), True, 1, None, lambda k: k == "VEHICLE")
+    >>> out_of_scope(Effect(kind="ap", value=1, target_keywords=("MONSTER",)), s, lambda k: True)
+    'reaches only targets with MONSTER'
+    >>> out_of_scope(Effect(kind="ap", value=1, battle_rounds=(2, 3)), s, lambda k: True)
+    'battle round 2/3 only, and this is battle round 1'
+    """
+    if "any" not in e.phases and not scene.phases & set(e.phases):
+        return f"a {'/'.join(e.phases)} phase effect, but this attack is in {'/'.join(sorted(scene.phases))}"
+    if e.attack == "ranged" and not scene.ranged:
         return "ranged attacks only, and this is a melee attack"
-    if e.attack == "melee" and ctx.ranged:
+    if e.attack == "melee" and scene.ranged:
         return "melee attacks only, and this is a ranged attack"
-    if e.affects == "own" and e.keywords and not all(side.has(k) for k in e.keywords):
+    if e.affects == "own" and e.keywords and not all(unit_has(k) for k in e.keywords):
         return f"reaches only units with {', '.join(e.keywords)}"
+    if e.target_keywords:
+        wanted = ", ".join(e.target_keywords)
+        if scene.target_has is None:
+            if not scene.unstated_applies:  # register entry unstated-target-keywords
+                return f"reaches only targets with {wanted}, and the target's keywords are not given"
+        elif not all(scene.target_has(k) for k in e.target_keywords):
+            return f"reaches only targets with {wanted}"
+    if e.battle_rounds and scene.battle_round not in e.battle_rounds:
+        rounds = "/".join(str(r) for r in e.battle_rounds)
+        return f"battle round {rounds} only, and this is battle round {scene.battle_round}"
+    if e.within is not None:
+        if scene.distance is None:
+            return f'the units must be within {e.within}", and no distance is given'
+        if scene.distance > e.within:
+            return f'the units must be within {e.within}", and they are {scene.distance}" apart'
     return ""
 
 
@@ -457,172 +418,7 @@ def _contagion_reach(ctx: Context, reach: int, reading: str) -> str:
     return ""
 
 
-@implements(
-    "wh40k.death-guard.ability.supreme-commander",
-    "wh40k.death-guard.ability.infected-objectives",
-    "wh40k.death-guard.stratagem.battlefield-command",
-    "wh40k.death-guard.stratagem.command-re-roll",
-    "wh40k.death-guard.stratagem.command-re-roll-boarding-actions",
-    "wh40k.death-guard.stratagem.explosive-clearance",
-    "wh40k.death-guard.stratagem.counter-offensive",
-    "wh40k.death-guard.stratagem.counter-offensive-boarding-actions",
-    "wh40k.death-guard.stratagem.rapid-ingress",
-    "wh40k.death-guard.stratagem.grenade",
-    "wh40k.death-guard.stratagem.heroic-intervention",
-    "wh40k.death-guard.stratagem.epic-challenge",
-    "wh40k.death-guard.stratagem.gifts-of-decay",
-)
-def _apply_one(
-    b: _Builder,
-    src: _Source,
-    e: Effect,
-    owner: Owner,
-    other: Owner,
-    ignores: dict[Owner, str],
-    hit_mods: list[tuple[str, int]],
-    wound_mods: list[tuple[str, int]],
-    ap_by_rule: dict[str, int],
-    choices: Wh40kChoices,
-) -> None:
-    r = choices.readings
-    attacking = (owner == "attacker") == (e.affects == "own")
-    """Whether the effect lands on the attacking unit (else on the target)."""
-    k = e.kind
-    if k == "none":
-        text_only = e.register == "wh40k.interpretations.imported-text-only"
-        if src.chosen and text_only and r.imported_text_only == "refused":
-            raise InputError(
-                src.field,
-                f"{src.name} is kept as text only: the effects language cannot say it "
-                "(reading imported-text-only = refused)",
-            )
-        if src.chosen and not text_only and r.outside_attack_rules == "refuse":
-            raise InputError(
-                src.field,
-                f"{src.name} changes no number of an attack (reading outside-attack-rules = refuse)",
-            )
-        b.note(src, e, False, f"changes no number of an attack ({e.note}; see {e.register})")
-        return
-    if k == "contagion-range":
-        b.note(src, e, True, "the Contagion Range used here includes it")
-        return
-    if k == "ignore-modifiers":
-        b.note(src, e, True, "the unit disregards the harmful modifiers listed under it")
-        return
-    if k == "auto-pass":
-        b.note(src, e, False, "acts on a Battle-shock test (wh40k.battle-shock), not on an attack")
-        return
-    if attacking:
-        if k == "hit-modifier" and isinstance(e.value, int):
-            hit_mods.append((src.name, e.value))
-            b.note(src, e, True, f"Hit roll modifier {e.value:+d} (capped with the others at ±1)")
-        elif k == "wound-modifier" and isinstance(e.value, int):
-            wound_mods.append((src.name, e.value))
-            b.note(src, e, True, f"Wound roll modifier {e.value:+d} (capped with the others at ±1)")
-        elif k in ("reroll-hits", "reroll-wounds") and isinstance(e.value, str):
-            wanted: Reroll = "ones" if e.value == "ones" else "failed"
-            hits = k == "reroll-hits"
-            now = b.situation.reroll_hits if hits else b.situation.reroll_wounds
-            if _REROLL_ORDER[wanted] > _REROLL_ORDER[now]:
-                if hits:
-                    b.situation = replace(b.situation, reroll_hits=wanted)
-                else:
-                    b.situation = replace(b.situation, reroll_wounds=wanted)
-                b.note(src, e, True, f"{k.replace('reroll-', 're-roll ')}: {e.value}")
-            else:
-                b.note(src, e, False, f"the attack already re-rolls {now}")
-        elif k == "ap" and isinstance(e.value, int):
-            b.weapons = [replace(w, ap=max(-6, w.ap - e.value)) for w in b.weapons]
-            ap_by_rule[src.rule] = ap_by_rule.get(src.rule, 0) + e.value
-            b.note(src, e, True, f"every weapon's AP improved by {e.value}")
-        elif k == "critical-ap" and isinstance(e.value, int):
-            extra = e.value - ap_by_rule.get(src.rule, 0)
-            b.situation = replace(b.situation, critical_wound_ap=b.situation.critical_wound_ap + extra)
-            b.note(src, e, True, f"a Critical Wound's AP improved by {e.value} in all")
-        elif k == "weapon-ability":
-            b.note(src, e, True, "weapons changed: " + b.weapon_abilities(str(e.value)))
-        elif k == "overwatch":
-            b.situation = replace(b.situation, overwatch=True)
-            b.note(src, e, True, "only unmodified 6s hit (wh40k.attack.fire-overwatch)")
-        elif k == "worsen" and e.characteristic == "skill" and isinstance(e.value, int):
-            lord = ignores.get("attacker")
-            if r.sickness_caps == "roll-modifier":
-                # a roll modifier: Lord, if the unit has it, disregards it with the others
-                hit_mods.append((src.name, -e.value))
-                b.note(
-                    src, e, True, "a −1 Hit roll modifier (reading sickness-modifier-caps = roll-modifier)"
-                )
-            elif lord and r.lord_weapon_characteristics != "neither":
-                b.note(
-                    src,
-                    e,
-                    False,
-                    f"disregarded through {lord} (reading lord-weapon-characteristics = "
-                    f"{r.lord_weapon_characteristics})",
-                )
-            else:
-                b.weapons = [replace(w, skill=min(7, w.skill + e.value)) for w in b.weapons]
-                b.note(src, e, True, f"BS/WS {e.value} worse (a characteristic, outside the ±1 cap)")
-        else:
-            b.note(src, e, False, "protects or changes the attacking unit in other ways, not its attacks")
-        return
-    # on the target
-    t = b.target
-    if k == "cover":
-        b.target = replace(t, cover=True)
-        b.note(src, e, True, "the target has the Benefit of Cover")
-    elif k == "stealth":
-        b.target = replace(t, stealth=True)
-        b.note(src, e, True, "the target has Stealth (−1 to ranged Hit rolls)")
-    elif k == "damage-reduction" and isinstance(e.value, int):
-        lord = ignores.get("attacker")
-        if lord and r.lord_weapon_characteristics == "both":
-            b.note(
-                src,
-                e,
-                False,
-                f"disregarded through the attacker's {lord} (reading lord-weapon-characteristics = both)",
-            )
-        else:
-            b.target = replace(t, damage_reduction=t.damage_reduction + e.value)
-            b.note(src, e, True, f"Damage of each attack reduced by {e.value}")
-    elif k == "worsen" and e.characteristic in ("toughness", "save") and isinstance(e.value, int):
-        lord = ignores.get("defender")
-        as_modifier = e.characteristic == "save" and r.sickness_caps == "roll-modifier"
-        if (
-            lord
-            and not as_modifier
-            and (e.characteristic == "toughness" or r.lord_save_characteristic == "ignores")
-        ):
-            b.note(src, e, False, f"disregarded through the target's {lord}")
-        elif e.characteristic == "toughness":
-            b.target = replace(t, toughness=max(1, t.toughness - e.value))
-            b.note(src, e, True, f"target Toughness {t.toughness} → {b.target.toughness}")
-        elif as_modifier:
-            # a modifier to the saving throw: Lord of the Death Guard never disregards those
-            b.situation = replace(b.situation, save_modifier=b.situation.save_modifier - e.value)
-            b.note(
-                src,
-                e,
-                True,
-                "a −1 saving throw modifier (reading sickness-modifier-caps = roll-modifier)"
-                + (f"; {lord} never disregards a saving throw modifier" if lord else ""),
-            )
-        else:
-            b.target = replace(t, save=min(7, t.save + e.value))
-            b.note(
-                src,
-                e,
-                True,
-                f"target Save {t.save}+ → {b.target.save}+" if b.target.save < 7 else "no armour save left",
-            )
-    elif k == "worsen":
-        b.note(src, e, False, f"{e.characteristic} changes Battle-shock tests or objectives, not this attack")
-    else:
-        b.note(src, e, False, "changes the unit's own attacks, not the attacks made against it")
-
-
-def _sum_mods(b: _Builder, mods: list[tuple[str, int]], lord: str | None, roll: str) -> int:
+def _sum_mods(b: Application, mods: list[tuple[str, int]], lord: str | None, roll: str) -> int:
     total = 0
     for name, value in mods:
         if lord and value < 0:

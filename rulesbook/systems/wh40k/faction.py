@@ -34,14 +34,15 @@ from types import MappingProxyType
 from typing import Any
 
 from rulesbook.data import DataFileError, Limits, load_data_file, need
-from rulesbook.errors import InputError, quote
+from rulesbook.errors import InputError, did_you_mean, quote
+from rulesbook.systems.wh40k.effect_kinds import EFFECT_KINDS, KINDS
 from rulesbook.systems.wh40k.faction_types import (
     ATTACK_KINDS,
     CHARACTERISTIC_NAMES,
     CONDITIONS,
     CORE_KEYWORDS,
-    EFFECT_KINDS,
     NO_SKILL,
+    PHASE_ALIASES,
     PHASES,
     RANGES,
     Ability,
@@ -62,10 +63,12 @@ __all__ = [
     "CONDITIONS",
     "CORE_KEYWORDS",
     "DEATH_GUARD_FILE",
+    "EFFECT_FIELDS",
     "EFFECT_KINDS",
     "FACTION_LIMITS",
     "NO_SKILL",
     "PHASES",
+    "PHASE_ALIASES",
     "RANGES",
     "Ability",
     "Characteristics",
@@ -73,6 +76,7 @@ __all__ = [
     "Detachment",
     "Effect",
     "Enhancement",
+    "EntryReader",
     "Faction",
     "ModelProfile",
     "Stratagem",
@@ -85,6 +89,24 @@ DEATH_GUARD_FILE = Path(__file__).with_name("death-guard.yaml")
 _SKILL_RE = re.compile(r"^([2-6])\+$")
 _ANY_SKILL_RE = re.compile(r"^([0-9]+)\+?$")
 _KEY_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+EFFECT_FIELDS = (
+    "kind",
+    "value",
+    "affects",
+    "phases",
+    "attack",
+    "range",
+    "keywords",
+    "condition",
+    "characteristic",
+    "register",
+    "note",
+    "target_keywords",
+    "battle_rounds",
+    "within",
+)
+"""The fields an effect may have (docs/designer/effects.md says what each means)."""
 
 FACTION_LIMITS = Limits(max_bytes=16_000_000, max_items=100_000, max_nodes=2_000_000)
 """A faction file may be a whole army's import (hundreds of datasheets): up to 16 MB; the other
@@ -139,6 +161,16 @@ class _Reader:
             raise self.fail(where, f"expected one of {', '.join(allowed)}, got {quote(raw)}")
         return str(raw)
 
+    def phases(self, raw: Any, where: str) -> tuple[str, ...]:
+        """Phases (:data:`PHASES`), a phase of either player (``shooting``) given as both."""
+        out: list[str] = []
+        for i, phase in enumerate(self.strings(raw, where)):
+            if phase in PHASE_ALIASES:
+                out += PHASE_ALIASES[phase]
+            else:
+                out.append(self.choice(phase, f"{where}[{i}]", (*PHASES, *PHASE_ALIASES)))
+        return tuple(dict.fromkeys(out))
+
     def effects(self, raw: Any, where: str, known_interps: frozenset[str] | None) -> tuple[Effect, ...]:
         if raw is None:
             return ()
@@ -147,29 +179,17 @@ class _Reader:
         return tuple(self.effect(e, f"{where}.effects[{i}]", known_interps) for i, e in enumerate(raw))
 
     def effect(self, raw: Any, where: str, known_interps: frozenset[str] | None) -> Effect:
-        kind = self.choice(need(raw, "kind", where), f"{where}.kind", tuple(EFFECT_KINDS))
-        value = raw.get("value")
-        if kind in ("hit-modifier", "wound-modifier"):
-            value = self.ints(value, f"{where}.value", -3, 3)
-        elif kind in ("ap", "critical-ap", "damage-reduction", "worsen", "contagion-range"):
-            value = self.ints(value, f"{where}.value", 1, 12)
-        elif kind in ("reroll-hits", "reroll-wounds"):
-            value = self.choice(value, f"{where}.value", ("ones", "failed"))
-        elif kind == "weapon-ability":
-            from rulesbook.systems.wh40k.weapons import parse_abilities
-
-            try:
-                parse_abilities(str(value), field_name=f"{where}.value")
-            except InputError as exc:
-                raise self.fail(f"{where}.value", exc.message.removeprefix(f"{where}.value: ")) from None
-        elif kind == "auto-pass":
-            value = self.choice(value, f"{where}.value", ("battle-shock",))
+        kind_name = self.choice(need(raw, "kind", where), f"{where}.kind", tuple(KINDS))
+        kind = KINDS[kind_name]
+        for key in raw:
+            if key not in EFFECT_FIELDS:
+                hint = did_you_mean(str(key), EFFECT_FIELDS) or ";"
+                raise self.fail(f"{where}.{key}", f"unknown field{hint} allowed: {', '.join(EFFECT_FIELDS)}")
+        value = kind.value.check(raw.get("value"), f"{where}.value")
         characteristic = raw.get("characteristic")
-        if kind == "worsen":
+        if kind.needs_characteristic:
             characteristic = self.choice(characteristic, f"{where}.characteristic", CHARACTERISTIC_NAMES)
-        phases = self.strings(raw.get("phases", ["any"]), f"{where}.phases")
-        for i, phase in enumerate(phases):
-            self.choice(phase, f"{where}.phases[{i}]", PHASES)
+        phases = self.phases(raw.get("phases", ["any"]), f"{where}.phases")
         attack = self.choice(raw.get("attack", "any"), f"{where}.attack", ATTACK_KINDS)
         affects = self.choice(raw.get("affects", "own"), f"{where}.affects", ("own", "enemy"))
         rng = raw.get("range")
@@ -179,12 +199,16 @@ class _Reader:
         if condition is not None:
             self.choice(condition, f"{where}.condition", CONDITIONS)
         register = raw.get("register")
-        if kind == "none" and not register:
+        if kind_name == "none" and not register:
             raise self.fail(where, "an effect of kind none names the register entry that says why (register)")
         if register is not None and known_interps is not None and register not in known_interps:
             raise self.fail(f"{where}.register", f"unknown interpretation {quote(register)}")
+        rounds = raw.get("battle_rounds") or []
+        if not isinstance(rounds, list):
+            raise self.fail(f"{where}.battle_rounds", "expected a list of battle rounds (1 to 5)")
+        within = raw.get("within")
         return Effect(
-            kind=kind,
+            kind=kind_name,
             value=value,
             affects=affects,  # type: ignore[arg-type]
             phases=phases,
@@ -195,7 +219,19 @@ class _Reader:
             characteristic=characteristic,
             register=register,
             note=str(raw.get("note", "")),
+            target_keywords=tuple(
+                k.upper().replace("-", " ")
+                for k in self.strings(raw.get("target_keywords"), f"{where}.target_keywords")
+            ),
+            battle_rounds=tuple(
+                self.ints(x, f"{where}.battle_rounds[{i}]", 1, 5) for i, x in enumerate(rounds)
+            ),
+            within=None if within is None else self.ints(within, f"{where}.within", 0, 48),
         )
+
+
+EntryReader = _Reader
+"""The checks of one file's entries (a variant's ``add:`` reads its entries with them)."""
 
 
 def load_faction(path: Path, known_interpretations: frozenset[str] | None = None) -> Faction:
@@ -254,9 +290,7 @@ def load_faction(path: Path, known_interpretations: frozenset[str] | None = None
     stratagems: dict[str, Stratagem] = {}
     for key, raw in need(data, "stratagems", top, dict).items():
         where = f"{top}.stratagems.{r.key(key, f'{top}.stratagems')}"
-        phases = r.strings(need(raw, "phases", where, list), f"{where}.phases")
-        for i, phase in enumerate(phases):
-            r.choice(phase, f"{where}.phases[{i}]", PHASES)
+        phases = r.phases(need(raw, "phases", where, list), f"{where}.phases")
         stratagems[key] = Stratagem(
             key=key,
             id=f"{prefix}.stratagem.{key}",

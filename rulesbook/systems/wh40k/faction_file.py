@@ -49,13 +49,15 @@ from rulesbook.systems.wh40k.faction import (
 )
 from rulesbook.systems.wh40k.weapons import Weapon
 
-__all__ = ["faction_at", "faction_data", "faction_yaml", "main"]
+__all__ = ["effect_data", "faction_at", "faction_data", "faction_yaml", "main"]
 
 _REGISTER = frozenset(i.id for i in load_system_data(Path(__file__).with_name("rules.yaml"))[2])
 """The interpretations register's IDs: an effect of a faction file may only name these."""
 
 
-def _effect(e: Effect) -> dict[str, Any]:
+def effect_data(e: Effect) -> dict[str, Any]:
+    """One effect as a faction file (or a variant's ``add:``) writes it: the fields that differ
+    from their defaults."""
     out: dict[str, Any] = {"kind": e.kind}
     defaults = Effect(kind=e.kind)
     for name in (
@@ -69,6 +71,9 @@ def _effect(e: Effect) -> dict[str, Any]:
         "characteristic",
         "register",
         "note",
+        "target_keywords",
+        "battle_rounds",
+        "within",
     ):
         value = getattr(e, name)
         if value != getattr(defaults, name):
@@ -80,7 +85,7 @@ def _effects(
     out: dict[str, Any], effects: Sequence[Effect], interpretations: Sequence[str]
 ) -> dict[str, Any]:
     if effects:
-        out["effects"] = [_effect(e) for e in effects]
+        out["effects"] = [effect_data(e) for e in effects]
     if interpretations:
         out["interpretations"] = list(interpretations)
     return out

@@ -18,60 +18,26 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import inspect
+from collections.abc import Callable, Sequence
+from typing import Any
 
-from rulesbook.records import Citation, Rule
+from rulesbook.records import Citation, Implementation, Rule
+from rulesbook.systems.wh40k.effect_kinds import describe_effect
 from rulesbook.systems.wh40k.faction import Datasheet, Effect, Faction, death_guard
 
-__all__ = ["SOURCE", "describe_effect", "faction_rules", "registered_faction_rules"]
+__all__ = [
+    "SOURCE",
+    "describe_effect",
+    "faction_implementations",
+    "faction_rules",
+    "registered_faction_implementations",
+    "registered_faction_rules",
+]
 
 SOURCE = "004_7134931f915e24a0.txt"
 
 _SOURCE_NAMES = {"core": "Core", "boarding-actions": "Boarding Actions", "plague-company": "Plague Company"}
-
-
-def describe_effect(effect: Effect) -> str:
-    """One effect in words, as the pages list it.
-
-    >>> describe_effect(Effect(kind="hit-modifier", value=-1, condition="damaged"))
-    'Hit roll modifier -1 (own unit; only when damaged)'
-    """
-    what = {
-        "hit-modifier": f"Hit roll modifier {effect.value:+d}" if isinstance(effect.value, int) else "",
-        "wound-modifier": f"Wound roll modifier {effect.value:+d}" if isinstance(effect.value, int) else "",
-        "reroll-hits": f"re-roll Hit rolls: {effect.value}",
-        "reroll-wounds": f"re-roll Wound rolls: {effect.value}",
-        "ap": f"AP improved by {effect.value}",
-        "critical-ap": f"AP improved by {effect.value} on a Critical Wound",
-        "overwatch": "Fire Overwatch: only unmodified 6s hit",
-        "weapon-ability": f"weapons gain [{str(effect.value).upper().replace('-', ' ')}]",
-        "cover": "Benefit of Cover",
-        "stealth": "Stealth",
-        "damage-reduction": f"Damage reduction {effect.value}",
-        "worsen": f"{effect.characteristic} worsened by {effect.value}",
-        "ignore-modifiers": "ignore modifiers (not to saving throws)",
-        "contagion-range": f'Contagion Range +{effect.value}"',
-        "auto-pass": f"{effect.value} test passed",
-        "none": "changes no number of an attack",
-    }[effect.kind]
-    scope = ["own unit" if effect.affects == "own" else "enemy units"]
-    if isinstance(effect.range, int):
-        scope.append(f'within {effect.range}"')
-    elif effect.range == "army-contagion":
-        scope.append("within Contagion Range of a unit of the army")
-    elif effect.range is not None:
-        scope.append("within Contagion Range")
-    if effect.keywords:
-        scope.append("with " + ", ".join(effect.keywords))
-    if effect.phases != ("any",):
-        scope.append("phase: " + ", ".join(effect.phases))
-    if effect.attack != "any":
-        scope.append(f"{effect.attack} attacks only")
-    if effect.condition:
-        scope.append(f"only when {effect.condition}")
-    if effect.note:
-        scope.append(effect.note)
-    return f"{what} ({'; '.join(scope)})"
 
 
 def _effects_md(effects: Sequence[Effect]) -> list[str]:
@@ -221,3 +187,50 @@ def faction_rules(faction: Faction) -> list[Rule]:
 def registered_faction_rules() -> list[Rule]:
     """The shipped factions' rules, for the system package (the Death Guard page)."""
     return faction_rules(death_guard())
+
+
+def _implementation(rule_id: str, func: Callable[..., Any]) -> Implementation:
+    code = getattr(inspect.unwrap(func), "__code__", None)
+    return Implementation(
+        rule_id,
+        func.__qualname__,
+        func.__module__,
+        code.co_filename if code is not None else "",
+        code.co_firstlineno if code is not None else 0,
+        function=func,
+    )
+
+
+def faction_implementations(faction: Faction) -> list[Implementation]:
+    """The code that executes each rule of ``faction`` that declares effects: the engine that
+    applies them (:func:`.effects.apply_effects`) and each effect kind's own application
+    (:data:`.effect_kinds.KINDS`). A faction file's rules need no hand-kept Python: their rule
+    IDs count as implemented through their effects.
+
+    >>> found = {i.qualname for i in faction_implementations(death_guard())
+    ...          if i.rule_id == "wh40k.death-guard.stratagem.ferric-blight"}
+    >>> sorted(found)
+    ['_ap', '_critical_ap', 'apply_effects']
+    """
+    from rulesbook.systems.wh40k.effect_kinds import KINDS
+    from rulesbook.systems.wh40k.effects import apply_effects
+
+    out: list[Implementation] = []
+    entries: list[tuple[str, Sequence[Effect]]] = [
+        *((a.id, a.effects) for a in faction.abilities.values()),
+        *((s.id, s.effects) for s in faction.stratagems.values()),
+        *((d.id, d.effects) for d in faction.detachments.values()),
+        *((e.id, e.effects) for e in faction.enhancements.values()),
+    ]
+    for rule_id, effects in entries:
+        if not effects:
+            continue
+        out.append(_implementation(rule_id, inspect.unwrap(apply_effects)))
+        for kind in dict.fromkeys(e.kind for e in effects):
+            out.append(_implementation(rule_id, KINDS[kind].apply))
+    return out
+
+
+def registered_faction_implementations() -> list[Implementation]:
+    """The shipped factions' rules as implemented through their effects (the system package)."""
+    return faction_implementations(death_guard())

@@ -25,9 +25,9 @@ __all__ = [
     "CHARACTERISTIC_NAMES",
     "CONDITIONS",
     "CORE_KEYWORDS",
-    "EFFECT_KINDS",
     "NO_SKILL",
     "PHASES",
+    "PHASE_ALIASES",
     "RANGES",
     "Ability",
     "Characteristics",
@@ -60,29 +60,18 @@ PHASES = (
 """Phases an effect may be scoped to, seen from the side that uses it (the Fight phase belongs
 to both players)."""
 
-ATTACK_KINDS = ("ranged", "melee", "any")
-
-EFFECT_KINDS: Mapping[str, str] = MappingProxyType(
+PHASE_ALIASES: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
-        "hit-modifier": "add value to the Hit roll (shares the ±1 cap)",
-        "wound-modifier": "add value to the Wound roll (shares the ±1 cap)",
-        "reroll-hits": "re-roll Hit rolls (value: ones or failed)",
-        "reroll-wounds": "re-roll Wound rolls (value: ones or failed)",
-        "ap": "improve the attack's Armour Penetration by value",
-        "critical-ap": "improve the Armour Penetration of an attack that scores a Critical Wound by value (instead of ap)",
-        "overwatch": "the unit shoots as Fire Overwatch: its ranged attacks hit only on an unmodified 6",
-        "weapon-ability": "the weapons gain an ability (value: an ability word such as heavy)",
-        "cover": "the unit has the Benefit of Cover against ranged attacks",
-        "stealth": "the unit has Stealth (−1 to ranged Hit rolls against it)",
-        "damage-reduction": "subtract value from the Damage of attacks allocated to the unit",
-        "worsen": "worsen a characteristic (value) by that many steps",
-        "ignore-modifiers": "the unit may ignore modifiers to its characteristics and rolls (not saves)",
-        "contagion-range": "add value inches to the unit's Contagion Range",
-        "auto-pass": "a test (value: battle-shock) is passed",
-        "none": "changes no number an attack calculator computes (see its register entry)",
+        "command": ("your-command", "opponent-command"),
+        "movement": ("your-movement", "opponent-movement"),
+        "shooting": ("your-shooting", "opponent-shooting"),
+        "charge": ("your-charge", "opponent-charge"),
     }
 )
-"""The effect kinds and what each does; ``value`` is an integer unless said otherwise."""
+"""A phase of either player, as a designer may write it (``shooting``: yours or the opponent's)."""
+
+ATTACK_KINDS = ("ranged", "melee", "any")
+
 
 CHARACTERISTIC_NAMES = ("toughness", "save", "skill", "leadership", "objective-control")
 """Characteristics a ``worsen`` effect may name (``skill`` is BS and WS)."""
@@ -124,7 +113,7 @@ CORE_KEYWORDS = frozenset(
 
 @dataclass(frozen=True, slots=True)
 class Effect:
-    """One declared change to the numbers (see :data:`EFFECT_KINDS`).
+    """One declared change to the numbers (its kinds: :data:`.effect_kinds.KINDS`).
 
     ``affects`` says whose units change: ``own`` (the unit, or friendly units in the aura) or
     ``enemy`` (enemy units within ``range``). ``range`` is inches, ``"contagion"`` (the Contagion
@@ -132,7 +121,9 @@ class Effect:
     :data:`RANGES`) or ``None`` (the unit itself). ``phases`` and ``attack`` scope the
     effect; ``keywords`` restrict the units it reaches (all of them needed); ``condition`` names a
     situation it needs (:data:`CONDITIONS`); ``register`` the interpretation that explains a
-    ``none`` effect or a reading it depends on.
+    ``none`` effect or a reading it depends on. ``target_keywords`` (all needed by the unit
+    attacked), ``battle_rounds`` (empty: every round) and ``within`` (the two units at most that
+    many inches apart) are further conditions (:func:`.effect_kinds.out_of_scope`).
     """
 
     kind: str
@@ -146,6 +137,9 @@ class Effect:
     characteristic: str | None = None
     register: str | None = None
     note: str = ""
+    target_keywords: tuple[str, ...] = ()
+    battle_rounds: tuple[int, ...] = ()
+    within: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -122,7 +122,12 @@ def hit_test(
     """
     p = choices.parameters
     overwatch_sixes = situation.overwatch and choices.readings.overwatch_criticals == "sixes-only"
-    crit = p.overwatch_hit_roll if overwatch_sixes else min(situation.critical_hit, p.critical_roll)
+    crit = min(situation.critical_hit, p.critical_roll)
+    crit = (
+        p.overwatch_hit_roll
+        if overwatch_sixes
+        else _own_critical(crit, weapon.abilities.critical_hit, choices)
+    )
     criticals = natural(*range(crit, 7))
     if situation.overwatch and weapon.ranged:
         return RollTest(
@@ -148,6 +153,22 @@ def hit_test(
         critical=criticals,
         reroll=situation.reroll_hits,
     )
+
+
+def _own_critical(crit: int, own: int | None, choices: Wh40kChoices) -> int:
+    """The Critical threshold with a weapon's ``crit-hit-N`` / ``crit-wound-N`` (register entry
+    crit-threshold-words: the lowest counts, or each lowering adds up, never below 2+).
+
+    >>> _own_critical(5, 5, CHOICES), _own_critical(6, None, CHOICES)
+    (5, 6)
+    >>> _own_critical(5, 5, CHOICES.replace(readings={"crit_threshold_words": "cumulative"}))
+    4
+    """
+    if own is None:
+        return crit
+    if choices.readings.crit_threshold_words == "cumulative":
+        return max(2, crit - (choices.parameters.critical_roll - own))
+    return min(crit, own)
 
 
 @implements("wh40k.attack.torrent", "wh40k.attack.fire-overwatch")
@@ -208,6 +229,7 @@ def wound_test(
     for keyword, n in weapon.abilities.anti:
         if target.keywords is None or keyword in target.keywords:
             crit = min(crit, n)
+    crit = _own_critical(crit, weapon.abilities.critical_wound, choices)
     reroll = situation.reroll_wounds
     if weapon.abilities.twin_linked:
         non_critical = choices.readings.twin_linked == "non-critical"

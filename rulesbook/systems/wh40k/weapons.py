@@ -66,9 +66,13 @@ ABILITY_WORDS: tuple[tuple[str, str], ...] = (
     ("assault", "assault"),
     ("extra-attacks", "extra-attacks"),
     ("one-shot", "one-shot"),
+    ("crit-hit-[2-6]", "crit-hit-N (N = 2-6)"),
+    ("crit-wound-[2-6]", "crit-wound-N (N = 2-6)"),
 )
-"""The ``abilities`` words, every weapon ability of the core rules: (pattern, shown form). The
-last seven change no number of an attack here."""
+"""The ``abilities`` words, every weapon ability of the core rules: (pattern, shown form); seven
+of them (:data:`INERT_ABILITIES`) change no number of an attack here. ``crit-hit-N`` and
+``crit-wound-N`` are a designer's words, not the source's: an unmodified Hit (Wound) roll of N+
+is a Critical Hit (Wound) for this weapon (register entry crit-threshold-words)."""
 
 INERT_ABILITIES = ("pistol", "psychic", "precision", "hazardous", "assault", "extra-attacks", "one-shot")
 """Ability words accepted (so a profile can be typed as printed) that change no number of the
@@ -84,6 +88,7 @@ _ABILITY_RE = re.compile("|".join(f"(?:{p})" for p, _ in ABILITY_WORDS))
 """Every ability pattern as one compiled alternative (one match per word)."""
 
 _ANTI_RE = re.compile(r"^anti-(?P<keyword>[a-z]+(?:-[a-z]+)*)-(?P<n>[2-6])$")
+_CRIT_RE = re.compile(r"^crit-(?P<roll>hit|wound)-(?P<n>[2-6])$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,14 +115,20 @@ class Abilities:
     """Melta X: X more Damage when the target is within half range."""
     lance: bool = False
     indirect_fire: bool = False
+    critical_hit: int | None = None
+    """``crit-hit-N``: an unmodified Hit roll of N+ is a Critical Hit (``None``: the rules')."""
+    critical_wound: int | None = None
+    """``crit-wound-N``: an unmodified Wound roll of N+ is a Critical Wound."""
 
     def gain(self, granted: Abilities) -> Abilities:
         """These abilities with those a rule grants added: a flag it lacks, an Anti-X it lacks, a
-        Rapid Fire or Melta X when it has none, an inert word (Sustained Hits is the caller's:
-        register entry sustained-stacking).
+        Rapid Fire or Melta X when it has none, an inert word, the lower of two Critical Hit
+        (Wound) thresholds (Sustained Hits is the caller's: register entry sustained-stacking).
 
         >>> parse_abilities("heavy").gain(parse_abilities("lethal-hits,anti-infantry-4")).words()
         ('lethal-hits', 'heavy', 'anti-infantry-4')
+        >>> parse_abilities("crit-hit-5").gain(parse_abilities("crit-hit-4,crit-wound-5")).words()
+        ('crit-hit-4', 'crit-wound-5')
         """
         flags = {
             name: getattr(self, name) or getattr(granted, name)
@@ -139,6 +150,8 @@ class Abilities:
             other=tuple(dict.fromkeys((*self.other, *granted.other))),
             rapid_fire=self.rapid_fire or granted.rapid_fire,
             melta=self.melta or granted.melta,
+            critical_hit=_lower(self.critical_hit, granted.critical_hit),
+            critical_wound=_lower(self.critical_wound, granted.critical_wound),
             **flags,
         )
 
@@ -163,7 +176,16 @@ class Abilities:
         out += [w for w in ("lance", "indirect-fire") if getattr(self, w.replace("-", "_"))]
         out += [f"anti-{k}-{n}" for k, n in self.anti]
         out += list(self.other)
+        if self.critical_hit is not None:
+            out.append(f"crit-hit-{self.critical_hit}")
+        if self.critical_wound is not None:
+            out.append(f"crit-wound-{self.critical_wound}")
         return tuple(out)
+
+
+def _lower(a: int | None, b: int | None) -> int | None:
+    """The lower of two thresholds (``None``: not set)."""
+    return b if a is None else (a if b is None else min(a, b))
 
 
 def parse_abilities(words: str | Sequence[str], *, field_name: str = "abilities") -> Abilities:
@@ -183,6 +205,7 @@ def parse_abilities(words: str | Sequence[str], *, field_name: str = "abilities"
     extra: dict[str, DiceExpr] = {}
     anti: list[tuple[str, int]] = []
     other: list[str] = []
+    crits: dict[str, int] = {}
     shown = ", ".join(s for _, s in ABILITY_WORDS)
     for word in (w for w in items if w):
         if _ABILITY_RE.fullmatch(word) is None:
@@ -199,11 +222,16 @@ def parse_abilities(words: str | Sequence[str], *, field_name: str = "abilities"
             extra[key] = parse_dice(x, field_name=field_name)
         elif (m := _ANTI_RE.match(word)) is not None:
             anti.append((m["keyword"], int(m["n"])))
+        elif (m := _CRIT_RE.match(word)) is not None:
+            key = f"critical_{m['roll']}"
+            if key in crits:
+                raise InputError(field_name, f"give one crit-{m['roll']}-N word")
+            crits[key] = int(m["n"])
         elif word in INERT_ABILITIES:
             other.append(word)
         else:
             flags[word.replace("-", "_")] = True
-    return Abilities(sustained=sustained, anti=tuple(anti), other=tuple(other), **extra, **flags)  # type: ignore[arg-type]
+    return Abilities(sustained=sustained, anti=tuple(anti), other=tuple(other), **extra, **crits, **flags)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, slots=True)
