@@ -169,7 +169,8 @@ def serve(
     pool = ComputePool(workers, time_limit, lazy=processes > 1)  # (then started in each process)
     apps = app_factories(pool)
     allowed = allowed_hosts(host, allow_hosts)
-    origins = [f"[{h}]:{port}" if ":" in h else f"{h}:{port}" for h in sorted(allowed)]
+    # (Bokeh checks a websocket's Origin with its port too; its list cannot spell an IPv6 address)
+    origins = [f"{h}:{port}" for h in sorted(allowed) if ":" not in h]
     print(
         f"rulesbook: serving http://{host}:{port}/ (site) and {len(apps)} live apps under /calc/ and /app/;"
         f" {pool.workers} worker processes compute the answers (at most {time_limit:g} s each)"
