@@ -79,6 +79,20 @@ class _Refused(Exception):
     """The action was refused by the rules (the session's error line says why)."""
 
 
+HOW_IT_WORKS = """<details class="am-how-it-works" style="font: .95rem system-ui, sans-serif">
+<summary>How this tracker works</summary>
+<p><b>Starting a game:</b> enter both armies (one row per detachment: points, strength in units or,
+for War Engines, Damage Capacity) and each side's objectives, then <i>Start the game</i>. A wrong
+field is named and nothing typed is lost. <i>Save this army as a list</i> keeps an army on this
+server for the next game. The demo armies come only when asked for.</p>
+<p><b>Saved:</b> the game is kept on this server at this page's address after every change;
+"Saved" shows once the server has written it, and a failed write says so ("not saved: disk full").</p>
+<p><b>Two tabs or phones on one game</b> show the same events: each shows within a second what
+another recorded, and an event added on a page that had not seen it yet is added after it. An
+undo or an end of Rally on such a page is refused and the page shows the latest version; nothing
+is overwritten.</p>
+</details>"""
+
 POLL_MS = 1000
 """How often a served tracker page looks whether another tab or process changed its game."""
 
@@ -218,6 +232,7 @@ class TrackerView:
                 "## Army Morale tracker\n\nRecord what happens; the ledger applies the rules "
                 "(`army-morale.*`) and names the rule behind every change."
             ),
+            pn.pane.HTML(HOW_IT_WORKS, sizing_mode="stretch_width", css_classes=["am-how"]),
             *([self.last_game] if self.last_game is not None else []),
             self.games,
             *([self.setup.view] if self.setup is not None else []),

@@ -119,6 +119,7 @@ def test_a_game_set_up_in_the_page_is_played_and_restored(table: Served, browser
     page.set_default_timeout(30_000)
     page.goto(f"{table.base}{TRACKER}")
     _fill(page, ".am-setup-a-name", "Blue host")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width + 1  # no sideways scroll
     _fill(page, ".am-det-a-0-name", "Infantry")
     _fill(page, ".am-det-a-0-points", "225")
     _fill(page, ".am-det-a-0-units", "20")

@@ -34,7 +34,7 @@ def test_tracker_keeps_a_game_across_reload_and_server_restart(page: Any, tmp_pa
     log = (tmp_path / "first.log").open("w")
     proc, base = _server(site, games, log)
     with running(proc, log, f"{base}/site/", "serve", 120):
-        page.goto(f"{base}/app/army-morale-tracker")
+        page.goto(f"{base}/app/army-morale-tracker?demo=1")
         page.locator('[data-key="game"]').first.wait_for()
         page.wait_for_function("location.search.startsWith('?game=')")
         # the address is fixed when the page opens, the file written only at the first change:

@@ -27,6 +27,11 @@ Schema (``format: army-morale-log/1``)::
                                          # War Engines of a damage-capacity detachment if omitted)
             war_engines:                 # optional
               - {id: baneblade-1, points: 200, damage_capacity: 4, morale: 4}
+        objectives:                      # optional: then the tracker checks Rally reports and
+          take_and_hold: 2               # bunkers against them (objectives.py)
+          cleanse: 0
+          capture: 1
+          bunkers: [north, south]
       b: {name: ..., detachments: [...]}
     turns:
       - turn: 1                          # 1, 2, 3, ... in order
