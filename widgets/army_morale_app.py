@@ -295,8 +295,17 @@ class TrackerView:
             return
         if new_game:
             self.game, self.stored, self.base = self.store.new_id(), False, ""
+
+        def edit(current: str | None) -> str:
+            if current is not None and version(current) != self.base:
+                raise _Stale(current)  # another tab started this game meanwhile: never overwritten
+            return text
+
         try:
-            self.store.change(self.game, lambda _current: text)
+            self.store.change(self.game, edit)
+        except _Stale as stale:
+            self.show_latest(stale.text, "Not started: this game was started in another tab; here it is.")
+            return
         except SaveError as exc:
             self._save_failed(exc)
             return
@@ -590,8 +599,8 @@ def served_tracker() -> Any:
     location = pn.state.location
 
     def show(game_id: str) -> None:
-        if location is not None:
-            location.search = f"?game={game_id}"
+        if location is not None:  # (a demo page not yet changed reloads as the demo again)
+            location.search = f"?game={game_id}" + ("&demo=1" if view.demo and not view.stored else "")
 
     def opened() -> None:
         show(view.game)  # the browser's location is synced once loaded

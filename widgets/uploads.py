@@ -99,6 +99,7 @@ def _checked_file_input_class() -> Any:
         filename = param.String(default="", doc="The last file's name (set by the browser).")
         sent = param.Integer(default=0, doc="Counts the files sent (each one a change).")
         value = param.Parameter(default=None, precedence=-1, doc="The last file's bytes (server only).")
+        _property_mapping: ClassVar[dict[str, str | None]] = {"value": None}  # (never sent to the browser)
         _stylesheets: ClassVar[list[str]] = [
             ".rb-upload { font: 1rem system-ui, sans-serif; display: flex; flex-direction: column; gap: .2em; }"
             " .rb-upload-message { color: #a00; font-weight: 600; }"

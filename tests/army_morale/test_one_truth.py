@@ -203,3 +203,17 @@ def test_a_new_page_offers_the_set_up_form_and_a_started_game_is_saved(tmp_path:
     _click(view, "am-demo")
     assert not view.setting_up and view.stored and 'data-key="a_value">14<' in view.status.object
     assert store.read(view.game) is not None
+
+
+def test_a_game_started_in_another_tab_is_shown_not_overwritten(tmp_path: Any) -> None:
+    store = GameStore(tmp_path)
+    first = TrackerView(store=store)
+    second = TrackerView(store=store, game=first.game)  # the same address, both setting up
+    assert first.setup is not None and second.setup is not None
+    _click(first, "am-demo")
+    second.setup.fill("a", first.session.tracker.log.army("b"))  # other armies typed here
+    second.setup.fill("b", first.session.tracker.log.army("a"))
+    _click(second, "am-start")
+    assert "started in another tab" in second.note.object
+    assert second.session.tracker.log == first.session.tracker.log
+    assert log_from_text(store.read(first.game) or "").army("a").name == "Imperial Guard"

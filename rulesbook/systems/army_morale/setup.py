@@ -110,7 +110,7 @@ _ENGINE = re.compile(
 )
 
 
-def _war_engines(field: str, text: str, taken: set[str]) -> tuple[WarEngine, ...]:
+def _war_engines(field: str, short: str, text: str, taken: set[str]) -> tuple[WarEngine, ...]:
     entries = [e.strip() for e in re.split(r"[,;\n]", text) if e.strip()]
     by_name: dict[str, int] = {}
     for entry in entries:
@@ -127,7 +127,7 @@ def _war_engines(field: str, text: str, taken: set[str]) -> tuple[WarEngine, ...
                 f"expected entries like 'Stompa 6 120 pts' or 'Baneblade 4 morale 4', got {quote(entry)}",
             )
         name = found["name"].strip()
-        where = f"{field}, {name}"
+        where = f"{short}, War Engine {name}"
         dc = _whole(f"{where}, Damage Capacity", found["dc"], *_LIMITS["dc"])
         points = _whole(f"{where}, points", found["pts"], *_LIMITS["points"], required=False)
         morale = _whole(f"{where}, morale", found["morale"], *_LIMITS["morale"], required=False)
@@ -157,7 +157,8 @@ def _detachment(side: str, number: int, row: Mapping[str, Any], taken: set[str])
         )
     strength: StrengthMeasure = "units" if measure == "units" else "damage-capacity"
     detachment_id = _unique(slug(name), taken)
-    engines = _war_engines(f"{where}, War Engines", str(row.get("war_engines") or ""), taken)
+    short = f"side {side}, detachment {number}"
+    engines = _war_engines(f"{where}, War Engines", short, str(row.get("war_engines") or ""), taken)
     size = _whole(f"{where}, units", row.get("units"), *_LIMITS["units"], required=False)
     if strength == "damage-capacity":
         if not engines and size is None:
