@@ -4,7 +4,7 @@ A live page talks to the server over one websocket; when it closes (the server s
 network went, the laptop slept) nothing the player does reaches the server any more. Bokeh
 announces it on the page's document (its ``connection_lost`` event), and
 :func:`connection_banner` then shows, at the top of the screen, a line saying so
-(``data-key="connection"``) and a **Reload** button (``rb-reload``). Nothing is lost by
+(``rb-connection-text``) and a **Reload** button (``rb-reload``). Nothing is lost by
 reloading: a calculator's inputs are in the page's address, and a tracker game is saved on the
 server after every change (what was on the screen but not yet sent was not recorded anyway,
 and the banner says so at once rather than after the next click).
@@ -52,7 +52,7 @@ def _banner_class() -> Any:
           box.setAttribute("role", "alert")
           box.hidden = true
           const text = document.createElement("span")
-          text.setAttribute("data-key", "connection")
+          text.className = "rb-connection-text"
           text.textContent = __MESSAGE__
           const reload = document.createElement("button")
           reload.className = "rb-reload"

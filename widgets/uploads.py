@@ -2,7 +2,7 @@
 
 Every upload control is a :func:`checked_file_input`: the browser checks the chosen file before
 sending anything — a file over the limit (:data:`MAX_UPLOAD_BYTES`) or an empty one gets a
-message beside the button (``data-key="upload-message"``) and is never sent, so a 30 MB file
+message beside the button (``rb-upload-message``) and is never sent, so a 30 MB file
 cannot drop the page's connection; a file that is not UTF-8 text is refused the same way. A file
 that passes is sent as text, and the control's ``value`` (bytes) and ``filename`` change on the
 server as with Panel's own ``FileInput``.
@@ -115,7 +115,6 @@ def _checked_file_input_class() -> Any:
           input.accept = model.accept
           const message = document.createElement("span")
           message.className = "rb-upload-message"
-          message.setAttribute("data-key", "upload-message")
           message.setAttribute("role", "alert")
           box.append(title, input, message)
           el.append(box)

@@ -175,11 +175,11 @@ def test_a_game_set_up_in_the_page_is_played_and_restored(table: Served, browser
         big = table.games.parent / "big.yaml"
         big.write_bytes(b"#" * 30_000_000)
         page.locator(".am-upload input[type=file]").first.set_input_files(str(big))
-        _wait(page, "upload-message", "30,000,000 bytes")
+        page.locator(".rb-upload-message", has_text="30,000,000 bytes").first.wait_for()
         big.unlink()
         _event(page, "adjustment", number="1", reason="still connected")
         _wait(page, "a_value", "11")
-        assert page.locator('[data-key="connection"]').first.is_hidden()
+        assert page.locator(".rb-connection-text").first.is_hidden()
     else:  # the saved list is offered in a new game and fills side b in
         page.goto(f"{table.base}{TRACKER}")
         page.locator(".am-lists-b select").first.select_option("blue-host")
@@ -207,7 +207,7 @@ def test_two_tabs_each_adding_events_keep_both(table: Served, browser: Any) -> N
     _event(first, "adjustment", number="-1", reason="first tab")
     _wait(first, "save", SAVED)
     first.wait_for_function("location.search.startsWith('?game=')")
-    game = first.url.split("game=")[1]
+    game = first.url.split("game=")[1].split("&")[0]
     second_context, second = _game_page(browser, first.url)
     _wait(second, "a_value", "13")
     _event(second, "adjustment", number="-2", reason="second tab")
@@ -227,7 +227,7 @@ def test_four_tabs_on_two_processes_lose_no_acknowledged_event(table: Served, br
     _event(first, "adjustment", number="1", reason="start")
     first.wait_for_function("location.search.startsWith('?game=')")
     _wait(first, "save", SAVED)
-    url, game = first.url, first.url.split("game=")[1]
+    url, game = first.url, first.url.split("game=")[1].split("&")[0]
     opened += [_game_page(browser, url) for _ in range(3)]
     pages = [page for _, page in opened]
     for page in pages:
@@ -322,9 +322,9 @@ def test_requests_and_websockets_for_other_hosts_are_refused(table: Served) -> N
 def test_a_dropped_connection_is_said_at_once(table: Served, browser: Any) -> None:
     """Runs last: it stops the module's server."""
     context, page = _game_page(browser, f"{table.base}{TRACKER}?demo=1")
-    assert page.locator('[data-key="connection"]').first.is_hidden()
+    assert page.locator(".rb-connection-text").first.is_hidden()
     table.proc.terminate()
     table.proc.wait(20)
-    _wait(page, "connection", "connection to the server was lost")
+    page.locator(".rb-connection-text", has_text="connection to the server was lost").first.wait_for()
     assert page.locator(".rb-reload").first.is_visible()
     context.close()
