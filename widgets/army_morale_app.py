@@ -370,6 +370,9 @@ class TrackerView:
             return  # (a file that no longer reads is never shown or overwritten by a poll)
         self.session.tracker = latest
         self.stored, self.base = True, version(text)
+        if self.pending is not None:  # a question about the version it replaces: asked again
+            self.answer(False)
+            note += " The open question was closed (it was about the earlier version)."
         self._set_mode(False)
         self._armies()
         self.say(note)

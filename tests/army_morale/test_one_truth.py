@@ -217,3 +217,14 @@ def test_a_game_started_in_another_tab_is_shown_not_overwritten(tmp_path: Any) -
     assert "started in another tab" in second.note.object
     assert second.session.tracker.log == first.session.tracker.log
     assert log_from_text(store.read(first.game) or "").army("a").name == "Imperial Guard"
+
+
+def test_a_question_about_an_older_version_is_closed_when_the_game_changes(tmp_path: Path) -> None:
+    store, first, second = _two_pages(tmp_path)
+    _click(second, "am-undo")  # "Undo turn 1: bunker-destroyed …?" waits for an answer
+    first.event["kind"].value = "adjustment"
+    first.event["number"].value = -1
+    _click(first, "am-add-event")
+    second.poll()  # the game changed: the question would now undo the other page's event
+    assert not second.confirm.visible and "open question was closed" in second.note.object
+    assert _events(store, first.game) == ["bunker-destroyed", "adjustment"]
