@@ -138,6 +138,7 @@ class TrackerView:
             "result": w.Select(label="Catastrophic Damage"),
             "reason": w.TextInput(label="Reason"),
             "bunker": w.TextInput(label="Bunker (optional)"),
+            "effect": w.Select(label="Morale effect"),
         }
         for box in FORM_SLOTS:
             self.event[box].css_classes = [f"am-{box.replace('_', '-')}"]
@@ -524,6 +525,10 @@ class TrackerView:
         tracker = self.session.tracker
         self._choices(self.event["detachment"], tracker.detachment_choices())
         self._choices(self.event["war_engine"], tracker.war_engine_choices())
+        self._choices(self.event["effect"], tracker.effect_choices())
+        self.event["kind"].param.update(
+            options=list(tracker.event_types())
+        )  # 'effect' when the variant adds some
         for s, title in self.titles.items():
             title.object = f"<strong>{html.escape(tracker.log.army(s).name)} ({s})</strong>"
 

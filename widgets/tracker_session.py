@@ -53,7 +53,7 @@ STYLE = """<style>
 .am-ledger caption { position: sticky; left: 0; text-align: left; }
 </style>"""
 
-PLACEHOLDERS = {"take_and_hold": "2, 3", "capture": "own 5, destroy 3"}
+PLACEHOLDERS = {"take_and_hold": "2, 3", "capture": "own 5, destroy 3", "effects": "supply-lines=2"}
 
 RALLY_FIELDS: tuple[tuple[str, str, bool, str], ...] = tuple(
     (f.key, f.title, isinstance(f, IntInput), PLACEHOLDERS.get(f.key, "")) for f in RALLY_INPUTS
@@ -190,7 +190,9 @@ def ipy_tracker(log: GameLog | None = None) -> Any:
         "result": ipw.Dropdown(options=["destroyed", "wrecked"], description="Result"),
         "reason": ipw.Text(description="Reason"),
         "bunker": ipw.Text(description="Bunker"),
+        "effect": ipw.Dropdown(options=list(tracker.effect_choices().items()), description="Effect"),
     }
+    event["kind"].options = list(tracker.event_types())
     hint = ipw.HTML()
 
     def show_kind(_change: Any = None) -> None:
