@@ -283,7 +283,7 @@ class TrackerView:
 
     def start_game(self, log: GameLog) -> None:
         """Start the game the set-up form describes: stored at once, under this page's address."""
-        self.session.tracker = Tracker(log)
+        self.session.tracker = Tracker(log, self.session.tracker.choices)
         self.session.error = ""
         self._set_mode(False)
         self._armies()
@@ -361,7 +361,7 @@ class TrackerView:
 
     # -- one truth per game ---------------------------------------------------------------------
     def _latest(self, text: str) -> Tracker:
-        return Tracker(log_from_text(text, "this game")).checked()
+        return Tracker(log_from_text(text, "this game"), self.session.tracker.choices).checked()
 
     def show_latest(self, text: str, note: str) -> None:
         """Show the stored version ``text`` (another tab or process changed it) with ``note``."""
@@ -495,7 +495,7 @@ class TrackerView:
 
     def new_game(self) -> None:
         """The same armies with nothing played, as a new stored game."""
-        self.session.tracker = Tracker(self.session.tracker.log.without_turns())
+        self.session.tracker = Tracker(self.session.tracker.log.without_turns(), self.session.tracker.choices)
         self.session.error = ""
         self.refresh()
         text = log_to_text(self.session.tracker.log)
