@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rulesbook.errors import InputError
 from rulesbook.systems.army_morale.log import EXAMPLE_LOG, Army, GameLog
@@ -147,3 +149,32 @@ def test_the_set_up_form_starts_a_game_and_keeps_army_lists(tmp_path: Any) -> No
     form.start()
     (log,) = started
     assert [a.name for a in log.armies] == ["Blue", "Blue"] and Tracker(log).ledger().values == (5, 5)
+
+
+_NAMES = st.text(
+    st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), min_size=1, max_size=12
+).filter(lambda t: t.strip() == t and "," not in t)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    counts=st.tuples(*(st.integers(0, 99) for _ in range(3))),
+    bunkers=st.lists(_NAMES, max_size=4, unique=True),
+    claimed=st.integers(0, 5),
+)
+def test_declared_objectives_survive_the_log_and_bound_the_reports(
+    counts: tuple[int, int, int], bunkers: list[str], claimed: int
+) -> None:
+    """Any declared objectives are written and read back unchanged, and a Rally report passes
+    exactly when it claims no more Take & Hold objectives than declared."""
+    objectives = Objectives(*counts, bunkers=tuple(bunkers))
+    base = _declared().log
+    log = GameLog((base.armies[0], Army("Orks", base.armies[1].detachments, objectives=objectives)))
+    assert log_from_text(log_to_text(log)) == log
+    report = rally_from_form(take_and_hold=", ".join(["2"] * claimed))
+    try:
+        Tracker(log).end_rally(rally_from_form(), report)
+        passed = True
+    except InputError:
+        passed = False
+    assert passed == (claimed <= counts[0])
