@@ -31,21 +31,12 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from rulesbook.errors import InputError
-from rulesbook.inputs import ChoiceInput, Input, IntInput
-from rulesbook.present import table_html
-from rulesbook.results import Table
-from rulesbook.systems.army_morale.log import EVENT_TYPES, RALLY_INPUTS, GameLog, event_kind
+from rulesbook.inputs import IntInput
+from rulesbook.systems.army_morale.log import EVENT_TYPES, RALLY_INPUTS, GameLog
 from rulesbook.systems.army_morale.logfile import log_from_text, log_to_text
-from rulesbook.systems.army_morale.replay import LEDGER_COLUMNS, LEDGER_LABELS
 from rulesbook.systems.army_morale.rules import SIDES
-from rulesbook.systems.army_morale.tracker import (
-    FORM_SLOTS,
-    Tracker,
-    event_from_form,
-    form_boxes,
-    rally_from_form,
-)
-from widgets.games import MAX_LOG_BYTES, GameStore
+from rulesbook.systems.army_morale.tracker import FORM_SLOTS, Tracker, form_boxes
+from widgets.games import MAX_LOG_BYTES, ArmyLists, GameStore, SaveError, version
 from widgets.saved_games import (
     blank_text,
     games_html,
@@ -53,154 +44,87 @@ from widgets.saved_games import (
     saved_game_line,
     saved_games,
 )
+from widgets.tracker_session import (
+    PLACEHOLDERS,
+    RALLY_FIELDS,
+    Session,
+    box_value,
+    event_help,
+    ipy_tracker,
+    status_html,
+)
+from widgets.tracker_setup import SetupForm
+from widgets.uploads import checked_file_input
 
 __all__ = [
     "RALLY_FIELDS",
     "Session",
     "TrackerView",
+    "event_help",
     "ipy_tracker",
     "make_tracker",
     "status_html",
 ]
 
-STYLE = """<style>
-.am-status { font-family: system-ui, sans-serif; font-size: 15px; overflow-x: auto; }
-.am-values { display: flex; flex-wrap: wrap; gap: .5em 2em; align-items: baseline; }
-.am-army { display: flex; flex-direction: column; }
-.am-army .am-name { font-size: .85em; color: #555; }
-.am-army .am-number { font-size: 2.2em; font-weight: 700; }
-.am-warn { color: #8a5a00; margin: .2em 0; }
-.am-error { color: #a00; font-weight: 600; }
-.am-status .rulesbook-table td, .am-status .rulesbook-table th { border: 1px solid #ccc; padding: 1px 6px; }
-.am-status .rulesbook-table { border-collapse: collapse; font-size: .85em; }
-.am-ledger { max-height: 60vh; overflow: auto; }
-.am-ledger td:last-child { min-width: 16em; }
-.am-ledger caption { position: sticky; left: 0; text-align: left; }
-</style>"""
 
-PLACEHOLDERS = {"take_and_hold": "2, 3", "capture": "own 5, destroy 3", "effects": "supply-lines=2"}
+class _Stale(Exception):
+    """The stored game moved on since this page last showed it (carries the latest text)."""
 
-RALLY_FIELDS: tuple[tuple[str, str, bool, str], ...] = tuple(
-    (f.key, f.title, isinstance(f, IntInput), PLACEHOLDERS.get(f.key, "")) for f in RALLY_INPUTS
-)
-"""The end-of-Rally form of one side (key of rally_from_form, label, is a whole number,
-placeholder), from the declared report :data:`~rulesbook.systems.army_morale.log.RALLY_INPUTS`."""
+    def __init__(self, text: str) -> None:
+        super().__init__("stale")
+        self.text = text
 
 
-def event_help(kind: str) -> str:
-    """The help line of an event kind and of each box it uses (Markdown), from its declaration.
-
-    >>> print(event_help("bunker-destroyed"))
-    A side destroys one of its Bunker objectives: the opponent loses the D6 rolled. (`army-morale.one-time.bunker`)
-    *Side:* the side (a or b). *D6 result:* the D6 rolled for the bunker (1 to 6). *Bunker:* the bunker's name (optional; each counts once).
-    """
-    declared = event_kind(kind)
-    boxes = []
-    for f in form_boxes(kind).values():
-        bounds = f" ({f.minimum} to {f.maximum})" if isinstance(f, IntInput) else ""
-        boxes.append(f"*{f.title}:* {f.help[:1].lower()}{f.help[1:].rstrip('.')}{bounds}.")
-    return f"{declared.help} (`{declared.rule}`)\n" + " ".join(boxes)
+class _Refused(Exception):
+    """The action was refused by the rules (the session's error line says why)."""
 
 
-def _box_value(box: str, declared: Input) -> dict[str, Any]:
-    """What a form box shows for a declared field: its label, and for a number its bounds and
-    default (so a value typed for another kind never carries over)."""
-    out: dict[str, Any] = {}
-    if isinstance(declared, IntInput):
-        out = {"start": declared.minimum, "end": declared.maximum, "value": declared.initial}
-    elif isinstance(declared, ChoiceInput) and box != "side":
-        out = {"options": list(declared.choices), "value": declared.initial}
-    return out
+HOW_IT_WORKS = """<details class="am-how-it-works" style="font: .95rem system-ui, sans-serif">
+<summary>How this tracker works</summary>
+<p><b>Starting a game:</b> enter both armies (one row per detachment: points, strength in units or,
+for War Engines, Damage Capacity) and each side's objectives, then <i>Start the game</i>. A wrong
+field is named and nothing typed is lost. <i>Save this army as a list</i> keeps an army on this
+server for the next game. The demo armies come only when asked for.</p>
+<p><b>Saved:</b> the game is kept on this server at this page's address after every change;
+"Saved" shows once the server has written it, and a failed write says so ("not saved: disk full").</p>
+<p><b>Two tabs or phones on one game</b> show the same events: each shows within a second what
+another recorded, and an event added on a page that had not seen it yet is added after it. An
+undo or an end of Rally on such a page is refused and the page shows the latest version; nothing
+is overwritten.</p>
+</details>"""
 
-
-def status_html(tracker: Tracker, error: str = "") -> str:
-    """Both values, the turn, the result, warnings, an error line and the ledger (newest first)."""
-    ledger = tracker.ledger()
-    parts = [STYLE, '<div class="am-status"><div class="am-values">']
-    for side, value in zip(SIDES, ledger.values, strict=True):
-        name = html.escape(tracker.log.army(side).name)
-        parts.append(
-            f'<div class="am-army"><span class="am-name">{name} ({side})</span>'
-            f'<span class="am-number" data-key="{side}_value">{value}</span></div>'
-        )
-    parts.append(
-        f'<div class="am-army"><span class="am-name">turn</span>'
-        f'<span class="am-number" data-key="turn">{tracker.turn}</span></div></div>'
-    )
-    parts.append(f'<p data-key="verdict">{html.escape(ledger.winner_text)}</p>')
-    if error:
-        parts.append(f'<p class="am-error" data-key="error">{html.escape(error)}</p>')
-    parts += [f'<p class="am-warn">⚠ {html.escape(w)}</p>' for w in ledger.warnings]
-    rows = tuple(e.row() for e in reversed(ledger.entries))
-    ledger_table = Table("ledger", "Ledger (newest first)", LEDGER_COLUMNS, rows, column_info=LEDGER_LABELS)
-    # a long game's ledger scrolls in its own box, so the event form stays near on a phone
-    parts.append(f'<div class="am-ledger">{table_html(ledger_table)}</div>')
-    parts.append("</div>")
-    return "".join(parts)
-
-
-class Session:
-    """The mutable holder both front-ends share: the current tracker and the last error."""
-
-    def __init__(self, tracker: Tracker | None = None) -> None:
-        self.tracker = tracker or Tracker.example()
-        self.error = ""
-
-    def apply(self, action: Callable[[], Tracker]) -> None:
-        """Run an action; an InputError becomes the error line and the session stays as it was."""
-        try:
-            self.tracker = action()
-            self.error = ""
-        except InputError as exc:
-            self.error = str(exc)
-
-    def add(self, form: Mapping[str, Any]) -> None:
-        """Add the event described by the event form (``kind``, ``side``, ``detachment``, ...)."""
-
-        def action() -> Tracker:
-            boxes: dict[str, Any] = {box: form.get(box) for box in form_boxes(form["kind"])}
-            if "number" in boxes:
-                boxes["number"] = int(boxes["number"] or 0)
-            return self.tracker.add(event_from_form(form["kind"], **boxes))
-
-        self.apply(action)
-
-    def end_rally(self, a: Mapping[str, Any], b: Mapping[str, Any]) -> None:
-        """Record step R4 from both sides' rally forms (see :data:`RALLY_FIELDS`)."""
-
-        def side(form: Mapping[str, Any]) -> Any:
-            values: dict[str, Any] = {
-                k: int(form[k] or 0) if whole else str(form[k] or "") for k, _, whole, _ in RALLY_FIELDS
-            }
-            return rally_from_form(**values)
-
-        self.apply(lambda: self.tracker.end_rally(side(a), side(b)))
-
-    def undo(self) -> None:
-        """Remove the last action."""
-        self.apply(self.tracker.undo)
-
-    def load(self, text: str, filename: str = "log.yaml") -> None:
-        """Start from a game log's text (its armies, options and any turns already played)."""
-        is_json = filename.lower().endswith(".json")
-        self.apply(lambda: Tracker(log_from_text(text, filename, is_json=is_json)).checked())
-
-    def html(self) -> str:
-        """The status view."""
-        return status_html(self.tracker, self.error)
+POLL_MS = 1000
+"""How often a served tracker page looks whether another tab or process changed its game."""
 
 
 class TrackerView:
-    """The Panel tracker. ``.view`` is the layout; ``.session`` holds the tracker."""
+    """The Panel tracker. ``.view`` is the layout; ``.session`` holds the tracker.
+
+    Served (with a ``store``), the page's game is the file on the server: every change is
+    applied to the latest stored version under the store's lock (:meth:`GameStore.change`),
+    and :meth:`poll` shows what other tabs record. Without a game on the server the page shows
+    the set-up form (:class:`widgets.tracker_setup.SetupForm`), unless ``demo`` asks for the
+    demo armies.
+    """
 
     def __init__(
-        self, tracker: Tracker | None = None, store: GameStore | None = None, game: str | None = None
+        self,
+        tracker: Tracker | None = None,
+        store: GameStore | None = None,
+        game: str | None = None,
+        *,
+        demo: bool = False,
+        lists: ArmyLists | None = None,
     ) -> None:
         import panel as pn
 
         self.session = Session(tracker)
         self.store, self.game = store, game or ""
         self.stored = False  # whether the store holds this game yet (written at its first change)
+        self.base = ""  # the version (widgets.games.version) of the stored text this page shows
+        self.seen: tuple[int, int, int] | None = None  # the file's stamp when last looked at
+        self.save_error = ""  # the last save's failure ("" once a save succeeded)
+        self.demo = demo
         self.on_game: Callable[[str], None] | None = None  # told the game id after each save
         w = pn.widgets
         self.event = {
@@ -255,14 +179,14 @@ class TrackerView:
             sizing_mode="stretch_width",
         )
         new_game.on_click(lambda _e: self.ask_new_game())
-        add.on_click(lambda _e: self._do(self.session.add, self._values(self.event)))
+        add.on_click(lambda _e: self._do(self.session.add, self._values(self.event), rebase=True))
         end.on_click(
             lambda _e: self._do(
                 self.session.end_rally, self._values(self.rally["a"]), self._values(self.rally["b"])
             )
         )
         undo.on_click(lambda _e: self.ask_undo())
-        self.upload = w.FileInput(accept=".yaml,.yml,.json", multiple=False, css_classes=["am-upload"])
+        self.upload = checked_file_input(".yaml,.yml,.json", "Load a game log", ["am-upload"], MAX_LOG_BYTES)
         self.saved = pn.pane.HTML("", css_classes=["am-saved"], sizing_mode="stretch_width")
         self.upload.param.watch(self._on_upload, "value")
         download = w.FileDownload(
@@ -271,17 +195,22 @@ class TrackerView:
             label="Download game log (YAML)",
             css_classes=["am-download"],
         )
+        self.download = download
         self.status = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["am-status-pane"])
+        self.note = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["am-note-pane"])
         # the served tracker: a way back to the last game and the list of the server's games
         self.last_game = last_game_component() if store is not None else None
         self.games = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["am-games-pane"])
         self.games.visible = store is not None
+        self.setup = SetupForm(self.start_game, lists) if store is not None else None
         event_form = pn.Column("### One-time event", *self.event.values(), self.hint, add, width=330)
         rally_form = pn.Column(
             "### End of the Rally phase",
             pn.FlexBox(*(pn.Column(self.titles[s], *self.rally[s].values()) for s in SIDES)),
             pn.FlexBox(end, undo, new_game),
             self.confirm,
+        )
+        files = pn.Column(
             "### Export and import",
             "Download this game's log (the documented YAML log), or load one (YAML or JSON, schema in "
             "the Army Morale guide); it may hold turns already. A loaded log starts a new game page; "
@@ -289,22 +218,27 @@ class TrackerView:
             download,
             self.upload,
             self.saved,
+            sizing_mode="stretch_width",
+        )
+        # The values first: beside the forms on wide screens (row-reverse), above them on a phone.
+        self.play = pn.FlexBox(
+            pn.Column(self.note, self.status, css_classes=["rb-result-col"], styles={"flex": "1 1 340px"}),
+            pn.FlexBox(event_form, rally_form, styles={"flex": "1 1 340px"}),
+            flex_direction="row-reverse",
+            flex_wrap="wrap",
+            sizing_mode="stretch_width",
         )
         self.view = pn.Column(
             pn.pane.Markdown(
                 "## Army Morale tracker\n\nRecord what happens; the ledger applies the rules "
                 "(`army-morale.*`) and names the rule behind every change."
             ),
+            pn.pane.HTML(HOW_IT_WORKS, sizing_mode="stretch_width", css_classes=["am-how"]),
             *([self.last_game] if self.last_game is not None else []),
             self.games,
-            # The values first: beside the forms on wide screens (row-reverse), above them on a phone.
-            pn.FlexBox(
-                pn.Column(self.status, css_classes=["rb-result-col"], styles={"flex": "1 1 340px"}),
-                pn.FlexBox(event_form, rally_form, styles={"flex": "1 1 340px"}),
-                flex_direction="row-reverse",
-                flex_wrap="wrap",
-                sizing_mode="stretch_width",
-            ),
+            *([self.setup.view] if self.setup is not None else []),
+            self.play,
+            files,
             sizing_mode="stretch_width",
         )
         self._kind()
@@ -313,53 +247,103 @@ class TrackerView:
         self.refresh()
         self._show_games()
 
-    def _open_game(self) -> None:
-        """Read the stored game of ``self.game``, or start a new game (served tracker).
+    @property
+    def setting_up(self) -> bool:
+        """Whether the page shows the set-up form (a served page with no game yet)."""
+        return self.setup is not None and self.setup.view.visible
 
-        A new game gets its id (and so its address) at once but is written only at its first
-        real change (:meth:`_persist`): a page opened and left alone leaves no file behind. A
-        well-formed id that names no file yet (a page reloaded before anything was recorded)
-        is kept, so the address stays the same; anything else gets a fresh id.
+    def _set_mode(self, setting_up: bool) -> None:
+        if self.setup is not None:
+            self.setup.view.visible = setting_up
+        self.play.visible = not setting_up
+        self.download.visible = not setting_up
+
+    def _open_game(self) -> None:
+        """Read the stored game of ``self.game``, or start a new page (served tracker).
+
+        A new page gets its game id (and so its address) at once but is written only when the
+        game starts (:meth:`start_game`) or at its first change: a page opened and left alone
+        leaves no file behind. A well-formed id that names no file yet (a page reloaded before
+        anything was recorded) is kept, so the address stays the same; anything else gets a
+        fresh id. Without a stored game the page shows the set-up form, or the demo armies
+        when they were asked for.
         """
         if self.store is None:
+            self._set_mode(False)
             return
         text = self.store.read(self.game)
-        self.stored = text is not None
         if text is not None:
-            self.session.load(text)
+            self.session.load(text, "this game")
+            self.stored, self.base = True, version(text)
+            self.seen = self.store.stamp(self.game)
         elif not self.store.valid(self.game) or self.store.exists(self.game):
             self.game = self.store.new_id()  # (a file there that does not read is never overwritten)
+        self._set_mode(text is None and not self.demo)
         self._show_saved()
 
-    def _persist(self, new_game: bool = False) -> None:
-        """Write the whole log to the store after every change (nothing to do without a store).
+    def start_game(self, log: GameLog) -> None:
+        """Start the game the set-up form describes: stored at once, under this page's address."""
+        self.session.tracker = Tracker(log, self.session.tracker.choices)
+        self.session.error = ""
+        self._set_mode(False)
+        self._armies()
+        self.refresh()
+        self._write(log_to_text(log))
 
-        A game not yet on the server is written only once its log differs from a blank page's
-        (the example armies, nothing recorded): until then a reload of its address gives the
-        same blank page, so nothing is lost by not writing it.
-        """
+    def _write(self, text: str, *, new_game: bool = False) -> None:
+        """Store ``text`` as this page's game (a new game id first if ``new_game``)."""
         if self.store is None:
             return
         if new_game:
-            self.game, self.stored = self.store.new_id(), False
-        text = log_to_text(self.session.tracker.log)
-        if self.stored or text != blank_text():
-            self.store.save(self.game, text)
-            self.stored = True
+            self.game, self.stored, self.base = self.store.new_id(), False, ""
+
+        def edit(current: str | None) -> str:
+            if current is not None and version(current) != self.base:
+                raise _Stale(current)  # another tab started this game meanwhile: never overwritten
+            return text
+
+        try:
+            self.store.change(self.game, edit)
+        except _Stale as stale:
+            self.show_latest(stale.text, "Not started: this game was started in another tab; here it is.")
+            return
+        except SaveError as exc:
+            self._save_failed(exc)
+            return
+        self._saved(text)
+
+    def _saved(self, text: str) -> None:
+        """After a save whose rename succeeded: the page shows this version, "Saved"."""
+        assert self.store is not None
+        self.stored, self.base, self.save_error = True, version(text), ""
+        self.seen = self.store.stamp(self.game)
         self._show_saved()
         if self.on_game is not None:
             self.on_game(self.game)
         self._show_games()
 
+    def _save_failed(self, exc: SaveError) -> None:
+        self.save_error = str(exc)
+        self.session.error = f"{exc}: the last change is not recorded on the server; try again"
+        self.refresh()
+        self._show_saved()
+
     def _show_saved(self) -> None:
-        """Say where this game is kept (``data-key="game"``, shown from the page's opening)."""
+        """Say where this game is kept (``data-key="game"``) and whether the last change is saved
+        (``data-key="save"``: "Saved" only once the file was replaced)."""
         game = f"<code>{html.escape(self.game)}</code>"
-        self.saved.object = (
+        if self.save_error:
+            state = f'<p class="am-error" data-key="save">{html.escape(self.save_error)}</p>'
+        elif self.stored:
+            state = '<p data-key="save">Saved</p>'
+        else:
+            state = '<p data-key="save">Not saved yet</p>'
+        self.saved.object = state + (
             f'<p data-key="game">Saved on the server as game {game}: '
             "this page's address reopens it after a reload or a restart.</p>"
             if self.stored
-            else f'<p data-key="game">This page is game {game}: it is saved on the server at its '
-            "first change, and from then on this page's address reopens it after a reload or a "
+            else f'<p data-key="game">This page is game {game}: it is saved on the server when the '
+            "game starts, and from then on this page's address reopens it after a reload or a "
             "restart.</p>"
         )
 
@@ -369,11 +353,105 @@ class TrackerView:
         if self.store is None:
             return
         tracker = self.session.tracker
-        blank = tracker.actions == 0 and log_to_text(tracker.log) == blank_text()
+        blank = self.setting_up or (tracker.actions == 0 and log_to_text(tracker.log) == blank_text())
         line = None if blank else saved_game_line(self.game, tracker, 0.0)
         if line is not None and self.last_game is not None:
             self.last_game.param.update(game=self.game, title=line.title)
         self.games.object = games_html(saved_games(self.store), self.game)
+
+    # -- one truth per game ---------------------------------------------------------------------
+    def _latest(self, text: str) -> Tracker:
+        return Tracker(log_from_text(text, "this game"), self.session.tracker.choices).checked()
+
+    def show_latest(self, text: str, note: str) -> None:
+        """Show the stored version ``text`` (another tab or process changed it) with ``note``."""
+        try:
+            latest = self._latest(text)
+        except InputError:
+            return  # (a file that no longer reads is never shown or overwritten by a poll)
+        self.session.tracker = latest
+        self.stored, self.base = True, version(text)
+        if self.pending is not None:  # a question about the version it replaces: asked again
+            self.answer(False)
+            note += " The open question was closed (it was about the earlier version)."
+        self._set_mode(False)
+        self._armies()
+        self.say(note)
+        self.refresh()
+        self._show_saved()
+
+    def say(self, note: str) -> None:
+        """The page's note line (``data-key="note"``): what changed without this page asking."""
+        self.note.object = f'<p class="am-note" data-key="note">{html.escape(note)}</p>' if note else ""
+
+    def poll(self) -> None:
+        """Show the game as stored if another tab or server process changed it (cheap: a stat)."""
+        if self.store is None or not self.store.valid(self.game):
+            return
+        stamp = self.store.stamp(self.game)
+        if stamp == self.seen:
+            return
+        self.seen = stamp
+        text = self.store.read(self.game)
+        if text is not None and version(text) != self.base:
+            self.show_latest(text, "Updated: this game was changed in another tab or on another device.")
+
+    def _do(self, action: Callable[..., None], *args: Any, rebase: bool = False) -> None:
+        """Run an action on the latest version of the game and store the result.
+
+        Unserved (or not started), the action simply runs. Served, it runs under the store's
+        lock on the game as stored: if another tab changed the game since this page showed it,
+        an event added in the same turn is added to the latest version (``rebase``); anything
+        else is refused with a message and the page shows the latest version — a stale page
+        never overwrites a newer game. "Saved" is shown only once the file was replaced; a
+        failed write leaves the game as it was and says why.
+        """
+        if self.store is None or self.setting_up:
+            action(*args)
+            self.refresh()
+            return
+        shown = self.session.tracker
+        rebased = ""
+
+        def edit(current: str | None) -> str:
+            nonlocal rebased
+            self.session.tracker = shown
+            if current is not None and version(current) != self.base:
+                try:
+                    latest = self._latest(current)
+                except InputError:
+                    latest = None
+                if latest is None or not rebase or latest.turn != shown.turn:
+                    raise _Stale(current)
+                self.session.tracker, rebased = latest, current
+            action(*args)
+            if self.session.error:
+                raise _Refused
+            return log_to_text(self.session.tracker.log)
+
+        self.say("")
+        try:
+            text = self.store.change(self.game, edit)
+        except _Refused:
+            if rebased:
+                self.base = version(rebased)
+            self.refresh()
+            return
+        except _Stale as stale:
+            self.show_latest(
+                stale.text,
+                "Not recorded: this game was changed in another tab or on another device. The page "
+                "now shows its latest version; check it and try again (your entries are kept).",
+            )
+            return
+        except SaveError as exc:
+            self.session.tracker = shown
+            self._save_failed(exc)
+            return
+        if rebased:
+            self.say("Added to the latest version of this game (another tab or device had recorded more).")
+        self.refresh()
+        self._saved(text)
 
     # -- confirmation before anything discards events ---------------------------------------------
     def ask(self, question: str, action: Callable[[], None]) -> None:
@@ -417,20 +495,21 @@ class TrackerView:
 
     def new_game(self) -> None:
         """The same armies with nothing played, as a new stored game."""
-        self.session.tracker = Tracker(self.session.tracker.log.without_turns())
+        self.session.tracker = Tracker(self.session.tracker.log.without_turns(), self.session.tracker.choices)
         self.session.error = ""
         self.refresh()
-        self._persist(new_game=True)
+        text = log_to_text(self.session.tracker.log)
+        if text == blank_text() and self.store is not None:  # the demo armies, nothing played:
+            self.game, self.stored, self.base = self.store.new_id(), False, ""  # written when changed
+            self._show_saved()
+            if self.on_game is not None:
+                self.on_game(self.game)
+            return
+        self._write(text, new_game=True)
 
     @staticmethod
     def _values(widgets: Mapping[str, Any]) -> dict[str, Any]:
         return {key: widget.value for key, widget in widgets.items()}
-
-    def _do(self, action: Callable[..., None], *args: Any) -> None:
-        action(*args)
-        self.refresh()
-        if not self.session.error:
-            self._persist()
 
     @staticmethod
     def _choices(select: Any, choices: dict[str, str]) -> None:
@@ -447,7 +526,9 @@ class TrackerView:
         self._choices(self.event["detachment"], tracker.detachment_choices())
         self._choices(self.event["war_engine"], tracker.war_engine_choices())
         self._choices(self.event["effect"], tracker.effect_choices())
-        self.event["kind"].options = list(tracker.event_types())  # 'effect' when the variant adds some
+        self.event["kind"].param.update(
+            options=list(tracker.event_types())
+        )  # 'effect' when the variant adds some
         for s, title in self.titles.items():
             title.object = f"<strong>{html.escape(tracker.log.army(s).name)} ({s})</strong>"
 
@@ -458,10 +539,16 @@ class TrackerView:
         self._armies()
         self.refresh()
         if self.session.tracker is not before:
-            self._persist(new_game=True)
+            self._set_mode(False)
+            self._armies()
+            self._write(log_to_text(self.session.tracker.log), new_game=True)
 
     def _on_upload(self, event: Any) -> None:
+        if event.new is None:
+            return
         if not event.new:
+            self.session.error = "log: the file is empty: choose a game log with something in it"
+            self.refresh()
             return
         if len(event.new) > MAX_LOG_BYTES:
             self.session.error = f"log: the file is larger than {MAX_LOG_BYTES:,} bytes"
@@ -492,7 +579,7 @@ class TrackerView:
             widget = self.event[box]
             widget.visible = box in boxes
             if box in boxes:
-                widget.param.update(name=boxes[box].title, **_box_value(box, boxes[box]))
+                widget.param.update(name=boxes[box].title, **box_value(box, boxes[box]))
         self.hint.object = event_help(kind)
 
     def refresh(self) -> None:
@@ -516,110 +603,17 @@ def served_tracker() -> Any:
 
     args = pn.state.session_args or {}
     game = (args.get("game") or [b""])[0].decode("utf-8", "replace")
-    view = TrackerView(store=GameStore(), game=game)
+    view = TrackerView(store=GameStore(), game=game, demo="demo" in args, lists=ArmyLists())
     location = pn.state.location
 
     def show(game_id: str) -> None:
-        if location is not None:
-            location.search = f"?game={game_id}"
+        if location is not None:  # (a demo page not yet changed reloads as the demo again)
+            location.search = f"?game={game_id}" + ("&demo=1" if view.demo and not view.stored else "")
+
+    def opened() -> None:
+        show(view.game)  # the browser's location is synced once loaded
+        pn.state.add_periodic_callback(view.poll, period=POLL_MS)  # (ends with the session)
 
     view.on_game = show
-    pn.state.onload(lambda: show(view.game))  # the browser's location is synced once loaded
+    pn.state.onload(opened)
     return view.view
-
-
-def ipy_tracker(log: GameLog | None = None) -> Any:
-    """The same tracker as an ipywidgets box (for notebooks).
-
-    The box carries handles for scripts: ``.event`` and ``.rally`` (the input widgets),
-    ``.add_event``, ``.end_rally``, ``.undo`` (buttons), ``.output`` and ``.session``; undo
-    asks first in ``.confirm`` (``.confirm_yes``, ``.confirm_no``).
-    """
-    import ipywidgets as ipw
-
-    session = Session(Tracker(log) if log is not None else None)
-    tracker = session.tracker
-    engines = list(tracker.war_engine_choices().items())
-    event = {
-        "kind": ipw.Dropdown(options=list(EVENT_TYPES), value="losses", description="Event"),
-        "side": ipw.ToggleButtons(options=list(SIDES), description="Side"),
-        "detachment": ipw.Dropdown(
-            options=list(tracker.detachment_choices().items()), description="Detachment"
-        ),
-        "war_engine": ipw.Dropdown(
-            options=engines, value=engines[0][1] if engines else None, description="War Engine"
-        ),
-        "number": ipw.IntText(value=1, description="Number"),
-        "result": ipw.Dropdown(options=["destroyed", "wrecked"], description="Result"),
-        "reason": ipw.Text(description="Reason"),
-        "bunker": ipw.Text(description="Bunker"),
-        "effect": ipw.Dropdown(options=list(tracker.effect_choices().items()), description="Effect"),
-    }
-    event["kind"].options = list(tracker.event_types())
-    hint = ipw.HTML()
-
-    def show_kind(_change: Any = None) -> None:
-        kind = event["kind"].value
-        boxes = form_boxes(kind)
-        for name in FORM_SLOTS:
-            widget = event[name]
-            widget.layout.display = None if name in boxes else "none"
-            if name in boxes:
-                widget.description = boxes[name].title
-                for attr, value in _box_value(name, boxes[name]).items():
-                    if attr in ("options", "value"):
-                        setattr(widget, attr, value)
-        hint.value = html.escape(event_help(kind).replace("*", "").replace("`", ""))
-
-    event["kind"].observe(show_kind, "value")
-    show_kind()
-    rally = {
-        s: {
-            key: ipw.IntText(value=0, description=f"{s}: {label}")
-            if whole
-            else ipw.Text(description=f"{s}: {label}", placeholder=ph)
-            for key, label, whole, ph in RALLY_FIELDS
-        }
-        for s in SIDES
-    }
-    add = ipw.Button(description="Add event", button_style="primary")
-    end = ipw.Button(description="End Rally phase", button_style="success")
-    undo = ipw.Button(description="Undo last")
-    out = ipw.HTML(session.html())
-
-    def values(widgets: Mapping[str, Any]) -> dict[str, Any]:
-        return {key: widget.value for key, widget in widgets.items()}
-
-    def do(action: Callable[..., None], *args: Any) -> None:
-        action(*args)
-        out.value = session.html()
-
-    add.on_click(lambda _b: do(session.add, values(event)))
-    end.on_click(lambda _b: do(session.end_rally, values(rally["a"]), values(rally["b"])))
-    # undo asks first, saying what it removes (nothing discards events on one click)
-    question = ipw.HTML()
-    yes = ipw.Button(description="Yes, undo", button_style="danger")
-    keep = ipw.Button(description="No, keep it")
-    confirm = ipw.VBox([question, ipw.HBox([yes, keep])], layout=ipw.Layout(display="none"))
-
-    def ask_undo(_b: Any) -> None:
-        last = session.tracker.last_action()
-        if last:
-            question.value = html.escape(f"Undo {last}? It is removed from this game.")
-            confirm.layout.display = None
-
-    def answer(ok: bool) -> None:
-        confirm.layout.display = "none"
-        if ok:
-            do(session.undo)
-
-    undo.on_click(ask_undo)
-    yes.on_click(lambda _b: answer(True))
-    keep.on_click(lambda _b: answer(False))
-    event_box = ipw.VBox([*event.values(), hint, add])
-    rally_box = ipw.HBox([ipw.VBox(list(rally[s].values())) for s in SIDES])
-    box = ipw.VBox([ipw.HBox([event_box, ipw.VBox([rally_box, ipw.HBox([end, undo]), confirm])]), out])
-    box.event, box.rally, box.session, box.output = event, rally, session, out
-    box.add_event, box.end_rally, box.undo = add, end, undo
-    box.confirm, box.confirm_yes, box.confirm_no = confirm, yes, keep
-    return box

@@ -97,7 +97,10 @@ def live_page(factory: Callable[[], Any], path: str) -> Callable[[], Any]:
         )
         # embedded in a site page (``?embed=1``, rulesbook.site.live.live_iframe): the page is the way back
         nav.visible = not embedded()
-        return pn.Column(nav, factory(), sizing_mode="stretch_width")
+        from widgets.connection import connection_banner
+
+        # a dropped connection is said at once, with a reload (widgets/connection.py)
+        return pn.Column(connection_banner(), nav, factory(), sizing_mode="stretch_width")
 
     view.__name__ = getattr(factory, "__name__", path)
     return view

@@ -38,6 +38,7 @@ from tornado.web import HTTPError, RedirectHandler, RequestHandler, StaticFileHa
 
 from rulesbook.registry import registry
 from rulesbook.site.output import prepare_site
+from widgets.hosts import allowed_hosts, refuse_other_hosts
 from widgets.http_api import api_routes
 from widgets.sessions import prepare_server
 from widgets.workers import ComputePool, default_workers
@@ -141,6 +142,7 @@ def serve(
     workers: int | None = None,
     time_limit: float = 10.0,
     processes: int = 1,
+    allow_hosts: tuple[str, ...] = (),
 ) -> None:
     """Build the site (unless ``build`` is False and it exists) and serve everything.
 
@@ -153,6 +155,10 @@ def serve(
     ``processes`` > 1 runs that many server processes on the one port (Bokeh's ``num_procs``),
     each with its own sessions and its own ``workers`` (default then: the cores shared out, plus
     one); see :func:`widgets.sessions.several_processes`.
+
+    Only requests whose ``Host`` is ``localhost``, ``127.0.0.1``, ``[::1]``, ``host`` or one of
+    ``allow_hosts`` are answered, and a websocket only from an ``http``/``https`` page of such a
+    name (:mod:`widgets.hosts`).
     """
     import panel as pn
 
@@ -164,7 +170,9 @@ def serve(
         workers = workers or default_workers(processes)
     pool = ComputePool(workers, time_limit, lazy=processes > 1)  # (then started in each process)
     apps = app_factories(pool)
-    origins = [f"{h}:{port}" for h in ("localhost", "127.0.0.1", host)]
+    allowed = allowed_hosts(host, allow_hosts)
+    # (Bokeh checks a websocket's Origin with its port too; its list cannot spell an IPv6 address)
+    origins = [f"{h}:{port}" for h in sorted(allowed) if ":" not in h]
     patterns = site_routes(site) + api_routes(pool, origins)  # the JSON API (widgets.http_api)
     print(
         f"rulesbook: serving http://{host}:{port}/ (site), {len(apps)} live apps under /calc/ and /app/"
@@ -176,7 +184,7 @@ def serve(
     prepare_server(processes)
     extra: dict[str, Any] = {"num_procs": processes} if processes > 1 else {}
     try:
-        pn.serve(
+        server = pn.serve(
             apps,
             port=port,
             address=host,
@@ -186,7 +194,13 @@ def serve(
             websocket_origin=origins,
             extra_patterns=patterns,
             threaded=False,
+            start=False,
             **extra,
         )
+        # (Bokeh's Server keeps its tornado application in ``_tornado``; each forked process
+        # returns here with its own copy, so the check is in front of every process's routes)
+        refuse_other_hosts(server._tornado, allowed)
+        server.start()
+        server.io_loop.start()
     finally:
         pool.shutdown()

@@ -1,5 +1,12 @@
 """On the web a file input is an upload, never a box for a path on the server.
 
+Every upload control is a :func:`checked_file_input`: the browser checks the chosen file before
+sending anything — a file over the limit (:data:`MAX_UPLOAD_BYTES`) or an empty one gets a
+message beside the button (``rb-upload-message``) and is never sent, so a 30 MB file
+cannot drop the page's connection; a file that is not UTF-8 text is refused the same way. A file
+that passes is sent as text, and the control's ``value`` (bytes) and ``filename`` change on the
+server as with Panel's own ``FileInput``.
+
 A declared ``path`` input (e.g. ``army-morale.replay``'s ``log``) becomes a Panel ``FileInput``
 carrying the CSS class ``rb-input-<key>``; the uploaded bytes (at most :data:`MAX_UPLOAD_BYTES`)
 are written to a private temporary file whose path the calculator receives. Until something is
@@ -24,12 +31,13 @@ from __future__ import annotations
 
 import os
 import tempfile
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from rulesbook.errors import InputError
 
-__all__ = ["MAX_UPLOAD_BYTES", "UploadBox"]
+__all__ = ["MAX_UPLOAD_BYTES", "UploadBox", "checked_file_input"]
 
 MAX_UPLOAD_BYTES = 1_000_000
 """The largest file a web form accepts."""
@@ -62,9 +70,83 @@ class UploadBox:
         return name
 
     def widget(self, label: str, css_classes: list[str]) -> Any:
-        """The Panel upload control."""
-        import panel as pn
+        """The Panel upload control (checked in the browser before it sends anything)."""
+        return checked_file_input(",".join(self.suffixes), label, css_classes)
 
-        return pn.widgets.FileInput(
-            accept=",".join(self.suffixes), multiple=False, label=label, css_classes=css_classes
-        )
+
+def checked_file_input(
+    accept: str, label: str, css_classes: list[str], max_bytes: int = MAX_UPLOAD_BYTES
+) -> Any:
+    """An upload button whose file is checked in the browser before it is sent (see the module)."""
+    return _checked_file_input_class()(
+        accept=accept, label=label, max_bytes=max_bytes, css_classes=css_classes
+    )
+
+
+@cache
+def _checked_file_input_class() -> Any:
+    """The class of :func:`checked_file_input` (a Panel ``JSComponent``), made on first use."""
+    import param
+    from panel.custom import JSComponent
+
+    class CheckedFileInput(JSComponent):
+        """A file input that refuses an empty, oversized or non-text file in the browser."""
+
+        accept = param.String(default="")
+        label = param.String(default="")
+        max_bytes = param.Integer(default=MAX_UPLOAD_BYTES)
+        text = param.String(default="", doc="The last file's text (set by the browser).")
+        filename = param.String(default="", doc="The last file's name (set by the browser).")
+        sent = param.Integer(default=0, doc="Counts the files sent (each one a change).")
+        value = param.Parameter(default=None, precedence=-1, doc="The last file's bytes (server only).")
+        _property_mapping: ClassVar[dict[str, str | None]] = {"value": None}  # (never sent to the browser)
+        _stylesheets: ClassVar[list[str]] = [
+            ".rb-upload { font: 1rem system-ui, sans-serif; display: flex; flex-direction: column; gap: .2em; }"
+            " .rb-upload-message { color: #a00; font-weight: 600; }"
+        ]
+        _esm = """
+        export function render({ model, el }) {
+          const box = document.createElement("label")
+          box.className = "rb-upload"
+          const title = document.createElement("span")
+          title.textContent = model.label
+          const input = document.createElement("input")
+          input.type = "file"
+          input.accept = model.accept
+          const message = document.createElement("span")
+          message.className = "rb-upload-message"
+          message.setAttribute("role", "alert")
+          box.append(title, input, message)
+          el.append(box)
+          function refuse(text) { message.textContent = text; input.value = "" }
+          input.addEventListener("change", async () => {
+            const file = input.files && input.files[0]
+            message.textContent = ""
+            if (!file) return
+            const limit = model.max_bytes
+            if (file.size > limit) {
+              refuse(`${file.name} is ${file.size.toLocaleString("en")} bytes; the largest file ` +
+                     `accepted is ${limit.toLocaleString("en")} bytes. Nothing was sent.`)
+              return
+            }
+            if (file.size === 0) { refuse(`${file.name} is empty: choose a file with something in it.`); return }
+            let text
+            try {
+              text = new TextDecoder("utf-8", { fatal: true }).decode(await file.arrayBuffer())
+            } catch (e) { refuse(`${file.name} is not UTF-8 text. Nothing was sent.`); return }
+            model.filename = file.name
+            model.text = text
+            model.sent = model.sent + 1
+            input.value = ""
+          })
+        }
+        """
+
+        @param.depends("sent", watch=True)
+        def _received(self) -> None:
+            data = self.text.encode("utf-8")
+            self.value = None  # (the same file twice is two changes)
+            self.value = data
+            self.text = ""  # (the bytes are kept on the server; the browser's copy is not needed)
+
+    return CheckedFileInput

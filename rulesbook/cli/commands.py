@@ -254,6 +254,14 @@ register_design(cli)  # solve, sensitivity, matrix, parameters (rulesbook.cli.de
     show_default=True,
     help="Seconds one answer may take before it is stopped with a message.",
 )
+@click.option(
+    "--allow-host",
+    "allow_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="Also answer requests addressed to NAME (repeatable); localhost, 127.0.0.1, [::1] and "
+    "--host are always allowed, every other Host is refused.",
+)
 def serve_cmd(
     port: int,
     host: str,
@@ -262,6 +270,7 @@ def serve_cmd(
     workers: int | None,
     processes: int,
     time_limit: float,
+    allow_hosts: tuple[str, ...],
 ) -> None:
     """Build the rulebook site and serve it with the live calculators (offline).
 
@@ -278,6 +287,7 @@ def serve_cmd(
             workers=workers,
             time_limit=time_limit,
             processes=processes,
+            allow_hosts=allow_hosts,
         )
     except InputError as exc:
         fail(str(exc))

@@ -93,7 +93,7 @@ def _bunker(view: TrackerView, roll: int) -> None:
 
 def test_undo_and_new_game_ask_first_and_no_keeps_everything(tmp_path: Any) -> None:
     store = GameStore(tmp_path)
-    view = TrackerView(store=store)
+    view = TrackerView(store=store, demo=True)
     _bunker(view, 4)
     assert _status(view) == ("14", "6")
     _click(view, "am-undo")

@@ -125,10 +125,10 @@ def test_served_tracker_keeps_the_game_in_the_store(tmp_path: Any) -> None:
     from widgets.games import GameStore
 
     store = GameStore(tmp_path)
-    view = TrackerView(store=store, game="not a game id/..")
+    view = TrackerView(store=store, game="not a game id/..", demo=True)
     game = view.game
     assert GameStore.valid(game) and store.read(game) is None  # written at the first change
-    assert f"<code>{game}</code>" in view.saved.object and "at its first change" in view.saved.object
+    assert f"<code>{game}</code>" in view.saved.object and "when the game starts" in view.saved.object
     view.event["kind"].value = "bunker-destroyed"
     view.event["number"].value = 4
     _click(view, "am-add-event")
@@ -150,13 +150,13 @@ def test_tracker_pages_left_alone_write_no_file_and_keep_their_address(tmp_path:
     from widgets.games import GameStore
 
     store = GameStore(tmp_path / "games")
-    pages = [TrackerView(store=store) for _ in range(5)]
+    pages = [TrackerView(store=store, demo=True) for _ in range(5)]
     pages.append(TrackerView(store=store, game="../../etc/passwd"))
     games = {page.game for page in pages}
     assert len(games) == len(pages) and all(GameStore.valid(g) for g in games)
     assert not store.root.exists() and store.recent() == []
     # a reload before any change: the same address, the same blank page, still no file
-    reloaded = TrackerView(store=store, game=pages[0].game)
+    reloaded = TrackerView(store=store, game=pages[0].game, demo=True)
     assert reloaded.game == pages[0].game and 'data-key="b_value">10<' in reloaded.status.object
     reloaded.event["kind"].value = "bunker-destroyed"  # choosing in the form is no change
     assert not store.root.exists()
@@ -164,7 +164,7 @@ def test_tracker_pages_left_alone_write_no_file_and_keep_their_address(tmp_path:
     reloaded.event["number"].value = 4
     _click(reloaded, "am-add-event")
     assert [game for game, _ in store.recent()] == [pages[0].game]
-    again = TrackerView(store=store, game=pages[0].game)
+    again = TrackerView(store=store, game=pages[0].game, demo=True)
     assert again.stored and 'data-key="b_value">6<' in again.status.object
     # undo back to a blank log rewrites the stored file (a reload must not bring the event back)
     _click(again, "am-undo")
@@ -183,7 +183,7 @@ def test_a_game_whose_file_does_not_read_is_never_overwritten(tmp_path: Any) -> 
 
     store = GameStore(tmp_path)
     store.save("too-large-game", "#" * (MAX_LOG_BYTES + 1))
-    page = TrackerView(store=store, game="too-large-game")
+    page = TrackerView(store=store, game="too-large-game", demo=True)
     assert page.game != "too-large-game" and not page.stored
     page.event["kind"].value = "bunker-destroyed"
     page.event["number"].value = 4
@@ -203,7 +203,7 @@ def test_a_new_game_of_loaded_armies_is_written_at_once(tmp_path: Any) -> None:
 
     log = load_log(EXAMPLE_LOG)
     store = GameStore(tmp_path)
-    view = TrackerView(store=store)
+    view = TrackerView(store=store, demo=True)
     view.load_text(log_to_text(replace(log, armies=(replace(log.armies[0], name="Blue"), log.armies[1]))))
     loaded = view.game
     assert store.read(loaded) is not None
@@ -222,7 +222,7 @@ def test_served_tracker_lists_the_saved_games_and_remembers_the_played_one(tmp_p
     from widgets.saved_games import saved_games
 
     store = GameStore(tmp_path)
-    first = TrackerView(store=store)
+    first = TrackerView(store=store, demo=True)
     assert saved_games(store) == [] and first.last_game is not None and first.last_game.game == ""
     assert "No saved games yet" in first.games.object
     first.event["kind"].value = "bunker-destroyed"
@@ -232,7 +232,7 @@ def test_served_tracker_lists_the_saved_games_and_remembers_the_played_one(tmp_p
     assert [(g.game, g.actions) for g in saved_games(store)] == [(first.game, 1)]
     assert "<em>this game</em>" in first.games.object
     # a second page: empty (not listed), it links the first game and lists it, open
-    second = TrackerView(store=store)
+    second = TrackerView(store=store, demo=True)
     assert second.last_game is not None and second.last_game.game == ""
     assert f'href="?game={first.game}"' in second.games.object
     # a game played later comes first; a change to the first moves it back to the top

@@ -19,7 +19,7 @@ def _wait_value(page: Any, key: str, text: str) -> None:
     "army-morale.one-time.bunker", "army-morale.one-time.half-strength", "army-morale.game-end"
 )
 def test_tracker_adds_an_event_and_shows_the_new_value(served: str, page: Any) -> None:
-    page.goto(f"{served}/app/army-morale-tracker")
+    page.goto(f"{served}/app/army-morale-tracker?demo=1")
     assert read_value(page, "a_value") == "14"
     assert read_value(page, "b_value") == "10"
     # side a destroys one of its Bunker objectives and rolls 4: side b loses 4
@@ -61,7 +61,7 @@ def _newest_strength_note(page: Any) -> str:
 
 @pytest.mark.covers("army-morale.detachment.strength", "army-morale.one-time.war-engine-destroyed")
 def test_drop_downs_show_the_detachment_an_event_goes_to(served: str, page: Any, tmp_path: Any) -> None:
-    page.goto(f"{served}/app/army-morale-tracker")
+    page.goto(f"{served}/app/army-morale-tracker?demo=1")
     assert read_value(page, "a_value") == "14"
     # nothing chosen yet: the boxes show a real selection, and it is the one the event uses
     assert _shown(page, ".am-detachment") == (0, "a: Infantry company")
@@ -105,7 +105,7 @@ def test_drop_downs_show_the_detachment_an_event_goes_to(served: str, page: Any,
 @pytest.mark.covers("army-morale.one-time.destroyed-detachment-blast-markers")
 def test_the_event_form_shows_only_the_chosen_kinds_fields(served: str, page: Any) -> None:
     """Issue 13: a number typed for one kind never carries over into another kind's event."""
-    page.goto(f"{served}/app/army-morale-tracker")
+    page.goto(f"{served}/app/army-morale-tracker?demo=1")
     assert read_value(page, "b_value") == "10"
     box = page.locator(".am-number input").first
     box.fill("3")

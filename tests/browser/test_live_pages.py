@@ -31,7 +31,7 @@ def _status(url: str, method: str = "GET") -> int:
 @pytest.mark.parametrize("width", sorted(WIDTHS))
 @pytest.mark.parametrize(
     ("path", "key"),
-    [("calc/scrollhammer.morale-check", None), ("app/army-morale-tracker", "a_value")],
+    [("calc/scrollhammer.morale-check", None), ("app/army-morale-tracker?demo=1", "a_value")],
 )
 def test_live_page_is_readable_without_zoom(
     served: str, browser: Any, path: str, key: str | None, width: str
@@ -76,6 +76,8 @@ def test_tracker_is_reachable_from_the_site_navigation(served: str, page: Any) -
     page.get_by_role("link", name="Live calculators and apps").first.click()
     page.get_by_role("link", name="Army Morale tracker").first.click()
     page.wait_for_url("**/app/army-morale-tracker")
+    page.locator(".am-setup-a-name input").first.wait_for()  # a new game: the set-up form
+    page.locator(".am-demo button").first.click()  # the demo armies only on request
     assert read_value(page, "a_value") == "14"
     assert "Army morale tracker" in page.title()
 

@@ -44,7 +44,7 @@ def _readable(page: Any, w: int) -> None:
     [
         ("calc/scrollhammer.fall-back", "p_removed"),
         ("calc/wh40k.attack", "mean_wounds_lost"),
-        ("app/army-morale-tracker", "a_value"),
+        ("app/army-morale-tracker?demo=1", "a_value"),
     ],
 )
 def test_live_pages_read_without_zoom(served: str, browser: Any, path: str, key: str, width: str) -> None:

@@ -40,7 +40,7 @@ def test_download_undo_load_and_new_game_ask_before_discarding(page: Any, tmp_pa
     log = (tmp_path / "serve.log").open("w")
     proc, base = _server(site, games, log)
     with running(proc, log, f"{base}/site/", "serve", 120):
-        page.goto(f"{base}/app/army-morale-tracker")
+        page.goto(f"{base}/app/army-morale-tracker?demo=1")
         page.wait_for_function("location.search.startsWith('?game=')")
         _bunker(page, 4)  # side a destroys a bunker and rolls 4: side b 10 -> 6
         _b(page, "6")

@@ -27,6 +27,7 @@ from typing import Any, Literal
 from rulesbook.errors import InputError, quote
 from rulesbook.inputs import ChoiceInput, Input, IntInput, IntListInput, TextInput
 from rulesbook.systems.army_morale.choices import CHOICES, ArmyMoraleChoices, readings_of_log
+from rulesbook.systems.army_morale.objectives import Objectives
 from rulesbook.systems.army_morale.rules import SIDES, CaptureChoice, RallyCounts, Side
 
 __all__ = [
@@ -140,6 +141,8 @@ class Army:
     name: str
     detachments: tuple[Detachment, ...] = ()
     at: Loc = field(default=NOWHERE, compare=False, repr=False)
+    objectives: Objectives | None = None
+    """The objectives set for this side, when the log declares them (checked by the tracker)."""
 
 
 # -- one-time events ------------------------------------------------------------------------------

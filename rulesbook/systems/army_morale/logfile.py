@@ -27,6 +27,11 @@ Schema (``format: army-morale-log/1``)::
                                          # War Engines of a damage-capacity detachment if omitted)
             war_engines:                 # optional
               - {id: baneblade-1, points: 200, damage_capacity: 4, morale: 4}
+        objectives:                      # optional: then the tracker checks Rally reports and
+          take_and_hold: 2               # bunkers against them (objectives.py)
+          cleanse: 0
+          capture: 1
+          bunkers: [north, south]
       b: {name: ..., detachments: [...]}
     turns:
       - turn: 1                          # 1, 2, 3, ... in order
@@ -98,9 +103,18 @@ from rulesbook.systems.army_morale.log import (
     event_kind,
     rally_input,
 )
+from rulesbook.systems.army_morale.objectives import OBJECTIVE_COUNTS, Objectives
 from rulesbook.systems.army_morale.rules import CAPTURE_CHOICES, SIDES, detachment_strength
 
-__all__ = ["dump_log", "load_log", "log_from_text", "log_to_data", "log_to_text"]
+__all__ = [
+    "army_from_text",
+    "army_to_data",
+    "dump_log",
+    "load_log",
+    "log_from_text",
+    "log_to_data",
+    "log_to_text",
+]
 
 
 def _is_null(node: Node) -> bool:
@@ -234,14 +248,29 @@ class _Reader:
         return tuple(sorted(out))
 
     def army(self, node: Node, path: str) -> Army:
-        m = self.mapping(node, path, ("name", "detachments"))
+        m = self.mapping(node, path, ("name", "detachments", "objectives"))
         name = self.text(self.need(m, "name", node, path), f"{path}.name")
         dets = self.sequence(self.need(m, "detachments", node, path), f"{path}.detachments")
         return Army(
             name=name,
             detachments=tuple(self.detachment(d, f"{path}.detachments[{i}]") for i, d in enumerate(dets)),
             at=self.loc(node, path),
+            objectives=self.objectives(m["objectives"], f"{path}.objectives") if "objectives" in m else None,
         )
+
+    def objectives(self, node: Node, path: str) -> Objectives:
+        """``{take_and_hold: N, cleanse: N, capture: N, bunkers: [name, ...]}`` (all optional)."""
+        counts = [key for key, _ in OBJECTIVE_COUNTS]
+        m = self.mapping(node, path, (*counts, "bunkers"))
+        values = {key: self.opt_int(m, key, path, 0, MAX_COUNT) for key in counts}
+        bunkers: list[str] = []
+        if "bunkers" in m and not _is_null(m["bunkers"]):
+            for i, b in enumerate(self.sequence(m["bunkers"], f"{path}.bunkers")):
+                name = self.text(b, f"{path}.bunkers[{i}]")
+                if name in bunkers:
+                    raise self.fail(self.loc(b, path), f"bunker {quote(name)} given twice")
+                bunkers.append(name)
+        return Objectives(**values, bunkers=tuple(bunkers))
 
     def detachment(self, node: Node, path: str) -> Detachment:
         keys = ("id", "name", "points", "morale", "strength", "initial_strength", "war_engines")
@@ -454,8 +483,8 @@ def _rally_data(r: RallySide) -> dict[str, Any]:
     return out
 
 
-def log_to_data(log: GameLog) -> dict[str, Any]:
-    """The log as plain data following the schema (what :func:`dump_log` writes)."""
+def army_to_data(army: Army) -> dict[str, Any]:
+    """One army as plain data following the schema (its name, detachments and objectives)."""
 
     def detachment(d: Detachment) -> dict[str, Any]:
         out: dict[str, Any] = {"id": d.id}
@@ -479,15 +508,39 @@ def log_to_data(log: GameLog) -> dict[str, Any]:
             ]
         return out
 
+    out: dict[str, Any] = {"name": army.name, "detachments": [detachment(d) for d in army.detachments]}
+    if army.objectives is not None:
+        o = army.objectives
+        out["objectives"] = {key: o.count(key) for key, _ in OBJECTIVE_COUNTS} | {"bunkers": list(o.bunkers)}
+    return out
+
+
+def army_from_text(text: str, source: str = "army list") -> Army:
+    """One army from its text (YAML or JSON, the ``armies.a`` part of the schema): a saved army
+    list. Errors name ``source``, the line and the field.
+
+    >>> from rulesbook.systems.army_morale.log import EXAMPLE_LOG
+    >>> army = load_log(EXAMPLE_LOG).army("b")
+    >>> army_from_text(dump_yaml(army_to_data(army))) == army
+    True
+    """
+    try:
+        root = compose_text(text, source)
+    except DataFileError as exc:
+        raise _refusal(exc, source) from None
+    if root is None:
+        raise InputError("army", f"{source}: the file is empty")
+    return _Reader(source).army(root, "army")
+
+
+def log_to_data(log: GameLog) -> dict[str, Any]:
+    """The log as plain data following the schema (what :func:`dump_log` writes)."""
     data: dict[str, Any] = {"format": LOG_FORMAT}
     if log.title:
         data["title"] = log.title
     if log.interpretations:
         data["interpretations"] = dict(log.interpretations)
-    data["armies"] = {
-        side: {"name": army.name, "detachments": [detachment(d) for d in army.detachments]}
-        for side, army in zip(SIDES, log.armies, strict=True)
-    }
+    data["armies"] = {side: army_to_data(army) for side, army in zip(SIDES, log.armies, strict=True)}
     turns = []
     for t in log.turns:
         td: dict[str, Any] = {"turn": t.number, "events": [event_kind(e.type).data(e) for e in t.events]}

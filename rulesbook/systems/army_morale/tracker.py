@@ -41,6 +41,7 @@ from rulesbook.systems.army_morale.log import (
 from rulesbook.systems.army_morale.logfile import load_log
 from rulesbook.systems.army_morale.replay import Ledger, replay
 from rulesbook.systems.army_morale.rules import CAPTURE_CHOICES, SIDES, added_effects
+from rulesbook.systems.army_morale.setup import check_objectives
 
 __all__ = [
     "EVENT_TYPES",
@@ -255,7 +256,9 @@ class Tracker:
         return replay(self.log, self.choices)
 
     def checked(self) -> Tracker:
-        """This session, after checking that its log replays (InputError otherwise)."""
+        """This session, after checking that its log replays and keeps to the objectives its
+        armies declare (InputError otherwise)."""
+        check_objectives(self.log)
         replay(self.log, self.choices)
         return self
 

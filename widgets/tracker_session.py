@@ -1,0 +1,262 @@
+"""The Army Morale tracker's session and status view, shared by the Panel and ipywidgets trackers.
+
+:class:`Session` is the one place both front-ends send their form values to (it holds the
+current :class:`~rulesbook.systems.army_morale.tracker.Tracker` and the last error);
+:func:`status_html` draws both values, the turn, the verdict, warnings and the ledger.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from rulesbook.errors import InputError
+from rulesbook.inputs import ChoiceInput, Input, IntInput
+from rulesbook.present import table_html
+from rulesbook.results import Table
+from rulesbook.systems.army_morale.log import EVENT_TYPES, RALLY_INPUTS, GameLog, event_kind
+from rulesbook.systems.army_morale.logfile import log_from_text
+from rulesbook.systems.army_morale.replay import LEDGER_COLUMNS, LEDGER_LABELS
+from rulesbook.systems.army_morale.rules import SIDES
+from rulesbook.systems.army_morale.tracker import (
+    FORM_SLOTS,
+    Tracker,
+    event_from_form,
+    form_boxes,
+    rally_from_form,
+)
+
+__all__ = [
+    "PLACEHOLDERS",
+    "RALLY_FIELDS",
+    "STYLE",
+    "Session",
+    "box_value",
+    "event_help",
+    "ipy_tracker",
+    "status_html",
+]
+
+STYLE = """<style>
+.am-status { font-family: system-ui, sans-serif; font-size: 15px; overflow-x: auto; }
+.am-values { display: flex; flex-wrap: wrap; gap: .5em 2em; align-items: baseline; }
+.am-army { display: flex; flex-direction: column; }
+.am-army .am-name { font-size: .85em; color: #555; }
+.am-army .am-number { font-size: 2.2em; font-weight: 700; }
+.am-warn { color: #8a5a00; margin: .2em 0; }
+.am-error { color: #a00; font-weight: 600; }
+.am-status .rulesbook-table td, .am-status .rulesbook-table th { border: 1px solid #ccc; padding: 1px 6px; }
+.am-status .rulesbook-table { border-collapse: collapse; font-size: .85em; }
+.am-ledger { max-height: 60vh; overflow: auto; }
+.am-ledger td:last-child { min-width: 16em; }
+.am-ledger caption { position: sticky; left: 0; text-align: left; }
+</style>"""
+
+PLACEHOLDERS = {"take_and_hold": "2, 3", "capture": "own 5, destroy 3", "effects": "supply-lines=2"}
+
+RALLY_FIELDS: tuple[tuple[str, str, bool, str], ...] = tuple(
+    (f.key, f.title, isinstance(f, IntInput), PLACEHOLDERS.get(f.key, "")) for f in RALLY_INPUTS
+)
+"""The end-of-Rally form of one side (key of rally_from_form, label, is a whole number,
+placeholder), from the declared report :data:`~rulesbook.systems.army_morale.log.RALLY_INPUTS`."""
+
+
+def event_help(kind: str) -> str:
+    """The help line of an event kind and of each box it uses (Markdown), from its declaration.
+
+    >>> print(event_help("bunker-destroyed"))
+    A side destroys one of its Bunker objectives: the opponent loses the D6 rolled. (`army-morale.one-time.bunker`)
+    *Side:* the side (a or b). *D6 result:* the D6 rolled for the bunker (1 to 6). *Bunker:* the bunker's name (optional; each counts once).
+    """
+    declared = event_kind(kind)
+    boxes = []
+    for f in form_boxes(kind).values():
+        bounds = f" ({f.minimum} to {f.maximum})" if isinstance(f, IntInput) else ""
+        boxes.append(f"*{f.title}:* {f.help[:1].lower()}{f.help[1:].rstrip('.')}{bounds}.")
+    return f"{declared.help} (`{declared.rule}`)\n" + " ".join(boxes)
+
+
+def box_value(box: str, declared: Input) -> dict[str, Any]:
+    """What a form box shows for a declared field: its label, and for a number its bounds and
+    default (so a value typed for another kind never carries over)."""
+    out: dict[str, Any] = {}
+    if isinstance(declared, IntInput):
+        out = {"start": declared.minimum, "end": declared.maximum, "value": declared.initial}
+    elif isinstance(declared, ChoiceInput) and box != "side":
+        out = {"options": list(declared.choices), "value": declared.initial}
+    return out
+
+
+def status_html(tracker: Tracker, error: str = "") -> str:
+    """Both values, the turn, the result, warnings, an error line and the ledger (newest first)."""
+    ledger = tracker.ledger()
+    parts = [STYLE, '<div class="am-status"><div class="am-values">']
+    for side, value in zip(SIDES, ledger.values, strict=True):
+        name = html.escape(tracker.log.army(side).name)
+        parts.append(
+            f'<div class="am-army"><span class="am-name">{name} ({side})</span>'
+            f'<span class="am-number" data-key="{side}_value">{value}</span></div>'
+        )
+    parts.append(
+        f'<div class="am-army"><span class="am-name">turn</span>'
+        f'<span class="am-number" data-key="turn">{tracker.turn}</span></div></div>'
+    )
+    parts.append(f'<p data-key="verdict">{html.escape(ledger.winner_text)}</p>')
+    if error:
+        parts.append(f'<p class="am-error" data-key="error">{html.escape(error)}</p>')
+    parts += [f'<p class="am-warn">⚠ {html.escape(w)}</p>' for w in ledger.warnings]
+    rows = tuple(e.row() for e in reversed(ledger.entries))
+    ledger_table = Table("ledger", "Ledger (newest first)", LEDGER_COLUMNS, rows, column_info=LEDGER_LABELS)
+    # a long game's ledger scrolls in its own box, so the event form stays near on a phone
+    parts.append(f'<div class="am-ledger">{table_html(ledger_table)}</div>')
+    parts.append("</div>")
+    return "".join(parts)
+
+
+class Session:
+    """The mutable holder both front-ends share: the current tracker and the last error."""
+
+    def __init__(self, tracker: Tracker | None = None) -> None:
+        self.tracker = tracker or Tracker.example()
+        self.error = ""
+
+    def apply(self, action: Callable[[], Tracker]) -> None:
+        """Run an action; an InputError becomes the error line and the session stays as it was."""
+        try:
+            self.tracker = action()
+            self.error = ""
+        except InputError as exc:
+            self.error = str(exc)
+
+    def add(self, form: Mapping[str, Any]) -> None:
+        """Add the event described by the event form (``kind``, ``side``, ``detachment``, ...)."""
+
+        def action() -> Tracker:
+            boxes: dict[str, Any] = {box: form.get(box) for box in form_boxes(form["kind"])}
+            if "number" in boxes:
+                boxes["number"] = int(boxes["number"] or 0)
+            return self.tracker.add(event_from_form(form["kind"], **boxes))
+
+        self.apply(action)
+
+    def end_rally(self, a: Mapping[str, Any], b: Mapping[str, Any]) -> None:
+        """Record step R4 from both sides' rally forms (see :data:`RALLY_FIELDS`)."""
+
+        def side(form: Mapping[str, Any]) -> Any:
+            values: dict[str, Any] = {
+                k: int(form[k] or 0) if whole else str(form[k] or "") for k, _, whole, _ in RALLY_FIELDS
+            }
+            return rally_from_form(**values)
+
+        self.apply(lambda: self.tracker.end_rally(side(a), side(b)))
+
+    def undo(self) -> None:
+        """Remove the last action."""
+        self.apply(self.tracker.undo)
+
+    def load(self, text: str, filename: str = "log.yaml") -> None:
+        """Start from a game log's text (its armies, options and any turns already played)."""
+        is_json = filename.lower().endswith(".json")
+        self.apply(lambda: Tracker(log_from_text(text, filename, is_json=is_json)).checked())
+
+    def html(self) -> str:
+        """The status view."""
+        return status_html(self.tracker, self.error)
+
+
+def ipy_tracker(log: GameLog | None = None) -> Any:
+    """The same tracker as an ipywidgets box (for notebooks).
+
+    The box carries handles for scripts: ``.event`` and ``.rally`` (the input widgets),
+    ``.add_event``, ``.end_rally``, ``.undo`` (buttons), ``.output`` and ``.session``; undo
+    asks first in ``.confirm`` (``.confirm_yes``, ``.confirm_no``).
+    """
+    import ipywidgets as ipw
+
+    session = Session(Tracker(log) if log is not None else None)
+    tracker = session.tracker
+    engines = list(tracker.war_engine_choices().items())
+    event = {
+        "kind": ipw.Dropdown(options=list(EVENT_TYPES), value="losses", description="Event"),
+        "side": ipw.ToggleButtons(options=list(SIDES), description="Side"),
+        "detachment": ipw.Dropdown(
+            options=list(tracker.detachment_choices().items()), description="Detachment"
+        ),
+        "war_engine": ipw.Dropdown(
+            options=engines, value=engines[0][1] if engines else None, description="War Engine"
+        ),
+        "number": ipw.IntText(value=1, description="Number"),
+        "result": ipw.Dropdown(options=["destroyed", "wrecked"], description="Result"),
+        "reason": ipw.Text(description="Reason"),
+        "bunker": ipw.Text(description="Bunker"),
+        "effect": ipw.Dropdown(options=list(tracker.effect_choices().items()), description="Effect"),
+    }
+    event["kind"].options = list(tracker.event_types())
+    hint = ipw.HTML()
+
+    def show_kind(_change: Any = None) -> None:
+        kind = event["kind"].value
+        boxes = form_boxes(kind)
+        for name in FORM_SLOTS:
+            widget = event[name]
+            widget.layout.display = None if name in boxes else "none"
+            if name in boxes:
+                widget.description = boxes[name].title
+                for attr, value in box_value(name, boxes[name]).items():
+                    if attr in ("options", "value"):
+                        setattr(widget, attr, value)
+        hint.value = html.escape(event_help(kind).replace("*", "").replace("`", ""))
+
+    event["kind"].observe(show_kind, "value")
+    show_kind()
+    rally = {
+        s: {
+            key: ipw.IntText(value=0, description=f"{s}: {label}")
+            if whole
+            else ipw.Text(description=f"{s}: {label}", placeholder=ph)
+            for key, label, whole, ph in RALLY_FIELDS
+        }
+        for s in SIDES
+    }
+    add = ipw.Button(description="Add event", button_style="primary")
+    end = ipw.Button(description="End Rally phase", button_style="success")
+    undo = ipw.Button(description="Undo last")
+    out = ipw.HTML(session.html())
+
+    def values(widgets: Mapping[str, Any]) -> dict[str, Any]:
+        return {key: widget.value for key, widget in widgets.items()}
+
+    def do(action: Callable[..., None], *args: Any) -> None:
+        action(*args)
+        out.value = session.html()
+
+    add.on_click(lambda _b: do(session.add, values(event)))
+    end.on_click(lambda _b: do(session.end_rally, values(rally["a"]), values(rally["b"])))
+    # undo asks first, saying what it removes (nothing discards events on one click)
+    question = ipw.HTML()
+    yes = ipw.Button(description="Yes, undo", button_style="danger")
+    keep = ipw.Button(description="No, keep it")
+    confirm = ipw.VBox([question, ipw.HBox([yes, keep])], layout=ipw.Layout(display="none"))
+
+    def ask_undo(_b: Any) -> None:
+        last = session.tracker.last_action()
+        if last:
+            question.value = html.escape(f"Undo {last}? It is removed from this game.")
+            confirm.layout.display = None
+
+    def answer(ok: bool) -> None:
+        confirm.layout.display = "none"
+        if ok:
+            do(session.undo)
+
+    undo.on_click(ask_undo)
+    yes.on_click(lambda _b: answer(True))
+    keep.on_click(lambda _b: answer(False))
+    event_box = ipw.VBox([*event.values(), hint, add])
+    rally_box = ipw.HBox([ipw.VBox(list(rally[s].values())) for s in SIDES])
+    box = ipw.VBox([ipw.HBox([event_box, ipw.VBox([rally_box, ipw.HBox([end, undo]), confirm])]), out])
+    box.event, box.rally, box.session, box.output = event, rally, session, out
+    box.add_event, box.end_rally, box.undo = add, end, undo
+    box.confirm, box.confirm_yes, box.confirm_no = confirm, yes, keep
+    return box
