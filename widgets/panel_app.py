@@ -87,6 +87,19 @@ def _note_answer_time(calc_id: str, seconds: float) -> None:
     _recent_seconds.setdefault(calc_id, collections.deque(maxlen=4)).append(seconds)
 
 
+TAP_CSS = """
+.bk-input { min-height: 44px; font-size: 16px; }
+.bk-input-group > label, .bk-input-group label { min-height: 44px; display: inline-flex; align-items: center; }
+.bk-description { min-width: 44px; min-height: 44px; margin-top: 0; display: inline-flex;
+  align-items: center; justify-content: center; }
+.bk-description > .bk-icon { width: 22px; height: 22px; }
+input[type="checkbox"] { width: 22px; height: 22px; margin-right: 10px; }
+:host(.rb-invalid) .bk-input { border: 2px solid #a00; background: #fff6f6; }
+"""
+"""Every input's own style: tap targets at least 44 px (the box, the "?" of its help, a check
+box's line), 16 px text (a phone zooms into smaller text on focus), and a red border on the
+input a half-typed or wrong value is about (class ``rb-invalid``, set with the one-line error)."""
+
 HELP_CSS = ":host { white-space: initial; max-width: min(300px, calc(100vw - 16px)); }"
 """The help tooltip's style: wrapped lines, at most 300 px wide and never wider than the screen."""
 
@@ -137,7 +150,11 @@ class _Select(_PlainHelp, pn.widgets.Select):
 
 def widget_for(inp: Input, value: Any) -> pn.widgets.Widget:
     """The Panel widget for one declared input (its help in a :func:`help_tooltip`)."""
-    common: dict[str, Any] = {"label": inp.title, "css_classes": [f"rb-input-{inp.key}"]}
+    common: dict[str, Any] = {
+        "label": inp.title,
+        "css_classes": [f"rb-input-{inp.key}"],
+        "stylesheets": [TAP_CSS],
+    }
     if inp.kind == "bool":
         return pn.widgets.Checkbox(value=bool(value), **common)
     common["description"] = inp.help
@@ -197,11 +214,16 @@ class CalculatorApp:
         self._pending = 0  # answers started (LiveResult.pending)
         self._answers = 0  # answers shown (the number each carries to the browser)
         self._closed = False
+        self._last_good = ""  # the last answer that was not an error (kept under an error)
         if pool is not None:
             self.live.param.watch(self._on_request, "request")
         options = variant_options(calc, compare_with)
         self.compare = pn.widgets.Select(
-            label="Compare with", options=options, value=compare_with, css_classes=["rb-input-variant"]
+            label="Compare with",
+            options=options,
+            value=compare_with,
+            css_classes=["rb-input-variant"],
+            stylesheets=[TAP_CSS],
         )
         self.compare.visible = len(options) > 1
         for widget in [*self.widgets.values(), self.compare]:
@@ -384,7 +406,7 @@ class CalculatorApp:
         """A cheap answer, on the event loop (see :data:`INLINE_BELOW_S`)."""
         start = time.perf_counter()
         try:
-            html = answer_html(answer(self.calc.id, values, variant))
+            html = self._render(answer(self.calc.id, values, variant))
         except Exception as exc:  # a bug: logged, one line for the player
             LOG.exception("%s %r failed", self.calc.id, values)
             html = error_html(f"{self.calc.id}: the server could not compute this ({type(exc).__name__})")
@@ -399,7 +421,7 @@ class CalculatorApp:
         job = self._job = self.pool.submit(answer, self.calc.id, values, variant)
         try:
             found: Answer = await asyncio.wrap_future(job.future)
-            html = answer_html(found)  # values from the worker, rendered here
+            html = self._render(found)  # values from the worker, rendered here
         except JobCancelled:
             return None  # superseded by a newer input (or the session ended)
         except asyncio.CancelledError:
@@ -419,6 +441,31 @@ class CalculatorApp:
         _note_answer_time(self.calc.id, job.seconds)
         self.live.delay = _typing_delay(self.calc.id)
         return html
+
+    def _render(self, found: Answer) -> str:
+        """An answer's HTML. A wrong or half-typed value gives its one-line error above the last
+        good answer (dimmed, so a stratagem typed letter by letter never blanks the result) and
+        marks its input (class ``rb-invalid``)."""
+        html = answer_html(found)
+        self._mark(found.error_key if found.error else "")
+        if not found.error:
+            self._last_good = html
+            return html
+        if not self._last_good:
+            return html
+        return (
+            f'{html}<div class="rb-kept" style="opacity:.5"><p style="font:13px system-ui,sans-serif;'
+            f'color:#555;margin:.2em 0">The last answer, until the value is complete:</p>{self._last_good}</div>'
+        )
+
+    def _mark(self, key: str) -> None:
+        """Mark the input ``key`` (none: every input clear)."""
+        for name, widget in self.widgets.items():
+            classes = [c for c in widget.css_classes if c != "rb-invalid"]
+            if name == key:
+                classes.append("rb-invalid")
+            if classes != list(widget.css_classes):
+                widget.css_classes = classes
 
     def close(self) -> None:
         """The session ended: drop its computation."""
