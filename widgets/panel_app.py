@@ -35,6 +35,7 @@ from bokeh.models.ui import Tooltip
 
 from rulesbook.calculators import NOT_GIVEN, Calculator, Input
 from rulesbook.errors import InputError
+from rulesbook.inputs import picks
 from rulesbook.present import error_html, heading_html, result_html, rules_block
 from rulesbook.registry import registry
 from widgets.compare import NO_VARIANT, Answer, answer, answer_html, form_result_html, variant_options
@@ -148,6 +149,35 @@ class _Select(_PlainHelp, pn.widgets.Select):
     pass
 
 
+class _Autocomplete(_PlainHelp, pn.widgets.AutocompleteInput):
+    pass
+
+
+PICK_CSS = """
+:host { margin-top: -4px; }
+.choices__inner { min-height: 44px; font-size: 16px; }
+.choices__list--dropdown .choices__item { min-height: 44px; display: flex; align-items: center; }
+"""
+"""The pick list's style: its box and each of its items at least 44 px high."""
+
+
+def picker_for(inp: Input, text: str) -> pn.widgets.MultiChoice | None:
+    """A searchable multi-select list of what a word list offers (:func:`rulesbook.inputs.picks`),
+    or None; its picks and the text box stay in step (:meth:`CalculatorApp.link_picker`)."""
+    options = list(picks(inp))
+    if inp.kind != "word-list" or len(options) < 2:
+        return None
+    words = [w.strip().lower() for w in text.split(",") if w.strip()]
+    return pn.widgets.MultiChoice(
+        options=options,
+        value=[w for w in words if w in options],
+        placeholder=f"Pick {inp.title.lower()} from the list (type to search)",
+        css_classes=[f"rb-pick-{inp.key}"],
+        stylesheets=[PICK_CSS],
+        sizing_mode="stretch_width",
+    )
+
+
 def widget_for(inp: Input, value: Any) -> pn.widgets.Widget:
     """The Panel widget for one declared input (its help in a :func:`help_tooltip`)."""
     common: dict[str, Any] = {
@@ -164,6 +194,18 @@ def widget_for(inp: Input, value: Any) -> pn.widgets.Widget:
         # No start/end: out-of-range numbers stay in the box and get the one-line error.
         return _IntInput(value=value, **common)
     text = "" if value is NOT_GIVEN or (value is None and inp.kind != "optional") else inp.format(value)
+    options = picks(inp)
+    if inp.kind != "word-list" and len(options) > 1:  # one name, searched as it is typed; any text counts
+        return _Autocomplete(
+            value=text,
+            options=list(options),
+            restrict=False,
+            min_characters=1,
+            case_sensitive=False,
+            search_strategy="includes",
+            placeholder=inp.allowed(),
+            **common,
+        )
     return _TextInput(value=text, placeholder=inp.allowed(), **common)
 
 
@@ -202,6 +244,18 @@ class CalculatorApp:
             if not (lazy and i.key in self._choice_keys)
         }
         self._on_new_widget: list[Any] = []  # also called with each choice built later (URL sync)
+        # a word list of names from the data (stratagems, weapons, abilities): picked from a
+        # searchable list under its text box, which still takes any text
+        self.pickers: dict[str, pn.widgets.MultiChoice] = {}
+        for i in calc.inputs:
+            found = (
+                None
+                if i.key not in self.widgets or i.key in self.uploads
+                else picker_for(i, str(self.widgets[i.key].value or ""))
+            )
+            if found is not None:
+                self.pickers[i.key] = found
+                self.link_picker(i.key)
         # in a notebook the result pane shows the answer; served, LiveResult does (with its state:
         # stale marking, busy badge, typing without Enter) and the pane keeps the same HTML
         self.result = pn.pane.HTML("", css_classes=["rb-result"], sizing_mode="stretch_width")
@@ -235,7 +289,7 @@ class CalculatorApp:
         # Served as a page of its own, the result stays in view while a long form scrolls.
         in_view = pool is not None and not embedded()
         self.choices: pn.Card | None = None
-        fields: list[Any] = list(self.widgets.values())  # in a notebook: in declaration order
+        fields: list[Any] = [self._placed(k, w) for k, w in self.widgets.items()]  # declaration order
         if pool is not None and self._choice_keys:
             self.choices = pn.Card(
                 *(self.widgets[k] for k in self._choice_keys if k in self.widgets),
@@ -245,7 +299,8 @@ class CalculatorApp:
                 sizing_mode="stretch_width",
             )
             self.choices.param.watch(self._on_open_choices, "collapsed")
-            fields = [w for k, w in self.widgets.items() if k not in self._choice_keys] + [self.choices]
+            fields = [self._placed(k, w) for k, w in self.widgets.items() if k not in self._choice_keys]
+            fields.append(self.choices)
         inputs = pn.Column(*fields, self.compare, width=320, stylesheets=[FORM_COLUMN_CSS] if in_view else [])
         # Result first: beside the form on wide screens (row-reverse), above it on a phone.
         shown = self.live if pool is not None else self.result
@@ -270,6 +325,45 @@ class CalculatorApp:
             sizing_mode="stretch_width",
         )
         self.refresh()
+
+    def _placed(self, key: str, widget: pn.widgets.Widget) -> Any:
+        """An input's place in the form: its widget, with its pick list beneath if it has one."""
+        if key not in self.pickers:
+            return widget
+        return pn.Column(widget, self.pickers[key], sizing_mode="stretch_width", margin=0)
+
+    def link_picker(self, key: str) -> None:
+        """Keep input ``key``'s text and its pick list in step: picking rewrites the text (the
+        picks in their order, then any typed word the list does not hold, such as
+        ``rotwind*2``); typing selects the listed words typed."""
+        text, picker = self.widgets[key], self.pickers[key]
+        known = set(picker.options)
+        busy = [False]
+
+        def words() -> list[str]:
+            return [w.strip() for w in str(text.value or "").split(",") if w.strip()]
+
+        def from_text(_event: Any) -> None:
+            chosen = [w.lower() for w in words() if w.lower() in known]
+            if not busy[0] and chosen != list(picker.value):
+                busy[0] = True
+                try:
+                    picker.value = chosen
+                finally:
+                    busy[0] = False
+
+        def from_pick(event: Any) -> None:
+            if busy[0]:
+                return
+            others = [w for w in words() if w.lower() not in known]
+            busy[0] = True
+            try:
+                text.value = ", ".join([*event.new, *others])
+            finally:
+                busy[0] = False
+
+        text.param.watch(from_text, "value")
+        picker.param.watch(from_pick, "value")
 
     def values(self) -> dict[str, Any]:
         """What is in the widgets now (a rule choice not built yet: its start value)."""

@@ -56,7 +56,7 @@ def _help(inp: Input) -> str:
     if not inp.help:
         return ""
     return (
-        f'<details class="rb-help"><summary aria-label="Help: {html.escape(inp.title)}">?</summary>'
+        f'<details class="rb-help"><summary aria-label="Help: {html.escape(inp.title)}"><span>?</span></summary>'
         f"{html.escape(inp.help.replace('`', ''))}</details>"
     )
 
