@@ -90,3 +90,9 @@ def test_site_loads_nothing_from_the_network(built_site: Path) -> None:
         if found:
             offenders[str(page.relative_to(built_site))] = sorted(set(found))
     assert not offenders, offenders
+
+
+def test_no_served_page_names_a_source_file_but_the_sources_page_once(built_site: Path) -> None:
+    from tests.test_site_static import source_file_names_shown
+
+    assert source_file_names_shown(built_site) == {}

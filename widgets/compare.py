@@ -43,7 +43,10 @@ from rulesbook.variants import (
 )
 
 __all__ = [
+    "FAST_DELAY_MS",
     "NO_VARIANT",
+    "SLOW_ANSWER_S",
+    "SLOW_DELAY_MS",
     "Answer",
     "answer",
     "answer_html",
@@ -54,6 +57,19 @@ __all__ = [
 
 NO_VARIANT = "none"
 """The drop-down's value for "no comparison"."""
+
+FAST_DELAY_MS = 0
+"""Pause after the last keystroke before a typed value counts, for calculators that answer
+within a few milliseconds (every keystroke answers at once); every form uses it (the served
+page's :mod:`widgets.live`, the notebook's :mod:`widgets.ipy`)."""
+
+SLOW_DELAY_MS = 300
+"""The pause for calculators whose answers may take a while (a number being typed should not
+start a second-long computation for each of its digits)."""
+
+SLOW_ANSWER_S = 0.05
+"""An answer slower than this makes typed values of that calculator wait :data:`SLOW_DELAY_MS`
+for a pause in typing; faster ones answer every keystroke."""
 
 
 def variant_options(calc: Calculator, compare_with: str = NO_VARIANT) -> list[str]:

@@ -51,13 +51,7 @@ from panel.custom import JSComponent
 
 __all__ = ["FAST_DELAY_MS", "SLOW_DELAY_MS", "LiveResult"]
 
-FAST_DELAY_MS = 0
-"""Pause after the last keystroke before a typed value counts, for calculators that answer
-within a few milliseconds (every keystroke answers at once)."""
-
-SLOW_DELAY_MS = 300
-"""The pause for calculators whose answers may take a while (a number being typed should not
-start a second-long computation for each of its digits)."""
+from widgets.compare import FAST_DELAY_MS, SLOW_DELAY_MS
 
 BADGE = """
 .rb-status { z-index: 1000; font: .85rem system-ui, sans-serif; padding: 2px 10px; border-radius: 10px;

@@ -38,7 +38,15 @@ from rulesbook.errors import InputError
 from rulesbook.inputs import picks
 from rulesbook.present import error_html, heading_html, result_html, rules_block
 from rulesbook.registry import registry
-from widgets.compare import NO_VARIANT, Answer, answer, answer_html, form_result_html, variant_options
+from widgets.compare import (
+    NO_VARIANT,
+    SLOW_ANSWER_S,
+    Answer,
+    answer,
+    answer_html,
+    form_result_html,
+    variant_options,
+)
 from widgets.live import FAST_DELAY_MS, SLOW_DELAY_MS, LiveResult
 from widgets.page import FORM_COLUMN_CSS, RESULT_COLUMN_CSS, embedded
 from widgets.uploads import UploadBox
@@ -48,9 +56,6 @@ __all__ = ["CalculatorApp", "calculator_app", "help_tooltip", "served_calculator
 
 LOG = logging.getLogger("rulesbook.server")
 
-SLOW_ANSWER_S = 0.05
-"""An answer slower than this (in the worker) makes typed values of that calculator wait
-:data:`~widgets.live.SLOW_DELAY_MS` for a pause in typing; faster ones answer every keystroke."""
 
 INLINE_BELOW_S = 0.005
 """A calculator whose recent answers all took less than this (5 ms) answers small inputs right on
