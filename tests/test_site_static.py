@@ -249,6 +249,6 @@ def test_live_citations_show_the_document_title() -> None:
     rule = registry().rule("scrollhammer.morale.insane-heroism")
     shown = rules_html((rule,))
     assert "Scrollhammer Morale section, § Insane Heroism" in shown and not SOURCE_FILE.search(shown)
-    assert SOURCE_TITLE == source("wh40k").short  # the faction pages' citations use the same title
+    assert source("wh40k").short == SOURCE_TITLE  # the faction pages' citations use the same title
     stratagem = registry().rule("wh40k.death-guard.stratagem.gifts-of-decay")
     assert str(stratagem.citations[0]).startswith(SOURCE_TITLE + ", § ")
