@@ -166,7 +166,8 @@ def _distribution_chart(key: str, label: str, series: Mapping[str, list[float]])
 
 def summary_html(outputs: Sequence[OutputLike], results: Sequence[tuple[str, CalcResult]]) -> str:
     """The one line that stays in view while a form is edited: the key probability (the first
-    probability the result has), and beside it each compared variant's with the difference.
+    probability the result has; in a comparison, the first one a variant changes), and beside it
+    each compared variant's with the difference.
 
     A page shows it pinned at the top of the screen (``data-summary``) while the full result,
     below or above the form, is out of view.
@@ -181,9 +182,11 @@ def summary_html(outputs: Sequence[OutputLike], results: Sequence[tuple[str, Cal
     if not results:
         return ""
     base = results[0][1].values
-    key = next((o for o in outputs if o.kind == "probability" and isinstance(base.get(o.key), float)), None)
-    if key is None:
+    candidates = [o for o in outputs if o.kind == "probability" and isinstance(base.get(o.key), float)]
+    if not candidates:
         return ""
+    changed = [o for o in candidates if any(r.values.get(o.key) != base[o.key] for _, r in results[1:])]
+    key = (changed or candidates)[0]
     parts = [
         f'<strong>{html.escape(key.label)}:</strong> <span data-summary-side="{html.escape(results[0][0])}">'
         f"{percent(base[key.key])}</span>"
