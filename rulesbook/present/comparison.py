@@ -99,7 +99,11 @@ def comparison_html(comparison: ComparisonLike) -> str:
     parts = [COMPARISON_STYLE, '<div class="rb-compare">', _difference_table(comparison)]
     parts += [f'<p class="rb-warning">note: {html.escape(n)}</p>' for n in comparison.notes]
     parts += ['<div class="rb-compare-sides">', *sides, "</div>"]
-    parts += [_distribution_chart(key, label, series) for key, label, series in comparison.distributions()]
+    axes = {o.key: (getattr(o, "chart", ()) or ("outcome",))[0] for o in calc.outputs}
+    parts += [
+        _distribution_chart(key, label, series, axes.get(key, "outcome"))
+        for key, label, series in comparison.distributions()
+    ]
     parts.append("</div>")
     return "".join(parts)
 
@@ -154,12 +158,14 @@ def _difference_table(comparison: ComparisonLike) -> str:
     )
 
 
-def _distribution_chart(key: str, label: str, series: Mapping[str, list[float]]) -> str:
+def _distribution_chart(
+    key: str, label: str, series: Mapping[str, list[float]], axis: str = "outcome"
+) -> str:
     """One chart of a distribution output, a series of bars per side (baseline first)."""
     size = max((len(v) for v in series.values()), default=0)
     return (
         f'<div class="rb-compare-plot" data-plot="{html.escape(key)}">'
-        + bar_chart(key, label, "outcome", [str(k) for k in range(size)], list(series.items()))
+        + bar_chart(key, label, axis, [str(k) for k in range(size)], list(series.items()))
         + "</div>"
     )
 
