@@ -323,8 +323,9 @@ class Calculator:
                 out[key] = default
         return out
 
-    def parse_assignments(self, pairs: Sequence[str]) -> dict[str, Any]:
-        """Parse CLI ``key=value`` words into validated inputs."""
+    def parse_assignments(self, pairs: Sequence[str], *, cross_check: bool = True) -> dict[str, Any]:
+        """Parse CLI ``key=value`` words into validated inputs (``cross_check=False``: each value
+        checked, the cross-field check left to a later :meth:`validate` under a variant's choices)."""
         raw: dict[str, str] = {}
         for pair in pairs:
             key, sep, value = pair.partition("=")
@@ -336,7 +337,7 @@ class Calculator:
                 raise InputError(key, "given twice")
             self.input(key)
             raw[key] = value
-        return self.validate(raw)
+        return self.validate(raw) if cross_check else self._fields(raw)
 
     # -- running --------------------------------------------------------------------------
     def _compute_tuple(self, items: tuple[tuple[str, Any], ...]) -> CalcResult:

@@ -58,6 +58,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, ClassVar, Literal, Self, get_args, get_origin
 
+from rulesbook.additions import NO_ADDITIONS, Additions
 from rulesbook.dice import DICE_HELP, DiceExpr, parse_dice
 from rulesbook.errors import InputError, RulesbookError
 from rulesbook.inputs import InterpretationInput
@@ -500,13 +501,16 @@ def load_python_module(path: str | Path) -> ModuleType:
 
 @dataclass(frozen=True, slots=True)
 class RuleChoices[P: Parameters, R: Readings]:
-    """One system's whole choice set: its rule parameters, its readings and any rule overrides
-    (immutable; ``overrides`` are :class:`RuleOverride`, at most one per rule)."""
+    """One system's whole choice set: its rule parameters, its readings, any rule overrides
+    (immutable; ``overrides`` are :class:`RuleOverride`, at most one per rule) and the entries a
+    variant's ``add:`` section adds (:class:`~rulesbook.additions.Additions`, the system's own
+    subclass; empty in the published rules)."""
 
     system: str
     parameters: P
     readings: R
     overrides: tuple[RuleOverride, ...] = ()
+    additions: Additions = NO_ADDITIONS
     _hash: int = dataclasses.field(init=False, repr=False, compare=False, default=0)
     _by_rule: Mapping[str, RuleOverride] = dataclasses.field(
         init=False, repr=False, compare=False, default_factory=dict
@@ -515,7 +519,9 @@ class RuleChoices[P: Parameters, R: Readings]:
     def __post_init__(self) -> None:
         # computed once: a choice set keys every cache of the engines (hashing its dozens of
         # fields again at every lookup cost more than some answers)
-        object.__setattr__(self, "_hash", hash((self.system, self.parameters, self.readings, self.overrides)))
+        object.__setattr__(
+            self, "_hash", hash((self.system, self.parameters, self.readings, self.overrides, self.additions))
+        )
         object.__setattr__(self, "_by_rule", {o.rule: o for o in self.overrides})
 
     def __hash__(self) -> int:
@@ -523,7 +529,7 @@ class RuleChoices[P: Parameters, R: Readings]:
 
     def __reduce__(self) -> tuple[Any, ...]:
         # rebuilt (and re-hashed) on unpickling: string hashes differ between processes
-        return (type(self), (self.system, self.parameters, self.readings, self.overrides))
+        return (type(self), (self.system, self.parameters, self.readings, self.overrides, self.additions))
 
     def override(self, rule: str) -> RuleOverride | None:
         """The override of ``rule`` this choice set carries, if any."""
@@ -535,10 +541,12 @@ class RuleChoices[P: Parameters, R: Readings]:
         parameters: Mapping[str, Any] | None = None,
         readings: Mapping[str, Any] | None = None,
         overrides: Iterable[RuleOverride] | None = None,
+        additions: Additions | None = None,
     ) -> RuleChoices[P, R]:
         """A validated changed copy: a variant, a sweep point or another reading (the value
         itself when nothing changes). ``overrides`` are added to (or replace, rule by rule)
-        the ones already carried."""
+        the ones already carried; ``additions`` are added to the ones carried (the same key
+        added twice differently is refused)."""
         new_parameters = self.parameters.replace(parameters or {})
         new_readings = self.readings.replace(readings or {})
         new_overrides = self.overrides
@@ -546,19 +554,23 @@ class RuleChoices[P: Parameters, R: Readings]:
             merged = dict(self._by_rule)
             merged.update({o.rule: o for o in overrides})
             new_overrides = tuple(merged[k] for k in sorted(merged))
+        new_additions = self.additions.merged(additions) if additions else self.additions
         if (
             new_parameters is self.parameters
             and new_readings is self.readings
             and new_overrides == self.overrides
+            and new_additions is self.additions
         ):
             return self
-        return RuleChoices(self.system, new_parameters, new_readings, new_overrides)
+        return RuleChoices(self.system, new_parameters, new_readings, new_overrides, new_additions)
 
     def changed(self) -> dict[str, Any]:
         """Everything that differs from the declared defaults, parameters then readings (then
-        the rules whose code is replaced, as ``rules.ID``)."""
+        the rules whose code is replaced, as ``rules.ID``, and the added entries, as
+        ``add.SECTION.KEY``)."""
         out: dict[str, Any] = {**self.parameters.changed(), **self.readings.changed()}
         out |= {f"rules.{o.rule}": o.function for o in self.overrides}
+        out |= self.additions.changed()
         return out
 
 

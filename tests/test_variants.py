@@ -441,7 +441,7 @@ def test_composition_with_file_paths_and_paths_named_as_given(
     assert wrong.exit_code == 2
     assert wrong.stderr == (
         "rulesbook: error: mine/typo.yaml: titel: unknown key; did you mean title? "
-        "allowed: system, title, description, parameters, readings\n"
+        "allowed: system, title, description, parameters, readings, add\n"
     )
     missing = invoke("calc", "wh40k.battle-shock", "leadership=7", "variant=mine/nope.yaml")
     assert missing.exit_code == 2 and missing.stderr.startswith("rulesbook: error: mine/nope.yaml: ")

@@ -78,7 +78,7 @@ STYLE = """<style>
 .am-ledger caption { position: sticky; left: 0; text-align: left; }
 </style>"""
 
-PLACEHOLDERS = {"take_and_hold": "2, 3", "capture": "own 5, destroy 3"}
+PLACEHOLDERS = {"take_and_hold": "2, 3", "capture": "own 5, destroy 3", "effects": "supply-lines=2"}
 
 RALLY_FIELDS: tuple[tuple[str, str, bool, str], ...] = tuple(
     (f.key, f.title, isinstance(f, IntInput), PLACEHOLDERS.get(f.key, "")) for f in RALLY_INPUTS
@@ -214,6 +214,7 @@ class TrackerView:
             "result": w.Select(label="Catastrophic Damage"),
             "reason": w.TextInput(label="Reason"),
             "bunker": w.TextInput(label="Bunker (optional)"),
+            "effect": w.Select(label="Morale effect"),
         }
         for box in FORM_SLOTS:
             self.event[box].css_classes = [f"am-{box.replace('_', '-')}"]
@@ -445,6 +446,8 @@ class TrackerView:
         tracker = self.session.tracker
         self._choices(self.event["detachment"], tracker.detachment_choices())
         self._choices(self.event["war_engine"], tracker.war_engine_choices())
+        self._choices(self.event["effect"], tracker.effect_choices())
+        self.event["kind"].options = list(tracker.event_types())  # 'effect' when the variant adds some
         for s, title in self.titles.items():
             title.object = f"<strong>{html.escape(tracker.log.army(s).name)} ({s})</strong>"
 
@@ -550,7 +553,9 @@ def ipy_tracker(log: GameLog | None = None) -> Any:
         "result": ipw.Dropdown(options=["destroyed", "wrecked"], description="Result"),
         "reason": ipw.Text(description="Reason"),
         "bunker": ipw.Text(description="Bunker"),
+        "effect": ipw.Dropdown(options=list(tracker.effect_choices().items()), description="Effect"),
     }
+    event["kind"].options = list(tracker.event_types())
     hint = ipw.HTML()
 
     def show_kind(_change: Any = None) -> None:

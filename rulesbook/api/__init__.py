@@ -30,7 +30,7 @@ Example:
     ...
     rulesbook.errors.InputError: ld: expected an integer from 0 to 12, got 13
     >>> rb.rule("scrollhammer.morale.insane-heroism").calculators[:2]
-    ('scrollhammer.morale-check', 'scrollhammer.pinning-test')
+    ('scrollhammer.morale-check', 'scrollhammer.leadership-test')
     >>> rb.calc("scrollhammer.break-test", ld=8, lost_by=2, variant="break-2-ld-per-point")["p_pass_exact"]
     '1/6'
 """

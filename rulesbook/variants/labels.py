@@ -89,7 +89,8 @@ def default_output(calc: Calculator) -> str:
 def reaches(calc: Calculator, variant: Variant) -> bool:
     """Whether ``variant`` changes anything ``calc`` declares it uses: a parameter of one of its
     rules, a reading it switches or one whose register entry names one of its rules (unless the
-    reading is declared inert), its function, or one of its rules given other code.
+    reading is declared inert), its function, one of its rules given other code, or an added entry
+    (``add:``) of a section belonging to one of its rules.
 
     >>> from rulesbook.registry import registry
     >>> from rulesbook.variants.model import resolve_variant
@@ -105,6 +106,7 @@ def reaches(calc: Calculator, variant: Variant) -> bool:
         or any(reading_reaches(calc, k) for k, _ in variant.readings)
         or any(c == calc.id for c, _ in variant.functions)
         or any(o.rule in rules for o in variant.rules)
+        or any(type(base.additions).rule(s) in rules for s, entries in variant.additions.sections if entries)
     )
 
 

@@ -41,7 +41,7 @@ def _value(spec: Any, value: Any) -> Any:
 
 def variant_mapping(variant: Variant) -> dict[str, Any]:
     """The variant as a variant document (``system``, ``title``, ``description``,
-    ``parameters``, ``readings``), in the words a designer writes (``3D6``, ``true``).
+    ``parameters``, ``readings``, ``add``), in the words a designer writes (``3D6``, ``true``).
 
     A Python variant's replaced functions and rules are code, not data: they are left out here
     (and :func:`variant_yaml` refuses them; a ``.py`` variant file is shared as it is).
@@ -54,6 +54,8 @@ def variant_mapping(variant: Variant) -> dict[str, Any]:
         out["parameters"] = {k: _value(type(base.parameters).spec(k), v) for k, v in variant.parameters}
     if variant.readings:
         out["readings"] = dict(variant.readings)
+    if variant.additions:
+        out["add"] = variant.additions.to_mapping()
     return out
 
 

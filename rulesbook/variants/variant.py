@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rulesbook.additions import NO_ADDITIONS, Additions
 from rulesbook.choices import RuleChoices, RuleOverride
 from rulesbook.errors import InputError, did_you_mean, quote
 from rulesbook.registry import registry
@@ -27,8 +28,9 @@ __all__ = [
     "compose",
 ]
 
-VARIANT_KEYS = ("system", "title", "description", "parameters", "readings")
-"""The keys a variant file may have (``system`` and ``title`` are required)."""
+VARIANT_KEYS = ("system", "title", "description", "parameters", "readings", "add")
+"""The keys a variant file may have (``system`` and ``title`` are required; ``add`` holds the
+entries the variant adds, in the sections its system accepts: :mod:`rulesbook.additions`)."""
 NAME_RE = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
 BASELINE = "baseline"
 """The name of the unchanged rules in comparisons and sweeps."""
@@ -60,6 +62,9 @@ class Variant:
     rules: tuple[RuleOverride, ...] = ()
     """Rules given other code (Python variants, :mod:`rulesbook.variants.python`): carried by the
     choice set, so every calculator built on them follows."""
+    additions: Additions = NO_ADDITIONS
+    """The entries of the variant's ``add:`` section, checked by the system's own
+    :class:`~rulesbook.additions.Additions` class and carried by the choice set."""
 
     @classmethod
     def define(
@@ -144,6 +149,7 @@ class Variant:
                     field, f"expected one of {', '.join(rspec.options)}; quote it in YAML, e.g. 'off'"
                 )
             checked_readings.append((rspec.key, _checked(rspec.check, value, field)))
+        additions = type(base.additions).from_mapping(raw.get("add"), where)
         return cls(
             name=name,
             system=system,
@@ -152,6 +158,7 @@ class Variant:
             parameters=tuple(checked_params),
             readings=tuple(checked_readings),
             path=path,
+            additions=additions,
         )
 
     def with_rules(self, rules: tuple[RuleOverride, ...]) -> Variant:
@@ -166,7 +173,10 @@ class Variant:
         if choices.system != self.system:
             raise InputError("variant", f"{self.name} changes {self.system} rules, not {choices.system}")
         return choices.replace(
-            parameters=dict(self.parameters), readings=dict(self.readings), overrides=self.rules
+            parameters=dict(self.parameters),
+            readings=dict(self.readings),
+            overrides=self.rules,
+            additions=self.additions,
         )
 
     def changes(self) -> dict[str, str]:
@@ -176,6 +186,7 @@ class Variant:
         out |= {f"readings.{k}": v for k, v in self.readings}
         out |= {f"functions.{k}": _qualname(f) for k, f in self.functions}
         out |= {f"rules.{o.rule}": o.where for o in self.rules}
+        out |= self.additions.changed()
         return out
 
     def summary(self) -> list[str]:
@@ -191,6 +202,7 @@ class Variant:
             lines.append(f"reading {rspec.interpretation}: {getattr(base.readings, key)} → {value}")
         lines += [f"{calc_id}: computed by {_qualname(f)}" for calc_id, f in self.functions]
         lines += [f"rule {o.rule}: new code in {o.where}" for o in self.rules]
+        lines += self.additions.lines()
         return lines
 
     def to_mapping(self) -> dict[str, Any]:
@@ -335,6 +347,10 @@ def compose(variants: Sequence[Variant]) -> Variant:
                         f"({_shown(seen[1])} vs {_shown(value)}); drop one, or write one variant that sets it",
                     )
                 merged[section][key] = (variant.name, value)
+    additions = first.additions
+    for i, variant in enumerate(variants[1:], start=1):
+        before = "+".join(v.name for v in variants[:i])
+        additions = additions.merged(variant.additions, (before, variant.name))
     return Variant(
         name="+".join(v.name for v in variants),
         system=first.system,
@@ -344,6 +360,7 @@ def compose(variants: Sequence[Variant]) -> Variant:
         readings=tuple((k, v) for k, (_, v) in merged["readings"].items()),
         functions=tuple((k, v) for k, (_, v) in merged["functions"].items()),
         rules=tuple(v for _, (_, v) in sorted(merged["rules"].items())),
+        additions=additions,
     )
 
 

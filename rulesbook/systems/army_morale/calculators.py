@@ -23,6 +23,7 @@ from typing import Any
 
 from rulesbook.calculators import Column, IntInput, Output, PathInput, calculator
 from rulesbook.errors import InputError
+from rulesbook.inputs import WordListInput
 from rulesbook.present.numbers import fixed
 from rulesbook.results import DISTRIBUTION_COLUMNS, CalcResult, Distribution, Table, fraction_str
 from rulesbook.systems.army_morale.choices import CHOICES, ArmyMoraleChoices, ArmyMoraleReadings
@@ -30,6 +31,8 @@ from rulesbook.systems.army_morale.logfile import load_log
 from rulesbook.systems.army_morale.replay import LEDGER_COLUMNS, LEDGER_LABELS, replay
 from rulesbook.systems.army_morale.rules import (
     RallyCounts,
+    added_effect,
+    added_effects,
     check_rally_cost,
     detachment_value,
     game_end,
@@ -203,13 +206,62 @@ EQUAL_INPUT = ArmyMoraleReadings.input(
 )
 
 
-def _counts(values: Mapping[str, Any], side: str) -> RallyCounts:
-    return RallyCounts(**{suffix: values[f"{side}_{suffix}"] for suffix, *_ in SIDE_FIELDS[1:]})
+def _effect_inputs(side: str) -> WordListInput:
+    return WordListInput(
+        key=f"{side}_effects",
+        label=f"{side.upper()}: added morale effects",
+        help=f"Morale effects a variant adds (add: morale_effects) that apply to side {side} at this "
+        "step R4, as KEY=COUNT entries separated by commas (e.g. supply-lines=2; KEY alone is 1).",
+        default=(),
+        words=((r"[a-z0-9]+(?:-[a-z0-9]+)*(?:=[0-9]{1,2})?", "KEY=COUNT"),),
+    )
+
+
+def effect_counts(
+    words: tuple[str, ...], field: str, choices: ArmyMoraleChoices = CHOICES
+) -> tuple[tuple[str, int], ...]:
+    """``KEY=COUNT`` words of added morale effects checked at step R4 (InputError naming ``field``).
+
+    >>> effect_counts((), "a_effects")
+    ()
+    >>> effect_counts(("general-slain=1",), "a_effects")
+    Traceback (most recent call last):
+    ...
+    rulesbook.errors.InputError: a_effects: unknown morale effect 'general-slain'; these rules add none (a variant adds them under add: morale_effects)
+    """
+    out: dict[str, int] = {}
+    for part in words:
+        key, _, count_text = part.partition("=")
+        count_text = count_text or "1"
+        if int(count_text) > MAX_EFFECT_COUNT:
+            raise InputError(field, f"expected KEY=COUNT with COUNT from 0 to {MAX_EFFECT_COUNT}, got {part}")
+        effect = added_effect(key, choices, field)
+        if not effect.at_rally:
+            raise InputError(
+                field,
+                f"{key} applies the moment it happens, not at step R4; add its value ({effect.value:+d}) "
+                "to the Army Morale value instead",
+            )
+        if effect.once_only and int(count_text) > 1:
+            raise InputError(field, f"{key} is a one-time effect: it applies once, got {count_text}")
+        out[key] = out.get(key, 0) + int(count_text)
+    return tuple(out.items())
+
+
+MAX_EFFECT_COUNT = 20
+
+
+def _counts(values: Mapping[str, Any], side: str, choices: ArmyMoraleChoices = CHOICES) -> RallyCounts:
+    return RallyCounts(
+        **{suffix: values[f"{side}_{suffix}"] for suffix, *_ in SIDE_FIELDS[1:]},
+        effects=effect_counts(tuple(values.get(f"{side}_effects", ())), f"{side}_effects", choices),
+    )
 
 
 def _check_rally(values: Mapping[str, Any], choices: ArmyMoraleChoices) -> None:
-    """Before any work: a variant's dice may make the Rally odds too large to list."""
-    check_rally_cost(_counts(values, "a"), _counts(values, "b"), choices)
+    """Before any work: the added effects named must be the variant's, and a variant's dice may
+    make the Rally odds too large to list."""
+    check_rally_cost(_counts(values, "a", choices), _counts(values, "b", choices), choices)
 
 
 def rally_odds(
@@ -274,7 +326,7 @@ def _term_lines(a: RallyCounts, b: RallyCounts, choices: ArmyMoraleChoices) -> l
     summary="""Exact distribution of both Army Morale values after the end of the Rally phase —
     Blast markers, Take & Hold, Rescue, Cleanse and Capture — and the chance that the game ends
     with a win for either side, a draw, or goes on.""",
-    inputs=[*_side_inputs("a"), *_side_inputs("b"), EQUAL_INPUT],
+    inputs=[*_side_inputs("a"), *_side_inputs("b"), EQUAL_INPUT, _effect_inputs("a"), _effect_inputs("b")],
     outputs=[
         Output("p_a_wins", "P(side a wins)", "probability", "The game ends at step R4 and side a wins."),
         Output("p_b_wins", "P(side b wins)", "probability", "The game ends at step R4 and side b wins."),
@@ -322,6 +374,7 @@ def _term_lines(a: RallyCounts, b: RallyCounts, choices: ArmyMoraleChoices) -> l
         "army-morale.ongoing.rescue",
         "army-morale.ongoing.cleanse",
         "army-morale.one-time.capture",
+        "army-morale.effects.added",
         "army-morale.game-end",
     ],
     examples=[
@@ -340,7 +393,7 @@ def _term_lines(a: RallyCounts, b: RallyCounts, choices: ArmyMoraleChoices) -> l
 )
 def rally_calculator(*, choices: ArmyMoraleChoices, **values: Any) -> CalcResult:
     """Both values' exact distributions after step R4 and the game-end odds."""
-    a, b = _counts(values, "a"), _counts(values, "b")
+    a, b = _counts(values, "a", choices), _counts(values, "b", choices)
     da, db, p = rally_odds(values["a_morale"], values["b_morale"], a, b, choices)
     joint_rows = tuple(
         (va, vb, fraction_str(pa * pb), float(pa * pb), game_end(va, vb, choices))
@@ -364,6 +417,11 @@ def rally_calculator(*, choices: ArmyMoraleChoices, **values: Any) -> CalcResult
         *_term_lines(a, b, choices),
         f"Side a: mean {fixed(float(da.mean()))}, P(≤ 0) = {fraction_str(da.p_at_most(0))}; "
         f"side b: mean {fixed(float(db.mean()))}, P(≤ 0) = {fraction_str(db.p_at_most(0))}.",
+        *(
+            f"Added morale effect {key}: {effect.describe()}."
+            for key, effect in added_effects(choices)
+            if effect.at_rally
+        ),
         "The two values depend on different dice, so each pair's chance is the product of the two.",
         f"Game ends: a wins {fraction_str(p['a'])}, b wins {fraction_str(p['b'])}, "
         f"draw {fraction_str(p['draw'])}; "
@@ -431,6 +489,7 @@ def rally_calculator(*, choices: ArmyMoraleChoices, **values: Any) -> CalcResult
         "army-morale.detachment.value",
         "army-morale.detachment.strength",
         "army-morale.effects.kinds",
+        "army-morale.effects.added",
         "army-morale.ongoing.blast-markers",
         "army-morale.ongoing.take-and-hold",
         "army-morale.ongoing.rescue",

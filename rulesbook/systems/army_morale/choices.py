@@ -22,6 +22,7 @@ from typing import Literal
 from rulesbook.choices import Parameters, Readings, RuleChoices, parameter, reading
 from rulesbook.dice import D3, D6, DiceExpr
 from rulesbook.errors import InputError, quote
+from rulesbook.systems.army_morale.effects import ArmyMoraleAdditions
 
 __all__ = [
     "CHOICES",
@@ -221,12 +222,21 @@ class ArmyMoraleReadings(Readings):
     strength_zero_without_event: Literal["warn", "reject-at-r4"] = reading(
         "army-morale.interpretations.strength-zero-without-event", "warn"
     )
+    added_ongoing_count: Literal["each-instance", "once-per-rally"] = reading(
+        "army-morale.interpretations.added-ongoing-count", "each-instance"
+    )
+    added_one_time_context: Literal["per-side", "per-game"] = reading(
+        "army-morale.interpretations.added-one-time-context", "per-side"
+    )
 
 
 type ArmyMoraleChoices = RuleChoices[ArmyMoraleParameters, ArmyMoraleReadings]
 
-CHOICES: ArmyMoraleChoices = RuleChoices("army-morale", ArmyMoraleParameters(), ArmyMoraleReadings())
-"""The rules as published, with the register's default readings."""
+CHOICES: ArmyMoraleChoices = RuleChoices(
+    "army-morale", ArmyMoraleParameters(), ArmyMoraleReadings(), additions=ArmyMoraleAdditions()
+)
+"""The rules as published, with the register's default readings (a variant may add morale
+effects: :mod:`~rulesbook.systems.army_morale.effects`)."""
 
 
 def readings_of_log(chosen: Mapping[str, str], base: ArmyMoraleReadings | None = None) -> ArmyMoraleReadings:

@@ -40,6 +40,7 @@ __all__ = [
     "RALLY_INPUTS",
     "RALLY_ONLY",
     "STRENGTH_MEASURES",
+    "AddedEffect",
     "Adjustment",
     "Army",
     "BunkerDestroyed",
@@ -254,7 +255,26 @@ class Adjustment:
     type: Literal["adjustment"] = "adjustment"
 
 
-type Event = Losses | HalfStrength | DetachmentDestroyed | WarEngineDestroyed | BunkerDestroyed | Adjustment
+@dataclass(frozen=True, slots=True)
+class AddedEffect:
+    """A morale effect the game's variant adds happens for ``side`` (``effect`` is its key under
+    the variant's ``add: morale_effects:``; see :mod:`~rulesbook.systems.army_morale.effects`)."""
+
+    effect: str
+    side: Side
+    at: Loc = field(default=NOWHERE, compare=False, repr=False)
+    type: Literal["effect"] = "effect"
+
+
+type Event = (
+    Losses
+    | HalfStrength
+    | DetachmentDestroyed
+    | WarEngineDestroyed
+    | BunkerDestroyed
+    | Adjustment
+    | AddedEffect
+)
 
 
 # -- the declarations -----------------------------------------------------------------------------
@@ -409,6 +429,21 @@ EVENT_KINDS: tuple[EventKind, ...] = (
             TextInput(key="reason", label="Reason", help="What made the change.", default="adjustment"),
         ),
     ),
+    EventKind(
+        AddedEffect,
+        "army-morale.effects.added",
+        "A morale effect the game's variant adds happens for a side: its value applies (once per "
+        "side for a one-time effect, unless the variant says otherwise).",
+        (
+            TextInput(
+                key="effect",
+                label="Morale effect",
+                help="The key of a morale effect the variant adds (add: morale_effects).",
+                refers="effect",
+            ),
+            _SIDE,
+        ),
+    ),
 )
 """Every one-time event kind, in the order forms offer them."""
 
@@ -422,7 +457,7 @@ def event_kind(name: str) -> EventKind:
     Traceback (most recent call last):
     ...
     rulesbook.errors.InputError: type: expected one of losses, half-strength, detachment-destroyed, \
-war-engine-destroyed, bunker-destroyed, adjustment, got 'meteor'
+war-engine-destroyed, bunker-destroyed, adjustment, effect, got 'meteor'
     """
     for kind in EVENT_KINDS:
         if kind.name == name:
@@ -472,6 +507,13 @@ RALLY_INPUTS: tuple[Input, ...] = (
         "objective the side controls, N the D6 result.",
         default="",
     ),
+    TextInput(
+        key="effects",
+        label="Added effects",
+        help="Morale effects the game's variant adds that apply at this step R4, as 'KEY=COUNT' "
+        "entries (e.g. 'supply-lines=2').",
+        default="",
+    ),
 )
 """What one side reports at the end of a Rally phase (the fields of :class:`RallySide`)."""
 CAPTURE_ROLL = IntInput(key="roll", label="Capture roll", help="The D6 result.", minimum=1, maximum=6)
@@ -505,6 +547,8 @@ class RallySide:
     rescue_escorts: int = 0
     cleanse: int = 0
     capture: tuple[CaptureRoll, ...] = ()
+    effects: tuple[tuple[str, int], ...] = ()
+    """``(key, count)`` of the variant's added morale effects that apply at this step R4."""
     at: Loc = field(default=NOWHERE, compare=False, repr=False)
 
     def counts(self) -> RallyCounts:
@@ -516,6 +560,7 @@ class RallySide:
             cleanse=self.cleanse,
             capture_own=sum(c.choice == "own" for c in self.capture),
             capture_destroy=sum(c.choice == "destroy" for c in self.capture),
+            effects=self.effects,
         )
 
     def rolls(self) -> list[tuple[int, Loc]]:

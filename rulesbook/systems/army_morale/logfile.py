@@ -40,6 +40,8 @@ Schema (``format: army-morale-log/1``)::
           - {type: bunker-destroyed, side: a, roll: 4, bunker: north}   # a destroys one of its
                                          # Bunker objectives: b loses 4 (bunker: optional name)
           - {type: adjustment, side: b, amount: -1, reason: scenario special rule}
+          - {type: effect, effect: general-slain, side: a}   # a morale effect the variant adds
+                                         # (add: morale_effects), applied to the game's choices
         rally:                           # end of the Rally phase (step R4); omit while unplayed
           a:
             blast_markers: 3
@@ -48,6 +50,7 @@ Schema (``format: army-morale-log/1``)::
             cleanse: 1
             capture:                     # one entry per Capture objective controlled
               - {choice: own, roll: 5}   # own: +D6 to a; destroy: -D6 to b
+            effects: {supply-lines: 2}   # added effects checked at step R4: KEY: COUNT
           b: {}
 
 Example:
@@ -78,6 +81,7 @@ from rulesbook.systems.army_morale.log import (
     CAPTURE_ROLL,
     EVENT_TYPES,
     LOG_FORMAT,
+    MAX_COUNT,
     RALLY_INPUTS,
     RALLY_ONLY,
     STRENGTH_MEASURES,
@@ -367,12 +371,29 @@ class _Reader:
                         at=self.loc(c, cp),
                     )
                 )
+        effects: list[tuple[str, int]] = []
+        if "effects" in m:
+            en = m["effects"]
+            if not isinstance(en, MappingNode):
+                raise self.fail(
+                    self.loc(en, f"{path}.effects"),
+                    "effects must be a mapping of KEY: COUNT (e.g. supply-lines: 2)",
+                )
+            for kn, cn in en.value:
+                key = self.text(kn, f"{path}.effects")
+                effects.append((key, self.integer(cn, f"{path}.effects.{key}", 0, MAX_COUNT, key)))
         counts = {
             f.key: self.value(f, m[f.key], f"{path}.{f.key}")
             for f in RALLY_INPUTS
             if isinstance(f, IntInput) and f.key in m
         }
-        return RallySide(**counts, take_and_hold=tuple(th), capture=tuple(captures), at=self.loc(node, path))
+        return RallySide(
+            **counts,
+            take_and_hold=tuple(th),
+            capture=tuple(captures),
+            effects=tuple(effects),
+            at=self.loc(node, path),
+        )
 
 
 def _refusal(exc: DataFileError, source: str) -> InputError:
@@ -428,6 +449,8 @@ def _rally_data(r: RallySide) -> dict[str, Any]:
             {"choice": c.choice, "roll": c.roll, **({"objective": c.objective} if c.objective else {})}
             for c in r.capture
         ]
+    if r.effects:
+        out["effects"] = dict(r.effects)
     return out
 
 

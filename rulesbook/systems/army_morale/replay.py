@@ -25,8 +25,10 @@ from rulesbook.errors import InputError, quote
 from rulesbook.registry import implements
 from rulesbook.results import Column
 from rulesbook.systems.army_morale.choices import ArmyMoraleChoices
+from rulesbook.systems.army_morale.effects import MoraleEffect
 from rulesbook.systems.army_morale.log import (
     EXAMPLE_LOG,
+    AddedEffect,
     Adjustment,
     BunkerDestroyed,
     Detachment,
@@ -48,11 +50,13 @@ from rulesbook.systems.army_morale.rules import (
     Side,
     Term,
     Verdict,
+    added_effect,
     at_half_strength,
     blast_marker_term,
     bunker_term,
     destroyed_detachment_term,
     detachment_value,
+    effect_term,
     game_end,
     half_strength_term,
     other,
@@ -188,6 +192,7 @@ class _Replay:
         self.we_done: dict[str, tuple[str, Loc]] = {}
         self.captured: dict[tuple[Side, str], Loc] = {}
         self.bunkers: dict[tuple[Side, str], Loc] = {}
+        self.effects_used: dict[tuple[Side | None, str], Loc] = {}
         self.turn = 0
         self.notes: list[str] = []
 
@@ -395,8 +400,42 @@ class _Replay:
                 self.apply(bunker_term(e.side, self.choices), e.at, "battle", e.roll)
             case Adjustment():
                 self.add(e.side, e.amount, rule, f"adjustment: {e.reason}", e.at, "battle")
+            case AddedEffect():
+                effect = self.added(e.effect, e.at)
+                if effect.at_rally:
+                    raise self.fail(
+                        e.at,
+                        f"morale effect {quote(e.effect)} is checked at the end of the Rally phase; "
+                        f"report it under the turn's rally ({e.side}: effects: {{{e.effect}: 1}}), not as an event",
+                    )
+                self.once(e.side, e.effect, effect, e.at)
+                self.apply(effect_term(e.side, e.effect, effect, 1, self.choices), e.at, "battle")
             case _:
                 assert_never(e)
+
+    def added(self, key: str, at: Loc) -> MoraleEffect:
+        """The morale effect ``key`` the game's variant adds (the log's line named otherwise)."""
+        try:
+            return added_effect(key, self.choices)
+        except InputError as exc:
+            raise self.fail(at, exc.message) from None
+
+    def once(self, side: Side, key: str, effect: MoraleEffect, at: Loc) -> None:
+        """Record a one-time effect's use; a second use in its context is refused (the reading
+        ``added_one_time_context``: once per side, or once per game)."""
+        if not effect.once_only:
+            return
+        per_side = self.read.added_one_time_context == "per-side"
+        context = (side if per_side else None, key)
+        earlier = self.effects_used.get(context)
+        if earlier is not None:
+            whom = f"side {side}" if per_side else "this game"
+            raise self.fail(
+                at,
+                f"one-time morale effect {quote(key)} was already applied for {whom} ({earlier.short}); "
+                "it applies once (added-one-time-context), unless the variant says once: false",
+            )
+        self.effects_used[context] = at
 
     def named_losses(self, st: _DetState, e: Losses) -> None:
         """Damage Capacity lost by one named War Engine of ``st``."""
@@ -483,6 +522,20 @@ class _Replay:
                         "markers before step R4 (strength-zero-without-event: reject-at-r4)",
                     )
         for side, report in zip(SIDES, rally, strict=True):
+            for key, count in report.effects:
+                effect = self.added(key, report.at)
+                if not effect.at_rally:
+                    raise self.fail(
+                        report.at,
+                        f"morale effect {quote(key)} applies the moment it happens; log it as an event "
+                        f"{{type: effect, effect: {key}, side: {side}}}, not in the Rally report",
+                    )
+                if effect.once_only and count > 1:
+                    raise self.fail(
+                        report.at, f"one-time morale effect {quote(key)} applies once, got {count}"
+                    )
+                if count:
+                    self.once(side, key, effect, report.at)
             if self.read.capture_repeats == "once-per-objective":
                 for c in report.capture:
                     if not c.objective:

@@ -33,10 +33,11 @@ from typing import Literal
 import icepool
 
 from rulesbook.dice import DICE_WORK_LIMIT, DiceExpr, constant, sum_work
-from rulesbook.errors import InputError
+from rulesbook.errors import InputError, quote
 from rulesbook.registry import implements
 from rulesbook.results import Distribution, fold_both_lose
 from rulesbook.systems.army_morale.choices import CHOICES, ArmyMoraleChoices
+from rulesbook.systems.army_morale.effects import EFFECT_RULE, EFFECTS_SECTION, MoraleEffect
 
 __all__ = [
     "CAPTURE_CHOICES",
@@ -49,6 +50,8 @@ __all__ = [
     "Side",
     "Term",
     "Verdict",
+    "added_effect",
+    "added_effects",
     "army_value",
     "at_half_strength",
     "blast_marker_term",
@@ -59,6 +62,7 @@ __all__ = [
     "destroyed_detachment_term",
     "detachment_strength",
     "detachment_value",
+    "effect_term",
     "game_end",
     "half_strength_term",
     "joint_outcomes",
@@ -276,6 +280,8 @@ class RallyCounts:
         capture_own: Capture objectives controlled for which the side picks "capture" (+D6).
         capture_destroy: Capture objectives controlled for which it picks "destroy" (−D6
             to the opponent).
+        effects: ``(key, count)`` of the morale effects a variant adds that the side reports
+            at step R4 (:func:`added_effects`).
     """
 
     blast_markers: int = 0
@@ -284,6 +290,7 @@ class RallyCounts:
     cleanse: int = 0
     capture_own: int = 0
     capture_destroy: int = 0
+    effects: tuple[tuple[str, int], ...] = ()
 
 
 @implements(
@@ -298,8 +305,9 @@ def rally_terms(a: RallyCounts, b: RallyCounts, choices: ArmyMoraleChoices = CHO
 
     Per side: Blast markers (−1 each), Take & Hold (+D3 per objective, one term each),
     Rescue (+1 own and −1 to the opponent per escort unit), Cleanse (+1 each), then Capture
-    (+D6 own or −D6 to the opponent per objective, one term each). Empty effects are left out;
-    the numbers and dice are the rule parameters of ``choices``.
+    (+D6 own or −D6 to the opponent per objective, one term each), then the morale effects a
+    variant adds, in the order reported. Empty effects are left out; the numbers and dice are the
+    rule parameters of ``choices``.
 
     >>> [t.signed_text for t in rally_terms(RallyCounts(cleanse=2, capture_destroy=1), RallyCounts())]
     ['+2', '-D6']
@@ -344,6 +352,9 @@ def rally_terms(a: RallyCounts, b: RallyCounts, choices: ArmyMoraleChoices = CHO
             capture_term(s, "destroy", f"Capture objective {counts.capture_own + i + 1}", choices)
             for i in range(counts.capture_destroy)
         ]
+        for key, count in counts.effects:
+            if count:
+                out.append(effect_term(s, key, added_effect(key, choices, f"{s}_effects"), count, choices))
     return tuple(out)
 
 
@@ -398,6 +409,61 @@ def check_rally_cost(a: RallyCounts, b: RallyCounts, choices: ArmyMoraleChoices 
 
 PAIR_WORK = 40.0
 """Work of one pair of values in the joint table (an exact product, its text and its verdict)."""
+
+
+def added_effects(choices: ArmyMoraleChoices = CHOICES) -> tuple[tuple[str, MoraleEffect], ...]:
+    """The morale effects ``choices`` adds (a variant's ``add: morale_effects:``), ``(key, effect)``.
+
+    >>> added_effects()
+    ()
+    """
+    return tuple(choices.additions.section(EFFECTS_SECTION))
+
+
+def added_effect(key: str, choices: ArmyMoraleChoices = CHOICES, field: str = "effect") -> MoraleEffect:
+    """The added morale effect ``key`` (InputError naming ``field`` and the known keys otherwise).
+
+    >>> added_effect("general-slain")
+    Traceback (most recent call last):
+    ...
+    rulesbook.errors.InputError: effect: unknown morale effect 'general-slain'; these rules add none (a variant adds them under add: morale_effects)
+    """
+    effect = dict(added_effects(choices)).get(key)
+    if effect is None:
+        known = ", ".join(k for k, _ in added_effects(choices))
+        have = (
+            f"these rules add: {known}"
+            if known
+            else "these rules add none (a variant adds them under add: morale_effects)"
+        )
+        raise InputError(field, f"unknown morale effect {quote(key)}; {have}")
+    return effect
+
+
+@implements(EFFECT_RULE)
+def effect_term(
+    side: Side, key: str, effect: MoraleEffect, count: int = 1, choices: ArmyMoraleChoices = CHOICES
+) -> Term:
+    """An added morale effect applying ``count`` times for ``side``: its value (× count) to
+    ``side`` (or to the opponent, ``target: opponent``). An ongoing effect reported several
+    times counts once per instance unless the reading ``added_ongoing_count`` says once per
+    Rally phase.
+
+    >>> gain = MoraleEffect("Supply lines", 2, "ongoing", "end-of-rally")
+    >>> effect_term("a", "supply-lines", gain, 3).amount()
+    6
+    >>> once = CHOICES.replace(readings={"added_ongoing_count": "once-per-rally"})
+    >>> effect_term("a", "supply-lines", gain, 3, once).amount()
+    2
+    >>> effect_term("a", "raid", MoraleEffect("Raid", -2, target="opponent")).side
+    'b'
+    """
+    if effect.kind == "ongoing" and choices.readings.added_ongoing_count == "once-per-rally":
+        count = min(count, 1)
+    target = side if effect.target == "own" else other(side)
+    times = f" x{count}" if count != 1 else ""
+    note = f"{effect.name} ({key}, {effect.kind}){times}"
+    return Term(target, EFFECT_RULE, 1 if effect.value > 0 else -1, constant(abs(effect.value) * count), note)
 
 
 @implements("army-morale.ongoing.blast-markers")

@@ -24,6 +24,7 @@ from typing import Any, cast
 
 from rulesbook.errors import InputError, quote
 from rulesbook.inputs import Input, IntInput, IntListInput, TextInput
+from rulesbook.systems.army_morale.choices import CHOICES, ArmyMoraleChoices
 from rulesbook.systems.army_morale.log import (
     CAPTURE_ROLL,
     EVENT_TYPES,
@@ -39,7 +40,7 @@ from rulesbook.systems.army_morale.log import (
 )
 from rulesbook.systems.army_morale.logfile import load_log
 from rulesbook.systems.army_morale.replay import Ledger, replay
-from rulesbook.systems.army_morale.rules import CAPTURE_CHOICES, SIDES
+from rulesbook.systems.army_morale.rules import CAPTURE_CHOICES, SIDES, added_effects
 
 __all__ = [
     "EVENT_TYPES",
@@ -52,7 +53,7 @@ __all__ = [
     "rally_from_form",
 ]
 
-FORM_SLOTS = ("side", "detachment", "war_engine", "number", "result", "reason", "bunker")
+FORM_SLOTS = ("side", "detachment", "war_engine", "number", "result", "reason", "bunker", "effect")
 """The boxes of the tracker's event form; each event kind shows only the ones it uses."""
 
 
@@ -125,6 +126,7 @@ def event_from_form(
     result: str = "destroyed",
     reason: str = "",
     bunker: str = "",
+    effect: str = "",
 ) -> Event:
     """Build an event from the tracker's form: only the boxes of ``kind`` are read (see
     :func:`form_fields`), each checked against the event's declaration. ``number`` is the
@@ -146,6 +148,7 @@ def event_from_form(
         "result": result,
         "reason": reason,
         "bunker": bunker,
+        "effect": effect,
     }
     return declared.build(
         {f.key: _form_value(declared, f, form_slot(f), boxes[form_slot(f)]) for f in form_fields(declared)}
@@ -170,6 +173,7 @@ def rally_from_form(
     rescue_escorts: int = 0,
     cleanse: int = 0,
     capture: str = "",
+    effects: str = "",
 ) -> RallySide:
     """One side's end-of-Rally report from the form, checked against the declared report
     (:data:`~rulesbook.systems.army_morale.log.RALLY_INPUTS`): ``take_and_hold`` lists D3
@@ -205,20 +209,33 @@ def rally_from_form(
                 "capture", f"expected entries like 'own 5' or 'destroy 3' (D6 results), got {quote(part)}"
             )
         captures.append(CaptureRoll("own" if words[0] == "own" else "destroy", int(words[1])))
+    added: dict[str, int] = {}
+    for part in (p.strip() for p in effects.replace(";", ",").split(",")):
+        if not part:
+            continue
+        key, eq, count = (w.strip() for w in part.partition("="))
+        if not key or (eq and not count.isdigit()) or int(count or 1) > 99:
+            raise InputError(
+                "effects", f"expected entries like 'supply-lines=2' (KEY=COUNT), got {quote(part)}"
+            )
+        added[key] = added.get(key, 0) + int(count or 1)
     return RallySide(
         blast_markers=blast_markers,
         take_and_hold=_ints("take_and_hold", take_and_hold),
         rescue_escorts=rescue_escorts,
         cleanse=cleanse,
         capture=tuple(captures),
+        effects=tuple(added.items()),
     )
 
 
 @dataclass(frozen=True, slots=True)
 class Tracker:
-    """A tracker session: the game log so far. Every action returns a new, replayed session."""
+    """A tracker session: the game log so far, played under ``choices`` (a designer's variant;
+    the published rules by default). Every action returns a new, replayed session."""
 
     log: GameLog
+    choices: ArmyMoraleChoices | None = None
 
     @classmethod
     def example(cls) -> Tracker:
@@ -235,15 +252,45 @@ class Tracker:
 
     def ledger(self) -> Ledger:
         """The replayed ledger."""
-        return replay(self.log)
+        return replay(self.log, self.choices)
 
     def checked(self) -> Tracker:
         """This session, after checking that its log replays (InputError otherwise)."""
-        replay(self.log)
+        replay(self.log, self.choices)
         return self
 
     def _checked(self, log: GameLog) -> Tracker:
-        return Tracker(log).checked()  # an impossible log raises; the old session stays valid
+        # an impossible log raises; the old session stays valid
+        return Tracker(log, self.choices).checked()
+
+    def event_types(self) -> tuple[str, ...]:
+        """The event kinds the form offers: ``effect`` only when the game's variant adds morale
+        effects that happen during play.
+
+        >>> "effect" in Tracker.example().event_types()
+        False
+        """
+        return tuple(t for t in EVENT_TYPES if t != "effect" or self.effect_choices())
+
+    def effect_choices(self) -> dict[str, str]:
+        """Label -> key of the added morale effects logged as events (they apply immediately).
+
+        >>> from rulesbook.variants import resolve_variant
+        >>> t = replace(Tracker.example(), choices=resolve_variant("general-slain").apply(CHOICES))
+        >>> t.effect_choices()
+        {'Enemy general slain (+3, one-time)': 'general-slain'}
+        >>> t.add(event_from_form("effect", side="a", effect="general-slain")).ledger().values
+        (20, 13)
+        """
+        return {
+            f"{e.name} ({e.value:+d}, {e.kind})": key
+            for key, e in added_effects(self.choices or CHOICES)
+            if not e.at_rally
+        }
+
+    def rally_effect_keys(self) -> tuple[str, ...]:
+        """The added morale effects a Rally report may name (checked at step R4)."""
+        return tuple(key for key, e in added_effects(self.choices or CHOICES) if e.at_rally)
 
     def add(self, event: Event) -> Tracker:
         """Record a one-time event in the current turn."""
@@ -303,10 +350,10 @@ class Tracker:
             turns[-1] = replace(last, events=last.events[:-1])
         else:
             turns.pop()
-            return Tracker(replace(self.log, turns=tuple(turns))).undo()
+            return replace(self, log=replace(self.log, turns=tuple(turns))).undo()
         if not turns[-1].events and turns[-1].rally is None:
             turns.pop()
-        return Tracker(replace(self.log, turns=tuple(turns)))
+        return replace(self, log=replace(self.log, turns=tuple(turns)))
 
     def detachment_choices(self) -> dict[str, str]:
         """Label -> detachment ID for a form's drop-down (``a: Infantry company``)."""

@@ -1,0 +1,152 @@
+"""Added entries: what a variant's ``add:`` section adds to a rule system, declared by the system.
+
+A designer's idea is sometimes not a changed number but a new thing: a new morale effect, a new
+stratagem. A variant file says so under ``add:``, one mapping per *section* (``morale_effects``,
+``stratagems``, …), each entry under a key of lower-case words joined by ``-``::
+
+    add:
+      morale_effects:
+        general-slain: {name: General slain, value: 3, kind: one-time}
+
+Which sections a system accepts, the rule each belongs to and how an entry is checked are the
+system's own: it subclasses :class:`Additions` and lists its sections in ``SECTIONS``
+(:class:`AddSection`: the rule and a check turning the raw entry into a frozen value with
+``to_mapping()`` and ``describe()``). The system's choice set carries an empty instance of its
+class (:attr:`rulesbook.choices.RuleChoices.additions`), a variant a filled one, and every
+calculator reads the entries from the choice set it is given — the same path as parameters.
+
+Example:
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Bonus:
+    ...     value: int
+    ...     def to_mapping(self): return {"value": self.value}
+    ...     def describe(self): return f"{self.value:+d}"
+    >>> def check(key, raw, field):
+    ...     if not isinstance(raw, dict) or not isinstance(raw.get("value"), int):
+    ...         raise InputError(field, "expected {value: INTEGER}")
+    ...     return Bonus(raw["value"])
+    >>> class DemoAdditions(Additions):
+    ...     SECTIONS = {"bonuses": AddSection("demo.bonus", check, "extra points")}
+    >>> added = DemoAdditions.from_mapping({"bonuses": {"lucky": {"value": 2}}}, "demo.yaml")
+    >>> added.section("bonuses"), added.lines()
+    ((('lucky', Bonus(value=2)),), ['add bonuses.lucky: +2'])
+    >>> DemoAdditions.from_mapping({"bonus": {}}, "demo.yaml")
+    Traceback (most recent call last):
+    ...
+    rulesbook.errors.InputError: demo.yaml: add.bonus: unknown section; did you mean bonuses? allowed: bonuses
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self
+
+from rulesbook.errors import InputError, did_you_mean, quote
+
+__all__ = ["ENTRY_KEY_RE", "NO_ADDITIONS", "AddSection", "Additions"]
+
+ENTRY_KEY_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+"""An added entry's key: lower-case words joined by ``-`` (``general-slain``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AddSection:
+    """One section a system's ``add:`` accepts: the rule its entries belong to, the check of one
+    entry (``check(key, raw, field)`` returns a frozen value with ``to_mapping()`` and
+    ``describe()``, or raises InputError naming ``field``) and what the section adds, in words."""
+
+    rule: str
+    check: Callable[[str, Any, str], Any]
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class Additions:
+    """The entries a variant adds, section by section (immutable; empty by default).
+
+    ``sections`` holds ``(section, ((key, entry), ...))`` pairs in the order written. A system
+    that accepts an ``add:`` section subclasses this and fills ``SECTIONS``; the base class
+    accepts none.
+    """
+
+    sections: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = ()
+    SECTIONS: ClassVar[Mapping[str, AddSection]] = {}
+
+    def __bool__(self) -> bool:
+        return any(entries for _, entries in self.sections)
+
+    @classmethod
+    def from_mapping(cls, raw: Any, where: str) -> Self:
+        """The checked entries of an ``add:`` mapping (``where`` names the file in errors)."""
+        if raw is None:
+            return cls()
+        allowed = ", ".join(cls.SECTIONS) or "none (this system takes no add: section)"
+        if not isinstance(raw, Mapping):
+            raise InputError(f"{where}: add", f"expected a mapping of section: entries; sections: {allowed}")
+        out = []
+        for section, entries in raw.items():
+            field = f"{where}: add.{section}"
+            spec = cls.SECTIONS.get(section) if isinstance(section, str) else None
+            if spec is None:
+                hint = did_you_mean(str(section), list(cls.SECTIONS)) or ";"
+                raise InputError(field, f"unknown section{hint} allowed: {allowed}")
+            if entries is None:
+                continue
+            if not isinstance(entries, Mapping) or not entries:
+                raise InputError(field, "expected a mapping of key: entry (keys such as general-slain)")
+            checked = []
+            for key, value in entries.items():
+                if not isinstance(key, str) or not ENTRY_KEY_RE.match(key):
+                    raise InputError(
+                        f"{field}.{key}",
+                        f"key {quote(key)}: use lower-case words joined by - (e.g. general-slain)",
+                    )
+                checked.append((key, spec.check(key, value, f"{field}.{key}")))
+            out.append((section, tuple(checked)))
+        return cls(tuple(out))
+
+    @classmethod
+    def rule(cls, section: str) -> str:
+        """The rule ID a section's entries belong to."""
+        return cls.SECTIONS[section].rule
+
+    def section(self, name: str) -> tuple[tuple[str, Any], ...]:
+        """The entries added to section ``name`` (empty when none)."""
+        return next((entries for section, entries in self.sections if section == name), ())
+
+    def merged(self, other: Additions, names: tuple[str, str] = ("the choice set", "the variant")) -> Self:
+        """Both sets of entries (``other`` after this one); one key added twice with different
+        entries is a conflict (InputError naming both sources via ``names``)."""
+        if not other:
+            return self
+        merged: dict[str, dict[str, Any]] = {s: dict(e) for s, e in self.sections}
+        for section, entries in other.sections:
+            target = merged.setdefault(section, {})
+            for key, entry in entries:
+                if key in target and target[key] != entry:
+                    raise InputError(
+                        "variant",
+                        f"conflict: {names[0]} and {names[1]} both add {section}.{key} differently; "
+                        "drop one, or give one of them another key",
+                    )
+                target[key] = entry
+        return type(self)(tuple((s, tuple(e.items())) for s, e in merged.items() if e))
+
+    def to_mapping(self) -> dict[str, Any]:
+        """The ``add:`` mapping a variant file writes (read back by :meth:`from_mapping`)."""
+        return {s: {k: e.to_mapping() for k, e in entries} for s, entries in self.sections if entries}
+
+    def changed(self) -> dict[str, str]:
+        """Every added entry in words, ``{"add.SECTION.KEY": description}``."""
+        return {f"add.{s}.{k}": e.describe() for s, entries in self.sections for k, e in entries}
+
+    def lines(self) -> list[str]:
+        """One line per added entry: ``add SECTION.KEY: description``."""
+        return [f"{key.replace('add.', 'add ', 1)}: {text}" for key, text in self.changed().items()]
+
+
+NO_ADDITIONS = Additions()
+"""Nothing added (the default of a choice set and a variant)."""
