@@ -226,6 +226,18 @@
     });
     // Every keystroke asks at once (no Enter, no pause): the worker computes only the newest
     // question waiting, so a fast typist never queues up stale answers.
+    // "add from the list": each pick adds its name to the box's comma list, which stays editable
+    Array.prototype.forEach.call(form.querySelectorAll("select.rb-pick"), function (pick) {
+      pick.addEventListener("change", function () {
+        var box = form.querySelector('[data-key="' + pick.getAttribute("data-pick-for") + '"]');
+        if (!box || !pick.value) return;
+        var words = box.value.split(",").map(function (w) { return w.trim(); }).filter(Boolean);
+        if (words.indexOf(pick.value) < 0) words.push(pick.value);
+        box.value = words.join(", ");
+        pick.value = "";
+        box.dispatchEvent(new Event("input"));
+      });
+    });
     controls(form).forEach(function (control) {
       if (control.type === "file") {
         control.addEventListener("change", function () { upload(entry, control); });
