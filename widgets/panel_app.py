@@ -95,15 +95,14 @@ def _note_answer_time(calc_id: str, seconds: float) -> None:
 
 TAP_CSS = """
 .bk-input { min-height: 44px; font-size: 16px; }
-.bk-input-group > label, .bk-input-group label { min-height: 44px; display: inline-flex; align-items: center; }
-.bk-description { min-width: 44px; min-height: 44px; margin-top: 0; display: inline-flex;
-  align-items: center; justify-content: center; }
-.bk-description > .bk-icon { width: 22px; height: 22px; }
+.bk-input-group > label { min-height: 44px; line-height: 44px; }
+.bk-description::before { content: ""; position: absolute; inset: -13px; }
 input[type="checkbox"] { width: 22px; height: 22px; margin-right: 10px; }
 :host(.rb-invalid) .bk-input { border: 2px solid #a00; background: #fff6f6; }
 """
-"""Every input's own style: tap targets at least 44 px (the box, the "?" of its help, a check
-box's line), 16 px text (a phone zooms into smaller text on focus), and a red border on the
+"""Every input's own style: tap targets at least 44 px (the box; the "?" of its help, whose icon
+keeps Bokeh's size — a larger or padded icon stops its tooltip opening on a tap — with an
+invisible 44 px target around it; a check box's line), 16 px text (a phone zooms into smaller text on focus), and a red border on the
 input a half-typed or wrong value is about (class ``rb-invalid``, set with the one-line error)."""
 
 HELP_CSS = ":host { white-space: initial; max-width: min(300px, calc(100vw - 16px)); }"

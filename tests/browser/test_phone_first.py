@@ -130,3 +130,29 @@ def test_a_stratagem_is_picked_from_the_list_and_a_half_typed_one_keeps_the_answ
     assert page.locator(".rb-kept [data-key='mean_models_destroyed']").count() == 1
     assert page.locator(".rb-input-stratagems.rb-invalid").count() == 1
     assert page.external_requests == []
+
+
+@pytest.mark.covers("scrollhammer.morale-check")
+def test_a_tap_on_help_opens_it_without_focusing_the_input(served: str, browser: Any) -> None:
+    """The "?" sits in the input's label: a tap shows the help and puts no cursor (and no phone
+    keyboard) in the box; the tap target around the 18 px icon is 44 px."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        page.goto(f"{served}/calc/scrollhammer.morale-check")
+        page.locator('[data-key="p_pass_exact"]').first.wait_for()
+        icon = page.locator(".rb-input-ld .bk-description").first
+        icon.scroll_into_view_if_needed()
+        box = icon.bounding_box()
+        assert box is not None
+        # the tap lands 15 px right of the icon's centre: still the "?" (its 44 px target)
+        page.touchscreen.tap(box["x"] + box["width"] / 2 + 15, box["y"] + box["height"] / 2)
+        page.locator(".bk-tooltip-content").filter(visible=True).first.wait_for(timeout=5_000)
+        focused = page.evaluate(
+            "() => { let a = document.activeElement;"
+            " while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;"
+            " return a ? a.tagName : '' }"
+        )
+        assert focused != "INPUT"
+    finally:
+        context.close()
