@@ -18,7 +18,16 @@ import difflib
 from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["QUOTE_LIMIT", "CostError", "InputError", "RulesbookError", "did_you_mean", "quote", "shorten"]
+__all__ = [
+    "QUOTE_LIMIT",
+    "CostError",
+    "InputError",
+    "RulesbookError",
+    "choose_from",
+    "did_you_mean",
+    "quote",
+    "shorten",
+]
 
 QUOTE_LIMIT = 60
 """The most characters of a user's value an error message repeats."""
@@ -62,6 +71,32 @@ def did_you_mean(word: str, options: Iterable[str]) -> str:
     """
     close = difflib.get_close_matches(str(word), list(options), n=2, cutoff=0.75)
     return f"; did you mean {' or '.join(close)}?" if close else ""
+
+
+def choose_from(word: str, options: Iterable[str], *, none: bool = False, limit: int = 4) -> str:
+    """What to choose instead of an unknown ``word``, short enough for one line on a phone:
+    every option when there are at most ``limit``; else the few that start like ``word`` or
+    resemble it, and how many there are (a form lists them all in its picker).
+
+    >>> choose_from("x", ["rotwind", "the-lantern"])
+    'choose from rotwind, the-lantern'
+    >>> names = ["gifts-of-decay", "ferric-blight", "fire-overwatch", "grenade", "boilblight", "cloud-of-flies"]
+    >>> choose_from("f", names)
+    'did you mean ferric-blight, fire-overwatch? (6 in all)'
+    >>> choose_from("zzz", names)
+    '6 to choose from, such as gifts-of-decay, ferric-blight, fire-overwatch'
+    >>> choose_from("q", ["spread-the-sickness"], none=True)
+    'choose none or one of spread-the-sickness'
+    """
+    names = list(options)
+    if len(names) <= limit:
+        return ("choose none or one of " if none else "choose from ") + (", ".join(names) or "none")
+    typed = str(word).strip().lower()
+    close = [n for n in names if typed and n.startswith(typed)]
+    close += [n for n in difflib.get_close_matches(typed, names, n=3, cutoff=0.6) if n not in close]
+    if close:
+        return f"did you mean {', '.join(close[:3])}? ({len(names)} in all)"
+    return f"{len(names)} to choose from, such as {', '.join(names[:3])}"
 
 
 class RulesbookError(Exception):

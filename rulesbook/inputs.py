@@ -44,6 +44,7 @@ __all__ = [
     "TextInput",
     "WordListInput",
     "optional",
+    "picks",
 ]
 
 
@@ -492,6 +493,8 @@ class TextInput(Input):
 
     refers: str = ""
     max_length: int = 200
+    suggestions: tuple[str, ...] = ()
+    """Names a form offers to pick (a searchable list built from the data); any text still counts."""
     kind: ClassVar[str] = "text"
 
     def allowed(self) -> str:
@@ -572,6 +575,8 @@ class WordListInput(Input):
     """
 
     words: tuple[tuple[str, str], ...]
+    suggestions: tuple[str, ...] = ()
+    """Words a form offers to pick (several; by default the plain words of ``words``)."""
     kind: ClassVar[str] = "word-list"
 
     @property
@@ -625,3 +630,19 @@ class WordListInput(Input):
 
     def jsonable(self, value: Any) -> Any:
         return list(value)
+
+
+def picks(inp: Input) -> tuple[str, ...]:
+    """What a form offers to pick for ``inp`` (free text still counts): ``suggestions``, else a
+    word list's plain words (not patterns such as ``anti-KEYWORD-N``); an optional input's words
+    first; empty if the input is typed.
+
+    >>> picks(optional(TextInput(key="leader", help="", suggestions=("lord",)))), picks(TextInput(key="x", help=""))
+    (('none', 'lord'), ())
+    """
+    if isinstance(inp, OptionalInput):
+        inner = picks(inp.inner)
+        return (*(w for w in inp.words if w not in inner), *inner) if inner else ()
+    if isinstance(inp, WordListInput) and not inp.suggestions:
+        return tuple(shown for pattern, shown in inp.words if re.fullmatch(pattern, shown))
+    return tuple(getattr(inp, "suggestions", ()))

@@ -44,15 +44,22 @@ ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*(?:\.[a-z0-9]+(?:-[a-z0-9]+)*)*$")
 
 @dataclass(frozen=True, slots=True)
 class Citation:
-    """Where a rule comes from: the source document (file name) and its section."""
+    """Where a rule comes from: the source document (file name), its section, and the document's
+    title as a reader knows it (``short`` of the system's ``source.yaml``), which is what every
+    reader sees; the file name stays for tools (the Sources page names it once).
+
+    >>> str(Citation("003_x.txt", "Insane Heroism", title="Scrollhammer Morale section"))
+    'Scrollhammer Morale section, § Insane Heroism'
+    """
 
     document: str
     section: str
     note: str = ""
+    title: str = ""
 
     def __str__(self) -> str:
         extra = f" ({self.note})" if self.note else ""
-        return f"{self.document}, section “{self.section}”{extra}"
+        return f"{self.title or self.document}, § {self.section}{extra}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +152,7 @@ class Implementation:
 # -- the data file -----------------------------------------------------------------------------
 
 
-def _citations(raw: Any, where: str, document: str) -> tuple[Citation, ...]:
+def _citations(raw: Any, where: str, document: str, title: str = "") -> tuple[Citation, ...]:
     if raw is None:
         return ()
     if not isinstance(raw, list):
@@ -154,16 +161,28 @@ def _citations(raw: Any, where: str, document: str) -> tuple[Citation, ...]:
     for i, item in enumerate(raw):
         w = f"{where}.cite[{i}]"
         if isinstance(item, str):
-            out.append(Citation(document, item))
+            out.append(Citation(document, item, title=title))
         else:
+            other = str(item.get("document", document))
             out.append(
                 Citation(
-                    str(item.get("document", document)),
+                    other,
                     need(item, "section", w),
                     str(item.get("note", "")),
+                    title if other == document else str(item.get("title", "")),
                 )
             )
     return tuple(out)
+
+
+def _source_short(path: Path) -> str:
+    """The short title of the document beside ``rules.yaml`` (its ``source.yaml``), if any."""
+    source = path.with_name("source.yaml")
+    if not source.is_file():
+        return ""
+    data = load_data_file(source)
+    short = data.get("short") if isinstance(data, dict) else None
+    return " ".join(short.split()) if isinstance(short, str) else ""
 
 
 def load_system_data(path: Path) -> tuple[System, list[Rule], list[Interpretation]]:
@@ -185,6 +204,7 @@ def load_system_data(path: Path) -> tuple[System, list[Rule], list[Interpretatio
         summary=str(sysd.get("summary", "")).strip(),
         source_title=str(sysd.get("source_title", "")),
     )
+    title = _source_short(path) or system.source_title
     rules = []
     for i, r in enumerate(need(data, "rules", where, list)):
         w = f"{where}.rules[{i}]"
@@ -194,7 +214,7 @@ def load_system_data(path: Path) -> tuple[System, list[Rule], list[Interpretatio
                 system=system.id,
                 title=need(r, "title", w),
                 text=need(r, "text", w).strip(),
-                citations=_citations(r.get("cite"), w, system.source),
+                citations=_citations(r.get("cite"), w, system.source, title),
                 interpretations=tuple(r.get("interpretations", ()) or ()),
                 see_also=tuple(r.get("see_also", ()) or ()),
                 summary=str(r.get("summary", "")).strip(),
@@ -219,7 +239,7 @@ def load_system_data(path: Path) -> tuple[System, list[Rule], list[Interpretatio
             why=need(it, "why", w).strip(),
             options=tuple(options),
             rules=tuple(it.get("rules", ()) or ()),
-            citation=(_citations(it.get("cite"), w, system.source) or (None,))[0],
+            citation=(_citations(it.get("cite"), w, system.source, title) or (None,))[0],
             fact_source=str(it.get("fact_source", "")).strip(),
         )
         if interp.default not in {o.key for o in options}:

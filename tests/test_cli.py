@@ -92,7 +92,7 @@ def test_list_json_names_every_id() -> None:
 def test_rule_shows_text_citation_and_calculators() -> None:
     out = run("rule", "scrollhammer.morale.insane-heroism", "--json")
     data = json.loads(out.stdout)
-    assert data["citations"] == ["003_2d0ecba8f37ef4b8.txt, section “Insane Heroism”"]
+    assert data["citations"] == ["Scrollhammer Morale section, § Insane Heroism"]
     assert "scrollhammer.morale-check" in data["calculators"]
     assert any(c.endswith("morale_check") for c in data["code"])
     assert any("tests/scrollhammer/" in t for t in data["tests"])

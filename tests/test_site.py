@@ -66,7 +66,7 @@ def test_home_page_lists_every_system(built_site: Path) -> None:
 def test_mkdocs_build_strict(built_site: Path) -> None:
     rule = built_site / "scrollhammer" / "rules" / "scrollhammer.morale.insane-heroism" / "index.html"
     html = rule.read_text()
-    assert "003_2d0ecba8f37ef4b8.txt" in html
+    assert "Scrollhammer Morale section, § Insane Heroism" in html and "003_2d0ecba8f37ef4b8.txt" not in html
     assert f'href="{LIVE_PREFIX}scrollhammer.morale-check"' in html
     notebook = built_site / "notebooks" / "scrollhammer-morale" / "index.html"
     assert notebook.is_file()
@@ -90,3 +90,9 @@ def test_site_loads_nothing_from_the_network(built_site: Path) -> None:
         if found:
             offenders[str(page.relative_to(built_site))] = sorted(set(found))
     assert not offenders, offenders
+
+
+def test_no_served_page_names_a_source_file_but_the_sources_page_once(built_site: Path) -> None:
+    from tests.test_site_static import source_file_names_shown
+
+    assert source_file_names_shown(built_site) == {}

@@ -211,3 +211,44 @@ def test_notebook_pages_show_a_picture_of_the_form_and_link_the_notebook(static_
         assert f'href="{nb.name}" download' in html
         assert (static_site / "notebooks" / nb.name).is_file()
         assert 'class="rb-notebook-widget' in html, nb.name
+
+
+SOURCE_FILE = re.compile(r"\b[0-9]{3}_[0-9a-f]{16}\.txt\b")
+"""A source document's file name in the shared seeds (what a reader should never have to read)."""
+
+
+def source_file_names_shown(site: Path) -> dict[str, list[str]]:
+    """Every built page (but the Sources page) that names a source file, with the names; the
+    Sources page may name each file once, beside its title."""
+    found = {}
+    for page in site.rglob("*.html"):
+        names = SOURCE_FILE.findall(page.read_text(encoding="utf-8"))
+        if page.parent.name == "sources" or page.name == "sources.html":
+            files = {source(s).file for s in registry().systems}
+            names = [n for n in names if not (n in files and names.count(n) == 1)]
+        if names:
+            found[str(page.relative_to(site))] = names
+    return found
+
+
+def test_no_reader_page_names_a_source_file_but_the_sources_page_once(static_site: Path) -> None:
+    """Citations, notebooks, live forms and the Sources page show the document's title and section;
+    the file name (``003_2d0ecba8f37ef4b8.txt``) is on the Sources page once per document."""
+    assert source_file_names_shown(static_site) == {}
+    sources = next(
+        p for p in static_site.rglob("*.html") if p.parent.name == "sources" or p.name == "sources.html"
+    )
+    text = sources.read_text(encoding="utf-8")
+    assert all(text.count(source(s).file) == 1 for s in registry().systems)
+
+
+def test_live_citations_show_the_document_title() -> None:
+    from rulesbook.present import rules_html
+    from rulesbook.systems.wh40k.faction_rules import SOURCE_TITLE
+
+    rule = registry().rule("scrollhammer.morale.insane-heroism")
+    shown = rules_html((rule,))
+    assert "Scrollhammer Morale section, § Insane Heroism" in shown and not SOURCE_FILE.search(shown)
+    assert source("wh40k").short == SOURCE_TITLE  # the faction pages' citations use the same title
+    stratagem = registry().rule("wh40k.death-guard.stratagem.gifts-of-decay")
+    assert str(stratagem.citations[0]).startswith(SOURCE_TITLE + ", § ")

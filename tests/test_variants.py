@@ -303,7 +303,7 @@ def test_the_widgets_compare_with_a_variant_side_by_side() -> None:
     form = calculator_widget("wh40k.deadly-demise", compare_with="deadly-demise-on-5", x="D6")
     html = form.output.value
     assert 'data-variant="baseline"' in html and 'data-variant="deadly-demise-on-5"' in html
-    assert 'data-exact="1/6">+0.1667 (+1/6)<' in html  # P(explodes) 1/6 -> 1/3
+    assert 'data-exact="1/6">16.7 points more<' in html  # P(explodes) 1/6 -> 1/3
     assert "<svg" in html  # the mortal-wound distributions, plotted side by side
     assert form.compare.options == (
         "none",
@@ -323,7 +323,7 @@ def test_the_panel_app_compares_too() -> None:
     app.widgets["ld"].value, app.widgets["lost_by"].value = 8, 2
     html = app.result.object
     assert '<div class="rb-compare-side" data-variant="break-2-ld-per-point">' in html
-    assert 'data-key="difference-p_pass" data-exact="-1/4">-0.25 (-1/4)<' in html
+    assert 'data-key="difference-p_pass" data-exact="-1/4">25.0 points fewer<' in html
     assert app.compare.visible and app.compare.options[0] == "none"
 
 

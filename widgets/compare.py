@@ -6,15 +6,17 @@ in a notebook, also a variant file the form was opened with); :func:`answer` com
 as values (in a worker process of the server, or here), and :func:`answer_html` is what the
 result pane shows for it (:func:`form_result_html` does both): the plain result, or both results side by side, a table of the
 differences (exact where both values are) and, where the result is a distribution, a plot of
-both. Hooks for scripts and browser tests: each side is ``<div data-variant="NAME">`` holding
-the usual ``data-key`` values; differences are ``data-key="difference-KEY"`` (text ``+0.3241 (+35/108)``, exact in
+both. Every answer starts with its summary line (hidden in the result itself; a page pins it at
+the top of the screen while the result is out of view, :func:`rulesbook.present.comparison.summary_html`).
+Hooks for scripts and browser tests: each side is ``<div data-variant="NAME">`` holding
+the usual ``data-key`` values; differences are ``data-key="difference-KEY"`` (text ``32.4 points more``, exact in
 ``data-exact``).
 
 Example:
     >>> from rulesbook.registry import registry
     >>> calc = registry().calculator("wh40k.battle-shock")
     >>> html = form_result_html(calc, {"leadership": 7, "modifier": 0}, "battle-shock-3d6")
-    >>> 'data-variant="battle-shock-3d6"' in html and 'data-exact="35/108">+0.3241 (+35/108)<' in html
+    >>> 'data-variant="battle-shock-3d6"' in html and 'data-exact="35/108">32.4 points more<' in html
     True
 """
 
@@ -27,7 +29,7 @@ from typing import Any
 from rulesbook.calculators import Calculator
 from rulesbook.errors import InputError
 from rulesbook.present import error_html, result_html
-from rulesbook.present.comparison import comparison_html
+from rulesbook.present.comparison import comparison_html, summary_html
 from rulesbook.registry import registry
 from rulesbook.results import CalcResult
 from rulesbook.variants import (
@@ -41,7 +43,10 @@ from rulesbook.variants import (
 )
 
 __all__ = [
+    "FAST_DELAY_MS",
     "NO_VARIANT",
+    "SLOW_ANSWER_S",
+    "SLOW_DELAY_MS",
     "Answer",
     "answer",
     "answer_html",
@@ -52,6 +57,19 @@ __all__ = [
 
 NO_VARIANT = "none"
 """The drop-down's value for "no comparison"."""
+
+FAST_DELAY_MS = 0
+"""Pause after the last keystroke before a typed value counts, for calculators that answer
+within a few milliseconds (every keystroke answers at once); every form uses it (the served
+page's :mod:`widgets.live`, the notebook's :mod:`widgets.ipy`)."""
+
+SLOW_DELAY_MS = 300
+"""The pause for calculators whose answers may take a while (a number being typed should not
+start a second-long computation for each of its digits)."""
+
+SLOW_ANSWER_S = 0.05
+"""An answer slower than this makes typed values of that calculator wait :data:`SLOW_DELAY_MS`
+for a pause in typing; faster ones answer every keystroke."""
 
 
 def variant_options(calc: Calculator, compare_with: str = NO_VARIANT) -> list[str]:
@@ -102,6 +120,8 @@ class Answer:
     results: tuple[tuple[str, CalcResult], ...] = ()
     notes: tuple[str, ...] = ()
     error: str = ""
+    error_key: str = ""
+    """The input the error is about (its key), so a form can mark it."""
 
 
 def answer(calc_id: str, values: Mapping[str, Any], variant: str = NO_VARIANT) -> Answer:
@@ -113,7 +133,7 @@ def answer(calc_id: str, values: Mapping[str, Any], variant: str = NO_VARIANT) -
             return Answer(calc_id, NO_VARIANT, results=((BASELINE, calc.run(**values)),))
         comparison = compare(calc, form_inputs(calc, values), [variant])
     except InputError as exc:
-        return Answer(calc_id, variant, error=str(exc))
+        return Answer(calc_id, variant, error=str(exc), error_key=exc.field)
     return Answer(calc_id, variant, dict(comparison.inputs), comparison.results, comparison.notes)
 
 
@@ -122,10 +142,12 @@ def answer_html(found: Answer) -> str:
     if found.error:
         return error_html(found.error)
     calc = registry(found.calc_id.partition(".")[0]).calculator(found.calc_id)
+    summary = summary_html(calc.outputs, found.results)
+    hidden = f'<div hidden class="rb-summary-source">{summary}</div>' if summary else ""
     if found.variant == NO_VARIANT:
-        return result_html(calc.outputs, found.results[0][1], styled=True)
+        return hidden + result_html(calc.outputs, found.results[0][1], styled=True)
     variant = resolve_variant(found.variant)
-    return comparison_html(Comparison(calc, found.inputs, (variant,), found.results, found.notes))
+    return hidden + comparison_html(Comparison(calc, found.inputs, (variant,), found.results, found.notes))
 
 
 def form_result_html(calc: Calculator, values: Mapping[str, Any], variant: str = NO_VARIANT) -> str:

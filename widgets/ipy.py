@@ -5,36 +5,68 @@ Example (in Jupyter)::
     from widgets.ipy import calculator_widget
     calculator_widget("scrollhammer.morale-check")
 
-The form has one control per declared input (integers as bounded number boxes, booleans as
-checkboxes, choices and interpretation switches as drop-downs, dice and lists as text boxes);
-every change recomputes (cached) and redraws the probability, the tables and the rule text.
-A bad value shows a one-line error and keeps what was typed. Where the calculator's system
-ships variants, a "Compare with" drop-down shows the baseline beside a variant
+The form has one control per declared input (integers as number boxes, booleans as
+checkboxes, choices and interpretation switches as drop-downs, dice and lists as text boxes, a
+name from the data as a box that suggests the names as you type); every change recomputes
+(cached) and redraws the probability, the tables and the rule text. Typing counts as you type,
+as on the web: at once for a calculator that answers in milliseconds, after a pause of
+:data:`~widgets.compare.SLOW_DELAY_MS` for a slower one. Labels are shown whole. A bad value
+shows a one-line error above the last answer and keeps what was typed. Where the calculator's
+system ships variants, a "Compare with" drop-down shows the baseline beside a variant
 (:mod:`widgets.compare`).
+
+A saved notebook shows each form as a picture (its inputs and answer, ``text/html`` beside the
+live widget in the output), so a notebook opened before its kernel runs shows the form rather
+than ``VBox(children=...``; once the cell runs, JupyterLab shows the live form instead.
+
+>>> form = calculator_widget("scrollhammer.morale-check", ld=8)
+>>> bundle = form._repr_mimebundle_()
+>>> 'class="rb-form-picture"' in bundle["text/html"] and 'data-key="p_pass_exact">7/12<' in bundle["text/html"]
+True
 """
 
 from __future__ import annotations
 
+import asyncio
+import html
+import time
 from typing import Any
 
 import ipywidgets as w
 
 from rulesbook.calculators import NOT_GIVEN, Calculator, Input
 from rulesbook.errors import InputError
+from rulesbook.inputs import picks
 from rulesbook.present import error_html, result_html, rules_html
 from rulesbook.registry import registry
-from widgets.compare import NO_VARIANT, form_result_html, variant_options
+from widgets.compare import (
+    FAST_DELAY_MS,
+    NO_VARIANT,
+    SLOW_ANSWER_S,
+    SLOW_DELAY_MS,
+    form_result_html,
+    variant_options,
+)
 
-__all__ = ["CalculatorForm", "calculator_widget", "control_for"]
+__all__ = ["CalculatorForm", "calculator_widget", "control_for", "picture_html"]
+
+LABEL_STYLE = {"description_width": "14em"}
+"""Room for every label whole (ipywidgets cuts a label to its box, "automatic-failu…")."""
+
+
+def _layout() -> w.Layout:
+    return w.Layout(width="100%", max_width="44em")
 
 
 def control_for(inp: Input, value: Any = None) -> w.ValueWidget:
-    """The ipywidgets control for one declared input."""
+    """The ipywidgets control for one declared input (its value counts as it is typed)."""
     start = inp.initial if value is None else value
     desc = {
         "description": inp.title,
+        "description_allow_html": False,
         "tooltip": inp.help,
-        "style": {"description_width": "initial"},
+        "style": dict(LABEL_STYLE),
+        "layout": _layout(),
     }
     if inp.kind == "bool":
         return w.Checkbox(value=bool(start), indent=False, **desc)
@@ -42,9 +74,48 @@ def control_for(inp: Input, value: Any = None) -> w.ValueWidget:
         return w.Dropdown(options=list(inp.choices), value=start, **desc)  # type: ignore[attr-defined]
     if inp.kind == "int":
         # Not bounded: an out-of-range number stays in the box and gets the one-line error.
-        return w.IntText(value=start, **desc)
+        return w.IntText(value=start, continuous_update=True, **desc)
     text = "" if start is NOT_GIVEN or (start is None and inp.kind != "optional") else inp.format(start)
-    return w.Text(value=text, placeholder=inp.allowed(), **desc)
+    options = picks(inp)
+    if inp.kind != "word-list" and len(options) > 1:  # a name from the data: suggested as typed
+        return w.Combobox(
+            value=text,
+            options=list(options),
+            ensure_option=False,
+            placeholder=inp.allowed(),
+            continuous_update=True,
+            **desc,
+        )
+    return w.Text(value=text, placeholder=inp.allowed(), continuous_update=True, **desc)
+
+
+def picture_html(calc: Calculator, values: dict[str, Any], answer: str) -> str:
+    """A static picture of a form: each input's label and value, then the answer shown (HTML)."""
+    rows = "".join(
+        f'<label class="rb-picture-input"><span>{html.escape(inp.title)}</span>'
+        f'<input type="text" disabled value="{html.escape(_shown(inp, values.get(inp.key)))}"></label>'
+        for inp in calc.inputs
+    )
+    return (
+        f'<div class="rb-form-picture" data-calc="{html.escape(calc.id)}">'
+        f'<p class="rb-widget-caption"><strong>{html.escape(calc.title)}</strong> '
+        f"<code>{html.escape(calc.id)}</code> — a picture of the form; run the cell for the live form.</p>"
+        '<form class="rb-picture-form" style="display:grid;grid-template-columns:repeat(auto-fill,minmax(12rem,1fr));'
+        f'gap:.3rem .8rem">{rows}</form>{answer}<!--/rb-form-picture--></div>'
+    )
+
+
+def _shown(inp: Input, value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if value is None or value is NOT_GIVEN:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    try:
+        return str(inp.format(value))
+    except (TypeError, ValueError, AttributeError):
+        return str(value)
 
 
 class CalculatorForm:
@@ -56,7 +127,16 @@ class CalculatorForm:
         self.controls = {i.key: control_for(i, start[i.key]) for i in calc.inputs}
         self.output = w.HTML()
         options = variant_options(calc, compare_with)
-        self.compare = w.Dropdown(options=options, value=compare_with, description="Compare with")
+        self.compare = w.Dropdown(
+            options=options,
+            value=compare_with,
+            description="Compare with",
+            style=dict(LABEL_STYLE),
+            layout=_layout(),
+        )
+        self._timer: asyncio.TimerHandle | None = None
+        self._slow = False  # the last answer took longer than SLOW_ANSWER_S
+        self._last_good = ""
         for control in [*self.controls.values(), self.compare]:
             control.observe(self._on_change, names="value")
         rules = w.Accordion(
@@ -64,7 +144,7 @@ class CalculatorForm:
         )
         self.widget = w.VBox(
             [
-                w.HTML(f"<h3>{calc.title}</h3><p>{calc.summary}</p>"),
+                w.HTML(f"<h3>{html.escape(calc.title)}</h3><p>{html.escape(calc.summary)}</p>"),
                 *self.controls.values(),
                 *([self.compare] if len(options) > 1 else []),
                 self.output,
@@ -78,22 +158,47 @@ class CalculatorForm:
         return {key: control.value for key, control in self.controls.items()}
 
     def refresh(self) -> None:
-        """Recompute and redraw; on bad input show the one-line error instead."""
+        """Recompute and redraw; on bad input the one-line error above the last answer."""
+        self._timer = None
+        began = time.perf_counter()
         if self.compare.value != NO_VARIANT:  # baseline and variant side by side
-            self.output.value = form_result_html(self.calc, self.values(), self.compare.value)
-            return
-        try:
-            result = self.calc.run(**self.values())
-        except InputError as exc:
-            self.output.value = error_html(str(exc))
-            return
-        self.output.value = result_html(self.calc.outputs, result, styled=True)
+            shown = form_result_html(self.calc, self.values(), self.compare.value)
+        else:
+            try:
+                result = self.calc.run(**self.values())
+            except InputError as exc:
+                shown = error_html(str(exc))
+            else:
+                shown = result_html(self.calc.outputs, result, styled=True)
+        self._slow = time.perf_counter() - began > SLOW_ANSWER_S
+        if 'data-key="error"' in shown and self._last_good:
+            shown += f'<div class="rb-kept" style="opacity:.5">{self._last_good}</div>'
+        elif 'data-key="error"' not in shown:
+            self._last_good = shown
+        self.output.value = shown
 
-    def _on_change(self, _change: Any) -> None:
-        self.refresh()
+    def _on_change(self, change: Any) -> None:
+        """A drop-down or check box answers at once; typed text after the web's pause."""
+        typed = isinstance(change.get("owner"), w.Text | w.IntText | w.Combobox)
+        delay = SLOW_DELAY_MS if self._slow else FAST_DELAY_MS
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a script, a test): answer now
+            loop = None
+        if not typed or delay == 0 or loop is None:
+            self.refresh()
+            return
+        self._timer = loop.call_later(delay / 1000, self.refresh)
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.widget._repr_mimebundle_(**kwargs)
+        bundle = self.widget._repr_mimebundle_(**kwargs)
+        data = bundle[0] if isinstance(bundle, tuple) else bundle
+        if isinstance(data, dict):
+            data["text/html"] = picture_html(self.calc, self.values(), self.output.value)
+        return bundle
 
 
 def calculator_widget(calc_id: str, compare_with: str = NO_VARIANT, **initial: Any) -> CalculatorForm:

@@ -13,6 +13,18 @@ must react before the server hears anything runs in the browser):
   result may be scrolled away and the keyboard covers the bottom); ``data-state="idle"`` once
   the answer is current.
 
+* **the summary stays in view**: every answer carries its summary line (the key probability, and
+  a compared variant's beside it: :func:`rulesbook.present.comparison.summary_html`); while the
+  top of the result is off the screen — on a phone the result sits above the form, so any input
+  lower down scrolls it away — the line is pinned at the top of the screen
+  (``.rb-summary-bar``). The result itself is never a box scrolling on its own. Embedded in a
+  site page (``?embed=1``), the frame is as tall as its content, so the line and the page's
+  query string go to the page around it instead (``postMessage``, read by
+  ``docs/javascripts/live-embed.js``), which pins the line and keeps the inputs in its address;
+* **help without the keyboard**: a tap on an input's "?" opens its help and does not focus the
+  input (the "?" sits in the input's ``<label>``, whose click would focus it and open a phone's
+  keyboard over the help).
+
 The bookkeeping is made of counters that only grow, so it holds however the server's messages
 are ordered on the way (Panel may write one update at once and queue another made just before
 it; a busy flag sent as ``True`` then ``False`` once arrived as ``False`` then ``True`` and left
@@ -39,13 +51,7 @@ from panel.custom import JSComponent
 
 __all__ = ["FAST_DELAY_MS", "SLOW_DELAY_MS", "LiveResult"]
 
-FAST_DELAY_MS = 0
-"""Pause after the last keystroke before a typed value counts, for calculators that answer
-within a few milliseconds (every keystroke answers at once)."""
-
-SLOW_DELAY_MS = 300
-"""The pause for calculators whose answers may take a while (a number being typed should not
-start a second-long computation for each of its digits)."""
+from widgets.compare import FAST_DELAY_MS, SLOW_DELAY_MS
 
 BADGE = """
 .rb-status { z-index: 1000; font: .85rem system-ui, sans-serif; padding: 2px 10px; border-radius: 10px;
@@ -76,6 +82,12 @@ PAGE_STYLE = (
 .rb-status-floating { position: fixed; top: 8px; left: 50%; transform: translateX(-50%); }
 /* (top and left follow the visual viewport, set by the component's script) */
 @media (min-width: 701px) { .rb-status-floating { display: none !important; } }
+.rb-summary-bar { position: fixed; top: 0; left: 0; right: 0; z-index: 999; display: none;
+  font: 15px/1.4 system-ui, sans-serif; padding: 10px 12px; background: #fffdf8;
+  border-bottom: 1px solid #ccc; box-shadow: 0 2px 6px -2px rgba(0,0,0,.3); }
+.rb-summary-bar[data-shown="true"] { display: block; }
+.rb-summary-bar.rb-stale { opacity: .55; }
+.rb-summary-bar .rb-summary-error { color: #a00; margin-left: .5em; }
 """
 )
 """The page-level style of the floating badge: on a phone the result may be scrolled away and the
@@ -126,6 +138,39 @@ class LiveResult(JSComponent):
       const body = document.createElement("div")
       body.className = "rb-answer"
       el.append(status, body)
+      // embedded in a site page (?embed=1): the page around the frame pins the summary line
+      const embedded = window.parent !== window && new URLSearchParams(location.search).has("embed")
+      const bar = document.createElement("div")
+      bar.className = "rb-summary-bar"
+      if (!embedded) document.body.append(bar)
+      let summary = "", error = "", posted = ""
+      function headlineGone() {  // the top of the result is off the screen (above or below)
+        const rect = body.getBoundingClientRect()
+        return rect.height > 0 && (rect.top < -40 || rect.top > window.innerHeight - 60)
+      }
+      function pin() {
+        const shown = summary !== "" && headlineGone()
+        bar.dataset.shown = shown ? "true" : "false"
+      }
+      function tell() {  // the page around an embedded frame: its summary line and its inputs
+        if (!embedded) return
+        const message = JSON.stringify([summary, error, location.search])
+        if (message === posted) return
+        posted = message
+        window.parent.postMessage(
+          {rulesbook: "live", summary, error, search: location.search, path: location.pathname},
+          location.origin,
+        )
+      }
+      window.addEventListener("scroll", pin, {passive: true})
+      window.addEventListener("resize", pin)
+      const poll = setInterval(tell, 400)  // the form writes its inputs into the query string
+      function openHelp(event) {  // a tap on "?" shows the help, never focuses the input
+        if (event.composedPath().some((node) => node.classList && node.classList.contains("bk-description"))) {
+          event.preventDefault()
+        }
+      }
+      document.addEventListener("click", openHelp, true)
       const timers = new Map()
       // the largest of each counter seen so far: messages may arrive out of order
       const seen = {number: -1, pending: 0, answered: 0, done: 0}
@@ -134,6 +179,12 @@ class LiveResult(JSComponent):
         if (number > seen.number) {  // never an older answer over a newer one
           seen.number = number
           body.innerHTML = html  // built by the server, every user-supplied text escaped there
+          const source = body.querySelector(".rb-summary-source")
+          const problem = body.querySelector('.rb-error[data-key="error"]')
+          if (source) summary = source.innerHTML  // an error keeps the last summary
+          error = problem ? problem.textContent : ""
+          bar.innerHTML = summary + (error ? '<span class="rb-summary-error"></span>' : "")
+          if (error) bar.querySelector(".rb-summary-error").textContent = error
         }
         for (const key of ["pending", "answered", "done"]) {
           seen[key] = Math.max(seen[key], model[key])
@@ -145,7 +196,10 @@ class LiveResult(JSComponent):
           badge.textContent = stale ? "updating\u2026" : ""
         }
         body.classList.toggle("rb-stale", stale)
+        bar.classList.toggle("rb-stale", stale)
         body.setAttribute("aria-busy", stale ? "true" : "false")
+        pin()
+        tell()
       }
       function commit(input) {
         timers.delete(input)
@@ -165,7 +219,12 @@ class LiveResult(JSComponent):
       document.addEventListener("input", typed, true)
       model.on("remove", () => {
         document.removeEventListener("input", typed, true)
+        document.removeEventListener("click", openHelp, true)
+        window.removeEventListener("scroll", pin)
+        window.removeEventListener("resize", pin)
+        clearInterval(poll)
         floating.remove()
+        bar.remove()
         viewport?.removeEventListener("scroll", place)
         viewport?.removeEventListener("resize", place)
       })

@@ -3,8 +3,9 @@
 Each ``/calc/<id>`` and ``/app/<name>`` page gets a ``<meta name="viewport">`` (so a 390 px phone
 lays the page out at its own width instead of 980 px), a tab title that is the calculator's title
 rather than its ID, and a header linking back to the site. ``LAYOUT_CSS`` makes generated forms
-reflow: on wide screens the result sits beside the form and stays in view while the form
-scrolls; below 700 px the result comes first, pinned above the form (``RESULT_COLUMN_CSS``).
+reflow: on wide screens the result sits beside the form; below 700 px the result comes first,
+above the form (``RESULT_COLUMN_CSS``). The result is never a box scrolling on its own: while
+its top is off the screen, its summary line is pinned at the top instead (:mod:`widgets.live`).
 
 >>> page_title("calc/scrollhammer.morale-check")
 'Morale check · rulesbook'
@@ -35,26 +36,18 @@ LAYOUT_CSS = """
 """
 
 RESULT_COLUMN_CSS = """
-:host {
-  position: sticky; top: 0; align-self: flex-start; z-index: 2;
-  max-height: 100vh; overflow-y: auto; background: white;
-}
-@media (max-width: 700px) {
-  :host {
-    width: 100% !important; max-height: 45vh;
-    border-bottom: 1px solid #ccc; box-shadow: 0 4px 6px -4px rgba(0, 0, 0, .25);
-  }
-}
+@media (max-width: 700px) { :host { width: 100% !important; } }
 """
-FORM_COLUMN_CSS = """
-@media (min-width: 701px) { :host { padding-bottom: 60vh; } }
-"""
-"""The form column's own style: on a wide screen, room below the last input so the sticky result
-beside it is still in view while that input is edited (a sticky column cannot outrun its row)."""
-
 """The result column's own style (a Panel stylesheet applies inside its component, so the rule
-sits on the column itself): it stays in view while a long form scrolls — beside the form on wide
-screens, pinned at the top of a phone's screen (at most 45 % of its height, scrolling inside)."""
+sits on the column itself): the whole width of a phone, above the form. Nothing in it is sticky
+or scrolls on its own (a box showing 380 px of a 4,000 px answer on a phone is unreadable); the
+summary line of :mod:`widgets.live` stays in view instead."""
+
+FORM_COLUMN_CSS = """
+@media (max-width: 700px) { :host { width: 100% !important; } }
+"""
+"""The form column's own style: the whole width of a phone (its inputs' tap targets are at least
+44 px high, :data:`widgets.panel_app.TAP_CSS`)."""
 
 
 def embedded() -> bool:

@@ -35,9 +35,18 @@ from bokeh.models.ui import Tooltip
 
 from rulesbook.calculators import NOT_GIVEN, Calculator, Input
 from rulesbook.errors import InputError
+from rulesbook.inputs import picks
 from rulesbook.present import error_html, heading_html, result_html, rules_block
 from rulesbook.registry import registry
-from widgets.compare import NO_VARIANT, Answer, answer, answer_html, form_result_html, variant_options
+from widgets.compare import (
+    NO_VARIANT,
+    SLOW_ANSWER_S,
+    Answer,
+    answer,
+    answer_html,
+    form_result_html,
+    variant_options,
+)
 from widgets.live import FAST_DELAY_MS, SLOW_DELAY_MS, LiveResult
 from widgets.page import FORM_COLUMN_CSS, RESULT_COLUMN_CSS, embedded
 from widgets.uploads import UploadBox
@@ -47,9 +56,6 @@ __all__ = ["CalculatorApp", "calculator_app", "help_tooltip", "served_calculator
 
 LOG = logging.getLogger("rulesbook.server")
 
-SLOW_ANSWER_S = 0.05
-"""An answer slower than this (in the worker) makes typed values of that calculator wait
-:data:`~widgets.live.SLOW_DELAY_MS` for a pause in typing; faster ones answer every keystroke."""
 
 INLINE_BELOW_S = 0.005
 """A calculator whose recent answers all took less than this (5 ms) answers small inputs right on
@@ -86,6 +92,18 @@ def _answers_inline(calc_id: str, values: dict[str, Any]) -> bool:
 def _note_answer_time(calc_id: str, seconds: float) -> None:
     _recent_seconds.setdefault(calc_id, collections.deque(maxlen=4)).append(seconds)
 
+
+TAP_CSS = """
+.bk-input { min-height: 44px; font-size: 16px; }
+.bk-input-group > label { min-height: 44px; line-height: 44px; }
+.bk-description::before { content: ""; position: absolute; inset: -13px; }
+input[type="checkbox"] { width: 22px; height: 22px; margin-right: 10px; }
+:host(.rb-invalid) .bk-input { border: 2px solid #a00; background: #fff6f6; }
+"""
+"""Every input's own style: tap targets at least 44 px (the box; the "?" of its help, whose icon
+keeps Bokeh's size — a larger or padded icon stops its tooltip opening on a tap — with an
+invisible 44 px target around it; a check box's line), 16 px text (a phone zooms into smaller text on focus), and a red border on the
+input a half-typed or wrong value is about (class ``rb-invalid``, set with the one-line error)."""
 
 HELP_CSS = ":host { white-space: initial; max-width: min(300px, calc(100vw - 16px)); }"
 """The help tooltip's style: wrapped lines, at most 300 px wide and never wider than the screen."""
@@ -135,9 +153,42 @@ class _Select(_PlainHelp, pn.widgets.Select):
     pass
 
 
+class _Autocomplete(_PlainHelp, pn.widgets.AutocompleteInput):
+    pass
+
+
+PICK_CSS = """
+:host { margin-top: -4px; }
+.choices__inner { min-height: 44px; font-size: 16px; }
+.choices__list--dropdown .choices__item { min-height: 44px; display: flex; align-items: center; }
+"""
+"""The pick list's style: its box and each of its items at least 44 px high."""
+
+
+def picker_for(inp: Input, text: str) -> pn.widgets.MultiChoice | None:
+    """A searchable multi-select list of what a word list offers (:func:`rulesbook.inputs.picks`),
+    or None; its picks and the text box stay in step (:meth:`CalculatorApp.link_picker`)."""
+    options = list(picks(inp))
+    if inp.kind != "word-list" or len(options) < 2:
+        return None
+    words = [w.strip().lower() for w in text.split(",") if w.strip()]
+    return pn.widgets.MultiChoice(
+        options=options,
+        value=[w for w in words if w in options],
+        placeholder=f"Pick {inp.title.lower()} from the list (type to search)",
+        css_classes=[f"rb-pick-{inp.key}"],
+        stylesheets=[PICK_CSS],
+        sizing_mode="stretch_width",
+    )
+
+
 def widget_for(inp: Input, value: Any) -> pn.widgets.Widget:
     """The Panel widget for one declared input (its help in a :func:`help_tooltip`)."""
-    common: dict[str, Any] = {"label": inp.title, "css_classes": [f"rb-input-{inp.key}"]}
+    common: dict[str, Any] = {
+        "label": inp.title,
+        "css_classes": [f"rb-input-{inp.key}"],
+        "stylesheets": [TAP_CSS],
+    }
     if inp.kind == "bool":
         return pn.widgets.Checkbox(value=bool(value), **common)
     common["description"] = inp.help
@@ -147,6 +198,18 @@ def widget_for(inp: Input, value: Any) -> pn.widgets.Widget:
         # No start/end: out-of-range numbers stay in the box and get the one-line error.
         return _IntInput(value=value, **common)
     text = "" if value is NOT_GIVEN or (value is None and inp.kind != "optional") else inp.format(value)
+    options = picks(inp)
+    if inp.kind != "word-list" and len(options) > 1:  # one name, searched as it is typed; any text counts
+        return _Autocomplete(
+            value=text,
+            options=list(options),
+            restrict=False,
+            min_characters=1,
+            case_sensitive=False,
+            search_strategy="includes",
+            placeholder=inp.allowed(),
+            **common,
+        )
     return _TextInput(value=text, placeholder=inp.allowed(), **common)
 
 
@@ -185,6 +248,18 @@ class CalculatorApp:
             if not (lazy and i.key in self._choice_keys)
         }
         self._on_new_widget: list[Any] = []  # also called with each choice built later (URL sync)
+        # a word list of names from the data (stratagems, weapons, abilities): picked from a
+        # searchable list under its text box, which still takes any text
+        self.pickers: dict[str, pn.widgets.MultiChoice] = {}
+        for i in calc.inputs:
+            found = (
+                None
+                if i.key not in self.widgets or i.key in self.uploads
+                else picker_for(i, str(self.widgets[i.key].value or ""))
+            )
+            if found is not None:
+                self.pickers[i.key] = found
+                self.link_picker(i.key)
         # in a notebook the result pane shows the answer; served, LiveResult does (with its state:
         # stale marking, busy badge, typing without Enter) and the pane keeps the same HTML
         self.result = pn.pane.HTML("", css_classes=["rb-result"], sizing_mode="stretch_width")
@@ -197,11 +272,16 @@ class CalculatorApp:
         self._pending = 0  # answers started (LiveResult.pending)
         self._answers = 0  # answers shown (the number each carries to the browser)
         self._closed = False
+        self._last_good = ""  # the last answer that was not an error (kept under an error)
         if pool is not None:
             self.live.param.watch(self._on_request, "request")
         options = variant_options(calc, compare_with)
         self.compare = pn.widgets.Select(
-            label="Compare with", options=options, value=compare_with, css_classes=["rb-input-variant"]
+            label="Compare with",
+            options=options,
+            value=compare_with,
+            css_classes=["rb-input-variant"],
+            stylesheets=[TAP_CSS],
         )
         self.compare.visible = len(options) > 1
         for widget in [*self.widgets.values(), self.compare]:
@@ -213,7 +293,7 @@ class CalculatorApp:
         # Served as a page of its own, the result stays in view while a long form scrolls.
         in_view = pool is not None and not embedded()
         self.choices: pn.Card | None = None
-        fields: list[Any] = list(self.widgets.values())  # in a notebook: in declaration order
+        fields: list[Any] = [self._placed(k, w) for k, w in self.widgets.items()]  # declaration order
         if pool is not None and self._choice_keys:
             self.choices = pn.Card(
                 *(self.widgets[k] for k in self._choice_keys if k in self.widgets),
@@ -223,7 +303,8 @@ class CalculatorApp:
                 sizing_mode="stretch_width",
             )
             self.choices.param.watch(self._on_open_choices, "collapsed")
-            fields = [w for k, w in self.widgets.items() if k not in self._choice_keys] + [self.choices]
+            fields = [self._placed(k, w) for k, w in self.widgets.items() if k not in self._choice_keys]
+            fields.append(self.choices)
         inputs = pn.Column(*fields, self.compare, width=320, stylesheets=[FORM_COLUMN_CSS] if in_view else [])
         # Result first: beside the form on wide screens (row-reverse), above it on a phone.
         shown = self.live if pool is not None else self.result
@@ -248,6 +329,45 @@ class CalculatorApp:
             sizing_mode="stretch_width",
         )
         self.refresh()
+
+    def _placed(self, key: str, widget: pn.widgets.Widget) -> Any:
+        """An input's place in the form: its widget, with its pick list beneath if it has one."""
+        if key not in self.pickers:
+            return widget
+        return pn.Column(widget, self.pickers[key], sizing_mode="stretch_width", margin=0)
+
+    def link_picker(self, key: str) -> None:
+        """Keep input ``key``'s text and its pick list in step: picking rewrites the text (the
+        picks in their order, then any typed word the list does not hold, such as
+        ``rotwind*2``); typing selects the listed words typed."""
+        text, picker = self.widgets[key], self.pickers[key]
+        known = set(picker.options)
+        busy = [False]
+
+        def words() -> list[str]:
+            return [w.strip() for w in str(text.value or "").split(",") if w.strip()]
+
+        def from_text(_event: Any) -> None:
+            chosen = [w.lower() for w in words() if w.lower() in known]
+            if not busy[0] and chosen != list(picker.value):
+                busy[0] = True
+                try:
+                    picker.value = chosen
+                finally:
+                    busy[0] = False
+
+        def from_pick(event: Any) -> None:
+            if busy[0]:
+                return
+            others = [w for w in words() if w.lower() not in known]
+            busy[0] = True
+            try:
+                text.value = ", ".join([*event.new, *others])
+            finally:
+                busy[0] = False
+
+        text.param.watch(from_text, "value")
+        picker.param.watch(from_pick, "value")
 
     def values(self) -> dict[str, Any]:
         """What is in the widgets now (a rule choice not built yet: its start value)."""
@@ -384,7 +504,7 @@ class CalculatorApp:
         """A cheap answer, on the event loop (see :data:`INLINE_BELOW_S`)."""
         start = time.perf_counter()
         try:
-            html = answer_html(answer(self.calc.id, values, variant))
+            html = self._render(answer(self.calc.id, values, variant))
         except Exception as exc:  # a bug: logged, one line for the player
             LOG.exception("%s %r failed", self.calc.id, values)
             html = error_html(f"{self.calc.id}: the server could not compute this ({type(exc).__name__})")
@@ -399,7 +519,7 @@ class CalculatorApp:
         job = self._job = self.pool.submit(answer, self.calc.id, values, variant)
         try:
             found: Answer = await asyncio.wrap_future(job.future)
-            html = answer_html(found)  # values from the worker, rendered here
+            html = self._render(found)  # values from the worker, rendered here
         except JobCancelled:
             return None  # superseded by a newer input (or the session ended)
         except asyncio.CancelledError:
@@ -419,6 +539,31 @@ class CalculatorApp:
         _note_answer_time(self.calc.id, job.seconds)
         self.live.delay = _typing_delay(self.calc.id)
         return html
+
+    def _render(self, found: Answer) -> str:
+        """An answer's HTML. A wrong or half-typed value gives its one-line error above the last
+        good answer (dimmed, so a stratagem typed letter by letter never blanks the result) and
+        marks its input (class ``rb-invalid``)."""
+        html = answer_html(found)
+        self._mark(found.error_key if found.error else "")
+        if not found.error:
+            self._last_good = html
+            return html
+        if not self._last_good:
+            return html
+        return (
+            f'{html}<div class="rb-kept" style="opacity:.5"><p style="font:13px system-ui,sans-serif;'
+            f'color:#555;margin:.2em 0">The last answer, until the value is complete:</p>{self._last_good}</div>'
+        )
+
+    def _mark(self, key: str) -> None:
+        """Mark the input ``key`` (none: every input clear)."""
+        for name, widget in self.widgets.items():
+            classes = [c for c in widget.css_classes if c != "rb-invalid"]
+            if name == key:
+                classes.append("rb-invalid")
+            if classes != list(widget.css_classes):
+                widget.css_classes = classes
 
     def close(self) -> None:
         """The session ended: drop its computation."""

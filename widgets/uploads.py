@@ -9,13 +9,15 @@ server as with Panel's own ``FileInput``.
 
 A declared ``path`` input (e.g. ``army-morale.replay``'s ``log``) becomes a Panel ``FileInput``
 carrying the CSS class ``rb-input-<key>``; the uploaded bytes (at most :data:`MAX_UPLOAD_BYTES`)
-are written to a private temporary file whose path the calculator receives. Until something is
-uploaded the calculator keeps the value its declaration starts with (a file the server chose).
+are written to a private temporary folder, under the name the player's file had (its letters,
+digits, ``.``, ``-``, ``_`` and spaces), so a message about the file names *their* file
+(``game.yaml line 12``), never the server's temporary one. Until something is uploaded the
+calculator keeps the value its declaration starts with (a file the server chose).
 
 >>> box = UploadBox("log", (".yaml", ".json"), "example.yaml")
 >>> box.path() == "example.yaml"
 True
->>> box.store(b"armies: {}\\n", "game.yaml").endswith(".yaml")
+>>> box.store(b"armies: {}\\n", "../My game.yaml").endswith("/My game.yaml")
 True
 >>> box.store(b"x", "game.exe")
 Traceback (most recent call last):
@@ -29,7 +31,9 @@ rulesbook.errors.InputError: log: the file is larger than 1,000,000 bytes
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 import tempfile
 from functools import cache
 from pathlib import Path
@@ -61,11 +65,16 @@ class UploadBox:
             raise InputError(self.key, f"upload a {'/'.join(self.suffixes)} file")
         if len(data) > MAX_UPLOAD_BYTES:
             raise InputError(self.key, f"the file is larger than {MAX_UPLOAD_BYTES:,} bytes")
-        fd, name = tempfile.mkstemp(prefix="rulesbook-upload-", suffix=suffix)
+        folder = tempfile.mkdtemp(prefix="rulesbook-upload-")
+        stem = re.sub(r"[^A-Za-z0-9._ -]+", "", Path(filename).stem).strip(" .")[:80] or "upload"
+        name = str(Path(folder) / f"{stem}{suffix}")
+        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         if self.current is not None:
             Path(self.current).unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                Path(self.current).parent.rmdir()
         self.current = name
         return name
 

@@ -124,6 +124,7 @@
       result.innerHTML = reply.html !== undefined ? reply.html :
         '<div class="rb-result"><p class="rb-error" data-key="error">The live calculator failed: ' +
         String(reply.error).replace(/</g, "&lt;") + "</p></div>";
+      keepLastAnswer(entry);
       result.classList.remove("rb-stale");
       entry.box.setAttribute("data-answered", String(reply.seq));
       entry.box.setAttribute("data-answer-ms", reply.ms === undefined ? "" : reply.ms.toFixed(1));
@@ -132,6 +133,43 @@
       }
     });
     keepInAddress(entry.form);
+  }
+
+  /* A wrong or half-typed value: its one line above the last good answer (dimmed), its field
+     marked; the summary line (the key probability) pinned while the result is scrolled away. */
+  function keepLastAnswer(entry) {
+    var result = entry.result;
+    var problem = result.querySelector('.rb-error[data-key="error"]');
+    var source = result.querySelector(".rb-summary-source");
+    var key = problem ? problem.textContent.split(":")[0].trim() : "";
+    controls(entry.form).forEach(function (control) {
+      var field = control.closest(".rb-live-field");
+      if (field) field.classList.toggle("rb-invalid", control.getAttribute("data-key") === key);
+    });
+    if (!problem) {
+      entry.lastGood = result.innerHTML;
+    } else if (entry.lastGood) {
+      var kept = document.createElement("div");
+      kept.className = "rb-kept";
+      kept.style.opacity = ".5";
+      kept.innerHTML = '<p class="rb-kept-note">The last answer, until the value is complete:</p>' + entry.lastGood;
+      result.appendChild(kept);
+    }
+    if (source) entry.summary.innerHTML = source.innerHTML;
+    var mark = entry.summary.querySelector(".rb-summary-error");
+    if (mark) mark.remove();
+    if (problem) {
+      mark = document.createElement("span");
+      mark.className = "rb-summary-error";
+      mark.textContent = problem.textContent;
+      entry.summary.appendChild(mark);
+    }
+    pin(entry);
+  }
+
+  function pin(entry) {
+    var top = entry.result.getBoundingClientRect().top;
+    entry.summary.hidden = entry.summary.innerHTML === "" || (top > 40 && top < window.innerHeight - 60);
   }
 
   function upload(entry, control) {
@@ -175,6 +213,12 @@
     var layout = document.createElement("div");
     layout.className = "rb-live-layout";
     box.insertBefore(layout, result);
+    entry.summary = document.createElement("div");
+    entry.summary.className = "rb-live-summary";
+    entry.summary.setAttribute("role", "status");
+    entry.summary.hidden = true;
+    box.insertBefore(entry.summary, layout);
+    window.addEventListener("scroll", function () { pin(entry); }, { passive: true });
     layout.appendChild(result);
     layout.appendChild(form);
     Array.prototype.forEach.call(box.querySelectorAll(".rb-static-form, .rb-static-fixed"), function (old) {
@@ -182,6 +226,18 @@
     });
     // Every keystroke asks at once (no Enter, no pause): the worker computes only the newest
     // question waiting, so a fast typist never queues up stale answers.
+    // "add from the list": each pick adds its name to the box's comma list, which stays editable
+    Array.prototype.forEach.call(form.querySelectorAll("select.rb-pick"), function (pick) {
+      pick.addEventListener("change", function () {
+        var box = form.querySelector('[data-key="' + pick.getAttribute("data-pick-for") + '"]');
+        if (!box || !pick.value) return;
+        var words = box.value.split(",").map(function (w) { return w.trim(); }).filter(Boolean);
+        if (words.indexOf(pick.value) < 0) words.push(pick.value);
+        box.value = words.join(", ");
+        pick.value = "";
+        box.dispatchEvent(new Event("input"));
+      });
+    });
     controls(form).forEach(function (control) {
       if (control.type === "file") {
         control.addEventListener("change", function () { upload(entry, control); });

@@ -63,18 +63,32 @@ def live_index_page() -> str:
 
 
 def live_iframe(calc_id: str) -> str:
-    """The live calculator embedded in a served page (one line of raw HTML).
+    """The live calculator embedded in a served page (one line of raw HTML), with a link to its
+    full page and the place of its pinned summary line.
 
     ``docs/javascripts/live-embed.js`` sizes the frame to its content (the calculator is served
-    by the same server, so the page may read its height): no fixed box, no scrolling inside.
+    by the same server, so the page may read its height): no fixed box, no scrolling inside. It
+    also keeps the calculator's inputs in the page's address (``#live?ld=7``: a reload or a link
+    opens the calculator with them, and the full-page link follows them) and pins the summary
+    line the frame sends (its key probability) at the top of the screen while the frame's result
+    is scrolled away.
 
-    >>> live_iframe("scrollhammer.morale-check").startswith('<iframe class="rb-live" src="/calc/')
+    >>> html = live_iframe("scrollhammer.morale-check")
+    >>> html.startswith('<div class="rb-live-embed" data-calc="scrollhammer.morale-check">')
+    True
+    >>> '<iframe class="rb-live" src="/calc/scrollhammer.morale-check?embed=1"' in html
+    True
+    >>> '<a class="rb-full-page" href="/calc/scrollhammer.morale-check">' in html
     True
     """
     title = html.escape(registry().calculator(calc_id).title)
     return (
+        f'<div class="rb-live-embed" data-calc="{html.escape(calc_id)}">'
+        '<div class="rb-embed-summary" role="status" hidden></div>'
         f'<iframe class="rb-live" src="{LIVE_PREFIX}{calc_id}?embed=1" title="{title}" '
         'style="width:100%;height:560px;border:1px solid #ccc"></iframe>'
+        f'<p class="rb-embed-full"><a class="rb-full-page" href="{LIVE_PREFIX}{calc_id}">'
+        f"Open {title} on its own page</a> (with these inputs)</p></div>"
     )
 
 

@@ -5,7 +5,9 @@ Each static calculator of the published site (:mod:`rulesbook.site.static`) carr
 way the served form is (:mod:`widgets.panel_app`): the same labels, a check box for a boolean, a
 drop-down for a choice or a rule choice (the interpretations register's readings, in a closed
 "Rule choices (N)" section), a number box for an integer, a text box showing what is allowed for
-anything else, a file picker for a file, each input's help behind a "?", and "Compare with" for
+anything else (with the names of the data to pick from: a suggestion list for one name, an "add
+from the list" drop-down for a list of them), a file picker for a file, each input's help behind
+a "?", and "Compare with" for
 the shipped variants of the calculator's system. Every control starts at the value the served
 form starts at (the first worked example) and carries ``data-key`` (the input's key) and the class
 ``rb-input-<key>``.
@@ -29,6 +31,7 @@ import html
 from typing import Any
 
 from rulesbook.calculators import NOT_GIVEN, Calculator, Input
+from rulesbook.inputs import picks
 
 __all__ = ["NO_VARIANT", "live_form_html", "variant_names"]
 
@@ -56,7 +59,7 @@ def _help(inp: Input) -> str:
     if not inp.help:
         return ""
     return (
-        f'<details class="rb-help"><summary aria-label="Help: {html.escape(inp.title)}">?</summary>'
+        f'<details class="rb-help"><summary aria-label="Help: {html.escape(inp.title)}"><span>?</span></summary>'
         f"{html.escape(inp.help.replace('`', ''))}</details>"
     )
 
@@ -89,10 +92,22 @@ def _field(calc: Calculator, inp: Input, value: Any) -> str:
             else ""
         )
     else:
+        names = picks(inp)
+        listed = ""
+        if names and inp.kind != "word-list":  # one name from the data: the browser suggests them
+            listed = f' list="{ident}-names"'
         control = (
             f'<input type="text" {common} value="{html.escape(_text(inp, value))}" '
-            f'placeholder="{html.escape(inp.allowed())}" autocomplete="off" spellcheck="false">'
+            f'placeholder="{html.escape(inp.allowed())}" autocomplete="off" spellcheck="false"{listed}>'
         )
+        options = "".join(f'<option value="{html.escape(n)}">{html.escape(n)}</option>' for n in names)
+        if listed:
+            control += f'<datalist id="{ident}-names">{options}</datalist>'
+        elif names:  # several: each pick adds one to the list in the box (live-calculators.js)
+            control += (
+                f'<select class="rb-pick" data-pick-for="{key}" aria-label="Add to {label}">'
+                f'<option value="">add from the list…</option>{options}</select>'
+            )
     return (
         f'<div class="rb-live-field rb-input-{key}"><div class="rb-live-label"><label for="{ident}">{label}</label>'
         f"{_help(inp)}</div>{control}</div>"

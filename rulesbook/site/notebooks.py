@@ -33,10 +33,14 @@ __all__ = ["WIDGET_OUTPUT", "replace_widget_outputs", "static_picture", "widget_
 
 WIDGET_OUTPUT = re.compile(
     r'<div class="jp-RenderedText[^"]*"[^>]*data-mime-type="text/plain"[^>]*>\s*<pre>'
-    r"\s*[A-Z]\w*\((?:children|value|layout|description|options)=.*?</pre>",
+    r"\s*[A-Z]\w*\((?:children|value|layout|description|options)=.*?</pre>"
+    r'|<div class="jp-RenderedHTMLCommon[^"]*"[^>]*data-mime-type="text/html"[^>]*>\s*'
+    r'<div class="rb-form-picture".*?<!--/rb-form-picture--></div>',
     re.DOTALL,
 )
-"""A text/plain output that is the text of an ipywidgets object (``VBox(children=...``)."""
+"""A text/plain output that is the text of an ipywidgets object (``VBox(children=...``), or the
+picture of a form a saved notebook holds (``widgets.ipy.picture_html``, shown by JupyterLab until
+the kernel runs): both become the site's picture with its links."""
 _SOURCE = re.compile(r'<div class="clipboard-copy-txt"[^>]*>(.*?)</div>', re.DOTALL)
 
 

@@ -8,7 +8,7 @@ and everything else about a rule come from :func:`rulesbook.index.rule_info`.
 Example:
     >>> pages = generate_pages()
     >>> page = pages["scrollhammer/rules/scrollhammer.morale.insane-heroism.md"]
-    >>> "003_2d0ecba8f37ef4b8.txt" in page and "scrollhammer.morale-check" in page
+    >>> "Scrollhammer Morale section, § Insane Heroism" in page and "scrollhammer.morale-check" in page
     True
 """
 

@@ -16,7 +16,7 @@ Example:
     >>> from rulesbook.registry import registry
     >>> cite = registry().rule("warstrike.morale.hive-mind").citations[0]
     >>> citation_md("warstrike/rules/warstrike.morale.hive-mind.md", "warstrike", cite)
-    '[WarStrike Starting Phase Ver. 0.52, § Special Rule: Hive Mind](../../sources.md#warstrike-special-rule-hive-mind "002_debc3bc03be072a4.txt, section “Special Rule: Hive Mind”")'
+    '[WarStrike Starting Phase Ver. 0.52, § Special Rule: Hive Mind](../../sources.md#warstrike-special-rule-hive-mind "WarStrike — The Starting Phase, Ver. 0.52")'
 """
 
 from __future__ import annotations
@@ -147,13 +147,13 @@ def citation_md(here: str, system_id: str, citation: Citation) -> str:
     src = source(system_id)
     note = f" ({citation.note})" if citation.note else ""
     target = _rel(here, f"{system_id}-{slug(citation.section)}")
-    return f'[{src.short}, § {citation.section}{note}]({target} "{citation}")'
+    return f'[{src.short}, § {citation.section}{note}]({target} "{src.title}")'
 
 
 def source_link(here: str, system: System) -> str:
     """A Markdown link to a system's document on the Sources page, by its title."""
     src = source(system.id)
-    return f'[{src.title}]({_rel(here, system.id)} "{src.file}")'
+    return f'[{src.title}]({_rel(here, system.id)} "{src.short}")'
 
 
 def sources_page() -> str:
@@ -174,7 +174,7 @@ def sources_page() -> str:
             f"{src.kind} Rule system: [{system.title}]({system.id}/index.md), version {system.version}.",
             "",
         ]
-        out += [f"File in the shared sources: `{src.file}`.", ""]
+        out += [f"File in the shared sources: `{src.file}` (the one place a reader sees it).", ""]
         out += ["**What it covers**", "", *[f"- {c}" for c in src.covers], ""]
         out += ["**Its gaps**", "", *[f"- {g}" for g in src.gaps], ""]
         cited: dict[str, list[str]] = defaultdict(list)

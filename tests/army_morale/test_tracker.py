@@ -55,5 +55,5 @@ def test_choices_and_unknown_ids() -> None:
     t = Tracker.example()
     assert t.detachment_choices()["b: Stompa pair"] == "stompas"
     assert t.war_engine_choices()["a: baneblade-2"] == "baneblade-2"
-    with pytest.raises(InputError, match=r"entry \(turns\[0\]\.events\[0\]\): unknown War Engine 'gargant'"):
+    with pytest.raises(InputError, match=r"turn 1, first event: unknown War Engine 'gargant'"):
         t.add(event_from_form("war-engine-destroyed", war_engine="gargant"))

@@ -46,8 +46,8 @@ def test_panel_tracker_shows_one_line_errors_and_keeps_state() -> None:
     view.event["detachment"].value = "boyz"
     _click(view, "am-add-event")
     _click(view, "am-add-event")
-    assert 'data-key="error">log: entry (turns[0].events[1]): detachment' in view.status.object
-    assert "already took its half-strength effect (turns[0].events[0])" in view.status.object
+    assert 'data-key="error">log: turn 1, second event: detachment' in view.status.object
+    assert "already took its half-strength effect (turn 1, first event)" in view.status.object
     assert 'data-key="b_value">6<' in view.status.object  # 10 - 4, once
     assert "Boyz mob is at half strength" in view.status.object
 

@@ -38,7 +38,7 @@ def test_a_variant_in_the_url_shows_both_numbers_and_the_url_follows_the_form(se
     assert _side(page, "baseline", "p_pass_exact", "5/12") == "5/12"
     assert _side(page, VARIANT, "p_pass_exact", "1/6") == "1/6"
     difference = page.locator('[data-key="difference-p_pass"]').first
-    assert difference.inner_text() == "-0.25 (-1/4)"
+    assert difference.inner_text() == "25.0 points fewer"
     assert page.locator(".rb-input-ld input").first.input_value() == "8"
 
     set_number(page, "lost_by", 1)  # Ld 7 against Ld 6

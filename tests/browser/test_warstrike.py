@@ -53,7 +53,10 @@ def test_hive_mind_asks_for_unit_lds_then_answers(served: str, page: Any) -> Non
 def test_rule_page_shows_version_and_reaches_the_calculator(served: str, page: Any) -> None:
     page.goto(f"{served}/site/warstrike/rules/warstrike.morale.hive-mind/")
     content = page.content()
-    assert "version 0.52" in content and "002_debc3bc03be072a4.txt" in content
+    assert (
+        "version 0.52" in content
+        and "WarStrike Starting Phase Ver. 0.52, § Special Rule: Hive Mind" in content
+    )
     page.locator(f'a[href="/calc/{CALC}"]').first.click()
     page.wait_for_url(f"**/calc/{CALC}")
     wait_for(page, "p_retreat_exact", "5/18")

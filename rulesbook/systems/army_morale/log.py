@@ -19,6 +19,7 @@ Example:
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -89,12 +90,52 @@ class Loc:
 
     @property
     def short(self) -> str:
-        """``line N``, or the path when the value has no line (built in code, e.g. by the tracker)."""
-        return f"line {self.line}" if self.line else (self.path or "an earlier entry")
+        """``line N``, or the place in words when the value has no line (built in code, e.g. by the
+        tracker): ``turn 2, first event``."""
+        return f"line {self.line}" if self.line else (path_in_words(self.path) or "an earlier entry")
 
     def __str__(self) -> str:
-        where = f"line {self.line}" if self.line else "entry"
-        return f"{where} ({self.path})" if self.path else where
+        if not self.line:  # recorded at the table (the tracker): the place in words
+            return path_in_words(self.path) or "entry"
+        return f"line {self.line} ({self.path})" if self.path else f"line {self.line}"
+
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+_STEP = re.compile(r"([a-z_]+)(?:\[(\d+)\])?")
+
+
+def path_in_words(path: str) -> str:
+    """A place in a game log in a player's words (``turns[1].events[0]`` -> ``turn 2, first event``).
+
+    >>> path_in_words("turns[1].events[0]"), path_in_words("turns[0].rally")
+    ('turn 2, first event', 'turn 1, Rally phase')
+    >>> path_in_words("armies.a.detachments[11]")
+    'army a, detachment 12'
+    """
+    words: list[str] = []
+    parts = path.split(".")
+    for n, part in enumerate(parts):
+        match = _STEP.fullmatch(part)
+        if match is None:
+            words.append(part)
+            continue
+        name, index = match.group(1), match.group(2)
+        if name == "armies" and n + 1 < len(parts):
+            continue  # the side follows: "army a"
+        if n and parts[n - 1] == "armies":
+            words.append(f"army {name}")
+        elif name == "turns" and index is not None:
+            words.append(f"turn {int(index) + 1}")
+        elif name == "events" and index is not None:
+            i = int(index)
+            words.append(f"{_ORDINALS[i]} event" if i < len(_ORDINALS) else f"event {i + 1}")
+        elif name == "rally":
+            words.append("Rally phase")
+        elif index is not None:
+            words.append(f"{name.rstrip('s').replace('_', ' ')} {int(index) + 1}")
+        else:
+            words.append(name.replace("_", " "))
+    return ", ".join(words)
 
 
 NOWHERE = Loc()

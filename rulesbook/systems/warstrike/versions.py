@@ -65,7 +65,8 @@ class RuleSet:
 
     Attributes:
         version: the draft's version string (``"0.52"``).
-        source: the source document of the draft.
+        source: the source document of the draft (its file name).
+        title: the document's title as a reader knows it (what the pages show).
         morale_threshold: a check is needed when remaining units < this × starting units.
         steps: the phase's steps, in order (today the engine supports exactly :data:`STEPS`).
         changes: what changed from the previous draft.
@@ -80,6 +81,7 @@ class RuleSet:
     steps: tuple[str, ...]
     changes: tuple[Change, ...]
     parameters: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    title: str = ""
 
 
 def _field(mapping: Any, key: str, where: str) -> Any:
@@ -136,6 +138,7 @@ def _load(path: Path) -> tuple[RuleSet, ...]:
                 steps=steps,
                 changes=tuple(changes),
                 parameters=MappingProxyType(values),
+                title=str(raw.get("title", "") or ""),
             )
         )
     return tuple(out)
@@ -219,7 +222,7 @@ def changes_markdown() -> str:
         lines.append(f"### Ver. {rs.version}{tag}")
         lines.append("")
         lines.append(
-            f"Source `{rs.source}`. Morale check below {rs.morale_threshold} of the starting units; "
+            f"Source: {rs.title or rs.source}. Morale check below {rs.morale_threshold} of the starting units; "
             f"steps: {', '.join(rs.steps)}."
         )
         lines.append("")

@@ -45,7 +45,7 @@ from rulesbook.calculators import (
     Output,
     calculator,
 )
-from rulesbook.errors import InputError, quote
+from rulesbook.errors import InputError, choose_from, quote
 from rulesbook.registry import implements
 from rulesbook.results import CalcResult, Column, Table
 from rulesbook.systems.wh40k.attached import (
@@ -110,9 +110,9 @@ def _choices(values: Mapping[str, Any], base: Wh40kChoices | None = None) -> Wh4
 def _sheet(faction: Faction, key: str, field: str) -> Datasheet:
     sheet = faction.datasheets.get(key.strip().lower())
     if sheet is None:
-        shown = list(faction.datasheets)
-        listed = ", ".join(shown[:12]) + (f" … ({len(shown)} in all)" if len(shown) > 12 else "")
-        raise InputError(field, f"{faction.name} has no datasheet {quote(key)}; choose from {listed}")
+        raise InputError(
+            field, f"{faction.name} has no datasheet {quote(key)}; {choose_from(key, faction.datasheets)}"
+        )
     return sheet
 
 
@@ -151,18 +151,18 @@ def _side(
     if det_key != "none" and det_key not in faction.detachments:
         raise InputError(
             f"{prefix}detachment",
-            f"{faction.name} has no detachment {quote(det_key)}; choose none or one of {', '.join(faction.detachments) or 'none'}",
+            f"{faction.name} has no detachment {quote(det_key)}; {choose_from(det_key, faction.detachments, none=True)}",
         )
     if enh_key != "none" and enh_key not in faction.enhancements:
         raise InputError(
             f"{prefix}enhancement",
-            f"{faction.name} has no enhancement {quote(enh_key)}; choose none or one of {', '.join(faction.enhancements) or 'none'}",
+            f"{faction.name} has no enhancement {quote(enh_key)}; {choose_from(enh_key, faction.enhancements, none=True)}",
         )
     for key in values[f"{prefix}stratagems"]:
         if key not in faction.stratagems:
             raise InputError(
                 f"{prefix}stratagems",
-                f"{faction.name} has no stratagem {quote(key)}; choose from {', '.join(faction.stratagems)}",
+                f"{faction.name} has no stratagem {quote(key)}; {choose_from(key, faction.stratagems)}",
             )
     return Side(
         datasheet=sheet,

@@ -41,6 +41,13 @@ SICKNESSES = DG.detachments["spread-the-sickness"].choices
 SHIPPED = "rulesbook/systems/wh40k/death-guard.yaml"
 """The faction file the calculator reads unless told another: the Death Guard page."""
 KEY = r"[a-z0-9]+(?:-[a-z0-9]+)*"
+STRATAGEMS = tuple(DG.stratagems)
+DETACHMENTS = ("none", *DG.detachments)
+ENHANCEMENTS = ("none", *DG.enhancements)
+DATASHEETS = tuple(DG.datasheets)
+WEAPONS = tuple(dict.fromkeys(w for sheet in DG.datasheets.values() for w in sheet.weapons))
+"""What the forms offer to pick (searchable lists built from the shipped faction file); a key of
+another faction file is still typed."""
 
 DATASHEET_READINGS = (
     "lord_of_the_death_guard",
@@ -114,6 +121,7 @@ def _side_inputs(prefix: str, whose: str) -> list[Input]:
             label=f"{whose} stratagems",
             help=f"Comma list of stratagems {whose.lower()} player uses (keys of its faction file).",
             words=((KEY, "stratagem keys"),),
+            suggestions=STRATAGEMS,
             default=(),
         ),
         TextInput(
@@ -125,6 +133,7 @@ def _side_inputs(prefix: str, whose: str) -> list[Input]:
             ),
             refers="detachment",
             max_length=80,
+            suggestions=DETACHMENTS,
             default="none",
         ),
         ChoiceInput(
@@ -140,6 +149,7 @@ def _side_inputs(prefix: str, whose: str) -> list[Input]:
             help="none, or the enhancement (of the faction file) the unit's Leader carries.",
             refers="enhancement",
             max_length=80,
+            suggestions=ENHANCEMENTS,
             default="none",
         ),
         BoolInput(
@@ -170,6 +180,7 @@ INPUTS: tuple[Input, ...] = (
         help="The attacking unit's datasheet (a key of the faction file, e.g. mortarion).",
         refers="datasheet",
         max_length=80,
+        suggestions=DATASHEETS,
         default="mortarion",
     ),
     WordListInput(
@@ -180,6 +191,7 @@ INPUTS: tuple[Input, ...] = (
             "whose loadout has a weapon fires it; KEY*N says N models fire it (a squad's special weapons)."
         ),
         words=((rf"{KEY}(?:\*[0-9]{{1,2}})?", "weapon keys, each optionally *N (N models fire it)"),),
+        suggestions=WEAPONS,
         default=("rotwind", "the-lantern"),
     ),
     TextInput(
@@ -188,6 +200,7 @@ INPUTS: tuple[Input, ...] = (
         help="profile (the target inputs below) or a datasheet of the target's faction file, whose characteristics are used.",
         refers="datasheet",
         max_length=80,
+        suggestions=("profile", *DATASHEETS),
         default="profile",
     ),
     _faction_input("faction", "Attacker's"),
@@ -201,6 +214,7 @@ INPUTS: tuple[Input, ...] = (
             help="A datasheet of the target's faction that may lead the target (its Leader pairings), attached to it; none: no Leader.",
             refers="datasheet",
             max_length=80,
+            suggestions=DATASHEETS,
         )
     ),
     IntInput(

@@ -36,6 +36,8 @@ __all__ = [
 ]
 
 SOURCE = "004_7134931f915e24a0.txt"
+SOURCE_TITLE = "Warhammer 40,000 Mortarion page and core rules"
+"""The document's title as citations show it (``short`` of ``source.yaml``; a test keeps them equal)."""
 
 _SOURCE_NAMES = {"core": "Core", "boarding-actions": "Boarding Actions", "plague-company": "Plague Company"}
 
@@ -116,7 +118,7 @@ def faction_rules(faction: Faction) -> list[Rule]:
                 system="wh40k",
                 title=f"{sheet.name} (datasheet)",
                 text=_datasheet_text(sheet, faction),
-                citations=(Citation(SOURCE, sheet.section),),
+                citations=(Citation(SOURCE, sheet.section, title=SOURCE_TITLE),),
                 interpretations=(
                     "wh40k.interpretations.mortarion-characteristics",
                     "wh40k.interpretations.characters-section",
@@ -136,7 +138,7 @@ def faction_rules(faction: Faction) -> list[Rule]:
                 system="wh40k",
                 title=ab.name,
                 text="\n".join([*extra, "", ab.text.strip(), *_effects_md(ab.effects)]),
-                citations=(Citation(SOURCE, ab.section),),
+                citations=(Citation(SOURCE, ab.section, title=SOURCE_TITLE),),
                 interpretations=_registers(ab.effects, ab.interpretations),
                 see_also=tuple(faction.abilities[k].id for k in ab.choice_of),
                 summary=ab.text.strip().split(". ")[0].rstrip(".") + ".",
@@ -161,7 +163,7 @@ def faction_rules(faction: Faction) -> list[Rule]:
                 system="wh40k",
                 title=st.name,
                 text="\n".join([*body, *_effects_md(st.effects)]),
-                citations=(Citation(SOURCE, st.section, _SOURCE_NAMES[st.source]),),
+                citations=(Citation(SOURCE, st.section, _SOURCE_NAMES[st.source], SOURCE_TITLE),),
                 interpretations=_registers(st.effects, st.interpretations),
                 summary=f"{st.cp} CP {_SOURCE_NAMES[st.source]} {st.category}: "
                 + st.text.strip().split(". ")[0].rstrip(".")
@@ -175,7 +177,7 @@ def faction_rules(faction: Faction) -> list[Rule]:
                 system="wh40k",
                 title=f"{det.name} (detachment rule)",
                 text="\n".join([det.text.strip(), *_effects_md(det.effects)]),
-                citations=(Citation(SOURCE, det.section),),
+                citations=(Citation(SOURCE, det.section, title=SOURCE_TITLE),),
                 interpretations=_registers(det.effects, det.interpretations),
                 see_also=tuple(faction.abilities[k].id for k in det.choices),
                 summary=det.text.strip().split(". ")[0].rstrip(".") + ".",

@@ -492,12 +492,19 @@ def _steps(chain: Aftermath, has_leader: bool) -> Table:
             "Models lost to Desperate Escape tests.",
         ),
         Output("mean_models_lost", "Mean models lost", "number", "Attack and Desperate Escape together."),
-        Output("models_destroyed", "P(exactly k models destroyed)", "list", "By the attack; index k."),
+        Output(
+            "models_destroyed",
+            "P(exactly k models destroyed)",
+            "list",
+            "By the attack; index k.",
+            chart=("Models destroyed",),
+        ),
         Output(
             "models_lost",
             "P(exactly k models lost)",
             "list",
             "Attack and Desperate Escape together; index k.",
+            chart=("Models lost",),
         ),
         Output(
             "steps",

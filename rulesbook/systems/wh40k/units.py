@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from rulesbook.dice import MAX_DICE, DiceExpr
-from rulesbook.errors import InputError, quote
+from rulesbook.errors import InputError, choose_from, quote
 from rulesbook.registry import implements
 from rulesbook.systems.wh40k.attached import ModelGroup
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
@@ -108,7 +108,7 @@ def attack_weapons(
         key, _, n = word.partition("*")
         if key not in sheet.weapons:
             raise InputError(
-                field, f"{sheet.name} has no weapon {quote(key)}; choose from {', '.join(sheet.weapons)}"
+                field, f"{sheet.name} has no weapon {quote(key)}; {choose_from(key, sheet.weapons)}"
             )
         models = int(n) if n else bearers(sheet, key, counts, field)
         if not 1 <= models <= 40:
