@@ -283,7 +283,9 @@ def pypi_file(pin: Pin, cache: Path) -> bytes:
                 "--no-deps",
                 "--retries=1",
                 "--timeout=20",
-                *(["--no-binary", ":all:"] if sdist else ["--only-binary", ":all:"]),
+                # (``--no-binary`` for this project only: with ``:all:`` pip would also build the
+                # source archive's build requirements from source — Cython, minutes of compiling)
+                *(["--no-binary", pin.project] if sdist else ["--only-binary", ":all:"]),
                 "--require-hashes",
                 "-r",
                 str(requirement),
