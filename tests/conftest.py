@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
+import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -35,14 +38,51 @@ def build_site(out: Path, *, static: bool) -> subprocess.CompletedProcess[str]:
     )
 
 
+def shared_build(
+    tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[[Path], object]
+) -> Path:
+    """A directory built once for the whole test run, however the run is split.
+
+    ``scripts/test`` runs the suite as two pytest sessions (the rest on two xdist workers, then the
+    browser tests), and each xdist worker is a session of its own: a plain session fixture would
+    build the site up to three times. Here the first asker builds ``name`` under a file lock in a
+    directory every session shares (``$RULESBOOK_TEST_SHARED``, set by ``scripts/test``; else the
+    xdist run's common temporary directory, else this session's own), writes a ``.done`` marker,
+    and everyone after reuses it. A failed build leaves no marker, so the next asker tries again.
+    """
+    shared = os.environ.get("RULESBOOK_TEST_SHARED")
+    if shared:
+        base = Path(shared)
+    elif os.environ.get("PYTEST_XDIST_WORKER"):
+        base = tmp_path_factory.getbasetemp().parent
+    else:
+        base = tmp_path_factory.getbasetemp()
+    base.mkdir(parents=True, exist_ok=True)
+    out = base / name
+    with open(base / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if not (base / f"{name}.done").exists():
+                if out.exists():
+                    shutil.rmtree(out)
+                out.mkdir()
+                build(out)
+                (base / f"{name}.done").touch()
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    return out
+
+
 @pytest.fixture(scope="session")
 def static_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The published (static) site's pages, built once per test session: what ``scripts/build-site``
     makes, but for its browser runtime (the ``live_runtime`` fixture)."""
-    out = tmp_path_factory.mktemp("static-site")
-    proc = build_site(out, static=True)
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    return out
+
+    def build(out: Path) -> None:
+        proc = build_site(out, static=True)
+        assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+
+    return shared_build(tmp_path_factory, "static-site", build)
 
 
 BROWSER_TESTS = ROOT / "tests" / "browser"
@@ -74,15 +114,12 @@ def live_runtime(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The published site's browser runtime (``live-runtime/``: Pyodide from the npm registry, the
     pinned wheels from PyPI, this checkout's app wheel), as ``scripts/build-site`` vendors it;
     downloads come from the per-user cache after the first run."""
-    import shutil
-
     from rulesbook.site.runtime import RUNTIME_DIR, RuntimeUnavailable, vendor
 
     if shutil.which("node") is None:
         _unavailable("node is not installed (the Pyodide tests run the runtime in Node)")
-    out = tmp_path_factory.mktemp("live")
     try:
-        vendor(out)
+        out = shared_build(tmp_path_factory, "live", vendor)
     except RuntimeUnavailable as exc:
         _unavailable(f"the browser runtime could not be vendored: {exc}")
     return out / RUNTIME_DIR
