@@ -147,7 +147,10 @@ def citation_md(here: str, system_id: str, citation: Citation) -> str:
     src = source(system_id)
     note = f" ({citation.note})" if citation.note else ""
     target = _rel(here, f"{system_id}-{slug(citation.section)}")
-    return f'[{src.short}, § {citation.section}{note}]({target} "{src.title}")'
+    # a citation of another document (the 40k core rules beside the Mortarion page) keeps its name
+    same = citation.document == registry().systems[system_id].source
+    label = citation.title or (src.short if same else citation.document)
+    return f'[{label}, § {citation.section}{note}]({target} "{src.title}")'
 
 
 def source_link(here: str, system: System) -> str:

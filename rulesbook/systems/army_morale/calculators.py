@@ -96,6 +96,14 @@ def _check_points(values: Mapping[str, Any], choices: Any) -> None:
             )
 
 
+ADDED_EFFECTS_ONLY = {
+    "rules.army-morale.effects.added": "the published rules add no morale effects: this rule's code "
+    "runs only for effects a variant adds under add: morale_effects and the inputs or log name "
+    "(tests/army_morale/test_added_effects.py checks those answers)",
+}
+"""Why overriding ``army-morale.effects.added`` alone changes nothing here."""
+
+
 @calculator(
     "army-morale.detachment-value",
     title="Detachment Morale value",
@@ -377,6 +385,7 @@ def _term_lines(a: RallyCounts, b: RallyCounts, choices: ArmyMoraleChoices) -> l
         "army-morale.effects.added",
         "army-morale.game-end",
     ],
+    insensitive=ADDED_EFFECTS_ONLY,
     examples=[
         {"a_morale": "2", "a_blast_markers": "3", "a_take_and_hold": "1", "b_morale": "5"},
         {
@@ -501,6 +510,7 @@ def rally_calculator(*, choices: ArmyMoraleChoices, **values: Any) -> CalcResult
         "army-morale.one-time.capture",
         "army-morale.game-end",
     ],
+    insensitive=ADDED_EFFECTS_ONLY,
     examples=[{"log": "rulesbook/systems/army_morale/data/example-game.yaml"}],
     cacheable=False,
     choices=CHOICES,
