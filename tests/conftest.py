@@ -85,6 +85,19 @@ def static_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return shared_build(tmp_path_factory, "static-site", build)
 
 
+@pytest.fixture(scope="session")
+def served_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The served flavour of the site (what ``rulesbook serve`` builds), built once for the run:
+    the site tests read it, the browser tests serve it (``rulesbook serve --no-build``)."""
+
+    def build(out: Path) -> None:
+        proc = build_site(out, static=False)
+        assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+        (out / ".rulesbook-site").write_text("built by the tests\n", encoding="utf-8")
+
+    return shared_build(tmp_path_factory, "served-site", build)
+
+
 BROWSER_TESTS = ROOT / "tests" / "browser"
 
 

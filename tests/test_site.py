@@ -9,7 +9,6 @@ import pytest
 
 from rulesbook.registry import registry
 from rulesbook.site.pages import LIVE_PREFIX, generate_pages, page_of
-from tests.conftest import build_site
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -35,12 +34,9 @@ def test_morale_rule_page_has_the_computed_table() -> None:
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def built_site(served_site: Path) -> Path:
     """The served flavour (what ``rulesbook serve`` builds); the static one is ``static_site``."""
-    out = tmp_path_factory.mktemp("site")
-    proc = build_site(out, static=False)
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    return out
+    return served_site
 
 
 def test_the_designer_notebooks_show_their_charts(built_site: Path) -> None:

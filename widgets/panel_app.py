@@ -413,7 +413,9 @@ class CalculatorApp:
 
     def _on_change(self, event: Any) -> None:
         for key, box in self.uploads.items():
-            if event.obj is self.widgets[key] and event.new:
+            if event.obj is self.widgets[key]:
+                if not event.new:  # the upload box clears itself before each file: nothing to answer
+                    return
                 try:
                     box.store(bytes(event.new), getattr(self.widgets[key], "filename", "") or "")
                 except InputError as exc:

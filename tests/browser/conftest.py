@@ -36,13 +36,13 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def served(tmp_path_factory: pytest.TempPathFactory, served_site: Path) -> Iterator[str]:
     reuse = os.environ.get("RULESBOOK_SERVED")
     if reuse:  # a server already running (started from this checkout): no site build
         yield reuse.rstrip("/")
         return
     port = _free_port()
-    site = tmp_path_factory.mktemp("served-site")
+    site = served_site  # built once for the run (tests/conftest.py), served as built
     log = (tmp_path_factory.mktemp("served-log") / "server.log").open("w")
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true"}
     env["RULESBOOK_GAMES_DIR"] = str(tmp_path_factory.mktemp("served-games"))
@@ -58,6 +58,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             str(port),
             "--site-dir",
             str(site),
+            "--no-build",
         ],
         cwd=ROOT,
         stdout=log,
