@@ -35,6 +35,7 @@ from rulesbook.registry import load_system_data
 from rulesbook.systems.wh40k.faction import (
     CORE_KEYWORDS,
     DEATH_GUARD_FILE,
+    EFFECT_FIELDS,
     NO_SKILL,
     Ability,
     Characteristics,
@@ -60,21 +61,7 @@ def effect_data(e: Effect) -> dict[str, Any]:
     from their defaults."""
     out: dict[str, Any] = {"kind": e.kind}
     defaults = Effect(kind=e.kind)
-    for name in (
-        "value",
-        "affects",
-        "phases",
-        "attack",
-        "range",
-        "keywords",
-        "condition",
-        "characteristic",
-        "register",
-        "note",
-        "target_keywords",
-        "battle_rounds",
-        "within",
-    ):
+    for name in EFFECT_FIELDS[1:]:  # (after "kind")
         value = getattr(e, name)
         if value != getattr(defaults, name):
             out[name] = list(value) if isinstance(value, tuple) else value
