@@ -419,11 +419,8 @@ class CalculatorApp:
                 try:
                     box.store(bytes(event.new), getattr(self.widgets[key], "filename", "") or "")
                 except InputError as exc:
-                    if self.pool is None:
-                        self.result.object = error_html(str(exc))
-                    else:  # the one-line error, then the next change computes again
-                        self._shown = None
-                        self._show(error_html(str(exc)), self._requested, self._pending)
+                    self._shown = None  # the one-line error; the next change computes again
+                    self._show(error_html(str(exc)), self._requested, self._pending)
                     return
         self.refresh()
 
