@@ -50,7 +50,10 @@ def test_tracker_keeps_a_game_across_reload_and_server_restart(page: Any, tmp_pa
         box.press("Enter")
         page.locator(".am-add-event button").first.click()
         page.locator('[data-key="b_value"]', has_text="6").first.wait_for()
-        url = page.url  # (the same game; once it holds something, no longer marked a demo)
+        # (the same game; once it holds something, no longer marked a demo: the page's address
+        # follows the answer, so wait for it)
+        page.wait_for_function("!location.search.includes('demo=1')")
+        url = page.url
         game = opened.split("game=")[1].split("&")[0]
         assert url.split("game=")[1] == game and [p.name for p in games.iterdir() if p.name != ".lock"] == [
             f"{game}.yaml"
