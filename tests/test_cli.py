@@ -108,13 +108,46 @@ def test_calc_help_is_generated_from_the_declaration() -> None:
         assert inp.key in out.stdout and inp.allowed() in out.stdout
 
 
-def test_every_calculator_example_runs_from_the_cli() -> None:
-    for calc in registry().calculators.values():
-        for example in calc.examples:
-            args = [f"{k}={v}" for k, v in example.items()]
-            out = run("calc", calc.id, *args, "--json")
-            assert out.returncode == 0, f"{calc.id} {args}: {out.stderr}"
-            assert json.loads(out.stdout)["calculator"] == calc.id
+EXAMPLES_OF_ONE_SYSTEM = """
+import contextlib, io, json, sys
+from rulesbook.cli import main
+for calc_id, args in json.load(sys.stdin):
+    out, err, code = io.StringIO(), io.StringIO(), 0
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            main(["calc", calc_id, *args, "--json"])
+        except SystemExit as exc:
+            code = exc.code or 0
+    print(json.dumps([calc_id, args, code, out.getvalue(), err.getvalue()]))
+"""
+"""Runs ``rulesbook calc ID ARGS --json`` (the console script's ``main``) for each example read
+from standard input, in one fresh interpreter; prints one JSON line per example."""
+
+
+@pytest.mark.parametrize("system", sorted({c.system for c in registry().calculators.values()}))
+def test_every_calculator_example_runs_from_the_cli(system: str) -> None:
+    """Every worked example through the command line's entry point, in a fresh interpreter that
+    has loaded nothing else: one per system (the CLI loads only the system it is asked about;
+    ``tests/test_golden_examples.py`` checks each example's numbers)."""
+    examples = [
+        [calc.id, [f"{k}={v}" for k, v in example.items()]]
+        for calc in registry().calculators.values()
+        if calc.system == system
+        for example in calc.examples
+    ]
+    proc = subprocess.run(
+        [sys.executable, "-c", EXAMPLES_OF_ONE_SYSTEM],
+        input=json.dumps(examples),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    answers = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [a[:2] for a in answers] == examples
+    for calc_id, args, code, stdout, stderr in answers:
+        assert code == 0, f"{calc_id} {args}: {stderr}"
+        assert json.loads(stdout)["calculator"] == calc_id
 
 
 def modules_after_calc(report: str) -> subprocess.CompletedProcess[str]:
