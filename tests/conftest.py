@@ -101,18 +101,44 @@ def served_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 BROWSER_TESTS = ROOT / "tests" / "browser"
 
 
+SLOWEST_BROWSER_MODULES = (
+    "test_live_static_site.py",
+    "test_tracker_at_the_table.py",
+    "test_live_pages.py",
+    "test_readable_pages.py",
+    "test_static_site.py",
+    "test_live_answers.py",
+    "test_tracker_finds_the_game.py",
+    "test_hostile_names.py",
+    "test_site_browser.py",
+    "test_jupyterlab.py",
+)
+"""The browser modules that take longest (the ``--durations`` of full runs), slowest first."""
+
+
+def _browser_order(item: pytest.Item) -> int:
+    name = item.path.name
+    return (
+        SLOWEST_BROWSER_MODULES.index(name)
+        if name in SLOWEST_BROWSER_MODULES
+        else len(SLOWEST_BROWSER_MODULES)
+    )
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Run the browser tests last (otherwise in their collected order).
+    """Run the browser tests last, their slowest modules first (otherwise in collected order).
 
     Their session-wide browser (Playwright's sync API) keeps an asyncio event loop running in the
     main thread until the session ends, so every test after them that starts a loop of its own
     (``asyncio.run``, tornado's test cases) failed with "cannot be called from a running event
-    loop" in the full suite while passing alone.
+    loop" in the full suite while passing alone. Slowest first: ``scripts/test`` hands the
+    browser modules to its workers in this order (``--no-loadscope-reorder``), so no long module
+    starts last and keeps one worker busy after the others have finished.
     """
     browser = [item for item in items if item.path.is_relative_to(BROWSER_TESTS)]
     if browser:
         rest = [item for item in items if not item.path.is_relative_to(BROWSER_TESTS)]
-        items[:] = rest + browser
+        items[:] = rest + sorted(browser, key=_browser_order)  # (a stable sort)
 
 
 def _unavailable(reason: str) -> None:

@@ -28,3 +28,10 @@ def test_ruff_format() -> None:
 def test_mypy_strict() -> None:
     out = _run("mypy")
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_the_slowest_browser_modules_named_for_scheduling_exist() -> None:
+    """``tests/conftest.py`` hands these out first; a renamed module would silently drop out."""
+    from tests.conftest import BROWSER_TESTS, SLOWEST_BROWSER_MODULES
+
+    assert [name for name in SLOWEST_BROWSER_MODULES if not (BROWSER_TESTS / name).is_file()] == []
