@@ -39,12 +39,14 @@ from rulesbook.errors import InputError
 from rulesbook.inputs import picks
 from rulesbook.present import error_html, result_html, rules_html
 from rulesbook.registry import registry
+from rulesbook.variants import offerable_inputs
 from widgets.compare import (
     FAST_DELAY_MS,
     NO_VARIANT,
     SLOW_ANSWER_S,
     SLOW_DELAY_MS,
     form_result_html,
+    offered_names,
     variant_options,
 )
 
@@ -137,6 +139,8 @@ class CalculatorForm:
         self._timer: asyncio.TimerHandle | None = None
         self._slow = False  # the last answer took longer than SLOW_ANSWER_S
         self._last_good = ""
+        self._offer(compare_with)
+        self.compare.observe(lambda change: self._offer(change["new"]), names="value")
         for control in [*self.controls.values(), self.compare]:
             control.observe(self._on_change, names="value")
         rules = w.Accordion(
@@ -152,6 +156,20 @@ class CalculatorForm:
             ]
         )
         self.refresh()
+
+    def _offer(self, variant: str) -> None:
+        """Offer the names a compared ``variant`` adds (``add:``) beside the printed ones: a name
+        box suggests them, a word list's box says them in its placeholder."""
+        for key in offerable_inputs(self.calc):
+            inp, control = self.calc.input(key), self.controls[key]
+            names = offered_names(self.calc, inp, variant)
+            if isinstance(control, w.Combobox):
+                control.options = list(names)
+            elif isinstance(control, w.Text):
+                added = [n for n in names if n not in picks(inp)]
+                control.placeholder = inp.allowed() + (
+                    f"; {variant} adds {', '.join(added)}" if added else ""
+                )
 
     def values(self) -> dict[str, Any]:
         """The raw values in the controls (what the user typed)."""

@@ -41,7 +41,7 @@ from rulesbook.errors import InputError, RulesbookError, quote
 from rulesbook.present import terminal_text
 from rulesbook.present.answers import AnswerView, answer_text, rule_text
 from rulesbook.registry import Interpretation, System, registry
-from rulesbook.variants import run_assignments
+from rulesbook.variants import added_entries, run_assignments
 
 __all__ = ["cli", "main"]
 
@@ -193,8 +193,12 @@ def calc_cmd(calc_id: str | None, assignments: Sequence[str], as_json: bool, wan
         calc = reg.calculator(calc_id)
     except InputError as exc:
         fail(str(exc))
-    if want_help:
-        click.echo(terminal_text(calc.help_text(), styled()))  # safe: drops control characters
+    if want_help:  # with variant=NAME: also the names that variant adds
+        try:
+            added = variant_additions(calc, assignments)
+        except InputError as exc:
+            fail(str(exc))
+        click.echo(terminal_text(calc.help_text(added), styled()))  # safe: drops control characters
         return
     for word in assignments:
         if word.startswith("-"):
@@ -213,6 +217,13 @@ def calc_cmd(calc_id: str | None, assignments: Sequence[str], as_json: bool, wan
         named_variant = (variant.name, variant.title) if variant is not None else None
         shown = AnswerView(calc.id, calc.title, calc.outputs, result, variant=named_variant)
         click.echo(answer_text(shown, styled()))  # safe for the terminal; renders the explanation's Markdown
+
+
+def variant_additions(calc: Any, words: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """The names the variants among ``key=value`` words (``variant=NAME``, composed) add to
+    ``calc``'s inputs (none without a variant)."""
+    names = [w.partition("=")[2].strip() for w in words if w.partition("=")[0].strip() == "variant"]
+    return added_entries(calc, names) if names else {}
 
 
 register_whatif(cli)  # variants, compare, sweep (rulesbook.cli.whatif)

@@ -7,8 +7,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from rulesbook.additions import entry_key
 from rulesbook.calculators import Calculator
 from rulesbook.errors import InputError
+from rulesbook.inputs import NOT_GIVEN
 from rulesbook.present import decimal, short_fraction, shown_values
 from rulesbook.results import CalcResult, fraction_str
 from rulesbook.variants.labels import reaches
@@ -17,10 +19,11 @@ from rulesbook.variants.model import (
     Variant,
     VariantLike,
     resolve_variant,
-    run_with_variant,
+    validate_with,
+    variant_calculator,
 )
 
-__all__ = ["Comparison", "compare"]
+__all__ = ["Comparison", "added_entries", "compare", "offerable_inputs"]
 
 
 # -- comparison -----------------------------------------------------------------------------------
@@ -174,6 +177,10 @@ def _difference(base: Any, base_exact: Any, value: Any, exact: Any) -> dict[str,
 def compare(calc: Calculator, inputs: Mapping[str, Any], variants: Sequence[VariantLike]) -> Comparison:
     """Run ``calc`` at ``inputs`` under the baseline and each variant.
 
+    An entry a variant adds (``add:``, such as a new stratagem) that the inputs name is left out
+    of each column whose rules lack it (the published rules, another variant), with a note: that
+    column answers as if it had not been picked.
+
     >>> from rulesbook.registry import registry
     >>> calc = registry().calculator("scrollhammer.panic-test")
     >>> compare(calc, {"ld": 7}, []).rows()[0]["values"]
@@ -183,11 +190,12 @@ def compare(calc: Calculator, inputs: Mapping[str, Any], variants: Sequence[Vari
     names = [v.name for v in resolved]
     if BASELINE in names or len(set(names)) != len(names):
         raise InputError("variant", f"each variant once, and none called {BASELINE}; got {', '.join(names)}")
-    checked = calc.validate(inputs)
-    results = [(BASELINE, calc.run_validated(checked))]
-    notes = []
+    added = {v.name: added_entries(calc, v) for v in resolved}
+    notes: list[str] = []
+    base, checked = _run_lacking(calc, None, inputs, _others(added, None), notes)
+    results = [(BASELINE, base)]
     for variant in resolved:
-        result = run_with_variant(calc, variant, **inputs)
+        result, _ = _run_lacking(calc, variant, inputs, _others(added, variant.name), notes)
         results.append((variant.name, result))
         overridden = [k for k in inputs if k in dict(variant.parameters) or k in dict(variant.readings)]
         if overridden:
@@ -197,6 +205,88 @@ def compare(calc: Calculator, inputs: Mapping[str, Any], variants: Sequence[Vari
         elif result.values == results[0][1].values:
             notes.append(f"{variant.name} gives the same result as the baseline at these inputs")
     return Comparison(calc, checked, resolved, tuple(results), tuple(notes))
+
+
+def added_entries(calc: Calculator, variant: VariantLike) -> dict[str, tuple[str, ...]]:
+    """The entries ``variant`` adds (``add:``) that inputs of ``calc`` can name: input key -> keys.
+
+    >>> from rulesbook.registry import registry
+    >>> calc = registry().calculator("wh40k.datasheet-attack")
+    >>> added_entries(calc, "monster-hunters")
+    {'stratagems': ('monster-hunters',), 'target_stratagems': ('monster-hunters',)}
+    >>> added_entries(registry().calculator("wh40k.battle-shock"), "monster-hunters")
+    {}
+    """
+    found = resolve_variant(variant)
+    if found.system != calc.system:
+        return {}
+    offered = {inp.key: found.additions.offered(inp.key) for inp in calc.inputs}
+    return {key: keys for key, keys in offered.items() if keys}
+
+
+def offerable_inputs(calc: Calculator) -> tuple[str, ...]:
+    """The inputs of ``calc`` that can name an entry a variant adds (its system's ``add:``
+    sections name them), whichever variant is picked.
+
+    >>> from rulesbook.registry import registry
+    >>> offerable_inputs(registry().calculator("army-morale.rally"))
+    ('a_effects', 'b_effects')
+    """
+    if calc.choices is None:
+        return ()
+    named = {key for section in type(calc.choices.additions).SECTIONS.values() for key in section.inputs}
+    return tuple(inp.key for inp in calc.inputs if inp.key in named)
+
+
+def _others(added: Mapping[str, Mapping[str, tuple[str, ...]]], own: str | None) -> dict[str, set[str]]:
+    """Per input key, the keys the other compared variants add and ``own`` does not."""
+    mine = added.get(own, {}) if own is not None else {}
+    out: dict[str, set[str]] = {}
+    for name, entries in added.items():
+        if name != own:
+            for key, keys in entries.items():
+                out.setdefault(key, set()).update(k for k in keys if k not in mine.get(key, ()))
+    return out
+
+
+def _run_lacking(
+    calc: Calculator,
+    variant: Variant | None,
+    inputs: Mapping[str, Any],
+    lacking: Mapping[str, set[str]],
+    notes: list[str],
+) -> tuple[CalcResult, dict[str, Any]]:
+    """One column: ``calc`` at ``inputs`` under ``variant`` (None: the baseline) and the inputs
+    checked. If these rules refuse an input naming entries they lack (``lacking``: added by
+    another column's variant), the column runs without those entries and says so in ``notes``."""
+    try:
+        checked, choices = validate_with(calc, variant, inputs)
+        runner = calc if variant is None else variant_calculator(calc, variant)
+        return runner.run_validated(checked, choices=choices), checked
+    except InputError as exc:
+        key = exc.field
+        if key not in lacking:
+            raise
+        error = exc
+    inp = calc.input(key)
+    value = inp.validate(inputs[key])
+    if inp.kind == "word-list":
+        kept: Any = tuple(w for w in value if entry_key(w) not in lacking[key])
+        left_out = [w for w in value if entry_key(w) in lacking[key]]
+    elif isinstance(value, str) and entry_key(value) in lacking[key]:
+        kept, left_out = (None if inp.default is NOT_GIVEN else inp.default), [value]
+    else:
+        left_out = []
+    if not left_out:
+        raise error
+    rest = {k: v for k, v in lacking.items() if k != key}
+    result, checked = _run_lacking(calc, variant, {**inputs, key: kept}, rest, notes)
+    column = BASELINE if variant is None else variant.name
+    notes.append(
+        f"{key}: the {column} column answers without {', '.join(left_out)} (a compared variant adds "
+        "it; these rules have no such entry)"
+    )
+    return result, {**checked, key: value}
 
 
 def _touches(calc: Calculator, variant: Variant) -> bool:
