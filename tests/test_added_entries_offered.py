@@ -61,7 +61,7 @@ def test_compare_with_an_added_stratagem(keyword: str) -> None:
         assert _exact(hunted) != _exact(base)
     else:
         assert _exact(hunted) == _exact(base)
-    assert any("baseline column answers without monster-hunters" in n for n in found.notes)
+    assert any("baseline answers without monster-hunters" in n for n in found.notes)
     assert found.inputs["stratagems"] == ("monster-hunters",)  # what was asked, as given
     # a printed stratagem beside it stays in both columns; a typo is still refused, by name
     both = compare(ATTACK, {**inputs, "stratagems": "monster-hunters,gifts-of-decay"}, ["monster-hunters"])
@@ -77,7 +77,7 @@ def test_another_compared_variant_answers_without_it() -> None:
     other = found.results[2][1]
     plain = {k: v for k, v in inputs.items() if k != "stratagems"}
     assert _exact(other) == _exact(run_with_variant(ATTACK, "deadly-demise-on-5", **plain))
-    assert any(n.startswith("stratagems: the deadly-demise-on-5 column") for n in found.notes)
+    assert any(n.startswith("stratagems: deadly-demise-on-5 answers without") for n in found.notes)
 
 
 def test_added_detachment_and_enhancement_in_a_comparison(house: str) -> None:
@@ -87,7 +87,7 @@ def test_added_detachment_and_enhancement_in_a_comparison(house: str) -> None:
     assert _exact(base) == _exact(ATTACK.run(**LANTERN))  # both left out: the defaults, none
     assert _exact(varied) == _exact(run_with_variant(ATTACK, house, **inputs))
     assert _exact(varied) != _exact(base)
-    assert sum("baseline column answers without" in n for n in found.notes) == 2
+    assert sum("baseline answers without" in n for n in found.notes) == 2
     # the form's answer (served pages, notebooks) is the same comparison, not an error
     form = answer(ATTACK.id, {**ATTACK.initial_values(), **inputs, "sickness": "none"}, house)
     assert form.error == "" and len(form.results) == 2
@@ -173,3 +173,19 @@ def test_cli_help_lists_the_added_names() -> None:
     assert "the variant adds: monster-hunters" in varied
     bad = run("variant=monster-huntres")
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "variant: unknown variant" in bad.stderr
+
+
+@pytest.mark.parametrize("executor", ["serial", "processes"])
+def test_a_sweep_answers_the_baseline_without_it(executor: str) -> None:
+    from rulesbook.sweeps import sweep
+    from rulesbook.sweeps.plot import sweep_warnings
+
+    grid = {**LANTERN, "toughness": "8..10", "target_keywords": "monster", "stratagems": "monster-hunters"}
+    table = sweep(ATTACK, grid, ["monster-hunters"], executor=executor, workers=2)
+    assert (table["error"] == "").all() and "_notes" not in table
+    base = table[table["variant"] == "baseline"]
+    plain = sweep(ATTACK, {k: v for k, v in grid.items() if k != "stratagems"}, executor="serial")
+    assert base["mean_wounds_lost"].tolist() == plain["mean_wounds_lost"].tolist()
+    hunted = table[table["variant"] == "monster-hunters"]["mean_wounds_lost"].tolist()
+    assert all(h > b for h, b in zip(hunted, base["mean_wounds_lost"], strict=True))
+    assert any("baseline answers without monster-hunters" in w for w in sweep_warnings(table))

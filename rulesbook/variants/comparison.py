@@ -23,7 +23,7 @@ from rulesbook.variants.model import (
     variant_calculator,
 )
 
-__all__ = ["Comparison", "added_entries", "compare", "offerable_inputs"]
+__all__ = ["Comparison", "added_entries", "compare", "lacking_entries", "offerable_inputs", "run_lacking"]
 
 
 # -- comparison -----------------------------------------------------------------------------------
@@ -192,10 +192,10 @@ def compare(calc: Calculator, inputs: Mapping[str, Any], variants: Sequence[Vari
         raise InputError("variant", f"each variant once, and none called {BASELINE}; got {', '.join(names)}")
     added = {v.name: added_entries(calc, v) for v in resolved}
     notes: list[str] = []
-    base, checked = _run_lacking(calc, None, inputs, _others(added, None), notes)
+    base, checked = run_lacking(calc, None, inputs, lacking_entries(added, None), notes)
     results = [(BASELINE, base)]
     for variant in resolved:
-        result, _ = _run_lacking(calc, variant, inputs, _others(added, variant.name), notes)
+        result, _ = run_lacking(calc, variant, inputs, lacking_entries(added, variant.name), notes)
         results.append((variant.name, result))
         overridden = [k for k in inputs if k in dict(variant.parameters) or k in dict(variant.readings)]
         if overridden:
@@ -238,8 +238,11 @@ def offerable_inputs(calc: Calculator) -> tuple[str, ...]:
     return tuple(inp.key for inp in calc.inputs if inp.key in named)
 
 
-def _others(added: Mapping[str, Mapping[str, tuple[str, ...]]], own: str | None) -> dict[str, set[str]]:
-    """Per input key, the keys the other compared variants add and ``own`` does not."""
+def lacking_entries(
+    added: Mapping[str, Mapping[str, tuple[str, ...]]], own: str | None
+) -> dict[str, set[str]]:
+    """Per input key, the keys that the other compared variants add (``added``: variant name ->
+    :func:`added_entries`) and variant ``own`` does not (None: the baseline)."""
     mine = added.get(own, {}) if own is not None else {}
     out: dict[str, set[str]] = {}
     for name, entries in added.items():
@@ -249,18 +252,20 @@ def _others(added: Mapping[str, Mapping[str, tuple[str, ...]]], own: str | None)
     return out
 
 
-def _run_lacking(
+def run_lacking(
     calc: Calculator,
     variant: Variant | None,
     inputs: Mapping[str, Any],
     lacking: Mapping[str, set[str]],
     notes: list[str],
+    parameters: Mapping[str, Any] | None = None,
 ) -> tuple[CalcResult, dict[str, Any]]:
     """One column: ``calc`` at ``inputs`` under ``variant`` (None: the baseline) and the inputs
     checked. If these rules refuse an input naming entries they lack (``lacking``: added by
-    another column's variant), the column runs without those entries and says so in ``notes``."""
+    another column's variant), the column runs without those entries and says so in ``notes``
+    (``parameters``: rule parameters changed on top, as a sweep's ``parameter.KEY`` axes)."""
     try:
-        checked, choices = validate_with(calc, variant, inputs)
+        checked, choices = validate_with(calc, variant, inputs, parameters)
         runner = calc if variant is None else variant_calculator(calc, variant)
         return runner.run_validated(checked, choices=choices), checked
     except InputError as exc:
@@ -280,11 +285,11 @@ def _run_lacking(
     if not left_out:
         raise error
     rest = {k: v for k, v in lacking.items() if k != key}
-    result, checked = _run_lacking(calc, variant, {**inputs, key: kept}, rest, notes)
+    result, checked = run_lacking(calc, variant, {**inputs, key: kept}, rest, notes, parameters)
     column = BASELINE if variant is None else variant.name
     notes.append(
-        f"{key}: the {column} column answers without {', '.join(left_out)} (a compared variant adds "
-        "it; these rules have no such entry)"
+        f"{key}: {column} answers without {', '.join(left_out)} (another variant here adds it; "
+        "these rules have no such entry)"
     )
     return result, {**checked, key: value}
 
