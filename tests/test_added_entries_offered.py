@@ -171,6 +171,10 @@ def test_cli_help_lists_the_added_names() -> None:
     plain, varied = run().stdout, run("variant=monster-hunters").stdout
     assert "names: battlefield-command," in plain and "the variant adds" not in plain
     assert "the variant adds: monster-hunters" in varied
+    assert varied.startswith("Under variant monster-hunters (Monster hunters)")  # what it changes
+    assert "add stratagems.monster-hunters: Monster Hunters (1 CP" in varied.split("\n\n")[0]
+    other = run("variant=fall-back-3d6")  # another system's variant
+    assert other.returncode == 2 and "wh40k.datasheet-attack is a wh40k calculator" in other.stderr
     bad = run("variant=monster-huntres")
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "variant: unknown variant" in bad.stderr
 

@@ -41,7 +41,7 @@ from rulesbook.errors import InputError, RulesbookError, quote
 from rulesbook.present import terminal_text
 from rulesbook.present.answers import AnswerView, answer_text, rule_text
 from rulesbook.registry import Interpretation, System, registry
-from rulesbook.variants import added_entries, run_assignments
+from rulesbook.variants import added_entries, resolve_variant, run_assignments, variant_calculator
 
 __all__ = ["cli", "main"]
 
@@ -193,12 +193,12 @@ def calc_cmd(calc_id: str | None, assignments: Sequence[str], as_json: bool, wan
         calc = reg.calculator(calc_id)
     except InputError as exc:
         fail(str(exc))
-    if want_help:  # with variant=NAME: also the names that variant adds
+    if want_help:  # with variant=NAME: what that variant changes, and the names it adds
         try:
-            added = variant_additions(calc, assignments)
+            added, changes = variant_help(calc, assignments)
         except InputError as exc:
             fail(str(exc))
-        click.echo(terminal_text(calc.help_text(added), styled()))  # safe: drops control characters
+        click.echo(terminal_text(changes + calc.help_text(added), styled()))  # safe: drops control characters
         return
     for word in assignments:
         if word.startswith("-"):
@@ -219,11 +219,18 @@ def calc_cmd(calc_id: str | None, assignments: Sequence[str], as_json: bool, wan
         click.echo(answer_text(shown, styled()))  # safe for the terminal; renders the explanation's Markdown
 
 
-def variant_additions(calc: Any, words: Sequence[str]) -> dict[str, tuple[str, ...]]:
-    """The names the variants among ``key=value`` words (``variant=NAME``, composed) add to
-    ``calc``'s inputs (none without a variant)."""
+def variant_help(calc: Any, words: Sequence[str]) -> tuple[dict[str, tuple[str, ...]], str]:
+    """For ``calc ID --help variant=NAME``: the names the variants among ``key=value`` words
+    (composed) add to ``calc``'s inputs, and the lines saying what they change (the inputs'
+    texts describe the published rules). Nothing without a variant."""
     names = [w.partition("=")[2].strip() for w in words if w.partition("=")[0].strip() == "variant"]
-    return added_entries(calc, names) if names else {}
+    if not names:
+        return {}, ""
+    variant = resolve_variant(names)
+    variant_calculator(calc, variant)  # a variant of this calculator's system
+    lines = [f"Under variant {variant.name} ({variant.title}); the texts below describe the published rules:"]
+    lines += [f"  {line}" for line in variant.summary()] or ["  (it changes nothing)"]
+    return added_entries(calc, variant), "\n".join(lines) + "\n\n"
 
 
 register_whatif(cli)  # variants, compare, sweep (rulesbook.cli.whatif)
