@@ -41,6 +41,19 @@ SCROLL_BOXES = """() => {
 }"""
 """Every element (through Panel's shadow roots) that scrolls its content inside itself."""
 
+SIDE_WIDTHS = """() => {
+  const found = []
+  const walk = (root) => {
+    for (const el of root.querySelectorAll("*")) {
+      if (el.classList.contains("rb-compare-side")) found.push(el.getBoundingClientRect().right <= innerWidth + 1)
+      if (el.shadowRoot) walk(el.shadowRoot)
+    }
+  }
+  walk(document)
+  return found
+}"""
+"""For each side of a comparison on the page: whether it ends within the screen's width."""
+
 
 def _sized(page: Any, width: int) -> None:
     page.set_viewport_size({"width": width, "height": 844 if width < 700 else 900})
@@ -197,6 +210,7 @@ def test_a_compared_variants_stratagem_is_offered_and_compared(served: str, page
         cell = page.locator(f'[data-variant="{side}"] [data-key="mean_wounds_lost"]').filter(visible=True)
         expect(cell.first).to_have_text(shown)
     assert page.locator('[data-key="error"]').count() == 0
+    assert page.evaluate(SIDE_WIDTHS) == [True, True]  # each side fits the phone's screen
     # back to the published rules alone: the name stays typed, and is refused by name
     page.locator(".rb-input-variant select").first.select_option("none")
     page.locator('[data-key="error"]', has_text="no stratagem 'monster-hunters'").first.wait_for()
