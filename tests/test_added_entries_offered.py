@@ -9,6 +9,7 @@ with ``wound_modifier=1`` (what Monster Hunters is against a MONSTER)."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -193,3 +194,17 @@ def test_a_sweep_answers_the_baseline_without_it(executor: str) -> None:
     hunted = table[table["variant"] == "monster-hunters"]["mean_wounds_lost"].tolist()
     assert all(h > b for h, b in zip(hunted, base["mean_wounds_lost"], strict=True))
     assert any("baseline answers without monster-hunters" in w for w in sweep_warnings(table))
+
+
+def test_the_static_form_offers_them_while_compared() -> None:
+    """The published site's form lists a shipped variant's added names, disabled until "Compare
+    with" names that variant (live-calculators.js enables them; the browser test picks one)."""
+    from rulesbook.site.live_form import live_form_html
+
+    form = live_form_html(ATTACK)
+    offered = re.findall(
+        r'<option value="monster-hunters" data-variant="monster-hunters" disabled hidden>', form
+    )
+    assert len(offered) == 2  # the attacker's and the target's stratagems
+    fields = form.split('data-key="variant"')[0]  # the inputs, before "Compare with"
+    assert 'value="monster-hunters">' not in fields  # never offered as a printed one
