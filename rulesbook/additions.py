@@ -130,6 +130,11 @@ class Additions:
         return next((entries for section, entries in self.sections if section == name), ())
 
     def offered(self, input_key: str) -> tuple[str, ...]:
+        """The added keys a form offers for input ``input_key`` (by default all it can name,
+        :meth:`named`; a system may offer fewer)."""
+        return self.named(input_key)
+
+    def named(self, input_key: str) -> tuple[str, ...]:
         """The added keys an input named ``input_key`` can name (its sections' ``inputs``)."""
         return tuple(
             key

@@ -20,6 +20,7 @@ Example:
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -494,11 +495,14 @@ class Calculator:
             lines.append(f"  {inp.key:<18} {inp.allowed()}; {default}")
             lines.append(f"  {'':<18} {inp.help}")
             names = picks(inp) if inp.kind in ("text", "word-list") else ()
-            if len(names) > 1:
-                lines.append(f"  {'':<18} names: {', '.join(names)}")
             more = [k for k in (added or {}).get(inp.key, ()) if k not in names]
-            if more:
-                lines.append(f"  {'':<18} the variant adds: {', '.join(more)}")
+            for head, listed in (("names: ", names if len(names) > 1 else ()), ("the variant adds: ", more)):
+                if listed:
+                    pad = " " * 21
+                    text = head + ", ".join(listed)
+                    lines += textwrap.wrap(
+                        text, 100, initial_indent=pad, subsequent_indent=pad, break_on_hyphens=False
+                    )
         lines += ["", "Result keys:"]
         for out in self.outputs:
             extra = f" (and {out.key}_exact)" if out.kind == "probability" else ""

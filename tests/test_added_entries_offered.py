@@ -62,13 +62,42 @@ def test_compare_with_an_added_stratagem(keyword: str) -> None:
         assert _exact(hunted) != _exact(base)
     else:
         assert _exact(hunted) == _exact(base)
-    assert any("baseline answers without monster-hunters" in n for n in found.notes)
+    assert any("the published rules answer without monster-hunters" in n for n in found.notes)
     assert found.inputs["stratagems"] == ("monster-hunters",)  # what was asked, as given
     # a printed stratagem beside it stays in both columns; a typo is still refused, by name
     both = compare(ATTACK, {**inputs, "stratagems": "monster-hunters,gifts-of-decay"}, ["monster-hunters"])
     assert _exact(both.results[0][1]) == _exact(ATTACK.run(**plain, stratagems="gifts-of-decay"))
     with pytest.raises(InputError, match="no stratagem 'monster-hunterz'"):
         compare(ATTACK, {**inputs, "stratagems": "monster-hunterz"}, ["monster-hunters"])
+
+
+def test_a_replaced_printed_entry_stays_in_the_published_column(tmp_path: Path) -> None:
+    """A variant whose added key replaces a printed stratagem: the published rules' column keeps
+    the printed one, and leaves out only what they lack."""
+    mine = _write(
+        tmp_path / "mine.yaml",
+        "system: wh40k\ntitle: Mine\nadd:\n  stratagems:\n    ferric-blight:\n      name: Ferric blight\n"
+        "      cp: 1\n      phases: [shooting]\n      effects:\n        - {kind: wound-modifier, value: 1}\n"
+        "    monster-hunters:\n      name: Monster Hunters\n      cp: 1\n      phases: [shooting]\n"
+        "      effects:\n        - {kind: wound-modifier, value: 1, target_keywords: [MONSTER]}\n",
+    )
+    inputs = {**LANTERN, "target_keywords": "monster", "stratagems": "ferric-blight,monster-hunters"}
+    found = compare(ATTACK, inputs, [mine])
+    printed = ATTACK.run(**{**inputs, "stratagems": "ferric-blight"})
+    assert _exact(found.results[0][1]) == _exact(printed)
+    assert _exact(printed) != _exact(ATTACK.run(**{**inputs, "stratagems": ""}))  # so this could fail
+    (note,) = [n for n in found.notes if "answer without" in n]
+    assert note == "stratagems: the published rules answer without monster-hunters (added by mine only)"
+
+
+def test_an_effect_one_variant_adds_and_another_refuses(tmp_path: Path) -> None:
+    """The same key added by two variants, counted at step R4 in one and not in the other: the
+    second refuses it in one line (it knows the effect), it does not silently leave it out."""
+    effect = "system: army-morale\ntitle: {t}\nadd:\n  morale_effects:\n    supply-lines:\n      name: S\n"
+    ongoing = _write(tmp_path / "on.yaml", effect.format(t="On") + "      value: 1\n      kind: ongoing\n")
+    once = _write(tmp_path / "once.yaml", effect.format(t="Once") + "      value: 1\n      kind: one-time\n")
+    with pytest.raises(InputError, match="a_effects: supply-lines applies the moment it happens"):
+        compare(RALLY, {"a_effects": "supply-lines=2"}, [ongoing, once])
 
 
 def test_another_compared_variant_answers_without_it() -> None:
@@ -88,7 +117,7 @@ def test_added_detachment_and_enhancement_in_a_comparison(house: str) -> None:
     assert _exact(base) == _exact(ATTACK.run(**LANTERN))  # both left out: the defaults, none
     assert _exact(varied) == _exact(run_with_variant(ATTACK, house, **inputs))
     assert _exact(varied) != _exact(base)
-    assert sum("baseline answers without" in n for n in found.notes) == 2
+    assert sum("the published rules answer without" in n for n in found.notes) == 2
     # the form's answer (served pages, notebooks) is the same comparison, not an error
     form = answer(ATTACK.id, {**ATTACK.initial_values(), **inputs, "sickness": "none"}, house)
     assert form.error == "" and len(form.results) == 2
@@ -126,7 +155,7 @@ def test_what_the_forms_offer(house: str) -> None:
     assert offerable_inputs(REG.calculator("wh40k.battle-shock")) == ()
 
 
-def test_panel_pick_lists_follow_the_compared_variant() -> None:
+def test_panel_pick_lists_follow_the_compared_variant(house: str) -> None:
     from widgets.panel_app import CalculatorApp
 
     app = CalculatorApp(ATTACK)
@@ -141,11 +170,38 @@ def test_panel_pick_lists_follow_the_compared_variant() -> None:
     assert app.widgets["stratagems"].value == "monster-hunters"
     # opened comparing with it (a shared link), the list offers it at once
     assert CalculatorApp(ATTACK, "monster-hunters").pickers["stratagems"].options[-1] == "monster-hunters"
+    # a name box suggests an added enhancement (the published rules print none)
+    housed = CalculatorApp(ATTACK, house)
+    assert housed.widgets["enhancement"].options[-1] == "keen-blade"
+    assert housed.widgets["target_detachment"].options[-1] == "sharp-eyes"
     # an input only a variant fills has a list, hidden while there is nothing to offer
     rally = CalculatorApp(RALLY)
     assert rally.pickers["a_effects"].visible is False
     rally.compare.value = "general-slain"  # its one effect is one-time: nothing for step R4
     assert rally.pickers["a_effects"].visible is False
+
+
+def test_a_pick_list_keeps_a_counted_word(tmp_path: Path) -> None:
+    from widgets.panel_app import CalculatorApp
+
+    supply = _write(
+        tmp_path / "supply.yaml",
+        "system: army-morale\ntitle: Supply\nadd:\n  morale_effects:\n    supply-lines:\n      name: S\n"
+        "      value: 1\n      kind: ongoing\n",
+    )
+    app = CalculatorApp(RALLY, supply)
+    box, picker = app.widgets["a_effects"], app.pickers["a_effects"]
+    assert picker.visible and picker.options == ["supply-lines"]
+    box.value = "supply-lines=2"
+    assert picker.value == ["supply-lines"]  # the count's word is the listed name, picked
+    app.compare.value = "none"  # no longer offered: the list hides, the typed count stays
+    assert not picker.visible and box.value == "supply-lines=2"
+    app.compare.value = supply
+    assert picker.value == ["supply-lines"] and box.value == "supply-lines=2"
+    picker.value = []  # unpicked: the word goes, with its count
+    assert box.value == ""
+    picker.value = ["supply-lines"]
+    assert box.value == "supply-lines"
 
 
 def test_notebook_form_offers_them(house: str) -> None:
@@ -181,7 +237,7 @@ def test_cli_help_lists_the_added_names() -> None:
 
 
 @pytest.mark.parametrize("executor", ["serial", "processes"])
-def test_a_sweep_answers_the_baseline_without_it(executor: str) -> None:
+def test_a_sweep_answers_the_baseline_without_it(executor: str, tmp_path: Path) -> None:
     from rulesbook.sweeps import sweep
     from rulesbook.sweeps.plot import sweep_warnings
 
@@ -193,7 +249,12 @@ def test_a_sweep_answers_the_baseline_without_it(executor: str) -> None:
     assert base["mean_wounds_lost"].tolist() == plain["mean_wounds_lost"].tolist()
     hunted = table[table["variant"] == "monster-hunters"]["mean_wounds_lost"].tolist()
     assert all(h > b for h, b in zip(hunted, base["mean_wounds_lost"], strict=True))
-    assert any("baseline answers without monster-hunters" in w for w in sweep_warnings(table))
+    assert any("the published rules answer without monster-hunters" in w for w in sweep_warnings(table))
+    if executor == "serial":  # written and read back, the table still says so
+        from rulesbook.sweeps import export, read_table
+
+        back = read_table(export(table, tmp_path / "hunters.csv"))
+        assert sweep_warnings(back) == sweep_warnings(table)
 
 
 def test_the_static_form_offers_them_while_compared() -> None:

@@ -60,8 +60,9 @@ def _layout() -> w.Layout:
     return w.Layout(width="100%", max_width="44em")
 
 
-def control_for(inp: Input, value: Any = None) -> w.ValueWidget:
-    """The ipywidgets control for one declared input (its value counts as it is typed)."""
+def control_for(inp: Input, value: Any = None, offerable: bool = False) -> w.ValueWidget:
+    """The ipywidgets control for one declared input (its value counts as it is typed);
+    ``offerable``: a compared variant may add names to suggest."""
     start = inp.initial if value is None else value
     desc = {
         "description": inp.title,
@@ -79,7 +80,9 @@ def control_for(inp: Input, value: Any = None) -> w.ValueWidget:
         return w.IntText(value=start, continuous_update=True, **desc)
     text = "" if start is NOT_GIVEN or (start is None and inp.kind != "optional") else inp.format(start)
     options = picks(inp)
-    if inp.kind != "word-list" and len(options) > 1:  # a name from the data: suggested as typed
+    if inp.kind != "word-list" and (
+        len(options) > 1 or offerable
+    ):  # a name from the data: suggested as typed
         return w.Combobox(
             value=text,
             options=list(options),
@@ -126,7 +129,8 @@ class CalculatorForm:
     def __init__(self, calc: Calculator, compare_with: str = NO_VARIANT, **initial: Any) -> None:
         self.calc = calc
         start = {**calc.initial_values(), **initial}
-        self.controls = {i.key: control_for(i, start[i.key]) for i in calc.inputs}
+        offerable = offerable_inputs(calc)
+        self.controls = {i.key: control_for(i, start[i.key], i.key in offerable) for i in calc.inputs}
         self.output = w.HTML()
         options = variant_options(calc, compare_with)
         self.compare = w.Dropdown(

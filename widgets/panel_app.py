@@ -38,6 +38,7 @@ from rulesbook.errors import InputError
 from rulesbook.inputs import picks
 from rulesbook.present import error_html, heading_html, result_html, rules_block
 from rulesbook.registry import registry
+from rulesbook.variants import offerable_inputs
 from widgets.compare import (
     NO_VARIANT,
     SLOW_ANSWER_S,
@@ -158,8 +159,9 @@ class _Autocomplete(_PlainHelp, pn.widgets.AutocompleteInput):
     pass
 
 
-def widget_for(inp: Input, value: Any) -> pn.widgets.Widget:
-    """The Panel widget for one declared input (its help in a :func:`help_tooltip`)."""
+def widget_for(inp: Input, value: Any, offerable: bool = False) -> pn.widgets.Widget:
+    """The Panel widget for one declared input (its help in a :func:`help_tooltip`);
+    ``offerable``: a compared variant may add names to suggest (:func:`widgets.pickers.offer`)."""
     common: dict[str, Any] = {
         "label": inp.title,
         "css_classes": [f"rb-input-{inp.key}"],
@@ -175,7 +177,9 @@ def widget_for(inp: Input, value: Any) -> pn.widgets.Widget:
         return _IntInput(value=value, **common)
     text = "" if value is NOT_GIVEN or (value is None and inp.kind != "optional") else inp.format(value)
     options = picks(inp)
-    if inp.kind != "word-list" and len(options) > 1:  # one name, searched as it is typed; any text counts
+    if inp.kind != "word-list" and (
+        len(options) > 1 or offerable
+    ):  # one name, searched as typed; any text counts
         return _Autocomplete(
             value=text,
             options=list(options),
@@ -219,7 +223,7 @@ class CalculatorApp:
         self.widgets = {
             i.key: self.uploads[i.key].widget(i.title, [f"rb-input-{i.key}"])
             if i.key in self.uploads
-            else widget_for(i, start[i.key])
+            else widget_for(i, start[i.key], i.key in offerable_inputs(calc))
             for i in calc.inputs
             if not (lazy and i.key in self._choice_keys)
         }

@@ -24,6 +24,7 @@ from typing import Any
 
 import panel as pn
 
+from rulesbook.additions import entry_key
 from rulesbook.calculators import Calculator, Input
 from rulesbook.variants import offerable_inputs
 from widgets.compare import NO_VARIANT, offered_names
@@ -47,10 +48,10 @@ def picker_for(
     can_grow = inp.key in offerable_inputs(calc)
     if inp.kind != "word-list" or (len(options) < 2 and not can_grow):
         return None
-    words = [w.strip().lower() for w in text.split(",") if w.strip()]
+    keys = dict.fromkeys(entry_key(w) for w in text.split(",") if w.strip())
     return pn.widgets.MultiChoice(
         options=options,
-        value=[w for w in words if w in options],
+        value=[k for k in keys if k in options],
         placeholder=f"Pick {inp.title.lower()} from the list (type to search)",
         css_classes=[f"rb-pick-{inp.key}"],
         stylesheets=[PICK_CSS],
@@ -60,9 +61,10 @@ def picker_for(
 
 
 def link_picker(text: pn.widgets.Widget, picker: pn.widgets.MultiChoice) -> None:
-    """Keep a text box and its pick list in step: picking rewrites the text (the picks in their
-    order, then any typed word the list does not hold, such as ``rotwind*2``); typing selects the
-    listed words typed. The list's options may change (:func:`offer`)."""
+    """Keep a text box and its pick list in step: picking adds the name to the text and
+    unpicking removes it (the other words stay as typed, such as ``rotwind*2`` or a count
+    ``supply-lines=2``); typing selects the listed names typed. The list's options may change
+    (:func:`offer`)."""
     busy = [False]
 
     def words() -> list[str]:
@@ -70,7 +72,7 @@ def link_picker(text: pn.widgets.Widget, picker: pn.widgets.MultiChoice) -> None
 
     def from_text(_event: Any) -> None:
         known = set(picker.options)
-        chosen = [w.lower() for w in words() if w.lower() in known]
+        chosen = list(dict.fromkeys(entry_key(w) for w in words() if entry_key(w) in known))
         if not busy[0] and chosen != list(picker.value):
             busy[0] = True
             try:
@@ -81,11 +83,12 @@ def link_picker(text: pn.widgets.Widget, picker: pn.widgets.MultiChoice) -> None
     def from_pick(event: Any) -> None:
         if busy[0]:
             return
-        known = set(picker.options)
-        others = [w for w in words() if w.lower() not in known]
+        known, picked = set(picker.options), list(event.new)
+        kept = [w for w in words() if entry_key(w) not in known or entry_key(w) in picked]
+        present = {entry_key(w) for w in kept}
         busy[0] = True
         try:
-            text.value = ", ".join([*event.new, *others])
+            text.value = ", ".join([*kept, *(p for p in picked if p not in present)])
         finally:
             busy[0] = False
 
@@ -108,9 +111,9 @@ def offer(
         picker = pickers.get(key)
         if picker is not None and list(picker.options) != options:
             text = str(widgets[key].value or "") if key in widgets else ""
-            words = [w.strip().lower() for w in text.split(",") if w.strip()]
+            keys = dict.fromkeys(entry_key(w) for w in text.split(",") if w.strip())
             picker.param.update(options=options, visible=bool(options))
-            chosen = [w for w in words if w in options]
+            chosen = [k for k in keys if k in options]
             if list(picker.value) != chosen:
                 picker.value = chosen
         box = widgets.get(key)

@@ -36,7 +36,7 @@ from rulesbook.variants import (
     validate_with,
     variant_calculator,
 )
-from rulesbook.variants.comparison import added_entries, lacking_entries, run_lacking
+from rulesbook.variants.comparison import Lacking, lacking_entries, run_lacking
 from rulesbook.variants.labels import reaches
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -96,13 +96,12 @@ class SweepPlan:
         for i, (variant, values) in enumerate(combos):
             yield i, variant, dict(zip((a.key for a in self.axes), values, strict=True))
 
-    def lacking(self) -> dict[str, dict[str, set[str]]]:
-        """Per column (``baseline`` or a variant's name), per input: the entries other swept
-        variants add (``add:``) and this column's rules may lack (see :func:`evaluate`)."""
+    def lacking(self) -> dict[str, dict[str, dict[str, tuple[str, ...]]]]:
+        """Per column (``baseline`` or a variant's name): the entries other swept variants add
+        (``add:``) that its rules lack (:func:`rulesbook.variants.comparison.lacking_entries`)."""
         calc = registry().calculator(self.calc_id)
-        added = {v.name: added_entries(calc, v) for v in self.variants if v is not None}
-        names = [BASELINE if v is None else v.name for v in self.variants]
-        return {name: lacking_entries(added, None if name == BASELINE else name) for name in names}
+        swept = [v for v in self.variants if v is not None]
+        return {BASELINE if v is None else v.name: lacking_entries(calc, swept, v) for v in self.variants}
 
     def point(self, index: int) -> tuple[int, Variant | None, dict[str, str]]:
         """The point at ``index`` (table order) without walking the grid.
@@ -267,7 +266,7 @@ def point_inputs(
 
 
 def _row(
-    calc: Calculator, variant: Variant | None, values: Mapping[str, str], lacking: Mapping[str, set[str]]
+    calc: Calculator, variant: Variant | None, values: Mapping[str, str], lacking: Lacking
 ) -> dict[str, Any]:
     """One table row: the point's inputs, parameters and scalar results (or its error); an entry
     another swept variant adds (``lacking``) is left out where these rules refuse it, and said
@@ -310,7 +309,7 @@ def _row(
 def evaluate(
     calc_id: str,
     points: Sequence[tuple[int, Variant | None, dict[str, str]]],
-    lacking: Mapping[str, Mapping[str, set[str]]] | None = None,
+    lacking: Mapping[str, Lacking] | None = None,
 ) -> list[tuple[int, dict[str, Any]]]:
     """Evaluate a chunk of points into (index, row) pairs (runs in a worker: serial, process
     pool or Dask); ``lacking`` is :meth:`SweepPlan.lacking`."""
@@ -328,7 +327,12 @@ def frame(calc: Calculator, plan: SweepPlan, rows: Mapping[int, dict[str, Any]])
     import pandas as pd
 
     ordered = [{k: v for k, v in rows[i].items() if k != "_notes"} for i in sorted(rows)]
-    notes = dict.fromkeys(note for i in sorted(rows) for note in rows[i].get("_notes", ()))
+    notes = dict.fromkeys(
+        str(note)
+        for i in sorted(rows)
+        if isinstance(rows[i].get("_notes"), list)
+        for note in rows[i]["_notes"]
+    )
     table: pd.DataFrame = pd.DataFrame.from_records(ordered) if ordered else pd.DataFrame()
     table.attrs["notes"] = list(notes)
     table.attrs["calculator"] = plan.calc_id

@@ -10,7 +10,7 @@ from typing import Any
 from rulesbook.additions import entry_key
 from rulesbook.calculators import Calculator
 from rulesbook.errors import InputError
-from rulesbook.inputs import NOT_GIVEN
+from rulesbook.inputs import picks
 from rulesbook.present import decimal, short_fraction, shown_values
 from rulesbook.results import CalcResult, fraction_str
 from rulesbook.variants.labels import reaches
@@ -23,7 +23,15 @@ from rulesbook.variants.model import (
     variant_calculator,
 )
 
-__all__ = ["Comparison", "added_entries", "compare", "lacking_entries", "offerable_inputs", "run_lacking"]
+__all__ = [
+    "Comparison",
+    "Lacking",
+    "added_entries",
+    "compare",
+    "lacking_entries",
+    "offerable_inputs",
+    "run_lacking",
+]
 
 
 # -- comparison -----------------------------------------------------------------------------------
@@ -190,12 +198,11 @@ def compare(calc: Calculator, inputs: Mapping[str, Any], variants: Sequence[Vari
     names = [v.name for v in resolved]
     if BASELINE in names or len(set(names)) != len(names):
         raise InputError("variant", f"each variant once, and none called {BASELINE}; got {', '.join(names)}")
-    added = {v.name: added_entries(calc, v) for v in resolved}
     notes: list[str] = []
-    base, checked = run_lacking(calc, None, inputs, lacking_entries(added, None), notes)
+    base, checked = run_lacking(calc, None, inputs, lacking_entries(calc, resolved, None), notes)
     results = [(BASELINE, base)]
     for variant in resolved:
-        result, _ = run_lacking(calc, variant, inputs, lacking_entries(added, variant.name), notes)
+        result, _ = run_lacking(calc, variant, inputs, lacking_entries(calc, resolved, variant), notes)
         results.append((variant.name, result))
         overridden = [k for k in inputs if k in dict(variant.parameters) or k in dict(variant.readings)]
         if overridden:
@@ -238,17 +245,37 @@ def offerable_inputs(calc: Calculator) -> tuple[str, ...]:
     return tuple(inp.key for inp in calc.inputs if inp.key in named)
 
 
+Lacking = Mapping[str, Mapping[str, tuple[str, ...]]]
+"""What a column's rules lack: input key -> {entry key: the variants that add it}."""
+
+
 def lacking_entries(
-    added: Mapping[str, Mapping[str, tuple[str, ...]]], own: str | None
-) -> dict[str, set[str]]:
-    """Per input key, the keys that the other compared variants add (``added``: variant name ->
-    :func:`added_entries`) and variant ``own`` does not (None: the baseline)."""
-    mine = added.get(own, {}) if own is not None else {}
-    out: dict[str, set[str]] = {}
-    for name, entries in added.items():
-        if name != own:
-            for key, keys in entries.items():
-                out.setdefault(key, set()).update(k for k in keys if k not in mine.get(key, ()))
+    calc: Calculator, variants: Sequence[Variant], own: Variant | None
+) -> dict[str, dict[str, tuple[str, ...]]]:
+    """The entries the compared ``variants`` add for inputs of ``calc`` that the rules of column
+    ``own`` (None: the published rules) do not name — neither printed (the input's list) nor
+    added by ``own`` — each with the variants that add it.
+
+    >>> from rulesbook.registry import registry
+    >>> calc = registry().calculator("wh40k.datasheet-attack")
+    >>> hunters = resolve_variant("monster-hunters")
+    >>> lacking_entries(calc, [hunters], None)["stratagems"]
+    {'monster-hunters': ('monster-hunters',)}
+    >>> lacking_entries(calc, [hunters], hunters)
+    {}
+    """
+    out: dict[str, dict[str, tuple[str, ...]]] = {}
+    for key in offerable_inputs(calc):
+        known = set(picks(calc.input(key)))
+        if own is not None and own.system == calc.system:
+            known |= set(own.additions.named(key))
+        for variant in variants:
+            if variant is own or variant.system != calc.system:
+                continue
+            for entry in variant.additions.offered(key):
+                if entry not in known:
+                    found = out.setdefault(key, {})
+                    found[entry] = (*found.get(entry, ()), variant.name)
     return out
 
 
@@ -256,13 +283,13 @@ def run_lacking(
     calc: Calculator,
     variant: Variant | None,
     inputs: Mapping[str, Any],
-    lacking: Mapping[str, set[str]],
+    lacking: Lacking,
     notes: list[str],
     parameters: Mapping[str, Any] | None = None,
 ) -> tuple[CalcResult, dict[str, Any]]:
-    """One column: ``calc`` at ``inputs`` under ``variant`` (None: the baseline) and the inputs
-    checked. If these rules refuse an input naming entries they lack (``lacking``: added by
-    another column's variant), the column runs without those entries and says so in ``notes``
+    """One column: ``calc`` at ``inputs`` under ``variant`` (None: the published rules) and the
+    inputs checked. If these rules refuse an input naming entries they lack (``lacking``, see
+    :func:`lacking_entries`), the column runs without those entries and says so in ``notes``
     (``parameters``: rule parameters changed on top, as a sweep's ``parameter.KEY`` axes)."""
     try:
         checked, choices = validate_with(calc, variant, inputs, parameters)
@@ -270,27 +297,26 @@ def run_lacking(
         return runner.run_validated(checked, choices=choices), checked
     except InputError as exc:
         key = exc.field
-        if key not in lacking:
+        if key not in lacking or key not in inputs:
             raise
         error = exc
-    inp = calc.input(key)
+    inp, missing = calc.input(key), lacking[key]
     value = inp.validate(inputs[key])
     if inp.kind == "word-list":
-        kept: Any = tuple(w for w in value if entry_key(w) not in lacking[key])
-        left_out = [w for w in value if entry_key(w) in lacking[key]]
-    elif isinstance(value, str) and entry_key(value) in lacking[key]:
-        kept, left_out = (None if inp.default is NOT_GIVEN else inp.default), [value]
+        left_out = [w for w in value if entry_key(w) in missing]
+        rest_inputs = {**inputs, key: tuple(w for w in value if entry_key(w) not in missing)}
+    elif isinstance(value, str) and entry_key(value) in missing and not inp.required:
+        left_out = [value]
+        rest_inputs = {k: v for k, v in inputs.items() if k != key}  # its default (none)
     else:
         left_out = []
     if not left_out:
         raise error
+    adders = ", ".join(dict.fromkeys(name for w in left_out for name in missing[entry_key(w)]))
+    who = "the published rules answer" if variant is None else f"{variant.name} answers"
+    notes.append(f"{key}: {who} without {', '.join(left_out)} (added by {adders} only)")
     rest = {k: v for k, v in lacking.items() if k != key}
-    result, checked = run_lacking(calc, variant, {**inputs, key: kept}, rest, notes, parameters)
-    column = BASELINE if variant is None else variant.name
-    notes.append(
-        f"{key}: {column} answers without {', '.join(left_out)} (another variant here adds it; "
-        "these rules have no such entry)"
-    )
+    result, checked = run_lacking(calc, variant, rest_inputs, rest, notes, parameters)
     return result, {**checked, key: value}
 
 

@@ -262,7 +262,7 @@ def test_compare_with_a_variant_and_a_game_log_from_disk(live_host: str, visits:
         box = _live(page, before)
         stratagems = box.locator('form.rb-live-form input[data-key="stratagems"]').input_value()
         assert stratagems.split(", ")[-1] == "monster-hunters"
-        box.locator(".rb-warning", has_text="baseline answers without monster-hunters").wait_for()
+        box.locator(".rb-warning", has_text="the published rules answer without monster-hunters").wait_for()
 
         page.goto(f"{live_host}/army-morale/calculators/army-morale.replay.html")
         box = _live(page)

@@ -204,7 +204,7 @@ def test_a_compared_variants_stratagem_is_offered_and_compared(served: str, page
     option.first.wait_for()
     page.keyboard.press("Enter")
     expect(page.locator(".rb-input-stratagems input").first).to_have_value("monster-hunters")
-    note = page.locator(".rb-warning", has_text="baseline answers without monster-hunters").first
+    note = page.locator(".rb-warning", has_text="the published rules answer without monster-hunters").first
     note.wait_for()
     for side, shown in zip(("baseline", "monster-hunters"), expected, strict=True):
         cell = page.locator(f'[data-variant="{side}"] [data-key="mean_wounds_lost"]').filter(visible=True)
