@@ -215,6 +215,24 @@ def test_notebook_form_offers_them(house: str) -> None:
     assert form.controls["stratagems"].placeholder.endswith("monster-hunters adds monster-hunters")
 
 
+def test_a_refusal_names_the_variant_that_adds_the_entry() -> None:
+    """Without the variant, the published rules refuse the name, and say which variant has it."""
+    from rulesbook.variants import run_inputs
+
+    with pytest.raises(
+        InputError, match=r"added by the variant monster-hunters \(variant=monster-hunters\)$"
+    ):
+        run_inputs(ATTACK, {**LANTERN, "stratagems": "gifts-of-decay,monster-hunters"})
+    form = answer(ATTACK.id, {**ATTACK.initial_values(), "stratagems": "monster-hunters"})
+    assert form.error.endswith(
+        "monster-hunters is added by the variant monster-hunters (pick it in Compare with)"
+    )
+    assert form.error_key == "stratagems" and "\n" not in form.error
+    with pytest.raises(InputError) as typo:  # a name no variant adds: the plain refusal
+        run_inputs(ATTACK, {**LANTERN, "stratagems": "monster-huntres"})
+    assert "added by" not in str(typo.value)
+
+
 def test_cli_help_lists_the_added_names() -> None:
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(

@@ -37,6 +37,7 @@ from rulesbook.variants import (
     BASELINE,
     Comparison,
     added_entries,
+    adding_variant,
     choice_keys,
     compare,
     resolve_variant,
@@ -157,7 +158,11 @@ def answer(calc_id: str, values: Mapping[str, Any], variant: str = NO_VARIANT) -
             return Answer(calc_id, NO_VARIANT, results=((BASELINE, calc.run(**values)),))
         comparison = compare(calc, form_inputs(calc, values), [variant])
     except InputError as exc:
-        return Answer(calc_id, variant, error=str(exc), error_key=exc.field)
+        adder = (
+            adding_variant(calc, exc.field, values.get(exc.field)) if variant in ("", NO_VARIANT) else None
+        )
+        hint = f"; {adder[0]} is added by the variant {adder[1]} (pick it in Compare with)" if adder else ""
+        return Answer(calc_id, variant, error=str(exc) + hint, error_key=exc.field)
     return Answer(calc_id, variant, dict(comparison.inputs), comparison.results, comparison.notes)
 
 
