@@ -31,6 +31,14 @@ Example:
     >>> added = DemoAdditions.from_mapping({"bonuses": {"lucky": {"value": 2}}}, "demo.yaml")
     >>> added.section("bonuses"), added.lines()
     ((('lucky', Bonus(value=2)),), ['add bonuses.lucky: +2'])
+
+A section's ``inputs`` are the calculator inputs naming its entries; a form offers the added
+keys there (:meth:`Additions.offered`)::
+
+    >>> class OfferedAdditions(Additions):
+    ...     SECTIONS = {"bonuses": AddSection("demo.bonus", check, "extra points", ("bonuses",))}
+    >>> OfferedAdditions.from_mapping({"bonuses": {"lucky": {"value": 2}}}, "demo.yaml").offered("bonuses")
+    ('lucky',)
     >>> DemoAdditions.from_mapping({"bonus": {}}, "demo.yaml")
     Traceback (most recent call last):
     ...
@@ -46,7 +54,7 @@ from typing import Any, ClassVar, Self
 
 from rulesbook.errors import InputError, did_you_mean, quote
 
-__all__ = ["ENTRY_KEY_RE", "NO_ADDITIONS", "AddSection", "Additions"]
+__all__ = ["ENTRY_KEY_RE", "NO_ADDITIONS", "AddSection", "Additions", "entry_key"]
 
 ENTRY_KEY_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 """An added entry's key: lower-case words joined by ``-`` (``general-slain``)."""
@@ -56,11 +64,15 @@ ENTRY_KEY_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 class AddSection:
     """One section a system's ``add:`` accepts: the rule its entries belong to, the check of one
     entry (``check(key, raw, field)`` returns a frozen value with ``to_mapping()`` and
-    ``describe()``, or raises InputError naming ``field``) and what the section adds, in words."""
+    ``describe()``, or raises InputError naming ``field``), what the section adds, in words, and
+    the input keys that name its entries."""
 
     rule: str
     check: Callable[[str, Any, str], Any]
     help: str = ""
+    inputs: tuple[str, ...] = ()
+    """The calculator inputs that name entries of this section (their forms offer the added
+    keys beside the printed ones; a comparison's published-rules column leaves them out)."""
 
 
 @dataclass(frozen=True)
@@ -117,6 +129,20 @@ class Additions:
         """The entries added to section ``name`` (empty when none)."""
         return next((entries for section, entries in self.sections if section == name), ())
 
+    def offered(self, input_key: str) -> tuple[str, ...]:
+        """The added keys a form offers for input ``input_key`` (by default all it can name,
+        :meth:`named`; a system may offer fewer)."""
+        return self.named(input_key)
+
+    def named(self, input_key: str) -> tuple[str, ...]:
+        """The added keys an input named ``input_key`` can name (its sections' ``inputs``)."""
+        return tuple(
+            key
+            for section, entries in self.sections
+            if input_key in self.SECTIONS[section].inputs
+            for key, _ in entries
+        )
+
     def merged(self, other: Additions, names: tuple[str, str] = ("the choice set", "the variant")) -> Self:
         """Both sets of entries (``other`` after this one); one key added twice with different
         entries is a conflict (InputError naming both sources via ``names``)."""
@@ -146,6 +172,17 @@ class Additions:
     def lines(self) -> list[str]:
         """One line per added entry: ``add SECTION.KEY: description``."""
         return [f"{key.replace('add.', 'add ', 1)}: {text}" for key, text in self.changed().items()]
+
+
+def entry_key(word: str) -> str:
+    """The entry a word of an input names: its key, without a count (``supply-lines=2``) or
+    a multiplier (``rotwind*2``).
+
+    >>> entry_key("supply-lines=2"), entry_key("monster-hunters")
+    ('supply-lines', 'monster-hunters')
+    """
+    found = re.match(r"[a-z0-9]+(?:-[a-z0-9]+)*", word.strip().lower())
+    return found.group(0) if found else ""
 
 
 NO_ADDITIONS = Additions()

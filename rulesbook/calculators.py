@@ -20,6 +20,7 @@ Example:
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -43,6 +44,7 @@ from rulesbook.inputs import (
     TextInput,
     WordListInput,
     optional,
+    picks,
 )
 from rulesbook.results import DISTRIBUTION_COLUMNS, CalcResult, Column, Table, is_exact_list, publish_values
 
@@ -127,6 +129,11 @@ class ChoiceSet(Protocol):
 
     @property
     def readings(self) -> Any: ...
+
+    @property
+    def additions(self) -> Any:
+        """What a variant's ``add:`` section adds (:class:`rulesbook.additions.Additions`)."""
+        ...
 
     def replace(
         self, *, parameters: Mapping[str, Any] | None = ..., readings: Mapping[str, Any] | None = ...
@@ -479,13 +486,23 @@ class Calculator:
             "outputs": [{"key": o.key, "kind": o.kind, "label": o.label} for o in self.outputs],
         }
 
-    def help_text(self) -> str:
-        """Plain-text help generated from the declarations (CLI)."""
+    def help_text(self, added: Mapping[str, Sequence[str]] | None = None) -> str:
+        """Plain-text help generated from the declarations (CLI): each input, the names it
+        offers (its printed ones, then those ``added`` by a variant: input key -> keys)."""
         lines = [f"{self.id} — {self.title}", "", self.summary, "", "Inputs (key=value):"]
         for inp in self.inputs:
             default = "required" if inp.required else f"default {inp.format(inp.default)}"
             lines.append(f"  {inp.key:<18} {inp.allowed()}; {default}")
             lines.append(f"  {'':<18} {inp.help}")
+            names = picks(inp) if inp.kind in ("text", "word-list") else ()
+            more = [k for k in (added or {}).get(inp.key, ()) if k not in names]
+            for head, listed in (("names: ", names if len(names) > 1 else ()), ("the variant adds: ", more)):
+                if listed:
+                    pad = " " * 21
+                    text = head + ", ".join(listed)
+                    lines += textwrap.wrap(
+                        text, 100, initial_indent=pad, subsequent_indent=pad, break_on_hyphens=False
+                    )
         lines += ["", "Result keys:"]
         for out in self.outputs:
             extra = f" (and {out.key}_exact)" if out.kind == "probability" else ""

@@ -166,7 +166,7 @@ class TrackerView:
         new_game = w.Button(label="New game (same armies)", css_classes=["am-new-game"])
         self.pending: Callable[[], None] | None = None  # what waits for the player's confirmation
         self.confirm_text = pn.pane.HTML("", css_classes=["am-confirm-text"], sizing_mode="stretch_width")
-        yes = w.Button(label="Yes, go ahead", button_type="danger", css_classes=["am-confirm-yes"])
+        yes = w.Button(label="Yes, go ahead", color="danger", css_classes=["am-confirm-yes"])
         keep = w.Button(label="No, keep the game", css_classes=["am-confirm-no"])
         yes.on_click(lambda _e: self.answer(True))
         keep.on_click(lambda _e: self.answer(False))

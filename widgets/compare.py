@@ -28,6 +28,7 @@ from typing import Any
 
 from rulesbook.calculators import Calculator
 from rulesbook.errors import InputError
+from rulesbook.inputs import Input, picks
 from rulesbook.present import error_html, result_html
 from rulesbook.present.comparison import comparison_html, summary_html
 from rulesbook.registry import registry
@@ -35,6 +36,8 @@ from rulesbook.results import CalcResult
 from rulesbook.variants import (
     BASELINE,
     Comparison,
+    added_entries,
+    adding_variant,
     choice_keys,
     compare,
     resolve_variant,
@@ -52,6 +55,7 @@ __all__ = [
     "answer_html",
     "form_inputs",
     "form_result_html",
+    "offered_names",
     "variant_options",
 ]
 
@@ -86,6 +90,27 @@ def variant_options(calc: Calculator, compare_with: str = NO_VARIANT) -> list[st
         variant_calculator(calc, resolve_variant(compare_with))  # a variant of this system
         names.append(compare_with)
     return names
+
+
+def offered_names(calc: Calculator, inp: Input, variant: str = NO_VARIANT) -> tuple[str, ...]:
+    """What a form offers to pick for ``inp``: the printed names (:func:`rulesbook.inputs.picks`)
+    and, when the form compares with ``variant``, the entries that variant adds for it
+    (``add:``; a key replacing a printed entry is listed once).
+
+    >>> calc = registry().calculator("wh40k.datasheet-attack")
+    >>> offered_names(calc, calc.input("stratagems"), "monster-hunters")[-1]
+    'monster-hunters'
+    >>> "monster-hunters" in offered_names(calc, calc.input("stratagems"))
+    False
+    """
+    printed = picks(inp)
+    if variant in ("", NO_VARIANT):
+        return printed
+    try:
+        added = added_entries(calc, variant).get(inp.key, ())
+    except InputError:  # a user's variant that no longer loads: its problem is shown elsewhere
+        added = ()
+    return (*printed, *(key for key in added if key not in printed))
 
 
 def form_inputs(calc: Calculator, values: Mapping[str, Any]) -> dict[str, Any]:
@@ -133,7 +158,11 @@ def answer(calc_id: str, values: Mapping[str, Any], variant: str = NO_VARIANT) -
             return Answer(calc_id, NO_VARIANT, results=((BASELINE, calc.run(**values)),))
         comparison = compare(calc, form_inputs(calc, values), [variant])
     except InputError as exc:
-        return Answer(calc_id, variant, error=str(exc), error_key=exc.field)
+        adder = (
+            adding_variant(calc, exc.field, values.get(exc.field)) if variant in ("", NO_VARIANT) else None
+        )
+        hint = f"; {adder[0]} is added by the variant {adder[1]} (pick it in Compare with)" if adder else ""
+        return Answer(calc_id, variant, error=str(exc) + hint, error_key=exc.field)
     return Answer(calc_id, variant, dict(comparison.inputs), comparison.results, comparison.notes)
 
 

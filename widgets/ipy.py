@@ -39,12 +39,14 @@ from rulesbook.errors import InputError
 from rulesbook.inputs import picks
 from rulesbook.present import error_html, result_html, rules_html
 from rulesbook.registry import registry
+from rulesbook.variants import offerable_inputs
 from widgets.compare import (
     FAST_DELAY_MS,
     NO_VARIANT,
     SLOW_ANSWER_S,
     SLOW_DELAY_MS,
     form_result_html,
+    offered_names,
     variant_options,
 )
 
@@ -58,8 +60,9 @@ def _layout() -> w.Layout:
     return w.Layout(width="100%", max_width="44em")
 
 
-def control_for(inp: Input, value: Any = None) -> w.ValueWidget:
-    """The ipywidgets control for one declared input (its value counts as it is typed)."""
+def control_for(inp: Input, value: Any = None, offerable: bool = False) -> w.ValueWidget:
+    """The ipywidgets control for one declared input (its value counts as it is typed);
+    ``offerable``: a compared variant may add names to suggest."""
     start = inp.initial if value is None else value
     desc = {
         "description": inp.title,
@@ -77,7 +80,9 @@ def control_for(inp: Input, value: Any = None) -> w.ValueWidget:
         return w.IntText(value=start, continuous_update=True, **desc)
     text = "" if start is NOT_GIVEN or (start is None and inp.kind != "optional") else inp.format(start)
     options = picks(inp)
-    if inp.kind != "word-list" and len(options) > 1:  # a name from the data: suggested as typed
+    if inp.kind != "word-list" and (
+        len(options) > 1 or offerable
+    ):  # a name from the data: suggested as typed
         return w.Combobox(
             value=text,
             options=list(options),
@@ -124,7 +129,8 @@ class CalculatorForm:
     def __init__(self, calc: Calculator, compare_with: str = NO_VARIANT, **initial: Any) -> None:
         self.calc = calc
         start = {**calc.initial_values(), **initial}
-        self.controls = {i.key: control_for(i, start[i.key]) for i in calc.inputs}
+        offerable = offerable_inputs(calc)
+        self.controls = {i.key: control_for(i, start[i.key], i.key in offerable) for i in calc.inputs}
         self.output = w.HTML()
         options = variant_options(calc, compare_with)
         self.compare = w.Dropdown(
@@ -137,6 +143,8 @@ class CalculatorForm:
         self._timer: asyncio.TimerHandle | None = None
         self._slow = False  # the last answer took longer than SLOW_ANSWER_S
         self._last_good = ""
+        self._offer(compare_with)
+        self.compare.observe(lambda change: self._offer(change["new"]), names="value")
         for control in [*self.controls.values(), self.compare]:
             control.observe(self._on_change, names="value")
         rules = w.Accordion(
@@ -152,6 +160,20 @@ class CalculatorForm:
             ]
         )
         self.refresh()
+
+    def _offer(self, variant: str) -> None:
+        """Offer the names a compared ``variant`` adds (``add:``) beside the printed ones: a name
+        box suggests them, a word list's box says them in its placeholder."""
+        for key in offerable_inputs(self.calc):
+            inp, control = self.calc.input(key), self.controls[key]
+            names = offered_names(self.calc, inp, variant)
+            if isinstance(control, w.Combobox):
+                control.options = list(names)
+            elif isinstance(control, w.Text):
+                added = [n for n in names if n not in picks(inp)]
+                control.placeholder = inp.allowed() + (
+                    f"; {variant} adds {', '.join(added)}" if added else ""
+                )
 
     def values(self) -> dict[str, Any]:
         """The raw values in the controls (what the user typed)."""

@@ -68,7 +68,8 @@ STYLE = (
     BADGE
     + """
 :host { position: relative; display: block; width: 100%; }
-.rb-answer { transition: opacity .12s; max-width: 100%; overflow-x: auto; }
+.rb-answer { transition: opacity .12s; max-width: 100%; overflow-x: auto; padding-left: 4px; box-sizing: border-box; }
+.rb-answer .rb-chart svg { overflow: visible; }
 .rb-answer.rb-stale { opacity: .4; }
 .rb-status { position: absolute; top: 0; right: 0; }
 @media (max-width: 700px) { .rb-status { display: none !important; } }

@@ -38,6 +38,7 @@ from rulesbook.errors import InputError
 from rulesbook.inputs import picks
 from rulesbook.present import error_html, heading_html, result_html, rules_block
 from rulesbook.registry import registry
+from rulesbook.variants import offerable_inputs
 from widgets.compare import (
     NO_VARIANT,
     SLOW_ANSWER_S,
@@ -49,6 +50,7 @@ from widgets.compare import (
 )
 from widgets.live import FAST_DELAY_MS, SLOW_DELAY_MS, LiveResult
 from widgets.page import FORM_COLUMN_CSS, RESULT_COLUMN_CSS, embedded
+from widgets.pickers import link_picker, offer, picker_for
 from widgets.uploads import UploadBox
 from widgets.workers import ComputePool, Job, JobCancelled, TimeLimitError
 
@@ -157,33 +159,9 @@ class _Autocomplete(_PlainHelp, pn.widgets.AutocompleteInput):
     pass
 
 
-PICK_CSS = """
-:host { margin-top: -4px; }
-.choices__inner { min-height: 44px; font-size: 16px; }
-.choices__list--dropdown .choices__item { min-height: 44px; display: flex; align-items: center; }
-"""
-"""The pick list's style: its box and each of its items at least 44 px high."""
-
-
-def picker_for(inp: Input, text: str) -> pn.widgets.MultiChoice | None:
-    """A searchable multi-select list of what a word list offers (:func:`rulesbook.inputs.picks`),
-    or None; its picks and the text box stay in step (:meth:`CalculatorApp.link_picker`)."""
-    options = list(picks(inp))
-    if inp.kind != "word-list" or len(options) < 2:
-        return None
-    words = [w.strip().lower() for w in text.split(",") if w.strip()]
-    return pn.widgets.MultiChoice(
-        options=options,
-        value=[w for w in words if w in options],
-        placeholder=f"Pick {inp.title.lower()} from the list (type to search)",
-        css_classes=[f"rb-pick-{inp.key}"],
-        stylesheets=[PICK_CSS],
-        sizing_mode="stretch_width",
-    )
-
-
-def widget_for(inp: Input, value: Any) -> pn.widgets.Widget:
-    """The Panel widget for one declared input (its help in a :func:`help_tooltip`)."""
+def widget_for(inp: Input, value: Any, offerable: bool = False) -> pn.widgets.Widget:
+    """The Panel widget for one declared input (its help in a :func:`help_tooltip`);
+    ``offerable``: a compared variant may add names to suggest (:func:`widgets.pickers.offer`)."""
     common: dict[str, Any] = {
         "label": inp.title,
         "css_classes": [f"rb-input-{inp.key}"],
@@ -199,7 +177,9 @@ def widget_for(inp: Input, value: Any) -> pn.widgets.Widget:
         return _IntInput(value=value, **common)
     text = "" if value is NOT_GIVEN or (value is None and inp.kind != "optional") else inp.format(value)
     options = picks(inp)
-    if inp.kind != "word-list" and len(options) > 1:  # one name, searched as it is typed; any text counts
+    if inp.kind != "word-list" and (
+        len(options) > 1 or offerable
+    ):  # one name, searched as typed; any text counts
         return _Autocomplete(
             value=text,
             options=list(options),
@@ -243,7 +223,7 @@ class CalculatorApp:
         self.widgets = {
             i.key: self.uploads[i.key].widget(i.title, [f"rb-input-{i.key}"])
             if i.key in self.uploads
-            else widget_for(i, start[i.key])
+            else widget_for(i, start[i.key], i.key in offerable_inputs(calc))
             for i in calc.inputs
             if not (lazy and i.key in self._choice_keys)
         }
@@ -255,11 +235,11 @@ class CalculatorApp:
             found = (
                 None
                 if i.key not in self.widgets or i.key in self.uploads
-                else picker_for(i, str(self.widgets[i.key].value or ""))
+                else picker_for(calc, i, str(self.widgets[i.key].value or ""), compare_with)
             )
             if found is not None:
                 self.pickers[i.key] = found
-                self.link_picker(i.key)
+                link_picker(self.widgets[i.key], found)
         # in a notebook the result pane shows the answer; served, LiveResult does (with its state:
         # stale marking, busy badge, typing without Enter) and the pane keeps the same HTML
         self.result = pn.pane.HTML("", css_classes=["rb-result"], sizing_mode="stretch_width")
@@ -284,6 +264,8 @@ class CalculatorApp:
             stylesheets=[TAP_CSS],
         )
         self.compare.visible = len(options) > 1
+        offer(calc, self.pickers, self.widgets, compare_with)  # and what a compared variant adds
+        self.compare.param.watch(lambda e: offer(calc, self.pickers, self.widgets, e.new), "value")
         for widget in [*self.widgets.values(), self.compare]:
             widget.param.watch(self._on_change, "value")
         # the rule texts in a native <details> block: one model, opened and closed in the browser
@@ -335,39 +317,6 @@ class CalculatorApp:
         if key not in self.pickers:
             return widget
         return pn.Column(widget, self.pickers[key], sizing_mode="stretch_width", margin=0)
-
-    def link_picker(self, key: str) -> None:
-        """Keep input ``key``'s text and its pick list in step: picking rewrites the text (the
-        picks in their order, then any typed word the list does not hold, such as
-        ``rotwind*2``); typing selects the listed words typed."""
-        text, picker = self.widgets[key], self.pickers[key]
-        known = set(picker.options)
-        busy = [False]
-
-        def words() -> list[str]:
-            return [w.strip() for w in str(text.value or "").split(",") if w.strip()]
-
-        def from_text(_event: Any) -> None:
-            chosen = [w.lower() for w in words() if w.lower() in known]
-            if not busy[0] and chosen != list(picker.value):
-                busy[0] = True
-                try:
-                    picker.value = chosen
-                finally:
-                    busy[0] = False
-
-        def from_pick(event: Any) -> None:
-            if busy[0]:
-                return
-            others = [w for w in words() if w.lower() not in known]
-            busy[0] = True
-            try:
-                text.value = ", ".join([*event.new, *others])
-            finally:
-                busy[0] = False
-
-        text.param.watch(from_text, "value")
-        picker.param.watch(from_pick, "value")
 
     def values(self) -> dict[str, Any]:
         """What is in the widgets now (a rule choice not built yet: its start value)."""

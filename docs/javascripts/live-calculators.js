@@ -238,6 +238,19 @@
         box.dispatchEvent(new Event("input"));
       });
     });
+    // a compared variant's added entries (data-variant) are offered while it is compared
+    var compared = form.querySelector('select[data-key="variant"]');
+    function offer() {
+      var variant = compared ? compared.value : "none";
+      Array.prototype.forEach.call(form.querySelectorAll("option[data-variant]"), function (option) {
+        option.disabled = option.hidden = option.getAttribute("data-variant") !== variant;
+      });
+      Array.prototype.forEach.call(form.querySelectorAll("select.rb-pick"), function (pick) {
+        pick.hidden = !pick.querySelector('option:not([value=""]):not([disabled])');
+      });
+    }
+    offer();
+    if (compared) compared.addEventListener("change", offer);
     controls(form).forEach(function (control) {
       if (control.type === "file") {
         control.addEventListener("change", function () { upload(entry, control); });

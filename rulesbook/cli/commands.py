@@ -41,7 +41,7 @@ from rulesbook.errors import InputError, RulesbookError, quote
 from rulesbook.present import terminal_text
 from rulesbook.present.answers import AnswerView, answer_text, rule_text
 from rulesbook.registry import Interpretation, System, registry
-from rulesbook.variants import run_assignments
+from rulesbook.variants import added_entries, resolve_variant, run_assignments, variant_calculator
 
 __all__ = ["cli", "main"]
 
@@ -193,8 +193,12 @@ def calc_cmd(calc_id: str | None, assignments: Sequence[str], as_json: bool, wan
         calc = reg.calculator(calc_id)
     except InputError as exc:
         fail(str(exc))
-    if want_help:
-        click.echo(terminal_text(calc.help_text(), styled()))  # safe: drops control characters
+    if want_help:  # with variant=NAME: what that variant changes, and the names it adds
+        try:
+            added, changes = variant_help(calc, assignments)
+        except InputError as exc:
+            fail(str(exc))
+        click.echo(terminal_text(changes + calc.help_text(added), styled()))  # safe: drops control characters
         return
     for word in assignments:
         if word.startswith("-"):
@@ -213,6 +217,20 @@ def calc_cmd(calc_id: str | None, assignments: Sequence[str], as_json: bool, wan
         named_variant = (variant.name, variant.title) if variant is not None else None
         shown = AnswerView(calc.id, calc.title, calc.outputs, result, variant=named_variant)
         click.echo(answer_text(shown, styled()))  # safe for the terminal; renders the explanation's Markdown
+
+
+def variant_help(calc: Any, words: Sequence[str]) -> tuple[dict[str, tuple[str, ...]], str]:
+    """For ``calc ID --help variant=NAME``: the names the variants among ``key=value`` words
+    (composed) add to ``calc``'s inputs, and the lines saying what they change (the inputs'
+    texts describe the published rules). Nothing without a variant."""
+    names = [w.partition("=")[2].strip() for w in words if w.partition("=")[0].strip() == "variant"]
+    if not names:
+        return {}, ""
+    variant = resolve_variant(names)
+    variant_calculator(calc, variant)  # a variant of this calculator's system
+    lines = [f"Under variant {variant.name} ({variant.title}); the texts below describe the published rules:"]
+    lines += [f"  {line}" for line in variant.summary()] or ["  (it changes nothing)"]
+    return added_entries(calc, variant), "\n".join(lines) + "\n\n"
 
 
 register_whatif(cli)  # variants, compare, sweep (rulesbook.cli.whatif)

@@ -37,6 +37,7 @@ __all__ = ["COMPARISON_STYLE", "ComparisonLike", "comparison_html", "difference_
 
 COMPARISON_STYLE = """<style>
 .rb-compare-sides { display: flex; flex-wrap: wrap; gap: 2em; }
+.rb-compare-side { flex: 1 1 18em; min-width: 0; max-width: 100%; }
 .rb-compare-side h4 { margin: .2em 0; }
 .rb-compare-side .rb-changes { font-size: .85em; color: #555; margin: 0 0 .3em 1em; padding: 0; }
 .rb-difference td.rb-diff { color: #333; background: #f3f1ee; }

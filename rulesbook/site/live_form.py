@@ -64,6 +64,21 @@ def _help(inp: Input) -> str:
     )
 
 
+def _added(calc: Calculator, inp: Input, printed: tuple[str, ...]) -> list[tuple[str, str]]:
+    """(name, variant) for each entry a listed variant adds (``add:``) that ``inp`` can name:
+    offered (by live-calculators.js) while "Compare with" names that variant."""
+    from rulesbook.variants import added_entries, variants_for_system
+
+    if calc.choices is None:
+        return []
+    return [
+        (key, variant.name)
+        for variant in variants_for_system(calc.system)
+        for key in added_entries(calc, variant).get(inp.key, ())
+        if key not in printed
+    ]
+
+
 def _field(calc: Calculator, inp: Input, value: Any) -> str:
     key = html.escape(inp.key)
     ident = f"rb-live-{calc.id}-{inp.key}".replace(".", "-")
@@ -93,17 +108,23 @@ def _field(calc: Calculator, inp: Input, value: Any) -> str:
         )
     else:
         names = picks(inp)
+        added = _added(calc, inp, names)
         listed = ""
-        if names and inp.kind != "word-list":  # one name from the data: the browser suggests them
+        if (names or added) and inp.kind != "word-list":  # one name from the data: the browser suggests them
             listed = f' list="{ident}-names"'
         control = (
             f'<input type="text" {common} value="{html.escape(_text(inp, value))}" '
             f'placeholder="{html.escape(inp.allowed())}" autocomplete="off" spellcheck="false"{listed}>'
         )
         options = "".join(f'<option value="{html.escape(n)}">{html.escape(n)}</option>' for n in names)
+        options += "".join(
+            f'<option value="{html.escape(n)}" data-variant="{html.escape(v)}" disabled hidden>'
+            f"{html.escape(n)} (added by {html.escape(v)})</option>"
+            for n, v in added
+        )
         if listed:
             control += f'<datalist id="{ident}-names">{options}</datalist>'
-        elif names:  # several: each pick adds one to the list in the box (live-calculators.js)
+        elif names or added:  # each pick adds one to the list in the box (live-calculators.js)
             control += (
                 f'<select class="rb-pick" data-pick-for="{key}" aria-label="Add to {label}">'
                 f'<option value="">add from the list…</option>{options}</select>'

@@ -139,9 +139,10 @@ def estimate(plan: SweepPlan, *, workers: int = 1, timed: bool = True) -> Estima
     if not timed:
         return Estimate(plan.size, OVERHEAD * plan.size / workers, OVERHEAD, workers, "bookkeeping")
     spent = []
+    lacking = plan.lacking()
     for i in sample_indices(plan, TIMED):
         started = time.perf_counter()
-        rows.update(evaluate(plan.calc_id, [plan.point(i)]))
+        rows.update(evaluate(plan.calc_id, [plan.point(i)], lacking))
         spent.append(time.perf_counter() - started)
     per_point = max(sum(spent) / len(spent), OVERHEAD)
     return Estimate(plan.size, per_point * plan.size / workers, per_point, workers, "timed", rows)

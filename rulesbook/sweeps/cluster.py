@@ -142,8 +142,10 @@ def run_dask(
     notify: Callable[[str], None] = lambda _message: None,
     grace: float = LOST_GRACE,
     kept: Callable[[], str] = lambda: "",
+    lacking: Any = None,
 ) -> None:
-    """Evaluate ``chunks`` on the cluster, calling ``done`` with each finished chunk's rows.
+    """Evaluate ``chunks`` on the cluster, calling ``done`` with each finished chunk's rows
+    (``lacking``: :meth:`~rulesbook.sweeps.plan.SweepPlan.lacking`).
 
     ``notify`` hears about lost and returning workers; ``kept()`` says where the finished rows
     are (for those messages). With ``on_lost="stop"``, a cluster without workers for ``grace``
@@ -152,7 +154,7 @@ def run_dask(
     dist = _distributed()
     client, own = connect(scheduler)
     try:
-        futures = [client.submit(evaluate, calc_id, chunk, pure=False) for chunk in chunks]
+        futures = [client.submit(evaluate, calc_id, chunk, lacking, pure=False) for chunk in chunks]
         waiting = dist.as_completed(futures, loop=client.loop)
         since: float | None = None  # when the cluster was last seen without workers
         looked = time.monotonic()

@@ -88,6 +88,8 @@ def provenance(table: pd.DataFrame, command: str = "", **extra: Any) -> dict[str
     for key in ("kind", "axes", "inputs", "output"):
         if key in attrs:
             out[key] = attrs[key]
+    if attrs.get("notes"):  # entries some rows were computed without (see SweepPlan.lacking)
+        out["notes"] = list(attrs["notes"])
     out["variants"] = {
         v["name"]: {**v["definition"], **({"functions": v["functions"]} if v.get("functions") else {})}
         for v in attrs.get("variants", [])
@@ -262,3 +264,5 @@ def _restore(table: pd.DataFrame, meta: Mapping[str, Any]) -> None:
             entry["reaches"] = True  # not checkable here: say nothing rather than something wrong
         variants.append(entry)
     table.attrs["variants"] = variants
+    notes = meta.get("notes")  # what rows were computed without (see SweepPlan.lacking)
+    table.attrs["notes"] = [str(n) for n in notes] if isinstance(notes, list) else []

@@ -36,6 +36,7 @@ from rulesbook.variants import (
     validate_with,
     variant_calculator,
 )
+from rulesbook.variants.comparison import Lacking, lacking_entries, run_lacking
 from rulesbook.variants.labels import reaches
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -94,6 +95,13 @@ class SweepPlan:
         combos = itertools.product(self.variants, list(grids))
         for i, (variant, values) in enumerate(combos):
             yield i, variant, dict(zip((a.key for a in self.axes), values, strict=True))
+
+    def lacking(self) -> dict[str, dict[str, dict[str, tuple[str, ...]]]]:
+        """Per column (``baseline`` or a variant's name): the entries other swept variants add
+        (``add:``) that its rules lack (:func:`rulesbook.variants.comparison.lacking_entries`)."""
+        calc = registry().calculator(self.calc_id)
+        swept = [v for v in self.variants if v is not None]
+        return {BASELINE if v is None else v.name: lacking_entries(calc, swept, v) for v in self.variants}
 
     def point(self, index: int) -> tuple[int, Variant | None, dict[str, str]]:
         """The point at ``index`` (table order) without walking the grid.
@@ -257,16 +265,23 @@ def point_inputs(
     return validate_with(calc, variant, inputs, params)
 
 
-def _row(calc: Calculator, variant: Variant | None, values: Mapping[str, str]) -> dict[str, Any]:
-    """One table row: the point's inputs, parameters and scalar results (or its error)."""
+def _row(
+    calc: Calculator, variant: Variant | None, values: Mapping[str, str], lacking: Lacking
+) -> dict[str, Any]:
+    """One table row: the point's inputs, parameters and scalar results (or its error); an entry
+    another swept variant adds (``lacking``) is left out where these rules refuse it, and said
+    under the private key ``_notes`` (gathered by :func:`frame`)."""
     row: dict[str, Any] = {"variant": BASELINE if variant is None else variant.name}
     error = ""
     result = None
     checked: dict[str, Any] = {}
+    notes: list[str] = []
+    inputs = {k: v for k, v in values.items() if not k.startswith(PARAMETER_PREFIX)}
+    params = {
+        k.removeprefix(PARAMETER_PREFIX): v for k, v in values.items() if k.startswith(PARAMETER_PREFIX)
+    }
     try:
-        checked, choices = point_inputs(calc, variant, values)
-        runner = calc if variant is None else variant_calculator(calc, variant)
-        result = runner.run_validated(checked, choices=choices)
+        result, checked = run_lacking(calc, variant, inputs, lacking, notes, params)
     except InputError as exc:
         error = str(exc)
     for inp in calc.inputs:
@@ -286,16 +301,24 @@ def _row(calc: Calculator, variant: Variant | None, values: Mapping[str, str]) -
         if out.kind == "probability":
             row[f"{out.key}_exact"] = None if result is None else result.values.get(f"{out.key}_exact")
     row["error"] = error
+    if notes:
+        row["_notes"] = notes
     return row
 
 
 def evaluate(
-    calc_id: str, points: Sequence[tuple[int, Variant | None, dict[str, str]]]
+    calc_id: str,
+    points: Sequence[tuple[int, Variant | None, dict[str, str]]],
+    lacking: Mapping[str, Lacking] | None = None,
 ) -> list[tuple[int, dict[str, Any]]]:
     """Evaluate a chunk of points into (index, row) pairs (runs in a worker: serial, process
-    pool or Dask)."""
+    pool or Dask); ``lacking`` is :meth:`SweepPlan.lacking`."""
     calc = registry().calculator(calc_id)
-    return [(i, _row(calc, variant, values)) for i, variant, values in points]
+    out = []
+    for i, variant, values in points:
+        name = BASELINE if variant is None else variant.name
+        out.append((i, _row(calc, variant, values, (lacking or {}).get(name, {}))))
+    return out
 
 
 def frame(calc: Calculator, plan: SweepPlan, rows: Mapping[int, dict[str, Any]]) -> pd.DataFrame:
@@ -303,8 +326,15 @@ def frame(calc: Calculator, plan: SweepPlan, rows: Mapping[int, dict[str, Any]])
     outputs, variants) for plots and exports."""
     import pandas as pd
 
-    ordered = [rows[i] for i in sorted(rows)]
+    ordered = [{k: v for k, v in rows[i].items() if k != "_notes"} for i in sorted(rows)]
+    notes = dict.fromkeys(
+        str(note)
+        for i in sorted(rows)
+        if isinstance(rows[i].get("_notes"), list)
+        for note in rows[i]["_notes"]
+    )
     table: pd.DataFrame = pd.DataFrame.from_records(ordered) if ordered else pd.DataFrame()
+    table.attrs["notes"] = list(notes)
     table.attrs["calculator"] = plan.calc_id
     table.attrs["axes"] = [a.key for a in plan.axes]
     table.attrs["outputs"] = [o.key for o in calc.outputs if o.kind not in ("table", "list")]

@@ -65,6 +65,7 @@ def sweep_warnings(table: pd.DataFrame, y: str | None = None) -> list[str]:
             base = table[table["variant"] == BASELINE].set_index(keys)[y] if keys else None
             if mine is not None and base is not None and mine.reindex(base.index).equals(base):
                 out.append(f"{titles[name]} changes no {output_label(calc, y)} in this sweep")
+    out += list(table.attrs.get("notes", []))  # entries a column answers without
     failed = int((table["error"] != "").sum()) if "error" in table else 0
     if failed:
         out.append(f"{failed} point{'s' if failed > 1 else ''} had inputs that do not go together (no value)")

@@ -72,9 +72,11 @@ def _mp_context() -> Any:
     return multiprocessing.get_context("fork")
 
 
-def _run_processes(calc_id: str, chunks: list[Any], workers: int, done: Callable[[Rows], None]) -> None:
+def _run_processes(
+    calc_id: str, chunks: list[Any], workers: int, done: Callable[[Rows], None], lacking: Any = None
+) -> None:
     with cf.ProcessPoolExecutor(max_workers=workers, mp_context=_mp_context()) as pool:
-        futures = [pool.submit(evaluate, calc_id, chunk) for chunk in chunks]
+        futures = [pool.submit(evaluate, calc_id, chunk, lacking) for chunk in chunks]
         try:
             for future in cf.as_completed(futures):
                 done(future.result())
@@ -257,14 +259,15 @@ def run_plan(
         return f"; {len(rows):,} of {total:,} rows done{where}"
 
     try:
+        lacking = plan.lacking()
         if executor == "serial" or not todo:
             for point in todo:
-                done(evaluate(plan.calc_id, [point]))
+                done(evaluate(plan.calc_id, [point], lacking))
         else:
             per = chunk_size or max(1, min(256, math.ceil(len(todo) / (n_workers * 4))))
             chunks = _chunks(todo, per)
             if executor == "processes":
-                _run_processes(plan.calc_id, chunks, n_workers, done)
+                _run_processes(plan.calc_id, chunks, n_workers, done, lacking)
             else:
                 grace = {} if lost_grace is None else {"grace": lost_grace}
                 run_dask(
@@ -273,6 +276,7 @@ def run_plan(
                     client,
                     done,
                     on_lost=on_lost_workers,
+                    lacking=lacking,
                     notify=say,
                     kept=kept,
                     **grace,

@@ -11,12 +11,13 @@ rule: ``rulesbook rule ID``; in a system: ``rulesbook parameters``);
 site's variants page is :mod:`rulesbook.site.variants_page`.
 """
 
-from rulesbook.variants.comparison import Comparison, compare
+from rulesbook.variants.comparison import Comparison, added_entries, compare, offerable_inputs
 from rulesbook.variants.model import (
     BASELINE,
     VARIANT_KEYS,
     Variant,
     VariantLike,
+    adding_variant,
     choice_keys,
     compose,
     given_inputs,
@@ -43,12 +44,15 @@ __all__ = [
     "Sensitivity",
     "Variant",
     "VariantLike",
+    "added_entries",
+    "adding_variant",
     "choice_keys",
     "compare",
     "compose",
     "given_inputs",
     "load_python_variant",
     "load_variant",
+    "offerable_inputs",
     "overridable_rules",
     "parameter_catalogue",
     "parameter_lines",

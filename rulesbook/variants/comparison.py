@@ -7,8 +7,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from rulesbook.additions import entry_key
 from rulesbook.calculators import Calculator
 from rulesbook.errors import InputError
+from rulesbook.inputs import picks
 from rulesbook.present import decimal, short_fraction, shown_values
 from rulesbook.results import CalcResult, fraction_str
 from rulesbook.variants.labels import reaches
@@ -17,10 +19,19 @@ from rulesbook.variants.model import (
     Variant,
     VariantLike,
     resolve_variant,
-    run_with_variant,
+    validate_with,
+    variant_calculator,
 )
 
-__all__ = ["Comparison", "compare"]
+__all__ = [
+    "Comparison",
+    "Lacking",
+    "added_entries",
+    "compare",
+    "lacking_entries",
+    "offerable_inputs",
+    "run_lacking",
+]
 
 
 # -- comparison -----------------------------------------------------------------------------------
@@ -174,6 +185,10 @@ def _difference(base: Any, base_exact: Any, value: Any, exact: Any) -> dict[str,
 def compare(calc: Calculator, inputs: Mapping[str, Any], variants: Sequence[VariantLike]) -> Comparison:
     """Run ``calc`` at ``inputs`` under the baseline and each variant.
 
+    An entry a variant adds (``add:``, such as a new stratagem) that the inputs name is left out
+    of each column whose rules lack it (the published rules, another variant), with a note: that
+    column answers as if it had not been picked.
+
     >>> from rulesbook.registry import registry
     >>> calc = registry().calculator("scrollhammer.panic-test")
     >>> compare(calc, {"ld": 7}, []).rows()[0]["values"]
@@ -183,11 +198,11 @@ def compare(calc: Calculator, inputs: Mapping[str, Any], variants: Sequence[Vari
     names = [v.name for v in resolved]
     if BASELINE in names or len(set(names)) != len(names):
         raise InputError("variant", f"each variant once, and none called {BASELINE}; got {', '.join(names)}")
-    checked = calc.validate(inputs)
-    results = [(BASELINE, calc.run_validated(checked))]
-    notes = []
+    notes: list[str] = []
+    base, checked = run_lacking(calc, None, inputs, lacking_entries(calc, resolved, None), notes)
+    results = [(BASELINE, base)]
     for variant in resolved:
-        result = run_with_variant(calc, variant, **inputs)
+        result, _ = run_lacking(calc, variant, inputs, lacking_entries(calc, resolved, variant), notes)
         results.append((variant.name, result))
         overridden = [k for k in inputs if k in dict(variant.parameters) or k in dict(variant.readings)]
         if overridden:
@@ -197,6 +212,112 @@ def compare(calc: Calculator, inputs: Mapping[str, Any], variants: Sequence[Vari
         elif result.values == results[0][1].values:
             notes.append(f"{variant.name} gives the same result as the baseline at these inputs")
     return Comparison(calc, checked, resolved, tuple(results), tuple(notes))
+
+
+def added_entries(calc: Calculator, variant: VariantLike) -> dict[str, tuple[str, ...]]:
+    """The entries ``variant`` adds (``add:``) that inputs of ``calc`` can name: input key -> keys.
+
+    >>> from rulesbook.registry import registry
+    >>> calc = registry().calculator("wh40k.datasheet-attack")
+    >>> added_entries(calc, "monster-hunters")
+    {'stratagems': ('monster-hunters',), 'target_stratagems': ('monster-hunters',)}
+    >>> added_entries(registry().calculator("wh40k.battle-shock"), "monster-hunters")
+    {}
+    """
+    found = resolve_variant(variant)
+    if found.system != calc.system:
+        return {}
+    offered = {inp.key: found.additions.offered(inp.key) for inp in calc.inputs}
+    return {key: keys for key, keys in offered.items() if keys}
+
+
+def offerable_inputs(calc: Calculator) -> tuple[str, ...]:
+    """The inputs of ``calc`` that can name an entry a variant adds (its system's ``add:``
+    sections name them), whichever variant is picked.
+
+    >>> from rulesbook.registry import registry
+    >>> offerable_inputs(registry().calculator("army-morale.rally"))
+    ('a_effects', 'b_effects')
+    """
+    if calc.choices is None:
+        return ()
+    named = {key for section in type(calc.choices.additions).SECTIONS.values() for key in section.inputs}
+    return tuple(inp.key for inp in calc.inputs if inp.key in named)
+
+
+Lacking = Mapping[str, Mapping[str, tuple[str, ...]]]
+"""What a column's rules lack: input key -> {entry key: the variants that add it}."""
+
+
+def lacking_entries(
+    calc: Calculator, variants: Sequence[Variant], own: Variant | None
+) -> dict[str, dict[str, tuple[str, ...]]]:
+    """The entries the compared ``variants`` add for inputs of ``calc`` that the rules of column
+    ``own`` (None: the published rules) do not name — neither printed (the input's list) nor
+    added by ``own`` — each with the variants that add it.
+
+    >>> from rulesbook.registry import registry
+    >>> calc = registry().calculator("wh40k.datasheet-attack")
+    >>> hunters = resolve_variant("monster-hunters")
+    >>> lacking_entries(calc, [hunters], None)["stratagems"]
+    {'monster-hunters': ('monster-hunters',)}
+    >>> lacking_entries(calc, [hunters], hunters)
+    {}
+    """
+    out: dict[str, dict[str, tuple[str, ...]]] = {}
+    for key in offerable_inputs(calc):
+        known = set(picks(calc.input(key)))
+        if own is not None and own.system == calc.system:
+            known |= set(own.additions.named(key))
+        for variant in variants:
+            if variant is own or variant.system != calc.system:
+                continue
+            for entry in variant.additions.offered(key):
+                if entry not in known:
+                    found = out.setdefault(key, {})
+                    found[entry] = (*found.get(entry, ()), variant.name)
+    return out
+
+
+def run_lacking(
+    calc: Calculator,
+    variant: Variant | None,
+    inputs: Mapping[str, Any],
+    lacking: Lacking,
+    notes: list[str],
+    parameters: Mapping[str, Any] | None = None,
+) -> tuple[CalcResult, dict[str, Any]]:
+    """One column: ``calc`` at ``inputs`` under ``variant`` (None: the published rules) and the
+    inputs checked. If these rules refuse an input naming entries they lack (``lacking``, see
+    :func:`lacking_entries`), the column runs without those entries and says so in ``notes``
+    (``parameters``: rule parameters changed on top, as a sweep's ``parameter.KEY`` axes)."""
+    try:
+        checked, choices = validate_with(calc, variant, inputs, parameters)
+        runner = calc if variant is None else variant_calculator(calc, variant)
+        return runner.run_validated(checked, choices=choices), checked
+    except InputError as exc:
+        key = exc.field
+        if key not in lacking or key not in inputs:
+            raise
+        error = exc
+    inp, missing = calc.input(key), lacking[key]
+    value = inp.validate(inputs[key])
+    if inp.kind == "word-list":
+        left_out = [w for w in value if entry_key(w) in missing]
+        rest_inputs = {**inputs, key: tuple(w for w in value if entry_key(w) not in missing)}
+    elif isinstance(value, str) and entry_key(value) in missing and not inp.required:
+        left_out = [value]
+        rest_inputs = {k: v for k, v in inputs.items() if k != key}  # its default (none)
+    else:
+        left_out = []
+    if not left_out:
+        raise error
+    adders = ", ".join(dict.fromkeys(name for w in left_out for name in missing[entry_key(w)]))
+    who = "the published rules answer" if variant is None else f"{variant.name} answers"
+    notes.append(f"{key}: {who} without {', '.join(left_out)} (added by {adders} only)")
+    rest = {k: v for k, v in lacking.items() if k != key}
+    result, checked = run_lacking(calc, variant, rest_inputs, rest, notes, parameters)
+    return result, {**checked, key: value}
 
 
 def _touches(calc: Calculator, variant: Variant) -> bool:

@@ -69,6 +69,7 @@ __all__ = [
     "VARIANT_KEYS",
     "Variant",
     "VariantLike",
+    "adding_variant",
     "baseline_choices",
     "choice_keys",
     "compose",
@@ -348,6 +349,29 @@ def run_assignments(
     return checked, result, variant
 
 
+def adding_variant(calc: Calculator, key: str, value: Any) -> tuple[str, str] | None:
+    """(entry, variant name) when ``value`` of input ``key`` names an entry that a listed variant
+    (shipped, or yours) adds for it and the published rules lack: the hint for a refusal.
+
+    >>> from rulesbook.registry import registry
+    >>> adding_variant(registry().calculator("wh40k.datasheet-attack"), "stratagems", "monster-hunters")
+    ('monster-hunters', 'monster-hunters')
+    """
+    from rulesbook.additions import entry_key
+    from rulesbook.inputs import picks
+
+    if calc.choices is None or value is None or key not in {i.key for i in calc.inputs}:
+        return None
+    words = value if isinstance(value, list | tuple) else str(value).split(",")
+    printed = set(picks(calc.input(key)))
+    wanted = [k for k in (entry_key(str(w)) for w in words) if k and k not in printed]
+    for variant in variants_for_system(calc.system):
+        found = [k for k in wanted if k in variant.additions.offered(key)]
+        if found:
+            return found[0], variant.name
+    return None
+
+
 def run_inputs(
     calc: Calculator, raw: Mapping[str, Any], variant: Variant | None = None
 ) -> tuple[dict[str, Any], CalcResult]:
@@ -362,8 +386,17 @@ def run_inputs(
     (7, '7/12')
     """
     if variant is None:
-        checked = calc.validate(raw)
-        return checked, calc.run_validated(checked)
+        try:
+            checked = calc.validate(raw)
+            return checked, calc.run_validated(checked)
+        except InputError as exc:
+            adder = adding_variant(calc, exc.field, raw.get(exc.field))
+            if adder is None:
+                raise
+            raise InputError(
+                exc.field,
+                f"{exc.message}; {adder[0]} is added by the variant {adder[1]} (variant={adder[1]})",
+            ) from None
     first = calc.check_values(raw)  # each value as given; the variant's choices check them together next
     checked, choices = validate_with(calc, variant, {k: first[k] for k in raw})
     return checked, variant_calculator(calc, variant).run_validated(checked, choices=choices)

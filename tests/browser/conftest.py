@@ -129,6 +129,9 @@ def page(browser: Any) -> Iterator[Any]:
     context = browser.new_context()
     pg = context.new_page()
     pg.set_default_timeout(30_000)
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=30_000)  # as the page's waits: a loaded machine answers late, not wrong
     external: list[str] = []
     local = ("http://127.0.0.1", "http://localhost", "data:", "blob:", "about:")
     pg.on("request", lambda req: None if req.url.startswith(local) else external.append(req.url))

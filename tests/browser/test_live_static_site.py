@@ -248,6 +248,22 @@ def test_compare_with_a_variant_and_a_game_log_from_disk(live_host: str, visits:
         )
         assert "variant=no-insane-heroism" in page.url
 
+        # a compared variant's added stratagem joins the pick list; the published rules' side
+        # answers without it (issue 24, part 7)
+        page.goto(f"{live_host}/{PAGE}")
+        box = _live(page)
+        pick = box.locator('form.rb-live-form select.rb-pick[data-pick-for="stratagems"]')
+        added = pick.locator('option[value="monster-hunters"]')
+        assert added.get_attribute("disabled") is not None  # not offered by the published rules
+        box.locator('form.rb-live-form [data-key="variant"]').select_option("monster-hunters")
+        assert added.get_attribute("disabled") is None
+        before = _answered(box)
+        pick.select_option("monster-hunters")
+        box = _live(page, before)
+        stratagems = box.locator('form.rb-live-form input[data-key="stratagems"]').input_value()
+        assert stratagems.split(", ")[-1] == "monster-hunters"
+        box.locator(".rb-warning", has_text="the published rules answer without monster-hunters").wait_for()
+
         page.goto(f"{live_host}/army-morale/calculators/army-morale.replay.html")
         box = _live(page)
         example = ROOT / "rulesbook" / "systems" / "army_morale" / "data" / "example-game.yaml"

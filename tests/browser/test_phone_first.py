@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import re
+import urllib.parse
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,19 @@ SCROLL_BOXES = """() => {
   return found
 }"""
 """Every element (through Panel's shadow roots) that scrolls its content inside itself."""
+
+SIDE_WIDTHS = """() => {
+  const found = []
+  const walk = (root) => {
+    for (const el of root.querySelectorAll("*")) {
+      if (el.classList.contains("rb-compare-side")) found.push(el.getBoundingClientRect().right <= innerWidth + 1)
+      if (el.shadowRoot) walk(el.shadowRoot)
+    }
+  }
+  walk(document)
+  return found
+}"""
+"""For each side of a comparison on the page: whether it ends within the screen's width."""
 
 
 def _sized(page: Any, width: int) -> None:
@@ -156,3 +170,48 @@ def test_a_tap_on_help_opens_it_without_focusing_the_input(served: str, browser:
         assert focused != "INPUT"
     finally:
         context.close()
+
+
+@pytest.mark.covers("wh40k.core.declared-effects", "wh40k.datasheet-attack")
+def test_a_compared_variants_stratagem_is_offered_and_compared(served: str, page: Any) -> None:
+    """Issue 24, part 7: comparing with Monster Hunters, its stratagem joins the pick list; picked,
+    the variant's column applies it and the published rules' column answers without it."""
+    from rulesbook.registry import registry
+    from widgets.compare import form_result_html
+
+    calc = registry().calculator("wh40k.datasheet-attack")
+    query = {
+        "weapons": "the-lantern",
+        "toughness": "10",
+        "wounds": "12",
+        "models": "1",
+        "target_keywords": "monster",
+    }
+    values = {**calc.initial_values(), **query, "stratagems": "monster-hunters"}
+    expected = re.findall(
+        r'data-key="mean_wounds_lost">([^<]+)<', form_result_html(calc, values, "monster-hunters")
+    )
+    assert len(expected) == 2 and expected[0] != expected[1]  # baseline, then the variant
+
+    _sized(page, 390)
+    page.goto(f"{served}/calc/{calc.id}?{urllib.parse.urlencode(query)}&stratagems=")
+    page.locator('[data-key="mean_models_destroyed"]').first.wait_for()
+    option = page.locator(".rb-pick-stratagems .choices__item--choice", has_text="monster-hunters")
+    page.locator(".rb-input-variant select").first.select_option("monster-hunters")
+    picker = page.locator(".rb-pick-stratagems input").first
+    picker.click()
+    picker.press_sequentially("monster")
+    option.first.wait_for()
+    page.keyboard.press("Enter")
+    expect(page.locator(".rb-input-stratagems input").first).to_have_value("monster-hunters")
+    note = page.locator(".rb-warning", has_text="the published rules answer without monster-hunters").first
+    note.wait_for()
+    for side, shown in zip(("baseline", "monster-hunters"), expected, strict=True):
+        cell = page.locator(f'[data-variant="{side}"] [data-key="mean_wounds_lost"]').filter(visible=True)
+        expect(cell.first).to_have_text(shown)
+    assert page.locator('[data-key="error"]').count() == 0
+    assert page.evaluate(SIDE_WIDTHS) == [True, True]  # each side fits the phone's screen
+    # back to the published rules alone: the name stays typed, and is refused by name
+    page.locator(".rb-input-variant select").first.select_option("none")
+    page.locator('[data-key="error"]', has_text="no stratagem 'monster-hunters'").first.wait_for()
+    assert page.external_requests == []

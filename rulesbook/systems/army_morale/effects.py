@@ -165,13 +165,21 @@ class ArmyMoraleAdditions(Additions):
 
     SECTIONS: ClassVar[Mapping[str, AddSection]] = {
         EFFECTS_SECTION: AddSection(
-            EFFECT_RULE, check_effect, "new one-time or ongoing morale effects (name, value, kind, when)"
+            EFFECT_RULE,
+            check_effect,
+            "new one-time or ongoing morale effects (name, value, kind, when)",
+            ("a_effects", "b_effects"),
         )
     }
 
     def effects(self) -> tuple[tuple[str, MoraleEffect], ...]:
         """The added morale effects, ``(key, effect)`` in the order written."""
         return cast(tuple[tuple[str, MoraleEffect], ...], self.section(EFFECTS_SECTION))
+
+    def offered(self, input_key: str) -> tuple[str, ...]:
+        """The added effects an input can name: the Rally odds' ``a_effects``/``b_effects`` take
+        those checked at step R4 (an effect applied the moment it happens is not one of them)."""
+        return tuple(key for key in super().offered(input_key) if dict(self.effects())[key].at_rally)
 
     def effect(self, key: str) -> MoraleEffect | None:
         """The added effect ``key`` (None when this set adds none by that key)."""

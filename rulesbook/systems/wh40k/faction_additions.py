@@ -210,12 +210,25 @@ class Wh40kAdditions(Additions):
 
     SECTIONS: ClassVar[Mapping[str, AddSection]] = MappingProxyType(
         {
-            "stratagems": AddSection(RULE, _check("stratagems"), "stratagems (name, cp, phases, effects)"),
+            "stratagems": AddSection(
+                RULE,
+                _check("stratagems"),
+                "stratagems (name, cp, phases, effects)",
+                ("stratagems", "target_stratagems"),
+            ),
             "abilities": AddSection(RULE, _check("abilities"), "abilities (name, effects; datasheets)"),
             "detachments": AddSection(
-                RULE, _check("detachments"), "detachment rules (name, effects or choices)"
+                RULE,
+                _check("detachments"),
+                "detachment rules (name, effects or choices)",
+                ("detachment", "target_detachment"),
             ),
-            "enhancements": AddSection(RULE, _check("enhancements"), "enhancements (name, effects; cost)"),
+            "enhancements": AddSection(
+                RULE,
+                _check("enhancements"),
+                "enhancements (name, effects; cost)",
+                ("enhancement", "target_enhancement"),
+            ),
         }
     )
 
