@@ -39,6 +39,12 @@ the badge spinning under the right number):
 The browser keeps the largest value it has seen of each and shows an answer only if its number is
 larger than the one on the screen. The page is stale while typing, while
 ``pending > answered`` or while ``request > done``.
+
+An answer the server has set can wait on its side until the session's next event (Panel sends
+the changes of a callback that runs outside the document's lock later when the document is held
+at that moment). So a page that stays stale for :data:`NUDGE_MS` with nothing typed counts up
+:attr:`~LiveResult.ping`: a no-op event whose arrival sends on whatever is waiting (at most one
+every :data:`NUDGE_MS`, also during a long computation, which it does not disturb).
 """
 
 from __future__ import annotations
@@ -49,9 +55,12 @@ from typing import ClassVar
 import param
 from panel.custom import JSComponent
 
-__all__ = ["FAST_DELAY_MS", "SLOW_DELAY_MS", "LiveResult"]
+__all__ = ["FAST_DELAY_MS", "NUDGE_MS", "SLOW_DELAY_MS", "LiveResult"]
 
 from widgets.compare import FAST_DELAY_MS, SLOW_DELAY_MS
+
+NUDGE_MS = 2000
+"""How long a page stays stale, with nothing typed, before it nudges the server (:attr:`LiveResult.ping`)."""
 
 BADGE = """
 .rb-status { z-index: 1000; font: .85rem system-ui, sans-serif; padding: 2px 10px; border-radius: 10px;
@@ -106,6 +115,9 @@ class LiveResult(JSComponent):
     answered = param.Integer(default=0, doc="Set by the server: how many of those the shown answer covers.")
     request = param.Integer(default=0, doc="Counted by the browser: typed values committed so far.")
     done = param.Integer(default=0, doc="Set by the server: the last request whose answer is shown.")
+    ping = param.Integer(
+        default=0, doc="Counted by the browser: nudges of an overdue answer (the server ignores their value)."
+    )
     delay = param.Integer(
         default=SLOW_DELAY_MS, doc="Milliseconds without a keystroke before typed text counts."
     )
@@ -173,6 +185,13 @@ class LiveResult(JSComponent):
       }
       document.addEventListener("click", openHelp, true)
       const timers = new Map()
+      let staleSince = 0
+      const nudge = setInterval(() => {  // an overdue answer: one no-op event sends on what waits
+        if (staleSince && timers.size === 0 && Date.now() - staleSince > __NUDGE_MS__) {
+          staleSince = Date.now()
+          model.ping = model.ping + 1
+        }
+      }, 500)
       // the largest of each counter seen so far: messages may arrive out of order
       const seen = {number: -1, pending: 0, answered: 0, done: 0}
       function show() {
@@ -191,6 +210,7 @@ class LiveResult(JSComponent):
           seen[key] = Math.max(seen[key], model[key])
         }
         const stale = timers.size > 0 || seen.pending > seen.answered || model.request > seen.done
+        staleSince = stale ? staleSince || Date.now() : 0
         place()
         for (const badge of [status, floating]) {
           badge.dataset.state = stale ? "busy" : "idle"
@@ -224,6 +244,7 @@ class LiveResult(JSComponent):
         window.removeEventListener("scroll", pin)
         window.removeEventListener("resize", pin)
         clearInterval(poll)
+        clearInterval(nudge)
         floating.remove()
         bar.remove()
         viewport?.removeEventListener("scroll", place)
@@ -232,4 +253,4 @@ class LiveResult(JSComponent):
       model.on(["answer", "pending", "answered", "done", "request"], show)
       show()
     }
-    """.replace("__PAGE_STYLE__", json.dumps(PAGE_STYLE))
+    """.replace("__PAGE_STYLE__", json.dumps(PAGE_STYLE)).replace("__NUDGE_MS__", str(NUDGE_MS))

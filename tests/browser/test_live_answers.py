@@ -13,6 +13,7 @@ import pytest
 
 from rulesbook.registry import registry
 from tests.browser.conftest import ROOT, read_value
+from widgets.live import NUDGE_MS
 
 pytestmark = pytest.mark.browser
 
@@ -195,5 +196,25 @@ def test_late_messages_never_undo_a_newer_answer(served: str, browser: Any, widt
             ["its answer started", "busy", "newer"],
             ["and shown", "idle", "newer"],
         ]
+        # an answer overdue for NUDGE_MS with nothing typed: the page nudges the server, at most
+        # once per NUDGE_MS (a no-op event that sends on an update waiting on the server's side)
+        pings = page.evaluate(OVERDUE)
+        assert 1 <= pings <= 2
     finally:
         context.close()
+
+
+OVERDUE = """async () => {
+  let live = null
+  for (const doc of Bokeh.documents) {
+    for (const m of doc._all_models.values()) {
+      if (m.data && m.data.answered !== undefined && m.data.ping !== undefined) live = m.data
+    }
+  }
+  const before = live.ping, p = live.pending
+  live.pending = p + 1  // started, not yet shown
+  await new Promise((done) => setTimeout(done, __WAIT__))
+  live.answered = p + 1
+  return live.ping - before
+}""".replace("__WAIT__", str(NUDGE_MS * 2 + 300))
+"""Marks an answer started and not shown for twice the nudge delay; returns the nudges sent."""
