@@ -34,11 +34,12 @@ the badge spinning under the right number):
   :attr:`~LiveResult.done` to the last request whose answer is shown;
 * the server counts the answers it has started in :attr:`~LiveResult.pending` and sets
   :attr:`~LiveResult.answered` to the count its shown answer covers;
-* the answer comes with its own number, :attr:`~LiveResult.answer` ``= (number, html)``.
+* the answer comes with its own number, :attr:`~LiveResult.answer` ``= (number, html)``, and
+  every update says the newest number in :attr:`~LiveResult.latest`.
 
 The browser keeps the largest value it has seen of each and shows an answer only if its number is
 larger than the one on the screen. The page is stale while typing, while
-``pending > answered`` or while ``request > done``.
+``pending > answered``, while ``request > done`` or while ``latest`` is newer than the answer shown.
 
 An answer the server has set can wait on its side until the session's next event (Panel sends
 the changes of a callback that runs outside the document's lock later when the document is held
@@ -115,6 +116,7 @@ class LiveResult(JSComponent):
     answered = param.Integer(default=0, doc="Set by the server: how many of those the shown answer covers.")
     request = param.Integer(default=0, doc="Counted by the browser: typed values committed so far.")
     done = param.Integer(default=0, doc="Set by the server: the last request whose answer is shown.")
+    latest = param.Integer(default=0, doc="Set by the server: the number of the newest answer it has shown.")
     ping = param.Integer(
         default=0, doc="Counted by the browser: nudges of an overdue answer (the server ignores their value)."
     )
@@ -209,7 +211,8 @@ class LiveResult(JSComponent):
         for (const key of ["pending", "answered", "done"]) {
           seen[key] = Math.max(seen[key], model[key])
         }
-        const stale = timers.size > 0 || seen.pending > seen.answered || model.request > seen.done
+        const missing = model.latest > seen.number  // a later message says an answer is on its way
+        const stale = timers.size > 0 || seen.pending > seen.answered || model.request > seen.done || missing
         staleSince = stale ? staleSince || Date.now() : 0
         place()
         for (const badge of [status, floating]) {
@@ -250,7 +253,7 @@ class LiveResult(JSComponent):
         viewport?.removeEventListener("scroll", place)
         viewport?.removeEventListener("resize", place)
       })
-      model.on(["answer", "pending", "answered", "done", "request"], show)
+      model.on(["answer", "pending", "answered", "done", "request", "latest"], show)
       show()
     }
     """.replace("__PAGE_STYLE__", json.dumps(PAGE_STYLE)).replace("__NUDGE_MS__", str(NUDGE_MS))

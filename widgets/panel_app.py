@@ -432,6 +432,7 @@ class CalculatorApp:
             self.result.object = html
             self._answers += 1
             update["answer"] = (self._answers, html)
+        update["latest"] = self._answers  # so a page that missed an answer knows it (widgets.live)
         self.live.param.update(update)
 
     def _answer_now(self) -> bool:
