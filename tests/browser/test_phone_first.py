@@ -198,6 +198,7 @@ def test_a_compared_variants_stratagem_is_offered_and_compared(served: str, page
     page.locator('[data-key="mean_models_destroyed"]').first.wait_for()
     option = page.locator(".rb-pick-stratagems .choices__item--choice", has_text="monster-hunters")
     page.locator(".rb-input-variant select").first.select_option("monster-hunters")
+    option.first.wait_for(state="attached")  # the list has grown (it redraws, closed, when it does)
     picker = page.locator(".rb-pick-stratagems input").first
     picker.click()
     picker.press_sequentially("monster")
