@@ -24,6 +24,7 @@ def test_tracker_adds_an_event_and_shows_the_new_value(served: str, page: Any) -
     assert read_value(page, "b_value") == "10"
     # side a destroys one of its Bunker objectives and rolls 4: side b loses 4
     page.locator(".am-event-type select").first.select_option("bunker-destroyed")
+    page.locator(".am-number", has_text="D6 result").first.wait_for()  # relabelled and reset first
     box = page.locator(".am-number input").first
     box.fill("4")
     box.press("Enter")

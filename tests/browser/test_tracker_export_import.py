@@ -20,6 +20,8 @@ def _b(page: Any, text: str) -> None:
 
 def _bunker(page: Any, roll: int) -> None:
     page.locator(".am-event-type select").first.select_option("bunker-destroyed")
+    # the server relabels and resets the number box for the kind: a value typed before is reset
+    page.locator(".am-number", has_text="D6 result").first.wait_for()
     box = page.locator(".am-number input").first
     box.fill(str(roll))
     box.press("Enter")
