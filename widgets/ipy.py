@@ -80,9 +80,8 @@ def control_for(inp: Input, value: Any = None, offerable: bool = False) -> w.Val
         return w.IntText(value=start, continuous_update=True, **desc)
     text = "" if start is NOT_GIVEN or (start is None and inp.kind != "optional") else inp.format(start)
     options = picks(inp)
-    if inp.kind != "word-list" and (
-        len(options) > 1 or offerable
-    ):  # a name from the data: suggested as typed
+    # a name from the data: suggested as typed
+    if inp.kind != "word-list" and (len(options) > 1 or offerable):
         return w.Combobox(
             value=text,
             options=list(options),

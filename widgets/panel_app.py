@@ -177,9 +177,8 @@ def widget_for(inp: Input, value: Any, offerable: bool = False) -> pn.widgets.Wi
         return _IntInput(value=value, **common)
     text = "" if value is NOT_GIVEN or (value is None and inp.kind != "optional") else inp.format(value)
     options = picks(inp)
-    if inp.kind != "word-list" and (
-        len(options) > 1 or offerable
-    ):  # one name, searched as typed; any text counts
+    # one name, searched as typed; any text counts
+    if inp.kind != "word-list" and (len(options) > 1 or offerable):
         return _Autocomplete(
             value=text,
             options=list(options),
@@ -220,10 +219,11 @@ class CalculatorApp:
         self._choice_keys = tuple(i.key for i in calc.inputs if i.kind == "interpretation")
         defaults = calc.initial_values()
         lazy = pool is not None and not any(start[k] != defaults[k] for k in self._choice_keys)
+        offerable = offerable_inputs(calc)  # inputs a compared variant may add names to
         self.widgets = {
             i.key: self.uploads[i.key].widget(i.title, [f"rb-input-{i.key}"])
             if i.key in self.uploads
-            else widget_for(i, start[i.key], i.key in offerable_inputs(calc))
+            else widget_for(i, start[i.key], i.key in offerable)
             for i in calc.inputs
             if not (lazy and i.key in self._choice_keys)
         }

@@ -258,11 +258,16 @@ def point_inputs(
 ) -> tuple[dict[str, Any], Any]:
     """A point's validated inputs and the choice set to run them with (see
     :func:`rulesbook.variants.validate_with`); InputError when its inputs do not go together."""
+    return validate_with(calc, variant, *_split(values))
+
+
+def _split(values: Mapping[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+    """A point's calculator inputs and its rule parameters (``parameter.KEY`` axes, by KEY)."""
     inputs = {k: v for k, v in values.items() if not k.startswith(PARAMETER_PREFIX)}
     params = {
         k.removeprefix(PARAMETER_PREFIX): v for k, v in values.items() if k.startswith(PARAMETER_PREFIX)
     }
-    return validate_with(calc, variant, inputs, params)
+    return inputs, params
 
 
 def _row(
@@ -276,10 +281,7 @@ def _row(
     result = None
     checked: dict[str, Any] = {}
     notes: list[str] = []
-    inputs = {k: v for k, v in values.items() if not k.startswith(PARAMETER_PREFIX)}
-    params = {
-        k.removeprefix(PARAMETER_PREFIX): v for k, v in values.items() if k.startswith(PARAMETER_PREFIX)
-    }
+    inputs, params = _split(values)
     try:
         result, checked = run_lacking(calc, variant, inputs, lacking, notes, params)
     except InputError as exc:
