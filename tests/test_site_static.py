@@ -247,7 +247,7 @@ def test_no_reader_page_names_a_source_file_but_the_sources_page_once(static_sit
 
 def test_live_citations_show_the_document_title() -> None:
     from rulesbook.present import rules_html
-    from rulesbook.systems.wh40k.faction_rules import SOURCE_TITLE
+    from rulesbook.systems.wh40k.faction.pages import SOURCE_TITLE
 
     rule = registry().rule("scrollhammer.morale.insane-heroism")
     shown = rules_html((rule,))
