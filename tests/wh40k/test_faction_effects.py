@@ -16,7 +16,7 @@ from rulesbook.errors import InputError
 from rulesbook.registry import registry
 from rulesbook.results import CalcResult
 from rulesbook.systems.wh40k.faction.reader import death_guard
-from rulesbook.systems.wh40k.faction.sides import p_not_battle_shocked
+from rulesbook.systems.wh40k.faction.shock import p_not_battle_shocked
 
 REG = registry()
 CALC = REG.calculator("wh40k.datasheet-attack")
@@ -465,7 +465,7 @@ def test_datasheet_attack_agrees_with_a_seeded_monte_carlo() -> None:
 
 
 def _choices(values: dict[str, Any]) -> Any:
-    from rulesbook.systems.wh40k.calculators.datasheet import DATASHEET_READINGS
+    from rulesbook.systems.wh40k.calculators.datasheet_inputs import DATASHEET_READINGS
     from rulesbook.systems.wh40k.calculators.path import READING_KEYS
     from rulesbook.systems.wh40k.choices import CHOICES
 

@@ -36,77 +36,37 @@ from typing import Any
 from rulesbook.data import DataFileError, Limits, load_data_file, need
 from rulesbook.errors import InputError, did_you_mean, quote
 from rulesbook.systems.wh40k.attack.weapons import Weapon, make_weapon
-from rulesbook.systems.wh40k.effects.kinds import EFFECT_KINDS, KINDS
-from rulesbook.systems.wh40k.faction.types import (
+from rulesbook.systems.wh40k.effects.effect import (
     ATTACK_KINDS,
     CHARACTERISTIC_NAMES,
     CONDITIONS,
-    CORE_KEYWORDS,
-    NO_SKILL,
+    EFFECT_FIELDS,
     PHASE_ALIASES,
     PHASES,
     RANGES,
+    Effect,
+)
+from rulesbook.systems.wh40k.effects.kinds import KINDS
+from rulesbook.systems.wh40k.faction.types import (
+    CORE_KEYWORDS,
+    NO_SKILL,
     Ability,
     Characteristics,
     Datasheet,
     Detachment,
-    Effect,
     Enhancement,
     Faction,
     ModelProfile,
     Stratagem,
 )
 
-__all__ = [
-    "ATTACK_KINDS",
-    "CHARACTERISTIC_NAMES",
-    "CONDITIONS",
-    "CORE_KEYWORDS",
-    "DEATH_GUARD_FILE",
-    "EFFECT_FIELDS",
-    "EFFECT_KINDS",
-    "FACTION_LIMITS",
-    "NO_SKILL",
-    "PHASES",
-    "PHASE_ALIASES",
-    "RANGES",
-    "Ability",
-    "Characteristics",
-    "Datasheet",
-    "Detachment",
-    "Effect",
-    "Enhancement",
-    "EntryReader",
-    "Faction",
-    "ModelProfile",
-    "Stratagem",
-    "death_guard",
-    "load_faction",
-]
+__all__ = ["DEATH_GUARD_FILE", "FACTION_LIMITS", "EntryReader", "death_guard", "load_faction"]
 
 DEATH_GUARD_FILE = Path(__file__).parent.parent / "death-guard.yaml"
 
 _SKILL_RE = re.compile(r"^([2-6])\+$")
 _ANY_SKILL_RE = re.compile(r"^([0-9]+)\+?$")
 _KEY_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-
-EFFECT_FIELDS = (
-    "kind",
-    "value",
-    "affects",
-    "phases",
-    "attack",
-    "range",
-    "keywords",
-    "condition",
-    "characteristic",
-    "register",
-    "note",
-    "target_keywords",
-    "battle_rounds",
-    "within",
-)
-"""The fields an effect may have (docs/designer/effects.md says what each means)."""
 
 FACTION_LIMITS = Limits(max_bytes=16_000_000, max_items=100_000, max_nodes=2_000_000)
 """A faction file may be a whole army's import (hundreds of datasheets): up to 16 MB; the other

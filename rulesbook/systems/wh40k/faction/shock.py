@@ -1,6 +1,7 @@
 """Battle-shock tests under the Death Guard page's rules: an enemy Sickness that worsens
-Leadership (Scabrous Soulrot), and Insane Bravery in either version. The Battle-shock calculators
-take the Sickness as their ``enemy_sickness`` input; :mod:`~rulesbook.systems.wh40k.faction.sides` re-exports these.
+Leadership (Scabrous Soulrot), and Insane Bravery in either version — each effect through its
+kind's ``shock`` hook (:data:`~rulesbook.systems.wh40k.effects.kinds.KINDS`). The Battle-shock
+calculators take the Sickness as their ``enemy_sickness`` input.
 
 Example:
     >>> leadership_worsened("scabrous-soulrot"), p_not_battle_shocked(7)
@@ -9,15 +10,35 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
 from rulesbook.registry import implements
 from rulesbook.systems.wh40k.attack.rolls import battle_shock_test
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
-from rulesbook.systems.wh40k.faction.reader import Ability, Stratagem, death_guard
+from rulesbook.systems.wh40k.effects.effect import Effect
+from rulesbook.systems.wh40k.effects.kind import ShockTest
+from rulesbook.systems.wh40k.effects.kinds import KINDS
+from rulesbook.systems.wh40k.faction.reader import death_guard
+from rulesbook.systems.wh40k.faction.types import Ability, Stratagem
 
-__all__ = ["SICKNESS_KEYS", "leadership_worsened", "p_not_battle_shocked"]
+__all__ = ["SICKNESS_KEYS", "leadership_worsened", "p_not_battle_shocked", "shock_test"]
+
+
+def shock_test(effects: Iterable[Effect]) -> ShockTest:
+    """A Battle-shock test as these effects change it (each through its kind's ``shock`` hook;
+    a kind without one changes no Battle-shock test).
+
+    >>> dg = death_guard()
+    >>> shock_test([*dg.abilities["scabrous-soulrot"].effects, *dg.stratagems["insane-bravery"].effects])
+    ShockTest(worse=1, passed=True)
+    """
+    test = ShockTest()
+    for e in effects:
+        hook = KINDS[e.kind].shock
+        if hook is not None:
+            test = hook(test, e)
+    return test
 
 
 @implements(
@@ -42,10 +63,11 @@ def p_not_battle_shocked(
     >>> p_not_battle_shocked(9, [dg.stratagems["insane-bravery-boarding-actions"]])
     Fraction(1, 1)
     """
-    if any(e.kind == "auto-pass" and e.value == "battle-shock" for st in stratagems for e in st.effects):
+    test = shock_test(e for st in stratagems for e in st.effects)
+    if test.passed:
         return Fraction(1)
     return battle_shock_test(
-        leadership + leadership_worsened(enemy_sickness, choices), choices=choices
+        leadership + test.worse + leadership_worsened(enemy_sickness, choices), choices=choices
     ).p_pass()
 
 
@@ -67,8 +89,4 @@ def leadership_worsened(enemy_sickness: Ability | str | None, choices: Wh40kChoi
         enemy_sickness = None if enemy_sickness == "none" else death_guard().abilities[enemy_sickness]
     if enemy_sickness is None:
         return 0
-    return sum(
-        e.value
-        for e in enemy_sickness.effects
-        if e.kind == "worsen" and e.characteristic == "leadership" and isinstance(e.value, int)
-    )
+    return shock_test(enemy_sickness.effects).worse

@@ -4,10 +4,11 @@ both sides become changes to the weapons, the target and the situation the engin
 Each side of an attack (:class:`Side`) brings its datasheet's abilities, the Host of Plagues aura
 chosen for the battle round (one at most), the stratagems its player uses and its detachment rule
 with the Sickness chosen for it. :func:`apply_effects` walks every declared
-:class:`~rulesbook.systems.wh40k.faction.reader.Effect` and either applies it or skips it, always saying
-why (:class:`Applied`):
+:class:`~rulesbook.systems.wh40k.effects.effect.Effect` and either applies it through its kind's
+hooks (:data:`~rulesbook.systems.wh40k.effects.kinds.KINDS`) or skips it, always saying why
+(:class:`~rulesbook.systems.wh40k.effects.kind.Applied`):
 
-* **scope** — the phase (seen from the side that uses the rule: the attacker's ranged attack is
+* **scope** (:func:`~rulesbook.systems.wh40k.effects.scope.out_of_scope`) — the phase (seen from the side that uses the rule: the attacker's ranged attack is
   in its Shooting phase, or in the opponent's Movement/Charge phase under Fire Overwatch; a melee
   attack is in the Fight phase) and the attack type. A chosen stratagem or aura out of scope adds
   a warning (Disgustingly Resilient against a ranged attack changes nothing).
@@ -46,34 +47,21 @@ from rulesbook.registry import implements
 from rulesbook.systems.wh40k.attack.rolls import Situation
 from rulesbook.systems.wh40k.attack.weapons import Target, Weapon
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
-from rulesbook.systems.wh40k.effects.kinds import KINDS, Application, Applied, Use
-from rulesbook.systems.wh40k.effects.kinds import Source as _Source
-from rulesbook.systems.wh40k.faction.reader import (
+from rulesbook.systems.wh40k.effects.effect import Effect
+from rulesbook.systems.wh40k.effects.kind import Application, Applied, Owner, Source, Use
+from rulesbook.systems.wh40k.effects.kinds import KINDS
+from rulesbook.systems.wh40k.effects.scope import Scene, out_of_scope
+from rulesbook.systems.wh40k.faction.reader import death_guard
+from rulesbook.systems.wh40k.faction.types import (
     Ability,
     Datasheet,
     Detachment,
-    Effect,
     Enhancement,
     Faction,
     Stratagem,
-    death_guard,
 )
-from rulesbook.systems.wh40k.faction.shock import SICKNESS_KEYS, leadership_worsened, p_not_battle_shocked
 
-__all__ = [
-    "SICKNESS_KEYS",
-    "Applied",
-    "Context",
-    "EffectPlan",
-    "Scene",
-    "Side",
-    "apply_effects",
-    "attack_phases",
-    "aura_reach",
-    "leadership_worsened",
-    "out_of_scope",
-    "p_not_battle_shocked",
-]
+__all__ = ["Context", "EffectPlan", "Side", "apply_effects", "attack_phases", "aura_reach"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,9 +125,6 @@ class EffectPlan:
     warnings: tuple[str, ...] = field(default=())
 
 
-type Owner = Literal["attacker", "defender"]
-
-
 def attack_phases(ctx: Context, owner: Owner) -> frozenset[str]:
     """The phases the attack happens in, seen from ``owner``'s side.
 
@@ -161,11 +146,11 @@ def attack_phases(ctx: Context, owner: Owner) -> frozenset[str]:
     "wh40k.death-guard.detachment.spread-the-sickness",
     "wh40k.death-guard.detachment.verminous-haze",
 )
-def _sources(side: Side, faction: Faction, owner: str) -> list[_Source]:
+def _sources(side: Side, faction: Faction, owner: str) -> list[Source]:
     """The rules a side brings: its datasheet's abilities (Host of Plagues only through the one
     aura of the round), the auras of a friendly bearer near it, the chosen aura, its detachment's
     abilities (of Spread the Sickness only the chosen Sickness) and its stratagems."""
-    out: list[_Source] = []
+    out: list[Source] = []
 
     def friendly_aura(ab: Ability) -> bool:
         return ab.aura and any(e.affects == "own" and isinstance(e.range, int) for e in ab.effects)
@@ -177,37 +162,35 @@ def _sources(side: Side, faction: Faction, owner: str) -> list[_Source]:
                 continue
             if key == "nurgles-gift" or ab.effects:
                 kind: Literal["own", ""] = "own" if friendly_aura(ab) else ""
-                lord = any(e.kind == "ignore-modifiers" for e in ab.effects)
-                out.append(_Source(ab.id, ab.name, owner, False, ab.effects, kind, lord))
+                lord = any(KINDS[e.kind].disregards_modifiers for e in ab.effects)
+                out.append(Source(ab.id, ab.name, owner, False, ab.effects, kind, lord))
     if side.bearer is not None and (side.datasheet is None or side.bearer.id != side.datasheet.id):
         for key in side.bearer.abilities:
             ab = death_guard().abilities.get(key) or faction.abilities.get(key)
             if ab is not None and not ab.choice_of and friendly_aura(ab):
-                lord = any(e.kind == "ignore-modifiers" for e in ab.effects)
-                out.append(_Source(ab.id, ab.name, owner, False, ab.effects, "near", lord))
+                lord = any(KINDS[e.kind].disregards_modifiers for e in ab.effects)
+                out.append(Source(ab.id, ab.name, owner, False, ab.effects, "near", lord))
     prefix = "" if owner == "attacker" else "target_"
     if side.aura is not None:
         where: Literal["own", "near"] = "near" if side.bearer is not None else "own"
         out.append(
-            _Source(
-                side.aura.id, side.aura.name, owner, True, side.aura.effects, where, field=f"{prefix}aura"
-            )
+            Source(side.aura.id, side.aura.name, owner, True, side.aura.effects, where, field=f"{prefix}aura")
         )
     if side.detachment is not None:
         det = side.detachment
         if det.effects:  # a detachment rule with effects of its own (a variant's added one)
-            out.append(_Source(det.id, det.name, owner, True, det.effects, field=f"{prefix}detachment"))
+            out.append(Source(det.id, det.name, owner, True, det.effects, field=f"{prefix}detachment"))
         for key in side.detachment.choices:
             ab = faction.abilities[key]
             chosen = side.sickness.key if side.sickness is not None else None
             if side.detachment.key == "spread-the-sickness" and ab.key != chosen:
                 continue
-            out.append(_Source(ab.id, ab.name, owner, True, ab.effects, field=f"{prefix}detachment"))
+            out.append(Source(ab.id, ab.name, owner, True, ab.effects, field=f"{prefix}detachment"))
     if side.enhancement is not None:
         e = side.enhancement
-        out.append(_Source(e.id, e.name, owner, True, e.effects, field=f"{prefix}enhancement"))
+        out.append(Source(e.id, e.name, owner, True, e.effects, field=f"{prefix}enhancement"))
     for st in side.stratagems:
-        out.append(_Source(st.id, st.name, owner, True, st.effects, field=f"{prefix}stratagems"))
+        out.append(Source(st.id, st.name, owner, True, st.effects, field=f"{prefix}stratagems"))
     return out
 
 
@@ -217,7 +200,7 @@ def _sources(side: Side, faction: Faction, owner: str) -> list[_Source]:
     "wh40k.death-guard.ability.diseased-influence",
     "wh40k.death-guard.ability.toxic-presence",
 )
-def aura_reach(src: _Source, e: Effect, side: Side, choices: Wh40kChoices = CHOICES) -> str:
+def aura_reach(src: Source, e: Effect, side: Side, choices: Wh40kChoices = CHOICES) -> str:
     """Why a friendly aura's effect does not reach the unit ("" when it does): a bearer farther
     away than the aura's range, or the bearer itself when the readings keep an aura from its
     own bearer (lord-own-modifiers = applies; own-auras says whether that holds for every aura
@@ -255,83 +238,93 @@ def apply_effects(
     ``faction`` is where each side's datasheet, stratagems and detachment come from unless the
     side names its own (:attr:`Side.faction`); the Death Guard page by default."""
     default = faction or death_guard()
-    r = choices.readings
     b = Application(list(weapons), target, situation, choices)
-    sides: dict[Owner, tuple[Side, list[_Source], Faction]] = {}
+    sides: dict[Owner, tuple[Side, list[Source]]] = {}
     for owner, side, label in (("attacker", attacker, "attacker"), ("defender", defender, "target")):
         fac = side.faction or default
-        sides[owner] = (side, _sources(side, fac, label), fac)  # type: ignore[index]
-    # Contagion Range of each side (the published table, + Toxic Presence), and Lord's reach
-    contagion: dict[Owner, int] = {}
-    for owner, (side, sources, fac) in sides.items():
-        contagion[owner] = fac.contagion(ctx.battle_round)
-        for src in sources:
+        sides[owner] = (side, _sources(side, fac, label))  # type: ignore[index]
+        b.contagion[owner] = fac.contagion(ctx.battle_round)  # type: ignore[index]
+    for owner, (side, sources) in sides.items():  # what each side's rules set up: its Contagion
+        for src in sources:  # Range (Toxic Presence), the modifiers it disregards (Lord)
             for e in src.effects:
-                if aura_reach(src, e, side, choices):
-                    continue
-                if e.kind == "contagion-range" and isinstance(e.value, int):
-                    contagion[owner] += e.value
-                if e.kind == "ignore-modifiers" and all(side.has(k) for k in e.keywords):
-                    b.ignores[owner] = src.name
+                kind = KINDS[e.kind]
+                if kind.prepare is not None and not aura_reach(src, e, side, choices):
+                    kind.prepare(b, owner, side.has, Use(src, e, kind))
+    stated = defender.datasheet is not None or bool(defender.keywords)
+    for owner, (side, sources) in sides.items():
+        _apply_side(b, owner, side, sources, ctx, defender.has if stated else None)
+    _sum_modifiers(b, ctx)
+    return EffectPlan(
+        tuple(b.weapons), b.target, b.situation, tuple(b.applied), tuple(dict.fromkeys(b.warnings))
+    )
+
+
+def _apply_side(
+    b: Application,
+    owner: Owner,
+    side: Side,
+    sources: Sequence[Source],
+    ctx: Context,
+    target_has: Callable[[str], bool] | None,
+) -> None:
+    """Apply one side's effects whose conditions hold (each decision recorded)."""
+    r = b.choices.readings
     unit_infected = ctx.infected if ctx.unit_infected is None else ctx.unit_infected
     if r.infected_positions == "one-input":
         unit_infected = ctx.infected
-    stated = defender.datasheet is not None or bool(defender.keywords)
-    target_has = defender.has if stated else None
-
-    for owner, (side, sources, _) in sides.items():
-        scene = Scene(
-            attack_phases(ctx, owner),
-            ctx.ranged,
-            ctx.battle_round,
-            ctx.distance,
-            target_has,
-            r.unstated_target_keywords == "applies",
-        )
-        for src in sources:
-            for e in src.effects:
-                why = out_of_scope(e, scene, side.has)
-                if why:
-                    b.note(src, e, False, why)
-                    if src.chosen and any(
-                        w in why for w in ("phase", "attacks only", "reaches only", "battle round", "within")
-                    ):
-                        b.warnings.append(f"{src.name}: {why}; it changes nothing here")
-                    continue
-                why = aura_reach(src, e, side, choices)
-                if why:
-                    b.note(src, e, False, why)
-                    if src.chosen:
-                        b.warnings.append(f"{src.name}: {why}; it changes nothing here")
-                    continue
-                if e.condition is not None:
-                    ok = {
-                        "infected": ctx.infected,
-                        "not-infected": not ctx.infected,
-                        "unit-infected": unit_infected,
-                        "unit-not-infected": not unit_infected,
-                        "damaged": side.damaged,
-                    }[e.condition]
-                    if not ok:
-                        b.note(src, e, False, f"needs {e.condition} (not the case here)")
-                        continue
-                if e.range == "contagion" or (
-                    e.range == "army-contagion" and r.boilblight_reach == "attacking-unit"
+    holds = {
+        "infected": ctx.infected,
+        "not-infected": not ctx.infected,
+        "unit-infected": unit_infected,
+        "unit-not-infected": not unit_infected,
+        "damaged": side.damaged,
+    }
+    scene = Scene(
+        attack_phases(ctx, owner),
+        ctx.ranged,
+        ctx.battle_round,
+        ctx.distance,
+        target_has,
+        r.unstated_target_keywords == "applies",
+    )
+    for src in sources:
+        for e in src.effects:
+            use = Use(src, e, KINDS[e.kind], (owner == "attacker") == (e.affects == "own"))
+            why = out_of_scope(e, scene, side.has)
+            if why:
+                b.note(use, False, why)
+                if src.chosen and any(
+                    w in why for w in ("phase", "attacks only", "reaches only", "battle round", "within")
                 ):
-                    reach = _contagion_reach(ctx, contagion[owner], r.contagion_range)
-                    if reach:
-                        b.note(src, e, False, reach)
-                        continue
-                attacking = (owner == "attacker") == (e.affects == "own")
-                KINDS[e.kind].run(b, Use(src, e, attacking))
+                    b.warnings.append(f"{src.name}: {why}; it changes nothing here")
+                continue
+            why = aura_reach(src, e, side, b.choices)
+            if why:
+                b.note(use, False, why)
+                if src.chosen:
+                    b.warnings.append(f"{src.name}: {why}; it changes nothing here")
+                continue
+            if e.condition is not None and not holds[e.condition]:
+                b.note(use, False, f"needs {e.condition} (not the case here)")
+                continue
+            if e.range == "contagion" or (
+                e.range == "army-contagion" and r.boilblight_reach == "attacking-unit"
+            ):
+                reach = _contagion_reach(ctx, b.contagion[owner], r.contagion_range)
+                if reach:
+                    b.note(use, False, reach)
+                    continue
+            use.kind.run(b, use)
 
-    # modifiers to the attacker's rolls, with Lord of the Death Guard
+
+def _sum_modifiers(b: Application, ctx: Context) -> None:
+    """The attacker's Hit and Wound roll modifiers summed, with Lord of the Death Guard
+    disregarding the harmful ones (and the target's Stealth)."""
     lord = b.ignores.get("attacker")
     hit = _sum_mods(b, b.hit_mods, lord, "Hit roll")
     wound = _sum_mods(b, b.wound_mods, lord, "Wound roll")
-    target_now = b.target
-    if lord and target_now.stealth and ctx.ranged:
-        target_now = replace(target_now, stealth=False)
+    if lord and b.target.stealth and ctx.ranged:
+        b.target = replace(b.target, stealth=False)
         b.applied.append(
             Applied(
                 "wh40k.death-guard.ability.lord-of-the-death-guard",
@@ -341,69 +334,7 @@ def apply_effects(
                 "the target's Stealth (−1 to hit) is disregarded",
             )
         )
-    b.target = target_now
     b.situation = replace(b.situation, hit_modifier=hit, wound_modifier=wound)
-    return EffectPlan(
-        tuple(b.weapons), b.target, b.situation, tuple(b.applied), tuple(dict.fromkeys(b.warnings))
-    )
-
-
-# -- conditions ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Scene:
-    """What the conditions of an effect are checked against: the attack's phases seen from the
-    side that uses the rule, ranged or melee, the battle round, the distance between the units
-    (``None``: not given), and the keywords of the attacking unit's target (``None``: not
-    given)."""
-
-    phases: frozenset[str]
-    ranged: bool
-    battle_round: int
-    distance: int | None
-    target_has: Callable[[str], bool] | None = field(default=None, compare=False)
-    unstated_applies: bool = False
-    """An effect needing target keywords applies when they are not given (reading
-    unstated-target-keywords = applies)."""
-
-
-@implements("wh40k.core.declared-effects")
-def out_of_scope(e: Effect, scene: Scene, unit_has: Callable[[str], bool]) -> str:
-    """Why the effect does not apply in this attack ("" when its conditions hold): its phases,
-    attack kind, the keywords of the unit it reaches, the target's keywords, the battle round
-    and the distance between the units.
-
-    >>> s = Scene(frozenset({"your-shooting"}), True, 1, None, lambda k: k == "VEHICLE")
-    >>> out_of_scope(Effect(kind="ap", value=1, target_keywords=("MONSTER",)), s, lambda k: True)
-    'reaches only targets with MONSTER'
-    >>> out_of_scope(Effect(kind="ap", value=1, battle_rounds=(2, 3)), s, lambda k: True)
-    'battle round 2/3 only, and this is battle round 1'
-    """
-    if "any" not in e.phases and not scene.phases & set(e.phases):
-        return f"a {'/'.join(e.phases)} phase effect, but this attack is in {'/'.join(sorted(scene.phases))}"
-    if e.attack == "ranged" and not scene.ranged:
-        return "ranged attacks only, and this is a melee attack"
-    if e.attack == "melee" and scene.ranged:
-        return "melee attacks only, and this is a ranged attack"
-    if e.affects == "own" and e.keywords and not all(unit_has(k) for k in e.keywords):
-        return f"reaches only units with {', '.join(e.keywords)}"
-    if e.target_keywords:
-        wanted = ", ".join(e.target_keywords)
-        if scene.target_has is None:
-            if not scene.unstated_applies:  # register entry unstated-target-keywords
-                return f"reaches only targets with {wanted}, and the target's keywords are not given"
-        elif not all(scene.target_has(k) for k in e.target_keywords):
-            return f"reaches only targets with {wanted}"
-    if e.battle_rounds and scene.battle_round not in e.battle_rounds:
-        rounds = "/".join(str(r) for r in e.battle_rounds)
-        return f"battle round {rounds} only, and this is battle round {scene.battle_round}"
-    if e.within is not None:
-        if scene.distance is None:
-            return f'the units must be within {e.within}", and no distance is given'
-        if scene.distance > e.within:
-            return f'the units must be within {e.within}", and they are {scene.distance}" apart'
-    return ""
 
 
 def _contagion_reach(ctx: Context, reach: int, reading: str) -> str:

@@ -23,8 +23,9 @@ from typing import Any
 
 from rulesbook.errors import InputError, quote
 from rulesbook.systems.wh40k.attack.weapons import ABILITY_WORDS, Weapon, make_weapon
-from rulesbook.systems.wh40k.effects.text import recognise
-from rulesbook.systems.wh40k.faction.reader import NO_SKILL, Ability, Characteristics, Effect
+from rulesbook.systems.wh40k.effects.effect import Effect
+from rulesbook.systems.wh40k.effects.kinds import recognise
+from rulesbook.systems.wh40k.faction.types import NO_SKILL, Ability, Characteristics
 from rulesbook.systems.wh40k.wahapedia.files import Row, plain, singular, slug
 
 __all__ = [
