@@ -30,48 +30,14 @@ from typing import Any, Literal, Protocol
 
 from rulesbook.errors import InputError, quote
 from rulesbook.inputs import (
-    NOT_GIVEN,
     REQUIRED,
-    BoolInput,
-    ChoiceInput,
-    DiceInput,
     Input,
     InterpretationInput,
-    IntInput,
-    IntListInput,
-    OptionalInput,
-    PathInput,
-    TextInput,
-    WordListInput,
-    optional,
     picks,
 )
 from rulesbook.results import DISTRIBUTION_COLUMNS, CalcResult, Column, Table, is_exact_list, publish_values
 
-__all__ = [
-    "NOT_GIVEN",
-    "REQUIRED",
-    "BoolInput",
-    "Calculator",
-    "ChoiceInput",
-    "Column",
-    "CostFn",
-    "DiceInput",
-    "FastFn",
-    "Input",
-    "IntInput",
-    "IntListInput",
-    "InterpretationInput",
-    "OptionalInput",
-    "Output",
-    "PathInput",
-    "TextInput",
-    "WordListInput",
-    "calculator",
-    "distribution_output",
-    "optional",
-    "publish_values",
-]
+__all__ = ["Calculator", "CostFn", "FastFn", "Output", "calculator", "distribution_output"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from rulesbook.cases import load_cases
-from rulesbook.registry import Citation, Implementation, registry
+from rulesbook.records import Citation, Implementation
+from rulesbook.registry import registry
 
 __all__ = ["ROOT", "RuleInfo", "anchor", "covering_tests", "page_of", "rule_info"]
 
@@ -44,15 +45,22 @@ def anchor(some_id: str) -> str:
     return some_id.replace(".", "-")
 
 
-def page_of(some_id: str) -> str:
-    """The Markdown path (inside docs) of the page for a rule, calculator or system ID.
+def page_of(some_id: str, part: str = "") -> str:
+    """The Markdown path (inside docs) of the page for a system, calculator, rule or
+    interpretation ID — the one place that decides where a page lives (the registry keeps the
+    IDs of different kinds apart, so each has one page). ``part="register"`` with a system's ID
+    gives its interpretations register page.
 
     >>> page_of("scrollhammer.morale-check"), page_of("scrollhammer")
     ('scrollhammer/calculators/scrollhammer.morale-check.md', 'scrollhammer/index.md')
+    >>> page_of("scrollhammer", "register")
+    'scrollhammer/interpretations.md'
     """
     reg = registry()
     if some_id in reg.systems:
-        return f"{some_id}/index.md"
+        return f"{some_id}/interpretations.md" if part == "register" else f"{some_id}/index.md"
+    if part:
+        raise KeyError(f"{some_id} ({part})")
     if some_id in reg.calculators:
         return f"{reg.calculators[some_id].system}/calculators/{some_id}.md"
     if some_id in reg.rules:
@@ -196,6 +204,6 @@ def rule_info(rule_id: str) -> RuleInfo:
         calculators=tuple(c.id for c in reg.calculators_for_rule(rule.id)),
         interpretations=tuple(i.id for i in reg.interpretations_for_rule(rule.id)),
         tests=covering_tests().get(rule.id, ()),
-        page=f"{rule.system}/rules/{rule.id}/",
+        page=page_of(rule.id).removesuffix(".md") + "/",
         page_file=page_of(rule.id),
     )

@@ -31,14 +31,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rulesbook.additions import Additions
 from rulesbook.data import DataFileError
 from rulesbook.errors import InputError, RulesbookError, quote
 from rulesbook.records import (
     ID_RE,
-    Citation,
     Implementation,
     Interpretation,
-    Option,
     Rule,
     System,
     load_system_data,
@@ -47,22 +46,7 @@ from rulesbook.records import (
 if TYPE_CHECKING:  # pragma: no cover
     from rulesbook.calculators import Calculator
 
-__all__ = [
-    "ID_RE",
-    "App",
-    "Citation",
-    "DataFileError",
-    "Implementation",
-    "Interpretation",
-    "Option",
-    "Registry",
-    "Rule",
-    "System",
-    "SystemPackage",
-    "implements",
-    "load_system_data",
-    "registry",
-]
+__all__ = ["App", "Registry", "SystemPackage", "implements", "registry"]
 
 
 @dataclass
@@ -77,6 +61,8 @@ class Registry:
     choices: dict[str, Any] = field(default_factory=dict)
     """Each system's :class:`rulesbook.choices.RuleChoices` (its declared parameters and readings)."""
     apps: dict[str, App] = field(default_factory=dict)
+    additions: dict[str, type[Additions]] = field(default_factory=dict)
+    """Each system's class of added entries (what its variants' ``add:`` section accepts)."""
     """Special apps by name (:class:`App`), as their systems declare them."""
 
     # -- registration ---------------------------------------------------------------------
@@ -87,15 +73,15 @@ class Registry:
         interpretations: Iterable[Interpretation],
     ) -> None:
         """Add a system with its rules and interpretations (IDs must be new)."""
-        self._add(self.systems, system.id, system)
+        self._add(self.systems, system.id, system, "system")
         for rule in rules:
-            self._add(self.rules, rule.id, rule)
+            self._add(self.rules, rule.id, rule, "rule")
         for interp in interpretations:
-            self._add(self.interpretations, interp.id, interp)
+            self._add(self.interpretations, interp.id, interp, "interpretation")
 
     def add_app(self, app: App) -> None:
         """Register a special app (its name must be new)."""
-        self._add(self.apps, app.name, app)
+        self._add(self.apps, app.name, app, "app")
 
     def add_calculator(self, calc: Calculator) -> Calculator:
         """Register a calculator; its rule IDs must exist already."""
@@ -105,7 +91,7 @@ class Registry:
         old = self.calculators.get(calc.id)
         if old is not None and _origin(old.compute) == _origin(calc.compute):
             return old  # the same module imported a second time (doctest collection): keep one
-        self._add(self.calculators, calc.id, calc)
+        self._add(self.calculators, calc.id, calc, "calculator")
         return calc
 
     def add_implementation(self, impl: Implementation) -> None:
@@ -114,13 +100,25 @@ class Registry:
         if all((i.qualname, i.file, i.line) != (impl.qualname, impl.file, impl.line) for i in bucket):
             bucket.append(impl)
 
-    @staticmethod
-    def _add[V](table: dict[str, V], key: str, value: V) -> None:
+    def _add[V](self, table: dict[str, V], key: str, value: V, kind: str) -> None:
+        """File ``value`` under ``key``: a well-formed ID, new in its own table and not the ID
+        of anything of another kind (one ID names one thing, so it has one page)."""
         if not ID_RE.match(key):
             raise RulesbookError(f"malformed ID {key!r}: use dotted lower-case words")
         if key in table and table[key] != value:
             raise RulesbookError(f"duplicate ID {key}")
+        for other, name in self._kinds():
+            if other is not table and key in other:
+                raise RulesbookError(f"the {kind} ID {key} is already a {name}'s: one ID names one thing")
         table[key] = value
+
+    def _kinds(self) -> tuple[tuple[Mapping[str, Any], str], ...]:
+        return (
+            (self.systems, "system"),
+            (self.rules, "rule"),
+            (self.calculators, "calculator"),
+            (self.interpretations, "interpretation"),
+        )
 
     # -- look-ups -----------------------------------------------------------------------------
     def _get[V](self, table: Mapping[str, V], key: str, kind: str) -> V:
@@ -134,6 +132,15 @@ class Registry:
                 else f"; see `rulesbook list` ({len(table)} known)"
             )
             raise InputError(kind, f"unknown {kind} ID {quote(key)}{hint}") from None
+
+    def additions_class(self, system_id: str) -> type[Additions]:
+        """The class of the entries a variant of the system may add (the base class, which
+        accepts no ``add:`` section, for a system that declares none).
+
+        >>> registry().additions_class("wh40k").SECTIONS["stratagems"].rule
+        'wh40k.core.declared-effects'
+        """
+        return self.additions.get(system_id, Additions)
 
     def system(self, system_id: str) -> System:
         """The system with this ID (InputError if unknown)."""
@@ -243,7 +250,10 @@ class SystemPackage:
     datasheets, abilities and stratagems), registered after ``rules.yaml``'s and checked against
     its register; ``extra_implementations`` the code that executes rules declared as data (a
     faction page's rules run through their declared effects); ``apps`` the special apps it offers
-    (:class:`App`). Nothing registers itself at import time, so import order never matters.
+    (:class:`App`); ``additions`` the class of the entries a variant's ``add:`` section adds
+    (:class:`rulesbook.additions.Additions`, a subclass naming the sections the system accepts;
+    the base class accepts none). Nothing registers itself at import time, so import order never
+    matters.
     """
 
     data: Path
@@ -252,6 +262,7 @@ class SystemPackage:
     extra_rules: Callable[[], Iterable[Rule]] | None = None
     apps: tuple[App, ...] = ()
     extra_implementations: Callable[[], Iterable[Implementation]] | None = None
+    additions: type[Additions] = Additions
 
 
 _REGISTRY = Registry()
@@ -288,6 +299,7 @@ def load_system_package(package: SystemPackage, into: Registry | None = None) ->
     target.add_system_data(system, rules, interps)
     if package.choices is not None:
         target.choices[system.id] = package.choices
+    target.additions[system.id] = package.additions
     for app in package.apps:
         target.add_app(app)
     if package.extra_implementations is not None:
@@ -350,8 +362,8 @@ def registry(system: str | None = None) -> Registry:
     Example:
         >>> "scrollhammer.morale-check" in registry("scrollhammer").calculators
         True
-        >>> list(registry().systems)
-        ['army-morale', 'scrollhammer', 'warstrike', 'wh40k']
+        >>> "scrollhammer" in registry().systems
+        True
     """
     global _LOADED
     if _LOADED:

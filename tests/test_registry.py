@@ -6,8 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from rulesbook.registry import ID_RE, DataFileError, load_system_data, registry
-from rulesbook.site.pages import covering_tests, generate_pages, page_of
+from rulesbook.data import DataFileError
+from rulesbook.errors import RulesbookError
+from rulesbook.index import covering_tests, page_of
+from rulesbook.records import ID_RE, load_system_data
+from rulesbook.registry import registry
+from rulesbook.site.pages import generate_pages
 from rulesbook.site.sources import document_path
 
 REG = registry()
@@ -122,3 +126,25 @@ def test_listing_order_does_not_depend_on_what_loaded_first(first: list[str]) ->
 
 def test_registry_of_one_system_is_the_full_registry_once_loaded() -> None:
     assert registry("scrollhammer") is REG and "wh40k.attack" in registry("scrollhammer").calculators
+
+
+def test_one_id_names_one_thing_so_it_has_one_page() -> None:
+    """A calculator given a rule's ID would have taken the rule's page (page_of looked up
+    calculators first and the site wrote both pages under one path): the registry refuses it."""
+    from rulesbook.calculators import Output, calculator
+    from rulesbook.registry import Registry, registry
+    from rulesbook.results import CalcResult
+
+    reg = Registry()
+    rule = registry().rule("scrollhammer.morale.insane-heroism")
+    reg.add_system_data(registry().system("scrollhammer"), [rule], [])
+
+    @calculator(
+        rule.id, title="x", summary="x", inputs=[], outputs=[Output("x", "x", "number", "x")], rules=[rule.id]
+    )
+    def clash() -> CalcResult:
+        return CalcResult({"x": 1})
+
+    with pytest.raises(RulesbookError, match="already a rule's: one ID names one thing"):
+        reg.add_calculator(clash)
+    assert rule.id not in reg.calculators

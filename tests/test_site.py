@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from rulesbook.index import page_of
 from rulesbook.registry import registry
-from rulesbook.site.pages import LIVE_PREFIX, generate_pages, page_of
+from rulesbook.site.pages import generate_pages
+from rulesbook.site.static import LIVE_PREFIX
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -34,9 +34,9 @@ from typing import Any
 
 import ipywidgets as w
 
-from rulesbook.calculators import NOT_GIVEN, Calculator, Input
+from rulesbook.calculators import Calculator
 from rulesbook.errors import InputError
-from rulesbook.inputs import picks
+from rulesbook.inputs import NOT_GIVEN, Input, picks
 from rulesbook.present import error_html, result_html, rules_html
 from rulesbook.registry import registry
 from rulesbook.variants import offerable_inputs

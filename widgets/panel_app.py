@@ -33,22 +33,24 @@ from typing import Any
 import panel as pn
 from bokeh.models.ui import Tooltip
 
-from rulesbook.calculators import NOT_GIVEN, Calculator, Input
+from rulesbook.calculators import Calculator
 from rulesbook.errors import InputError
-from rulesbook.inputs import picks
+from rulesbook.inputs import NOT_GIVEN, Input, picks
 from rulesbook.present import error_html, heading_html, result_html, rules_block
 from rulesbook.registry import registry
 from rulesbook.variants import offerable_inputs
 from widgets.compare import (
+    FAST_DELAY_MS,
     NO_VARIANT,
     SLOW_ANSWER_S,
+    SLOW_DELAY_MS,
     Answer,
     answer,
     answer_html,
     form_result_html,
     variant_options,
 )
-from widgets.live import FAST_DELAY_MS, SLOW_DELAY_MS, LiveResult
+from widgets.live import LiveResult
 from widgets.page import FORM_COLUMN_CSS, RESULT_COLUMN_CSS, embedded
 from widgets.pickers import link_picker, offer, picker_for
 from widgets.uploads import UploadBox

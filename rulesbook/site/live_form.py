@@ -30,8 +30,8 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from rulesbook.calculators import NOT_GIVEN, Calculator, Input
-from rulesbook.inputs import picks
+from rulesbook.calculators import Calculator
+from rulesbook.inputs import NOT_GIVEN, Input, picks
 
 __all__ = ["NO_VARIANT", "live_form_html", "variant_names"]
 

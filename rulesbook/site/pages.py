@@ -23,18 +23,20 @@ from pathlib import Path
 from rulesbook.calculators import Calculator
 from rulesbook.index import SYSTEMS_DIR, anchor, covering_tests, page_of, rule_info, shown_path
 from rulesbook.present import result_markdown, tables_markdown
-from rulesbook.registry import Interpretation, Rule, System, registry
+from rulesbook.records import Interpretation, Rule, System
+from rulesbook.registry import registry
 from rulesbook.results import Table
 from rulesbook.site.live import calculator_panel, live_iframe
 from rulesbook.site.sources import citation_md, source_link
-from rulesbook.site.static import LIVE_PREFIX, live_link, live_note, static_build, static_calculator_html
+from rulesbook.site.static import live_link, live_note, static_build, static_calculator_html
 
-__all__ = ["LIVE_PREFIX", "covering_tests", "generate_pages", "page_of"]
+__all__ = ["generate_pages"]
 
 
-def md_link(here: str, some_id: str, text: str | None = None) -> str:
-    """A Markdown link from the page ``here`` to the page of ``some_id`` (its ID as text by default)."""
-    target = page_of(some_id)
+def md_link(here: str, some_id: str, text: str | None = None, part: str = "") -> str:
+    """A Markdown link from the page ``here`` to the page of ``some_id`` (its ID as text by
+    default; ``part``: see :func:`rulesbook.index.page_of`)."""
+    target = page_of(some_id, part)
     path, _, frag = target.partition("#")
     rel = posixpath.relpath(path, posixpath.dirname(here) or ".")
     return f"[{text or some_id}]({rel}{'#' + frag if frag else ''})"
@@ -222,7 +224,7 @@ def system_page(system: System) -> str:
 
 def interpretations_page(system: System) -> str:
     """The system's interpretations register."""
-    here = f"{system.id}/interpretations.md"
+    here = page_of(system.id, "register")
     out = [
         f"# Interpretations register — {system.title}",
         "",
@@ -285,7 +287,7 @@ def generate_pages() -> dict[str, str]:
     pages["cli.md"] = cli_page()
     for system in reg.systems.values():
         pages[page_of(system.id)] = system_page(system)
-        pages[f"{system.id}/interpretations.md"] = interpretations_page(system)
+        pages[page_of(system.id, "register")] = interpretations_page(system)
         for rule in reg.rules_for_system(system.id):
             pages[page_of(rule.id)] = rule_page(rule)
         for calc in reg.calculators_for_system(system.id):
@@ -298,12 +300,12 @@ def summary_nav(notebooks: Iterable[str] = ()) -> str:
     reg = registry()
     lines = ["* [Home](index.md)", "* [Quick start](quickstart.md)"]
     for system in reg.systems.values():
-        lines.append(f"* [{system.title}]({system.id}/index.md)")
+        lines.append(f"* [{system.title}]({page_of(system.id)})")
         lines.append("    * Calculators")
         lines += [f"        * [{c.title}]({page_of(c.id)})" for c in reg.calculators_for_system(system.id)]
         lines.append("    * Rules")
         lines += [f"        * [{r.title}]({page_of(r.id)})" for r in reg.rules_for_system(system.id)]
-        lines.append(f"    * [Interpretations]({system.id}/interpretations.md)")
+        lines.append(f"    * [Interpretations]({page_of(system.id, 'register')})")
     nbs = list(notebooks)
     if nbs:
         lines.append("* Notebooks")

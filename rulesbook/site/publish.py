@@ -22,9 +22,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesbook.calculators import InterpretationInput
 from rulesbook.index import page_of
-from rulesbook.registry import Interpretation, registry
+from rulesbook.inputs import InterpretationInput
+from rulesbook.records import Interpretation
+from rulesbook.registry import registry
 from rulesbook.site.glossary import GLOSSARY_PAGE, glossary_page
 from rulesbook.site.pages import generate_pages, interpretation_md, md_link
 from rulesbook.site.sources import SOURCES_PAGE, sources_page
@@ -82,7 +83,7 @@ def interpretation_page(interp: Interpretation) -> str:
     system = reg.system(interp.system)
     body = interpretation_md(here, interp, "#")
     body[0] = f"# {interp.question}"  # the page title; the entry's anchor is the page itself
-    register = f"[{system.title} interpretations register](../interpretations.md)"
+    register = md_link(here, system.id, f"{system.title} interpretations register", "register")
     out = [*body[:2], f"`{interp.id}` · an entry of the {register}", "", *body[4:]]
     out += ["## Switched by", ""]
     found = switches(interp.id)
@@ -139,7 +140,7 @@ def summary_extra(summary: str) -> str:
     for line in summary.splitlines():
         out.append(line)
         for system_id in reg.systems:
-            if line.strip() == f"* [Interpretations]({system_id}/interpretations.md)":
+            if line.strip() == f"* [Interpretations]({page_of(system_id, 'register')})":
                 indent = line[: len(line) - len(line.lstrip())] + "    "
                 out += [
                     f"{indent}* [{i.question}]({page_of(i.id)})"
@@ -159,6 +160,7 @@ API_PAGES = (
     ("front-door", "import rulesbook as rb"),
     ("registry", "Registry"),
     ("calculators", "Calculators"),
+    ("inputs", "Inputs"),
     ("results", "Results"),
     ("dice", "Dice"),
 )

@@ -6,6 +6,7 @@ behind it, the values at each step R4, the result and warnings. An impossible lo
 :class:`~rulesbook.errors.InputError` naming its line.
 
 Example:
+    >>> from rulesbook.systems.army_morale.log import EXAMPLE_LOG
     >>> from rulesbook.systems.army_morale.logfile import load_log
     >>> ledger = replay(load_log(EXAMPLE_LOG))
     >>> ledger.start, ledger.values, ledger.verdict, ledger.ended_turn
@@ -27,7 +28,6 @@ from rulesbook.results import Column
 from rulesbook.systems.army_morale.choices import ArmyMoraleChoices
 from rulesbook.systems.army_morale.effects import MoraleEffect
 from rulesbook.systems.army_morale.log import (
-    EXAMPLE_LOG,
     AddedEffect,
     Adjustment,
     BunkerDestroyed,
@@ -64,7 +64,7 @@ from rulesbook.systems.army_morale.rules import (
     war_engine_gain,
 )
 
-__all__ = ["EXAMPLE_LOG", "LEDGER_COLUMNS", "LEDGER_LABELS", "Ledger", "LedgerEntry", "replay"]
+__all__ = ["LEDGER_COLUMNS", "LEDGER_LABELS", "Ledger", "LedgerEntry", "replay"]
 
 
 type Phase = Literal["setup", "battle", "rally", "end"]
@@ -636,6 +636,7 @@ def replay(log: GameLog, choices: ArmyMoraleChoices | None = None) -> Ledger:
     ``choices`` (a designer's variant; the published rules by default) gives the rule
     parameters and the readings the log does not choose itself (see :meth:`GameLog.choices`).
 
+    >>> from rulesbook.systems.army_morale.log import EXAMPLE_LOG
     >>> from rulesbook.systems.army_morale.logfile import load_log
     >>> log = load_log(EXAMPLE_LOG)
     >>> bad = log.with_event(2, HalfStrength("infantry", at=Loc(99, "turns[1].events[3]")))

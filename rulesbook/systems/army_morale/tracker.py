@@ -44,7 +44,6 @@ from rulesbook.systems.army_morale.rules import CAPTURE_CHOICES, SIDES, added_ef
 from rulesbook.systems.army_morale.setup import check_objectives
 
 __all__ = [
-    "EVENT_TYPES",
     "FORM_SLOTS",
     "Tracker",
     "event_from_form",

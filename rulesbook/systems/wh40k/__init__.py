@@ -4,6 +4,7 @@ from pathlib import Path
 
 from rulesbook.registry import SystemPackage
 from rulesbook.systems.wh40k.choices import CHOICES
+from rulesbook.systems.wh40k.faction.additions import Wh40kAdditions
 from rulesbook.systems.wh40k.faction.pages import (
     registered_faction_implementations,
     registered_faction_rules,
@@ -12,6 +13,7 @@ from rulesbook.systems.wh40k.faction.pages import (
 SYSTEM = SystemPackage(
     data=Path(__file__).with_name("rules.yaml"),
     choices=CHOICES,
+    additions=Wh40kAdditions,
     calculator_modules=(
         "rulesbook.systems.wh40k.calculators.attack",
         "rulesbook.systems.wh40k.calculators.roll_tests",

@@ -22,7 +22,6 @@ from typing import Literal
 
 from rulesbook.choices import Parameters, Readings, RuleChoices, parameter, reading
 from rulesbook.dice import DiceExpr, parse_dice
-from rulesbook.systems.wh40k.faction.additions import Wh40kAdditions
 
 __all__ = ["CHOICES", "Wh40kChoices", "Wh40kParameters", "Wh40kReadings"]
 
@@ -369,8 +368,7 @@ class Wh40kReadings(Readings):
 
 type Wh40kChoices = RuleChoices[Wh40kParameters, Wh40kReadings]
 
-CHOICES: Wh40kChoices = RuleChoices(
-    system="wh40k", parameters=Wh40kParameters(), readings=Wh40kReadings(), additions=Wh40kAdditions()
-)
+CHOICES: Wh40kChoices = RuleChoices(system="wh40k", parameters=Wh40kParameters(), readings=Wh40kReadings())
 """The rule choices as published (every parameter and reading at its default; a variant may add
-stratagems, abilities, detachment rules and enhancements: :mod:`~rulesbook.systems.wh40k.faction.additions`)."""
+stratagems, abilities, detachment rules and enhancements, which the system package declares:
+:class:`~rulesbook.systems.wh40k.faction.additions.Wh40kAdditions`)."""

@@ -41,7 +41,7 @@ from rulesbook.systems.wh40k.attack.rolls import DEFAULT_SITUATION, Situation
 from rulesbook.systems.wh40k.attack.weapons import Target, Weapon
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
 
-__all__ = ["CALL_WORK", "ApproximateResult", "float_packet", "resolve_float"]
+__all__ = ["float_packet", "resolve_float"]
 
 type _Floats = npt.NDArray[np.float64]
 

@@ -25,9 +25,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rulesbook.calculators import BoolInput, DiceInput, Input, IntInput, WordListInput
 from rulesbook.dice import DiceExpr, parse_dice
 from rulesbook.errors import CostError, InputError, quote
+from rulesbook.inputs import BoolInput, DiceInput, Input, IntInput, WordListInput
 
 __all__ = [
     "ABILITY_WORDS",

@@ -18,9 +18,9 @@ from collections.abc import Mapping
 from functools import lru_cache, partial
 from typing import Any
 
-from rulesbook.calculators import BoolInput, WordListInput
 from rulesbook.dice import constant
 from rulesbook.errors import InputError
+from rulesbook.inputs import BoolInput, WordListInput
 from rulesbook.registry import implements
 from rulesbook.results import Table, fraction_str
 from rulesbook.systems.wh40k.attack.rolls import Situation, hit_test, save_test, wound_target
@@ -36,6 +36,7 @@ from rulesbook.systems.wh40k.calculators.profiles import WeaponProfilesInput, pa
 from rulesbook.systems.wh40k.choices import Wh40kChoices, Wh40kReadings
 from rulesbook.systems.wh40k.faction.mortarion import damaged_hit_modifier, mortarion
 from rulesbook.systems.wh40k.faction.reader import death_guard
+from rulesbook.systems.wh40k.faction.sides import Context, Side, apply_effects
 
 __all__ = ["attack_calculator", "mortarion_calculator", "sequence_calculator"]
 
@@ -201,8 +202,6 @@ def _mortarion_effects(
     """Mortarion's own abilities on his attack, through the one effects path: Damaged's −1 to
     hit (when ``damaged``) and Lord of the Death Guard (which disregards it, a target's Stealth
     and any other harmful typed modifier under the default reading lord-own-modifiers)."""
-    from rulesbook.systems.wh40k.faction.sides import Context, Side, apply_effects
-
     dg = death_guard()
     attacker = Side(datasheet=dg.datasheets["mortarion"], damaged=damaged)
     ctx = Context(ranged=weapons[0].ranged, overwatch=situation.overwatch)

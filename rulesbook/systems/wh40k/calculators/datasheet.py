@@ -79,23 +79,12 @@ from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices, Wh40kReadings
 from rulesbook.systems.wh40k.faction.additions import with_additions
 from rulesbook.systems.wh40k.faction.file import faction_at
 from rulesbook.systems.wh40k.faction.mortarion import unit_weapons
-from rulesbook.systems.wh40k.faction.reader import (
-    NO_SKILL,
-    Datasheet,
-    Faction,
-    death_guard,
-)
+from rulesbook.systems.wh40k.faction.reader import death_guard
 from rulesbook.systems.wh40k.faction.sides import Context, EffectPlan, Side, apply_effects
+from rulesbook.systems.wh40k.faction.types import NO_SKILL, Datasheet, Faction
 from rulesbook.systems.wh40k.faction.units import attack_weapons, target_groups
 
-__all__ = [
-    "DATASHEET_READINGS",
-    "DatasheetSetting",
-    "datasheet_attack_calculator",
-    "faction_at",
-    "plan_of",
-    "setting_of",
-]
+__all__ = ["DatasheetSetting", "datasheet_attack_calculator", "plan_of", "setting_of"]
 
 DG = death_guard()
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rulesbook.calculators import (
+from rulesbook.inputs import (
     BoolInput,
     ChoiceInput,
     Input,
@@ -84,7 +84,7 @@ def _faction_input(key: str, whose: str) -> PathInput:
         label=f"{whose} faction file",
         help=(
             f"The faction file {whose.lower()} datasheet, stratagems and detachment come from: the Death Guard page "
-            "(default), or a Wahapedia faction written by `python -m rulesbook.systems.wh40k.faction.file`."
+            "(default), or a Wahapedia faction written by `python -m rulesbook.systems.wh40k.wahapedia`."
         ),
         default=SHIPPED,
     )

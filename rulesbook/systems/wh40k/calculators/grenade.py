@@ -19,8 +19,9 @@ from fractions import Fraction
 from math import comb
 from typing import Any
 
-from rulesbook.calculators import IntInput, Output, calculator, optional
+from rulesbook.calculators import Output, calculator
 from rulesbook.dice import D6, RollTest
+from rulesbook.inputs import IntInput, optional
 from rulesbook.present.numbers import fixed
 from rulesbook.registry import implements
 from rulesbook.results import CalcResult, Distribution

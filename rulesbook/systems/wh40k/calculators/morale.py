@@ -31,12 +31,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from rulesbook.calculators import BoolInput, Column, IntInput, Output, calculator, optional
+from rulesbook.calculators import Output, calculator
 from rulesbook.dice import parse_dice  # noqa: F401 (the examples use it)
 from rulesbook.errors import InputError
+from rulesbook.inputs import BoolInput, IntInput, optional
 from rulesbook.present.numbers import fixed, percent
 from rulesbook.registry import implements
-from rulesbook.results import CalcResult, Distribution, Table, fraction_str
+from rulesbook.results import CalcResult, Column, Distribution, Table, fraction_str
 from rulesbook.systems.wh40k.attack.engine import resolve
 from rulesbook.systems.wh40k.attack.groups import (
     JOINT_WOUNDS_LIMIT,

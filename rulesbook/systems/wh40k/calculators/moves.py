@@ -27,9 +27,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from rulesbook.calculators import BoolInput, IntInput, Output, TextInput, calculator
+from rulesbook.calculators import Output, calculator
 from rulesbook.dice import TWO_D6, DiceExpr, RollTest
 from rulesbook.errors import InputError
+from rulesbook.inputs import BoolInput, IntInput, TextInput
 from rulesbook.present.numbers import percent
 from rulesbook.registry import implements
 from rulesbook.results import CalcResult, Column, Distribution, Table, fraction_str

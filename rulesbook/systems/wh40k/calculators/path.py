@@ -22,24 +22,12 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from rulesbook.calculators import (
-    BoolInput,
-    Calculator,
-    ChoiceInput,
-    Column,
-    FastFn,
-    Input,
-    IntInput,
-    Output,
-    WordListInput,
-    calculator,
-    distribution_output,
-    optional,
-)
+from rulesbook.calculators import Calculator, FastFn, Output, calculator, distribution_output
 from rulesbook.dice import REROLLS
 from rulesbook.errors import CostError, InputError
-from rulesbook.registry import load_system_data
-from rulesbook.results import CalcResult, Table
+from rulesbook.inputs import BoolInput, ChoiceInput, Input, IntInput, WordListInput, optional
+from rulesbook.records import load_system_data
+from rulesbook.results import CalcResult, Column, Table
 from rulesbook.systems.wh40k.attack.cost import (
     FLOAT_LIMIT,
     HARD_FACTOR,

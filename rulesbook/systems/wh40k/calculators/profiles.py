@@ -27,8 +27,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from rulesbook.calculators import Input
 from rulesbook.errors import InputError, quote
+from rulesbook.inputs import Input
 from rulesbook.systems.wh40k.attack.weapons import Weapon, make_weapon
 
 __all__ = ["MAX_WEAPONS", "PROFILE_SYNTAX", "WeaponProfilesInput", "canonical_weapons", "parse_weapons"]

@@ -13,11 +13,12 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from rulesbook.calculators import ChoiceInput, Column, DiceInput, IntInput, Output, calculator
+from rulesbook.calculators import Output, calculator
 from rulesbook.dice import DiceExpr
 from rulesbook.errors import InputError
+from rulesbook.inputs import ChoiceInput, DiceInput, IntInput
 from rulesbook.present.numbers import fixed, percent
-from rulesbook.results import CalcResult, Distribution, Table, fraction_str
+from rulesbook.results import CalcResult, Column, Distribution, Table, fraction_str
 from rulesbook.systems.wh40k.attack.rolls import (
     battle_shock_test,
     deadly_demise_test,

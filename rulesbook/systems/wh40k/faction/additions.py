@@ -41,14 +41,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from rulesbook.additions import Additions, AddSection
 from rulesbook.data import DataFileError
 from rulesbook.errors import InputError, did_you_mean
-
-if TYPE_CHECKING:
-    from rulesbook.systems.wh40k.faction.types import Ability, Detachment, Enhancement, Faction, Stratagem
+from rulesbook.systems.wh40k.effects.kinds import describe_effect
+from rulesbook.systems.wh40k.faction.file import effect_data
+from rulesbook.systems.wh40k.faction.reader import EntryReader
+from rulesbook.systems.wh40k.faction.types import Ability, Detachment, Enhancement, Faction, Stratagem
 
 __all__ = ["ADD_FIELDS", "RULE", "AddedEntry", "Wh40kAdditions", "with_additions"]
 
@@ -82,9 +83,6 @@ class AddedEntry:
 
     def describe(self) -> str:
         """The entry in words: its name, cost and phases, and each effect."""
-        from rulesbook.systems.wh40k.effects.kinds import describe_effect
-        from rulesbook.systems.wh40k.faction.types import Stratagem
-
         e = self.entry
         head = e.name
         if isinstance(e, Stratagem):
@@ -94,9 +92,6 @@ class AddedEntry:
 
     def to_mapping(self) -> dict[str, Any]:
         """The entry as a variant file writes it (read back as the same entry)."""
-        from rulesbook.systems.wh40k.faction.file import effect_data
-        from rulesbook.systems.wh40k.faction.types import Ability, Detachment, Enhancement, Stratagem
-
         e = self.entry
         out: dict[str, Any] = {"name": e.name}
         if isinstance(e, Stratagem):
@@ -129,9 +124,6 @@ def _check(section: str) -> Any:
 
 
 def _entry(section: str, key: str, raw: Any, field: str) -> AddedEntry:
-    from rulesbook.systems.wh40k.faction.reader import EntryReader
-    from rulesbook.systems.wh40k.faction.types import Ability, Detachment, Enhancement, Stratagem
-
     required, optional = ADD_FIELDS[section]
     if not isinstance(raw, Mapping):
         raise DataFileError(f"{field}: expected a mapping with {', '.join(required)}")

@@ -2,10 +2,8 @@
 faction, so an imported Wahapedia faction can be kept, read, edited (a declared effect added by
 hand) and given to ``wh40k.datasheet-attack`` (its ``faction`` and ``target_faction`` inputs).
 
-``python -m rulesbook.systems.wh40k.faction.file EXPORT_FOLDER FACTION_ID [-o FILE]`` imports
-one faction of a Wahapedia export (:func:`~rulesbook.systems.wh40k.wahapedia.importer.import_wahapedia`) and writes the file
-(standard output without ``-o``); its warnings go to standard error, one line each. A malformed
-export or bad argument is one line on standard error and exit code 2.
+``python -m rulesbook.systems.wh40k.wahapedia EXPORT_FOLDER FACTION_ID [-o FILE]`` imports one
+faction of a Wahapedia export and writes it as such a file (:mod:`rulesbook.systems.wh40k.wahapedia`).
 
 Example:
     >>> import tempfile
@@ -21,36 +19,31 @@ Example:
 
 from __future__ import annotations
 
-import argparse
 import os
-import sys
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from rulesbook.data import DataFileError, dump_yaml
-from rulesbook.errors import InputError, RulesbookError, quote
-from rulesbook.registry import load_system_data
+from rulesbook.errors import InputError, quote
+from rulesbook.records import load_system_data
 from rulesbook.systems.wh40k.attack.weapons import Weapon
-from rulesbook.systems.wh40k.faction.reader import (
+from rulesbook.systems.wh40k.effects.effect import EFFECT_FIELDS, Effect
+from rulesbook.systems.wh40k.faction.reader import DEATH_GUARD_FILE, death_guard, load_faction
+from rulesbook.systems.wh40k.faction.types import (
     CORE_KEYWORDS,
-    DEATH_GUARD_FILE,
-    EFFECT_FIELDS,
     NO_SKILL,
     Ability,
     Characteristics,
     Datasheet,
     Detachment,
-    Effect,
     Enhancement,
     Faction,
     Stratagem,
-    death_guard,
-    load_faction,
 )
 
-__all__ = ["effect_data", "faction_at", "faction_data", "faction_yaml", "main"]
+__all__ = ["effect_data", "faction_at", "faction_data", "faction_yaml"]
 
 _REGISTER = frozenset(i.id for i in load_system_data(Path(__file__).parent.parent / "rules.yaml")[2])
 """The interpretations register's IDs: an effect of a faction file may only name these."""
@@ -251,36 +244,3 @@ def faction_at(path: str, field: str) -> Faction:
         raise InputError(field, str(exc)) from None
     except OSError as exc:
         raise InputError(field, f"cannot read {quote(path)}: {exc.strerror or type(exc).__name__}") from None
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Import one faction of a Wahapedia export and write it as a faction file."""
-    from rulesbook.systems.wh40k.wahapedia.importer import import_wahapedia
-
-    parser = argparse.ArgumentParser(
-        prog="python -m rulesbook.systems.wh40k.faction.file",
-        description="Import one faction of a Wahapedia CSV export as a faction file for wh40k.datasheet-attack.",
-    )
-    parser.add_argument("export", type=Path, help="the folder of the export's .csv files")
-    parser.add_argument("faction_id", help="the faction's ID in the export (faction_id column), e.g. DG")
-    parser.add_argument("-o", "--output", type=Path, help="write the file here (default: standard output)")
-    parser.add_argument("--key", help="the key of the rule IDs (default: the faction ID in lower case)")
-    parser.add_argument("--name", help="the faction's name (default: the key)")
-    args = parser.parse_args(argv)
-    try:
-        faction = import_wahapedia(args.export, args.faction_id, key=args.key, name=args.name)
-    except (DataFileError, RulesbookError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    text = faction_yaml(faction)
-    for line in faction.warnings:
-        print(f"warning: {line}", file=sys.stderr)
-    if args.output is None:
-        sys.stdout.write(text)
-    else:
-        args.output.write_text(text, encoding="utf-8")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

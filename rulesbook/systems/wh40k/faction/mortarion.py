@@ -22,7 +22,8 @@ from functools import cache
 from rulesbook.errors import InputError
 from rulesbook.registry import implements
 from rulesbook.systems.wh40k.attack.weapons import Weapon
-from rulesbook.systems.wh40k.faction.reader import Datasheet, death_guard
+from rulesbook.systems.wh40k.faction.reader import death_guard
+from rulesbook.systems.wh40k.faction.types import Datasheet
 
 __all__ = [
     "Exclusive",

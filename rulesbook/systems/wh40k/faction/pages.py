@@ -23,12 +23,14 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rulesbook.records import Citation, Implementation, Rule
-from rulesbook.systems.wh40k.effects.kinds import describe_effect
-from rulesbook.systems.wh40k.faction.reader import Datasheet, Effect, Faction, death_guard
+from rulesbook.systems.wh40k.effects.effect import Effect
+from rulesbook.systems.wh40k.effects.kinds import KINDS, describe_effect
+from rulesbook.systems.wh40k.faction.reader import death_guard
+from rulesbook.systems.wh40k.faction.sides import apply_effects
+from rulesbook.systems.wh40k.faction.types import Datasheet, Faction
 
 __all__ = [
     "SOURCE",
-    "describe_effect",
     "faction_implementations",
     "faction_rules",
     "registered_faction_implementations",
@@ -214,9 +216,6 @@ def faction_implementations(faction: Faction) -> list[Implementation]:
     >>> sorted(found)
     ['_ap', '_critical_ap', 'apply_effects']
     """
-    from rulesbook.systems.wh40k.effects.kinds import KINDS
-    from rulesbook.systems.wh40k.faction.sides import apply_effects
-
     out: list[Implementation] = []
     entries: list[tuple[str, Sequence[Effect]]] = [
         *((a.id, a.effects) for a in faction.abilities.values()),

@@ -36,7 +36,7 @@ from rulesbook.registry import implements
 from rulesbook.systems.wh40k.attack.groups import ModelGroup
 from rulesbook.systems.wh40k.attack.weapons import Target, Weapon
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
-from rulesbook.systems.wh40k.faction.reader import Datasheet, ModelProfile
+from rulesbook.systems.wh40k.faction.types import Datasheet, ModelProfile
 
 __all__ = ["attack_weapons", "bearers", "fire", "target_groups", "unit_counts"]
 

@@ -63,7 +63,7 @@ from types import MappingProxyType
 from rulesbook.data import DataFileError
 from rulesbook.errors import quote
 from rulesbook.systems.wh40k.attack.weapons import Weapon
-from rulesbook.systems.wh40k.faction.reader import (
+from rulesbook.systems.wh40k.faction.types import (
     Ability,
     Datasheet,
     Detachment,
@@ -74,7 +74,6 @@ from rulesbook.systems.wh40k.faction.reader import (
 )
 from rulesbook.systems.wh40k.wahapedia.files import (
     COLUMNS,
-    MAX_FIELD,
     REQUIRED_FILES,
     Row,
     plain,
@@ -84,7 +83,6 @@ from rulesbook.systems.wh40k.wahapedia.files import (
 )
 from rulesbook.systems.wh40k.wahapedia.sheets import (
     DAMAGED_LEAD,
-    TEXT_ONLY,
     Notes,
     effects,
     loadout,
@@ -99,16 +97,7 @@ from rulesbook.systems.wh40k.wahapedia.sheets import (
     weapon as read_weapon,
 )
 
-__all__ = [
-    "COLUMNS",
-    "MAX_FIELD",
-    "REQUIRED_FILES",
-    "TEXT_ONLY",
-    "Row",
-    "import_wahapedia",
-    "read_table",
-    "slug",
-]
+__all__ = ["import_wahapedia"]
 
 _CATEGORIES = ("Battle Tactic", "Strategic Ploy", "Epic Deed", "Wargear")
 _PHASE_WORDS = {"command": "command", "movement": "movement", "shooting": "shooting", "charge": "charge"}
