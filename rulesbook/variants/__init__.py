@@ -34,7 +34,13 @@ from rulesbook.variants.model import (
     variants_for_system,
 )
 from rulesbook.variants.parameters import parameter_catalogue, parameter_lines, rule_parameters
-from rulesbook.variants.python import load_python_variant, overridable_rules, rule, signature_text
+from rulesbook.variants.python import (
+    load_python_variant,
+    overridable_rules,
+    rule,
+    signature_text,
+    variant_from_provenance,
+)
 from rulesbook.variants.sensitivity import Sensitivity, sensitivity
 
 __all__ = [
@@ -69,5 +75,6 @@ __all__ = [
     "user_variants",
     "validate_with",
     "variant_calculator",
+    "variant_from_provenance",
     "variants_for_system",
 ]
