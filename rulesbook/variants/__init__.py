@@ -35,7 +35,13 @@ from rulesbook.variants.model import (
     variants_for_system,
 )
 from rulesbook.variants.parameters import parameter_catalogue, parameter_lines, rule_parameters
-from rulesbook.variants.python import load_python_variant, overridable_rules, rule, signature_text
+from rulesbook.variants.python import (
+    load_python_variant,
+    overridable_rules,
+    rule,
+    signature_text,
+    variant_from_provenance,
+)
 from rulesbook.variants.sensitivity import Sensitivity, sensitivity
 
 __all__ = [
@@ -71,5 +77,6 @@ __all__ = [
     "user_variants",
     "validate_with",
     "variant_calculator",
+    "variant_from_provenance",
     "variants_for_system",
 ]

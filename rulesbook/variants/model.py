@@ -49,7 +49,7 @@ from typing import Any
 
 from rulesbook.calculators import Calculator
 from rulesbook.data import DataFileError, load_data_file
-from rulesbook.errors import InputError, did_you_mean, quote
+from rulesbook.errors import InputError, did_you_mean, quote, shorten
 from rulesbook.results import CalcResult
 from rulesbook.variants.python import load_python_variant
 from rulesbook.variants.variant import (
@@ -173,6 +173,9 @@ def user_variants() -> dict[str, Variant]:
             variant = _load_user_variant(str(file.resolve()), file.stat().st_mtime_ns)
         except (InputError, OSError) as exc:
             _PROBLEMS[file.name] = str(exc)
+            continue
+        except Exception as exc:  # a designer's Python file: one bad file never breaks a lookup
+            _PROBLEMS[file.name] = f"{file.name}: {type(exc).__name__}: {shorten(' '.join(str(exc).split()))}"
             continue
         if variant.name in shipped or variant.name in out:
             _PROBLEMS[file.name] = f"{file.name}: a variant called {variant.name} exists already"
