@@ -25,7 +25,10 @@ def test_show_prints_what_rb_roster_gives() -> None:
     code, text, err = show(str(DATA / "ork-patrol.json"))
     assert code == 0 and err == ""
     assert text.rstrip("\n") == str(rb.roster(DATA / "ork-patrol.json"))
-    assert text.splitlines()[0] == "Ork patrol — Demo Skirmish (ork-patrol.json, New Recruit JSON), 150 pts, 2 units"
+    assert (
+        text.splitlines()[0]
+        == "Ork patrol — Demo Skirmish (ork-patrol.json, New Recruit JSON), 150 pts, 2 units"
+    )
     assert "  boyz-mob — Boyz Mob: 10 models, 85 pts" in text.splitlines()
 
 
@@ -33,7 +36,10 @@ def test_show_json_is_the_front_doors_json() -> None:
     code, text, _ = show(str(DATA / "ork-patrol.ros"), "--json")
     data = json.loads(text)
     assert code == 0 and data == rb.roster(DATA / "ork-patrol.ros").to_json()
-    assert [(u["key"], u["models"], u["points"]) for u in data["units"]] == [("boyz-mob", 10, 85), ("warboss", 1, 65)]
+    assert [(u["key"], u["models"], u["points"]) for u in data["units"]] == [
+        ("boyz-mob", 10, 85),
+        ("warboss", 1, 65),
+    ]
     assert data["system"] is None and "Demo Skirmish" in data["remark"]
 
 
