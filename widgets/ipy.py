@@ -39,7 +39,7 @@ from rulesbook.errors import InputError
 from rulesbook.inputs import picks
 from rulesbook.present import error_html, result_html, rules_html
 from rulesbook.registry import registry
-from rulesbook.variants import offerable_inputs
+from rulesbook.variants import Variant, offerable_inputs
 from widgets.compare import (
     FAST_DELAY_MS,
     NO_VARIANT,
@@ -47,6 +47,7 @@ from widgets.compare import (
     SLOW_DELAY_MS,
     form_result_html,
     offered_names,
+    own_variant,
     variant_options,
 )
 
@@ -145,6 +146,8 @@ class CalculatorForm:
         offerable = offerable_inputs(calc)
         self.controls = {i.key: control_for(i, start[i.key], i.key in offerable) for i in calc.inputs}
         self.output = w.HTML()
+        self._own = own_variant(calc, compare_with)  # a file this notebook opened the form with
+        self._own_label = compare_with
         options = variant_options(calc, compare_with)
         self.compare = w.Dropdown(
             options=options,
@@ -182,7 +185,7 @@ class CalculatorForm:
         box suggests them, a word list's box says them in its placeholder."""
         for key in offerable_inputs(self.calc):
             inp, control = self.calc.input(key), self.controls[key]
-            names = offered_names(self.calc, inp, variant)
+            names = offered_names(self.calc, inp, self.compared(variant))
             if isinstance(control, w.Combobox):
                 control.options = list(names)
             elif isinstance(control, w.Text):
@@ -190,6 +193,12 @@ class CalculatorForm:
                 control.placeholder = inp.allowed() + (
                     f"; {variant} adds {', '.join(added)}" if added else ""
                 )
+
+    def compared(self, value: str | None = None) -> str | Variant:
+        """What the form compares with (or would, at drop-down ``value``): a listed variant's name,
+        or the notebook's own variant."""
+        value = str(self.compare.value if value is None else value)
+        return self._own if self._own is not None and value == self._own_label else value
 
     def values(self) -> dict[str, Any]:
         """The raw values in the controls (what the user typed)."""
@@ -200,7 +209,7 @@ class CalculatorForm:
         self._timer = None
         began = time.perf_counter()
         if self.compare.value != NO_VARIANT:  # baseline and variant side by side
-            shown = form_result_html(self.calc, self.values(), self.compare.value)
+            shown = form_result_html(self.calc, self.values(), self.compared())
         else:
             try:
                 result = self.calc.run(**self.values())
