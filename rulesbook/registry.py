@@ -42,6 +42,7 @@ from rulesbook.records import (
     System,
     load_system_data,
 )
+from rulesbook.rosters.views import RosterAdapter
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulesbook.calculators import Calculator
@@ -64,6 +65,9 @@ class Registry:
     additions: dict[str, type[Additions]] = field(default_factory=dict)
     """Each system's class of added entries (what its variants' ``add:`` section accepts)."""
     """Special apps by name (:class:`App`), as their systems declare them."""
+    roster_readers: dict[str, RosterAdapter] = field(default_factory=dict)
+    """Each system's reader of army-builder rosters (:class:`rulesbook.rosters.RosterAdapter`), by
+    system ID, for the systems that read them."""
 
     # -- registration ---------------------------------------------------------------------
     def add_system_data(
@@ -252,8 +256,9 @@ class SystemPackage:
     faction page's rules run through their declared effects); ``apps`` the special apps it offers
     (:class:`App`); ``additions`` the class of the entries a variant's ``add:`` section adds
     (:class:`rulesbook.additions.Additions`, a subclass naming the sections the system accepts;
-    the base class accepts none). Nothing registers itself at import time, so import order never
-    matters.
+    the base class accepts none); ``rosters`` how it reads army-builder rosters
+    (:class:`~rulesbook.rosters.RosterAdapter`), if it does. Nothing registers itself at import
+    time, so import order never matters.
     """
 
     data: Path
@@ -263,6 +268,7 @@ class SystemPackage:
     apps: tuple[App, ...] = ()
     extra_implementations: Callable[[], Iterable[Implementation]] | None = None
     additions: type[Additions] = Additions
+    rosters: RosterAdapter | None = None
 
 
 _REGISTRY = Registry()
@@ -302,6 +308,8 @@ def load_system_package(package: SystemPackage, into: Registry | None = None) ->
     target.additions[system.id] = package.additions
     for app in package.apps:
         target.add_app(app)
+    if package.rosters is not None:
+        target.roster_readers[system.id] = package.rosters
     if package.extra_implementations is not None:
         for impl in package.extra_implementations():
             target.add_implementation(impl)
@@ -350,6 +358,7 @@ def _in_system_order(reg: Registry, order: list[str]) -> None:
     resort(reg.interpretations, lambda _k, v: v.system)
     resort(reg.calculators, lambda _k, v: v.system)
     resort(reg.choices, lambda k, _v: k)
+    resort(reg.roster_readers, lambda k, _v: k)
 
 
 def registry(system: str | None = None) -> Registry:

@@ -263,13 +263,21 @@ def test_every_name_has_one_import_path() -> None:
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "values",
-        ("rulesbook.errors", "rulesbook.data", "rulesbook.results", "rulesbook.dice", "rulesbook.records"),
+        (
+            "rulesbook.errors",
+            "rulesbook.data",
+            "rulesbook.results",
+            "rulesbook.dice",
+            "rulesbook.records",
+            "rulesbook.rosters",
+        ),
     ),
     ("present", ("rulesbook.present",)),
     (
         "core",
         (
             "rulesbook.inputs",
+            "rulesbook.python_files",
             "rulesbook.additions",
             "rulesbook.choices",
             "rulesbook.calculators",

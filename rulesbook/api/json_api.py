@@ -39,10 +39,10 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from rulesbook.calculators import Calculator
-from rulesbook.errors import CostError, InputError, RulesbookError, did_you_mean, quote
+from rulesbook.errors import CostError, InputError, RulesbookError, quote
 from rulesbook.inputs import Input, OptionalInput
 from rulesbook.registry import Registry, registry
-from rulesbook.variants import Variant, resolve_variant, run_inputs, shipped_variants, user_variants
+from rulesbook.variants import named_variant, run_inputs
 
 __all__ = [
     "API_PREFIX",
@@ -52,7 +52,6 @@ __all__ = [
     "calculator_json",
     "calculators_json",
     "error_body",
-    "named_variant",
 ]
 
 API_PREFIX = "/api/v1"
@@ -127,32 +126,6 @@ def calculator_json(calc_id: str) -> Reply:
     except InputError as exc:
         return 404, error_body("calculator", exc.message)
     return 200, declaration(calc)
-
-
-def named_variant(names: Sequence[str]) -> Variant | None:
-    """The variant a request names: shipped or yours by name (``A+B`` or several names are
-    composed), never a path — a request does not make the server read a file it names.
-
-    >>> named_variant(["battle-shock-3d6"]).name
-    'battle-shock-3d6'
-    >>> named_variant(["../secret.yaml"])
-    Traceback (most recent call last):
-    ...
-    rulesbook.errors.InputError: variant: unknown variant '../secret.yaml'; the HTTP API takes a variant's name, never a path; shipped: ...
-    """
-    parts = [part.strip() for name in names for part in str(name).split("+")]
-    if not parts:
-        return None
-    known = {**shipped_variants(), **user_variants()}
-    for part in parts:
-        if part not in known:
-            hint = did_you_mean(part, list(known)) or ";"
-            raise InputError(
-                "variant",
-                f"unknown variant {quote(part)}{hint} the HTTP API takes a variant's name, never a path; "
-                f"shipped: {', '.join(shipped_variants()) or 'none'}",
-            )
-    return resolve_variant(parts)
 
 
 def _file_input(inp: Input) -> bool:

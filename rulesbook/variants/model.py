@@ -49,7 +49,7 @@ from typing import Any
 
 from rulesbook.calculators import Calculator
 from rulesbook.data import DataFileError, load_data_file
-from rulesbook.errors import InputError, did_you_mean, quote
+from rulesbook.errors import InputError, did_you_mean, quote, shorten
 from rulesbook.results import CalcResult
 from rulesbook.variants.python import load_python_variant
 from rulesbook.variants.variant import (
@@ -66,6 +66,7 @@ __all__ = [
     "choice_keys",
     "given_inputs",
     "load_variant",
+    "named_variant",
     "resolve_variant",
     "run_assignments",
     "run_inputs",
@@ -164,6 +165,9 @@ def user_variants() -> dict[str, Variant]:
         except (InputError, OSError) as exc:
             _PROBLEMS[file.name] = str(exc)
             continue
+        except Exception as exc:  # a designer's Python file: one bad file never breaks a lookup
+            _PROBLEMS[file.name] = f"{file.name}: {type(exc).__name__}: {shorten(' '.join(str(exc).split()))}"
+            continue
         if variant.name in shipped or variant.name in out:
             _PROBLEMS[file.name] = f"{file.name}: a variant called {variant.name} exists already"
             continue
@@ -221,6 +225,41 @@ def resolve_variant(spec: VariantLike) -> Variant:
             )
         return known[text]
     return compose([resolve_variant(s) for s in spec])
+
+
+def named_variant(names: str | Sequence[str]) -> Variant | None:
+    """The variant a request names: a variant the server knows by its *name* (shipped, or yours in
+    ``$RULESBOOK_VARIANTS_DIR``), ``A+B`` or several names composed; no name: ``None``. Never a
+    path: a request (a page's address, a form, a websocket message, the JSON
+    API) does not make the server open, read or run a file it names. Only the command line and
+    the Python API take a path (:func:`resolve_variant`).
+
+    >>> named_variant("battle-shock-3d6").name
+    'battle-shock-3d6'
+    >>> named_variant(["battle-shock-3d6", "deadly-demise-on-5"]).name
+    'battle-shock-3d6+deadly-demise-on-5'
+    >>> named_variant([]) is None
+    True
+    >>> named_variant("/tmp/x.py")
+    Traceback (most recent call last):
+    ...
+    rulesbook.errors.InputError: variant: unknown variant '/tmp/x.py'; a request names a variant the server knows, never a file; known: ...
+    """
+    listed = [names] if isinstance(names, str) else list(names)
+    parts = [part.strip() for name in listed for part in str(name).split("+")]
+    if not parts:
+        return None
+    known = {**shipped_variants(), **user_variants()}
+    for part in parts:
+        if part not in known:
+            hint = did_you_mean(part, list(known)) or ";"
+            raise InputError(
+                "variant",
+                f"unknown variant {quote(part)}{hint} a request names a variant the server knows, "
+                f"never a file; known: {', '.join(known) or 'none'}",
+            )
+    found = [known[part] for part in parts]
+    return found[0] if len(found) == 1 else compose(found)
 
 
 # -- running calculators under a variant ---------------------------------------------------------------

@@ -44,6 +44,7 @@ from rulesbook.variants.labels import (
     variant_title,
 )
 from rulesbook.variants.model import resolve_variant, validate_with, variant_calculator
+from rulesbook.variants.sharing import variant_provenance
 from rulesbook.variants.variant import Variant, VariantLike
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -191,7 +192,7 @@ class Sensitivity:
                 {
                     "name": self.variant.name,
                     "title": self.variant.title,
-                    "definition": self.variant.to_mapping(),
+                    "definition": variant_provenance(self.variant),
                 }
             ],
         }
