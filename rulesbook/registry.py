@@ -77,15 +77,15 @@ class Registry:
         interpretations: Iterable[Interpretation],
     ) -> None:
         """Add a system with its rules and interpretations (IDs must be new)."""
-        self._add(self.systems, system.id, system, "system")
+        self._add(self.systems, system.id, system)
         for rule in rules:
-            self._add(self.rules, rule.id, rule, "rule")
+            self._add(self.rules, rule.id, rule)
         for interp in interpretations:
-            self._add(self.interpretations, interp.id, interp, "interpretation")
+            self._add(self.interpretations, interp.id, interp)
 
     def add_app(self, app: App) -> None:
         """Register a special app (its name must be new)."""
-        self._add(self.apps, app.name, app, "app")
+        self._add(self.apps, app.name, app)
 
     def add_calculator(self, calc: Calculator) -> Calculator:
         """Register a calculator; its rule IDs must exist already."""
@@ -95,7 +95,7 @@ class Registry:
         old = self.calculators.get(calc.id)
         if old is not None and _origin(old.compute) == _origin(calc.compute):
             return old  # the same module imported a second time (doctest collection): keep one
-        self._add(self.calculators, calc.id, calc, "calculator")
+        self._add(self.calculators, calc.id, calc)
         return calc
 
     def add_implementation(self, impl: Implementation) -> None:
@@ -104,25 +104,13 @@ class Registry:
         if all((i.qualname, i.file, i.line) != (impl.qualname, impl.file, impl.line) for i in bucket):
             bucket.append(impl)
 
-    def _add[V](self, table: dict[str, V], key: str, value: V, kind: str) -> None:
-        """File ``value`` under ``key``: a well-formed ID, new in its own table and not the ID
-        of anything of another kind (one ID names one thing, so it has one page)."""
+    @staticmethod
+    def _add[V](table: dict[str, V], key: str, value: V) -> None:
         if not ID_RE.match(key):
             raise RulesbookError(f"malformed ID {key!r}: use dotted lower-case words")
         if key in table and table[key] != value:
             raise RulesbookError(f"duplicate ID {key}")
-        for other, name in self._kinds():
-            if other is not table and key in other:
-                raise RulesbookError(f"the {kind} ID {key} is already a {name}'s: one ID names one thing")
         table[key] = value
-
-    def _kinds(self) -> tuple[tuple[Mapping[str, Any], str], ...]:
-        return (
-            (self.systems, "system"),
-            (self.rules, "rule"),
-            (self.calculators, "calculator"),
-            (self.interpretations, "interpretation"),
-        )
 
     # -- look-ups -----------------------------------------------------------------------------
     def _get[V](self, table: Mapping[str, V], key: str, kind: str) -> V:

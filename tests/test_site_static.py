@@ -45,7 +45,7 @@ def test_static_pages_link_no_server_route_and_embed_no_frame(static_pages: dict
         assert f"]({LIVE_PREFIX}" not in text, path
         assert "<iframe" not in text, path
     for calc in registry().calculators.values():
-        page = static_pages[page_of(calc.id)]
+        page = static_pages[page_of(calc.id, "calculator")]
         assert f'class="rb-static-calc" id="try-it-form" data-calc="{calc.id}"' in page
         assert f"`{LIVE_PREFIX}{calc.id}`" in page  # says where the live version is, as text
 
@@ -53,9 +53,9 @@ def test_static_pages_link_no_server_route_and_embed_no_frame(static_pages: dict
 def test_served_pages_keep_the_live_links_and_frames(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("RULESBOOK_STATIC", "false")
     pages = published_pages()
-    page = pages[page_of("scrollhammer.morale-check")]
+    page = pages[page_of("scrollhammer.morale-check", "calculator")]
     assert f'<iframe class="rb-live" src="{LIVE_PREFIX}scrollhammer.morale-check?embed=1"' in page
-    rule = pages[page_of("scrollhammer.morale.insane-heroism")]
+    rule = pages[page_of("scrollhammer.morale.insane-heroism", "rule")]
     # the rule page opens with its calculator, live, in an open panel above the rule text
     panel = rule.index('<details class="rb-calc-panel" open')
     assert rule.index(f'<iframe class="rb-live" src="{LIVE_PREFIX}scrollhammer.morale-check?embed=1"') > panel
@@ -79,7 +79,7 @@ def test_every_citation_shows_the_document_title_and_links_to_its_section(
 ) -> None:
     sources_page = static_pages["sources.md"]
     for rule in registry().rules.values():
-        page = static_pages[page_of(rule.id)]
+        page = static_pages[page_of(rule.id, "rule")]
         short = source(rule.system).short
         for citation in rule.citations:
             # the system's document by its short title; another document (the 40k core rules) by its name
@@ -132,7 +132,7 @@ def test_glossary_links_the_first_use_of_a_term_and_leaves_code_and_headings_alo
 def test_each_interpretation_has_a_page_with_its_switch() -> None:
     pages = published_pages()
     for interp in registry().interpretations.values():
-        page = pages[page_of(interp.id)]
+        page = pages[page_of(interp.id, "interpretation")]
         assert f"# {interp.question}" in page and f"`{interp.id}`" in page
         assert f"*Why:* {interp.why}" in page
         for calc_id, key in switches(interp.id):

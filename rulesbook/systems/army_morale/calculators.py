@@ -27,8 +27,8 @@ from rulesbook.inputs import IntInput, PathInput, WordListInput
 from rulesbook.present.numbers import fixed
 from rulesbook.results import DISTRIBUTION_COLUMNS, CalcResult, Column, Distribution, Table, fraction_str
 from rulesbook.systems.army_morale.choices import CHOICES, ArmyMoraleChoices, ArmyMoraleReadings
-from rulesbook.systems.army_morale.logfile import load_log
 from rulesbook.systems.army_morale.entries import LEDGER_COLUMNS, LEDGER_LABELS
+from rulesbook.systems.army_morale.logfile import load_log
 from rulesbook.systems.army_morale.replay import replay
 from rulesbook.systems.army_morale.rules import (
     RallyCounts,

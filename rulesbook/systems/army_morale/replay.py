@@ -26,7 +26,7 @@ from rulesbook.errors import InputError, quote
 from rulesbook.registry import implements
 from rulesbook.systems.army_morale.choices import ArmyMoraleChoices
 from rulesbook.systems.army_morale.effects import MoraleEffect
-from rulesbook.systems.army_morale.entries import LEDGER_COLUMNS, LEDGER_LABELS, Ledger, LedgerEntry, Phase
+from rulesbook.systems.army_morale.entries import Ledger, LedgerEntry, Phase
 from rulesbook.systems.army_morale.log import (
     AddedEffect,
     Adjustment,
