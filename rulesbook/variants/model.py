@@ -41,6 +41,7 @@ Example:
 from __future__ import annotations
 
 import dataclasses
+import logging
 import os
 from collections.abc import Mapping, Sequence
 from functools import cache
@@ -48,7 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from rulesbook.calculators import Calculator
-from rulesbook.data import DataFileError, load_data_file
+from rulesbook.data import DataFileError, load_data_file, load_data_text
 from rulesbook.errors import InputError, did_you_mean, quote, shorten
 from rulesbook.results import CalcResult
 from rulesbook.variants.python import load_python_variant
@@ -66,6 +67,7 @@ __all__ = [
     "choice_keys",
     "given_inputs",
     "load_variant",
+    "load_variant_text",
     "named_variant",
     "resolve_variant",
     "run_assignments",
@@ -102,8 +104,31 @@ def load_variant(path: str | Path, *, choices: AnyChoices | None = None) -> Vari
         raw = load_data_file(file)
     except DataFileError as exc:
         raise InputError(where, str(exc).removeprefix(f"{file.name}: ")) from None
+    return _checked_variant(raw, file.stem, where, given, choices)
+
+
+def load_variant_text(text: str, *, name: str = "house-rule", where: str = "house-rule.yaml") -> Variant:
+    """A variant from the text of a variant file (a reader's house rule pasted into the published
+    site's variants page, :mod:`widgets.browser`), read by the same safe loader and checked as
+    :func:`load_variant` checks a file: any problem is one line naming ``where`` and the key.
+
+    >>> load_variant_text("system: wh40k\\ntitle: Bleak\\nparameters: {battle_shock_dice: 3D6}\\n").summary()
+    ['Battle-shock dice (battle_shock_dice): 2D6 → 3D6']
+    >>> load_variant_text("system: wh40k\\ntitle: [unclosed\\n")
+    Traceback (most recent call last):
+    ...
+    rulesbook.errors.InputError: house-rule.yaml: not valid YAML (line 3: did not find expected ',' or ']')
+    """
+    try:
+        raw = load_data_text(text, where)
+    except DataFileError as exc:
+        raise InputError(where, str(exc).removeprefix(f"{where}: ")) from None
+    return _checked_variant(raw, name, where, "", None)
+
+
+def _checked_variant(raw: Any, name: str, where: str, path: str, choices: AnyChoices | None) -> Variant:
     try:  # checked under a one-character name (so no key is cut from a field), then named
-        return Variant.from_mapping(raw, name=file.stem, where="§", path=given, choices=choices)
+        return Variant.from_mapping(raw, name=name, where="§", path=path, choices=choices)
     except InputError as exc:
         if not str(exc).startswith("§: "):
             raise
@@ -141,7 +166,12 @@ def variants_for_system(system: str) -> list[Variant]:
 
 VARIANTS_DIR_ENV = "RULESBOOK_VARIANTS_DIR"
 """The environment variable naming a folder of the user's own variants (``.yaml`` and ``.py``),
-offered beside the shipped ones wherever variants are listed (the served pages' "Compare with")."""
+offered beside the shipped ones wherever variants are listed (the served pages' "Compare with");
+several folders are separated by ``os.pathsep`` (``rulesbook serve --variants DIR`` adds one)."""
+
+_LOG = logging.getLogger("rulesbook.variants")
+_LOG.addHandler(logging.NullHandler())  # (a program that sets up logging shows it: the server does)
+_LOGGED: set[tuple[str, str]] = set()
 
 
 def user_variants() -> dict[str, Variant]:
@@ -149,15 +179,17 @@ def user_variants() -> dict[str, Variant]:
 
     Read afresh at each call (a designer edits them while the server runs; each file is loaded
     once per change of its modification time). A file that does not load is left out of the
-    list with its one-line reason in :func:`user_variant_problems`, never breaking a page.
+    list with its one-line reason in :func:`user_variant_problems`, never breaking a page; the
+    reason is also logged once (logger ``rulesbook.variants``: the server's log).
     """
-    folder = os.environ.get(VARIANTS_DIR_ENV)
-    if not folder:
-        return {}
+    folders = [f for f in os.environ.get(VARIANTS_DIR_ENV, "").split(os.pathsep) if f.strip()]
     out: dict[str, Variant] = {}
     _PROBLEMS.clear()
+    if not folders:
+        return out
     shipped = shipped_variants()
-    for file in sorted(Path(folder).expanduser().glob("*")):
+    files = [file for folder in folders for file in sorted(Path(folder).expanduser().glob("*"))]
+    for file in files:
         if file.suffix not in (".yaml", ".yml", ".py") or file.name.startswith((".", "_")):
             continue
         try:
@@ -172,6 +204,10 @@ def user_variants() -> dict[str, Variant]:
             _PROBLEMS[file.name] = f"{file.name}: a variant called {variant.name} exists already"
             continue
         out[variant.name] = variant
+    for name, problem in _PROBLEMS.items():
+        if (name, problem) not in _LOGGED:
+            _LOGGED.add((name, problem))
+            _LOG.warning("rulesbook: your variant %s is left out: %s", name, problem)
     return out
 
 
