@@ -42,7 +42,6 @@ from rulesbook.systems.wh40k.attack.engine import (
     JOINT_LIMIT,
     ApproximateResult,
     SequenceResult,
-    WorkLimitExceeded,
     joint_packets_bound,
     plan,
     resolve,
@@ -53,6 +52,7 @@ from rulesbook.systems.wh40k.attack.rolls import (
 )
 from rulesbook.systems.wh40k.attack.situational import in_situation
 from rulesbook.systems.wh40k.attack.weapons import Target, Weapon
+from rulesbook.systems.wh40k.attack.work import WorkLimitExceeded
 from rulesbook.systems.wh40k.calculators.report import (
     ability_warnings,
     outcome_lines,
