@@ -2,7 +2,8 @@
 
 :class:`Session` is the one place both front-ends send their form values to (it holds the
 current :class:`~rulesbook.systems.army_morale.tracker.Tracker` and the last error);
-:func:`status_html` draws both values, the turn, the verdict, warnings and the ledger.
+:func:`status_html` draws both values, the turn, the verdict, warnings and the ledger;
+:data:`HOW_IT_WORKS` is the served page's help.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from rulesbook.systems.army_morale.tracker import (
 )
 
 __all__ = [
+    "HOW_IT_WORKS",
     "PLACEHOLDERS",
     "RALLY_FIELDS",
     "STYLE",
@@ -52,6 +54,24 @@ STYLE = """<style>
 .am-ledger td:last-child { min-width: 16em; }
 .am-ledger caption { position: sticky; left: 0; text-align: left; }
 </style>"""
+
+HOW_IT_WORKS = """<details class="am-how-it-works" style="font: .95rem system-ui, sans-serif">
+<summary>How this tracker works</summary>
+<p><b>Starting a game:</b> enter both armies (one row per detachment: points, strength in units or,
+for War Engines, Damage Capacity) and each side's objectives, then <i>Start the game</i>. A wrong
+field is named and nothing typed is lost. <i>Save this army as a list</i> keeps an army on this
+server for the next game. The demo armies come only when asked for.</p>
+<p><b>Saved:</b> the game is kept on this server at this page's address after every change;
+"Saved" shows once the server has written it, and a failed write says so ("not saved: disk full").
+A stored game holds at most 1,000,000 bytes and 50,000 values (about 5,000 events): a change past
+that is refused and said so. A game whose file does not open is shown read-only, its file to
+download; nothing overwrites it.</p>
+<p><b>Two tabs or phones on one game</b> show the same events: each shows within a second what
+another recorded, and an event added on a page that had not seen it yet is added after it. An
+undo or an end of Rally on such a page is refused and the page shows the latest version; nothing
+is overwritten.</p>
+</details>"""
+"""The served tracker page's help, folded under "How this tracker works"."""
 
 PLACEHOLDERS = {"take_and_hold": "2, 3", "capture": "own 5, destroy 3", "effects": "supply-lines=2"}
 

@@ -41,10 +41,29 @@ from typing import Any, ClassVar
 
 from rulesbook.errors import InputError
 
-__all__ = ["MAX_UPLOAD_BYTES", "UploadBox", "checked_file_input"]
+__all__ = ["MAX_UPLOAD_BYTES", "UploadBox", "checked_file_input", "uploaded_text"]
 
 MAX_UPLOAD_BYTES = 1_000_000
 """The largest file a web form accepts."""
+
+
+def uploaded_text(data: bytes, field: str, max_bytes: int = MAX_UPLOAD_BYTES) -> str:
+    """The text of an uploaded file, checked on the server as the browser checks it first
+    (InputError naming ``field``: empty, too large, not UTF-8).
+
+    >>> uploaded_text(b"\\xff", "log")
+    Traceback (most recent call last):
+    ...
+    rulesbook.errors.InputError: log: the file is not UTF-8 text
+    """
+    if not data:
+        raise InputError(field, "the file is empty: choose a file with something in it")
+    if len(data) > max_bytes:
+        raise InputError(field, f"the file is larger than {max_bytes:,} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(field, "the file is not UTF-8 text") from None
 
 
 class UploadBox:
