@@ -228,3 +228,16 @@ def test_a_question_about_an_older_version_is_closed_when_the_game_changes(tmp_p
     second.poll()  # the game changed: the question would now undo the other page's event
     assert not second.confirm.visible and "open question was closed" in second.note.object
     assert _events(store, first.game) == ["bunker-destroyed", "adjustment"]
+
+
+def test_temporary_files_of_a_killed_write_are_removed_when_the_store_starts(tmp_path: Path) -> None:
+    """A write killed between its temporary file and the rename (``kill -9`` of the server)
+    leaves ``.<game>.<random>.tmp``; the next start of a store on that folder removes it, under
+    the lock, and keeps every game."""
+    (tmp_path / "kept-game.yaml").write_text("kept\n")  # (a folder this process has not used yet)
+    left = [tmp_path / ".kept-game.k1ll3d.tmp", tmp_path / ".other-game.abc123.tmp"]
+    for path in left:
+        path.write_text("half a game")
+    store = GameStore(tmp_path, reads=str)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".lock", "kept-game.yaml"]
+    assert store.read("kept-game") == "kept\n"
