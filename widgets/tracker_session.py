@@ -63,7 +63,7 @@ field is named and nothing typed is lost. <i>Save this army as a list</i> keeps 
 server for the next game. The demo armies come only when asked for.</p>
 <p><b>Saved:</b> the game is kept on this server at this page's address after every change;
 "Saved" shows once the server has written it, and a failed write says so ("not saved: disk full").
-A stored game holds at most 1,000,000 bytes and 50,000 values (about 5,000 events): a change past
+A stored game holds at most 1,000,000 bytes and 50,000 values (some 5,500 events): a change past
 that is refused and said so. A game whose file does not open is shown read-only, its file to
 download; nothing overwrites it.</p>
 <p><b>Two tabs or phones on one game</b> show the same events: each shows within a second what

@@ -106,7 +106,8 @@ class SetupForm:
             s: w.Select(label="Saved army lists", options=[], width=200, css_classes=[f"am-lists-{s}"])
             for s in SIDES
         }
-        sides = []
+        sides: list[Any] = []
+        self.ask_here: dict[str, Any] = {}
         for s in SIDES:
             for _ in range(FIRST_ROWS):
                 self.add_row(s)
@@ -116,8 +117,11 @@ class SetupForm:
             use.on_click(functools.partial(self._clicked, self.use_list, s))
             keep = w.Button(label="Save this army as a list", css_classes=[f"am-save-list-{s}"])
             keep.on_click(functools.partial(self._clicked, self.save_list, s))
+            self.ask_here[s] = pn.Column(sizing_mode="stretch_width")  # (the question, beside its button)
             saved = (
-                [pn.FlexBox(self.list_choice[s], use, align_items="end"), keep] if lists is not None else []
+                [pn.FlexBox(self.list_choice[s], use, align_items="end"), keep, self.ask_here[s]]
+                if lists is not None
+                else []
             )
             sides.append(
                 pn.Column(
@@ -146,7 +150,6 @@ class SetupForm:
             self.title,
             *sides,
             self.error,
-            self.list_confirm,
             pn.FlexBox(start, demo),
             css_classes=["am-setup"],
             sizing_mode="stretch_width",
@@ -285,6 +288,8 @@ class SetupForm:
             "are replaced by the ones in this form.</p>"
         )
         self.list_confirm.visible = True
+        for s, slot in self.ask_here.items():
+            slot.objects = [self.list_confirm] if s == side else []
 
     def _keep_list(self, side: str, name: str, write: Callable[[], str]) -> None:
         try:
