@@ -17,6 +17,7 @@ from rulesbook.calculators import BoolInput, ChoiceInput, Column, IntInput, Outp
 from rulesbook.dice import GRID_LIMIT, Outcome, RollTest
 from rulesbook.errors import InputError
 from rulesbook.present.numbers import percent
+from rulesbook.present.rolls import rolls_text
 from rulesbook.results import CalcResult, Table, fraction_str
 from rulesbook.systems.scrollhammer.choices import CHOICES, ScrollhammerChoices, ScrollhammerReadings
 from rulesbook.systems.scrollhammer.rules import (
@@ -266,18 +267,17 @@ def morale_check_calculator(
 
 
 def _heroism_line(test: RollTest) -> str:
-    """The Insane Heroism line of an explanation: a double 1 for 2D6, in words otherwise.
+    """The Insane Heroism line of an explanation, naming the natural rolls that pass whatever
+    the total (a double 1 in the published rules; a variant may name any set of them).
 
     >>> from rulesbook.dice import parse_dice
     >>> _heroism_line(RollTest(dice=parse_dice("3D6kl2"), target=7, auto_pass=frozenset({(1, 1)})))
     'A roll whose 2 kept dice all show 1 passes whatever the modifiers (Insane Heroism).'
+    >>> _heroism_line(RollTest(dice=parse_dice("2D6"), target=7, auto_pass=frozenset({(1, 1), (2, 2)})))
+    'A double 1 or 2 passes whatever the modifiers (Insane Heroism).'
     """
-    (roll,) = test.auto_pass
-    if roll == (1, 1) and test.dice.is_simple:
-        return "A double 1 passes whatever the modifiers (Insane Heroism)."
-    which = "kept " if test.reads == "kept" and any(t.keep for t in test.dice.dice_terms) else ""
-    dice = f"{len(roll)} {which}dice all show {roll[0]}" if len(roll) > 1 else f"{which}die shows {roll[0]}"
-    return f"A roll whose {dice} passes whatever the modifiers (Insane Heroism)."
+    rolls = rolls_text(test.auto_pass, test.dice, test.reads)
+    return f"{rolls[0].upper()}{rolls[1:]} passes whatever the modifiers (Insane Heroism)."
 
 
 # -- special units and the four triggers --------------------------------------------------------
