@@ -58,6 +58,7 @@ from widgets.tracker_session import (
     box_value,
     event_help,
     ipy_tracker,
+    question_box,
     status_html,
 )
 from widgets.tracker_setup import SetupForm
@@ -161,18 +162,8 @@ class TrackerView:
         undo = w.Button(label="Undo last", css_classes=["am-undo"])
         new_game = w.Button(label="New game (same armies)", css_classes=["am-new-game"])
         self.pending: Callable[[], None] | None = None  # what waits for the player's confirmation
-        self.confirm_text = pn.pane.HTML("", css_classes=["am-confirm-text"], sizing_mode="stretch_width")
-        yes = w.Button(label="Yes, go ahead", color="danger", css_classes=["am-confirm-yes"])
-        keep = w.Button(label="No, keep the game", css_classes=["am-confirm-no"])
-        yes.on_click(lambda _e: self.answer(True))
-        keep.on_click(lambda _e: self.answer(False))
-        self.confirm = pn.Column(
-            self.confirm_text,
-            pn.FlexBox(yes, keep),
-            visible=False,
-            css_classes=["am-confirm"],
-            styles={"border": "2px solid #a00", "border-radius": "4px", "padding": "4px 8px"},
-            sizing_mode="stretch_width",
+        self.confirm_text, self.confirm = question_box(
+            "am-confirm", "Yes, go ahead", "No, keep the game", self.answer
         )
         new_game.on_click(lambda _e: self.ask_new_game())
         add.on_click(lambda _e: self._do(self.session.add, self._values(self.event), rebase=True))

@@ -39,6 +39,7 @@ __all__ = [
     "box_value",
     "event_help",
     "ipy_tracker",
+    "question_box",
     "status_html",
 ]
 
@@ -211,6 +212,29 @@ def status_html(tracker: Tracker, error: str = "", site: str = "") -> str:
     parts.append(ledger_cards(ledger, names, site))
     parts.append("</div>")
     return "".join(parts)
+
+
+def question_box(css: str, yes: str, no: str, answer: Callable[[bool], None]) -> tuple[Any, Any]:
+    """A hidden yes/no question (Panel): its text pane (``<css>-text``) and its box (``<css>``,
+    buttons ``<css>-yes`` and ``<css>-no``); a click calls ``answer(True)`` or ``answer(False)``."""
+    import panel as pn
+
+    text = pn.pane.HTML("", css_classes=[f"{css}-text"], sizing_mode="stretch_width")
+    buttons = [
+        pn.widgets.Button(label=yes, color="danger", css_classes=[f"{css}-yes"]),
+        pn.widgets.Button(label=no, css_classes=[f"{css}-no"]),
+    ]
+    for button, said in zip(buttons, (True, False), strict=True):
+        button.on_click(lambda _e, said=said: answer(said))
+    box = pn.Column(
+        text,
+        pn.FlexBox(*buttons),
+        visible=False,
+        css_classes=[css],
+        styles={"border": "2px solid #a00", "border-radius": "4px", "padding": "4px 8px"},
+        sizing_mode="stretch_width",
+    )
+    return text, box
 
 
 class Session:

@@ -10,8 +10,8 @@ armies come only on request (``am-demo``). A side's army can be kept as a saved 
 server (``am-save-list-<side>``, stored by :class:`widgets.games.ArmyLists` beside the games) and
 filled in again for the next game (``am-lists-<side>``, listed by army name, ``am-use-list-<side>``).
 Lists never replace each other: each army name gets a file of its own, and saving an army whose
-name a saved list already has asks first (``am-list-confirm``, text ``data-key="list-confirm"``,
-``am-list-replace-yes`` / ``am-list-replace-no``).
+name a saved list already has asks first, beside that side's button (``am-list-confirm``, text
+``data-key="list-confirm"``, ``am-list-confirm-yes`` / ``am-list-confirm-no``).
 
 Hooks for scripts and tests: the army name box ``am-setup-<side>-name``, the detachment boxes
 ``am-det-<side>-<row>-<field>`` (row from 0; field ``name``, ``points``, ``strength``, ``units``,
@@ -37,6 +37,7 @@ from rulesbook.systems.army_morale.rules import SIDES
 from rulesbook.systems.army_morale.setup import DETACHMENT_FIELDS, army_from_form, army_rows
 from rulesbook.systems.army_morale.tracker import Tracker
 from widgets.games import ArmyLists, SaveError
+from widgets.tracker_session import question_box
 
 __all__ = ["FIRST_ROWS", "SetupForm"]
 
@@ -90,17 +91,8 @@ class SetupForm:
         }
         self.error = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["am-setup-error"])
         self.replacing: Callable[[], None] | None = None  # a list replaced once the player says yes
-        self.list_question = pn.pane.HTML("", sizing_mode="stretch_width")
-        replace_yes = w.Button(label="Yes, replace it", color="danger", css_classes=["am-list-replace-yes"])
-        replace_no = w.Button(label="No, keep the saved list", css_classes=["am-list-replace-no"])
-        replace_yes.on_click(lambda _e: self.answer_replace(True))
-        replace_no.on_click(lambda _e: self.answer_replace(False))
-        self.list_confirm = pn.Column(
-            self.list_question,
-            pn.FlexBox(replace_yes, replace_no),
-            visible=False,
-            css_classes=["am-list-confirm"],
-            sizing_mode="stretch_width",
+        self.list_question, self.list_confirm = question_box(
+            "am-list-confirm", "Yes, replace it", "No, keep the saved list", self.answer_replace
         )
         self.list_choice: dict[str, Any] = {
             s: w.Select(label="Saved army lists", options=[], width=200, css_classes=[f"am-lists-{s}"])
