@@ -554,16 +554,17 @@ class TrackerView:
         address. A log whose stored form would be over the limits is not loaded (said so)."""
         before = self.session.tracker
         self.session.load(text, filename)
-        stored = log_to_text(self.session.tracker.log)
+        loaded = self.session.tracker is not before
+        stored = log_to_text(self.session.tracker.log) if loaded else ""
         try:
-            if self.store is not None and self.session.tracker is not before:
+            if loaded and self.store is not None:
                 self.store.storable(stored)
         except NotStorable as exc:
-            self.session.tracker = before
+            self.session.tracker, loaded = before, False
             self.session.error = f"log: {filename} is not loaded: {str(exc).removeprefix('not saved: ')}"
         self._armies()
         self.refresh()
-        if self.session.tracker is not before:
+        if loaded:
             self.problem = ""
             self._set_mode(False)
             self._write(stored, new_game=True)
