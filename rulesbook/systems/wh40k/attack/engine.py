@@ -61,6 +61,7 @@ __all__ = [
     "apply_counts",
     "horner",
     "joint_packets_bound",
+    "packet_tables",
     "placed",
     "plan",
     "resolve",
@@ -180,8 +181,15 @@ def placed(
     return tuple(out)
 
 
-def _packets_for(weapon: Weapon, target: Target, choices: Wh40kChoices) -> tuple[PacketTable, PacketTable]:
-    """The transition tables of normal and of devastating packets."""
+def packet_tables(weapon: Weapon, target: Target, choices: Wh40kChoices) -> tuple[PacketTable, PacketTable]:
+    """The transition tables of one normal and of one devastating packet over the wounds a unit
+    of one profile has lost (Damage, its reduction, Feel No Pain, excess damage lost or
+    spilling, as the readings say).
+
+    >>> normal, dev = packet_tables(Weapon("w", parse_dice("1"), 3, 4, 0, parse_dice("2")), Target(4, 3, 3, models=2), CHOICES)
+    >>> normal.moves[:3]   # from 0 lost: 2; from 1: 2 more (3, the model is dead); from 2: only 1 left
+    (((2, 1),), ((3, 1),), ((3, 1),))
+    """
     r = choices.readings
     minimum = 1 if r.damage_minimum == "min-1" else 0
     dmg = packet_weights(weapon.damage, target.damage_reduction, target.fnp, minimum)
@@ -224,7 +232,7 @@ def _plan(
     out: list[WeaponPlan] = []
     pending = False
     for index, p in enumerate(placed(weapons, target, situation, choices)):
-        normal, dev = _packets_for(p.weapon, p.target, choices)
+        normal, dev = packet_tables(p.weapon, p.target, choices)
         has_dev = p.weapon.abilities.devastating_wounds
         merge = has_dev and index == len(weapons) - 1 and not pending and dev == normal
         keep = has_dev and not merge
