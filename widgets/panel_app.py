@@ -33,15 +33,17 @@ from typing import Any
 import panel as pn
 from bokeh.models.ui import Tooltip
 
-from rulesbook.calculators import Calculator, Input, form_text
+from rulesbook.calculators import Calculator, form_text
 from rulesbook.errors import InputError, quote
-from rulesbook.inputs import picks
+from rulesbook.inputs import Input, picks
 from rulesbook.present import error_html, heading_html, result_html, rules_block
 from rulesbook.registry import registry
 from rulesbook.variants import Variant, offerable_inputs
 from widgets.compare import (
+    FAST_DELAY_MS,
     NO_VARIANT,
     SLOW_ANSWER_S,
+    SLOW_DELAY_MS,
     Answer,
     answer,
     answer_html,
@@ -50,7 +52,7 @@ from widgets.compare import (
     own_variant,
     variant_options,
 )
-from widgets.live import FAST_DELAY_MS, SLOW_DELAY_MS, LiveResult
+from widgets.live import LiveResult
 from widgets.page import FORM_COLUMN_CSS, RESULT_COLUMN_CSS, embedded
 from widgets.pickers import link_picker, offer, picker_for
 from widgets.uploads import UploadBox
@@ -534,11 +536,13 @@ class CalculatorApp:
                 widget.css_classes = classes
 
     def close(self) -> None:
-        """The session ended: drop its computation."""
+        """The session ended: drop its computation and delete its uploaded files."""
         self._closed = True
         self._dirty = False
         if self._job is not None:
             self._job.cancel()
+        for box in self.uploads.values():
+            box.discard()
 
     def sync_url(self) -> None:
         """Keep the page's query string and the form in step (``?ld=7&variant=NAME``): the URL's
@@ -628,6 +632,6 @@ def served_calculator_app(calc_id: str, pool: ComputePool | None = None) -> pn.v
     app.sync_url()
     if "embed" in (pn.state.session_args or {}):  # inside a site page, which shows the rule texts
         app.rules.object = rules_block(registry().rules_named(app.calc.rules), opened=False)
-    if pool is not None and pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
+    if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
         pn.state.on_session_destroyed(lambda _context: app.close())
     return app.view
