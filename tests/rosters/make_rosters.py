@@ -805,7 +805,7 @@ def epic_company() -> dict[str, Any]:
         pairs = [("Type", kind_), ("Speed", "15cm"), ("Armour", "4+"), ("CC", "4+"), ("FF", "4+")]
         return selection(name, "model", n, profiles=[profile(name, "Unit", "f68a073b", pairs)])
 
-    def engine(name: str, n: int, dc: int) -> dict[str, Any]:
+    def engine(name: str, n: int, dc: int, points: int | None = None) -> dict[str, Any]:
         pairs = [
             ("Type", "War Engine"),
             ("Speed", "15cm"),
@@ -814,7 +814,8 @@ def epic_company() -> dict[str, Any]:
             ("FF", "5+"),
             ("DC", dc),
         ]
-        return selection(name, "model", n, profiles=[profile(name, "War Engine", "87ab-2658", pairs)])
+        own = {"costs": [cost(points)]} if points is not None else {}
+        return selection(name, "model", n, profiles=[profile(name, "War Engine", "87ab-2658", pairs)], **own)
 
     def formation(name: str, points: int, *inside: dict[str, Any]) -> dict[str, Any]:
         return selection(
@@ -829,11 +830,11 @@ def epic_company() -> dict[str, Any]:
     units = [
         formation("Infantry Company", 225, unit("Command", 1), unit("Infantry", 12), unit("Fire Support", 4)),
         formation("Tank Squadron", 250, unit("Battle Tank", 10, "Armoured Vehicle")),
-        formation("Super-heavy Tank Company", 500, engine("Baneblade", 3, 3)),
+        formation("Super-heavy Tank Company", 600, engine("Baneblade", 3, 3)),
         formation("Scout Titan", 275, engine("Warhound Titan", 1, 3)),
-        formation("Recon Platoon", 150, unit("Sentinel", 6, "Light Vehicle"), engine("Stormblade", 1, 3)),
+        formation("Recon Platoon", 150, unit("Sentinel", 6, "Light Vehicle"), engine("Stormblade", 1, 3, 200)),
     ]
-    return roster_tree("Steel company", EPIC, "Imperial Guard (made-up)", units, 1400)
+    return roster_tree("Steel company", EPIC, "Imperial Guard (made-up)", units, 1700)
 
 
 def main() -> None:

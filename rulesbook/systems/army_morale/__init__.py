@@ -4,6 +4,7 @@ from pathlib import Path
 
 from rulesbook.registry import App, SystemPackage
 from rulesbook.systems.army_morale.choices import CHOICES
+from rulesbook.systems.army_morale.roster import ADAPTER
 
 SYSTEM = SystemPackage(
     data=Path(__file__).with_name("rules.yaml"),
@@ -21,6 +22,7 @@ SYSTEM = SystemPackage(
             calculator="army-morale.replay",
         ),
     ),
+    rosters=ADAPTER,
 )
 
 __all__ = ["SYSTEM"]
