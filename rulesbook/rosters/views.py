@@ -108,19 +108,9 @@ def unit_key(name: str, taken: set[str]) -> str:
 
 
 def model_count(unit: Selection) -> int:
-    """The models of a unit: the ``number`` of each model selection inside it (not inside another
-    model), or the unit itself when it is a model or holds none."""
-    if unit.kind == "model":
-        return max(unit.number, 1)
-    stack = list(unit.selections)
-    total = 0
-    while stack:
-        s = stack.pop()
-        if s.kind == "model":
-            total += s.number
-        else:
-            stack.extend(s.selections)
-    return total or max(unit.number, 1)
+    """The models of a unit: the ``number`` of each of its model selections
+    (:meth:`~.values.Selection.models`), or 1 for a unit that lists none."""
+    return sum(m.number for m in unit.models()) or max(unit.number, 1)
 
 
 def points_of(value: Fraction) -> int | None:

@@ -111,8 +111,8 @@ def test_a_refused_roster_keeps_what_was_typed() -> None:
     form.names["a"].value = "Typed by hand"
     _upload(form, "a", "rust-legion.rosz", (DATA / "rust-legion.rosz").read_bytes())
     assert form.names["a"].value == "Typed by hand"
-    assert (
-        "side a, roster: rust-legion.rosz: a roster of 'Warhammer 40,000 10th Edition'" in html.unescape(form.error.object)
+    assert "side a, roster: rust-legion.rosz: a roster of 'Warhammer 40,000 10th Edition'" in html.unescape(
+        form.error.object
     )
     _upload(
         form,

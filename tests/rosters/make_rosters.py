@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
 
-import yaml
+from rulesbook.data import dump_yaml
 
 HERE = Path(__file__).parent / "data"
 NS = "http://www.battlescribe.net/schema/rosterSchema"
@@ -350,7 +350,7 @@ BOG_HORDE: dict[str, Any] = {
                     3,
                     stats(12, 6, 4, 5, 7, 2),
                     [
-                        weapon(gun("Harpoon gun", 24, "2", "4+", 7, -1, "2", "Heavy")),
+                        weapon(gun("Harpoon gun", 24, "2", "4+", 7, -1, "2", "Heavy"), each=2),
                         weapon(blade("Hull blades", "2", "4+", 5, 0, "1")),
                     ],
                 )
@@ -680,11 +680,14 @@ def typed_faction(army: dict[str, Any], fkey: str) -> dict[str, Any]:
     (the second unit of a name gets ``-2``), one ``models`` entry per kind of model."""
     sheets: dict[str, Any] = {}
     words: set[str] = set()
-    names = [u["name"] for u in army["units"]]
+    keys: list[str] = []
     for u in army["units"]:
-        k = key(u["name"])
-        while k in sheets:
-            k = f"{key(u['name'])}-{int(k.rsplit('-', 1)[1]) + 1}" if k != key(u["name"]) else f"{k}-2"
+        k, n = key(u["name"]), 1
+        while k in keys:
+            n += 1
+            k = f"{key(u['name'])}-{n}"
+        keys.append(k)
+    for k, u in zip(keys, army["units"], strict=True):
         weapons: dict[str, Any] = {}
         exclusive = []
         kinds = []
@@ -747,8 +750,10 @@ def typed_faction(army: dict[str, Any], fkey: str) -> dict[str, Any]:
             "points": [{"models": sum(k_["count"] for k_ in kinds), "points": u["points"]}],
             "models": kinds,
         }
-        if u.get("leads"):
-            sheet["leads"] = [key(n) for n in u["leads"] if n in names]
+        if u.get("leads"):  # every unit of the list with a name it may lead
+            sheet["leads"] = [
+                kk for kk, uu in zip(keys, army["units"], strict=True) if uu["name"] in u["leads"]
+            ]
         sheets[k] = sheet
     return {
         "faction": {
@@ -832,7 +837,9 @@ def epic_company() -> dict[str, Any]:
         formation("Tank Squadron", 250, unit("Battle Tank", 10, "Armoured Vehicle")),
         formation("Super-heavy Tank Company", 600, engine("Baneblade", 3, 3)),
         formation("Scout Titan", 275, engine("Warhound Titan", 1, 3)),
-        formation("Recon Platoon", 150, unit("Sentinel", 6, "Light Vehicle"), engine("Stormblade", 1, 3, 200)),
+        formation(
+            "Recon Platoon", 150, unit("Sentinel", 6, "Light Vehicle"), engine("Stormblade", 1, 3, 200)
+        ),
     ]
     return roster_tree("Steel company", EPIC, "Imperial Guard (made-up)", units, 1700)
 
@@ -851,7 +858,7 @@ def main() -> None:
             "# The units of tests/rosters/data/NAME.ros typed as a faction file (by tests/rosters/make_rosters.py,\n"
             "# from what each unit means, not through a roster reader): the oracle of the roster tests.\n"
         ).replace("NAME", name)
-        data = yaml.safe_dump(typed_faction(army, fkey), sort_keys=False, allow_unicode=True)
+        data = dump_yaml(typed_faction(army, fkey))
         (HERE / f"{name}.typed.yaml").write_text(text + data, encoding="utf-8")
 
 

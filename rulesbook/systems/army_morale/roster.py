@@ -71,26 +71,12 @@ def _damage_capacity(s: Selection) -> int | None:
     return None
 
 
-def _units(formation: Selection) -> list[Selection]:
-    """The model selections of a formation (itself, when it is a model)."""
-    if formation.kind == "model":
-        return [formation]
-    out, stack = [], list(reversed(formation.selections))
-    while stack:
-        s = stack.pop()
-        if s.kind == "model":
-            out.append(s)
-        else:
-            stack.extend(reversed(s.selections))
-    return out
-
-
 def _row(formation: Selection, notes: list[str]) -> dict[str, str]:
     name = formation.custom_name or formation.name
     total = points_of(formation.cost())
     if total is None:
         notes.append(f"{name}: its points are not a whole number; type them")
-    models = _units(formation)
+    models = formation.models()
     engines: list[tuple[Selection, int]] = []
     units = 0
     for m in models:
@@ -166,7 +152,7 @@ def _view(roster: Roster) -> RosterView:
             UnitView(
                 unit_key(row["name"], taken),
                 row["name"],
-                sum(m.number for m in _units(f)),
+                sum(m.number for m in f.models()),
                 points_of(f.cost()),
                 tuple(lines),
             )

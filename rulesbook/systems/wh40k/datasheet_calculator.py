@@ -84,6 +84,7 @@ from rulesbook.systems.wh40k.faction import (
 )
 from rulesbook.systems.wh40k.faction_additions import with_additions
 from rulesbook.systems.wh40k.faction_file import faction_at
+from rulesbook.systems.wh40k.roster import army_at
 from rulesbook.systems.wh40k.rules import attacks_distribution
 from rulesbook.systems.wh40k.situational import in_situation
 from rulesbook.systems.wh40k.units import attack_weapons, target_groups
@@ -198,8 +199,8 @@ def _keywords(sheet: Datasheet) -> tuple[str, ...]:
 def setting_of(values: Mapping[str, Any], choices: Wh40kChoices) -> DatasheetSetting:
     """The weapons, target and situation of the inputs with every effect applied."""
     # a variant's added stratagems, abilities, detachment rules and enhancements join both files
-    faction = with_additions(faction_at(values["faction"], "faction"), choices.additions)
-    target_faction = with_additions(faction_at(values["target_faction"], "target_faction"), choices.additions)
+    faction = with_additions(army_at(values["faction"], "faction"), choices.additions)
+    target_faction = with_additions(army_at(values["target_faction"], "target_faction"), choices.additions)
     sheet = _sheet(faction, values["attacker"], "attacker")
     chosen: tuple[str, ...] = values["weapons"]
     if not chosen:

@@ -50,9 +50,9 @@ from rulesbook.systems.wh40k.faction import (
 )
 from rulesbook.systems.wh40k.weapons import Weapon
 
-__all__ = ["effect_data", "faction_at", "faction_data", "faction_yaml", "main"]
+__all__ = ["REGISTER", "effect_data", "faction_at", "faction_data", "faction_yaml", "main"]
 
-_REGISTER = frozenset(i.id for i in load_system_data(Path(__file__).with_name("rules.yaml"))[2])
+REGISTER = frozenset(i.id for i in load_system_data(Path(__file__).with_name("rules.yaml"))[2])
 """The interpretations register's IDs: an effect of a faction file may only name these."""
 
 
@@ -234,7 +234,7 @@ def faction_yaml(faction: Faction) -> str:
 @lru_cache(maxsize=16)
 def _load(path: str, mtime_ns: int, size: int) -> Faction:
     """A faction file, read once per version of it (its time and size)."""
-    return load_faction(Path(path), _REGISTER)
+    return load_faction(Path(path), REGISTER)
 
 
 def faction_at(path: str, field: str) -> Faction:
