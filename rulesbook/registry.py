@@ -79,9 +79,21 @@ class Registry:
     """Each system's :class:`rulesbook.choices.RuleChoices` (its declared parameters and readings)."""
     apps: dict[str, App] = field(default_factory=dict)
     """Special apps by name (:class:`App`), as their systems declare them."""
-    roster_readers: dict[str, RosterAdapter] = field(default_factory=dict)
-    """Each system's reader of army-builder rosters (:class:`rulesbook.rosters.RosterAdapter`), by
-    system ID, for the systems that read them."""
+    roster_readers: dict[str, str] = field(default_factory=dict)
+    """Where each system's reader of army-builder rosters is (``"module:NAME"`` of a
+    :class:`rulesbook.rosters.RosterAdapter`), by system ID, for the systems that read them;
+    :meth:`roster_adapters` loads them."""
+
+    def roster_adapters(self) -> dict[str, RosterAdapter]:
+        """Each system's roster reader, loaded now (a system's package stays light to import)."""
+        out = {}
+        for system_id, where in self.roster_readers.items():
+            module, _, name = where.partition(":")
+            adapter = getattr(importlib.import_module(module), name)
+            if not isinstance(adapter, RosterAdapter):
+                raise RulesbookError(f"{system_id}: rosters={where} is not a RosterAdapter")
+            out[system_id] = adapter
+        return out
 
     # -- registration ---------------------------------------------------------------------
     def add_system_data(
@@ -247,9 +259,9 @@ class SystemPackage:
     datasheets, abilities and stratagems), registered after ``rules.yaml``'s and checked against
     its register; ``extra_implementations`` the code that executes rules declared as data (a
     faction page's rules run through their declared effects); ``apps`` the special apps it offers
-    (:class:`App`); ``rosters`` how it reads army-builder rosters
-    (:class:`~rulesbook.rosters.RosterAdapter`), if it does. Nothing registers itself at import
-    time, so import order never matters.
+    (:class:`App`); ``rosters`` where its reader of army-builder rosters is, if it has one
+    (``"module:NAME"`` of a :class:`~rulesbook.rosters.RosterAdapter`, loaded when a roster is
+    read). Nothing registers itself at import time, so import order never matters.
     """
 
     data: Path
@@ -258,7 +270,7 @@ class SystemPackage:
     extra_rules: Callable[[], Iterable[Rule]] | None = None
     apps: tuple[App, ...] = ()
     extra_implementations: Callable[[], Iterable[Implementation]] | None = None
-    rosters: RosterAdapter | None = None
+    rosters: str = ""
 
 
 _REGISTRY = Registry()
@@ -297,7 +309,7 @@ def load_system_package(package: SystemPackage, into: Registry | None = None) ->
         target.choices[system.id] = package.choices
     for app in package.apps:
         target.add_app(app)
-    if package.rosters is not None:
+    if package.rosters:
         target.roster_readers[system.id] = package.rosters
     if package.extra_implementations is not None:
         for impl in package.extra_implementations():

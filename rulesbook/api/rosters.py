@@ -33,7 +33,7 @@ __all__ = ["ArmyList", "roster", "roster_view"]
 def roster_view(found: Roster) -> RosterView:
     """The roster seen by the first system whose adapter accepts its game system, else as the
     file gives it (with a note naming the game systems that are read)."""
-    readers = registry().roster_readers
+    readers = registry().roster_adapters()
     for adapter in readers.values():
         if adapter.accepts(found):
             return adapter.view(found)

@@ -63,3 +63,18 @@ def test_names_from_the_file_reach_the_terminal_without_control_characters() -> 
 def test_in_a_notebook_a_roster_is_a_table() -> None:
     page = rb.roster(DATA / "ork-patrol.rosz")._repr_html_()
     assert page.startswith('<div class="rb-roster">') and "<td><code>boyz-mob</code></td>" in page
+
+
+def test_each_system_that_reads_rosters_says_so_and_shows_its_view() -> None:
+    from rulesbook.registry import registry
+
+    assert list(registry().roster_adapters()) == ["army-morale", "wh40k"]
+    code, text, _ = show(str(DATA / "rust-legion.rosz"))
+    assert code == 0 and text.splitlines()[0].endswith("10 units, read by wh40k")
+    assert "    may lead: rustguard-squad, rustguard-squad-2" in text.splitlines()
+    assert "'corroding' (Rust Champion: Rust glaive)" in text
+    code, text, _ = show(str(DATA / "steel-company.json"), "--json")
+    data = json.loads(text)
+    assert data["system"] == "army-morale" and data["units"][2]["lines"][1].startswith(
+        "War Engines: Baneblade 3 200 pts"
+    )

@@ -4,7 +4,6 @@ from pathlib import Path
 
 from rulesbook.registry import App, SystemPackage
 from rulesbook.systems.army_morale.choices import CHOICES
-from rulesbook.systems.army_morale.roster import ADAPTER
 
 SYSTEM = SystemPackage(
     data=Path(__file__).with_name("rules.yaml"),
@@ -22,7 +21,7 @@ SYSTEM = SystemPackage(
             calculator="army-morale.replay",
         ),
     ),
-    rosters=ADAPTER,
+    rosters="rulesbook.systems.army_morale.roster:ADAPTER",
 )
 
 __all__ = ["SYSTEM"]

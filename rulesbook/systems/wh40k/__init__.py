@@ -8,7 +8,6 @@ from rulesbook.systems.wh40k.faction_rules import (
     registered_faction_implementations,
     registered_faction_rules,
 )
-from rulesbook.systems.wh40k.roster import ADAPTER
 
 SYSTEM = SystemPackage(
     data=Path(__file__).with_name("rules.yaml"),
@@ -23,7 +22,7 @@ SYSTEM = SystemPackage(
     ),
     extra_rules=registered_faction_rules,
     extra_implementations=registered_faction_implementations,
-    rosters=ADAPTER,
+    rosters="rulesbook.systems.wh40k.roster:ADAPTER",
 )
 
 __all__ = ["SYSTEM"]
