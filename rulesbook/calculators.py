@@ -62,6 +62,7 @@ __all__ = [
     "IntInput",
     "IntListInput",
     "InterpretationInput",
+    "NamesFn",
     "OptionalInput",
     "Output",
     "PathInput",
@@ -155,6 +156,11 @@ the choice set it runs with (the system's own or a variant's), without computing
 no prediction for these inputs). Sweeps budget their work with it before starting
 (:mod:`rulesbook.sweeps.budget`)."""
 
+type NamesFn = Callable[[Mapping[str, str]], Mapping[str, tuple[str, ...]]]
+"""What a form offers to pick for some inputs, read from the files its file inputs name (the units
+of a faction file or an army list): given each ``path`` input's current file, the names by input
+key. Forms call it when a file is chosen (an upload), so a roster's units join the pick lists."""
+
 
 _UNCHECKED: Any = object()
 
@@ -207,6 +213,8 @@ class Calculator:
     (``tests/test_variant_reach.py`` checks both ways)."""
     cost: CostFn | None = field(default=None, repr=False)
     """The cost model, if the calculator has one (see :data:`CostFn`)."""
+    names: NamesFn | None = field(default=None, repr=False)
+    """Names to pick from read from its files, if it has file inputs that hold some (:data:`NamesFn`)."""
 
     def __post_init__(self) -> None:
         keys = [i.key for i in self.inputs]
@@ -527,6 +535,7 @@ def calculator(
     fast: FastFn | None = None,
     insensitive: Mapping[str, str] | None = None,
     cost: CostFn | None = None,
+    names: NamesFn | None = None,
 ) -> Callable[[ComputeFn], Calculator]:
     """Declare a calculator around a pure compute function.
 
@@ -561,6 +570,7 @@ def calculator(
             fast=None if fast is None else (func, fast),
             insensitive=tuple((insensitive or {}).items()),
             cost=cost,
+            names=names,
         )
         return calc
 

@@ -29,7 +29,7 @@ from rulesbook.calculators import Calculator, Input
 from rulesbook.variants import Variant, offerable_inputs
 from widgets.compare import NO_VARIANT, offered_names
 
-__all__ = ["PICK_CSS", "link_picker", "offer", "picker_for"]
+__all__ = ["PICK_CSS", "link_picker", "offer", "offer_options", "picker_for"]
 
 PICK_CSS = """
 :host { margin-top: -4px; }
@@ -106,20 +106,26 @@ def offer(
     only): each pick list's options (selected names kept where the list still holds them, a
     list with nothing to offer hidden) and each name box's suggestions."""
     for key in offerable_inputs(calc):
-        inp = calc.input(key)
-        options = list(offered_names(calc, inp, variant))
-        picker = pickers.get(key)
-        if picker is not None and list(picker.options) != options:
-            text = str(widgets[key].value or "") if key in widgets else ""
-            keys = dict.fromkeys(entry_key(w) for w in text.split(",") if w.strip())
-            picker.param.update(options=options, visible=bool(options))
-            chosen = [k for k in keys if k in options]
-            if list(picker.value) != chosen:
-                picker.value = chosen
-        box = widgets.get(key)
-        if (
-            box is not None
-            and isinstance(getattr(box, "options", None), list)
-            and list(box.options) != options
-        ):
-            box.options = options
+        offer_options(key, list(offered_names(calc, calc.input(key), variant)), pickers, widgets)
+
+
+def offer_options(
+    key: str,
+    options: list[str],
+    pickers: Mapping[str, pn.widgets.MultiChoice],
+    widgets: Mapping[str, pn.widgets.Widget],
+) -> None:
+    """Offer ``options`` for input ``key``: its pick list's (the names typed that it still holds
+    selected, the others left in the text as typed; a list with nothing to offer hidden) and its
+    name box's suggestions."""
+    picker = pickers.get(key)
+    if picker is not None and list(picker.options) != options:
+        text = str(widgets[key].value or "") if key in widgets else ""
+        keys = dict.fromkeys(entry_key(w) for w in text.split(",") if w.strip())
+        picker.param.update(options=options, visible=bool(options))
+        chosen = [k for k in keys if k in options]
+        if list(picker.value) != chosen:
+            picker.value = chosen
+    box = widgets.get(key)
+    if box is not None and isinstance(getattr(box, "options", None), list) and list(box.options) != options:
+        box.options = options

@@ -8,7 +8,9 @@
      {type: "answer", seq, calc, values, variant}     -> {type: "answer", seq, html, ms}
        only the newest question is computed: one still waiting when a newer one comes is
        answered {type: "answer", seq, skipped: true}
-     {type: "upload", seq, calc, key, name, bytes}    -> {type: "upload", seq, error}  (error: HTML or null)
+     {type: "upload", seq, calc, key, name, bytes}    -> {type: "upload", seq, error, names}
+                                                        (error: HTML or null; names: what the
+                                                        file offers to pick, by input key)
      {type: "json", seq, calc, args, cold}            -> {type: "json", seq, code, output, ms}
        (what `rulesbook calc ID ARGS --json` prints: for tests and benchmarks; `cold` clears
        every rulesbook cache first)
@@ -146,7 +148,8 @@ self.onmessage = async (event) => {
     }
   } else if (message.type === "upload") {
     const error = python.app.upload(message.calc, message.key, message.name, message.bytes);
-    self.postMessage({ type: "upload", seq: message.seq, error: error === undefined ? null : error });
+    const names = error === undefined ? JSON.parse(python.app.names(message.calc)) : {};
+    self.postMessage({ type: "upload", seq: message.seq, error: error === undefined ? null : error, names });
   } else if (message.type === "json") {
     if (message.cold) python.app.clear_caches();
     const args = python.pyodide.toPy(message.args);

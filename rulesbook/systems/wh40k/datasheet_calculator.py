@@ -376,6 +376,29 @@ def _groups_outcome(found: DatasheetSetting, choices: Wh40kChoices) -> tuple[Uni
     return outcome, lines
 
 
+def _names(files: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
+    """What the chosen files offer to pick: the attacker's units, weapons, stratagems,
+    detachments and enhancements from ``faction``; the target's units, Leaders and the rest from
+    ``target_faction`` (a file that does not read offers nothing; the calculator says why)."""
+    out: dict[str, tuple[str, ...]] = {}
+    for prefix, key in (("", "faction"), ("target_", "target_faction")):
+        try:
+            found = army_at(files[key], key)
+        except (InputError, KeyError):
+            continue
+        sheets = tuple(found.datasheets)
+        if prefix:
+            out["target"] = ("profile", *sheets)
+            out["target_leader"] = ("none", *(k for k, d in found.datasheets.items() if d.leads))
+        else:
+            out["attacker"] = sheets
+            out["weapons"] = tuple(dict.fromkeys(w for d in found.datasheets.values() for w in d.weapons))
+        out[f"{prefix}stratagems"] = tuple(found.stratagems)
+        out[f"{prefix}detachment"] = ("none", *found.detachments)
+        out[f"{prefix}enhancement"] = ("none", *found.enhancements)
+    return out
+
+
 def _effects_table(plan: EffectPlan) -> Table:
     return Table(
         name="effects_applied",
@@ -438,6 +461,7 @@ def _effects_table(plan: EffectPlan) -> Table:
     insensitive=ENGINE_FIXED,
     check=_check,
     cost=_seconds,
+    names=_names,
     cacheable=False,  # a faction file may change between two calls with the same path
     examples=[
         {
