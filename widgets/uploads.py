@@ -126,6 +126,7 @@ def _checked_file_input_class() -> Any:
         _stylesheets: ClassVar[list[str]] = [
             ".rb-upload { font: 1rem system-ui, sans-serif; display: flex; flex-direction: column; gap: .2em; }"
             " .rb-upload-message { color: #a00; font-weight: 600; }"
+            " .rb-upload-chosen { color: #555; }"
         ]
         _esm = """
         export function render({ model, el }) {
@@ -139,9 +140,12 @@ def _checked_file_input_class() -> Any:
           const message = document.createElement("span")
           message.className = "rb-upload-message"
           message.setAttribute("role", "alert")
-          box.append(title, input, message)
+          const chosen = document.createElement("span")
+          chosen.className = "rb-upload-chosen"
+          box.append(title, input, chosen, message)
           el.append(box)
           function refuse(text) { message.textContent = text; input.value = "" }
+          function sent(name) { chosen.textContent = `Sent: ${name}`; input.value = "" }
           input.addEventListener("change", async () => {
             const file = input.files && input.files[0]
             message.textContent = ""
@@ -163,7 +167,7 @@ def _checked_file_input_class() -> Any:
               model.filename = file.name
               model.data64 = btoa(raw)
               model.sent = model.sent + 1
-              input.value = ""
+              sent(file.name)
               return
             }
             let text
@@ -173,7 +177,7 @@ def _checked_file_input_class() -> Any:
             model.filename = file.name
             model.text = text
             model.sent = model.sent + 1
-            input.value = ""
+            sent(file.name)
           })
         }
         """

@@ -32,7 +32,9 @@ import click
 from rulesbook.cli.output import command_line, echo, emit_json, fail, plot_option_checked, warn
 from rulesbook.data import DataFileError
 from rulesbook.errors import InputError
+from rulesbook.inputs import PathInput
 from rulesbook.present import fixed, json_text
+from rulesbook.rosters import SUFFIXES
 
 __all__ = ["matchup_cmd", "register", "roster_group"]
 
@@ -52,7 +54,7 @@ def show_cmd(file: str, as_json: bool) -> None:
 
     try:
         army = roster(file)
-    except DataFileError as exc:
+    except (DataFileError, InputError) as exc:
         fail(str(exc))
     if as_json:
         emit_json(army.to_json())
@@ -116,12 +118,14 @@ def matchup_cmd(
                 check_output(path, (f".{key}",), key)
         if plot_path:
             plot_option_checked(plot_path)
-        a, b = army_at(list_a, "list A"), army_at(list_b, "list B")
+        files = [PathInput(key=f"list {x}", help="", suffixes=(*SUFFIXES, ".yaml", ".yml")) for x in "AB"]
+        path_a, path_b = files[0].parse(list_a), files[1].parse(list_b)
+        a, b = army_at(path_a, "list A"), army_at(path_b, "list B")
         fixed_inputs = parse_axes(inputs)
         for key in ("faction", "attacker", "weapons", "target_faction", "target"):
             if key in fixed_inputs:
                 raise InputError(key, "set by the matchup for each attack; give the other inputs")
-        points = matchup_points(a, str(Path(list_a).resolve()), b, str(Path(list_b).resolve()), fixed_inputs)
+        points = matchup_points(a, str(Path(path_a).resolve()), b, str(Path(path_b).resolve()), fixed_inputs)
         plan = plan_points("wh40k.datasheet-attack", points)
     except (InputError, DataFileError) as exc:
         fail(str(exc))

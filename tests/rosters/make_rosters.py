@@ -844,6 +844,10 @@ def epic_company() -> dict[str, Any]:
     return roster_tree("Steel company", EPIC, "Imperial Guard (made-up)", units, 1700)
 
 
+SHIPPED = Path(__file__).parents[2] / "rulesbook" / "systems"
+"""The examples shipped with rulesbook (the docs' lists): copies of three of the files here."""
+
+
 def main() -> None:
     HERE.mkdir(exist_ok=True)
     write("rust-legion", wh40k_list(RUST_LEGION))
@@ -860,6 +864,12 @@ def main() -> None:
         ).replace("NAME", name)
         data = dump_yaml(typed_faction(army, fkey))
         (HERE / f"{name}.typed.yaml").write_text(text + data, encoding="utf-8")
+    for name, folder in (
+        ("rust-legion.rosz", "wh40k/examples"),
+        ("bog-horde.json", "wh40k/examples"),
+        ("steel-company.rosz", "army_morale/data"),
+    ):
+        (SHIPPED / folder / name).write_bytes((HERE / name).read_bytes())
 
 
 # -- the hostile rosters (tests/hostile/rosters) --------------------------------------------------

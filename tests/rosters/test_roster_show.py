@@ -49,7 +49,9 @@ def test_a_bad_file_is_one_line_and_exit_code_2() -> None:
         assert code == 2 and text == ""
         assert err.startswith(f"rulesbook: error: {name}: ") and err.count("\n") == 1
     code, _, err = show("missing.rosz")
-    assert code == 2 and err == "rulesbook: error: missing.rosz: cannot be read (No such file or directory)\n"
+    assert code == 2 and err == (
+        "rulesbook: error: file: expected the path of an existing .ros/.rosz/.json file, got 'missing.rosz'\n"
+    )
 
 
 def test_names_from_the_file_reach_the_terminal_without_control_characters() -> None:
