@@ -145,8 +145,11 @@ def front_end(name: str) -> Any:
 
 
 def widget(calc_id: str, /, *, compare_with: str | None = None, **initial: Any) -> Any:
-    """The calculator's interactive form (ipywidgets), starting from ``initial`` values;
-    ``compare_with`` names a shipped variant to show beside the published rules.
+    """The calculator's interactive form (ipywidgets), starting from the defaults with
+    ``initial`` values over them (as :func:`calc` answers for them; an input with no default
+    left out starts at the first worked example's value, and the form says so); a list may be
+    given as its text (``weapons="rotwind"``). ``compare_with`` names a shipped variant to show
+    beside the published rules.
 
     The form comes from the ``widget`` front-end (:func:`front_end`), loaded when first asked
     for, never by ``import rulesbook``; it displays itself in Jupyter.
