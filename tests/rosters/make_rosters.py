@@ -97,7 +97,11 @@ def rustguard(n: int, points: int) -> dict[str, Any]:
                 "Rustguard Sergeant",
                 1,
                 stats(6, 4, 3, 3, 6, 2),
-                [PLASMA, weapon(blade("Power claw", "3", "3+", 8, -2, "2"))],
+                [
+                    PLASMA,
+                    weapon(blade("Power claw", "3", "3+", 8, -2, "2")),
+                    weapon(gun("Bolt pistol", 12, "1", "3+", 4, 0, "1", "Pistol")),
+                ],
             ),
             kind("Rustguard", n - 1, stats(6, 4, 3, 2, 6, 2), [weapon(RUST_RIFLE), weapon(CCW)]),
         ],

@@ -33,9 +33,10 @@ def choices(path: str, unit: str) -> list[tuple[str, tuple[str, ...]]]:
 
 def test_weapon_choices_follow_the_lists_loadouts() -> None:
     # written from the lists in tests/rosters/make_rosters.py
-    assert choices(A, "rustguard-squad-2") == [
+    assert choices(A, "rustguard-squad-2") == [  # the Sergeant fires his plasma or his pistol
         ("shooting", ("plasma-burner-standard*1", "rust-rifle*9")),
         ("shooting", ("plasma-burner-supercharge*1", "rust-rifle*9")),
+        ("shooting", ("bolt-pistol*1", "rust-rifle*9")),
         ("melee", ("power-claw*1", "close-combat-weapon*9")),
     ]
     assert choices(A, "rust-champion") == [  # a Pistol alone is fired; Extra Attacks comes besides
@@ -56,7 +57,7 @@ def test_every_unit_with_each_choice_meets_every_target() -> None:
     a, b = army_at(A, "a"), army_at(B, "b")
     points = matchup_points(a, A, b, B, {"battle_round": "2"})
     per_unit = sum(len(weapon_choices(s)) for s in a.datasheets.values())
-    assert len(points) == per_unit * len(b.datasheets) == 220
+    assert len(points) == per_unit * len(b.datasheets) == 240
     assert points[0] == {
         "faction": A,
         "attacker": "rust-lord",
@@ -110,12 +111,12 @@ def test_the_command_runs_with_a_progress_bar_and_writes_the_table_and_the_heatm
     text = err.decode("utf-8", "replace")
     assert done.returncode == 0, text
     assert (
-        "matchup: 10 units of Rust Legion strike force against 10 of Bog Horde warband: 220 attacks" in text
+        "matchup: 10 units of Rust Legion strike force against 10 of Bog Horde warband: 240 attacks" in text
     )
     assert "sweep:" in text and "%|" in text  # tqdm's bar
     assert plot.read_bytes().startswith(b"\x89PNG")
     rows = _rows(table)
-    assert len(rows) == 220 and all(r["error"] == "" for r in rows)
+    assert len(rows) == 240 and all(r["error"] == "" for r in rows)
     for row in rows[::37]:  # each row is the calculator's answer for its inputs
         answer = rb.calc(
             "wh40k.datasheet-attack",

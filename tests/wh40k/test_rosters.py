@@ -168,7 +168,11 @@ def test_an_upgrade_taken_by_some_models_makes_a_kind_of_its_own() -> None:
     faction = roster_faction(roster_from_bytes(changed.encode(), "changed.ros"))
     kinds = [(p.name, p.count, sorted(p.weapons)) for p in faction.datasheets["rustguard-squad-2"].profiles]
     assert kinds == [
-        ("Rustguard Sergeant", 1, ["plasma-burner-standard", "plasma-burner-supercharge", "power-claw"]),
+        (
+            "Rustguard Sergeant",
+            1,
+            ["bolt-pistol", "plasma-burner-standard", "plasma-burner-supercharge", "power-claw"],
+        ),
         ("Rustguard", 7, ["close-combat-weapon", "rust-rifle"]),
         ("Rustguard", 2, ["close-combat-weapon"]),
     ]

@@ -4,12 +4,13 @@ each of its weapon choices, shooting and in melee.
 A **weapon choice** is what a unit can attack with at once (as ``wh40k.datasheet-attack``'s
 ``weapons``, each word ``key*N`` for the N models using it):
 
-* **shooting** — every model fires its ranged weapons; a model carrying Pistols and other ranged
-  weapons fires the others (a MONSTER or VEHICLE fires them all); a weapon with several profiles
+* **shooting** — every model fires its ranged weapons, but a model carrying Pistols and other
+  ranged weapons fires one or the other (rule ``wh40k.attack.pistol``; a MONSTER or VEHICLE fires
+  them all): one choice with the other guns, one with the Pistols; a weapon with several profiles
   (one at a time, :attr:`.faction.Datasheet.exclusive`) gives one choice per profile;
 * **melee** — each model fights with one melee weapon: for each melee weapon of the unit, the
   models carrying it fight with it and the others with their first one; a weapon with Extra
-  Attacks is used besides.
+  Attacks is used besides (rule ``wh40k.attack.extra-attacks``).
 
 :func:`matchup_points` lists the calculator inputs of every (unit of A, choice, unit of B);
 ``rulesbook matchup A B`` runs them on the sweep machinery (serially, on local worker processes
@@ -21,7 +22,7 @@ Example:
     >>> from rulesbook.systems.wh40k.roster import army_at
     >>> legion = army_at("tests/rosters/data/rust-legion.rosz", "a")
     >>> [(c.phase, c.weapons) for c in weapon_choices(legion.datasheets["rustguard-squad"])]
-    [('shooting', ('plasma-burner-standard*1', 'rust-rifle*4')), ('shooting', ('plasma-burner-supercharge*1', 'rust-rifle*4')), ('melee', ('power-claw*1', 'close-combat-weapon*4'))]
+    [('shooting', ('plasma-burner-standard*1', 'rust-rifle*4')), ('shooting', ('plasma-burner-supercharge*1', 'rust-rifle*4')), ('shooting', ('bolt-pistol*1', 'rust-rifle*4')), ('melee', ('power-claw*1', 'close-combat-weapon*4'))]
 """
 
 from __future__ import annotations
@@ -72,13 +73,16 @@ def _words(used: Counter[str]) -> tuple[str, ...]:
     return tuple(f"{k}*{n}" for k, n in used.items() if n)
 
 
-def _shooting(sheet: Datasheet) -> list[Choice]:
+def _shooting(sheet: Datasheet, pistols: bool = False) -> list[Choice]:
+    """The shooting choices: each model's other guns (its Pistols when it has nothing else), or
+    with ``pistols`` each model's Pistols (the other guns of a model without any)."""
     fires_all = sheet.has("MONSTER") or sheet.has("VEHICLE")
     used: Counter[str] = Counter()
     for p in sheet.model_profiles():
         ranged = [k for k in p.weapons if sheet.weapons[k].ranged]
-        others = [k for k in ranged if "pistol" not in sheet.weapons[k].abilities.other]
-        for key in ranged if fires_all or not others else others:
+        guns = [k for k in ranged if "pistol" not in sheet.weapons[k].abilities.other]
+        side = [k for k in ranged if k not in guns] if pistols else guns
+        for key in ranged if fires_all or not side else side:
             used[key] += p.count
     if not used:
         return []
@@ -121,7 +125,9 @@ def _melee(sheet: Datasheet) -> list[Choice]:
 
 def weapon_choices(sheet: Datasheet) -> tuple[Choice, ...]:
     """The unit's weapon choices, shooting then melee (see the module)."""
-    return (*_shooting(sheet), *_melee(sheet))
+    shooting = _shooting(sheet)
+    shooting += [c for c in _shooting(sheet, pistols=True) if c not in shooting]
+    return (*shooting, *_melee(sheet))
 
 
 def matchup_points(

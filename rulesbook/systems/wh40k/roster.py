@@ -35,7 +35,7 @@ Example:
     >>> legion = roster_faction(read_roster("tests/rosters/data/rust-legion.rosz"))
     >>> squad = legion.datasheets["rustguard-squad"]
     >>> [(p.name, p.count, p.characteristics.wounds, p.weapons) for p in squad.profiles]
-    [('Rustguard Sergeant', 1, 3, ('plasma-burner-standard', 'plasma-burner-supercharge', 'power-claw')), ('Rustguard', 4, 2, ('rust-rifle', 'close-combat-weapon'))]
+    [('Rustguard Sergeant', 1, 3, ('plasma-burner-standard', 'plasma-burner-supercharge', 'power-claw', 'bolt-pistol')), ('Rustguard', 4, 2, ('rust-rifle', 'close-combat-weapon'))]
     >>> squad.exclusive, legion.datasheets["rust-lord"].leads
     ((('plasma-burner-standard', 'plasma-burner-supercharge'),), ('rustguard-squad', 'rustguard-squad-2'))
 """
