@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import fcntl
+import json
 import os
 import pty
 import struct
@@ -178,3 +179,19 @@ def test_a_bad_list_is_one_line_and_exit_code_2() -> None:
     )
     out = CliRunner().invoke(cli, ["matchup", A, B, "attacker=rust-lord"])
     assert out.exit_code == 2 and out.stderr.startswith("rulesbook: error: attacker: set by the matchup")
+
+
+def test_a_dask_cluster_gives_what_one_process_gives() -> None:
+    from distributed import LocalCluster
+
+    lists = ["rulesbook/systems/wh40k/examples/mire-host.yaml", str(DATA / "bog-horde.json")]
+    serial = CliRunner().invoke(cli, ["matchup", *lists, "target=mire-beast", "--serial", "--json"])
+    assert serial.exit_code == 2 and "set by the matchup" in serial.stderr  # (the target is not an input)
+    serial = CliRunner().invoke(cli, ["matchup", *lists, "battle_round=2", "--serial", "--json"])
+    assert serial.exit_code == 0, serial.stderr
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        dask = CliRunner().invoke(
+            cli, ["matchup", *lists, "battle_round=2", "--scheduler", cluster.scheduler_address, "--json"]
+        )
+    assert dask.exit_code == 0, dask.stderr
+    assert json.loads(dask.stdout) == json.loads(serial.stdout) != []
