@@ -6,11 +6,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 import rulesbook as rb
 from rulesbook.cli import cli
 from tests.test_hostile_files import RAW_CONTROL
+from tests.test_hostile_terminal import NAMES, RAW
 
 DATA = Path(__file__).parent / "data"
 HOSTILE = Path(__file__).parents[1] / "hostile" / "rosters"
@@ -80,3 +82,17 @@ def test_each_system_that_reads_rosters_says_so_and_shows_its_view() -> None:
     assert data["system"] == "army-morale" and data["units"][2]["lines"][1].startswith(
         "War Engines: Baneblade 3 200 pts"
     )
+
+
+@pytest.mark.parametrize("name", NAMES, ids=repr)
+def test_hostile_names_in_a_roster_reach_the_terminal_neutralised(name: str, tmp_path: Path) -> None:
+    text = (DATA / "rust-legion.json").read_text(encoding="utf-8")
+    hostile = text.replace('"Rust Lord"', json.dumps(name)).replace('"Rust claw"', json.dumps(f"{name} claw"))
+    path = tmp_path / "army.json"
+    path.write_text(hostile, encoding="utf-8")
+    code, out, err = show(str(path))
+    assert code == 0, err
+    assert not RAW.search(out)
+    code, out, _ = show(str(path), "--json")
+    assert code == 0 and not RAW.search(out)
+    assert " ".join(name.split()) in [u["name"] for u in json.loads(out)["units"]]  # a name is one line
