@@ -217,3 +217,73 @@ def test_a_model_carrying_two_of_a_weapon_fires_both() -> None:
     assert by_loadout == _run(faction=str(DATA / "bog-horde.typed.yaml"), weapons="harpoon-gun", **common)
     assert by_loadout == _run(faction=str(DATA / "bog-horde.rosz"), weapons="harpoon-gun*6", **common)
     assert by_loadout != _run(faction=str(DATA / "bog-horde.rosz"), weapons="harpoon-gun*3", **common)
+
+
+def _unit_xml(rules: str, abilities: str) -> bytes:
+    ns = "http://www.battlescribe.net/schema/rosterSchema"
+
+    def prof(name: str, kind: str, pairs: dict[str, str]) -> str:
+        chars = "".join(
+            f'<characteristic name="{k}" typeId="t">{v}</characteristic>' for k, v in pairs.items()
+        )
+        return f'<profile id="p" name="{name}" typeId="t" typeName="{kind}"><characteristics>{chars}</characteristics></profile>'
+
+    stats = prof("Test Trooper", "Unit", {"M": '6"', "T": "4", "SV": "3+", "W": "2", "LD": "6+", "OC": "2"})
+    gun = prof(
+        "Test gun",
+        "Ranged Weapons",
+        {
+            "Range": '24"',
+            "A": "2",
+            "BS": "3+",
+            "S": "4",
+            "AP": "-1",
+            "D": "1",
+            "Keywords": "Anti-Infantry 4+",
+        },
+    )
+    return (
+        f'<roster xmlns="{ns}" id="r" name="Test" gameSystemId="sys-352e-adc2-7639-d6a9"><forces><force id="f" '
+        'name="F" entryId="e" catalogueId="c"><selections><selection id="s" name="Test Squad" entryId="e" '
+        f'number="1" type="unit"><rules>{rules}</rules><profiles>{abilities}</profiles><selections>'
+        f'<selection id="m" name="Test Trooper" entryId="e" number="5" type="model"><profiles>{stats}</profiles>'
+        f'<selections><selection id="w" name="Test gun" entryId="e" number="5" type="upgrade"><profiles>{gun}'
+        "</profiles></selection></selections></selection></selections></selection></selections></force></forces></roster>"
+    ).encode()
+
+
+def test_rules_and_abilities_are_read_or_listed_never_dropped() -> None:
+    rules = "".join(
+        f'<rule id="r{i}" name="{n}"><description>{d}</description></rule>'
+        for i, (n, d) in enumerate(
+            [
+                ("Anti-", "The weapon keyword, explained."),
+                ("Deep Strike", "Arrive from reserves."),
+                ("Feel No Pain", "A long text about ignoring wounds on a roll."),
+            ]
+        )
+    )
+    abilities = "".join(
+        f'<profile id="a{i}" name="{n}" typeId="t" typeName="Abilities"><characteristics>'
+        f'<characteristic name="Description" typeId="t">{d}</characteristic></characteristics></profile>'
+        for i, (n, d) in enumerate(
+            [
+                ("Grim Aim", "Each time a model in this unit makes a ranged attack, add 1 to the Hit roll."),
+                ("Odd Habit", "Once per battle, this unit does something unusual."),
+            ]
+        )
+    )
+    faction = roster_faction(roster_from_bytes(_unit_xml(rules, abilities), "test.ros"))
+    sheet = faction.datasheets["test-squad"]
+    assert sheet.core_abilities == ("deep-strike",)
+    assert [(e.kind, e.value, e.attack) for e in faction.abilities["grim-aim"].effects] == [
+        ("hit-modifier", 1, "ranged")
+    ]
+    assert faction.abilities["odd-habit"].effects[0].kind == "none"
+    assert sheet.weapons["test-gun"].abilities.anti == (("infantry", 4),)
+    warnings = " | ".join(faction.warnings)
+    assert (
+        "Test Squad: Odd Habit" in warnings
+        and "Test Squad: Feel No Pain gives no value; left out" in warnings
+    )
+    assert "Anti" not in warnings  # a weapon keyword's rule: its weapons carry it

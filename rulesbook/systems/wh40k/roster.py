@@ -85,12 +85,14 @@ _WEAPON_TYPES = {"ranged weapons": True, "ranged weapon": True, "melee weapons":
 _WEAPON_RULES = frozenset(
     (
         "assault", "heavy", "rapid fire", "blast", "torrent", "pistol", "lethal hits", "sustained hits",
-        "devastating wounds", "twin-linked", "anti-", "anti", "precision", "hazardous", "ignores cover",
+        "devastating wounds", "twin-linked", "anti", "precision", "hazardous", "ignores cover",
         "indirect fire", "melta", "lance", "extra attacks", "one shot", "psychic",
     )
 )  # fmt: skip
 """Rules a roster lists beside a unit to explain its weapons' keywords (each weapon's own
 keywords say them)."""
+_RULE_VALUE = re.compile(r"(?:[\s-]+(?:x|d?[0-9]+\+?))?[\s-]*$")
+"""The value or placeholder after a weapon keyword rule's name (``Anti-X``, ``Melta 2``)."""
 
 
 def accepts(roster: Roster) -> bool:
@@ -348,16 +350,13 @@ def _abilities(
                 if o is not u.sel and re.search(rf"\b{re.escape(o.name)}\b", text, re.IGNORECASE)
             ]
             continue
-        if folded in _WEAPON_RULES or folded.rstrip("x ").rstrip("-") in _WEAPON_RULES:
+        if _RULE_VALUE.sub("", folded) in _WEAPON_RULES:
             continue
         try:
             word = core_word(name, text if len(text) <= 8 else "")
-        except InputError:
-            found = re.search(r"([2-6])\s*\+|\b(D?[0-9]{1,2}(?:\+[0-9])?)\b", text)
-            word = core_word(name, found[0]) if found else None
-            if word is None:
-                u.notes.other.append(f"{u.name}: {name} gives no value; left out")
-                continue
+        except InputError:  # a core ability printed without its value (Feel No Pain, not 5+)
+            u.notes.other.append(f"{u.name}: {name} gives no value; left out")
+            continue
         if word is not None:
             core.append(word)
             continue
