@@ -22,14 +22,21 @@ Example:
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import click
 
-from rulesbook.cli.output import command_line, echo, emit_json, fail, plot_option_checked, warn
+from rulesbook.cli.output import (
+    command_line,
+    echo,
+    emit_json,
+    fail,
+    plot_option_checked,
+    progress_shown,
+    run_options,
+    warn,
+)
 from rulesbook.data import DataFileError
 from rulesbook.errors import InputError
 from rulesbook.inputs import PathInput
@@ -71,23 +78,8 @@ def show_cmd(file: str, as_json: bool) -> None:
 )
 @click.option("--parquet", "parquet_path", help="Write every attack as Parquet (its provenance inside).")
 @click.option("--plot", "plot_path", help="Draw the heatmap into this .png (or .svg).")
-@click.option("--scheduler", help="Run on a Dask distributed cluster at this address (tcp://host:8786).")
-@click.option("--workers", type=click.IntRange(1, 512), help="Local worker processes (default: all cores).")
-@click.option("--serial", is_flag=True, help="Run in this process only.")
-@click.option(
-    "--max-seconds",
-    type=click.FloatRange(0),
-    default=1800.0,
-    show_default=True,
-    help="Refuse a matchup whose estimated work takes longer.",
-)
+@run_options("a matchup")
 @click.option("--json", "as_json", is_flag=True, help="Print the best choices as a JSON list.")
-@click.option(
-    "--progress/--no-progress",
-    default=None,
-    help="A progress bar on a terminal; with --progress, a progress line every few seconds when stderr "
-    "is not a terminal.",
-)
 def matchup_cmd(
     list_a: str,
     list_b: str,
@@ -129,8 +121,7 @@ def matchup_cmd(
         plan = plan_points("wh40k.datasheet-attack", points)
     except (InputError, DataFileError) as exc:
         fail(str(exc))
-    terminal = sys.stderr.isatty()
-    shown: Any = (terminal if progress is None else progress) and ("bar" if terminal else "lines")
+    shown = progress_shown(progress)
     echo(
         f"matchup: {len(a.datasheets)} units of {a.name} against {len(b.datasheets)} of {b.name}: {plan.size} attacks",
         err=True,

@@ -21,7 +21,7 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -134,14 +134,23 @@ def generic_view(roster: Roster, note: str = "") -> RosterView:
                 (f"categories: {cats}",) if cats else (),
             )
         )
+    return view_of(roster, "", units, remark=note)
+
+
+def view_of(
+    roster: Roster, system: str, units: Sequence[UnitView], notes: Sequence[str] = (), remark: str = ""
+) -> RosterView:
+    """The view of ``roster`` by ``system`` with these units and notes (its head as the file
+    gives it: name, game system, file, format, points, catalogues)."""
     return RosterView(
         name=roster.name,
-        system="",
+        system=system,
         game_system=roster.game_system_name or roster.game_system_id,
         file=roster.file,
         format=roster.format,
         points=points_of(roster.points()),
         units=tuple(units),
+        notes=tuple(notes),
         catalogues=roster.catalogues,
-        remark=note,
+        remark=remark,
     )

@@ -36,7 +36,7 @@ from fractions import Fraction
 from rulesbook.data import DataFileError
 from rulesbook.errors import quote
 from rulesbook.rosters import Roster, RosterAdapter, RosterView, Selection, UnitView, unit_key
-from rulesbook.rosters.views import points_of
+from rulesbook.rosters.views import points_of, view_of
 
 __all__ = ["ADAPTER", "GAME_SYSTEMS", "RosterArmy", "accepts", "roster_army", "roster_rows"]
 
@@ -157,17 +157,7 @@ def _view(roster: Roster) -> RosterView:
                 tuple(lines),
             )
         )
-    return RosterView(
-        name=roster.name,
-        system="army-morale",
-        game_system=roster.game_system_name or roster.game_system_id,
-        file=roster.file,
-        format=roster.format,
-        points=points_of(roster.points()),
-        units=tuple(units),
-        notes=army.notes,
-        catalogues=roster.catalogues,
-    )
+    return view_of(roster, "army-morale", units, army.notes)
 
 
 ADAPTER = RosterAdapter(system="army-morale", wanted=WANTED, accepts=accepts, view=_view)

@@ -42,13 +42,11 @@ Example:
 
 from __future__ import annotations
 
-import os
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from rulesbook.data import DataFileError
@@ -65,9 +63,9 @@ from rulesbook.rosters import (
     slug,
     unit_key,
 )
-from rulesbook.rosters.views import points_of
+from rulesbook.rosters.views import points_of, view_of
 from rulesbook.systems.wh40k.faction import NO_SKILL, Datasheet, Faction, faction_from_data
-from rulesbook.systems.wh40k.faction_file import REGISTER, effect_data, faction_at
+from rulesbook.systems.wh40k.faction_file import REGISTER, effect_data, faction_at, read_once
 from rulesbook.systems.wh40k.wahapedia_sheets import Notes, core_word, effects
 from rulesbook.systems.wh40k.weapons import printed_abilities
 
@@ -477,14 +475,7 @@ def army_at(path: str, field: str) -> Faction:
     naming ``field``."""
     if not looks_like_roster(path):
         return faction_at(path, field)
-    p = Path(path)
-    try:
-        info = os.stat(p)
-        return _roster_at(str(p.resolve()), info.st_mtime_ns, info.st_size)
-    except DataFileError as exc:
-        raise InputError(field, str(exc)) from None
-    except OSError as exc:
-        raise InputError(field, f"cannot read {quote(path)}: {exc.strerror or type(exc).__name__}") from None
+    return read_once(path, field, _roster_at)
 
 
 # -- roster show ----------------------------------------------------------------------------------
@@ -532,17 +523,7 @@ def _view(roster: Roster) -> RosterView:
                 key, sheet.name, sheet.models, sheet.points[0][1] if sheet.points else None, tuple(lines)
             )
         )
-    return RosterView(
-        name=roster.name,
-        system="wh40k",
-        game_system=roster.game_system_name or roster.game_system_id,
-        file=roster.file,
-        format=roster.format,
-        points=points_of(roster.points()),
-        units=tuple(units),
-        notes=faction.warnings,
-        catalogues=roster.catalogues,
-    )
+    return view_of(roster, "wh40k", units, faction.warnings)
 
 
 ADAPTER = RosterAdapter(system="wh40k", wanted=WANTED, accepts=accepts, view=_view)
