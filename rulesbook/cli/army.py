@@ -36,6 +36,7 @@ from rulesbook.cli.output import (
     progress_shown,
     run_options,
     warn,
+    write_plot,
 )
 from rulesbook.data import DataFileError
 from rulesbook.errors import InputError
@@ -98,9 +99,8 @@ def matchup_cmd(
     every unit of LIST_B (rosters or faction files): exact expected models destroyed and
     P(unit destroyed). KEY=VALUE sets another input of wh40k.datasheet-attack for every attack
     (battle_round=2, half_range=true …)."""
-    from rulesbook.present.plots import save_figure
     from rulesbook.sweeps import Budget, SweepInterrupted, parse_axes, plan_points, run_plan
-    from rulesbook.sweeps.output import check_output, export, write_file
+    from rulesbook.sweeps.output import check_output, export
     from rulesbook.systems.wh40k.matchup import describe, matchup_figure, matchup_points, matchup_summary
     from rulesbook.systems.wh40k.roster import army_at
 
@@ -141,9 +141,7 @@ def matchup_cmd(
         for path in (p for p in (csv_path, parquet_path) if p):
             export(summary, path, command=command_line())
         if plot_path:
-            figure = matchup_figure(summary, a, b)
-            fmt = "svg" if Path(plot_path).suffix.lower() == ".svg" else "png"
-            write_file(plot_path, lambda tmp: _saved(save_figure(figure, tmp, fmt)), "plot")
+            write_plot(plot_path, matchup_figure(summary, a, b))
     except InputError as exc:
         fail(str(exc))
     except SweepInterrupted as exc:
@@ -163,10 +161,6 @@ def matchup_cmd(
         warn(f"{refused} attacks refused by the calculator (the table's error column says why)")
     written = ", ".join(p for p in (csv_path, parquet_path, plot_path) if p)
     echo(f"{plan.size} attacks{' written to ' + written if written else ''}", err=True)
-
-
-def _saved(_path: Path) -> None:
-    """``write_file`` wants a writer returning nothing."""
 
 
 def register(group: click.Group) -> None:

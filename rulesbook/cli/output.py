@@ -36,6 +36,7 @@ __all__ = [
     "run_options",
     "styled",
     "warn",
+    "write_plot",
 ]
 
 
@@ -131,3 +132,17 @@ def progress_shown(progress: bool | None) -> Any:
     the notes with ``--progress`` when stderr is no terminal, else none."""
     terminal = sys.stderr.isatty()
     return (terminal if progress is None else progress) and ("bar" if terminal else "lines")
+
+
+def write_plot(path: str, figure: Any) -> None:
+    """Write a figure to ``path`` (checked by :func:`plot_option_checked`) in the format its name
+    says (``.svg``, else ``.png``): a finished file or none, a failure one line."""
+    from rulesbook.present.plots import save_figure
+    from rulesbook.sweeps.output import write_file
+
+    fmt = "svg" if Path(path).suffix.lower() == ".svg" else "png"
+
+    def write(tmp: Path) -> None:
+        save_figure(figure, tmp, fmt)
+
+    write_file(path, write, "plot")

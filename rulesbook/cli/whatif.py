@@ -30,6 +30,7 @@ from rulesbook.cli.output import (
     progress_shown,
     run_options,
     warn,
+    write_plot,
 )
 from rulesbook.errors import InputError, quote
 from rulesbook.present import json_text
@@ -203,7 +204,6 @@ def sweep_cmd(
     --plot is asked for). An interrupted sweep keeps its finished rows in
     OUTPUT.partial.jsonl and the same command resumes from them (--restart starts afresh).
     """
-    from rulesbook.present.plots import save_figure
     from rulesbook.sweeps import (
         Budget,
         Executor,
@@ -213,7 +213,7 @@ def sweep_cmd(
         plot_sweep,
         run_plan,
     )
-    from rulesbook.sweeps.output import check_output, export, is_special, write_file
+    from rulesbook.sweeps.output import check_output, export, is_special
     from rulesbook.sweeps.plot import sweep_warnings
 
     try:
@@ -249,9 +249,7 @@ def sweep_cmd(
         for path in outputs:
             export(table, path, command=command_line())
         if plot_path:
-            figure = plot_sweep(table, y_key, x=x_key, kind=kind)
-            fmt = "svg" if Path(plot_path).suffix.lower() == ".svg" else "png"
-            write_file(plot_path, lambda tmp: _saved(save_figure(figure, tmp, fmt)), "plot")
+            write_plot(plot_path, plot_sweep(table, y_key, x=x_key, kind=kind))
     except InputError as exc:
         fail(str(exc))
     except SweepInterrupted as exc:
@@ -271,10 +269,6 @@ def sweep_cmd(
         warn(line)
     done = ", ".join(str(p) for p in [*outputs, *([plot_path] if plot_path else [])])
     echo(f"{len(table)} points{' written to ' + done if done else ''}", err=True)
-
-
-def _saved(_path: Path) -> None:
-    """``write_file`` wants a writer returning nothing."""
 
 
 def plan_keys(table: Any) -> list[str]:

@@ -25,12 +25,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from rulesbook.data import DataFileError
+from rulesbook.errors import quote
 from rulesbook.rosters.values import Roster, Selection
 
 __all__ = [
     "RosterAdapter",
     "RosterView",
     "UnitView",
+    "check_game",
     "generic_view",
     "model_count",
     "points_of",
@@ -89,6 +92,26 @@ def slug(text: str) -> str:
     """
     plain = text.lower().replace("’", "").replace("'", "")
     return "-".join(re.findall(r"[a-z0-9]+", plain, re.ASCII))
+
+
+def check_game(roster: Roster, adapter: RosterAdapter, reader: str) -> None:
+    """Refuse a roster of a game system ``adapter`` does not read: one line naming the file, its
+    game system and what ``reader`` reads (``the tracker reads``, ``the calculators read``).
+
+    >>> from rulesbook.rosters.values import Roster
+    >>> epic = RosterAdapter("army-morale", "Epic-scale games", lambda r: False, lambda r: None)  # type: ignore[arg-type,return-value]
+    >>> check_game(Roster("L", "gs", "A Game", "list.ros", "BattleScribe .ros"), epic, "the tracker reads")
+    Traceback (most recent call last):
+    ...
+    rulesbook.data.DataFileError: list.ros: a roster of 'A Game'; the tracker reads rosters of Epic-scale games
+    """
+    if not adapter.accepts(roster):
+        game = roster.game_system_name or roster.game_system_id
+        raise DataFileError(
+            f"{roster.file}: a roster of {quote(game)}; {reader} rosters of {adapter.wanted}",
+            file=roster.file,
+            kind="refused",
+        )
 
 
 def unit_key(name: str, taken: set[str]) -> str:

@@ -34,9 +34,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rulesbook.data import DataFileError
-from rulesbook.errors import quote
 from rulesbook.rosters import Roster, RosterAdapter, RosterView, Selection, UnitView, unit_key
-from rulesbook.rosters.views import points_of, view_of
+from rulesbook.rosters.views import check_game, points_of, view_of
 
 __all__ = ["ADAPTER", "GAME_SYSTEMS", "RosterArmy", "accepts", "roster_army", "roster_rows"]
 
@@ -117,13 +116,7 @@ def _row(formation: Selection, notes: list[str]) -> dict[str, str]:
 def roster_army(roster: Roster) -> RosterArmy:
     """The army of an Epic-scale roster (see the module); another game system, or a roster with
     no formation, raises :class:`~rulesbook.data.DataFileError` naming the file."""
-    if not accepts(roster):
-        game = roster.game_system_name or roster.game_system_id
-        raise DataFileError(
-            f"{roster.file}: a roster of {quote(game)}; the Army Morale tracker reads rosters of {WANTED}",
-            file=roster.file,
-            kind="refused",
-        )
+    check_game(roster, ADAPTER, "the Army Morale tracker reads")
     formations = roster.units()
     if not formations:
         raise DataFileError(

@@ -63,7 +63,7 @@ from rulesbook.rosters import (
     slug,
     unit_key,
 )
-from rulesbook.rosters.views import points_of, view_of
+from rulesbook.rosters.views import check_game, points_of, view_of
 from rulesbook.systems.wh40k.faction import NO_SKILL, Datasheet, Faction, faction_from_data
 from rulesbook.systems.wh40k.faction_file import REGISTER, effect_data, faction_at, read_once
 from rulesbook.systems.wh40k.wahapedia_sheets import Notes, core_word, effects
@@ -416,13 +416,7 @@ def _datasheet(
 
 def roster_data(roster: Roster) -> dict[str, Any]:
     """The roster as the data of a faction file (what :func:`roster_faction` reads)."""
-    if not accepts(roster):
-        game = roster.game_system_name or roster.game_system_id
-        raise DataFileError(
-            f"{roster.file}: a roster of {quote(game)}; the 40k calculators read rosters of {WANTED}",
-            file=roster.file,
-            kind="refused",
-        )
+    check_game(roster, ADAPTER, "the 40k calculators read")
     units = roster.units()
     if not units:
         raise DataFileError(f"{roster.file}: the roster has no unit", file=roster.file, kind="refused")
