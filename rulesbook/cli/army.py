@@ -41,7 +41,7 @@ from rulesbook.cli.output import (
 from rulesbook.data import DataFileError
 from rulesbook.errors import InputError
 from rulesbook.inputs import PathInput
-from rulesbook.present import fixed, json_text
+from rulesbook.present import fixed, json_text, probability_text, short_fraction
 from rulesbook.rosters import SUFFIXES
 
 __all__ = ["matchup_cmd", "register", "roster_group"]
@@ -151,10 +151,11 @@ def matchup_cmd(
         click.echo(json_text(json.loads(json.dumps(best, default=str))))
     else:
         for r in best:
-            p = float(r["p_unit_destroyed"])
+            p, exact = float(r["p_unit_destroyed"]), str(r["p_unit_destroyed_exact"])
             echo(
                 f"{r['attacker']} ({r['phase']}: {r['weapons']}) vs {r['target']}: "
-                f"{fixed(float(r['mean_models_destroyed']))} models, P(destroyed) {r['p_unit_destroyed_exact']} ≈ {p:.4f}"
+                f"{fixed(float(r['mean_models_destroyed']))} models destroyed on average, "
+                f"P(unit destroyed) {probability_text(p)} ({short_fraction(exact)})"
             )
     refused = int((summary["error"].fillna("") != "").sum())
     if refused:

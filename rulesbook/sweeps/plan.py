@@ -358,6 +358,8 @@ def _row(
         row[out.key] = value
         if out.kind == "probability":
             row[f"{out.key}_exact"] = None if result is None else result.values.get(f"{out.key}_exact")
+        elif result is not None and f"{out.key}_exact" in result.values:  # an exact mean, as a fraction
+            row[f"{out.key}_exact"] = result.values[f"{out.key}_exact"]
     row["error"] = error
     if notes:
         row["_notes"] = notes

@@ -128,12 +128,14 @@ def test_the_command_runs_with_a_progress_bar_and_writes_the_table_and_the_heatm
             target=row["target"],
         )
         assert row["p_unit_destroyed_exact"] == answer["p_unit_destroyed_exact"]
+        assert row["mean_models_destroyed_exact"] == answer["mean_models_destroyed_exact"]
         assert float(row["mean_models_destroyed"]) == pytest.approx(
             answer["mean_models_destroyed"], rel=1e-12
         )
     best = done.stdout.decode().splitlines()
     assert len(best) == 2 * 10 * 10  # every unit of A shoots and fights: a row per phase and target
     assert best[0].startswith("rust-lord (shooting: corrosion-pistol*1) vs bog-shaman: ")
+    assert "models destroyed on average, P(unit destroyed) " in best[0]
 
 
 def test_the_heatmap_has_a_row_per_unit_and_phase_and_a_column_per_target() -> None:

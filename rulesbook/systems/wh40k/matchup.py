@@ -173,6 +173,7 @@ def matchup_summary(table: pd.DataFrame, a: Faction, b: Faction) -> pd.DataFrame
                 "target": row["target"],
                 "target_models": b.datasheets[str(row["target"])].models,
                 "mean_models_destroyed": row.get("mean_models_destroyed"),
+                "mean_models_destroyed_exact": row.get("mean_models_destroyed_exact"),
                 "p_unit_destroyed": row.get("p_unit_destroyed"),
                 "p_unit_destroyed_exact": row.get("p_unit_destroyed_exact"),
                 "error": row.get("error", ""),
@@ -294,6 +295,7 @@ def describe(summary: pd.DataFrame) -> list[dict[str, Any]]:
                 "weapons",
                 "target",
                 "mean_models_destroyed",
+                "mean_models_destroyed_exact",
                 "p_unit_destroyed",
                 "p_unit_destroyed_exact",
             )
