@@ -101,8 +101,13 @@ def matchup_cmd(
     (battle_round=2, half_range=true …)."""
     from rulesbook.sweeps import Budget, SweepInterrupted, parse_axes, plan_points, run_plan
     from rulesbook.sweeps.output import check_output, export
-    from rulesbook.systems.wh40k.matchup import describe, matchup_figure, matchup_points, matchup_summary
-    from rulesbook.systems.wh40k.roster import army_at
+    from rulesbook.systems.wh40k.lists.army import army_at
+    from rulesbook.systems.wh40k.lists.matchup import (
+        describe,
+        matchup_figure,
+        matchup_points,
+        matchup_summary,
+    )
 
     try:
         for key, path in (("csv", csv_path), ("parquet", parquet_path)):

@@ -163,13 +163,13 @@ def variants_markdown() -> str:
         out += ["| key | value | allowed | rule | source section |", "|---|---|---|---|---|"]
         for spec in type(choices.parameters).specs():
             value = spec.format(getattr(choices.parameters, spec.key))
-            link = f"[{spec.rule}]({page_of(spec.rule)})"
+            link = f"[{spec.rule}]({page_of(spec.rule, 'rule')})"
             label = spec.label.replace("|", "\\|")
             out.append(f"| `{spec.key}` | `{value}` ({label}) | {spec.allowed()} | {link} | {spec.section} |")
         out += ["", "Readings (the options of each entry of the interpretations register):", ""]
         out += ["| key | default | options | interpretation |", "|---|---|---|---|"]
         for rspec in type(choices.readings).specs():
-            link = f"[{rspec.interpretation}]({page_of(rspec.interpretation)})"
+            link = f"[{rspec.interpretation}]({page_of(rspec.interpretation, 'interpretation')})"
             inert = " (no number changes)" if rspec.inert else ""
             out.append(f"| `{rspec.key}` | `{rspec.default}` | {', '.join(rspec.options)} | {link}{inert} |")
         out.append("")
@@ -184,6 +184,6 @@ def variants_markdown() -> str:
             for rule_id, functions in sorted(replaceable.items()):
                 for func in functions:
                     shown = signature_text(func).replace("|", "\\|")
-                    out.append(f"| [{rule_id}]({page_of(rule_id)}) | `{shown}` |")
+                    out.append(f"| [{rule_id}]({page_of(rule_id, 'rule')}) | `{shown}` |")
             out.append("")
     return "\n".join(out) + "\n"

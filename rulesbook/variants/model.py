@@ -54,26 +54,17 @@ from rulesbook.errors import InputError, did_you_mean, quote, shorten
 from rulesbook.results import CalcResult
 from rulesbook.variants.python import load_python_variant
 from rulesbook.variants.variant import (
-    BASELINE,
-    VARIANT_KEYS,
     AnyChoices,
     ComputeFn,
     Variant,
     VariantLike,
-    baseline_choices,
     compose,
 )
 
 __all__ = [
-    "BASELINE",
     "VARIANTS_DIR_ENV",
-    "VARIANT_KEYS",
-    "Variant",
-    "VariantLike",
     "adding_variant",
-    "baseline_choices",
     "choice_keys",
-    "compose",
     "given_inputs",
     "load_variant",
     "load_variant_text",

@@ -21,8 +21,8 @@ from click.testing import CliRunner
 
 import rulesbook as rb
 from rulesbook.cli import cli
-from rulesbook.systems.wh40k.matchup import Choice, matchup_points, weapon_choices
-from rulesbook.systems.wh40k.roster import army_at
+from rulesbook.systems.wh40k.lists.army import army_at
+from rulesbook.systems.wh40k.lists.matchup import Choice, matchup_points, weapon_choices
 
 DATA = Path(__file__).parents[1] / "rosters" / "data"
 A, B = str(DATA / "rust-legion.rosz"), str(DATA / "bog-horde.json")
@@ -140,7 +140,7 @@ def test_the_command_runs_with_a_progress_bar_and_writes_the_table_and_the_heatm
 
 def test_the_heatmap_has_a_row_per_unit_and_phase_and_a_column_per_target() -> None:
     from rulesbook.sweeps import plan_points, run_plan
-    from rulesbook.systems.wh40k.matchup import best_choices, matchup_figure, matchup_summary
+    from rulesbook.systems.wh40k.lists.matchup import best_choices, matchup_figure, matchup_summary
 
     a, b = army_at(A, "a"), army_at(B, "b")
     keep = {"rustguard-squad", "rust-champion"}

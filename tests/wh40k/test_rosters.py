@@ -16,9 +16,10 @@ from rulesbook.data import DataFileError
 from rulesbook.errors import InputError
 from rulesbook.registry import registry
 from rulesbook.rosters import read_roster, roster_from_bytes
-from rulesbook.systems.wh40k.faction import Datasheet, Faction, load_faction
-from rulesbook.systems.wh40k.faction_file import REGISTER
-from rulesbook.systems.wh40k.roster import roster_faction
+from rulesbook.systems.wh40k.faction.file import REGISTER
+from rulesbook.systems.wh40k.faction.reader import load_faction
+from rulesbook.systems.wh40k.faction.types import Datasheet, Faction
+from rulesbook.systems.wh40k.lists.army import roster_faction
 
 DATA = Path(__file__).parents[1] / "rosters" / "data"
 LISTS = ("rust-legion", "bog-horde")
