@@ -369,9 +369,10 @@ def _names(files: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
     detachments and enhancements from ``faction``; the target's units, Leaders and the rest from
     ``target_faction`` (a file that does not read offers nothing; the calculator says why)."""
     out: dict[str, tuple[str, ...]] = {}
+    declared = {i.key: i for i in INPUTS}
     for prefix, key in (("", "faction"), ("target_", "target_faction")):
-        try:
-            found = army_at(files[key], key)
+        try:  # (a shipped file's rulesbook/... name is found from any folder, as the input finds it)
+            found = army_at(declared[key].parse(files[key]), key)
         except (InputError, KeyError):
             continue
         sheets = tuple(found.datasheets)
