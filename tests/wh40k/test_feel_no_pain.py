@@ -231,3 +231,30 @@ def test_the_kinds_are_declared_once_with_their_words() -> None:
         .startswith("Feel No Pain 4+ against mortal wounds")
     )
     assert KINDS["feel-no-pain"].lands == KINDS["feel-no-pain-mortal"].lands == "target"
+
+
+@pytest.mark.covers("wh40k.attack.feel-no-pain", "wh40k.interpretations.mixed-allocation")
+def test_an_effect_s_feel_no_pain_reaches_every_kind_of_model(tmp_path: Path) -> None:
+    """Against a squad whose models differ, a stratagem giving Feel No Pain 5+ answers as the
+    datasheet's own Feel No Pain 5+ does (every group has it)."""
+    from rulesbook.variants import run_with_variant
+
+    calc = REG.calculator("wh40k.datasheet-attack")
+    host = (
+        Path(__file__).resolve().parents[2] / "rulesbook/systems/wh40k/examples/mire-host.yaml"
+    ).read_text()
+    own = tmp_path / "own.yaml"
+    own.write_text(
+        host.replace("    - deep-strike\n", "    - deep-strike\n    - feel-no-pain-5\n", 1), encoding="utf-8"
+    )
+    plain = tmp_path / "plain.yaml"
+    plain.write_text(host, encoding="utf-8")
+    variant = _mortal_stratagem(tmp_path, "feel-no-pain", 5)
+    shot = {"weapons": "silence-sweep", "target": "mire-wardens"}
+    printed = calc.run(**shot, target_faction=str(own))
+    given_ = run_with_variant(
+        calc, str(variant), **shot, target_faction=str(plain), target_stratagems="hardy"
+    )
+    assert given_["wounds_lost_exact"] == printed["wounds_lost_exact"]
+    assert calc.run(**shot, target_faction=str(plain))["wounds_lost_exact"] != printed["wounds_lost_exact"]
+    assert any("Mire Warden Champion (W3, Sv 3+, Feel No Pain 5+)" in line for line in given_.explanation)
