@@ -1,9 +1,9 @@
 """Attacks against an Attached unit (a Leader with its Bodyguard unit), exactly, with Precision.
 
-The main engine (:mod:`~rulesbook.systems.wh40k.attack.engine`) allocates against one profile. Here the unit has two: the
-Bodyguard models (the :class:`~rulesbook.systems.wh40k.attack.weapons.Target`) and the Leader's models
-(:class:`LeaderProfile`), each with its own Wounds, saves and Feel No Pain; every Wound roll
-uses the Bodyguard's Toughness, as the Leader rule requires.
+The main engine (:mod:`~rulesbook.systems.wh40k.attack.engine`) allocates against one profile. Here the unit has two:
+the Bodyguard models (the :class:`~rulesbook.systems.wh40k.attack.weapons.Target`) and the Leader's models
+(:class:`LeaderProfile`), each with its own Wounds, saves and Feel No Pain; every Wound roll uses the Bodyguard's
+Toughness, as the Leader rule requires.
 
 The state is the pair (wounds lost by the Bodyguard, wounds lost by the Leader). A wound goes
 to the Bodyguard while one of its models lives and to the Leader after that — unless its
@@ -72,8 +72,7 @@ type Vector = dict[State, Fraction]
 
 @dataclass(frozen=True, slots=True)
 class LeaderProfile:
-    """The Leader's models in an Attached unit (its Toughness is never used: attacks on the
-    unit use the Bodyguard's)."""
+    """The Leader's models in an Attached unit (attacks on the unit use the Bodyguard's T)."""
 
     models: int
     wounds: int
@@ -432,6 +431,18 @@ class ModelGroup:
     character: bool = False
     fnp_mortal: int | None = None
 
+    def target(self, unit: Target) -> Target:
+        """The unit's profile (Toughness, cover, Stealth, Damage reduction) with these models."""
+        return replace(
+            unit,
+            save=self.save,
+            invuln=self.invuln,
+            fnp=self.fnp,
+            fnp_mortal=self.fnp_mortal,
+            wounds=self.wounds,
+            models=self.models,
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class GroupsResult:
@@ -565,18 +576,7 @@ def resolve_groups(
     """
     r = choices.readings
     order = _Order(groups)
-    group_targets = [
-        replace(
-            unit,
-            save=g.save,
-            invuln=g.invuln,
-            fnp=g.fnp,
-            fnp_mortal=g.fnp_mortal,
-            wounds=g.wounds,
-            models=g.models,
-        )
-        for g in groups
-    ]
+    group_targets = [g.target(unit) for g in groups]
     total_models = sum(g.models for g in groups)
     unsaved_target = replace(unit, save=7, invuln=None, fnp=None, fnp_mortal=None, models=total_models)
     start: State = tuple(0 for _ in groups)

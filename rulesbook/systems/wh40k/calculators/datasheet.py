@@ -231,16 +231,7 @@ def setting_of(values: Mapping[str, Any], choices: Wh40kChoices) -> DatasheetSet
         )
         unit, found = target_groups(target_sheet, values["target_models"], base, choices, leader)
         if len(found) == 1:
-            g = found[0]
-            target = replace(
-                unit,
-                save=g.save,
-                invuln=g.invuln,
-                wounds=g.wounds,
-                models=g.models,
-                fnp=g.fnp,
-                fnp_mortal=g.fnp_mortal,
-            )
+            target = found[0].target(unit)
         else:
             main = max((g for g in found if not g.character), key=lambda g: g.models)
             target = replace(unit, save=main.save, invuln=main.invuln, wounds=main.wounds, models=main.models)
@@ -353,14 +344,7 @@ def _groups_outcome(found: DatasheetSetting, choices: Wh40kChoices) -> tuple[Uni
     p = found.plan
     result = resolve_groups(p.weapons, p.target, found.groups, p.situation, choices)
     first = found.groups[0]
-    first_target = replace(
-        p.target,
-        save=first.save,
-        invuln=first.invuln,
-        fnp=first.fnp,
-        fnp_mortal=first.fnp_mortal,
-        wounds=first.wounds,
-    )
+    first_target = replace(first.target(p.target), models=p.target.models)
     steps = tuple(
         weapon_step(s, first_target, choices) for s in plan(p.weapons, first_target, p.situation, choices)
     )
