@@ -46,6 +46,7 @@ from rulesbook.systems.wh40k.attack.engine import (
     Placed,
     apply_counts,
     horner,
+    packet_terms,
     placed,
     resolve_pending,
     weapon_counts,
@@ -94,6 +95,19 @@ class ModelGroup:
     invuln: int | None = None
     fnp: int | None = None
     character: bool = False
+    fnp_mortal: int | None = None
+
+    def target(self, unit: Target) -> Target:
+        """The unit's profile (Toughness, cover, Stealth, Damage reduction) with these models."""
+        return replace(
+            unit,
+            save=self.save,
+            invuln=self.invuln,
+            fnp=self.fnp,
+            fnp_mortal=self.fnp_mortal,
+            wounds=self.wounds,
+            models=self.models,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,14 +139,14 @@ class GroupsResult:
 
 @dataclass(frozen=True, slots=True)
 class LeaderProfile:
-    """The Leader's models in an Attached unit (its Toughness is never used: attacks on the
-    unit use the Bodyguard's)."""
+    """The Leader's models in an Attached unit (attacks on the unit use the Bodyguard's T)."""
 
     models: int
     wounds: int
     save: int
     invuln: int | None = None
     fnp: int | None = None
+    fnp_mortal: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,7 +304,7 @@ def groups_states(groups: Sequence[ModelGroup]) -> int:
 def _unsaved(unit: Target, groups: Sequence[ModelGroup]) -> Target:
     """What the Hit and Wound rolls see: the unit's Toughness, keywords, cover and Stealth, no
     save (each wound saves with the model it reaches), every model for Blast."""
-    return replace(unit, save=7, invuln=None, fnp=None, models=sum(g.models for g in groups))
+    return replace(unit, save=7, invuln=None, fnp=None, fnp_mortal=None, models=sum(g.models for g in groups))
 
 
 def _wound_counts(
@@ -323,7 +337,8 @@ def joint_wounds_bound(
     >>> joint_wounds_bound([w], Target(4, 3, 1, models=5), LeaderProfile(1, 4, 3))
     60
     """
-    unit = replace(bodyguard, save=7, invuln=None, fnp=None, models=bodyguard.models + leader.models)
+    models = bodyguard.models + leader.models
+    unit = replace(bodyguard, save=7, invuln=None, fnp=None, fnp_mortal=None, models=models)
     bound = 0
     for p in placed(tuple(weapons), unit, situation, choices):
         outcomes = [
@@ -346,8 +361,15 @@ def _saves(p: Placed, groups: Sequence[ModelGroup], choices: Wh40kChoices, criti
     ]
 
 
-def _damage(weapon: Weapon, groups: Sequence[ModelGroup], reduction: int, minimum: int) -> _Damage:
-    return [packet_weights(weapon.damage, reduction, g.fnp, minimum) for g in groups]
+def _damage(
+    weapon: Weapon, unit: Target, groups: Sequence[ModelGroup], choices: Wh40kChoices
+) -> tuple[_Damage, _Damage]:
+    """One normal and one devastating packet's damage with each group (its reduction and Feel
+    No Pain: :func:`~rulesbook.systems.wh40k.attack.engine.packet_terms`)."""
+    terms = [packet_terms(g.target(unit), choices) for g in groups]
+    normal = [packet_weights(weapon.damage, *t, least) for t, _, least in terms]
+    dev = [packet_weights(weapon.damage, *t, least) for _, t, least in terms]
+    return normal, dev
 
 
 @implements(
@@ -379,15 +401,13 @@ def resolve_groups(
     Fraction(16, 729)
     """
     r = choices.readings
-    minimum = 1 if r.damage_minimum == "min-1" else 0
     spills, dev_spills = r.allocation == "excess-spills", r.devastating_excess == "spills"
-    reduction = unit.damage_reduction
-    dev_reduction = reduction if r.devastating_modifiers == "apply" else 0
     order = _Order(groups)
     steps = placed(tuple(weapons), _unsaved(unit, groups), situation, choices)
     precise = [has_precision(p.weapon, choices) and any(g.character for g in groups) for p in steps]
-    damage = [_damage(p.weapon, groups, reduction, minimum) for p in steps]
-    dev_damage = [_damage(p.weapon, groups, dev_reduction, minimum) for p in steps]
+    both = [_damage(p.weapon, unit, groups, choices) for p in steps]
+    damage = [normal for normal, _ in both]
+    dev_damage = [dev for _, dev in both]
     space = _space(
         order,
         [(d, spills, pr) for d, pr in zip(damage, precise, strict=True)]
@@ -469,12 +489,27 @@ def resolve_attached(
     """
     groups = [
         ModelGroup(
-            "Bodyguard", bodyguard.models, bodyguard.wounds, bodyguard.save, bodyguard.invuln, bodyguard.fnp
+            "Bodyguard",
+            bodyguard.models,
+            bodyguard.wounds,
+            bodyguard.save,
+            bodyguard.invuln,
+            bodyguard.fnp,
+            fnp_mortal=bodyguard.fnp_mortal,
         )
     ]
     if leader.models:
         groups.append(
-            ModelGroup("Leader", leader.models, leader.wounds, leader.save, leader.invuln, leader.fnp, True)
+            ModelGroup(
+                "Leader",
+                leader.models,
+                leader.wounds,
+                leader.save,
+                leader.invuln,
+                leader.fnp,
+                True,
+                leader.fnp_mortal,
+            )
         )
     found = resolve_groups(weapons, bodyguard, groups, situation, choices)
     lost: Distribution[State] = found.lost if leader.models else found.lost.map(lambda s: (s[0], 0))
