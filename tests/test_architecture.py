@@ -22,6 +22,8 @@ one it finds.
 from __future__ import annotations
 
 import ast
+import doctest
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
@@ -357,6 +359,36 @@ def test_rulesbook_has_at_most_14_top_level_modules() -> None:
     """Concerns live in packages (present, site, cli, variants, systems), not side by side."""
     top = sorted(p.name for p in (ROOT / "rulesbook").glob("*.py"))
     assert len(top) <= 14, top
+
+
+def test_wh40k_holds_at_most_10_modules_at_its_top_level() -> None:
+    """A system as large as 40k keeps its concepts in sub-packages (attack, effects, faction,
+    wahapedia, lists, calculators), not side by side (issue 35)."""
+    top = sorted(p.name for p in (ROOT / "rulesbook" / "systems" / "wh40k").glob("*.py"))
+    assert len(top) <= 10, top
+
+
+def _system_names() -> set[str]:
+    return {p.parent.name for p in (ROOT / "rulesbook" / "systems").glob("*/__init__.py")}
+
+
+def test_no_core_doctest_lists_the_systems() -> None:
+    """A system is a plugin: adding or removing one changes no expected output of a core doctest
+    (an example's answer may name one system, never several of them)."""
+    systems = _system_names()
+    parser = doctest.DocTestParser()
+    listing = []
+    for name, path in module_files().items():
+        if name.startswith("rulesbook.systems") or not name.startswith("rulesbook"):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        documented = (n for n in ast.walk(tree) if isinstance(n, ast.Module | ast.ClassDef | ast.FunctionDef))
+        for node in documented:
+            for example in parser.get_examples(ast.get_docstring(node) or ""):
+                shown = {s for s in systems if re.search(rf"\b{s}\b", example.want)}
+                if len(shown) > 1:
+                    listing.append((name, example.source.strip(), sorted(shown)))
+    assert listing == []
 
 
 def test_no_module_is_over_650_lines() -> None:

@@ -272,8 +272,8 @@ def link_terms(page_html: str, glossary_url: str, *, system: str | None = None) 
 def page_system(src_uri: str) -> str | None:
     """The system a docs page belongs to, from its path (``wh40k/...``, ``notebooks/wh40k-...``).
 
-    >>> page_system("wh40k/rules/wh40k.attack.blast.md"), page_system("notebooks/scrollhammer-morale.ipynb")
-    ('wh40k', 'scrollhammer')
+    >>> page_system("notebooks/scrollhammer-morale.ipynb")
+    'scrollhammer'
     >>> page_system("index.md") is None
     True
     """

@@ -9,7 +9,8 @@ It only checks the exact engines.
 * A Hit roll hits on BS or more after the modifiers (+1 Heavy when the unit stood still, −1
   Indirect Fire at a target no model can see), summed and held to ±1; an unmodified 1 misses, an
   unmodified 6 is a Critical Hit (with Lethal Hits it wounds without a Wound roll).
-* A Wound roll needs the S-against-T result; an unmodified 1 fails, a 6 is a Critical Wound.
+* A Wound roll needs the S-against-T result; an unmodified 1 fails, a 6 is a Critical Wound; a
+  re-roll of Wound rolls of 1 (an ability such as the made-up Fume Vents) rolls a 1 once more.
 * Blast adds one attack per five models of the target (all of them, a Leader's too).
 * Each wound is allocated to a model: one that already lost wounds first, else the first model of
   the most numerous kind (register ``mixed-allocation``), CHARACTER models only when no other is
@@ -47,6 +48,8 @@ class Gun:
     precision: bool = False
     """Its wounds go to a CHARACTER model while one lives."""
     damage: int = 1
+    reroll_wound_ones: bool = False
+    """A Wound roll of 1 is rolled again (once)."""
 
 
 @dataclass(frozen=True)
@@ -90,6 +93,8 @@ def _one_attack_sequence(
             normal += 1
             continue
         w = rng.randint(1, 6)
+        if w == 1 and gun.reroll_wound_ones:
+            w = rng.randint(1, 6)
         if w == 1 or w < _wound_needed(gun.strength, toughness):
             continue
         if w == 6 and gun.critical_ap:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -316,27 +317,104 @@ def _within(exact: Fraction, mc: tuple[float, float]) -> bool:
     return abs(float(exact) - mean) <= 4 * error
 
 
-@pytest.mark.covers("wh40k.attack.indirect-fire", "wh40k.core.attached-units")
-def test_indirect_fire_keeps_its_cover_against_an_attached_unit() -> None:
-    """An unseen target keeps the Benefit of Cover Indirect Fire gives it, whether a Leader the
-    attack cannot reach is attached or not (the Attached engine used to drop it)."""
-    reg = registry()
-    given_values = {
-        "weapons": "sm: A=D6 BS=4 S=5 AP=0 D=1 blast,heavy,indirect-fire",
-        "target_visible": False,
-        "toughness": 5,
-        "save": 4,
-        "wounds": 2,
-        "models": 10,
+MORTAR = "sm: A=D6 BS=4 S=5 AP=0 D=1 blast,heavy,indirect-fire"
+"""The issue's weapon: the made-up Sludge Crawler's ``sludge-mortar-burst`` has the same profile."""
+UNSEEN = {"target_visible": False, "toughness": 5, "save": 4, "wounds": 2}
+
+
+def _mean(calc_id: str, **values: Any) -> str:
+    return str(registry().calculator(calc_id).run(**values)["mean_models_destroyed_exact"])
+
+
+@pytest.mark.covers("wh40k.attack.indirect-fire", "wh40k.core.attached-units", "wh40k.attack.blast")
+def test_indirect_fire_keeps_its_cover_in_every_calculator() -> None:
+    """The issue's first situation: Indirect Fire at an unseen unit of ten W2 Sv 4+ models gives it
+    the Benefit of Cover in every calculator that takes the attack — one weapon, a sequence, with
+    a W5 Leader the attack cannot reach attached (the Attached engine used to drop the cover:
+    79455/524288), and a datasheet's weapon at a profile (its Fume Vents re-roll Wound rolls of 1,
+    so its equivalent is the sequence with that re-roll) — and the seeded simulation agrees."""
+    single = {"attacks": "D6", "skill": 4, "strength": 5, "ap": 0, "damage": "1"}
+    single["abilities"] = "blast,heavy,indirect-fire"
+    answers = {
+        _mean("wh40k.sequence", weapons=MORTAR, models=10, **UNSEEN),
+        _mean("wh40k.attack", **single, models=10, **UNSEEN),
+        _mean(
+            "wh40k.attack-and-battle-shock",
+            weapons=MORTAR,
+            models=10,
+            leadership=6,
+            leader_models=1,
+            leader_wounds=5,
+            **UNSEEN,
+        ),
     }
-    alone = reg.calculator("wh40k.sequence").run(**given_values)["mean_models_destroyed_exact"]
-    led = reg.calculator("wh40k.attack-and-battle-shock").run(
-        **given_values, leadership=6, leader_models=1, leader_wounds=5
-    )["mean_models_destroyed_exact"]
-    assert alone == led == "3039067/40310784"
+    assert answers == {"3039067/40310784"}
     gun = Gun(lambda rng: rng.randint(1, 6), 4, 5, 0, heavy=True, blast=True, indirect_fire=True)
     mc = models_destroyed(gun, [Kind(10, 2, 4), Kind(1, 5, 3, character=True)], 5, visible=False)
     assert _within(Fraction(3039067, 40310784), mc), mc
+    crawler = {"faction": MIRE, "attacker": "sludge-crawler", "weapons": "sludge-mortar-burst"}
+    assert _mean("wh40k.datasheet-attack", **crawler, models=10, **UNSEEN) == _mean(
+        "wh40k.sequence", weapons=MORTAR, models=10, reroll_wounds="ones", **UNSEEN
+    )
+
+
+@pytest.mark.covers("wh40k.attack.indirect-fire", "wh40k.core.attached-units", "wh40k.attack.allocation")
+def test_indirect_fire_at_a_unit_whose_models_differ_equals_its_equivalent_profile() -> None:
+    """The same mortar from the Sludge Crawler at the Mire Wardens (four W2 Sv 4+ Wardens and a
+    W3 Sv 3+ Champion, T5), alone and with the Bog Lord attached: at most seven wounds never get
+    past the Wardens' eight, so both equal five W2 Sv 4+ models (six models still add one Blast
+    attack) — with the cover the unseen target has; the simulation agrees."""
+    crawler = {"faction": MIRE, "attacker": "sludge-crawler", "weapons": "sludge-mortar-burst"}
+    wardens = {"target": "mire-wardens", "target_faction": MIRE, "target_visible": False}
+    mixed = registry().calculator("wh40k.datasheet-attack").run(**crawler, **wardens)
+    assert any("models that differ" in line for line in mixed.explanation)
+    led = _mean("wh40k.datasheet-attack", **crawler, **wardens, target_leader="bog-lord")
+    profile = _mean("wh40k.sequence", weapons=MORTAR, models=5, reroll_wounds="ones", **UNSEEN)
+    seen = _mean(
+        "wh40k.sequence", weapons=MORTAR, models=5, reroll_wounds="ones", **UNSEEN | {"target_visible": True}
+    )
+    assert mixed["mean_models_destroyed_exact"] == led == profile != seen
+    gun = Gun(
+        lambda rng: rng.randint(1, 6),
+        4,
+        5,
+        0,
+        heavy=True,
+        blast=True,
+        indirect_fire=True,
+        reroll_wound_ones=True,
+    )
+    mc = models_destroyed(gun, [Kind(1, 3, 3), Kind(4, 2, 4)], 5, visible=False)
+    assert _within(Fraction(profile), mc), mc
+
+
+def _alike_wardens(tmp_path: Path) -> str:
+    """The Mire Host file with every Mire Warden at Sv 2+ W2, the Champion with a 6+ invulnerable
+    save besides (never better than its armour at AP −3 or −4): two kinds of model that act
+    alike, so the groups engine takes the unit and must give what one profile gives."""
+    text = Path(MIRE).read_text(encoding="utf-8")
+    head, tail = text.split("key: mire-warden-champion\n", 1)
+    tail = tail.replace("Sv: 3+", "Sv: 2+", 1).replace("W: 3", "W: 2", 1).replace("Sv: 4+", "Sv: 2+", 1)
+    path = tmp_path / "alike-wardens.yaml"
+    path.write_text(head + "key: mire-warden-champion\n      invulnerable: 6+\n" + tail, encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.covers("wh40k.death-guard.stratagem.ferric-blight", "wh40k.attack.allocation")
+@pytest.mark.parametrize("infected", [True, False])
+def test_ferric_blight_at_two_kinds_of_model_alike_equals_one_profile(tmp_path: Path, infected: bool) -> None:
+    """The issue's second situation through its equivalent: Mortarion's Silence sweep under Ferric
+    Blight at a unit of two kinds of model that act alike (resolved by the groups engine) gives
+    what the same models as one profile give, near an Infected objective (Critical Wounds save
+    at AP −4, on a 6 against Sv 2+, instead of −3) and not."""
+    common = {"weapons": "silence-sweep", "stratagems": "ferric-blight", "infected": infected, "distance": 2}
+    calc = registry().calculator("wh40k.datasheet-attack")
+    twin = calc.run(**common, target="mire-wardens", target_faction=_alike_wardens(tmp_path))
+    assert any("models that differ" in line for line in twin.explanation)
+    profile = calc.run(**common, toughness=5, save=2, wounds=2, models=5, damage_reduction=1)
+    assert twin["mean_models_destroyed_exact"] == profile["mean_models_destroyed_exact"]
+    critical = [row for row in twin.table("effects_applied").rows if "Critical Wound" in row[3]]
+    assert [row[4] for row in critical] == (["yes"] if infected else ["no"])
 
 
 @pytest.mark.covers("wh40k.death-guard.stratagem.ferric-blight", "wh40k.attack.allocation")
