@@ -57,6 +57,11 @@ STYLE = """
 details.rb-rules { font-family: system-ui, sans-serif; margin: .8em 0; border: 1px solid #ddd; border-radius: 4px; padding: .2em .8em; }
 details.rb-rules > summary { cursor: pointer; font-weight: 600; padding: .3em 0; }
 .rb-warning { color: #8a5a00; }
+details.rb-whole { display: inline; }
+details.rb-whole > summary { display: inline; cursor: pointer; list-style: none; text-decoration: underline dotted; }
+details.rb-whole > summary::-webkit-details-marker { display: none; }
+details.rb-whole[open] { display: block; }
+details.rb-whole .rb-fraction { display: block; overflow-wrap: anywhere; font-family: monospace; font-size: .9em; }
 </style>
 """
 
