@@ -43,6 +43,7 @@ from rulesbook.records import (
     System,
     load_system_data,
 )
+from rulesbook.rosters.views import RosterAdapter
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulesbook.calculators import Calculator
@@ -78,6 +79,9 @@ class Registry:
     """Each system's :class:`rulesbook.choices.RuleChoices` (its declared parameters and readings)."""
     apps: dict[str, App] = field(default_factory=dict)
     """Special apps by name (:class:`App`), as their systems declare them."""
+    roster_readers: dict[str, RosterAdapter] = field(default_factory=dict)
+    """Each system's reader of army-builder rosters (:class:`rulesbook.rosters.RosterAdapter`), by
+    system ID, for the systems that read them."""
 
     # -- registration ---------------------------------------------------------------------
     def add_system_data(
@@ -243,7 +247,9 @@ class SystemPackage:
     datasheets, abilities and stratagems), registered after ``rules.yaml``'s and checked against
     its register; ``extra_implementations`` the code that executes rules declared as data (a
     faction page's rules run through their declared effects); ``apps`` the special apps it offers
-    (:class:`App`). Nothing registers itself at import time, so import order never matters.
+    (:class:`App`); ``rosters`` how it reads army-builder rosters
+    (:class:`~rulesbook.rosters.RosterAdapter`), if it does. Nothing registers itself at import
+    time, so import order never matters.
     """
 
     data: Path
@@ -252,6 +258,7 @@ class SystemPackage:
     extra_rules: Callable[[], Iterable[Rule]] | None = None
     apps: tuple[App, ...] = ()
     extra_implementations: Callable[[], Iterable[Implementation]] | None = None
+    rosters: RosterAdapter | None = None
 
 
 _REGISTRY = Registry()
@@ -290,6 +297,8 @@ def load_system_package(package: SystemPackage, into: Registry | None = None) ->
         target.choices[system.id] = package.choices
     for app in package.apps:
         target.add_app(app)
+    if package.rosters is not None:
+        target.roster_readers[system.id] = package.rosters
     if package.extra_implementations is not None:
         for impl in package.extra_implementations():
             target.add_implementation(impl)
@@ -338,6 +347,7 @@ def _in_system_order(reg: Registry, order: list[str]) -> None:
     resort(reg.interpretations, lambda _k, v: v.system)
     resort(reg.calculators, lambda _k, v: v.system)
     resort(reg.choices, lambda k, _v: k)
+    resort(reg.roster_readers, lambda k, _v: k)
 
 
 def registry(system: str | None = None) -> Registry:

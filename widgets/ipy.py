@@ -21,7 +21,7 @@ than ``VBox(children=...``; once the cell runs, JupyterLab shows the live form i
 
 >>> form = calculator_widget("scrollhammer.morale-check", ld=8)
 >>> bundle = form._repr_mimebundle_()
->>> 'class="rb-form-picture"' in bundle["text/html"] and 'data-key="p_pass_exact">7/12<' in bundle["text/html"]
+>>> 'class="rb-form-picture"' in bundle["text/html"] and 'data-key="p_pass_exact">13/18<' in bundle["text/html"]
 True
 """
 
@@ -34,7 +34,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from rulesbook.calculators import NOT_GIVEN, Calculator, Input
+from rulesbook.calculators import Calculator, Input, form_text
 from rulesbook.errors import InputError
 from rulesbook.inputs import picks
 from rulesbook.present import error_html, result_html, rules_html
@@ -51,7 +51,7 @@ from widgets.compare import (
     variant_options,
 )
 
-__all__ = ["CalculatorForm", "calculator_widget", "control_for", "picture_html"]
+__all__ = ["CalculatorForm", "calculator_widget", "control_for", "picture_html", "start_note_html"]
 
 LABEL_STYLE = {"description_width": "14em"}
 """Room for every label whole (ipywidgets cuts a label to its box, "automatic-failu…")."""
@@ -79,7 +79,7 @@ def control_for(inp: Input, value: Any = None, offerable: bool = False) -> w.Val
     if inp.kind == "int":
         # Not bounded: an out-of-range number stays in the box and gets the one-line error.
         return w.IntText(value=start, continuous_update=True, **desc)
-    text = "" if start is NOT_GIVEN or (start is None and inp.kind != "optional") else inp.format(start)
+    text = form_text(inp, start)
     options = picks(inp)
     # a name from the data: suggested as typed
     if inp.kind != "word-list" and (len(options) > 1 or offerable):
@@ -111,16 +111,30 @@ def picture_html(calc: Calculator, values: dict[str, Any], answer: str) -> str:
 
 
 def _shown(inp: Input, value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    if value is None or value is NOT_GIVEN:
+    if value is None:
         return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
     try:
-        return str(inp.format(value))
+        return form_text(inp, value)
     except (TypeError, ValueError, AttributeError):
         return str(value)
+
+
+def start_note_html(calc: Calculator, borrowed: tuple[str, ...]) -> str:
+    """The line saying which inputs start from the worked example (they have no default; the
+    others start from their defaults), or nothing.
+
+    >>> from rulesbook.registry import registry
+    >>> print(start_note_html(registry().calculator("scrollhammer.morale-check"), ("ld",)))
+    <p class="rb-form-start">Starts from the defaults; Leadership (Ld) has no default, so it starts from the worked example (ld=7).</p>
+    """
+    if not borrowed:
+        return ""
+    titles = [calc.input(k).title for k in borrowed]
+    names = titles[0] if len(titles) == 1 else ", ".join(titles[:-1]) + " and " + titles[-1]
+    which = "has no default, so it starts" if len(titles) == 1 else "have no default, so they start"
+    shown = ", ".join(f"{k}={calc.examples[0][k]}" for k in borrowed)
+    text = f"Starts from the defaults; {names} {which} from the worked example ({shown})."
+    return f'<p class="rb-form-start">{html.escape(text)}</p>'
 
 
 class CalculatorForm:
@@ -128,7 +142,7 @@ class CalculatorForm:
 
     def __init__(self, calc: Calculator, compare_with: str = NO_VARIANT, **initial: Any) -> None:
         self.calc = calc
-        start = {**calc.initial_values(), **initial}
+        start, borrowed = calc.form_start(initial)
         offerable = offerable_inputs(calc)
         self.controls = {i.key: control_for(i, start[i.key], i.key in offerable) for i in calc.inputs}
         self.output = w.HTML()
@@ -154,7 +168,10 @@ class CalculatorForm:
         )
         self.widget = w.VBox(
             [
-                w.HTML(f"<h3>{html.escape(calc.title)}</h3><p>{html.escape(calc.summary)}</p>"),
+                w.HTML(
+                    f"<h3>{html.escape(calc.title)}</h3><p>{html.escape(calc.summary)}</p>"
+                    + start_note_html(calc, borrowed)
+                ),
                 *self.controls.values(),
                 *([self.compare] if len(options) > 1 else []),
                 self.output,

@@ -33,7 +33,7 @@ from typing import Any
 import panel as pn
 from bokeh.models.ui import Tooltip
 
-from rulesbook.calculators import NOT_GIVEN, Calculator, Input
+from rulesbook.calculators import Calculator, Input, form_text
 from rulesbook.errors import InputError, quote
 from rulesbook.inputs import picks
 from rulesbook.present import error_html, heading_html, result_html, rules_block
@@ -177,7 +177,7 @@ def widget_for(inp: Input, value: Any, offerable: bool = False) -> pn.widgets.Wi
     if inp.kind == "int":
         # No start/end: out-of-range numbers stay in the box and get the one-line error.
         return _IntInput(value=value, **common)
-    text = "" if value is NOT_GIVEN or (value is None and inp.kind != "optional") else inp.format(value)
+    text = form_text(inp, value)
     options = picks(inp)
     # one name, searched as typed; any text counts
     if inp.kind != "word-list" and (len(options) > 1 or offerable):

@@ -8,6 +8,7 @@ Commands::
     rulesbook variants / compare / sweep         designer what-ifs (:mod:`rulesbook.cli.whatif`)
     rulesbook solve / sensitivity / matrix       designer analysis (:mod:`rulesbook.cli.design`)
     rulesbook parameters [SYSTEM] [--json]       every parameter and reading a variant can change
+    rulesbook roster show FILE [--json]          an army list's units, weapons and points
     rulesbook interpretations [SYSTEM] [--json]  the interpretations register
     rulesbook serve [--port N] [--site-dir DIR]  the site with live calculators
 
@@ -34,6 +35,7 @@ from typing import Any, NoReturn
 
 import click
 
+from rulesbook.cli.army import register as register_army
 from rulesbook.cli.design import register as register_design
 from rulesbook.cli.output import RecordingGroup, echo, emit_json, fail, styled
 from rulesbook.cli.whatif import register as register_whatif
@@ -235,6 +237,7 @@ def variant_help(calc: Any, words: Sequence[str]) -> tuple[dict[str, tuple[str, 
 
 register_whatif(cli)  # variants, compare, sweep (rulesbook.cli.whatif)
 register_design(cli)  # solve, sensitivity, matrix, parameters (rulesbook.cli.design)
+register_army(cli)  # roster show, matchup (rulesbook.cli.army)
 
 
 # -- serve ---------------------------------------------------------------------------------------
