@@ -46,6 +46,7 @@ from rulesbook.inputs import (
     optional,
     picks,
 )
+from rulesbook.relations import Relation, broken
 from rulesbook.results import DISTRIBUTION_COLUMNS, CalcResult, Column, Table, is_exact_list, publish_values
 
 __all__ = [
@@ -208,11 +209,19 @@ class Calculator:
     (``tests/test_variant_reach.py`` checks both ways)."""
     cost: CostFn | None = field(default=None, repr=False)
     """The cost model, if the calculator has one (see :data:`CostFn`)."""
+    main_inputs: tuple[str, ...] = ()
+    """The inputs a player changes most: a long form shows them right under the answer and folds
+    the others under "More inputs" (none: every input is shown)."""
+    relations: tuple[Relation, ...] = ()
+    """How its inputs must agree (:mod:`rulesbook.relations`): checked before :attr:`check`, and
+    mended by a form after a pick."""
 
     def __post_init__(self) -> None:
         keys = [i.key for i in self.inputs]
         if len(set(keys)) != len(keys):
             raise ValueError(f"{self.id}: duplicate input keys")
+        if not {k for r in self.relations for k in r.keys} | set(self.main_inputs) <= set(keys):
+            raise ValueError(f"{self.id}: main_inputs or relations name an input it does not declare")
         object.__setattr__(self, "_cached", lru_cache(maxsize=4096)(self._compute_tuple))
         object.__setattr__(self, "_by_key", {i.key: i for i in self.inputs})
         readings = () if self.choices is None else {s.key for s in type(self.choices.readings).specs()}
@@ -288,6 +297,21 @@ class Calculator:
                 values[inp.key] = inp.parse(example[inp.key]) if inp.key in borrowed else inp.initial
         return values, borrowed
 
+    def folded_inputs(self) -> tuple[str, ...]:
+        """The inputs a form folds under "More inputs": all but :attr:`main_inputs` and the rule
+        choices (folded on their own), in declaration order; none when no main inputs are declared.
+
+        >>> from rulesbook.registry import registry
+        >>> calc = registry().calculator("wh40k.datasheet-attack")
+        >>> "weapons" in calc.main_inputs and "distance" in calc.folded_inputs()
+        True
+        """
+        if not self.main_inputs:
+            return ()
+        return tuple(
+            i.key for i in self.inputs if i.key not in self.main_inputs and i.kind != "interpretation"
+        )
+
     def defaults(self) -> dict[str, Any]:
         """Defaults of the inputs that have one."""
         return {i.key: i.default for i in self.inputs if not i.required}
@@ -299,9 +323,14 @@ class Calculator:
         reading), else the register's default.
         """
         out = self._fields(values, choices)
-        if self.check is not None:
-            self.check(MappingProxyType(out), self.choices_for(out, choices))
+        self._cross_check(out, choices)
         return out
+
+    def _cross_check(self, checked: dict[str, Any], choices: ChoiceSet | None = None) -> None:
+        """The declared relations, then the cross-field check (InputError on the first problem)."""
+        broken(self.relations, checked)
+        if self.check is not None:
+            self.check(MappingProxyType(checked), self.choices_for(checked, choices))
 
     def choices_for(self, checked: Mapping[str, Any], choices: ChoiceSet | None = None) -> Any:
         """The choice set to compute ``checked`` with: ``choices`` (a variant's) or the system's,
@@ -418,8 +447,7 @@ class Calculator:
         result = fast[1](self, checked)
         if result is not None:
             return result
-        if self.check is not None:
-            self.check(MappingProxyType(checked), self.choices_for(checked))
+        self._cross_check(checked)
         return self.run_validated(checked)
 
     __call__ = run
@@ -559,6 +587,8 @@ def calculator(
     fast: FastFn | None = None,
     insensitive: Mapping[str, str] | None = None,
     cost: CostFn | None = None,
+    main_inputs: Sequence[str] = (),
+    relations: Sequence[Relation] = (),
 ) -> Callable[[ComputeFn], Calculator]:
     """Declare a calculator around a pure compute function.
 
@@ -568,7 +598,9 @@ def calculator(
     :class:`~rulesbook.results.CalcResult` of exact values. The decorator only builds the
     :class:`Calculator` (``fast``: an optional shortcut for small inputs, see :data:`FastFn`
     and docs/developing.md; ``insensitive``: parameter key -> why that parameter of a rule it
-    names cannot change its answer; ``cost``: an optional cost model, :data:`CostFn`); the system
+    names cannot change its answer; ``cost``: an optional cost model, :data:`CostFn`;
+    ``main_inputs``: the inputs a player changes most, which a long form shows first;
+    ``relations``: how its inputs must agree, :mod:`rulesbook.relations`); the system
     loader registers the calculators a system's modules define
     (:class:`rulesbook.registry.SystemPackage`). See
     ``rulesbook/systems/scrollhammer/calculators.py`` for a complete worked example.
@@ -593,6 +625,8 @@ def calculator(
             fast=None if fast is None else (func, fast),
             insensitive=tuple((insensitive or {}).items()),
             cost=cost,
+            main_inputs=tuple(main_inputs),
+            relations=tuple(relations),
         )
         return calc
 

@@ -193,6 +193,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "core",
         (
             "rulesbook.inputs",
+            "rulesbook.relations",
             "rulesbook.python_files",
             "rulesbook.additions",
             "rulesbook.choices",

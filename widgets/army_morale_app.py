@@ -37,6 +37,7 @@ from rulesbook.systems.army_morale.logfile import log_from_text, log_to_text
 from rulesbook.systems.army_morale.rules import SIDES
 from rulesbook.systems.army_morale.tracker import FORM_SLOTS, Tracker, form_boxes
 from widgets.games import MAX_LOG_BYTES, ArmyLists, GameStore, SaveError, version
+from widgets.page import tap_sized
 from widgets.saved_games import (
     blank_text,
     games_html,
@@ -241,6 +242,8 @@ class TrackerView:
             files,
             sizing_mode="stretch_width",
         )
+        for widget in self.view.select(pn.widgets.Widget):
+            tap_sized(widget)  # every box, stepper, check box and button a 44 px tap target
         self._kind()
         self._open_game()
         self._armies()

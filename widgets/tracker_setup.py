@@ -34,6 +34,7 @@ from rulesbook.systems.army_morale.rules import SIDES
 from rulesbook.systems.army_morale.setup import DETACHMENT_FIELDS, army_from_form, army_rows, slug
 from rulesbook.systems.army_morale.tracker import Tracker
 from widgets.games import ArmyLists, SaveError
+from widgets.page import NUMERIC_CLASS, tap_sized
 
 __all__ = ["FIRST_ROWS", "SetupForm"]
 
@@ -72,7 +73,7 @@ class SetupForm:
                         label=f"{label} objectives",
                         placeholder="0",
                         width=120,
-                        css_classes=[f"am-setup-{s}-{key.replace('_', '-')}"],
+                        css_classes=[f"am-setup-{s}-{key.replace('_', '-')}", NUMERIC_CLASS],
                     )
                     for key, label in OBJECTIVE_COUNTS
                 },
@@ -155,9 +156,13 @@ class SetupForm:
                     label=title, options=STRENGTH_OPTIONS, value="units", width=WIDTHS[key], css_classes=css
                 )
             else:
+                if key in ("points", "units"):
+                    css.append(NUMERIC_CLASS)  # a number typed as text (a slip is kept to name it)
                 row[key] = w.TextInput(
                     label=title, placeholder=PLACEHOLDERS.get(key, ""), width=WIDTHS[key], css_classes=css
                 )
+        for widget in row.values():
+            tap_sized(widget)
         self.rows[side].append(row)
         self.row_boxes[side].append(pn.FlexBox(*row.values(), sizing_mode="stretch_width"))
 

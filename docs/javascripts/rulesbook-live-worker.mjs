@@ -5,7 +5,9 @@
      {type: "start", base, system}                    -> {type: "ready", seconds, python}
                                                           | {type: "absent"} (no runtime in this build)
                                                           | {type: "failed", message}
-     {type: "answer", seq, calc, values, variant}     -> {type: "answer", seq, html, ms}
+     {type: "answer", seq, calc, values, variant, changed}
+                                                      -> {type: "answer", seq, html, ms}
+       (changed: the input just picked, whose declared relations may set others: widgets.browser.answer)
        only the newest question is computed: one still waiting when a newer one comes is
        answered {type: "answer", seq, skipped: true}
      {type: "upload", seq, calc, key, name, bytes}    -> {type: "upload", seq, error}  (error: HTML or null)
@@ -94,7 +96,7 @@ function answerNewest() {
   const { app, pyodide } = python;
   const values = pyodide.toPy(job.values);
   try {
-    const [html, ms] = timed(() => app.answer(job.calc, values, job.variant || "none"));
+    const [html, ms] = timed(() => app.answer(job.calc, values, job.variant || "none", job.changed || ""));
     self.postMessage({ type: "answer", seq: job.seq, html, ms });
   } catch (error) {
     self.postMessage({ type: "answer", seq: job.seq, error: String(error && error.message || error).split("\n").slice(-2).join(" ") });

@@ -47,6 +47,7 @@ from rulesbook.calculators import (
 )
 from rulesbook.errors import InputError, choose_from, quote
 from rulesbook.registry import implements
+from rulesbook.relations import Needs
 from rulesbook.results import CalcResult, Column, Table
 from rulesbook.systems.wh40k.attached import (
     JOINT_WOUNDS_LIMIT,
@@ -140,11 +141,6 @@ def _side(
             field,
             "only a datasheet with Host of Plagues (Mortarion) has these auras, or a DEATH GUARD unit "
             f"near him: give {prefix}aura_distance or set it to none",
-        )
-    if sick_key != "none" and det_key != "spread-the-sickness":
-        raise InputError(
-            f"{prefix}sickness",
-            "a Sickness comes with the spread-the-sickness detachment; choose it or set none",
         )
     if prefix and values[f"{prefix}damaged"] and sheet is None:
         raise InputError(f"{prefix}damaged", "only a datasheet with a Damaged ability can be damaged")
@@ -437,6 +433,32 @@ def _effects_table(plan: EffectPlan) -> Table:
     insensitive=ENGINE_FIXED,
     check=_check,
     cost=_seconds,
+    relations=[
+        Needs(
+            f"{side}sickness",
+            "none",
+            f"{side}detachment",
+            ("spread-the-sickness",),
+            "a Sickness comes with the spread-the-sickness detachment",
+            "choose it or set none",
+        )
+        for side in ("", "target_")
+    ],
+    # who shoots with what at whom, and the target's profile: under the answer; the rest folded
+    main_inputs=(
+        "attacker",
+        "weapons",
+        "target",
+        "target_models",
+        "stratagems",
+        "toughness",
+        "save",
+        "invuln",
+        "wounds",
+        "models",
+        "fnp",
+        "cover",
+    ),
     cacheable=False,  # a faction file may change between two calls with the same path
     examples=[
         {
