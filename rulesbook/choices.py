@@ -119,7 +119,8 @@ class ParameterSpec:
             if not isinstance(value, bool):
                 raise InputError(self.key, f"expected {self.allowed()}, got {_short(value)}")
             return value
-        if isinstance(value, str) and value.strip().lstrip("+-").isdigit() and len(value.strip()) < 10:
+        digits = value.strip().lstrip("+-") if isinstance(value, str) else ""
+        if digits.isascii() and digits.isdigit() and len(value.strip()) < 10:  # no ٢, ２, 𝟐 or ²
             value = int(value.strip())
         if isinstance(value, bool) or not isinstance(value, int):
             raise InputError(self.key, f"expected {self.allowed()}, got {_short(value)}")

@@ -19,7 +19,7 @@ one line, split at its field); an input whose predicted work is beyond the calcu
 A variant is named (``variant=NAME``, shipped or yours in ``$RULESBOOK_VARIANTS_DIR``), never a
 path: a request never makes the server read a file it names, and a file input (a game log, a
 faction file) takes only a file shipped with rulesbook (``rulesbook/...``, as the worked
-examples do).
+examples do), echoed as named: no answer holds a folder of the server's.
 
 Example:
     >>> status, body = calc_answer("scrollhammer.morale-check", {"ld": "7"})
@@ -158,14 +158,17 @@ def calc_answer(calc_id: str, inputs: Mapping[str, Any], variant: Sequence[str] 
     except InputError as exc:
         return 404, error_body("calculator", exc.message)
     try:
-        given = dict(inputs)
+        given, named = dict(inputs), {}
         for key, value in given.items():
             if _file_input(calc.input(key)):
                 given[key] = _shipped_file(key, value)
+                named[key] = PurePosixPath(value.strip()).as_posix()  # (no folder of the server's)
         chosen = named_variant(variant)
         checked, result = run_inputs(calc, given, chosen)
     except InputError as exc:
         return _error(exc)
     except RulesbookError as exc:  # a file input that is no file of its kind: the CLI's one line
         return 400, error_body(None, str(exc))
-    return 200, calc.answer_json(checked, result, chosen.name if chosen is not None else None)
+    body = calc.answer_json(checked, result, chosen.name if chosen is not None else None)
+    body["inputs"].update(named)  # a shipped file as the request named it (rulesbook/...)
+    return 200, body

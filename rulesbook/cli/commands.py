@@ -297,6 +297,15 @@ register_army(cli)  # roster show, matchup (rulesbook.cli.army)
     help="Also answer requests addressed to NAME (repeatable); localhost, 127.0.0.1, [::1] and "
     "--host are always allowed, every other Host is refused.",
 )
+@click.option(
+    "--variants",
+    "variants_dirs",
+    multiple=True,
+    metavar="DIR",
+    type=click.Path(exists=True, file_okay=False),
+    help="Also offer the variants (.yaml, .py) in DIR by name (repeatable; as $RULESBOOK_VARIANTS_DIR). "
+    "A page or an API request picks a variant only by its name, never by a path.",
+)
 def serve_cmd(
     port: int,
     host: str,
@@ -306,6 +315,7 @@ def serve_cmd(
     processes: int,
     time_limit: float,
     allow_hosts: tuple[str, ...],
+    variants_dirs: tuple[str, ...],
 ) -> None:
     """Build the rulebook site and serve it with the live calculators (offline).
 
@@ -323,6 +333,7 @@ def serve_cmd(
             time_limit=time_limit,
             processes=processes,
             allow_hosts=allow_hosts,
+            variants_dirs=variants_dirs,
         )
     except InputError as exc:
         fail(str(exc))

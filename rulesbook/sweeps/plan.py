@@ -61,7 +61,7 @@ PARAMETER_PREFIX = "parameter."
 """An axis over a rule parameter is written ``parameter.KEY``."""
 MAX_VALUES = 100_000
 """Most values one axis may have (checked before a range is written out)."""
-_RANGE = re.compile(r"^\s*([+-]?\d{1,9})\s*\.\.\s*([+-]?\d{1,9})\s*$")
+_RANGE = re.compile(r"^\s*([+-]?\d{1,9})\s*\.\.\s*([+-]?\d{1,9})\s*$", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)

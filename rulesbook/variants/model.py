@@ -41,6 +41,7 @@ Example:
 from __future__ import annotations
 
 import dataclasses
+import logging
 import os
 from collections.abc import Mapping, Sequence
 from functools import cache
@@ -150,7 +151,12 @@ def variants_for_system(system: str) -> list[Variant]:
 
 VARIANTS_DIR_ENV = "RULESBOOK_VARIANTS_DIR"
 """The environment variable naming a folder of the user's own variants (``.yaml`` and ``.py``),
-offered beside the shipped ones wherever variants are listed (the served pages' "Compare with")."""
+offered beside the shipped ones wherever variants are listed (the served pages' "Compare with");
+several folders are separated by ``os.pathsep`` (``rulesbook serve --variants DIR`` adds one)."""
+
+_LOG = logging.getLogger("rulesbook.variants")
+_LOG.addHandler(logging.NullHandler())  # (a program that sets up logging shows it: the server does)
+_LOGGED: set[tuple[str, str]] = set()
 
 
 def user_variants() -> dict[str, Variant]:
@@ -158,15 +164,17 @@ def user_variants() -> dict[str, Variant]:
 
     Read afresh at each call (a designer edits them while the server runs; each file is loaded
     once per change of its modification time). A file that does not load is left out of the
-    list with its one-line reason in :func:`user_variant_problems`, never breaking a page.
+    list with its one-line reason in :func:`user_variant_problems`, never breaking a page; the
+    reason is also logged once (logger ``rulesbook.variants``: the server's log).
     """
-    folder = os.environ.get(VARIANTS_DIR_ENV)
-    if not folder:
-        return {}
+    folders = [f for f in os.environ.get(VARIANTS_DIR_ENV, "").split(os.pathsep) if f.strip()]
     out: dict[str, Variant] = {}
     _PROBLEMS.clear()
+    if not folders:
+        return out
     shipped = shipped_variants()
-    for file in sorted(Path(folder).expanduser().glob("*")):
+    files = [file for folder in folders for file in sorted(Path(folder).expanduser().glob("*"))]
+    for file in files:
         if file.suffix not in (".yaml", ".yml", ".py") or file.name.startswith((".", "_")):
             continue
         try:
@@ -181,6 +189,10 @@ def user_variants() -> dict[str, Variant]:
             _PROBLEMS[file.name] = f"{file.name}: a variant called {variant.name} exists already"
             continue
         out[variant.name] = variant
+    for name, problem in _PROBLEMS.items():
+        if (name, problem) not in _LOGGED:
+            _LOGGED.add((name, problem))
+            _LOG.warning("rulesbook: your variant %s is left out: %s", name, problem)
     return out
 
 

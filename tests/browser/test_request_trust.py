@@ -75,3 +75,11 @@ def test_a_hidden_frame_on_another_site_runs_nothing(served: str, page: Any, tmp
     _refused(second)
     second.close()
     assert not marker.exists()
+    # and the browser shows nothing of it: only this server's own pages may frame its pages
+    # (Content-Security-Policy frame-ancestors 'self'; Chromium puts its error page in the frame)
+    frame = next(f for f in page.frames if f is not page.main_frame)
+    for _ in range(300):
+        if frame.url.startswith("chrome-error:"):
+            break
+        page.wait_for_timeout(100)
+    assert frame.url.startswith("chrome-error:") and frame.locator(".rb-input-ld").count() == 0, frame.url

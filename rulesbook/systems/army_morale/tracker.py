@@ -204,7 +204,7 @@ def rally_from_form(
         if (
             len(words) != 2
             or words[0] not in CAPTURE_CHOICES
-            or not words[1].isdigit()
+            or not (words[1].isascii() and words[1].isdigit())
             or not CAPTURE_ROLL.minimum <= int(words[1]) <= CAPTURE_ROLL.maximum
         ):
             raise InputError(
@@ -216,7 +216,7 @@ def rally_from_form(
         if not part:
             continue
         key, eq, count = (w.strip() for w in part.partition("="))
-        if not key or (eq and not count.isdigit()) or int(count or 1) > 99:
+        if not key or (eq and not (count.isascii() and count.isdigit())) or int(count or 1) > 99:
             raise InputError(
                 "effects", f"expected entries like 'supply-lines=2' (KEY=COUNT), got {quote(part)}"
             )
