@@ -25,9 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from rulesbook.cases import load_cases
+from rulesbook.data import DataFileError
+from rulesbook.records import Source, load_source
 from rulesbook.registry import Citation, Implementation, registry
 
-__all__ = ["ROOT", "RuleInfo", "anchor", "covering_tests", "page_of", "rule_info"]
+__all__ = ["ROOT", "RuleInfo", "anchor", "covering_tests", "page_of", "rule_info", "source", "system_file"]
 
 ROOT = Path(__file__).resolve().parent.parent
 """The project root (``tests/`` and ``rulesbook/`` live here in a source checkout)."""
@@ -199,3 +201,17 @@ def rule_info(rule_id: str) -> RuleInfo:
         page=f"{rule.system}/rules/{rule.id}/",
         page_file=page_of(rule.id),
     )
+
+
+def system_file(system_id: str, name: str) -> Path:
+    """A data file in a system's folder (``wh40k``, ``source.yaml`` -> ``systems/wh40k/source.yaml``)."""
+    return SYSTEMS_DIR / system_id.replace("-", "_") / name
+
+
+@cache
+def source(system_id: str) -> Source:
+    """The source document of a system (from its ``source.yaml``)."""
+    path = system_file(system_id, "source.yaml")
+    if not path.is_file():
+        raise DataFileError(f"{system_id}: source.yaml is missing (title, short, file, kind, covers, gaps)")
+    return load_source(path, system_id)

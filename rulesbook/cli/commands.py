@@ -61,7 +61,7 @@ def _source_title(system: System) -> str:
     """The title of a system's source document as a reader knows it (its ``source.yaml``), else
     the file name its ``rules.yaml`` gives."""
     from rulesbook.data import DataFileError
-    from rulesbook.site.sources import source
+    from rulesbook.index import source
 
     try:
         return source(system.id).title
