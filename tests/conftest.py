@@ -103,11 +103,13 @@ BROWSER_TESTS = ROOT / "tests" / "browser"
 
 SLOWEST_BROWSER_MODULES = (
     "test_live_static_site.py",
+    "test_house_rules.py",
     "test_tracker_at_the_table.py",
     "test_live_pages.py",
     "test_readable_pages.py",
     "test_static_site.py",
     "test_live_answers.py",
+    "test_tracker_at_the_limits.py",
     "test_tracker_finds_the_game.py",
     "test_hostile_names.py",
     "test_site_browser.py",

@@ -33,16 +33,18 @@ from typing import Any
 import panel as pn
 from bokeh.models.ui import Tooltip
 
-from rulesbook.calculators import Calculator, Input, form_text
+from rulesbook.calculators import Calculator, form_text
 from rulesbook.errors import InputError, quote
-from rulesbook.inputs import picks
+from rulesbook.inputs import Input, picks
 from rulesbook.present import error_html, heading_html, mended_html, result_html, rules_block
 from rulesbook.registry import registry
 from rulesbook.relations import mend
 from rulesbook.variants import Variant, offerable_inputs
 from widgets.compare import (
+    FAST_DELAY_MS,
     NO_VARIANT,
     SLOW_ANSWER_S,
+    SLOW_DELAY_MS,
     Answer,
     answer,
     answer_html,
@@ -51,7 +53,7 @@ from widgets.compare import (
     own_variant,
     variant_options,
 )
-from widgets.live import FAST_DELAY_MS, SLOW_DELAY_MS, LiveResult
+from widgets.live import LiveResult
 from widgets.page import FORM_COLUMN_CSS, RESULT_COLUMN_CSS, TAP_CSS, embedded
 from widgets.pickers import link_picker, offer, picker_for
 from widgets.uploads import UploadBox
@@ -208,9 +210,8 @@ class CalculatorApp:
             if i.kind == "path"
         }
         self._start = start
-        # Served, two sections wait closed and are built when first opened (or at once when the
-        # URL or the caller sets one of their inputs): "More inputs" (all but the calculator's
-        # main inputs, when it declares them) and "Rule choices" (the interpretation inputs):
+        # Served, "More inputs" (all but a calculator's declared main inputs) and "Rule choices" wait
+        # closed, built when first opened (or when the URL or the caller sets one of their inputs):
         # most players never change them, and they are most of a big form's models.
         readings = tuple(i.key for i in calc.inputs if i.kind == "interpretation")
         sections = {"More inputs": calc.folded_inputs(), "Rule choices": readings} if pool is not None else {}
@@ -387,8 +388,7 @@ class CalculatorApp:
         self.refresh()
 
     def _mend(self, changed: str) -> None:
-        """After a pick, the other input of each declared relation it broke is set to agree
-        (:func:`rulesbook.relations.mend`) and the answer says so; until the next change."""
+        """After a pick, set the other input of each relation it broke and say so (:func:`~rulesbook.relations.mend`)."""
         found = mend(self.calc, self.values(), changed)
         self._notes, self._mending = found.notes, True
         try:
@@ -548,11 +548,13 @@ class CalculatorApp:
                 widget.css_classes = classes
 
     def close(self) -> None:
-        """The session ended: drop its computation."""
+        """The session ended: drop its computation and delete its uploaded files."""
         self._closed = True
         self._dirty = False
         if self._job is not None:
             self._job.cancel()
+        for box in self.uploads.values():
+            box.discard()
 
     def sync_url(self) -> None:
         """Keep the page's query string and the form in step (``?ld=7&variant=NAME``): the URL's
@@ -643,6 +645,6 @@ def served_calculator_app(calc_id: str, pool: ComputePool | None = None) -> pn.v
     app.sync_url()
     if "embed" in (pn.state.session_args or {}):  # inside a site page, which shows the rule texts
         app.rules.object = rules_block(registry().rules_named(app.calc.rules), opened=False)
-    if pool is not None and pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
+    if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
         pn.state.on_session_destroyed(lambda _context: app.close())
     return app.view

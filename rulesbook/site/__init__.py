@@ -70,6 +70,7 @@ def build(open_file: Opener, notebooks: Sequence[str]) -> list[str]:
         + "* [A designer's guide: rewriting the rules](designer/guide.md)\n"
         + "* [A designer's dice](designer/dice.md)\n"
         + "* [The effects language (40k)](designer/effects.md)\n"
+        + "* [House rules by link](designer/house-rules.md)\n"
         + "* [Sweeps](sweeps.md)\n"
         + "* [Designer analysis](designing.md)\n",
     )

@@ -27,8 +27,8 @@ from collections import defaultdict
 from pathlib import Path
 
 from rulesbook.index import page_of, source, system_file
-from rulesbook.records import Source, load_source
-from rulesbook.registry import Citation, System, registry
+from rulesbook.records import Citation, Source, System, load_source
+from rulesbook.registry import registry
 
 __all__ = [
     "SOURCES_PAGE",
@@ -113,7 +113,7 @@ def sources_page() -> str:
         src = source(system.id)
         out += [f"## {src.title} {{#{system.id}}}", ""]
         out += [
-            f"{src.kind} Rule system: [{system.title}]({system.id}/index.md), version {system.version}.",
+            f"{src.kind} Rule system: [{system.title}]({page_of(system.id, 'system')}), version {system.version}.",
             "",
         ]
         out += [f"File in the shared sources: `{src.file}` (the one place a reader sees it).", ""]
@@ -122,7 +122,7 @@ def sources_page() -> str:
         cited: dict[str, list[str]] = defaultdict(list)
         for rule in reg.rules_for_system(system.id):
             for c in rule.citations:
-                cited[c.section].append(f"[{rule.title}]({page_of(rule.id)})")
+                cited[c.section].append(f"[{rule.title}]({page_of(rule.id, 'rule')})")
         out += ["**Sections cited**", ""]
         for section, rules in cited.items():
             anchor = f"{system.id}-{slug(section)}"

@@ -7,8 +7,9 @@ from typing import Any
 import pytest
 
 from rulesbook.registry import registry
-from rulesbook.systems.army_morale.ledger import EXAMPLE_LOG
-from widgets.army_morale_app import TrackerView, ipy_tracker
+from rulesbook.systems.army_morale.log import EXAMPLE_LOG
+from widgets.army_morale_app import TrackerView
+from widgets.tracker_session import ipy_tracker
 
 
 def _click(view: TrackerView, css: str) -> None:
@@ -178,27 +179,12 @@ def test_tracker_pages_left_alone_write_no_file_and_keep_their_address(tmp_path:
     assert len(store.recent()) == 1
 
 
-def test_a_game_whose_file_does_not_read_is_never_overwritten(tmp_path: Any) -> None:
-    from widgets.games import MAX_LOG_BYTES, GameStore
-
-    store = GameStore(tmp_path)
-    store.save("too-large-game", "#" * (MAX_LOG_BYTES + 1))
-    page = TrackerView(store=store, game="too-large-game", demo=True)
-    assert page.game != "too-large-game" and not page.stored
-    page.event["kind"].value = "bunker-destroyed"
-    page.event["number"].value = 4
-    _click(page, "am-add-event")
-    assert len((tmp_path / "too-large-game.yaml").read_text()) == MAX_LOG_BYTES + 1
-    assert "roll: 4" in (store.read(page.game) or "")
-
-
 def test_a_new_game_of_loaded_armies_is_written_at_once(tmp_path: Any) -> None:
     """Armies from a loaded log are not a blank page: a reload must find them, so the new game
     (same armies, nothing played) is written when it starts."""
     from dataclasses import replace
 
-    from rulesbook.systems.army_morale.ledger import load_log
-    from rulesbook.systems.army_morale.logfile import log_to_text
+    from rulesbook.systems.army_morale.logfile import load_log, log_to_text
     from widgets.games import GameStore
 
     log = load_log(EXAMPLE_LOG)
