@@ -90,7 +90,7 @@ def test_list_json_names_every_id() -> None:
 
 
 def test_list_names_each_source_by_its_title() -> None:
-    from rulesbook.site.sources import source
+    from rulesbook.index import source
 
     out = run("list")
     for system in registry().systems.values():

@@ -34,15 +34,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from rulesbook.errors import InputError
-from rulesbook.inputs import picks
+from rulesbook.inputs import Input, picks
 
-if TYPE_CHECKING:  # pragma: no cover
-    from rulesbook.calculators import Calculator
-
-__all__ = ["PICKED_KINDS", "Mended", "Needs", "Relation", "broken", "mend"]
+__all__ = ["PICKED_KINDS", "Mended", "Needs", "Related", "Relation", "broken", "mend"]
 
 PICKED_KINDS = frozenset({"choice", "interpretation", "bool"})
 """Inputs whose every value is picked, never typed letter by letter."""
@@ -110,6 +107,19 @@ def broken(relations: Sequence[Relation], values: Mapping[str, Any]) -> None:
             raise relation.error()
 
 
+class Related(Protocol):
+    """What :func:`mend` needs of a calculator (:class:`rulesbook.calculators.Calculator`)."""
+
+    @property
+    def relations(self) -> tuple[Relation, ...]: ...
+
+    def input(self, key: str) -> Input: ...
+
+    def check_values(self, values: Mapping[str, Any]) -> dict[str, Any]: ...
+
+    def validate(self, values: Mapping[str, Any]) -> dict[str, Any]: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Mended:
     """What :func:`mend` did: ``changes`` (input key, its new value, checked) for the form to show,
@@ -119,7 +129,7 @@ class Mended:
     notes: tuple[str, ...] = ()
 
 
-def _picked(calc: Calculator, key: str, value: Any) -> bool:
+def _picked(calc: Related, key: str, value: Any) -> bool:
     """Whether ``value`` of input ``key`` was picked (a choice, a check box, a name of the list)."""
     inp = calc.input(key)
     if inp.kind in PICKED_KINDS:
@@ -127,7 +137,7 @@ def _picked(calc: Calculator, key: str, value: Any) -> bool:
     return isinstance(value, str) and value.strip() in picks(inp)
 
 
-def mend(calc: Calculator, values: Mapping[str, Any], changed: str) -> Mended:
+def mend(calc: Related, values: Mapping[str, Any], changed: str) -> Mended:
     """After the player picked a new value of input ``changed`` (``values``: the form's values,
     texts or values): the other input of every relation the pick broke set to a value that keeps
     it — only if then every input, relation and cross-field check passes; else nothing changes

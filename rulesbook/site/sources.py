@@ -26,22 +26,18 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
-from rulesbook.index import page_of, source, system_file
-from rulesbook.records import Citation, Source, System, load_source
+from rulesbook.index import page_of, source
+from rulesbook.records import Citation, System
 from rulesbook.registry import registry
 
 __all__ = [
     "SOURCES_PAGE",
     "SOURCE_FOLDERS",
-    "Source",
     "citation_md",
     "document_path",
-    "load_source",
     "slug",
-    "source",
     "source_link",
     "sources_page",
-    "system_file",
 ]
 
 SOURCES_PAGE = "sources.md"
