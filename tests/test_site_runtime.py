@@ -201,6 +201,48 @@ def test_without_the_registries_the_build_keeps_its_precomputed_calculators(
     assert rt.main([]) == 2
 
 
+def test_without_node_the_build_takes_no_start_up_snapshot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(rt.shutil, "which", lambda name: None)
+    assert rt.start_snapshot(tmp_path, {"runtime": [], "wheels": []}, tmp_path) is None
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and "no start-up snapshot (Node.js not found)" in out
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_start_up_snapshot_is_taken_once_for_the_same_runtime_and_start_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The snapshot is kept under a key of everything it depends on: a rebuild takes none."""
+    import gzip
+    import subprocess
+
+    taken: list[list[str]] = []
+
+    def run(command: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
+        if command[1:2] == ["--version"]:
+            return subprocess.CompletedProcess(command, 0, "v20.0.0\n", "")
+        taken.append(command)
+        Path(command[-1]).write_bytes(b"python memory" * 1000)
+        return subprocess.CompletedProcess(command, 0, "", "")
+
+    monkeypatch.setattr(rt.shutil, "which", lambda name: "/usr/bin/node")
+    monkeypatch.setattr(rt.subprocess, "run", run)
+    manifest: dict[str, Any] = {"runtime": [{"path": "p", "integrity": "sha256-a"}], "wheels": []}
+    cache, first, second = tmp_path / "cache", tmp_path / "one", tmp_path / "two"
+    first.mkdir()
+    second.mkdir()
+    entry = rt.start_snapshot(first, manifest, cache)
+    assert entry is not None and len(taken) == 1
+    data = (first / entry["path"]).read_bytes()
+    assert gzip.decompress(data) == b"python memory" * 1000 and entry["raw_bytes"] == 13_000
+    assert entry["integrity"].startswith("sha256-") and entry["bytes"] == len(data)
+    assert rt.start_snapshot(second, manifest, cache) == entry and len(taken) == 1  # from the cache
+    changed = {**manifest, "wheels": [{"path": "w", "integrity": "sha256-b"}]}
+    assert rt.start_snapshot(second, changed, cache) != entry and len(taken) == 2  # a new wheel: taken again
+
+
 def test_npm_missing_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(rt.shutil, "which", lambda name: None)
     with pytest.raises(rt.RuntimeUnavailable, match="npm is not installed"):

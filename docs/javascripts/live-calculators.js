@@ -421,8 +421,6 @@
       };
       if (houseRules) houseRules.ready.then(function () { checkHouse(live); });
       else live();
-    } else if (message.type === "saved") {
-      boxes.forEach(function (box) { box.setAttribute("data-snapshot-saved", message.ms.toFixed(0)); });
     } else if (message.type === "absent") {
       stayStatic("This copy of the site was built without the live calculator (the build could not reach " +
         "the npm registry and PyPI). " + STATIC);

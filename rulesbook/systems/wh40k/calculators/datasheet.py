@@ -433,12 +433,14 @@ def _effects_table(plan: EffectPlan) -> Table:
         )
         for side in ("", "target_")
     ],
-    # who shoots with what at whom, and the target's profile: under the answer; the rest folded
+    # who shoots with what at whom in which battle round, and the target's profile: under the
+    # answer; the rest folded
     main_inputs=(
         "attacker",
         "weapons",
         "target",
         "target_models",
+        "battle_round",
         "stratagems",
         "toughness",
         "save",
