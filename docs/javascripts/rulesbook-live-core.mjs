@@ -42,9 +42,14 @@ export async function startPython({ base, read, system, makeSnapshot = false }) 
   let pyodide = null;
   let fromSnapshot = false;
   if (manifest.snapshot && !makeSnapshot) {
-    const snapshot = read(manifest.snapshot.path, "bytes", manifest.snapshot.integrity).then(gunzip);
+    const fetched = read(manifest.snapshot.path, "bytes", manifest.snapshot.integrity);
+    fetched.then(() => mark("snapshot-fetched"), () => {});
+    const snapshot = fetched.then(gunzip).then(unsparse);
+    snapshot.then(() => mark("snapshot-unpacked"), () => {});
     try {
-      pyodide = await loadPyodide({ ...settings, _loadSnapshot: snapshot, createPyodideModule: roomFor(snapshot, runtimeURL) });
+      pyodide = await loadPyodide({
+        ...settings, _loadSnapshot: snapshot, createPyodideModule: roomFor(snapshot, runtimeURL, mark),
+      });
       fromSnapshot = true;
     } catch (error) {
       console.warn("rulesbook: the start-up snapshot did not load; starting afresh", error);
@@ -78,6 +83,25 @@ async function inflate(bytes, format) {
 
 function gunzip(bytes) {
   return inflate(bytes, "gzip");
+}
+
+/* Python's memory from the build's sparse form (rulesbook.site.runtime.sparse): the pages kept,
+   put back in place in a buffer that is zeros elsewhere. */
+function unsparse(packed) {
+  const view = new DataView(packed.buffer, packed.byteOffset, packed.byteLength);
+  const magic = new TextDecoder().decode(packed.subarray(0, 7));
+  if (magic !== "RBSNAP1") return packed;
+  const [size, page, pages] = [8, 12, 16].map((at) => view.getUint32(at, true));
+  const bitmap = packed.subarray(20, 20 + Math.ceil(pages / 8));
+  const memory = new Uint8Array(size);
+  let from = 20 + bitmap.length;
+  for (let i = 0; i < pages; i += 1) {
+    if (!(bitmap[i >> 3] & (1 << (i & 7)))) continue;
+    const at = i * page;
+    memory.set(packed.subarray(from, from + Math.min(page, size - at)), at);
+    from += page;
+  }
+  return memory;
 }
 
 /* A wheel (a zip archive) read by the JavaScript engine's own inflater, as [path, bytes] pairs:
@@ -120,13 +144,14 @@ function write(FS, dir, files) {
 /* Pyodide restores a snapshot into the memory its module starts with (30 MiB); one taken after
    the memory grew does not fit. Grow it first, through the allocator (so the runtime's views of
    the memory follow); the snapshot then overwrites all of it. */
-function roomFor(snapshot, runtimeURL) {
+function roomFor(snapshot, runtimeURL, mark) {
   return async (moduleSettings) => {
     const bytes = await snapshot;
     const { default: createPyodideModule } = await import(runtimeURL + "pyodide.asm.mjs");
     const header = new Uint32Array(bytes.buffer, bytes.byteOffset, 4)[1];
     const need = bytes.byteLength - header;
     const module = await createPyodideModule(moduleSettings);
+    mark("module");
     const blocks = [];
     while (module.HEAP8.length < need) {
       const block = module._malloc(1 << 20);
