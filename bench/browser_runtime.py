@@ -72,8 +72,9 @@ OTHER_PAGES = ("wh40k.attack", "army-morale.rally")
 
 KEYSTROKE_CASES = [
     *CASES,
-    ("wh40k.attack", "toughness", "mean_models_destroyed", [5, 6, 3, 8, 4, 7, 2]),
-    ("wh40k.datasheet-attack", "toughness", "mean_models_destroyed", [5, 6, 3, 8, 4, 7, 2]),
+    # (each value changes the answer from the one before, the last from the first)
+    ("wh40k.attack", "toughness", "mean_models_destroyed", [5, 3, 6, 2, 7, 3, 8, 2]),
+    ("wh40k.datasheet-attack", "toughness", "mean_models_destroyed", [5, 3, 6, 2, 7, 3, 8, 2]),
 ]
 """Calculators typed into (input, value watched, values typed in turn)."""
 

@@ -165,7 +165,7 @@
     "Loading Python for your browser to check the house rule…");
   boxes.forEach(function (box) {
     status(box, "loading", '<span class="rb-live-spinner" aria-hidden="true"></span>' +
-      "Loading the live calculator (Python for your browser: 7–17&nbsp;MB on a first visit, by how the web host " +
+      "Loading the live calculator (Python for your browser: 18–28&nbsp;MB on a first visit, by how the web host " +
       "compresses it; then from the browser's cache)…");
     if (boxes.length === 1 && query.toString()) {
       // a shared link: its inputs are answered as soon as the calculator is live
