@@ -39,7 +39,16 @@ from rulesbook.inputs import (
 from rulesbook.relations import Relation, broken
 from rulesbook.results import DISTRIBUTION_COLUMNS, CalcResult, Column, Table, is_exact_list, publish_values
 
-__all__ = ["Calculator", "CostFn", "FastFn", "Output", "calculator", "distribution_output", "form_text"]
+__all__ = [
+    "Calculator",
+    "CostFn",
+    "FastFn",
+    "NamesFn",
+    "Output",
+    "calculator",
+    "distribution_output",
+    "form_text",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +132,11 @@ the choice set it runs with (the system's own or a variant's), without computing
 no prediction for these inputs). Sweeps budget their work with it before starting
 (:mod:`rulesbook.sweeps.budget`)."""
 
+type NamesFn = Callable[[Mapping[str, str]], Mapping[str, tuple[str, ...]]]
+"""What a form offers to pick for some inputs, read from the files its file inputs name (the units
+of a faction file or an army list): given each ``path`` input's current file, the names by input
+key. Forms call it when a file is chosen (an upload), so a roster's units join the pick lists."""
+
 
 _UNCHECKED: Any = object()
 
@@ -181,6 +195,8 @@ class Calculator:
     relations: tuple[Relation, ...] = ()
     """How its inputs must agree (:mod:`rulesbook.relations`): checked before :attr:`check`, and
     mended by a form after a pick."""
+    names: NamesFn | None = field(default=None, repr=False)
+    """Names to pick from read from its files, if it has file inputs that hold some (:data:`NamesFn`)."""
 
     def __post_init__(self) -> None:
         keys = [i.key for i in self.inputs]
@@ -555,6 +571,7 @@ def calculator(
     cost: CostFn | None = None,
     main_inputs: Sequence[str] = (),
     relations: Sequence[Relation] = (),
+    names: NamesFn | None = None,
 ) -> Callable[[ComputeFn], Calculator]:
     """Declare a calculator around a pure compute function.
 
@@ -593,6 +610,7 @@ def calculator(
             cost=cost,
             main_inputs=tuple(main_inputs),
             relations=tuple(relations),
+            names=names,
         )
         return calc
 

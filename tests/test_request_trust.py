@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -182,6 +183,27 @@ class Api(AsyncHTTPTestCase):
                 assert (code, headers["Allow"]) == (405, allowed), (path, method)
                 assert answer["error"]["message"].endswith(f"allowed: {allowed}")
 
+    def test_a_variant_may_be_sent_as_text_and_is_read_as_data(self) -> None:
+        path, json_type = "/api/v1/calc/scrollhammer.break-test", {"Content-Type": "application/json"}
+        harsh = "system: scrollhammer\ntitle: Harsh\nparameters:\n  break_ld_per_point: 2\n"
+        body = json.dumps({"ld": 8, "lost_by": 2, "variant_yaml": harsh}).encode()
+        code, answer, _ = self.ask(path, "POST", body, **json_type)
+        assert code == 200 and answer["variant"] == "posted" and answer["result"]["p_pass_exact"] == "1/6"
+        composed = json.dumps({"ld": 8, "lost_by": 2, "variant": "no-insane-heroism", "variant_yaml": harsh})
+        code, answer, _ = self.ask(path, "POST", composed.encode(), **json_type)
+        assert code == 200 and answer["variant"] == "no-insane-heroism+posted"
+        python = "import os\nos.system('touch /tmp/x')\nSYSTEM = 'scrollhammer'\n"
+        for text, field, status in [
+            (python, "variant_yaml", 422),
+            ("system: !!python/object/apply:os.system ['true']\ntitle: x\n", "variant_yaml", 422),
+            ("system: wh40k\ntitle: x\n", "variant", 422),
+            (3, "variant_yaml", 400),
+        ]:
+            code, answer, _ = self.ask(
+                path, "POST", json.dumps({"ld": 8, "variant_yaml": text}).encode(), **json_type
+            )
+            assert (code, answer["error"]["field"]) == (status, field), (text, answer)
+
     def test_a_variant_is_a_name_and_no_answer_names_a_server_folder(self) -> None:
         for spelling in ["/etc/passwd", "~/evil.py", "../../x.yaml", "evil.py", "file:///tmp/evil.py"]:
             code, answer, _ = self.ask(f"/api/v1/calc/scrollhammer.break-test?ld=8&variant={quote(spelling)}")
@@ -255,7 +277,9 @@ def served_v6(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, s
     log = tmp_path_factory.mktemp("served-v6") / "server.log"
     bench = server_bench()
     try:
-        proc, base = bench.start_server(workers=1, host="::1", options=("--variants", str(folder)), log=log)
+        proc, base = bench.start_server(  # (a time limit no answer reaches on a loaded machine)
+            workers=1, time_limit=600, host="::1", options=("--variants", str(folder)), log=log
+        )
     except (OSError, RuntimeError) as exc:  # (no IPv6 loopback on this machine)
         pytest.skip(f"no server on [::1]: {exc}")
     try:
@@ -355,3 +379,33 @@ def test_a_websocket_message_naming_a_file_runs_nothing(served_v6: Any) -> None:
     text = asyncio.run(main())
     assert 'data-key="p_pass_exact"' in text and "data-variant" not in text, text  # the baseline alone
     assert not marker.exists()
+
+
+def test_a_property_based_client_finds_nothing_wrong_with_the_api(served_v6: Any, tmp_path: Path) -> None:
+    """schemathesis (from PyPI: a client nobody here wrote) reads the served OpenAPI document and
+    sends what it allows and what it refuses to every route, checking every answer against it: no
+    server error, only documented statuses, content types and keys, schema-valid requests
+    accepted, schema-violating ones refused, 405 with ``Allow``. A refusal of values the document
+    allows (two inputs that do not go together, a dice text that does not read) is the
+    documented 422, which is what its "schema-valid request accepted" check is told to expect.
+    A bounded run: a fixed seed, a few examples per route (``--phases``: not the slow coverage
+    phase, which ran clean with 20 examples when this was written)."""
+    import subprocess
+    import sys
+
+    _, base, _, _ = served_v6
+    config = tmp_path / "schemathesis.toml"
+    config.write_text(
+        '[checks.positive_data_acceptance]\nexpected-statuses = ["2xx", "422"]\n', encoding="utf-8"
+    )
+    command = [sys.executable, "-m", "schemathesis.cli", "--config-file", str(config), "run"]
+    command += [f"{base}/api/v1/openapi.json", "--checks", "all", "--max-examples", "5", "--seed", "33"]
+    command += ["--phases", "examples,fuzzing,stateful", "--generation-database", "none", "--no-color"]
+    run = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=900, check=False)
+    report = run.stdout[-4000:] + run.stderr[-2000:]
+    assert run.returncode == 0, report
+    selected = re.search(r"Selected: (\d+)/(\d+)\s+Tested: (\d+)", report)  # every route, each tested
+    assert selected is not None and selected[1] == selected[2] == selected[3], report
+    assert int(selected[1]) >= 2 * len(registry().calculators), report  # GET and POST of each calculator
+    cases = re.search(r"(\d+) generated, (\d+) passed", report)
+    assert cases is not None and cases[1] == cases[2] and int(cases[1]) >= int(selected[1]), report

@@ -124,7 +124,11 @@ class _ApiHandler(RequestHandler):
             self.reply((403, error_body("Host", f"this server does not answer for {self.request.host!r}")))
         elif (where := self._other_site()) is not None:
             self.reply((403, error_body(where, "a page of another website may not use this API")))
-        elif self.request.method == "POST" and not _json_type(self.request.headers.get("Content-Type", "")):
+        elif (
+            self.request.method == "POST"
+            and "POST" in self.allowed_methods()
+            and not _json_type(self.request.headers.get("Content-Type", ""))
+        ):
             self.reply(
                 (
                     415,
@@ -203,11 +207,15 @@ class _Calculator(_ApiHandler):
 
 class _OpenApi(_ApiHandler):
     def get(self) -> None:
-        self.reply((200, _openapi()))
+        from rulesbook.variants import user_variants
+
+        self.reply((200, _openapi(tuple(user_variants()))))
 
 
 @cache
-def _openapi() -> dict[str, Any]:
+def _openapi(yours: tuple[str, ...]) -> dict[str, Any]:
+    """The document, made again when the variants on offer change (``yours``: the names in the
+    operator's folders), so its enums are always what a request may name."""
     from rulesbook.api.openapi import openapi
 
     return openapi()
@@ -254,15 +262,17 @@ class _Calc(_ApiHandler):
             self.reply(_too_big())
             return
         try:
-            inputs, variants = self._inputs()
+            inputs, variants, body, text = self._inputs()
         except _BadBody as exc:
             self.reply((400, error_body(exc.field, exc.message)))
             return
-        answer = await self._compute(calc_id, inputs, variants)
+        answer = await self._compute(calc_id, (inputs, variants, body, text))
         if answer is not None:  # (None: the client went away)
             self.reply(answer)
 
-    def _inputs(self) -> tuple[dict[str, Any], list[str]]:
+    def _inputs(self) -> tuple[dict[str, Any], list[str], list[str], str | None]:
+        """The inputs (query texts and body values), the variants named, the keys of the body and
+        a variant sent as text (``variant_yaml``)."""
         inputs: dict[str, Any] = {}
         variants: list[str] = []
         for raw_key, values in self.request.query_arguments.items():
@@ -275,6 +285,9 @@ class _Calc(_ApiHandler):
             else:
                 inputs[key] = texts[0]
         body = read_body(bytes(self._body))
+        text = body.pop("variant_yaml", None)
+        if text is not None and not isinstance(text, str):
+            raise _BadBody("variant_yaml", "expected the text of a variant file (YAML)")
         for key, value in body.items():
             if key == "variant":
                 listed = value if isinstance(value, list) else [value]
@@ -285,12 +298,12 @@ class _Calc(_ApiHandler):
                 raise _BadBody(key, "given twice (in the query and the body)")
             else:
                 inputs[key] = value
-        return inputs, variants
+        return inputs, variants, [key for key in body if key != "variant"], text
 
-    async def _compute(self, calc_id: str, inputs: dict[str, Any], variants: list[str]) -> Reply | None:
+    async def _compute(self, calc_id: str, request: tuple[Any, ...]) -> Reply | None:
         if self.pool is None:
-            return calc_answer(calc_id, inputs, variants)
-        self._job = self.pool.submit(calc_answer, calc_id, inputs, variants)
+            return calc_answer(calc_id, *request)
+        self._job = self.pool.submit(calc_answer, calc_id, *request)
         try:
             answer: Reply = await asyncio.wrap_future(self._job.future)
         except (asyncio.CancelledError, JobCancelled):

@@ -10,8 +10,12 @@ armies come only on request (``am-demo``). A side's army can be kept as a saved 
 server (``am-save-list-<side>``, stored by :class:`widgets.games.ArmyLists` beside the games) and
 filled in again for the next game (``am-lists-<side>``, listed by army name, ``am-use-list-<side>``).
 Lists never replace each other: each army name gets a file of its own, and saving an army whose
-name a saved list already has asks first, beside that side's button (``am-list-confirm``, text
-``data-key="list-confirm"``, ``am-list-confirm-yes`` / ``am-list-confirm-no``).
+name a saved list already has asks first, beside that side's button (``am-list-confirm-<side>``,
+text ``data-key="list-confirm"``, ``am-list-confirm-<side>-yes`` / ``am-list-confirm-<side>-no``).
+A side can also be filled in from an Epic-scale roster of the army builders (``am-roster-<side>``:
+BattleScribe ``.ros``/``.rosz`` or New Recruit ``.json``), each formation one detachment row: the
+file is sent as data and read in memory (:mod:`rulesbook.systems.army_morale.roster`), nothing is
+stored.
 
 Hooks for scripts and tests: the army name box ``am-setup-<side>-name``, the detachment boxes
 ``am-det-<side>-<row>-<field>`` (row from 0; field ``name``, ``points``, ``strength``, ``units``,
@@ -24,21 +28,24 @@ from __future__ import annotations
 
 import functools
 import html
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from rulesbook.data import dump_yaml
-from rulesbook.errors import InputError
+from rulesbook.errors import InputError, RulesbookError
+from rulesbook.rosters import SUFFIXES, roster_from_bytes
 from rulesbook.systems.army_morale.log import Army, GameLog
 from rulesbook.systems.army_morale.logfile import army_from_text, army_to_data
 from rulesbook.systems.army_morale.objectives import OBJECTIVE_COUNTS
+from rulesbook.systems.army_morale.roster import roster_army
 from rulesbook.systems.army_morale.rules import SIDES
 from rulesbook.systems.army_morale.setup import DETACHMENT_FIELDS, army_from_form, army_rows
 from rulesbook.systems.army_morale.tracker import Tracker
 from widgets.games import ArmyLists, SaveError
 from widgets.page import NUMERIC_CLASS, tap_sized
 from widgets.tracker_session import question_box
+from widgets.uploads import BINARY_SUFFIXES, checked_file_input
 
 __all__ = ["FIRST_ROWS", "SetupForm"]
 
@@ -92,15 +99,17 @@ class SetupForm:
         }
         self.error = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["am-setup-error"])
         self.replacing: Callable[[], None] | None = None  # a list replaced once the player says yes
-        self.list_question, self.list_confirm = question_box(
-            "am-list-confirm", "Yes, replace it", "No, keep the saved list", self.answer_replace
-        )
+        self.list_asks = {  # the question of each side, beside its button: (text, box)
+            s: question_box(
+                f"am-list-confirm-{s}", "Yes, replace it", "No, keep the saved list", self.answer_replace
+            )
+            for s in SIDES
+        }
         self.list_choice: dict[str, Any] = {
             s: w.Select(label="Saved army lists", options=[], width=200, css_classes=[f"am-lists-{s}"])
             for s in SIDES
         }
         sides: list[Any] = []
-        self.ask_here: dict[str, Any] = {}
         for s in SIDES:
             for _ in range(FIRST_ROWS):
                 self.add_row(s)
@@ -110,17 +119,24 @@ class SetupForm:
             use.on_click(functools.partial(self._clicked, self.use_list, s))
             keep = w.Button(label="Save this army as a list", css_classes=[f"am-save-list-{s}"])
             keep.on_click(functools.partial(self._clicked, self.save_list, s))
-            self.ask_here[s] = pn.Column(sizing_mode="stretch_width")  # (the question, beside its button)
             saved = (
-                [pn.FlexBox(self.list_choice[s], use, align_items="end"), keep, self.ask_here[s]]
+                [pn.FlexBox(self.list_choice[s], use, align_items="end"), keep, self.list_asks[s][1]]
                 if lists is not None
                 else []
             )
+            roster = checked_file_input(
+                ",".join(SUFFIXES),
+                "Fill in from a roster (BattleScribe .ros/.rosz, New Recruit .json)",
+                [f"am-roster-{s}"],
+                binary=BINARY_SUFFIXES,
+            )
+            roster.param.watch(functools.partial(self._roster_sent, s, roster), "value")
             sides.append(
                 pn.Column(
                     f"#### Side {s}",
                     self.names[s],
                     *saved,
+                    roster,
                     self.row_boxes[s],
                     add,
                     pn.FlexBox(*self.objectives[s].values()),
@@ -217,16 +233,43 @@ class SetupForm:
     def fill(self, side: str, army: Army) -> None:
         """Put ``army`` into side ``side``'s boxes (its rows, its objectives if it has any)."""
         rows, objectives = army_rows(army)
+        self.put_rows(side, army.name, rows)
+        if army.objectives is not None:
+            for key, widget in self.objectives[side].items():
+                widget.value = objectives.get(key, "")
+
+    def put_rows(self, side: str, name: str, rows: Sequence[Mapping[str, str]]) -> None:
+        """Side ``side``'s army name and detachment rows (as typed text), the rest emptied."""
         while len(self.rows[side]) < len(rows):
             self.add_row(side)
-        self.names[side].value = army.name
+        self.names[side].value = name
         for i, row in enumerate(self.rows[side]):
             values = rows[i] if i < len(rows) else {}
             for key, widget in row.items():
                 widget.value = values.get(key, "units" if key == "strength" else "")
-        if army.objectives is not None:
-            for key, widget in self.objectives[side].items():
-                widget.value = objectives.get(key, "")
+
+    # -- a roster from the army builder -----------------------------------------------------------
+    def _roster_sent(self, side: str, control: Any, event: Any) -> None:
+        if event.new is not None:
+            self.fill_roster(side, control.filename, event.new)
+
+    def fill_roster(self, side: str, filename: str, data: bytes) -> None:
+        """Fill side ``side`` in from a roster's bytes (sent by the page; nothing is stored): one
+        detachment row per formation (:mod:`rulesbook.systems.army_morale.roster`), for the
+        player to check and change before starting."""
+        try:
+            army = roster_army(roster_from_bytes(data, filename))
+        except RulesbookError as exc:
+            self.say(f"side {side}, roster: {exc}")
+            return
+        self.put_rows(side, army.name, army.rows)
+        n = len(army.rows)
+        check = f" Check: {'; '.join(army.notes)}." if army.notes else ""
+        self.say(
+            f"Side {side}: {n} detachment{'s' if n != 1 else ''} filled in from the roster {army.name}; "
+            f"check them and change anything before starting.{check}",
+            error=False,
+        )
 
     # -- saved army lists ------------------------------------------------------------------------
     def show_lists(self) -> None:
@@ -279,14 +322,14 @@ class SetupForm:
             lists.save(stem, text)
             return stem
 
+        self.answer_replace(None)  # (one question at a time)
         self.replacing = functools.partial(self._keep_list, side, army.name, replace_saved)
-        self.list_question.object = (
+        question, box = self.list_asks[side]
+        question.object = (
             f'<p data-key="list-confirm">Replace the saved list {html.escape(army.name)}? Its detachments '
             "are replaced by the ones in this form.</p>"
         )
-        self.list_confirm.visible = True
-        for s, slot in self.ask_here.items():
-            slot.objects = [self.list_confirm] if s == side else []
+        box.visible = True
 
     def _keep_list(self, side: str, name: str, write: Callable[[], str]) -> None:
         try:
@@ -298,12 +341,13 @@ class SetupForm:
         self.list_choice[side].value = stem
         self.say(f"Saved the army list {name}: choose it for a side in the next game.", error=False)
 
-    def answer_replace(self, yes: bool) -> None:
-        """The player's answer to "replace the saved list X?": replace it, or keep it as it is."""
+    def answer_replace(self, yes: bool | None) -> None:
+        """The player's answer to "replace the saved list X?": replace it, or keep it as it is
+        (None: the question is closed unanswered)."""
         action, self.replacing = self.replacing, None
-        self.list_confirm.visible = False
-        self.list_question.object = ""
+        for question, box in self.list_asks.values():
+            box.visible, question.object = False, ""
         if yes and action is not None:
             action()
-        elif not yes:
+        elif yes is False:
             self.say("The saved list is kept as it was; nothing was saved.", error=False)

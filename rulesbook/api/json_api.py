@@ -34,15 +34,16 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from pathlib import Path, PurePosixPath
+from collections.abc import Collection, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
+from rulesbook.api.schemas import breaks_document, request_files
 from rulesbook.calculators import Calculator
 from rulesbook.errors import CostError, InputError, RulesbookError, quote
 from rulesbook.inputs import Input, OptionalInput
 from rulesbook.registry import Registry, registry
-from rulesbook.variants import named_variant, run_inputs
+from rulesbook.variants import compose, load_variant_text, named_variant, run_inputs
 
 __all__ = [
     "API_PREFIX",
@@ -77,12 +78,12 @@ def error_body(field: str | None, message: str, **extra: Any) -> dict[str, Any]:
     return {"error": {"field": field, "message": message, **extra}}
 
 
-def _error(exc: InputError) -> Reply:
+def _error(exc: InputError, status: int) -> Reply:
     if isinstance(exc, CostError):
         times = None if exc.times is None else round(exc.times, 1)
         estimate = {"times_limit": times, "limit_seconds": LIMIT_SECONDS}
         return 422, error_body(exc.field, exc.message, estimate=estimate)
-    return 400, error_body(exc.field, exc.message)
+    return status, error_body(exc.field, exc.message)
 
 
 def _registry_for(calc_id: str) -> Registry:
@@ -133,25 +134,37 @@ def _file_input(inp: Input) -> bool:
     return inner.kind == "path"
 
 
-def _shipped_file(key: str, value: Any) -> str:
-    """A file input's value: only a file shipped with rulesbook, named ``rulesbook/...``."""
-    text = value.strip() if isinstance(value, str) else ""
-    parts = PurePosixPath(text).parts
-    path = _SHIPPED.parent.joinpath(*parts) if parts else _SHIPPED
-    if parts[:1] != ("rulesbook",) or ".." in parts or "\\" in text or not path.is_file():
+def _shipped_file(calc: Calculator, key: str, value: Any) -> str:
+    """A file input's value: one of :func:`request_files`, named as listed."""
+    files = request_files(calc, calc.input(key))
+    if value not in files:
         raise InputError(
             key,
-            "the HTTP API reads no file of the server's; give a file shipped with rulesbook "
-            f"(rulesbook/...), got {quote(value)}",
+            f"the HTTP API reads no file of the server's; expected one of {', '.join(files)}, got {quote(value)}",
         )
-    return str(path)
+    return str(_SHIPPED.parent / value)
 
 
-def calc_answer(calc_id: str, inputs: Mapping[str, Any], variant: Sequence[str] = ()) -> Reply:
+def calc_answer(
+    calc_id: str,
+    inputs: Mapping[str, Any],
+    variant: Sequence[str] = (),
+    body: Collection[str] = (),
+    variant_yaml: str | None = None,
+) -> Reply:
     """``GET|POST /api/v1/calc/ID``: the answer of ``rulesbook calc ID ... --json``, or the error.
 
     ``inputs`` are the texts a query string gives (``{"ld": "7"}``) or the values of a JSON body
-    (``{"ld": 7, "unit_lds": [7, 7, 6]}``); ``variant`` names shipped or user variants.
+    (``{"ld": 7, "unit_lds": [7, 7, 6]}``: the keys in ``body``); ``variant`` names shipped or
+    user variants; ``variant_yaml`` is a variant sent as the text of a variant file (read by the
+    safe loader, named ``posted``; composed after the named ones). A refusal is 400 when the
+    request is outside the OpenAPI document, 422 when the document allows it and the rules do not
+    (:func:`rulesbook.api.schemas.breaks_document`).
+
+    >>> text = "system: scrollhammer\\ntitle: Harsh\\nparameters: {break_ld_per_point: 2}\\n"
+    >>> status, answer = calc_answer("scrollhammer.break-test", {"ld": "8", "lost_by": "2"}, variant_yaml=text)
+    >>> status, answer["variant"], answer["result"]["p_pass_exact"]
+    (200, 'posted', '1/6')
     """
     try:
         calc = _calculator(calc_id)
@@ -161,14 +174,16 @@ def calc_answer(calc_id: str, inputs: Mapping[str, Any], variant: Sequence[str] 
         given, named = dict(inputs), {}
         for key, value in given.items():
             if _file_input(calc.input(key)):
-                given[key] = _shipped_file(key, value)
-                named[key] = PurePosixPath(value.strip()).as_posix()  # (no folder of the server's)
+                given[key], named[key] = _shipped_file(calc, key, value), value  # (echoed as named)
         chosen = named_variant(variant)
+        if variant_yaml is not None:
+            posted = load_variant_text(variant_yaml, name="posted", where="variant_yaml")
+            chosen = posted if chosen is None else compose([chosen, posted])
         checked, result = run_inputs(calc, given, chosen)
     except InputError as exc:
-        return _error(exc)
-    except RulesbookError as exc:  # a file input that is no file of its kind: the CLI's one line
-        return 400, error_body(None, str(exc))
-    body = calc.answer_json(checked, result, chosen.name if chosen is not None else None)
-    body["inputs"].update(named)  # a shipped file as the request named it (rulesbook/...)
-    return 200, body
+        return _error(exc, 400 if breaks_document(calc, inputs, variant, body) else 422)
+    except RulesbookError as exc:  # a listed file input that is no file of its kind: the CLI's line
+        return 400 if breaks_document(calc, inputs, variant, body) else 422, error_body(None, str(exc))
+    answer = calc.answer_json(checked, result, chosen.name if chosen is not None else None)
+    answer["inputs"].update(named)  # a shipped file as the request named it (rulesbook/...)
+    return 200, answer

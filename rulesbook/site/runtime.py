@@ -9,8 +9,9 @@ reader's browser into ``DIR/live-runtime/``, one set of files (and URLs) for the
   ``sha512`` integrity before anything is unpacked; only the five files that start it
   (no console pages, no source maps, no type declarations);
 * ``wheels/`` — the pure-Python wheels rulesbook needs, pinned in :data:`WHEELS` (the versions of
-  ``constraints.txt``, each file's SHA-256 checked): icepool, markdown-it-py, mdurl and
-  defusedxml (the registry reads army-builder rosters through it) as published on PyPI, and PyYAML's pure-Python part repackaged from its pinned source archive
+  ``constraints.txt``, each file's SHA-256 checked): defusedxml (army lists), icepool,
+  markdown-it-py and mdurl as
+  published on PyPI, and PyYAML's pure-Python part repackaged from its pinned source archive
   (Pyodide's npm package has no PyYAML, and its C part cannot run there);
 * ``app-<hash>/rulesbook-<version>-py3-none-any.whl`` — this checkout's ``rulesbook`` package,
   the ``widgets`` modules the browser front-end imports (:mod:`widgets.browser` and what it
