@@ -40,6 +40,7 @@ from rulesbook.present import error_html, heading_html, mended_html, result_html
 from rulesbook.registry import registry
 from rulesbook.relations import mend
 from rulesbook.variants import Variant, offerable_inputs
+from widgets.address import from_query, query_text, to_query
 from widgets.compare import (
     FAST_DELAY_MS,
     NO_VARIANT,
@@ -588,7 +589,7 @@ class CalculatorApp:
             return
         # the query the page was asked with (the session's arguments: the websocket that may
         # build this session has no query of its own, rulesbook serve --processes)
-        raw = {key: _text(values[-1]) for key, values in (pn.state.session_args or {}).items() if values}
+        raw = {key: query_text(values[-1]) for key, values in (pn.state.session_args or {}).items() if values}
         for name, keys in self._folded.items():
             if any(key in keys for key in raw):
                 self.build_section(name)  # a link that sets a folded input shows it
@@ -603,17 +604,17 @@ class CalculatorApp:
                 self._refused = address_refusal(text)
                 continue
             with contextlib.suppress(ValueError, TypeError):  # else the form keeps its start value
-                widget.value = _from_query(widget, text)
+                widget.value = from_query(widget, text)
         if self._refused:  # shown with the answer
             self._shown = None
             self.refresh()
-        query = {**raw, **{key: _to_query(w.value) for key, w in synced.items()}}
+        query = {**raw, **{key: to_query(w.value) for key, w in synced.items()}}
         location.search = "?" + urllib.parse.urlencode(query)
 
         def write_back(*events: Any) -> None:
             for key, widget in synced.items():
                 if any(e.obj is widget for e in events):
-                    query[key] = _to_query(widget.value)
+                    query[key] = to_query(widget.value)
             location.search = "?" + urllib.parse.urlencode(query)
 
         def follow(widget: pn.widgets.Widget) -> None:  # a rule choice built later
@@ -623,26 +624,6 @@ class CalculatorApp:
         for widget in synced.values():
             widget.param.watch(write_back, "value")
         self._on_new_widget.append(follow)
-
-
-def _text(value: Any) -> str:
-    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
-
-
-def _to_query(value: Any) -> str:
-    if isinstance(value, str) and value.endswith(UPLOADED):
-        return NO_VARIANT  # a file the player sent is not in the address (a reload compares with none)
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return "" if value is None else str(value)
-
-
-def _from_query(widget: pn.widgets.Widget, text: str) -> Any:
-    if isinstance(widget, pn.widgets.Checkbox):
-        return text.lower() in ("true", "1", "yes")
-    if isinstance(widget, pn.widgets.IntInput):
-        return int(text) if text.strip() else None
-    return text
 
 
 def calculator_app(calc_id: str, **initial: Any) -> pn.viewable.Viewable:
