@@ -41,7 +41,7 @@ from rulesbook.cli.output import (
 from rulesbook.data import DataFileError
 from rulesbook.errors import InputError
 from rulesbook.inputs import PathInput
-from rulesbook.present import fixed, json_text, probability_text, short_fraction
+from rulesbook.present import fixed, json_text, percent, short_fraction
 from rulesbook.rosters import SUFFIXES
 
 __all__ = ["matchup_cmd", "register", "roster_group"]
@@ -160,7 +160,7 @@ def matchup_cmd(
             echo(
                 f"{r['attacker']} ({r['phase']}: {r['weapons']}) vs {r['target']}: "
                 f"{fixed(float(r['mean_models_destroyed']))} models destroyed on average, "
-                f"P(unit destroyed) {probability_text(p)} ({short_fraction(exact)})"
+                f"P(unit destroyed) {percent(p)} ({short_fraction(exact)})"
             )
     refused = int((summary["error"].fillna("") != "").sum())
     if refused:
