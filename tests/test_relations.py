@@ -3,6 +3,7 @@ a form its mend, so an answer never turns into an error because of another pick.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ from rulesbook.errors import InputError
 from rulesbook.inputs import picks
 from rulesbook.registry import registry
 from rulesbook.relations import PICKED_KINDS, Needs, mend
+from rulesbook.systems.wh40k.lists.army import army_at
 
 RELATED = [c for c in registry().calculators.values() if c.relations]
 
@@ -93,3 +95,56 @@ def test_a_notebook_form_mends_and_says_so() -> None:
     assert 'data-key="mended"' in page and "Sickness set to none" in page and 'data-key="error"' not in page
     app.widgets["toughness"].value = 5  # the next change: the note is gone
     assert 'data-key="mended"' not in str(app.result.object)
+
+
+ROSTERS = Path(__file__).parent / "rosters" / "data"
+FORTY_K_FILES = [
+    *(ROSTERS / f"{name}.{suffix}" for name in ("rust-legion", "bog-horde") for suffix in ("rosz", "json")),
+    Path("rulesbook/systems/wh40k/examples/mire-host.yaml"),
+]
+
+
+@pytest.mark.parametrize("path", FORTY_K_FILES, ids=lambda p: p.name)
+def test_a_new_list_carries_the_form_to_values_it_holds_and_says_so(path: Path) -> None:
+    """After the attacker's and the target's files change, the worked example (Mortarion, his aura,
+    stratagems and detachment) follows them: every value the form then holds is in the files, as
+    read by the faction reader itself, and the answer is no error."""
+    calc = registry().calculator("wh40k.datasheet-attack")
+    start = {**calc.initial_values(), "faction": str(path), "target_faction": str(path)}
+    mended = mend(calc, start, "faction")
+    values = {**start, **dict(mended.changes)}
+    army = army_at(str(path), "faction")
+    auras = {k for a in army.abilities.values() for k in a.choice_of}
+    assert values["attacker"] in army.datasheets
+    weapons = [w.strip().partition("*")[0] for w in str(values["weapons"]).split(",")]
+    assert weapons and set(weapons) <= set(army.datasheets[values["attacker"]].weapons)
+    assert values["aura"] in {"none", *auras}
+    assert {w.strip() for w in str(values["stratagems"]).split(",") if w.strip()} <= set(army.stratagems)
+    assert values["detachment"] in {"none", *army.detachments}
+    assert values["enhancement"] in {"none", *army.enhancements}
+    calc.validate(values)  # an answer, never an error
+    assert len(mended.notes) == len(mended.changes)
+    assert "mortarion" not in army.datasheets or values["attacker"] == "mortarion"  # kept when still offered
+    for (key, value), note in zip(mended.changes, mended.notes, strict=True):
+        assert note.startswith(calc.input(key).title) and (str(value) in note or "emptied" in note)
+
+
+def test_the_shipped_file_again_or_a_file_that_does_not_read_changes_nothing() -> None:
+    calc = registry().calculator("wh40k.datasheet-attack")
+    assert mend(calc, calc.initial_values(), "faction").changes == ()
+    other_game = {**calc.initial_values(), "faction": str(ROSTERS / "ork-patrol.rosz")}
+    assert mend(calc, other_game, "faction").changes == ()  # the answer is the file's one-line error
+
+
+def test_a_notebook_form_follows_an_uploaded_list() -> None:
+    from widgets.panel_app import CalculatorApp
+
+    calc = registry().calculator("wh40k.datasheet-attack")
+    app = CalculatorApp(calc)
+    box = app.widgets["faction"]
+    box.filename = "rust-legion.rosz"
+    box.value = (ROSTERS / "rust-legion.rosz").read_bytes()
+    assert app.widgets["attacker"].value == "rust-lord" and app.widgets["aura"].value == "none"
+    assert app.widgets["stratagems"].value == "" and app.widgets["sickness"].value == "none"
+    page = str(app.result.object)
+    assert 'data-key="error"' not in page and "Attacker datasheet set to rust-lord" in page

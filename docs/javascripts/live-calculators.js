@@ -307,7 +307,7 @@
           entry.result.classList.remove("rb-stale");
         } else {
           offerNames(entry.form, reply.names || {});
-          ask(entry);
+          ask(entry, control.getAttribute("data-key"));  // what the file no longer offers follows it
         }
       });
     });

@@ -16,6 +16,11 @@ declaration serves twice:
   being typed (its half-typed texts are no pick), and a mend that would leave any other error
   is not made: the answer then shows that error as before.
 
+A new file picked for a file input (an army list uploaded as the attacker's faction) is a pick
+too: every input whose value the files no longer offer (:attr:`Calculator.names
+<rulesbook.calculators.Calculator.names>`: Mortarion, his aura and stratagems, after a list
+without them) is set to one they do, and the form says so (:func:`follow`).
+
 Example:
     >>> from rulesbook.registry import registry
     >>> calc = registry().calculator("wh40k.datasheet-attack")
@@ -32,14 +37,15 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from rulesbook.additions import entry_key
 from rulesbook.errors import InputError
 from rulesbook.inputs import Input, picks
 
-__all__ = ["PICKED_KINDS", "Mended", "Needs", "Related", "Relation", "broken", "mend"]
+__all__ = ["PICKED_KINDS", "Mended", "Needs", "Related", "Relation", "broken", "follow", "mend"]
 
 PICKED_KINDS = frozenset({"choice", "interpretation", "bool"})
 """Inputs whose every value is picked, never typed letter by letter."""
@@ -113,6 +119,12 @@ class Related(Protocol):
     @property
     def relations(self) -> tuple[Relation, ...]: ...
 
+    @property
+    def inputs(self) -> tuple[Input, ...]: ...
+
+    @property
+    def names(self) -> Callable[[Mapping[str, str]], Mapping[str, tuple[str, ...]]] | None: ...
+
     def input(self, key: str) -> Input: ...
 
     def check_values(self, values: Mapping[str, Any]) -> dict[str, Any]: ...
@@ -143,6 +155,8 @@ def mend(calc: Related, values: Mapping[str, Any], changed: str) -> Mended:
     it — only if then every input, relation and cross-field check passes; else nothing changes
     and the answer shows its error. A value being typed (not a pick) mends nothing.
     """
+    if changed in values and calc.input(changed).kind == "path":
+        return follow(calc, values)
     if changed not in values or not _picked(calc, changed, values.get(changed)):
         return Mended()
     try:
@@ -165,3 +179,87 @@ def mend(calc: Related, values: Mapping[str, Any], changed: str) -> Mended:
     except InputError:
         return Mended()
     return Mended(tuple(changes.items()), tuple(notes))
+
+
+FOLLOW_TRIES = 12
+"""How many of a file's names :func:`follow` tries for a list it had to empty (the attacker's
+weapons: the first that the new attacker carries)."""
+
+
+def _words(value: Any) -> list[str]:
+    """The words of a word list given as text or as a sequence."""
+    found = value.split(",") if isinstance(value, str) else list(value or ())
+    return [str(w).strip() for w in found if str(w).strip()]
+
+
+def follow(calc: Related, values: Mapping[str, Any]) -> Mended:
+    """After a new file was picked for a file input (``values``: the form's values, each file input
+    its file): every input whose value the files do not offer (:attr:`names`) set to one they do
+    — a name to the first offered (a unit; ``none`` for a detachment), a list to the words still
+    offered (if none is left and the calculator needs one, the first offered that it accepts) —
+    and the other input of each relation that change broke; one note per change.
+
+    >>> from rulesbook.registry import registry
+    >>> calc = registry().calculator("wh40k.datasheet-attack")
+    >>> roster = "rulesbook/systems/wh40k/examples/rust-legion.rosz"
+    >>> followed = follow(calc, {**calc.initial_values(), "faction": roster})
+    >>> changes = dict(followed.changes)
+    >>> changes["attacker"], changes["weapons"], changes["stratagems"], changes["detachment"], changes["sickness"]
+    ('rust-lord', 'corrosion-pistol', '', 'none', 'none')
+    >>> followed.notes[0]
+    "Attacker datasheet set to rust-lord: the chosen file has no 'mortarion'."
+    """
+    if calc.names is None:
+        return Mended()
+    offered = calc.names(
+        {i.key: str(values[i.key]) for i in calc.inputs if i.kind == "path" and i.key in values}
+    )
+    changes: dict[str, Any] = {}
+    gone: dict[str, str] = {}  # what each change left out
+    emptied: dict[str, tuple[str, ...]] = {}  # lists left with no word: the names to try
+    for inp in calc.inputs:
+        names = offered.get(inp.key)
+        if names is None or inp.key not in values:
+            continue
+        if inp.kind == "word-list":
+            words = _words(values[inp.key])
+            kept = [w for w in words if entry_key(w) in names]
+            if kept != words:
+                changes[inp.key], gone[inp.key] = (
+                    ", ".join(kept),
+                    ", ".join(w for w in words if w not in kept),
+                )
+                if not kept:
+                    emptied[inp.key] = names
+            continue
+        text = "" if values[inp.key] is None else str(values[inp.key]).strip()
+        if text and names and text.lower() not in names:
+            changes[inp.key], gone[inp.key] = names[0], text
+    repaired: list[str] = []
+    try:
+        checked = calc.check_values({**values, **changes})
+    except InputError:
+        checked = {}  # a value that does not read: its error is the answer, nothing more is mended
+    for relation in calc.relations if checked else ():
+        for key in (k for k in relation.keys if k in changes):
+            if not relation.holds(checked):
+                for other, value in relation.repairs(key):
+                    changes[other] = checked[other] = value
+                    repaired.append(f"{calc.input(other).title} set to {value}: {relation.why}.")
+    for key, names in emptied.items():  # empty if the rest accepts it, else the first name that does
+        for name in ("", *names[:FOLLOW_TRIES]):
+            changes[key] = name
+            try:
+                calc.validate({**values, **changes})
+            except InputError as exc:
+                if exc.field == key:
+                    continue
+            break
+    notes = [
+        f"{calc.input(key).title} set to {value}: the chosen file has no {gone[key]!r}."
+        if value
+        else f"{calc.input(key).title} emptied: the chosen file has no {gone[key]!r}."
+        for key, value in changes.items()
+        if key in gone
+    ]
+    return Mended(tuple(changes.items()), (*notes, *repaired))

@@ -374,8 +374,9 @@ def _groups_outcome(found: DatasheetSetting, choices: Wh40kChoices) -> tuple[Uni
 
 
 def _names(files: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
-    """What the chosen files offer to pick: the attacker's units, weapons, stratagems,
-    detachments and enhancements from ``faction``; the target's units, Leaders and the rest from
+    """What the chosen files offer to pick: the attacker's units, weapons, auras (a Host of
+    Plagues), stratagems, detachments and enhancements from ``faction``; the target's units,
+    Leaders and the rest from
     ``target_faction`` (a file that does not read offers nothing; the calculator says why)."""
     out: dict[str, tuple[str, ...]] = {}
     declared = {i.key: i for i in INPUTS}
@@ -391,6 +392,7 @@ def _names(files: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
         else:
             out["attacker"] = sheets
             out["weapons"] = tuple(dict.fromkeys(w for d in found.datasheets.values() for w in d.weapons))
+        out[f"{prefix}aura"] = ("none", *(k for a in found.abilities.values() for k in a.choice_of))
         out[f"{prefix}stratagems"] = tuple(found.stratagems)
         out[f"{prefix}detachment"] = ("none", *found.detachments)
         out[f"{prefix}enhancement"] = ("none", *found.enhancements)
@@ -470,12 +472,14 @@ def _effects_table(plan: EffectPlan) -> Table:
         )
         for side in ("", "target_")
     ],
-    # who shoots with what at whom in which battle round, and the target's profile: under the
-    # answer; the rest folded
+    # who shoots with what at whom (and from which army lists) in which battle round, and the
+    # target's profile: under the answer; the rest folded
     main_inputs=(
         "attacker",
         "weapons",
         "target",
+        "faction",
+        "target_faction",
         "target_models",
         "battle_round",
         "stratagems",
