@@ -59,7 +59,8 @@ PLACEHOLDERS = {
     "units": "20",
     "war_engines": "Baneblade 4 250 pts, …",
 }
-WIDTHS = {"name": 170, "points": 80, "strength": 150, "units": 110, "war_engines": 260}
+WIDTHS = {"name": 170, "points": 80, "strength": 150, "units": 190, "war_engines": 260}
+"""Each box at least as wide as its label (side by side at 1280 px, no label runs into the next)."""
 
 
 class SetupForm:
