@@ -39,13 +39,13 @@ def test_a_roster_in_the_served_calculator_answers_and_offers_its_units(served: 
     page.goto(f"{served}/calc/wh40k.datasheet-attack")
     read_value(page, "mean_models_destroyed")
     page.locator(".rb-input-faction input[type=file]").first.set_input_files(str(DATA / "rust-legion.rosz"))
-    page.locator(".rb-input-target_faction input[type=file]").first.set_input_files(
-        str(DATA / "bog-horde.json")
-    )
     # the page opens on its worked example (Mortarion, his aura, stratagems and detachment), which
     # the list does not hold: each follows the list, said above the answer (issue 37)
     page.locator('[data-key="mended"]', has_text="Attacker datasheet set to rust-lord").first.wait_for()
     assert page.locator('[data-key="error"]').count() == 0
+    page.locator(".rb-input-target_faction input[type=file]").first.set_input_files(
+        str(DATA / "bog-horde.json")
+    )
     expect(page.locator(".rb-input-stratagems input").first).to_have_value("")
     set_number(page, "battle_round", "1")
     set_number(page, "attacker", "rustguard-squad-2")

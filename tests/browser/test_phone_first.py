@@ -252,6 +252,8 @@ def test_the_datasheet_attack_at_a_phone_puts_the_inputs_under_the_answer(served
         size = cover.bounding_box()
         assert size is not None and size["width"] >= 44 and size["height"] >= 44
         page.locator(".rb-input-cover .bk-label").first.tap()  # its text ticks it too
+        upload = page.locator(".rb-input-faction input[type=file]").first.bounding_box()  # an army list
+        assert upload is not None and upload["height"] >= 44
         expect(cover).to_be_checked()
         # the Sickness came with the detachment: another detachment sets it to none, said above the answer
         detachment = page.locator(".rb-input-detachment input").first
