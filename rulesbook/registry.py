@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulesbook.data import DataFileError
 from rulesbook.errors import InputError, RulesbookError, quote
+from rulesbook.language.mechanics import Mechanics, choice_names
 from rulesbook.records import (
     ID_RE,
     Citation,
@@ -78,6 +79,9 @@ class Registry:
     """Each system's :class:`rulesbook.choices.RuleChoices` (its declared parameters and readings)."""
     apps: dict[str, App] = field(default_factory=dict)
     """Special apps by name (:class:`App`), as their systems declare them."""
+    mechanics: dict[str, Mechanics] = field(default_factory=dict)
+    """Each system's declarations in the rules language (:class:`rulesbook.language.Mechanics`:
+    its declared tests, inputs and calculators; empty for a system that declares none)."""
 
     # -- registration ---------------------------------------------------------------------
     def add_system_data(
@@ -252,6 +256,9 @@ class SystemPackage:
     extra_rules: Callable[[], Iterable[Rule]] | None = None
     apps: tuple[App, ...] = ()
     extra_implementations: Callable[[], Iterable[Implementation]] | None = None
+    mechanics: Mechanics | None = None
+    """What the system declares in the rules language (its ``mechanics.yaml``, read with
+    :func:`rulesbook.language.load_mechanics`), if anything."""
 
 
 _REGISTRY = Registry()
@@ -285,7 +292,13 @@ def load_system_package(package: SystemPackage, into: Registry | None = None) ->
         problems = register_problems(package.choices, interps, [r.id for r in rules])
         if problems:
             raise DataFileError(f"{package.data.name}: {problems[0]}")
+    mechanics = package.mechanics or Mechanics(system.id, names=choice_names(package.choices))
+    known = {r.id for r in rules}
+    for test in mechanics.own.tests:
+        if test.rule and test.rule not in known:
+            raise DataFileError(f"{mechanics.file}: tests.{test.key}.rule: unknown rule {test.rule}")
     target.add_system_data(system, rules, interps)
+    target.mechanics[system.id] = mechanics
     if package.choices is not None:
         target.choices[system.id] = package.choices
     for app in package.apps:
@@ -338,6 +351,7 @@ def _in_system_order(reg: Registry, order: list[str]) -> None:
     resort(reg.interpretations, lambda _k, v: v.system)
     resort(reg.calculators, lambda _k, v: v.system)
     resort(reg.choices, lambda k, _v: k)
+    resort(reg.mechanics, lambda k, _v: k)
 
 
 def registry(system: str | None = None) -> Registry:

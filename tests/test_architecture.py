@@ -186,6 +186,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "core",
         (
             "rulesbook.inputs",
+            "rulesbook.language",
             "rulesbook.additions",
             "rulesbook.choices",
             "rulesbook.calculators",

@@ -241,7 +241,7 @@ def offerable_inputs(calc: Calculator) -> tuple[str, ...]:
     """
     if calc.choices is None:
         return ()
-    named = {key for section in type(calc.choices.additions).SECTIONS.values() for key in section.inputs}
+    named = {key for section in type(calc.choices.additions).accepted().values() for key in section.inputs}
     return tuple(inp.key for inp in calc.inputs if inp.key in named)
 
 
