@@ -59,7 +59,12 @@ def test_an_expression_computes_as_written(a: int, b: int, c: int, flag: bool) -
         ("nerve +", {}, None, "x: 'nerve +' is not an expression (it ends too soon, after column 7)"),
         ("if a then 1", {"a": BOOLEAN}, None, "x: 'if a then 1' is not an expression (it ends too soon"),
         ("a + true", {"a": NUMBER}, "number", "x: '+' needs a number, got a condition in 'a + true'"),
-        ("if a then 1 else b", {"a": BOOLEAN, "b": BOOLEAN}, None, "'then' gives a number but 'else' a condition"),
+        (
+            "if a then 1 else b",
+            {"a": BOOLEAN, "b": BOOLEAN},
+            None,
+            "'then' gives a number but 'else' a condition",
+        ),
         ("r == 'max10'", {"r": text_type(("none", "max-10"))}, "boolean", "'max10' is not a value of r"),
         ("wounded", {"wounded": NUMBER}, "boolean", "expected a condition (true or false), got a number"),
         ("sqrt(4)", {}, "number", "unknown function 'sqrt'"),
@@ -158,7 +163,9 @@ def _form_yaml(form: tuple[str, Any]) -> dict[str, Any]:
     comparison=st.sampled_from(["at-most", "at-least", "below", "above"]),
     target=st.fractions(min_value=0, max_value=14, max_denominator=2),
     modifiers=st.lists(st.tuples(st.integers(-2, 2), st.booleans()), max_size=2),
-    faces=st.lists(st.tuples(FORMS, st.sampled_from(["pass", "fail", "critical"]), st.booleans()), max_size=3),
+    faces=st.lists(
+        st.tuples(FORMS, st.sampled_from(["pass", "fail", "critical"]), st.booleans()), max_size=3
+    ),
     fails=st.booleans(),
     reroll_failed=st.booleans(),
     reroll_faces=st.lists(st.tuples(FORMS, st.booleans()), max_size=1),
@@ -191,7 +198,9 @@ def test_a_declared_test_answers_as_its_declaration_says(
             f"x{i}": {**_form_yaml(form), "result": res, "when": f"f{len(modifiers) + i}"}
             for i, (form, res, _) in enumerate(faces)
         },
-        "rerolls": {f"r{i}": {**_form_yaml(form), "when": f"r{i}"} for i, (form, _) in enumerate(reroll_faces)},
+        "rerolls": {
+            f"r{i}": {**_form_yaml(form), "when": f"r{i}"} for i, (form, _) in enumerate(reroll_faces)
+        },
     }
     if reroll_failed:
         test["rerolls"]["again"] = {"failed": True}
@@ -227,24 +236,49 @@ def test_every_shipped_document_passes_the_schema(path: Path) -> None:
 
 
 BAD = [
-    ("tests:\n  nerve:\n    dice: 2D6\n    pass: at-most\n    target: nerv\n", "line 5: tests.nerve.target: unknown name 'nerv'"),
-    ("tests:\n  nerve:\n    dicee: 2D6\n", "line 3: tests.nerve.dicee: unknown key 'dicee'; did you mean dice?"),
-    ("tests:\n  nerve:\n    dice: 2D7\n    pass: at-most\n    target: 7\n", "line 3: tests.nerve.dice: the dice are D3"),
-    ("tests:\n  nerve:\n    dice: 2D6\n    pass: under\n    target: 7\n", "line 4: tests.nerve.pass: expected one of at-most, at-least, below, above, got 'under'"),
+    (
+        "tests:\n  nerve:\n    dice: 2D6\n    pass: at-most\n    target: nerv\n",
+        "line 5: tests.nerve.target: unknown name 'nerv'",
+    ),
+    (
+        "tests:\n  nerve:\n    dicee: 2D6\n",
+        "line 3: tests.nerve.dicee: unknown key 'dicee'; did you mean dice?",
+    ),
+    (
+        "tests:\n  nerve:\n    dice: 2D7\n    pass: at-most\n    target: 7\n",
+        "line 3: tests.nerve.dice: the dice are D3",
+    ),
+    (
+        "tests:\n  nerve:\n    dice: 2D6\n    pass: under\n    target: 7\n",
+        "line 4: tests.nerve.pass: expected one of at-most, at-least, below, above, got 'under'",
+    ),
     ("tests:\n  nerve:\n    dice: 2D6\n    pass: at-most\n", "line 2: tests.nerve: a test needs target"),
-    ("inputs:\n  Has-Standard: {kind: boolean}\n", "line 2: inputs.Has-Standard: 'Has-Standard' is not a name"),
+    (
+        "inputs:\n  Has-Standard: {kind: boolean}\n",
+        "line 2: inputs.Has-Standard: 'Has-Standard' is not a name",
+    ),
     ("inputs:\n  if: {kind: boolean}\n", "line 2: inputs.if: 'if' is not a name"),
-    ("tests:\n  t:\n    dice: 2D6\n    pass: at-most\n    target: 7\n    faces:\n      a: {double: 1, total: 2, result: pass}\n",
-     "line 7: tests.t.faces.a: give one of double (a face, or any), total or faces"),
+    (
+        "tests:\n  t:\n    dice: 2D6\n    pass: at-most\n    target: 7\n    faces:\n      a: {double: 1, total: 2, result: pass}\n",
+        "line 7: tests.t.faces.a: give one of double (a face, or any), total or faces",
+    ),
     ("tests:\n  t:\n    extends: u\n", "line 3: tests.t.extends: unknown test 'u' of demo"),
-    ("tests:\n  t:\n    dice: 20D20!kh10\n    pass: at-most\n    target: 7\n", "line 3: tests.t.dice: 20D20!kh10 would need about"),
-    ("calculators:\n  c:\n    title: C\n    test: t\n    outputs:\n      p_pass: {label: P, p: pass}\n", "line 4: calculators.c.test: unknown test 't' of demo"),
+    (
+        "tests:\n  t:\n    dice: 20D20!kh10\n    pass: at-most\n    target: 7\n",
+        "line 3: tests.t.dice: 20D20!kh10 would need about",
+    ),
+    (
+        "calculators:\n  c:\n    title: C\n    test: t\n    outputs:\n      p_pass: {label: P, p: pass}\n",
+        "line 4: calculators.c.test: unknown test 't' of demo",
+    ),
     ("- 1\n", "mechanics.yaml, line 1: : expected a mapping"),
 ]
 
 
 @pytest.mark.parametrize(("text", "message"), BAD, ids=[m.split(":")[1] for _, m in BAD])
-def test_a_malformed_document_is_one_line_with_file_line_and_field(tmp_path: Path, text: str, message: str) -> None:
+def test_a_malformed_document_is_one_line_with_file_line_and_field(
+    tmp_path: Path, text: str, message: str
+) -> None:
     path = tmp_path / "mechanics.yaml"
     path.write_text(text, encoding="utf-8")
     with pytest.raises(DataFileError) as err:
@@ -257,7 +291,12 @@ def test_a_malformed_document_is_one_line_with_file_line_and_field(tmp_path: Pat
 def test_an_entry_under_a_key_the_extended_test_has_replaces_it() -> None:
     document = {
         "tests": {
-            "base": {"dice": "2D6", "pass": "at-most", "target": 7, "faces": {"luck": {"double": 1, "result": "pass"}}},
+            "base": {
+                "dice": "2D6",
+                "pass": "at-most",
+                "target": 7,
+                "faces": {"luck": {"double": 1, "result": "pass"}},
+            },
             "harsh": {"extends": "base", "faces": {"luck": {"double": 6, "result": "fail"}}},
         }
     }

@@ -305,6 +305,8 @@ class ModifierEntry:
     value: Expression
     when: Expression | None = None
     label: str = ""
+    rule: str = ""
+    """The rule it executes, when it is one of its own (Wounded units, Leaders)."""
     added: str = ""
 
 
@@ -318,6 +320,8 @@ class FaceEntry:
     result: Literal["pass", "fail", "critical"]
     when: Expression | None = None
     label: str = ""
+    rule: str = ""
+    """The rule it executes, when it is one of its own (Wounded units, Leaders)."""
     added: str = ""
 
 
@@ -331,6 +335,8 @@ class RerollEntry:
     faces: FacesDecl | None = None
     when: Expression | None = None
     label: str = ""
+    rule: str = ""
+    """The rule it executes, when it is one of its own (Wounded units, Leaders)."""
     added: str = ""
 
 
@@ -364,6 +370,11 @@ class TestDecl:
     faces: tuple[FaceEntry, ...] = ()
     rerolls: tuple[RerollEntry, ...] = ()
     added: str = ""
+
+    @property
+    def entries(self) -> tuple[ModifierEntry | FaceEntry | RerollEntry, ...]:
+        """Its modifiers, faces and re-rolls, in that order."""
+        return (*self.modifiers, *self.faces, *self.rerolls)
 
     @property
     def entries_only(self) -> bool:
@@ -416,6 +427,7 @@ def build_test(key: str, raw: Mapping[str, Any], path: Path) -> TestDecl:
             _expr(e["value"], (*path, "modifiers", k, "value")),
             _opt_expr(e, "when", (*path, "modifiers", k)),
             _text(e, "label"),
+            str(e.get("rule", "")),
         )
         for k, e in (raw.get("modifiers") or {}).items()
     )
@@ -426,6 +438,7 @@ def build_test(key: str, raw: Mapping[str, Any], path: Path) -> TestDecl:
             e["result"],
             _opt_expr(e, "when", (*path, "faces", k)),
             _text(e, "label"),
+            str(e.get("rule", "")),
         )
         for k, e in (raw.get("faces") or {}).items()
     )
@@ -435,6 +448,7 @@ def build_test(key: str, raw: Mapping[str, Any], path: Path) -> TestDecl:
             None if e.get("failed") else build_faces(e, (*path, "rerolls", k)),
             _opt_expr(e, "when", (*path, "rerolls", k)),
             _text(e, "label"),
+            str(e.get("rule", "")),
         )
         for k, e in (raw.get("rerolls") or {}).items()
     )

@@ -31,8 +31,9 @@ from rulesbook.errors import InputError
 from rulesbook.language.declarations import LanguageError, build_document, dotted
 from rulesbook.language.mechanics import Mechanics, choice_names
 from rulesbook.language.schema import schema_problem
+from rulesbook.records import Implementation
 
-__all__ = ["line_of", "load_mechanics", "located"]
+__all__ = ["implementations", "line_in", "line_of", "load_mechanics", "located"]
 
 
 def line_of(node: Node | None, path: tuple[str | int, ...] | list[str | int]) -> int | None:
@@ -58,13 +59,37 @@ def line_of(node: Node | None, path: tuple[str | int, ...] | list[str | int]) ->
     return line
 
 
+def line_in(file: FilePath, path: tuple[str | int, ...]) -> int | None:
+    """The line of the value at ``path`` in ``file`` (``None`` when it cannot be read again)."""
+    try:
+        return line_of(compose_text(read_text(file), file.name), path)
+    except DataFileError:
+        return None
+
+
+def implementations(mechanics: Mechanics) -> list[Implementation]:
+    """The declarations of a system's document that execute rules, as the registry records the
+    code of a rule: ``tests.nerve.modifiers.wounded`` of ``mechanics.yaml``, at its line."""
+    paths = mechanics.rule_paths()
+    if not paths:
+        return []
+    file = FilePath(mechanics.path)
+    try:
+        tree = compose_text(read_text(file), file.name) if mechanics.path else None
+    except DataFileError:
+        tree = None
+    return [
+        Implementation(
+            rule, dotted(path), mechanics.file or "mechanics.yaml", mechanics.path, line_of(tree, path) or 0
+        )
+        for rule, path in paths
+    ]
+
+
 def located(error: LanguageError, file: FilePath, name: str) -> str:
     """``NAME, line N: PATH: reason`` for a problem of the document in ``file`` (the line left out
     when the file cannot be read again)."""
-    try:
-        line = line_of(compose_text(read_text(file), name), error.path)
-    except DataFileError:
-        line = None
+    line = line_in(file, error.path)
     where = f"{name}, line {line}" if line is not None else name
     return f"{where}: {dotted(error.path)}: {error.message}"
 
@@ -88,7 +113,7 @@ def load_mechanics(
         if problem is not None:
             raise problem
         declarations = build_document(data)
-        mechanics = Mechanics(system, declarations, choice_names(choices), name)
+        mechanics = Mechanics(system, declarations, choice_names(choices), name, str(path))
         mechanics.check(declarations)
     except LanguageError as exc:
         raise DataFileError(located(exc, path, name)) from None

@@ -165,6 +165,8 @@ class Mechanics:
     own: Declarations = EMPTY
     names: tuple[tuple[str, NameType], ...] = ()
     file: str = ""
+    path: str = ""
+    """The document's path (``""`` when it was not read from a file)."""
 
     # -- look-ups ---------------------------------------------------------------------------------
 
@@ -212,6 +214,26 @@ class Mechanics:
         out = dict(self.names)
         out |= {i.key: i.name_type for i in self.inputs(extra).values()}
         out |= {g.key: g.name_type for g in given}
+        return out
+
+    def rule_paths(self) -> list[tuple[str, Path]]:
+        """(rule ID, path in the document) of every declaration that executes a rule: each test
+        with a ``rule``, and each entry that names one (the code of a rule written in data).
+
+        >>> from rulesbook.registry import registry
+        >>> registry().mechanics["scrollhammer"].rule_paths()[:2]
+        [('scrollhammer.morale.check', ('tests', 'leadership-test')), ('scrollhammer.morale.insane-heroism', ('tests', 'leadership-test', 'faces', 'insane-heroism'))]
+        """
+        out: list[tuple[str, Path]] = []
+        for test in self.own.tests:
+            if test.rule:
+                out.append((test.rule, ("tests", test.key)))
+            for section, entries in (
+                ("modifiers", test.modifiers),
+                ("faces", test.faces),
+                ("rerolls", test.rerolls),
+            ):
+                out += [(e.rule, ("tests", test.key, section, e.key)) for e in entries if e.rule]
         return out
 
     # -- checking ---------------------------------------------------------------------------------

@@ -47,9 +47,15 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from rulesbook.additions import Additions
 from rulesbook.calculators import Calculator
 from rulesbook.data import DataFileError, load_data_file
 from rulesbook.errors import InputError, did_you_mean, quote
+from rulesbook.language.calculators import DeclaredCompute, ExplainedCompute, reached_names
+from rulesbook.language.declarations import LanguageError, dotted
+from rulesbook.language.files import line_in
+from rulesbook.language.mechanics import declared_additions
+from rulesbook.registry import registry
 from rulesbook.results import CalcResult
 from rulesbook.variants.python import load_python_variant
 from rulesbook.variants.variant import (
@@ -112,6 +118,11 @@ def load_variant(path: str | Path, *, choices: AnyChoices | None = None) -> Vari
         raise InputError(where, str(exc).removeprefix(f"{file.name}: ")) from None
     try:  # checked under a one-character name (so no key is cut from a field), then named
         return Variant.from_mapping(raw, name=file.stem, where="§", path=given, choices=choices)
+    except LanguageError as exc:  # the rules language's sections: the line is named too
+        line = line_in(file, exc.path)
+        raise InputError(
+            f"{where}, line {line}" if line else where, f"{dotted(exc.path)}: {exc.message}"
+        ) from None
     except InputError as exc:
         if not str(exc).startswith("§: "):
             raise
@@ -119,7 +130,8 @@ def load_variant(path: str | Path, *, choices: AnyChoices | None = None) -> Vari
 
 
 def _variant_files() -> list[Path]:
-    return sorted(SYSTEMS_DIR.glob("*/variants/*.y*ml"))
+    """Every system's shipped variants (its folder's ``variants/``), systems in order."""
+    return [f for folder in registry().folders.values() for f in sorted(folder.glob("variants/*.y*ml"))]
 
 
 @cache
@@ -134,9 +146,9 @@ def shipped_variants() -> dict[str, Variant]:
         variant = load_variant(file)
         if variant.name in out:
             raise InputError(file.name, f"a shipped variant called {variant.name} exists already")
-        out[variant.name] = dataclasses.replace(
-            variant, path=file.relative_to(SYSTEMS_DIR.parent.parent).as_posix()
-        )
+        root = SYSTEMS_DIR.parent.parent
+        shown = file.relative_to(root).as_posix() if file.is_relative_to(root) else file.as_posix()
+        out[variant.name] = dataclasses.replace(variant, path=shown)
     return out
 
 
@@ -255,8 +267,41 @@ def variant_calculator(calc: Calculator, variant: Variant) -> Calculator:
             key = (calc.id, calc.compute, func)
             if key not in _REPLACED:
                 _REPLACED[key] = dataclasses.replace(calc, compute=func)
-            return _REPLACED[key]
-    return calc
+            return _with_additions(_REPLACED[key], variant)
+    return _with_additions(calc, variant)
+
+
+_ADDED: dict[tuple[str, ComputeFn, Additions], Calculator] = {}
+
+
+def _with_additions(calc: Calculator, variant: Variant) -> Calculator:
+    """``calc`` with what the variant's ``add:`` declares in the rules language and reaches it:
+    the inputs the entries added to its tests read (offered and validated like its own, their
+    values carried by the choice set), and an explanation line per added entry (kept, one copy
+    per calculator and additions)."""
+    declared = declared_additions(variant.additions)
+    if not declared or not calc.tests:
+        return calc
+    key = (calc.id, calc.compute, variant.additions)
+    if key not in _ADDED:
+        mechanics = registry().mechanics[calc.system]
+        names = reached_names(mechanics, calc.tests, declared)
+        added = [i for i in declared.inputs if i.key in names]
+        if not names:
+            _ADDED[key] = calc
+        else:
+            own = {i.key for i in calc.inputs}
+            compute = calc.compute
+            if not isinstance(compute, DeclaredCompute):
+                compute = ExplainedCompute(compute, mechanics, calc.tests)
+            _ADDED[key] = dataclasses.replace(
+                calc,
+                inputs=(*calc.inputs, *(i.to_input() for i in added if i.key not in own)),
+                situation_keys=tuple(i.key for i in added),
+                added_inputs=tuple(i.key for i in added if i.key not in own),
+                compute=compute,
+            )
+    return _ADDED[key]
 
 
 def validate_with(
@@ -277,7 +322,7 @@ def validate_with(
     if variant is None and not parameters and not readings:
         return calc.validate(values), None
     if variant is not None:
-        variant_calculator(calc, variant)  # the system and choices checks
+        calc = variant_calculator(calc, variant)  # the system and choices checks; its added inputs
     base: Any = calc.choices
     if base is None:
         raise InputError("variant", f"{calc.id} declares no rule choices, so no variant reaches it")

@@ -251,8 +251,9 @@ def morale_check_calculator(
         lines.append("The unit is falling back, so the check fails automatically.")
     else:
         lines.append(f"A {test.dice} total of {test.target} or less passes.")
-    if test.auto_pass:
-        lines.append(_heroism_line(test))
+    heroism = choices.parameters.leadership_dice.every_die(choices.parameters.insane_heroism_face, test.reads)
+    if heroism <= test.auto_pass:
+        lines.append(_heroism_line(test, heroism))
     if test.reroll == "none" and 0 < test.grid_size() <= GRID_LIMIT:
         natural = test.outcome_grid()
         passing = sum(outcome >= Outcome.PASS for _, outcome in natural)
@@ -266,14 +267,15 @@ def morale_check_calculator(
     return CalcResult(values=values, tables=(grid,), explanation=tuple(lines))
 
 
-def _heroism_line(test: RollTest) -> str:
-    """The Insane Heroism line of an explanation: a double 1 for 2D6, in words otherwise.
+def _heroism_line(test: RollTest, heroism: frozenset[tuple[int, ...]]) -> str:
+    """The Insane Heroism line of an explanation (``heroism``: its natural roll): a double 1 for
+    2D6, in words otherwise (natural rolls a variant adds are explained with the variant).
 
     >>> from rulesbook.dice import parse_dice
-    >>> _heroism_line(RollTest(dice=parse_dice("3D6kl2"), target=7, auto_pass=frozenset({(1, 1)})))
+    >>> _heroism_line(RollTest(dice=parse_dice("3D6kl2"), target=7), frozenset({(1, 1)}))
     'A roll whose 2 kept dice all show 1 passes whatever the modifiers (Insane Heroism).'
     """
-    (roll,) = test.auto_pass
+    (roll,) = heroism
     if roll == (1, 1) and test.dice.is_simple:
         return "A double 1 passes whatever the modifiers (Insane Heroism)."
     which = "kept " if test.reads == "kept" and any(t.keep for t in test.dice.dice_terms) else ""
