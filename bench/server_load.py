@@ -179,15 +179,19 @@ class Session:
         while "data-key=" not in self.result_text:
             await asyncio.wait_for(self.changed.get(), max(0.01, deadline - time.perf_counter()))
 
-    async def change(self, css: str, value: Any, timeout: float) -> str:
-        """Set the input, wait for the result pane's next text; returns it."""
+    async def send_value(self, css: str, value: Any) -> None:
+        """Send a new value of the input, as the browser sends what a player typed or picked."""
         model = self.model_with_class(css)
-        while not self.changed.empty():
-            self.changed.get_nowait()
         await self._send(
             "PATCH-DOC",
             {"events": [{"kind": "ModelChanged", "model": {"id": model}, "attr": "value", "new": value}]},
         )
+
+    async def change(self, css: str, value: Any, timeout: float) -> str:
+        """Set the input, wait for the result pane's next text; returns it."""
+        while not self.changed.empty():
+            self.changed.get_nowait()
+        await self.send_value(css, value)
         deadline = time.perf_counter() + timeout
         while True:
             mid, attr, new = await asyncio.wait_for(
@@ -309,12 +313,20 @@ def _free_port() -> int:
 
 
 def start_server(
-    workers: int | None, processes: int = 1, time_limit: float | None = None
+    workers: int | None,
+    processes: int = 1,
+    time_limit: float | None = None,
+    *,
+    host: str = "127.0.0.1",
+    options: tuple[str, ...] = (),
+    log: Path | None = None,
 ) -> tuple[subprocess.Popen[bytes], str]:
+    """A ``rulesbook serve`` on a free port (``options``: more of its options; ``log``: where its
+    output goes) and its base address, once it answers."""
     port = _free_port()
     site = Path(tempfile.mkdtemp(prefix="rulesbook-bench-site-"))
     (site / "index.html").write_text("<!doctype html><title>bench</title>")  # no site build needed
-    cmd = [sys.executable, "-m", "rulesbook.cli", "serve", "--no-build", "--host", "127.0.0.1"]
+    cmd = [sys.executable, "-m", "rulesbook.cli", "serve", "--no-build", "--host", host, *options]
     cmd += ["--port", str(port), "--site-dir", str(site)]
     if workers:
         cmd += ["--workers", str(workers)]
@@ -324,8 +336,9 @@ def start_server(
         cmd += ["--time-limit", f"{time_limit:g}"]
     env = {**os.environ, "RULESBOOK_GAMES_DIR": tempfile.mkdtemp(prefix="rulesbook-bench-games-")}
     env["PYTHONPATH"] = str(ROOT)
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
+    out = subprocess.DEVNULL if log is None else log.open("wb")
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    base = f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline:
         try:

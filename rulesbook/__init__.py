@@ -9,7 +9,7 @@ stays as cheap as the command line's start-up::
     >>> rb.rule("scrollhammer.morale.insane-heroism").title
     'Insane Heroism'
 
-``rb.calc``, ``rb.rule``, ``rb.variant``, ``rb.widget`` and ``rb.calculator_ids``; below them the
+``rb.calc``, ``rb.rule``, ``rb.variant``, ``rb.widget``, ``rb.roster`` and ``rb.calculator_ids``; below them the
 registry (:func:`rulesbook.registry.registry`) and the modules of each concept.
 """
 
@@ -20,12 +20,23 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-__all__ = ["Answer", "Rule", "__version__", "calc", "calculator_ids", "rule", "variant", "widget"]
+__all__ = [
+    "Answer",
+    "ArmyList",
+    "Rule",
+    "__version__",
+    "calc",
+    "calculator_ids",
+    "roster",
+    "rule",
+    "variant",
+    "widget",
+]
 
 _FRONT_DOOR = frozenset(__all__) - {"__version__"}
 
 if TYPE_CHECKING:
-    from rulesbook.api import Answer, Rule, calc, calculator_ids, rule, variant, widget
+    from rulesbook.api import Answer, ArmyList, Rule, calc, calculator_ids, roster, rule, variant, widget
 
 if "IPython" in sys.modules:  # a notebook kernel: tables and distributions display as HTML
     from rulesbook.present.jupyter import register as _register_display

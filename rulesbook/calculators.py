@@ -69,6 +69,7 @@ __all__ = [
     "WordListInput",
     "calculator",
     "distribution_output",
+    "form_text",
     "optional",
     "publish_values",
 ]
@@ -271,6 +272,37 @@ class Calculator:
         return {
             inp.key: inp.parse(example[inp.key]) if inp.key in example else inp.initial for inp in self.inputs
         }
+
+    def form_start(self, given: Mapping[str, Any] | None = None) -> tuple[dict[str, Any], tuple[str, ...]]:
+        """Where a notebook form starts: each input's default with ``given`` over it (the values
+        ``rb.calc(ID, **given)`` answers for) and, for a required input left out (it has no
+        default), the first worked example's value. Returns the values and the keys taken from
+        the worked example, which the form names. A value given as text stays as typed for a
+        text box (``weapons="rotwind"``) and is read for a number, a check box or a drop-down;
+        an unknown key is one line.
+
+        >>> from rulesbook.registry import registry
+        >>> calc = registry().calculator("scrollhammer.morale-check")
+        >>> values, borrowed = calc.form_start({"ld": "8"})
+        >>> values["ld"], values["modifier"], borrowed
+        (8, 0, ())
+        >>> calc.form_start()[0]["ld"], calc.form_start()[1]
+        (7, ('ld',))
+        """
+        given = dict(given or {})
+        for key in given:
+            self.input(key)  # an unknown key: the one line naming the allowed ones
+        example = self.examples[0] if self.examples else {}
+        borrowed = tuple(i.key for i in self.inputs if i.required and i.key not in given and i.key in example)
+        values = {}
+        for inp in self.inputs:
+            if inp.key in given:
+                value = given[inp.key]
+                typed = isinstance(value, str) and inp.kind in ("int", "bool", "choice", "interpretation")
+                values[inp.key] = inp.parse(value) if typed else value
+            else:
+                values[inp.key] = inp.parse(example[inp.key]) if inp.key in borrowed else inp.initial
+        return values, borrowed
 
     def defaults(self) -> dict[str, Any]:
         """Defaults of the inputs that have one."""
@@ -585,3 +617,16 @@ def calculator(
         return calc
 
     return wrap
+
+
+def form_text(inp: Input, value: Any) -> str:
+    """The text a form's box shows for ``value`` of ``inp``: nothing for no value, a text as it
+    was given (a list given as ``"rotwind"`` stays ``rotwind``, never its letters), any other
+    value in its text form (:meth:`Input.format`).
+
+    >>> form_text(WordListInput(key="weapons", help="", words=(("[a-z-]+", "NAME"),)), "rotwind")
+    'rotwind'
+    """
+    if value is NOT_GIVEN or (value is None and inp.kind != "optional"):
+        return ""
+    return value if isinstance(value, str) else inp.format(value)

@@ -43,11 +43,8 @@ Example:
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import importlib.util
 import inspect
 import re
-import sys
 import types
 import typing
 from collections.abc import Callable, Iterable, Mapping
@@ -55,13 +52,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
-from types import ModuleType
 from typing import Any, ClassVar, Literal, Self, get_args, get_origin
 
 from rulesbook.additions import NO_ADDITIONS, Additions
 from rulesbook.dice import DICE_HELP, DiceExpr, parse_dice
 from rulesbook.errors import InputError, RulesbookError
 from rulesbook.inputs import InterpretationInput
+from rulesbook.python_files import load_python_module, python_source
 
 __all__ = [
     "ParameterSpec",
@@ -70,7 +67,6 @@ __all__ = [
     "Readings",
     "RuleChoices",
     "RuleOverride",
-    "load_python_module",
     "parameter",
     "reading",
     "register_problems",
@@ -123,7 +119,8 @@ class ParameterSpec:
             if not isinstance(value, bool):
                 raise InputError(self.key, f"expected {self.allowed()}, got {_short(value)}")
             return value
-        if isinstance(value, str) and value.strip().lstrip("+-").isdigit() and len(value.strip()) < 10:
+        digits = value.strip().lstrip("+-") if isinstance(value, str) else ""
+        if digits.isascii() and digits.isdigit() and len(value.strip()) < 10:  # no ٢, ２, 𝟐 or ²
             value = int(value.strip())
         if isinstance(value, bool) or not isinstance(value, int):
             raise InputError(self.key, f"expected {self.allowed()}, got {_short(value)}")
@@ -385,12 +382,18 @@ class RuleOverride:
 
     def __reduce__(self) -> tuple[Any, ...]:
         if self.origin[0]:
-            return (_override_from_file, (self.rule, *self.origin, self.target))
+            return (_override_from_file, (self.rule, *self.origin, self.target, self.source or None))
         return (RuleOverride, (self.rule, self.function, self.origin, self.target))
 
     def replaces(self, published: Callable[..., Any]) -> bool:
         """True when this override stands in for ``published``."""
         return not self.target or self.target == getattr(published, "__qualname__", "")
+
+    @property
+    def source(self) -> str:
+        """The text of the file the new code came from, as it ran (``""`` when it came from no
+        Python variant file)."""
+        return python_source(self.function) if self.origin[0] else ""
 
     @property
     def where(self) -> str:
@@ -468,35 +471,13 @@ def _user_frame(exc: BaseException, function: Callable[..., Any]) -> str:
     return f"{type(exc).__name__}{': ' + text if text else ''}{where}"
 
 
-def _override_from_file(rule: str, path: str, name: str, target: str) -> RuleOverride:
-    """The override ``name`` of the Python variant file ``path`` (in another process)."""
-    module = load_python_module(path)
+def _override_from_file(
+    rule: str, path: str, name: str, target: str, source: str | None = None
+) -> RuleOverride:
+    """The override ``name`` of the Python variant file ``path`` (in another process), run from
+    ``source`` (the text that ran where it was pickled) when given."""
+    module = load_python_module(path, source)
     return RuleOverride(rule, getattr(module, name), (path, name), target)
-
-
-def load_python_module(path: str | Path) -> ModuleType:
-    """Run a designer's Python file (a Python variant) once per process and return it as a module.
-
-    Its module name is ``rulesbook_variant_<stem>_<hash of the path>``, kept in ``sys.modules``, so
-    its functions pickle by reference and a second load returns the same module. Only ever
-    called on a path the user named on their own machine (never on an upload).
-    """
-    file = Path(path).expanduser().resolve()
-    digest = hashlib.sha256(str(file).encode()).hexdigest()[:10]
-    name = f"rulesbook_variant_{re.sub(r'[^0-9a-zA-Z_]', '_', file.stem)}_{digest}"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, file)
-    if spec is None or spec.loader is None:
-        raise InputError("variant", f"{file.name}: not a Python file")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-    except BaseException:
-        del sys.modules[name]
-        raise
-    return module
 
 
 @dataclass(frozen=True, slots=True)

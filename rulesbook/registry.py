@@ -46,6 +46,7 @@ from rulesbook.records import (
     System,
     load_system_data,
 )
+from rulesbook.rosters.views import RosterAdapter
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulesbook.calculators import Calculator
@@ -87,6 +88,9 @@ class Registry:
     folders: dict[str, Path] = field(default_factory=dict)
     """Each system's folder (its ``rules.yaml``, ``source.yaml``, ``glossary.yaml``, ``cases.yaml``,
     ``guide.md`` and ``variants/`` are there)."""
+    roster_readers: dict[str, RosterAdapter] = field(default_factory=dict)
+    """Each system's reader of army-builder rosters (:class:`rulesbook.rosters.RosterAdapter`), by
+    system ID, for the systems that read them."""
 
     # -- registration ---------------------------------------------------------------------
     def add_system_data(
@@ -260,7 +264,9 @@ class SystemPackage:
     datasheets, abilities and stratagems), registered after ``rules.yaml``'s and checked against
     its register; ``extra_implementations`` the code that executes rules declared as data (a
     faction page's rules run through their declared effects); ``apps`` the special apps it offers
-    (:class:`App`). Nothing registers itself at import time, so import order never matters.
+    (:class:`App`); ``rosters`` how it reads army-builder rosters
+    (:class:`~rulesbook.rosters.RosterAdapter`), if it does. Nothing registers itself at import
+    time, so import order never matters.
     """
 
     data: Path
@@ -275,6 +281,7 @@ class SystemPackage:
     calculators: Callable[[], Iterable[Calculator]] | None = None
     """Calculators built from data (a system written in the rules language), registered after
     the modules' ones."""
+    rosters: RosterAdapter | None = None
 
 
 _REGISTRY = Registry()
@@ -323,6 +330,8 @@ def load_system_package(package: SystemPackage, into: Registry | None = None) ->
         target.choices[system.id] = package.choices
     for app in package.apps:
         target.add_app(app)
+    if package.rosters is not None:
+        target.roster_readers[system.id] = package.rosters
     if package.extra_implementations is not None:
         for impl in package.extra_implementations():
             target.add_implementation(impl)
@@ -407,6 +416,7 @@ def _in_system_order(reg: Registry, order: list[str]) -> None:
     resort(reg.calculators, lambda _k, v: v.system)
     resort(reg.choices, lambda k, _v: k)
     resort(reg.mechanics, lambda k, _v: k)
+    resort(reg.roster_readers, lambda k, _v: k)
 
 
 def registry(system: str | None = None) -> Registry:

@@ -179,7 +179,14 @@ def test_no_private_name_is_imported_across_modules() -> None:
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "values",
-        ("rulesbook.errors", "rulesbook.data", "rulesbook.results", "rulesbook.dice", "rulesbook.records"),
+        (
+            "rulesbook.errors",
+            "rulesbook.data",
+            "rulesbook.results",
+            "rulesbook.dice",
+            "rulesbook.records",
+            "rulesbook.rosters",
+        ),
     ),
     ("present", ("rulesbook.present",)),
     (
@@ -187,6 +194,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             "rulesbook.inputs",
             "rulesbook.language",
+            "rulesbook.python_files",
             "rulesbook.additions",
             "rulesbook.choices",
             "rulesbook.calculators",

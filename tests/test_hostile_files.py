@@ -345,3 +345,46 @@ def test_text_that_never_was_a_file_has_the_same_size_limit() -> None:
         ),
     ):
         log_from_text("#" * (LIMITS.max_bytes + 1), "upload.yaml")
+
+
+WAHAPEDIA = Path(__file__).parent / "wh40k" / "wahapedia"
+
+
+def _import(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    from rulesbook.systems.wh40k.faction_file import main
+
+    code = main(["--name", "Mire Host", *args])
+    return code, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("where", ["missing/folder/mire.yaml", "/dev/full", "."])
+def test_the_importer_s_output_that_cannot_be_written_is_one_line(
+    where: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = where if where.startswith("/") else str(tmp_path / where)
+    if not Path("/dev/full").exists() and where == "/dev/full":
+        pytest.skip("no /dev/full here")
+    code, err = _import([str(WAHAPEDIA), "ZZ", "-o", target], capsys)
+    errors = [line for line in err.splitlines() if not line.startswith("warning: ")]
+    reason = {"/dev/full": "no space left on device", ".": "is a directory"}.get(
+        where, "no such file or directory"
+    )
+    assert code == 2 and len(errors) == 1, err
+    assert errors[0].startswith("error: cannot write '") and errors[0].endswith(f": {reason}"), err
+    assert_one_short_line(errors[0])
+
+
+def test_the_importer_refuses_a_nul_byte_in_a_field(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    export = tmp_path / "export"
+    export.mkdir()
+    for file in WAHAPEDIA.iterdir():
+        (export / file.name).write_bytes(file.read_bytes())
+    sheet = export / "Datasheets_wargear.csv"
+    sheet.write_bytes(sheet.read_bytes().replace(b"Bile spray", b"Bile\x00spray", 1))
+    code, err = _import([str(export), "ZZ", "-o", str(tmp_path / "out.yaml")], capsys)
+    assert code == 2 and not (tmp_path / "out.yaml").exists()
+    assert re.fullmatch(
+        r"error: Datasheets_wargear\.csv, row \d+, column name: a NUL byte \(\\x00\) is no text\n", err
+    ), err

@@ -44,17 +44,13 @@ EXAMPLES = [
 
 
 def _cli_json(calc_id: str, example: dict[str, str], variant: str = "") -> str:
-    """What ``rulesbook calc ID key=value ... --json`` prints (a file input as the API reads it:
-    the shipped file, by its full path)."""
-    calc = registry().calculator(calc_id)
-    words = []
-    for key, value in example.items():
-        if calc.input(key).kind == "path":
-            value = str(ROOT / value)
-        words.append(f"{key}={value}")
+    """What ``rulesbook calc ID key=value ... --json`` prints, run in the checkout (so a shipped
+    file input is named ``rulesbook/...``, as the API names it: never by a folder of the server's)."""
+    words = [f"{key}={value}" for key, value in example.items()]
     if variant:
         words.append(f"variant={variant}")
-    out = CliRunner().invoke(cli, ["calc", calc_id, *words, "--json"])
+    with contextlib.chdir(ROOT):
+        out = CliRunner().invoke(cli, ["calc", calc_id, *words, "--json"])
     assert out.exit_code == 0, out.output
     return str(out.output)
 
@@ -65,6 +61,8 @@ class Api(AsyncHTTPTestCase):
 
     def ask(self, path: str, method: str = "GET", body: Any = None, **headers: str) -> tuple[int, Any, str]:
         data = body if isinstance(body, bytes) or body is None else json.dumps(body).encode()
+        if method == "POST":
+            headers.setdefault("Content-Type", "application/json")
         response = self.fetch(path, method=method, body=data, headers=headers, raise_error=False)
         text = (response.body or b"").decode()
         assert response.headers["Content-Type"] == "application/json; charset=utf-8", (path, text)
@@ -180,7 +178,13 @@ class Api(AsyncHTTPTestCase):
             for _ in range(MAX_BODY_BYTES // 1000 + 2):
                 write(b" " * 1000)
 
-        response = self.fetch(path, method="POST", body_producer=_producer(chunks), raise_error=False)
+        response = self.fetch(
+            path,
+            method="POST",
+            body_producer=_producer(chunks),
+            headers={"Content-Type": "application/json"},
+            raise_error=False,
+        )
         assert response.code == 413
 
     def test_unknown_things_are_404_and_other_methods_405_all_in_json(self) -> None:

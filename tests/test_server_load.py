@@ -135,7 +135,8 @@ def test_a_page_s_resources_are_the_same_when_kept_and_each_request_gets_its_own
     panel_app._recent_seconds.clear()
 
 
-def _bench() -> ModuleType:
+def server_bench() -> ModuleType:
+    """bench/server_load.py: its server starter and its browser-like session (the Bokeh protocol)."""
     spec = importlib.util.spec_from_file_location("server_load_bench", ROOT / "bench" / "server_load.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -146,7 +147,7 @@ def _bench() -> ModuleType:
 
 @pytest.fixture(scope="module")
 def served() -> Any:
-    bench = _bench()
+    bench = server_bench()
     # a time limit no answer here reaches, however slowly a loaded machine runs the test
     proc, base = bench.start_server(workers=2, time_limit=600)
     try:
@@ -253,7 +254,7 @@ def test_two_server_processes_each_session_with_its_own_query_and_all_end_togeth
     """``rulesbook serve --processes 2``: pages are rendered from a session already built for the
     path and each player's session is built by the process its websocket reaches; the query
     string still sets the form, every session answers, and stopping the server stops them all."""
-    bench = _bench()
+    bench = server_bench()
     proc, base = bench.start_server(workers=1, processes=2)
     try:
         servers = [p for p in bench._descendants(proc.pid) if p in bench._server_cpu_s(proc.pid)]

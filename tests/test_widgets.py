@@ -95,3 +95,65 @@ def test_every_registered_calculator_builds_both_forms() -> None:
         app = CalculatorApp(calc)
         assert 'class="rb-error"' not in app.result.object
         assert "data-key=" in app.result.object
+
+
+# -- notebook forms start where rb.calc starts (issue 34, part 7) ----------------------------------
+
+
+def test_a_list_given_as_text_stays_one_word_in_the_notebook_form() -> None:
+    """``weapons="rotwind"`` is the weapon Rotwind, never the letters r, o, t, w, i, n, d."""
+    import rulesbook as rb
+    from rulesbook.calculators import form_text
+    from widgets.panel_app import widget_for
+
+    form = rb.widget("wh40k.datasheet-attack", weapons="rotwind")
+    assert form.controls["weapons"].value == "rotwind"
+    assert 'class="rb-error"' not in form.output.value
+    want = rb.calc("wh40k.datasheet-attack", weapons="rotwind")
+    assert f'data-key="p_unit_destroyed_exact">{want["p_unit_destroyed_exact"]}<' in form.output.value
+    inp = registry().calculator("wh40k.datasheet-attack").input("weapons")
+    assert widget_for(inp, "rotwind").value == "rotwind"  # the served form's box alike
+    assert form_text(inp, ("rotwind", "the-lantern")) == "rotwind,the-lantern"
+
+
+def test_a_notebook_form_starts_from_the_defaults() -> None:
+    """Given Ld 8 only, the Morale check form takes no modifier (the default 0), as ``rb.calc``:
+    2D6 at most 8 is 26 of the 36 rolls (all but the 4 + 3 + 2 + 1 ways of 9 to 12)."""
+    import rulesbook as rb
+
+    form = rb.widget("scrollhammer.morale-check", ld=8)
+    assert form.controls["modifier"].value == 0
+    assert 'data-key="p_pass_exact">13/18<' in form.output.value
+    assert rb.calc("scrollhammer.morale-check", ld=8)["p_pass_exact"] == "13/18"
+    assert "rb-form-start" not in form.widget.children[0].value  # nothing taken from the example
+
+
+@pytest.mark.covers("scrollhammer.morale-check")
+def test_every_notebook_form_starts_from_defaults_and_names_what_the_worked_example_gives() -> None:
+    """Left without values, a form holds each input's default (or the start its declaration
+    gives, Warstrike's officer Ld 8); an input with no default holds the first worked example's
+    value, and the form says which; every one answers."""
+    for calc in registry().calculators.values():
+        form = CalculatorForm(calc)
+        required = [i.key for i in calc.inputs if i.required]
+        example = calc.examples[0]
+        start = {i.key: i.initial for i in calc.inputs if not i.required}  # a default or declared start
+        want = calc.run(**start, **{k: example[k] for k in required})
+        assert calc.run(**form.values()).values == want.values, calc.id
+        assert 'class="rb-error"' not in form.output.value, calc.id
+        note = form.widget.children[0].value
+        if required:
+            assert "rb-form-start" in note and all(f"{k}={example[k]}" in note for k in required), calc.id
+        else:
+            assert "rb-form-start" not in note, calc.id
+
+
+def test_a_form_s_starting_values_are_checked_in_one_line() -> None:
+    from rulesbook.errors import InputError
+
+    calc = registry().calculator("scrollhammer.morale-check")
+    with pytest.raises(InputError, match=r"^ldd: unknown input for scrollhammer.morale-check; allowed: ld, "):
+        CalculatorForm(calc, ldd=7)
+    with pytest.raises(InputError, match=r"^ld: expected an integer"):
+        CalculatorForm(calc, ld="seven")
+    assert CalculatorForm(calc, ld="9", insane_heroism="false").controls["insane_heroism"].value is False

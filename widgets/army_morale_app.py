@@ -118,7 +118,7 @@ class TrackerView:
     ) -> None:
         import panel as pn
 
-        self.session = Session(tracker)
+        self.session = Session(tracker, site="/site/" if store is not None else "")
         self.store, self.game = store, game or ""
         self.stored = False  # whether the store holds this game yet (written at its first change)
         self.base = ""  # the version (widgets.games.version) of the stored text this page shows

@@ -36,10 +36,12 @@ from rulesbook.results import CalcResult
 from rulesbook.variants import (
     BASELINE,
     Comparison,
+    Variant,
     added_entries,
     adding_variant,
     choice_keys,
     compare,
+    named_variant,
     resolve_variant,
     variant_calculator,
     variants_for_system,
@@ -53,9 +55,11 @@ __all__ = [
     "Answer",
     "answer",
     "answer_html",
+    "compared",
     "form_inputs",
     "form_result_html",
     "offered_names",
+    "own_variant",
     "variant_options",
 ]
 
@@ -80,19 +84,31 @@ def variant_options(calc: Calculator, compare_with: str = NO_VARIANT) -> list[st
     """``none``, the shipped variants of this calculator's system, the user's own of that system
     (``$RULESBOOK_VARIANTS_DIR``, see :func:`rulesbook.variants.user_variants`) and, when it is
     none of those, ``compare_with``: a variant file or a composition ``A+B`` a notebook opened the
-    form with (checked here: one line naming the problem). The served pages never pass one, so a
-    page's address can only pick a listed variant, never a path on the server.
+    form with (:func:`own_variant`). The served pages never pass one: their address can only pick
+    a listed name (:func:`compared`), never a path on the server.
     """
     if calc.choices is None:
         return [NO_VARIANT]
     names = [NO_VARIANT, *(v.name for v in variants_for_system(calc.system))]  # yours included
-    if compare_with and compare_with not in names:
-        variant_calculator(calc, resolve_variant(compare_with))  # a variant of this system
+    if own_variant(calc, compare_with) is not None:
         names.append(compare_with)
     return names
 
 
-def offered_names(calc: Calculator, inp: Input, variant: str = NO_VARIANT) -> tuple[str, ...]:
+def own_variant(calc: Calculator, compare_with: str) -> Variant | None:
+    """The variant a form was opened with in Python (a notebook: the path of a file, ``A+B``),
+    loaded and checked now (one line naming the problem); None for ``none`` or a listed name.
+    Only the caller's own code reaches this (never a page's address or a websocket message)."""
+    if calc.choices is None or compare_with in ("", NO_VARIANT):
+        return None
+    if compare_with in {v.name for v in variants_for_system(calc.system)}:
+        return None
+    found = resolve_variant(compare_with)
+    variant_calculator(calc, found)  # a variant of this system
+    return found
+
+
+def offered_names(calc: Calculator, inp: Input, variant: str | Variant = NO_VARIANT) -> tuple[str, ...]:
     """What a form offers to pick for ``inp``: the printed names (:func:`rulesbook.inputs.picks`)
     and, when the form compares with ``variant``, the entries that variant adds for it
     (``add:``; a key replacing a printed entry is listed once).
@@ -104,11 +120,10 @@ def offered_names(calc: Calculator, inp: Input, variant: str = NO_VARIANT) -> tu
     False
     """
     printed = picks(inp)
-    if variant in ("", NO_VARIANT):
-        return printed
     try:
-        added = added_entries(calc, variant).get(inp.key, ())
-    except InputError:  # a user's variant that no longer loads: its problem is shown elsewhere
+        chosen = compared(variant)
+        added = () if chosen is None else added_entries(calc, chosen).get(inp.key, ())
+    except InputError:  # an unknown name, a user's variant that no longer loads: said elsewhere
         added = ()
     return (*printed, *(key for key in added if key not in printed))
 
@@ -149,25 +164,44 @@ class Answer:
     """The input the error is about (its key), so a form can mark it."""
 
 
-def answer(calc_id: str, values: Mapping[str, Any], variant: str = NO_VARIANT) -> Answer:
+def compared(variant: str | Variant) -> Variant | None:
+    """The variant a form compares with: ``none`` (or ``""``) is None, a text is the *name* of a
+    variant the server knows (:func:`rulesbook.variants.named_variant`: never a path, whatever a
+    page's address or a websocket message says), a :class:`~rulesbook.variants.Variant` is one
+    the caller loaded itself (a notebook's own file, an uploaded YAML text).
+
+    >>> compared("none") is None, compared("battle-shock-3d6").name
+    (True, 'battle-shock-3d6')
+    >>> compared("~/x.py")
+    Traceback (most recent call last):
+    ...
+    rulesbook.errors.InputError: variant: unknown variant '~/x.py'; a request names a variant the server knows, never a file; known: ...
+    """
+    if isinstance(variant, Variant):
+        return variant
+    return None if variant in ("", NO_VARIANT) else named_variant(variant)
+
+
+def answer(calc_id: str, values: Mapping[str, Any], variant: str | Variant = NO_VARIANT) -> Answer:
     """The answer of calculator ``calc_id`` for a form's ``values``, compared with ``variant``
-    unless it is ``none``."""
+    unless it is ``none`` (:func:`compared`: a text names a variant, never a file)."""
     calc = registry(calc_id.partition(".")[0]).calculator(calc_id)  # loads only its system if none is
+    name = variant.name if isinstance(variant, Variant) else variant or NO_VARIANT
     try:
-        if variant in ("", NO_VARIANT):
+        chosen = compared(variant)
+        if chosen is None:
             return Answer(calc_id, NO_VARIANT, results=((BASELINE, calc.run(**values)),))
-        comparison = compare(calc, form_inputs(calc, values), [variant])
+        comparison = compare(calc, form_inputs(calc, values), [chosen])
     except InputError as exc:
-        adder = (
-            adding_variant(calc, exc.field, values.get(exc.field)) if variant in ("", NO_VARIANT) else None
-        )
+        adder = adding_variant(calc, exc.field, values.get(exc.field)) if name == NO_VARIANT else None
         hint = f"; {adder[0]} is added by the variant {adder[1]} (pick it in Compare with)" if adder else ""
-        return Answer(calc_id, variant, error=str(exc) + hint, error_key=exc.field)
-    return Answer(calc_id, variant, dict(comparison.inputs), comparison.results, comparison.notes)
+        return Answer(calc_id, name, error=str(exc) + hint, error_key=exc.field)
+    return Answer(calc_id, name, dict(comparison.inputs), comparison.results, comparison.notes)
 
 
-def answer_html(found: Answer) -> str:
-    """The result pane for an answer: the result, baseline and variant side by side, or the error."""
+def answer_html(found: Answer, variant: Variant | None = None) -> str:
+    """The result pane for an answer: the result, baseline and variant side by side, or the error
+    (``variant``: the compared variant when the caller loaded it itself, else found by name)."""
     if found.error:
         return error_html(found.error)
     calc = registry(found.calc_id.partition(".")[0]).calculator(found.calc_id)
@@ -175,10 +209,11 @@ def answer_html(found: Answer) -> str:
     hidden = f'<div hidden class="rb-summary-source">{summary}</div>' if summary else ""
     if found.variant == NO_VARIANT:
         return hidden + result_html(calc.outputs, found.results[0][1], styled=True)
-    variant = resolve_variant(found.variant)
-    return hidden + comparison_html(Comparison(calc, found.inputs, (variant,), found.results, found.notes))
+    shown = variant if variant is not None else compared(found.variant)
+    assert shown is not None  # (a comparison's answer names its variant)
+    return hidden + comparison_html(Comparison(calc, found.inputs, (shown,), found.results, found.notes))
 
 
-def form_result_html(calc: Calculator, values: Mapping[str, Any], variant: str = NO_VARIANT) -> str:
+def form_result_html(calc: Calculator, values: Mapping[str, Any], variant: str | Variant = NO_VARIANT) -> str:
     """The result pane for a form: the result, or baseline and ``variant`` side by side."""
-    return answer_html(answer(calc.id, values, variant))
+    return answer_html(answer(calc.id, values, variant), variant if isinstance(variant, Variant) else None)

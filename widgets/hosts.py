@@ -1,5 +1,5 @@
 """Which names the live server answers to: the ``Host`` of every request and the ``Origin`` of
-every websocket (a defence against DNS rebinding).
+every websocket (a defence against DNS rebinding), and which pages may show it in a frame.
 
 A page on another domain whose name resolves to 127.0.0.1 reaches a local server with its own
 name in ``Host`` (and in ``Origin``); a server that answered it would let that page read and
@@ -20,6 +20,10 @@ reason. A websocket upgrade that carries an ``Origin`` must also come from an ``
 'Origin ftp://localhost:8765: only http and https pages may connect'
 >>> host_refusal("localhost:8765", "http://attacker.example:8765", allowed)
 'Origin attacker.example is not served here (start the server with --allow-host attacker.example)'
+
+Every answer also says that only the server's own pages may show it in a frame
+(:data:`FRAMING_HEADERS`, put on every response by :func:`refuse_framing`): a page on another
+website cannot hide a calculator or the tracker in an invisible frame and click or type in it.
 """
 
 from __future__ import annotations
@@ -28,11 +32,19 @@ from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlsplit
 
-from tornado.httputil import HTTPServerRequest
+from tornado.httputil import HTTPHeaders, HTTPServerRequest
 from tornado.routing import Matcher, Rule
-from tornado.web import RequestHandler
+from tornado.web import OutputTransform, RequestHandler
 
-__all__ = ["DEFAULT_HOSTS", "allowed_hosts", "host_name", "host_refusal", "refuse_other_hosts"]
+__all__ = [
+    "DEFAULT_HOSTS",
+    "FRAMING_HEADERS",
+    "allowed_hosts",
+    "host_name",
+    "host_refusal",
+    "refuse_framing",
+    "refuse_other_hosts",
+]
 
 DEFAULT_HOSTS = ("localhost", "127.0.0.1", "::1")
 """The names every server answers to."""
@@ -108,3 +120,27 @@ def refuse_other_hosts(app: Any, allowed: frozenset[str]) -> None:
     """Put the host check in front of every route of the tornado application ``app``
     (tornado's public routing: a first rule matching the refused requests)."""
     app.default_router.rules.insert(0, Rule(_NotAllowed(allowed), _Refused))
+
+
+FRAMING_HEADERS = {"Content-Security-Policy": "frame-ancestors 'self'", "X-Frame-Options": "SAMEORIGIN"}
+"""Only a page of this server may show one of its pages in a frame (the site's rule pages embed
+the live calculators; nothing else may). ``X-Frame-Options`` says the same to older browsers."""
+
+
+class _NoFraming(OutputTransform):
+    """Puts :data:`FRAMING_HEADERS` on a response (a handler's own policy is kept)."""
+
+    def transform_first_chunk(
+        self, status_code: int, headers: HTTPHeaders, chunk: bytes, finishing: bool
+    ) -> tuple[int, HTTPHeaders, bytes]:
+        for name, value in FRAMING_HEADERS.items():
+            if name not in headers:
+                headers[name] = value
+        return status_code, headers, chunk
+
+
+def refuse_framing(app: Any) -> None:
+    """Put :data:`FRAMING_HEADERS` on every response of the tornado application ``app`` (pages,
+    Panel's and Bokeh's own resources, the site's files, the API, the refusals) — tornado's
+    public ``add_transform``, so no route can forget them."""
+    app.add_transform(_NoFraming)

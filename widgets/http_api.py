@@ -7,9 +7,15 @@ does the HTTP around them:
   for (``localhost:PORT``, ``127.0.0.1:PORT``, ``--host``:PORT — the list the pages' websockets
   are checked against) gets 403, so a web page elsewhere cannot reach the API through a DNS name
   rebound to this machine;
+* no request from a page of another website (the browser says so: ``Sec-Fetch-Site`` other
+  than ``same-origin``, or an ``Origin`` that is not this server): 403, so no page elsewhere can
+  spend the worker pool with a request it could not even read the answer of;
+* a ``POST`` says its body is JSON (``Content-Type: application/json``), else 415: no form or
+  plain-text "simple request" is answered;
 * a request body of at most :data:`MAX_BODY_BYTES` (else 413, refused from its
   ``Content-Length`` before it is read, or once a chunked body passes the limit);
-* a JSON body that is an object of scalars or flat lists, each key once (else 400);
+* a JSON body that is an object of scalars or flat lists, each key once, every text a text
+  (a lone surrogate such as ``"\\ud800"`` is none) (else 400);
 * the computation in the server's :class:`~widgets.workers.ComputePool` (never on the event loop
   the pages share; its time limit answers 422), or here when no pool is given (tests);
 * every answer is JSON, errors too (``{"error": {"field": ..., "message": ...}}``), written as
@@ -25,9 +31,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 from collections.abc import Sequence
 from functools import cache
 from typing import Any
+from urllib.parse import urlsplit
 
 from tornado.web import HTTPError, RequestHandler, stream_request_body
 
@@ -50,6 +58,7 @@ MAX_BODY_BYTES = 65_536
 _log = logging.getLogger(__name__)
 
 _SCALARS = (str, int, float, bool, type(None))
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _refuse_constant(word: str) -> Any:
@@ -94,6 +103,12 @@ def read_body(body: bytes) -> dict[str, Any]:
         flat = isinstance(value, list) and all(isinstance(v, _SCALARS) for v in value)
         if not (isinstance(value, _SCALARS) or flat):
             raise _BadBody(key, "expected a number, a text, true or false, null, or a list of them")
+        texts = [key, *(v for v in (value if isinstance(value, list) else [value]) if isinstance(v, str))]
+        if any(_SURROGATE.search(t) for t in texts):
+            field = "body" if _SURROGATE.search(key) else key
+            raise _BadBody(
+                field, "expected UTF-8 text; a lone surrogate (\\ud800 to \\udfff) is no character"
+            )
     return data
 
 
@@ -107,6 +122,32 @@ class _ApiHandler(RequestHandler):
     def prepare(self) -> None:
         if self.hosts is not None and not _host_allowed(self.request.host, self.hosts):
             self.reply((403, error_body("Host", f"this server does not answer for {self.request.host!r}")))
+        elif (where := self._other_site()) is not None:
+            self.reply((403, error_body(where, "a page of another website may not use this API")))
+        elif self.request.method == "POST" and not _json_type(self.request.headers.get("Content-Type", "")):
+            self.reply(
+                (
+                    415,
+                    error_body(
+                        "Content-Type",
+                        "expected application/json: send the inputs as a JSON object "
+                        "(or use GET with a query string)",
+                    ),
+                )
+            )
+
+    def _other_site(self) -> str | None:
+        """The header showing the request comes from a page of another website (None: it does
+        not; a client that is no browser sends neither)."""
+        if self.request.headers.get("Sec-Fetch-Site", "same-origin").lower() not in ("same-origin", "none"):
+            return "Sec-Fetch-Site"
+        origin = self.request.headers.get("Origin")
+        if origin is None or self.hosts is None:
+            return None
+        parts = urlsplit(origin.strip())
+        if parts.scheme in ("http", "https") and _host_allowed(parts.netloc, self.hosts):
+            return None
+        return "Origin"
 
     def set_default_headers(self) -> None:
         self.set_header("Content-Type", "application/json; charset=utf-8")
@@ -119,7 +160,28 @@ class _ApiHandler(RequestHandler):
 
     def write_error(self, status_code: int, **kwargs: Any) -> None:
         message = {405: "method not allowed", 404: "no such API route"}.get(status_code, self._reason)
+        if status_code == 405:
+            allowed = self.allowed_methods()
+            self.set_header("Allow", ", ".join(allowed))
+            message = f"method not allowed; allowed: {', '.join(allowed)}"
         self.finish(json_text(error_body(None, message)) + "\n")
+
+    @classmethod
+    def allowed_methods(cls) -> list[str]:
+        """The HTTP methods this route answers (the ``Allow`` header of its 405)."""
+        return [
+            m for m in ("GET", "POST") if getattr(cls, m.lower()) is not getattr(RequestHandler, m.lower())
+        ]
+
+
+def _json_type(content_type: str) -> bool:
+    """True for ``application/json`` (any parameters) and ``application/*+json``.
+
+    >>> _json_type("application/json; charset=utf-8"), _json_type("text/plain"), _json_type("")
+    (True, False, False)
+    """
+    kind = content_type.partition(";")[0].strip().lower()
+    return kind == "application/json" or (kind.startswith("application/") and kind.endswith("+json"))
 
 
 def _host_allowed(host: str, allowed: Sequence[str]) -> bool:

@@ -21,7 +21,7 @@ than ``VBox(children=...``; once the cell runs, JupyterLab shows the live form i
 
 >>> form = calculator_widget("scrollhammer.morale-check", ld=8)
 >>> bundle = form._repr_mimebundle_()
->>> 'class="rb-form-picture"' in bundle["text/html"] and 'data-key="p_pass_exact">7/12<' in bundle["text/html"]
+>>> 'class="rb-form-picture"' in bundle["text/html"] and 'data-key="p_pass_exact">13/18<' in bundle["text/html"]
 True
 """
 
@@ -34,12 +34,12 @@ from typing import Any
 
 import ipywidgets as w
 
-from rulesbook.calculators import NOT_GIVEN, Calculator, Input
+from rulesbook.calculators import Calculator, Input, form_text
 from rulesbook.errors import InputError
 from rulesbook.inputs import picks
 from rulesbook.present import error_html, result_html, rules_html
 from rulesbook.registry import registry
-from rulesbook.variants import offerable_inputs
+from rulesbook.variants import Variant, offerable_inputs
 from widgets.compare import (
     FAST_DELAY_MS,
     NO_VARIANT,
@@ -47,10 +47,11 @@ from widgets.compare import (
     SLOW_DELAY_MS,
     form_result_html,
     offered_names,
+    own_variant,
     variant_options,
 )
 
-__all__ = ["CalculatorForm", "calculator_widget", "control_for", "picture_html"]
+__all__ = ["CalculatorForm", "calculator_widget", "control_for", "picture_html", "start_note_html"]
 
 LABEL_STYLE = {"description_width": "14em"}
 """Room for every label whole (ipywidgets cuts a label to its box, "automatic-failu…")."""
@@ -78,7 +79,7 @@ def control_for(inp: Input, value: Any = None, offerable: bool = False) -> w.Val
     if inp.kind == "int":
         # Not bounded: an out-of-range number stays in the box and gets the one-line error.
         return w.IntText(value=start, continuous_update=True, **desc)
-    text = "" if start is NOT_GIVEN or (start is None and inp.kind != "optional") else inp.format(start)
+    text = form_text(inp, start)
     options = picks(inp)
     # a name from the data: suggested as typed
     if inp.kind != "word-list" and (len(options) > 1 or offerable):
@@ -110,16 +111,30 @@ def picture_html(calc: Calculator, values: dict[str, Any], answer: str) -> str:
 
 
 def _shown(inp: Input, value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    if value is None or value is NOT_GIVEN:
+    if value is None:
         return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
     try:
-        return str(inp.format(value))
+        return form_text(inp, value)
     except (TypeError, ValueError, AttributeError):
         return str(value)
+
+
+def start_note_html(calc: Calculator, borrowed: tuple[str, ...]) -> str:
+    """The line saying which inputs start from the worked example (they have no default; the
+    others start from their defaults), or nothing.
+
+    >>> from rulesbook.registry import registry
+    >>> print(start_note_html(registry().calculator("scrollhammer.morale-check"), ("ld",)))
+    <p class="rb-form-start">Starts from the defaults; Leadership (Ld) has no default, so it starts from the worked example (ld=7).</p>
+    """
+    if not borrowed:
+        return ""
+    titles = [calc.input(k).title for k in borrowed]
+    names = titles[0] if len(titles) == 1 else ", ".join(titles[:-1]) + " and " + titles[-1]
+    which = "has no default, so it starts" if len(titles) == 1 else "have no default, so they start"
+    shown = ", ".join(f"{k}={calc.examples[0][k]}" for k in borrowed)
+    text = f"Starts from the defaults; {names} {which} from the worked example ({shown})."
+    return f'<p class="rb-form-start">{html.escape(text)}</p>'
 
 
 class CalculatorForm:
@@ -127,10 +142,12 @@ class CalculatorForm:
 
     def __init__(self, calc: Calculator, compare_with: str = NO_VARIANT, **initial: Any) -> None:
         self.calc = calc
-        start = {**calc.initial_values(), **initial}
+        start, borrowed = calc.form_start(initial)
         offerable = offerable_inputs(calc)
         self.controls = {i.key: control_for(i, start[i.key], i.key in offerable) for i in calc.inputs}
         self.output = w.HTML()
+        self._own = own_variant(calc, compare_with)  # a file this notebook opened the form with
+        self._own_label = compare_with
         options = variant_options(calc, compare_with)
         self.compare = w.Dropdown(
             options=options,
@@ -151,7 +168,10 @@ class CalculatorForm:
         )
         self.widget = w.VBox(
             [
-                w.HTML(f"<h3>{html.escape(calc.title)}</h3><p>{html.escape(calc.summary)}</p>"),
+                w.HTML(
+                    f"<h3>{html.escape(calc.title)}</h3><p>{html.escape(calc.summary)}</p>"
+                    + start_note_html(calc, borrowed)
+                ),
                 *self.controls.values(),
                 *([self.compare] if len(options) > 1 else []),
                 self.output,
@@ -165,7 +185,7 @@ class CalculatorForm:
         box suggests them, a word list's box says them in its placeholder."""
         for key in offerable_inputs(self.calc):
             inp, control = self.calc.input(key), self.controls[key]
-            names = offered_names(self.calc, inp, variant)
+            names = offered_names(self.calc, inp, self.compared(variant))
             if isinstance(control, w.Combobox):
                 control.options = list(names)
             elif isinstance(control, w.Text):
@@ -173,6 +193,12 @@ class CalculatorForm:
                 control.placeholder = inp.allowed() + (
                     f"; {variant} adds {', '.join(added)}" if added else ""
                 )
+
+    def compared(self, value: str | None = None) -> str | Variant:
+        """What the form compares with (or would, at drop-down ``value``): a listed variant's name,
+        or the notebook's own variant."""
+        value = str(self.compare.value if value is None else value)
+        return self._own if self._own is not None and value == self._own_label else value
 
     def values(self) -> dict[str, Any]:
         """The raw values in the controls (what the user typed)."""
@@ -183,7 +209,7 @@ class CalculatorForm:
         self._timer = None
         began = time.perf_counter()
         if self.compare.value != NO_VARIANT:  # baseline and variant side by side
-            shown = form_result_html(self.calc, self.values(), self.compare.value)
+            shown = form_result_html(self.calc, self.values(), self.compared())
         else:
             try:
                 result = self.calc.run(**self.values())

@@ -33,19 +33,21 @@ from typing import Any
 import panel as pn
 from bokeh.models.ui import Tooltip
 
-from rulesbook.calculators import NOT_GIVEN, Calculator, Input
-from rulesbook.errors import InputError
+from rulesbook.calculators import Calculator, Input, form_text
+from rulesbook.errors import InputError, quote
 from rulesbook.inputs import picks
 from rulesbook.present import error_html, heading_html, result_html, rules_block
 from rulesbook.registry import registry
-from rulesbook.variants import offerable_inputs
+from rulesbook.variants import Variant, offerable_inputs
 from widgets.compare import (
     NO_VARIANT,
     SLOW_ANSWER_S,
     Answer,
     answer,
     answer_html,
+    compared,
     form_result_html,
+    own_variant,
     variant_options,
 )
 from widgets.live import FAST_DELAY_MS, SLOW_DELAY_MS, LiveResult
@@ -175,7 +177,7 @@ def widget_for(inp: Input, value: Any, offerable: bool = False) -> pn.widgets.Wi
     if inp.kind == "int":
         # No start/end: out-of-range numbers stay in the box and get the one-line error.
         return _IntInput(value=value, **common)
-    text = "" if value is NOT_GIVEN or (value is None and inp.kind != "optional") else inp.format(value)
+    text = form_text(inp, value)
     options = picks(inp)
     # one name, searched as typed; any text counts
     if inp.kind != "word-list" and (len(options) > 1 or offerable):
@@ -205,6 +207,10 @@ class CalculatorApp:
     ) -> None:
         self.calc = calc
         self.pool = pool
+        # a variant file the caller's own Python opened the form with (a notebook); what a page's
+        # address or a websocket message picks is only ever a listed name (widgets.compare.compared)
+        self._own, self._own_label = own_variant(calc, compare_with), compare_with
+        self._refused = ""  # the one line refusing a variant the address named (sync_url)
         start = {**calc.initial_values(), **initial}
         # A file on the web is an upload, never a path on the server (widgets/uploads.py).
         self.uploads = {
@@ -235,7 +241,7 @@ class CalculatorApp:
             found = (
                 None
                 if i.key not in self.widgets or i.key in self.uploads
-                else picker_for(calc, i, str(self.widgets[i.key].value or ""), compare_with)
+                else picker_for(calc, i, str(self.widgets[i.key].value or ""), self.compared(compare_with))
             )
             if found is not None:
                 self.pickers[i.key] = found
@@ -264,8 +270,10 @@ class CalculatorApp:
             stylesheets=[TAP_CSS],
         )
         self.compare.visible = len(options) > 1
-        offer(calc, self.pickers, self.widgets, compare_with)  # and what a compared variant adds
-        self.compare.param.watch(lambda e: offer(calc, self.pickers, self.widgets, e.new), "value")
+        offer(calc, self.pickers, self.widgets, self.compared())  # and what a compared variant adds
+        self.compare.param.watch(
+            lambda e: offer(calc, self.pickers, self.widgets, self.compared(e.new)), "value"
+        )
         for widget in [*self.widgets.values(), self.compare]:
             widget.param.watch(self._on_change, "value")
         # the rule texts in a native <details> block: one model, opened and closed in the browser
@@ -318,6 +326,12 @@ class CalculatorApp:
             return widget
         return pn.Column(widget, self.pickers[key], sizing_mode="stretch_width", margin=0)
 
+    def compared(self, value: Any = None) -> str | Variant:
+        """What the form compares with (or would, at drop-down ``value``): ``none``, a listed
+        variant's name, or the variant the caller's own Python opened the form with."""
+        text = str(self.compare.value if value is None else value)
+        return self._own if self._own is not None and text == self._own_label else text
+
     def values(self) -> dict[str, Any]:
         """What is in the widgets now (a rule choice not built yet: its start value)."""
         values = {
@@ -351,7 +365,7 @@ class CalculatorApp:
             self._schedule()
             return
         if self.compare.value != NO_VARIANT:  # baseline and variant side by side
-            self.result.object = form_result_html(self.calc, self.values(), self.compare.value)
+            self.result.object = form_result_html(self.calc, self.values(), self.compared())
             return
         try:
             result = self.calc.run(**self.values())
@@ -361,6 +375,8 @@ class CalculatorApp:
         self.result.object = result_html(self.calc.outputs, result, styled=True)
 
     def _on_change(self, event: Any) -> None:
+        if event.obj is self.compare:
+            self._refused = ""  # a variant picked: the refusal of the address's one is past
         for key, box in self.uploads.items():
             if event.obj is self.widgets[key]:
                 if not event.new:  # the upload box clears itself before each file: nothing to answer
@@ -396,7 +412,7 @@ class CalculatorApp:
         try:
             while self._dirty:
                 self._dirty = False
-                values, variant = self.values(), str(self.compare.value)
+                values, variant = self.values(), self.compared()
                 ticket, covers = self._requested, self._pending
                 key = (repr(sorted(values.items())), variant)
                 html = None
@@ -438,7 +454,7 @@ class CalculatorApp:
     def _answer_now(self) -> bool:
         """A cheap calculator's answer, in this very callback (no extra turn of the event loop, no
         pending count to send): True if it was shown."""
-        values, variant = self.values(), str(self.compare.value)
+        values, variant = self.values(), self.compared()
         if not _answers_inline(self.calc.id, values):
             return False
         key = (repr(sorted(values.items())), variant)
@@ -449,7 +465,7 @@ class CalculatorApp:
         self._show(html, self._requested, self._pending)
         return True
 
-    def _compute_here(self, values: dict[str, Any], variant: str) -> str:
+    def _compute_here(self, values: dict[str, Any], variant: str | Variant) -> str:
         """A cheap answer, on the event loop (see :data:`INLINE_BELOW_S`)."""
         start = time.perf_counter()
         try:
@@ -461,7 +477,7 @@ class CalculatorApp:
         self.live.delay = _typing_delay(self.calc.id)
         return html
 
-    async def _compute(self, values: dict[str, Any], variant: str) -> str | None:
+    async def _compute(self, values: dict[str, Any], variant: str | Variant) -> str | None:
         """One answer from the pool: its HTML, the limit message, or None if it was dropped."""
         assert self.pool is not None
         self._submitted = time.monotonic()
@@ -493,7 +509,10 @@ class CalculatorApp:
         """An answer's HTML. A wrong or half-typed value gives its one-line error above the last
         good answer (dimmed, so a stratagem typed letter by letter never blanks the result) and
         marks its input (class ``rb-invalid``)."""
-        html = answer_html(found)
+        own = self.compared()
+        html = answer_html(found, own if isinstance(own, Variant) and found.variant == own.name else None)
+        if self._refused:
+            html = error_html(self._refused) + html
         self._mark(found.error_key if found.error else "")
         if not found.error:
             self._last_good = html
@@ -544,8 +563,14 @@ class CalculatorApp:
             widget = synced.get(key)
             if widget is None:
                 continue
+            if widget is self.compare and text not in self.compare.options:  # a name, never a file
+                self._refused = _refusal(text)
+                continue
             with contextlib.suppress(ValueError, TypeError):  # else the form keeps its start value
                 widget.value = _from_query(widget, text)
+        if self._refused:  # shown with the answer
+            self._shown = None
+            self.refresh()
         query = {**raw, **{key: _to_query(w.value) for key, w in synced.items()}}
         location.search = "?" + urllib.parse.urlencode(query)
 
@@ -562,6 +587,15 @@ class CalculatorApp:
         for widget in synced.values():
             widget.param.watch(write_back, "value")
         self._on_new_widget.append(follow)
+
+
+def _refusal(text: str) -> str:
+    """The one line refusing a variant a page's address names that the form does not list."""
+    try:
+        compared(text)
+    except InputError as exc:
+        return f"{exc}; pick one in Compare with"
+    return f"variant: {quote(text)} does not change these rules; pick one in Compare with"
 
 
 def _text(value: Any) -> str:

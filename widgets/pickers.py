@@ -26,7 +26,7 @@ import panel as pn
 
 from rulesbook.additions import entry_key
 from rulesbook.calculators import Calculator, Input
-from rulesbook.variants import offerable_inputs
+from rulesbook.variants import Variant, offerable_inputs
 from widgets.compare import NO_VARIANT, offered_names
 
 __all__ = ["PICK_CSS", "link_picker", "offer", "picker_for"]
@@ -40,7 +40,7 @@ PICK_CSS = """
 
 
 def picker_for(
-    calc: Calculator, inp: Input, text: str, variant: str = NO_VARIANT
+    calc: Calculator, inp: Input, text: str, variant: str | Variant = NO_VARIANT
 ) -> pn.widgets.MultiChoice | None:
     """A searchable multi-select list of what a word list offers, or None (not a word list, or
     fewer than two names and no variant can add any)."""
@@ -100,7 +100,7 @@ def offer(
     calc: Calculator,
     pickers: Mapping[str, pn.widgets.MultiChoice],
     widgets: Mapping[str, pn.widgets.Widget],
-    variant: str,
+    variant: str | Variant,
 ) -> None:
     """Offer what the form offers while comparing with ``variant`` (``none``: the printed names
     only): each pick list's options (selected names kept where the list still holds them, a

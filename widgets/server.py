@@ -30,6 +30,7 @@ Panel's own resources are served by this server (no CDN). Start it with ``rulesb
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -38,17 +39,26 @@ from tornado.web import HTTPError, RedirectHandler, RequestHandler, StaticFileHa
 
 from rulesbook.registry import registry
 from rulesbook.site.output import prepare_site
-from widgets.hosts import allowed_hosts, refuse_other_hosts
+from widgets.hosts import allowed_hosts, refuse_framing, refuse_other_hosts
 from widgets.http_api import api_routes
 from widgets.sessions import prepare_server
-from widgets.workers import ComputePool, default_workers
+from widgets.workers import ComputePool, default_workers, log_to_stderr
 
 __all__ = [
+    "HTTP_LIMITS",
     "NOT_FOUND",
     "app_factories",
     "serve",
     "site_routes",
 ]
+
+
+HTTP_LIMITS = {"body_timeout": 30.0, "idle_connection_timeout": 60.0, "max_body_size": 2_000_000}
+"""How long and how much the server reads of one HTTP request (tornado's ``HTTPServer`` options):
+a request body must arrive within 30 s, a connection that sends nothing for 60 s is closed (a
+slow sender cannot hold connections open), and no body over 2 MB is read (the API's limit is
+smaller, :data:`widgets.http_api.MAX_BODY_BYTES`; an upload of at most 1 MB travels over the
+page's websocket)."""
 
 
 def _calculator_view(calc_id: str, pool: ComputePool | None) -> Callable[[], Any]:
@@ -118,6 +128,22 @@ def site_routes(site: Path) -> list[tuple[Any, ...]]:
     ]
 
 
+def _add_variant_folders(folders: tuple[str, ...]) -> None:
+    """Offer the variants in ``folders`` too (``$RULESBOOK_VARIANTS_DIR`` of this process and the
+    worker processes it starts)."""
+    from rulesbook.errors import InputError
+    from rulesbook.variants.model import VARIANTS_DIR_ENV, user_variants
+
+    for folder in folders:
+        if not Path(folder).expanduser().is_dir():
+            raise InputError("--variants", f"expected a folder of variant files, got {folder!r}")
+    known = [f for f in os.environ.get(VARIANTS_DIR_ENV, "").split(os.pathsep) if f.strip()]
+    added = [str(Path(f).expanduser().resolve()) for f in folders]
+    if added:
+        os.environ[VARIANTS_DIR_ENV] = os.pathsep.join([*known, *added])
+    user_variants()  # a file that does not load: its one line in the log now, not at the first page
+
+
 def app_factories(pool: ComputePool | None = None) -> dict[str, Callable[[], Any]]:
     """URL path -> Panel app factory for every calculator and every declared special app
     (calculators compute in ``pool`` when one is given, else on the event loop)."""
@@ -143,6 +169,7 @@ def serve(
     time_limit: float = 10.0,
     processes: int = 1,
     allow_hosts: tuple[str, ...] = (),
+    variants_dirs: tuple[str, ...] = (),
 ) -> None:
     """Build the site (unless ``build`` is False and it exists) and serve everything.
 
@@ -159,11 +186,18 @@ def serve(
     Only requests whose ``Host`` is ``localhost``, ``127.0.0.1``, ``[::1]``, ``host`` or one of
     ``allow_hosts`` are answered, and a websocket only from an ``http``/``https`` page of such a
     name (:mod:`widgets.hosts`).
+
+    ``variants_dirs`` (``--variants DIR``) are folders of variants offered by name beside the
+    shipped ones and ``$RULESBOOK_VARIANTS_DIR``'s: the operator's choice, made here, once. A
+    request picks among those names and never names a file (docs/serving.md, "What the server
+    trusts").
     """
     import panel as pn
 
     from widgets.page import page_title
 
+    log_to_stderr()
+    _add_variant_folders(variants_dirs)  # before the worker processes start: they inherit it
     site = prepare_site(site_dir, build)
     pn.extension(inline=True)
     if processes > 1:
@@ -171,8 +205,9 @@ def serve(
     pool = ComputePool(workers, time_limit, lazy=processes > 1)  # (then started in each process)
     apps = app_factories(pool)
     allowed = allowed_hosts(host, allow_hosts)
-    # (Bokeh checks a websocket's Origin with its port too; its list cannot spell an IPv6 address)
-    origins = [f"{h}:{port}" for h in sorted(allowed) if ":" not in h]
+    # (Bokeh checks a websocket's Origin with its port too; an IPv6 address is written in brackets,
+    # which Bokeh's option refuses: those are added to the running server's list below)
+    origins = [f"[{h}]:{port}" if ":" in h else f"{h}:{port}" for h in sorted(allowed)]
     patterns = site_routes(site) + api_routes(pool, origins)  # the JSON API (widgets.http_api)
     print(
         f"rulesbook: serving http://{host}:{port}/ (site), {len(apps)} live apps under /calc/ and /app/"
@@ -191,15 +226,18 @@ def serve(
             show=show,
             title={k: page_title(k) for k in apps},
             default_handler_class=_NotFound,
-            websocket_origin=origins,
+            websocket_origin=[o for o in origins if not o.startswith("[")],
             extra_patterns=patterns,
             threaded=False,
             start=False,
+            http_server_kwargs=dict(HTTP_LIMITS),
             **extra,
         )
         # (Bokeh's Server keeps its tornado application in ``_tornado``; each forked process
         # returns here with its own copy, so the check is in front of every process's routes)
+        server._tornado.websocket_origins.update(origins)  # (the IPv6 ones too)
         refuse_other_hosts(server._tornado, allowed)
+        refuse_framing(server._tornado)
         server.start()
         server.io_loop.start()
     finally:

@@ -37,6 +37,7 @@ __all__ = [
 def prepare_server(processes: int) -> None:
     """Apply the session policy and the patches for a server of ``processes`` processes."""
     answer_without_waiting()
+    ipv6_page_addresses()
     without_nagle()
     without_development_checks()
     page_resources_once()
@@ -67,6 +68,36 @@ def answer_without_waiting() -> None:
     (widgets/panel_app.py answers only the newest values).
     """
     replace("panel.reactive:Syncable._debounce", BROWSER_CHANGE_DELAY_MS)
+
+
+@framework_patch(
+    framework="panel",
+    version="1.10.0",
+    targets=("panel.io.location:_get_location_params",),
+    fingerprint="a3a6996924590195",
+)
+def ipv6_page_addresses() -> None:
+    """Read a page's address whose host is an IPv6 address (``http://[::1]:8765/calc/ID``).
+
+    Panel splits the request's ``Host`` at its colons to find the host name and port, so a page
+    asked for at ``[::1]:8765`` (``rulesbook serve --host ::1``) failed with a 500 before it was
+    built. The address is read as a browser reads it: ``hostname`` ``[::1]``, ``port`` ``8765``.
+    """
+    parse = original("panel.io.location:_get_location_params")
+
+    def location_params(protocol: str | None, host: str | None, uri: str | None) -> dict[str, Any]:
+        if not host or not host.startswith("["):
+            return dict(parse(protocol, host, uri))
+        found = dict(parse(protocol, None, uri))
+        name, _, rest = host.partition("]")
+        found["hostname"] = name + "]"
+        if rest.startswith(":") and rest[1:]:
+            found["port"] = rest[1:]
+        scheme = f"{protocol}:" if protocol else ""
+        found["href"] = f"{scheme}//{host}{found['href'][len(scheme) :]}"
+        return found
+
+    replace("panel.io.location:_get_location_params", location_params)
 
 
 @framework_patch(

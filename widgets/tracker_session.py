@@ -12,12 +12,14 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from rulesbook.errors import InputError
+from rulesbook.index import page_of
 from rulesbook.inputs import ChoiceInput, Input, IntInput
 from rulesbook.present import table_html
+from rulesbook.registry import registry
 from rulesbook.results import Table
 from rulesbook.systems.army_morale.log import EVENT_TYPES, RALLY_INPUTS, GameLog, event_kind
 from rulesbook.systems.army_morale.logfile import log_from_text
-from rulesbook.systems.army_morale.replay import LEDGER_COLUMNS, LEDGER_LABELS
+from rulesbook.systems.army_morale.replay import LEDGER_COLUMNS, LEDGER_LABELS, Ledger, LedgerEntry
 from rulesbook.systems.army_morale.rules import SIDES
 from rulesbook.systems.army_morale.tracker import (
     FORM_SLOTS,
@@ -51,6 +53,19 @@ STYLE = """<style>
 .am-ledger { max-height: 60vh; overflow: auto; }
 .am-ledger td:last-child { min-width: 16em; }
 .am-ledger caption { position: sticky; left: 0; text-align: left; }
+.am-cards { display: none; }
+.am-cards h3 { font-size: 1em; margin: .6em 0 .3em; }
+.am-cards ol { list-style: none; margin: 0; padding: 0; }
+.am-card { border: 1px solid #ccc; border-radius: 6px; padding: 6px 10px; margin: 0 0 8px; }
+.am-card p { margin: .15em 0; }
+.am-card .am-what { font-weight: 600; }
+.am-card .am-when { color: #555; font-size: .85em; overflow-wrap: anywhere; }
+.am-card a { display: inline-block; padding: 12px 0; line-height: 20px; }
+.am-cards summary { min-height: 44px; line-height: 44px; cursor: pointer; }
+@media (max-width: 640px) {
+  .am-cards { display: block; }
+  .am-ledger { display: none; }
+}
 </style>"""
 
 PLACEHOLDERS = {"take_and_hold": "2, 3", "capture": "own 5, destroy 3", "effects": "supply-lines=2"}
@@ -88,9 +103,68 @@ def box_value(box: str, declared: Input) -> dict[str, Any]:
     return out
 
 
-def status_html(tracker: Tracker, error: str = "") -> str:
-    """Both values, the turn, the result, warnings, an error line and the ledger (newest first)."""
+TABLE_COLUMNS = tuple(c for c in LEDGER_COLUMNS if c != "line")
+"""The tracker's ledger table: every column but the log line (the game is the server's file,
+not one the player holds; places are said in words)."""
+
+CARDS_SHOWN = 6
+"""On a phone the newest entries are shown as cards; older ones wait under "Earlier entries"."""
+
+PHASES = {"setup": "before the game", "battle": "during the turn", "rally": "Rally phase", "end": "step R4"}
+
+
+def _rule_link(rule: str, site: str) -> str:
+    """The rule behind an entry: its title, linked to its page on the site when ``site`` (the
+    site's address, ``/site/`` when served) is given."""
+    found = registry().rules.get(rule)
+    title = html.escape(found.title if found is not None else rule)
+    if not site or found is None:
+        return title
+    href = html.escape(site + page_of(rule).removesuffix(".md") + "/")
+    return f'<a href="{href}">{title}</a>'
+
+
+def entry_card(entry: LedgerEntry, names: tuple[str, str], site: str = "") -> str:
+    """One ledger entry as a card for a phone: what happened in words first, then the change and
+    both values after it, then the rule behind it (a link to its page when ``site`` is given).
+
+    >>> from rulesbook.systems.army_morale.replay import LedgerEntry
+    >>> entry = LedgerEntry(1, "battle", 0, "b", -3, 7, 4, "army-morale.one-time.bunker", "bunker destroyed (rolled 3)")
+    >>> print(entry_card(entry, ("Blue host", "Red horde")))
+    <li class="am-card"><p class="am-what">bunker destroyed (rolled 3)</p><p class="am-change"><b>Red horde −3</b> → Blue host 7 · Red horde 4</p><p class="am-rule">Objectives: Bunker</p><p class="am-when">turn 1, during the turn · army-morale.one-time.bunker</p></li>
+    """
+    a, b = (html.escape(n) for n in names)
+    if entry.side is None:
+        change = "no change"
+    else:
+        sign = "+" if entry.change >= 0 else "−"
+        change = f"<b>{html.escape(names[SIDES.index(entry.side)])} {sign}{abs(entry.change)}</b>"
+    when = PHASES[entry.phase] if entry.phase == "setup" else f"turn {entry.turn}, {PHASES[entry.phase]}"
+    return (
+        f'<li class="am-card"><p class="am-what">{html.escape(entry.note)}</p>'
+        f'<p class="am-change">{change} → {a} {entry.a} · {b} {entry.b}</p>'
+        f'<p class="am-rule">{_rule_link(entry.rule, site)}</p>'
+        f'<p class="am-when">{when} · {html.escape(entry.rule)}</p></li>'
+    )
+
+
+def ledger_cards(ledger: Ledger, names: tuple[str, str], site: str = "") -> str:
+    """The ledger as cards (newest first), shown instead of the table on a narrow screen: the
+    newest :data:`CARDS_SHOWN`, the rest folded under "Earlier entries"."""
+    cards = [entry_card(e, names, site) for e in reversed(ledger.entries)]
+    shown, earlier = cards[:CARDS_SHOWN], cards[CARDS_SHOWN:]
+    out = f'<div class="am-cards"><h3>Ledger (newest first)</h3><ol>{"".join(shown)}</ol>'
+    if earlier:
+        out += f"<details><summary>Earlier entries ({len(earlier)})</summary><ol>{''.join(earlier)}</ol></details>"
+    return out + "</div>"
+
+
+def status_html(tracker: Tracker, error: str = "", site: str = "") -> str:
+    """Both values, the turn, the result, warnings, an error line and the ledger (newest first):
+    a table on a wide screen, one card per entry on a phone (rules linked to their pages on the
+    site at ``site`` when given). Once the game is over the turn shown is the one it ended in."""
     ledger = tracker.ledger()
+    names = (tracker.log.army("a").name, tracker.log.army("b").name)
     parts = [STYLE, '<div class="am-status"><div class="am-values">']
     for side, value in zip(SIDES, ledger.values, strict=True):
         name = html.escape(tracker.log.army(side).name)
@@ -98,18 +172,23 @@ def status_html(tracker: Tracker, error: str = "") -> str:
             f'<div class="am-army"><span class="am-name">{name} ({side})</span>'
             f'<span class="am-number" data-key="{side}_value">{value}</span></div>'
         )
+    over = ledger.ended_turn is not None
+    turn = ledger.ended_turn if over else tracker.turn
     parts.append(
-        f'<div class="am-army"><span class="am-name">turn</span>'
-        f'<span class="am-number" data-key="turn">{tracker.turn}</span></div></div>'
+        f'<div class="am-army"><span class="am-name">{"last turn" if over else "turn"}</span>'
+        f'<span class="am-number" data-key="turn">{turn}</span></div></div>'
     )
     parts.append(f'<p data-key="verdict">{html.escape(ledger.winner_text)}</p>')
     if error:
         parts.append(f'<p class="am-error" data-key="error">{html.escape(error)}</p>')
     parts += [f'<p class="am-warn">⚠ {html.escape(w)}</p>' for w in ledger.warnings]
-    rows = tuple(e.row() for e in reversed(ledger.entries))
-    ledger_table = Table("ledger", "Ledger (newest first)", LEDGER_COLUMNS, rows, column_info=LEDGER_LABELS)
-    # a long game's ledger scrolls in its own box, so the event form stays near on a phone
+    index = [LEDGER_COLUMNS.index(c) for c in TABLE_COLUMNS]
+    rows = tuple(tuple(e.row()[i] for i in index) for e in reversed(ledger.entries))
+    labels = tuple(c for c in LEDGER_LABELS if c.key != "line")
+    ledger_table = Table("ledger", "Ledger (newest first)", TABLE_COLUMNS, rows, column_info=labels)
+    # wide screens: the table, a long game's in its own box; phones: cards (ledger_cards)
     parts.append(f'<div class="am-ledger">{table_html(ledger_table)}</div>')
+    parts.append(ledger_cards(ledger, names, site))
     parts.append("</div>")
     return "".join(parts)
 
@@ -117,17 +196,20 @@ def status_html(tracker: Tracker, error: str = "") -> str:
 class Session:
     """The mutable holder both front-ends share: the current tracker and the last error."""
 
-    def __init__(self, tracker: Tracker | None = None) -> None:
+    def __init__(self, tracker: Tracker | None = None, site: str = "") -> None:
         self.tracker = tracker or Tracker.example()
         self.error = ""
+        self.site = site  # the site's address, for links to the rules ("" in a notebook)
 
     def apply(self, action: Callable[[], Tracker]) -> None:
-        """Run an action; an InputError becomes the error line and the session stays as it was."""
+        """Run an action; an InputError becomes the error line and the session stays as it was.
+        A refusal by the rules reads as its message alone (its field, ``log``, means nothing to
+        a player); a form box's error keeps the box's name."""
         try:
             self.tracker = action()
             self.error = ""
         except InputError as exc:
-            self.error = str(exc)
+            self.error = exc.message if exc.field == "log" else str(exc)
 
     def add(self, form: Mapping[str, Any]) -> None:
         """Add the event described by the event form (``kind``, ``side``, ``detachment``, ...)."""
@@ -162,7 +244,7 @@ class Session:
 
     def html(self) -> str:
         """The status view."""
-        return status_html(self.tracker, self.error)
+        return status_html(self.tracker, self.error, self.site)
 
 
 def ipy_tracker(log: GameLog | None = None) -> Any:

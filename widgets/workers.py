@@ -30,6 +30,7 @@ Example:
 from __future__ import annotations
 
 import contextlib
+import logging
 import multiprocessing
 import os
 import queue
@@ -49,6 +50,7 @@ __all__ = [
     "JobError",
     "TimeLimitError",
     "default_workers",
+    "log_to_stderr",
 ]
 
 TIME_LIMIT_MESSAGE = (
@@ -86,6 +88,21 @@ def default_workers(processes: int = 1) -> int:
     if processes > 1:
         return max(1, (os.cpu_count() or 1) // processes) + 1
     return max(2, os.cpu_count() or 1) + 1
+
+
+def log_to_stderr() -> None:
+    """Write rulesbook's log (logger ``rulesbook``: a variant file left out, an answer that failed)
+    to standard error, a line as it comes: the server's log.
+
+    rulesbook's modules log without setting up any output (a library's manners); the server sets
+    it up. Workers leave it unset: what they find is the server's to say (a variant file left out
+    is logged by the server, at start and when a page next lists the variants), and said once.
+    """
+    logger = logging.getLogger("rulesbook")
+    if not any(isinstance(h, logging.StreamHandler) for h in logger.handlers):
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        logger.addHandler(handler)
 
 
 def _serve(conn: Connection) -> None:

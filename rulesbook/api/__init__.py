@@ -10,7 +10,8 @@ line's text.
 * :func:`rule` is everything about a rule ID (``rulesbook rule``);
 * :func:`variant` is a shipped variant by name, or one from a YAML file;
 * :func:`widget` is the interactive ipywidgets form (the front-end is imported only then);
-* :func:`calculator_ids` lists the calculators (``rulesbook list``).
+* :func:`calculator_ids` lists the calculators (``rulesbook list``);
+* :func:`roster` reads an army list (``rulesbook roster show``).
 
 ``import rulesbook`` loads none of this until a name is first used (the package's
 ``__getattr__``), so it costs what the command line's start-up costs.
@@ -41,6 +42,7 @@ import dataclasses
 from typing import Any
 
 from rulesbook.api.objects import Answer, Rule, rule_view
+from rulesbook.api.rosters import ArmyList, roster
 from rulesbook.errors import InputError, RulesbookError
 from rulesbook.index import rule_info
 from rulesbook.registry import registry
@@ -49,10 +51,12 @@ from rulesbook.variants import Variant, VariantLike, resolve_variant, validate_w
 __all__ = [
     "FRONT_ENDS",
     "Answer",
+    "ArmyList",
     "Rule",
     "calc",
     "calculator_ids",
     "front_end",
+    "roster",
     "rule",
     "rule_view",
     "variant",
@@ -141,8 +145,11 @@ def front_end(name: str) -> Any:
 
 
 def widget(calc_id: str, /, *, compare_with: str | None = None, **initial: Any) -> Any:
-    """The calculator's interactive form (ipywidgets), starting from ``initial`` values;
-    ``compare_with`` names a shipped variant to show beside the published rules.
+    """The calculator's interactive form (ipywidgets), starting from the defaults with
+    ``initial`` values over them (as :func:`calc` answers for them; an input with no default
+    left out starts at the first worked example's value, and the form says so); a list may be
+    given as its text (``weapons="rotwind"``). ``compare_with`` names a shipped variant to show
+    beside the published rules.
 
     The form comes from the ``widget`` front-end (:func:`front_end`), loaded when first asked
     for, never by ``import rulesbook``; it displays itself in Jupyter.

@@ -19,7 +19,7 @@ one line, split at its field); an input whose predicted work is beyond the calcu
 A variant is named (``variant=NAME``, shipped or yours in ``$RULESBOOK_VARIANTS_DIR``), never a
 path: a request never makes the server read a file it names, and a file input (a game log, a
 faction file) takes only a file shipped with rulesbook (``rulesbook/...``, as the worked
-examples do).
+examples do), echoed as named: no answer holds a folder of the server's.
 
 Example:
     >>> status, body = calc_answer("scrollhammer.morale-check", {"ld": "7"})
@@ -39,10 +39,10 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from rulesbook.calculators import Calculator
-from rulesbook.errors import CostError, InputError, RulesbookError, did_you_mean, quote
+from rulesbook.errors import CostError, InputError, RulesbookError, quote
 from rulesbook.inputs import Input, OptionalInput
 from rulesbook.registry import Registry, registry
-from rulesbook.variants import Variant, resolve_variant, run_inputs, shipped_variants, user_variants
+from rulesbook.variants import named_variant, run_inputs
 
 __all__ = [
     "API_PREFIX",
@@ -52,7 +52,6 @@ __all__ = [
     "calculator_json",
     "calculators_json",
     "error_body",
-    "named_variant",
 ]
 
 API_PREFIX = "/api/v1"
@@ -129,32 +128,6 @@ def calculator_json(calc_id: str) -> Reply:
     return 200, declaration(calc)
 
 
-def named_variant(names: Sequence[str]) -> Variant | None:
-    """The variant a request names: shipped or yours by name (``A+B`` or several names are
-    composed), never a path — a request does not make the server read a file it names.
-
-    >>> named_variant(["battle-shock-3d6"]).name
-    'battle-shock-3d6'
-    >>> named_variant(["../secret.yaml"])
-    Traceback (most recent call last):
-    ...
-    rulesbook.errors.InputError: variant: unknown variant '../secret.yaml'; the HTTP API takes a variant's name, never a path; shipped: ...
-    """
-    parts = [part.strip() for name in names for part in str(name).split("+")]
-    if not parts:
-        return None
-    known = {**shipped_variants(), **user_variants()}
-    for part in parts:
-        if part not in known:
-            hint = did_you_mean(part, list(known)) or ";"
-            raise InputError(
-                "variant",
-                f"unknown variant {quote(part)}{hint} the HTTP API takes a variant's name, never a path; "
-                f"shipped: {', '.join(shipped_variants()) or 'none'}",
-            )
-    return resolve_variant(parts)
-
-
 def _file_input(inp: Input) -> bool:
     inner = inp.inner if isinstance(inp, OptionalInput) else inp
     return inner.kind == "path"
@@ -185,14 +158,17 @@ def calc_answer(calc_id: str, inputs: Mapping[str, Any], variant: Sequence[str] 
     except InputError as exc:
         return 404, error_body("calculator", exc.message)
     try:
-        given = dict(inputs)
+        given, named = dict(inputs), {}
         for key, value in given.items():
             if _file_input(calc.input(key)):
                 given[key] = _shipped_file(key, value)
+                named[key] = PurePosixPath(value.strip()).as_posix()  # (no folder of the server's)
         chosen = named_variant(variant)
         checked, result = run_inputs(calc, given, chosen)
     except InputError as exc:
         return _error(exc)
     except RulesbookError as exc:  # a file input that is no file of its kind: the CLI's one line
         return 400, error_body(None, str(exc))
-    return 200, calc.answer_json(checked, result, chosen.name if chosen is not None else None)
+    body = calc.answer_json(checked, result, chosen.name if chosen is not None else None)
+    body["inputs"].update(named)  # a shipped file as the request named it (rulesbook/...)
+    return 200, body

@@ -8,6 +8,7 @@ Commands::
     rulesbook variants / compare / sweep         designer what-ifs (:mod:`rulesbook.cli.whatif`)
     rulesbook solve / sensitivity / matrix       designer analysis (:mod:`rulesbook.cli.design`)
     rulesbook parameters [SYSTEM] [--json]       every parameter and reading a variant can change
+    rulesbook roster show FILE [--json]          an army list's units, weapons and points
     rulesbook interpretations [SYSTEM] [--json]  the interpretations register
     rulesbook serve [--port N] [--site-dir DIR]  the site with live calculators
 
@@ -34,6 +35,7 @@ from typing import Any, NoReturn
 
 import click
 
+from rulesbook.cli.army import register as register_army
 from rulesbook.cli.design import register as register_design
 from rulesbook.cli.output import RecordingGroup, echo, emit_json, fail, styled
 from rulesbook.cli.whatif import register as register_whatif
@@ -235,6 +237,7 @@ def variant_help(calc: Any, words: Sequence[str]) -> tuple[dict[str, tuple[str, 
 
 register_whatif(cli)  # variants, compare, sweep (rulesbook.cli.whatif)
 register_design(cli)  # solve, sensitivity, matrix, parameters (rulesbook.cli.design)
+register_army(cli)  # roster show, matchup (rulesbook.cli.army)
 
 
 # -- serve ---------------------------------------------------------------------------------------
@@ -280,6 +283,15 @@ register_design(cli)  # solve, sensitivity, matrix, parameters (rulesbook.cli.de
     help="Also answer requests addressed to NAME (repeatable); localhost, 127.0.0.1, [::1] and "
     "--host are always allowed, every other Host is refused.",
 )
+@click.option(
+    "--variants",
+    "variants_dirs",
+    multiple=True,
+    metavar="DIR",
+    type=click.Path(exists=True, file_okay=False),
+    help="Also offer the variants (.yaml, .py) in DIR by name (repeatable; as $RULESBOOK_VARIANTS_DIR). "
+    "A page or an API request picks a variant only by its name, never by a path.",
+)
 def serve_cmd(
     port: int,
     host: str,
@@ -289,6 +301,7 @@ def serve_cmd(
     processes: int,
     time_limit: float,
     allow_hosts: tuple[str, ...],
+    variants_dirs: tuple[str, ...],
 ) -> None:
     """Build the rulebook site and serve it with the live calculators (offline).
 
@@ -306,6 +319,7 @@ def serve_cmd(
             time_limit=time_limit,
             processes=processes,
             allow_hosts=allow_hosts,
+            variants_dirs=variants_dirs,
         )
     except InputError as exc:
         fail(str(exc))

@@ -30,7 +30,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from rulesbook.calculators import NOT_GIVEN, Calculator, Input
+from rulesbook.calculators import Calculator, Input, form_text
 from rulesbook.inputs import picks
 
 __all__ = ["NO_VARIANT", "live_form_html", "variant_names"]
@@ -46,13 +46,6 @@ def variant_names(calc: Calculator) -> list[str]:
     if calc.choices is None:
         return [NO_VARIANT]
     return [NO_VARIANT, *(v.name for v in variants_for_system(calc.system))]
-
-
-def _text(inp: Input, value: Any) -> str:
-    """The text a form shows for a start value (what the served text box shows)."""
-    if value is NOT_GIVEN or (value is None and inp.kind != "optional"):
-        return ""
-    return inp.format(value)
 
 
 def _help(inp: Input) -> str:
@@ -97,7 +90,7 @@ def _field(calc: Calculator, inp: Input, value: Any) -> str:
         )
         control = f"<select {common}>{options}</select>"
     elif inp.kind == "int":
-        control = f'<input type="number" step="1" inputmode="numeric" {common} value="{html.escape(_text(inp, value))}">'
+        control = f'<input type="number" step="1" inputmode="numeric" {common} value="{html.escape(form_text(inp, value))}">'
     elif inp.kind == "path":
         accept = ",".join(getattr(inp, "suffixes", ()))
         start = html.escape(str(value).rsplit("/", 1)[-1]) if value else ""
@@ -113,7 +106,7 @@ def _field(calc: Calculator, inp: Input, value: Any) -> str:
         if (names or added) and inp.kind != "word-list":  # one name from the data: the browser suggests them
             listed = f' list="{ident}-names"'
         control = (
-            f'<input type="text" {common} value="{html.escape(_text(inp, value))}" '
+            f'<input type="text" {common} value="{html.escape(form_text(inp, value))}" '
             f'placeholder="{html.escape(inp.allowed())}" autocomplete="off" spellcheck="false"{listed}>'
         )
         options = "".join(f'<option value="{html.escape(n)}">{html.escape(n)}</option>' for n in names)

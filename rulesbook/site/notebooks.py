@@ -13,7 +13,7 @@ Example:
     >>> cell
     ('scrollhammer.morale-check', {'ld': 8})
     >>> picture = static_picture(*cell, calc_url="../x.html")
-    >>> 'data-key="p_pass_exact">7/12<' in picture and "VBox" not in picture
+    >>> 'data-key="p_pass_exact">13/18<' in picture and "VBox" not in picture
     True
 """
 
@@ -25,6 +25,7 @@ import posixpath
 import re
 from typing import Any
 
+from rulesbook.calculators import form_text
 from rulesbook.index import page_of
 from rulesbook.registry import registry
 from rulesbook.site.static import LIVE_PREFIX, TRY_IT, static_build
@@ -58,7 +59,8 @@ def widget_call(source: str) -> tuple[str, dict[str, Any]] | None:
     """The calculator ID and constant keyword values of a cell's widget call, if any.
 
     ``rb.widget("id", key=value, ...)`` (the front door) or ``calculator_widget("id", ...)`` gives
-    the ID and the constant keywords (``compare_with`` left out); a special app factory
+    the ID and the constant keywords (``compare_with`` left out; a ``**`` of other values reads
+    as the worked example's, as the notebooks use it); a special app factory
     (``ipy_tracker()``) gives the calculator to try instead and no values.
 
     >>> widget_call('import rulesbook as rb\\nrb.widget("wh40k.battle-shock", leadership=7, compare_with="x")')
@@ -85,7 +87,11 @@ def widget_call(source: str) -> tuple[str, dict[str, Any]] | None:
                 for kw in node.keywords
                 if kw.arg not in (None, "compare_with") and isinstance(kw.value, ast.Constant)
             }
-            return str(node.args[0].value), values
+            calc_id = str(node.args[0].value)
+            if any(kw.arg is None for kw in node.keywords) and calc_id in registry().calculators:
+                # ``**calc.examples[0]``, as the notebooks write it: the worked example's values
+                values = {**registry().calculator(calc_id).examples[0], **values}
+            return calc_id, values
     return None
 
 
@@ -94,10 +100,10 @@ def static_picture(calc_id: str, values: dict[str, Any], *, calc_url: str, app: 
     from rulesbook.present import result_html
 
     calc = registry().calculator(calc_id)
-    current = {**calc.initial_values(), **values}
+    current, _ = calc.form_start(values)  # where the notebook's form starts
     rows = "".join(
         f'<label class="rb-picture-input"><span>{html.escape(inp.title)}</span>'
-        f'<input type="text" disabled value="{html.escape(inp.format(current[inp.key]))}"></label>'
+        f'<input type="text" disabled value="{html.escape(form_text(inp, current[inp.key]))}"></label>'
         for inp in calc.inputs
     )
     answer = result_html(calc.outputs, calc.run(**current), styled=True)

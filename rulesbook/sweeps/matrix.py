@@ -44,6 +44,7 @@ from rulesbook.variants.labels import (
     output_label,
     reaches,
 )
+from rulesbook.variants.sharing import variant_provenance
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -210,7 +211,7 @@ class BalanceTable:
             out["variant"] = {
                 "name": self.variant.name,
                 "title": self.variant.title,
-                "definition": self.variant.to_mapping(),
+                "definition": variant_provenance(self.variant),
                 "values": grid(self.values(True), self.exact(True)),
                 "difference": grid(self.difference(), self.difference_exact()),
             }

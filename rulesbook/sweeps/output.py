@@ -9,8 +9,12 @@ the full definition of every variant (each one a variant document that loads bac
 * a **CSV** file stays a plain table any spreadsheet opens; its provenance is the sidecar file
   ``NAME.csv.provenance.yaml`` written beside it.
 
-A Python variant that replaces a calculator's function is code, not data: its definition names the
-function (``functions: {calculator: module.function}``), which cannot be loaded back from a file.
+A Python variant file's code travels with the table: its definition holds, under ``python``, each
+file's name, the SHA-256 and the text that ran (``rules``: rule ID → function), so
+:func:`rulesbook.variants.python.variant_from_provenance` rebuilds it (never silently: a variant
+document with ``python`` is refused by :meth:`~rulesbook.variants.Variant.from_mapping`). Code
+that came from no file (a function defined in a notebook, ``Variant.define(functions=...)``)
+cannot be carried, so such a table is not written (one line saying so).
 
 :func:`read_table` reads either back with its provenance in ``table.attrs["provenance"]``.
 
@@ -91,10 +95,28 @@ def provenance(table: pd.DataFrame, command: str = "", **extra: Any) -> dict[str
     if attrs.get("notes"):  # entries some rows were computed without (see SweepPlan.lacking)
         out["notes"] = list(attrs["notes"])
     out["variants"] = {
-        v["name"]: {**v["definition"], **({"functions": v["functions"]} if v.get("functions") else {})}
-        for v in attrs.get("variants", [])
+        v["name"]: _reproducible(v["name"], v["definition"]) for v in attrs.get("variants", [])
     }
     return out | extra
+
+
+def _reproducible(name: str, definition: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A variant's definition for a provenance, refused in one line when it names code it does
+    not carry (a compute function, or a rule's new code defined outside a variant file): the
+    provenance could not reproduce the table, and would read back as other rules."""
+    unsourced = [
+        f"{', '.join(section.get('rules', {}))} ({section.get('file', '?')})"
+        for section in definition.get("python", [])
+        if not section.get("source")
+    ]
+    unsourced += [f"{calc} ({function})" for calc, function in definition.get("functions", {}).items()]
+    if unsourced:
+        raise InputError(
+            "variant",
+            f"{name} runs Python defined outside a variant file ({'; '.join(unsourced)}), which no "
+            "provenance can carry; put it in a .py variant file (@rule) to write this table",
+        )
+    return definition
 
 
 def named(path: str | Path) -> str:
@@ -258,8 +280,13 @@ def _restore(table: pd.DataFrame, meta: Mapping[str, Any]) -> None:
     for name, definition in (meta.get("variants") or {}).items():
         entry = {"name": name, "title": str(definition.get("title", name)), "definition": definition}
         try:
-            document = {k: v for k, v in definition.items() if k != "functions"}
-            entry["reaches"] = reaches(calc, Variant.from_mapping(document, name="shared"))
+            document = {k: v for k, v in definition.items() if k not in ("functions", "python")}
+            code = {r for section in definition.get("python", []) for r in section.get("rules", {})}
+            entry["reaches"] = (
+                reaches(calc, Variant.from_mapping(document, name="shared"))
+                or bool(code & set(calc.rules))
+                or calc_id in definition.get("functions", {})
+            )
         except (InputError, AttributeError):
             entry["reaches"] = True  # not checkable here: say nothing rather than something wrong
         variants.append(entry)

@@ -38,6 +38,7 @@ from rulesbook.variants import (
 )
 from rulesbook.variants.comparison import Lacking, lacking_entries, run_lacking
 from rulesbook.variants.labels import reaches
+from rulesbook.variants.sharing import variant_provenance
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -60,7 +61,7 @@ PARAMETER_PREFIX = "parameter."
 """An axis over a rule parameter is written ``parameter.KEY``."""
 MAX_VALUES = 100_000
 """Most values one axis may have (checked before a range is written out)."""
-_RANGE = re.compile(r"^\s*([+-]?\d{1,9})\s*\.\.\s*([+-]?\d{1,9})\s*$")
+_RANGE = re.compile(r"^\s*([+-]?\d{1,9})\s*\.\.\s*([+-]?\d{1,9})\s*$", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +123,10 @@ class SweepPlan:
         data = [
             self.calc_id,
             [[a.key, list(a.values)] for a in self.axes],
-            [None if v is None else [v.name, v.changes()] for v in self.variants],
+            [
+                None if v is None else [v.name, v.changes(), [o.source for o in v.rules]]
+                for v in self.variants
+            ],
         ]
         return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
@@ -344,11 +348,7 @@ def frame(calc: Calculator, plan: SweepPlan, rows: Mapping[int, dict[str, Any]])
         {
             "name": v.name,
             "title": v.title,
-            "definition": v.to_mapping(),
-            "functions": {
-                k: f"{getattr(f, '__module__', '?')}.{getattr(f, '__qualname__', '?')}"
-                for k, f in v.functions
-            },
+            "definition": variant_provenance(v),
             "reaches": reaches(calc, v),
         }
         for v in plan.variants

@@ -39,7 +39,7 @@ __all__ = ["Condition", "Point", "Solution", "parse_condition", "solve"]
 
 type Op = Literal[">=", "<=", ">", "<"]
 _CONDITION = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(>=|<=|≥|≤|>|<)\s*(\S.*?)\s*$")
-_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)(/\d+)?%?$")
+_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)(/\d+)?%?$", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ from rulesbook.variants.model import (
     compose,
     given_inputs,
     load_variant,
+    named_variant,
     resolve_variant,
     run_assignments,
     run_inputs,
@@ -34,7 +35,13 @@ from rulesbook.variants.model import (
     variants_for_system,
 )
 from rulesbook.variants.parameters import parameter_catalogue, parameter_lines, rule_parameters
-from rulesbook.variants.python import load_python_variant, overridable_rules, rule, signature_text
+from rulesbook.variants.python import (
+    load_python_variant,
+    overridable_rules,
+    rule,
+    signature_text,
+    variant_from_provenance,
+)
 from rulesbook.variants.sensitivity import Sensitivity, sensitivity
 
 __all__ = [
@@ -52,6 +59,7 @@ __all__ = [
     "given_inputs",
     "load_python_variant",
     "load_variant",
+    "named_variant",
     "offerable_inputs",
     "overridable_rules",
     "parameter_catalogue",
@@ -69,5 +77,6 @@ __all__ = [
     "user_variants",
     "validate_with",
     "variant_calculator",
+    "variant_from_provenance",
     "variants_for_system",
 ]

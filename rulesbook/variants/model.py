@@ -41,6 +41,7 @@ Example:
 from __future__ import annotations
 
 import dataclasses
+import logging
 import os
 from collections.abc import Mapping, Sequence
 from functools import cache
@@ -50,7 +51,7 @@ from typing import Any
 from rulesbook.additions import Additions
 from rulesbook.calculators import Calculator
 from rulesbook.data import DataFileError, load_data_file
-from rulesbook.errors import InputError, did_you_mean, quote
+from rulesbook.errors import InputError, did_you_mean, quote, shorten
 from rulesbook.language.calculators import DeclaredCompute, ExplainedCompute, reached_names
 from rulesbook.language.declarations import LanguageError, dotted
 from rulesbook.language.files import line_in
@@ -81,6 +82,7 @@ __all__ = [
     "compose",
     "given_inputs",
     "load_variant",
+    "named_variant",
     "resolve_variant",
     "run_assignments",
     "run_inputs",
@@ -161,7 +163,12 @@ def variants_for_system(system: str) -> list[Variant]:
 
 VARIANTS_DIR_ENV = "RULESBOOK_VARIANTS_DIR"
 """The environment variable naming a folder of the user's own variants (``.yaml`` and ``.py``),
-offered beside the shipped ones wherever variants are listed (the served pages' "Compare with")."""
+offered beside the shipped ones wherever variants are listed (the served pages' "Compare with");
+several folders are separated by ``os.pathsep`` (``rulesbook serve --variants DIR`` adds one)."""
+
+_LOG = logging.getLogger("rulesbook.variants")
+_LOG.addHandler(logging.NullHandler())  # (a program that sets up logging shows it: the server does)
+_LOGGED: set[tuple[str, str]] = set()
 
 
 def user_variants() -> dict[str, Variant]:
@@ -169,15 +176,17 @@ def user_variants() -> dict[str, Variant]:
 
     Read afresh at each call (a designer edits them while the server runs; each file is loaded
     once per change of its modification time). A file that does not load is left out of the
-    list with its one-line reason in :func:`user_variant_problems`, never breaking a page.
+    list with its one-line reason in :func:`user_variant_problems`, never breaking a page; the
+    reason is also logged once (logger ``rulesbook.variants``: the server's log).
     """
-    folder = os.environ.get(VARIANTS_DIR_ENV)
-    if not folder:
-        return {}
+    folders = [f for f in os.environ.get(VARIANTS_DIR_ENV, "").split(os.pathsep) if f.strip()]
     out: dict[str, Variant] = {}
     _PROBLEMS.clear()
+    if not folders:
+        return out
     shipped = shipped_variants()
-    for file in sorted(Path(folder).expanduser().glob("*")):
+    files = [file for folder in folders for file in sorted(Path(folder).expanduser().glob("*"))]
+    for file in files:
         if file.suffix not in (".yaml", ".yml", ".py") or file.name.startswith((".", "_")):
             continue
         try:
@@ -185,10 +194,17 @@ def user_variants() -> dict[str, Variant]:
         except (InputError, OSError) as exc:
             _PROBLEMS[file.name] = str(exc)
             continue
+        except Exception as exc:  # a designer's Python file: one bad file never breaks a lookup
+            _PROBLEMS[file.name] = f"{file.name}: {type(exc).__name__}: {shorten(' '.join(str(exc).split()))}"
+            continue
         if variant.name in shipped or variant.name in out:
             _PROBLEMS[file.name] = f"{file.name}: a variant called {variant.name} exists already"
             continue
         out[variant.name] = variant
+    for name, problem in _PROBLEMS.items():
+        if (name, problem) not in _LOGGED:
+            _LOGGED.add((name, problem))
+            _LOG.warning("rulesbook: your variant %s is left out: %s", name, problem)
     return out
 
 
@@ -242,6 +258,41 @@ def resolve_variant(spec: VariantLike) -> Variant:
             )
         return known[text]
     return compose([resolve_variant(s) for s in spec])
+
+
+def named_variant(names: str | Sequence[str]) -> Variant | None:
+    """The variant a request names: a variant the server knows by its *name* (shipped, or yours in
+    ``$RULESBOOK_VARIANTS_DIR``), ``A+B`` or several names composed; no name: ``None``. Never a
+    path: a request (a page's address, a form, a websocket message, the JSON
+    API) does not make the server open, read or run a file it names. Only the command line and
+    the Python API take a path (:func:`resolve_variant`).
+
+    >>> named_variant("battle-shock-3d6").name
+    'battle-shock-3d6'
+    >>> named_variant(["battle-shock-3d6", "deadly-demise-on-5"]).name
+    'battle-shock-3d6+deadly-demise-on-5'
+    >>> named_variant([]) is None
+    True
+    >>> named_variant("/tmp/x.py")
+    Traceback (most recent call last):
+    ...
+    rulesbook.errors.InputError: variant: unknown variant '/tmp/x.py'; a request names a variant the server knows, never a file; known: ...
+    """
+    listed = [names] if isinstance(names, str) else list(names)
+    parts = [part.strip() for name in listed for part in str(name).split("+")]
+    if not parts:
+        return None
+    known = {**shipped_variants(), **user_variants()}
+    for part in parts:
+        if part not in known:
+            hint = did_you_mean(part, list(known)) or ";"
+            raise InputError(
+                "variant",
+                f"unknown variant {quote(part)}{hint} a request names a variant the server knows, "
+                f"never a file; known: {', '.join(known) or 'none'}",
+            )
+    found = [known[part] for part in parts]
+    return found[0] if len(found) == 1 else compose(found)
 
 
 # -- running calculators under a variant ---------------------------------------------------------------

@@ -57,16 +57,25 @@ from __future__ import annotations
 
 import inspect
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
-from rulesbook.choices import RuleOverride, load_python_module
-from rulesbook.errors import InputError
+from rulesbook.choices import RuleOverride
+from rulesbook.data import text_digest
+from rulesbook.errors import InputError, quote, shorten
+from rulesbook.python_files import load_python_module
 from rulesbook.registry import registry
 from rulesbook.variants.variant import Variant
 
-__all__ = ["RULE_MARK", "load_python_variant", "overridable_rules", "rule", "signature_text"]
+__all__ = [
+    "RULE_MARK",
+    "load_python_variant",
+    "overridable_rules",
+    "rule",
+    "signature_text",
+    "variant_from_provenance",
+]
 
 RULE_MARK = "__rulesbook_rule__"
 """The attribute :func:`rule` sets on a function: the rule ID it replaces."""
@@ -214,7 +223,7 @@ def load_python_variant(path: str | Path) -> Variant:
         module = load_python_module(file)
     except InputError:
         raise
-    except Exception as exc:  # the designer's file does not run
+    except (Exception, SystemExit) as exc:  # the designer's file does not run
         line = getattr(exc, "lineno", None) or _line_in(exc, file)
         at = f" (line {line})" if line else ""
         raise InputError("variant", f"{file.name}{at}: {type(exc).__name__}: {exc}") from None
@@ -268,6 +277,12 @@ def load_python_variant(path: str | Path) -> Variant:
             except InputError as exc:
                 if exc.field == "variant":
                     raise InputError(file.name, exc.message) from None
+            except Exception as exc:  # the published code fails under the new rule: say where
+                raise InputError(
+                    file.name,
+                    f"{calc.id} fails on its first worked example under this variant "
+                    f"({type(exc).__name__}: {shorten(' '.join(str(exc).split()))})",
+                ) from None
     return loaded
 
 
@@ -279,3 +294,63 @@ def _line_in(exc: BaseException, file: Path) -> int | None:
             line = tb.tb_lineno
         tb = tb.tb_next
     return line
+
+
+def variant_from_provenance(
+    definition: Mapping[str, Any], folder: str | Path, *, name: str = "rebuilt"
+) -> Variant:
+    """The variant a table's provenance describes (``provenance["variants"][NAME]``), its
+    Python code included: each file under ``python`` is written into ``folder`` (a folder you
+    name: running it is running that code, so read it first) after its SHA-256 is checked, then
+    loaded as any Python variant file; the parameters, readings and added entries come from the
+    document. A file of that name already in ``folder`` with other text is refused, never
+    overwritten.
+
+    >>> import pathlib, tempfile
+    >>> from rulesbook.variants.sharing import variant_provenance
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "harsh.py").write_text('''
+    ... from rulesbook.variants import rule
+    ... SYSTEM = "scrollhammer"
+    ... TITLE = "Harsh"
+    ... @rule("scrollhammer.morale.break-test")
+    ... def break_test(ld, lost_by, *rest, published, **named):
+    ...     return published(ld, lost_by + 1, *rest, **named)
+    ... ''')
+    >>> shared = variant_provenance(load_python_variant(folder / "harsh.py"))
+    >>> again = variant_from_provenance(shared, pathlib.Path(tempfile.mkdtemp()), name="harsh")
+    >>> [o.rule for o in again.rules], again.title
+    (['scrollhammer.morale.break-test'], 'Harsh')
+    """
+    sections = definition.get("python") or []
+    if not isinstance(sections, list):
+        raise InputError("python", "expected a list of files (file, sha256, rules, source)")
+    target = Path(folder).expanduser()
+    if not target.is_dir():
+        raise InputError("folder", f"{target}: no such folder")
+    document = {k: v for k, v in definition.items() if k not in ("python", "functions")}
+    if definition.get("functions"):
+        raise InputError(
+            "functions", "compute functions defined in Python are named, not carried; they cannot be rebuilt"
+        )
+    overrides: list[RuleOverride] = []
+    for i, section in enumerate(sections):
+        where = f"python[{i}]"
+        if not isinstance(section, Mapping):
+            raise InputError(where, "expected a mapping with file, sha256, rules and source")
+        file, source, digest = section.get("file"), section.get("source"), section.get("sha256")
+        if not isinstance(file, str) or Path(file).name != file or not file.endswith(".py"):
+            raise InputError(f"{where}.file", f"expected the name of a .py file, got {quote(file)}")
+        if not isinstance(source, str) or not source:
+            raise InputError(f"{where}.source", "no code: this file cannot be rebuilt")
+        if digest != text_digest(source):
+            raise InputError(
+                f"{where}.sha256", f"{file}: the text does not match its SHA-256 (changed since)"
+            )
+        path = target / file
+        if path.exists() and path.read_text(encoding="utf-8") != source:
+            raise InputError("folder", f"{path} exists with other text; choose an empty folder")
+        path.write_text(source, encoding="utf-8")
+        wanted = set(section.get("rules") or {})
+        overrides += [o for o in load_python_variant(path).rules if o.rule in wanted]
+    return Variant.from_mapping(document, name=name).with_rules(tuple(overrides))

@@ -44,6 +44,7 @@ from rulesbook.variants.labels import (
     variant_title,
 )
 from rulesbook.variants.model import Variant, VariantLike, resolve_variant, validate_with, variant_calculator
+from rulesbook.variants.sharing import variant_provenance
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -190,7 +191,7 @@ class Sensitivity:
                 {
                     "name": self.variant.name,
                     "title": self.variant.title,
-                    "definition": self.variant.to_mapping(),
+                    "definition": variant_provenance(self.variant),
                 }
             ],
         }

@@ -122,6 +122,12 @@ class Variant:
         where = where or f"variant {name}"
         if not isinstance(raw, Mapping):
             raise InputError(where, f"expected a mapping with keys {', '.join(VARIANT_KEYS)}")
+        if "python" in raw:  # a table's provenance of a Python variant: its code is not run from here
+            raise InputError(
+                f"{where}: python",
+                "this variant gives rules Python code, which is never run from a variant document; "
+                "rebuild it with rulesbook.variants.variant_from_provenance(definition, folder)",
+            )
         for key in raw:
             if key not in VARIANT_KEYS:
                 hint = did_you_mean(key, VARIANT_KEYS) or ";"

@@ -97,7 +97,7 @@ def test_undo_and_new_game_ask_first_and_no_keeps_everything(tmp_path: Any) -> N
     _bunker(view, 4)
     assert _status(view) == ("14", "6")
     _click(view, "am-undo")
-    assert view.confirm.visible and "bunker-destroyed (side a, roll 4)" in view.confirm_text.object
+    assert view.confirm.visible and "bunker-destroyed (Side: a, D6 result: 4)" in view.confirm_text.object
     _click(view, "am-confirm-no")
     assert not view.confirm.visible and _status(view) == ("14", "6")
     first = view.game

@@ -46,7 +46,7 @@ def test_panel_tracker_shows_one_line_errors_and_keeps_state() -> None:
     view.event["detachment"].value = "boyz"
     _click(view, "am-add-event")
     _click(view, "am-add-event")
-    assert 'data-key="error">log: turn 1, second event: detachment' in view.status.object
+    assert 'data-key="error">turn 1, second event: detachment' in view.status.object
     assert "already took its half-strength effect (turn 1, first event)" in view.status.object
     assert 'data-key="b_value">6<' in view.status.object  # 10 - 4, once
     assert "Boyz mob is at half strength" in view.status.object
@@ -58,7 +58,7 @@ def test_panel_tracker_loads_a_game_log() -> None:
     assert 'data-key="a_value">3<' in view.status.object and 'data-key="b_value">-6<' in view.status.object
     assert "wins at the end of turn 3" in view.status.object
     view.load_text("armies: {a: {name: Red, detachments: []}}\n", "mine.yaml")
-    assert "log: mine.yaml line 1 (armies): missing key &#x27;b&#x27;" in view.status.object
+    assert "mine.yaml line 1 (armies): missing key &#x27;b&#x27;" in view.status.object
     assert 'data-key="a_value">3<' in view.status.object  # the loaded game stays
     view.load_text(
         "armies:\n  a: {name: Red, detachments: [{id: x, points: 100, initial_strength: 4}]}\n"

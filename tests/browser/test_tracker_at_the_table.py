@@ -194,6 +194,66 @@ def test_a_game_set_up_in_the_page_is_played_and_restored(table: Served, browser
     context.close()
 
 
+@pytest.mark.covers("army-morale.one-time.war-engine-destroyed")
+def test_two_war_engines_of_one_name_are_both_destroyed_at_a_phone(table: Served, browser: Any) -> None:
+    """Issue 37: side b's two Stompas are each offered ("Stompa (1)", "Stompa (2)") and each
+    recorded; a third try is refused in words (no ID, no line of the stored file, even after a
+    reload); the ledger reads as cards on a phone, each rule a link to its page."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    page.goto(f"{table.base}{TRACKER}")
+    _fill(page, ".am-setup-a-name", "Blue host")
+    _fill(page, ".am-det-a-0-name", "Infantry")
+    _fill(page, ".am-det-a-0-points", "225")
+    _fill(page, ".am-det-a-0-units", "20")
+    _fill(page, ".am-setup-b-name", "Red horde")
+    _fill(page, ".am-det-b-0-name", "Boyz")
+    _fill(page, ".am-det-b-0-points", "200")
+    _fill(page, ".am-det-b-0-units", "24")
+    page.locator(".am-det-b-1-strength select").first.select_option(label="Damage Capacity (War Engines)")
+    _fill(page, ".am-det-b-1-name", "Big Stompas")
+    _fill(page, ".am-det-b-1-points", "240")
+    _fill(page, ".am-det-b-1-war-engines", "Stompa 6 120 pts, Stompa 6 120 pts")
+    page.locator(".am-start button").first.click()
+    _wait(page, "a_value", "5")
+    page.wait_for_function("location.search.startsWith('?game=')")
+    page.locator(".am-event-type select").first.select_option("war-engine-destroyed")
+    engines = page.locator(".am-war-engine select")
+    engines.locator("option", has_text="Stompa (2)").first.wait_for(state="attached")
+    assert engines.first.locator("option").all_inner_texts() == ["b: Stompa (1)", "b: Stompa (2)"]
+    for label, value in (("b: Stompa (1)", "7"), ("b: Stompa (2)", "9")):
+        engines.first.select_option(label=label)
+        page.locator(".am-add-event button").first.click()
+        _wait(page, "a_value", value)  # half of each Stompa's Morale value 3, rounded up
+    _wait(page, "save", SAVED)
+    game = page.url.split("game=")[1].split("&")[0]
+    stored = [e.war_engine for e in _stored_events(table.games, game)]
+    assert stored == ["stompa-1", "stompa-2"]
+    page.reload()  # the game now comes from its stored file, every entry with a line number
+    _wait(page, "a_value", "9")
+    page.locator(".am-event-type select").first.select_option("war-engine-destroyed")
+    engines.locator("option", has_text="Stompa (2)").first.wait_for(state="attached")
+    engines.first.select_option(label="b: Stompa (2)")
+    page.locator(".am-add-event button").first.click()
+    error = page.locator('[data-key="error"]').first
+    error.wait_for()
+    assert error.inner_text() == (
+        "turn 1, third event: War Engine Stompa (2) was already destroyed (turn 1, second event); it counts once"
+    )
+    cards = page.locator(".am-card")
+    assert page.locator(".am-ledger").first.is_hidden() and cards.first.is_visible()
+    newest = cards.first.inner_text()
+    assert newest.startswith("enemy Stompa (2) destroyed") and "Blue host +2" in newest
+    link = cards.first.locator("a").first
+    assert link.inner_text() == "Enemy War Engine destroyed"
+    assert link.get_attribute("href") == "/site/army-morale/rules/army-morale.one-time.war-engine-destroyed/"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 391  # no sideways scroll
+    (ROOT / "test-artifacts").mkdir(exist_ok=True)
+    page.screenshot(path=str(ROOT / "test-artifacts" / "tracker-two-stompas-390.png"), full_page=True)
+    context.close()
+
+
 def _game_page(browser: Any, url: str) -> tuple[Any, Any]:
     context = browser.new_context(viewport={"width": 390, "height": 800})
     page = context.new_page()

@@ -55,7 +55,7 @@ def test_download_undo_load_and_new_game_ask_before_discarding(page: Any, tmp_pa
         assert "bunker-destroyed" in text and "roll: 4" in text
         # undo asks, says what it removes, and "no" keeps the game
         page.locator(".am-undo button").first.click()
-        assert "Undo turn 1: bunker-destroyed (side a, roll 4)?" in _question(page)
+        assert "Undo turn 1: bunker-destroyed (Side: a, D6 result: 4)?" in _question(page)
         page.locator(".am-confirm-no button").first.click()
         page.locator('[data-key="confirm"]').first.wait_for(state="detached")
         _b(page, "6")

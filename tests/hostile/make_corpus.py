@@ -186,6 +186,11 @@ VARIANTS: dict[str, str] = {
     "bad-not-a-mapping.yaml": "- system\n- wh40k\n",
     "bad-deep.yaml": "system: wh40k\ntitle: x\nparameters: " + "[" * 200 + "]" * 200 + "\n",
     "ok-long-title.yaml": "system: wh40k\ntitle: {}\n".format("t" * 10_000),
+    # digits of other scripts are no integer (int() would take all but the superscript, which crashed)
+    "bad-superscript-digit.yaml": "system: scrollhammer\ntitle: x\nparameters:\n  break_ld_per_point: \u00b2\n",
+    "bad-arabic-indic-digit.yaml": "system: scrollhammer\ntitle: x\nparameters:\n  break_ld_per_point: \u0662\n",
+    "bad-fullwidth-digit.yaml": "system: scrollhammer\ntitle: x\nparameters:\n  break_ld_per_point: \uff12\n",
+    "bad-math-digit.yaml": "system: scrollhammer\ntitle: x\nparameters:\n  break_ld_per_point: \U0001d7d0\n",
 }
 
 DATA: dict[str, str] = {
@@ -216,6 +221,7 @@ CLI: list[list[str]] = [
     ["calc", "wh40k.battle-shock", f"variant={LONG}"],
     ["calc", "wh40k.battle-shock", "variant=/etc/passwd"],
     ["calc", "wh40k.battle-shock", "variant=tests/hostile/variants/bad-tag.yaml"],
+    ["calc", "scrollhammer.break-test", "variant=tests/hostile/variants/bad-superscript-digit.yaml"],
     ["calc", "army-morale.replay", f"log={LONG}"],
     ["calc", "army-morale.replay", "log=/etc/passwd"],
     ["calc", "army-morale.replay", "log=/dev/zero.yaml"],

@@ -19,13 +19,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Literal, assert_never
+from typing import assert_never
 
 from rulesbook.errors import InputError, quote
 from rulesbook.registry import implements
-from rulesbook.results import Column
 from rulesbook.systems.army_morale.choices import ArmyMoraleChoices
 from rulesbook.systems.army_morale.effects import MoraleEffect
+from rulesbook.systems.army_morale.entries import LEDGER_COLUMNS, LEDGER_LABELS, Ledger, LedgerEntry, Phase
 from rulesbook.systems.army_morale.log import (
     EXAMPLE_LOG,
     AddedEffect,
@@ -44,6 +44,7 @@ from rulesbook.systems.army_morale.log import (
     WarEngineDestroyed,
     event_kind,
 )
+from rulesbook.systems.army_morale.names import Naming
 from rulesbook.systems.army_morale.rules import (
     SIDES,
     RallyCounts,
@@ -67,98 +68,20 @@ from rulesbook.systems.army_morale.rules import (
 __all__ = ["EXAMPLE_LOG", "LEDGER_COLUMNS", "LEDGER_LABELS", "Ledger", "LedgerEntry", "replay"]
 
 
-type Phase = Literal["setup", "battle", "rally", "end"]
-
-
-@dataclass(frozen=True, slots=True)
-class LedgerEntry:
-    """One line of the audit trail: a change to one side's value and both values after it."""
-
-    turn: int
-    phase: Phase
-    line: int
-    side: Side | None
-    change: int
-    a: int
-    b: int
-    rule: str
-    note: str
-    roll: int | None = None
-
-    def row(self) -> tuple[Any, ...]:
-        """The entry as a table row (see :data:`LEDGER_COLUMNS`)."""
-        change = "" if self.side is None else f"{self.change:+d}"
-        return (
-            self.turn,
-            self.phase,
-            self.line or None,
-            self.side or "",
-            change,
-            self.a,
-            self.b,
-            self.rule,
-            self.note,
-        )
-
-
-LEDGER_COLUMNS = ("turn", "phase", "line", "side", "change", "a", "b", "rule", "note")
-LEDGER_LABELS = (
-    Column("turn", "Turn"),
-    Column("phase", "Phase"),
-    Column("line", "Log line"),
-    Column("side", "Side"),
-    Column("change", "Change"),
-    Column("a", "Side a"),
-    Column("b", "Side b"),
-    Column("rule", "Rule"),
-    Column("note", "What happened"),
-)
-"""What the ledger's columns read on screen (the keys stay :data:`LEDGER_COLUMNS`)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Ledger:
-    """A replayed game log: every change with its rule, the values after each Rally phase,
-    the result and warnings for the players."""
-
-    log: GameLog
-    entries: tuple[LedgerEntry, ...]
-    start: tuple[int, int]
-    rally_values: tuple[tuple[int, int, int, Verdict], ...]
-    verdict: Verdict
-    ended_turn: int | None
-    warnings: tuple[str, ...]
-    detachment_morale: tuple[tuple[str, int], ...]
-
-    @property
-    def values(self) -> tuple[int, int]:
-        """Both current Army Morale values (after the last entry)."""
-        if not self.entries:
-            return self.start
-        return self.entries[-1].a, self.entries[-1].b
-
-    @property
-    def winner_text(self) -> str:
-        """The result in words."""
-        names = {s: self.log.army(s).name for s in SIDES}
-        match self.verdict:
-            case "a" | "b":
-                return (
-                    f"{names[self.verdict]} (side {self.verdict}) wins at the end of turn {self.ended_turn}"
-                )
-            case "draw":
-                return f"draw at the end of turn {self.ended_turn}"
-            case "both-lose":
-                return f"both sides lose at the end of turn {self.ended_turn}"
-        return "the game goes on"
-
-
 @dataclass
 class _DetState:
     det: Detachment
     side: Side
     morale: int
     strength: int
+    name: str
+    """The name a player reads (numbered when a side has two of that name)."""
+
+    @property
+    def ref(self) -> str:
+        """The detachment in a message: its name, or the quoted ID a log gave it without one."""
+        return self.name if self.det.name else quote(self.det.id)
+
     half_line: Loc | None = None
     destroyed_line: Loc | None = None
     destroyed_turn: int = 0
@@ -181,8 +104,14 @@ class _DetState:
 
 
 class _Replay:
-    def __init__(self, log: GameLog, choices: ArmyMoraleChoices | None) -> None:
+    def __init__(self, log: GameLog, choices: ArmyMoraleChoices | None, in_words: bool = False) -> None:
         self.log = log
+        self.naming = Naming(log, in_words)
+        self.where, self.engine, self.engine_name = (
+            self.naming.where,
+            self.naming.engine,
+            self.naming.engine_name,
+        )
         self.choices = log.choices(choices)
         self.read = self.choices.readings
         self.values: dict[Side, int] = {"a": 0, "b": 0}
@@ -197,8 +126,7 @@ class _Replay:
         self.notes: list[str] = []
 
     def fail(self, at: Loc, message: str) -> InputError:
-        source = f"{self.log.source} " if self.log.source else ""
-        return InputError("log", f"{source}{at}: {message}")
+        return InputError("log", f"{self.naming.prefix(at, self.log.source)}: {message}")
 
     def add(
         self,
@@ -228,6 +156,7 @@ class _Replay:
 
     # -- setup ---------------------------------------------------------------------------
     def setup(self) -> None:
+        names = self.naming.detachments
         for side, army in zip(SIDES, self.log.armies, strict=True):
             for d in army.detachments:
                 if d.id in self.dets or d.id in self.wes:
@@ -238,9 +167,11 @@ class _Replay:
                     try:
                         morale = detachment_value(d.points, self.choices)
                     except InputError as exc:
-                        raise self.fail(d.at, f"detachment {quote(d.id)}: {exc.message}") from None
+                        raise self.fail(
+                            d.at, f"detachment {names[d.id] if d.name else quote(d.id)}: {exc.message}"
+                        ) from None
                     how = f"{d.points} pts"
-                st = _DetState(d, side, morale, d.initial_strength)
+                st = _DetState(d, side, morale, d.initial_strength, names[d.id])
                 self.dets[d.id] = st
                 for w in d.war_engines:
                     if w.id in self.wes or w.id in self.dets:
@@ -251,14 +182,14 @@ class _Replay:
                 if d.initial_strength < held:
                     raise self.fail(
                         d.at,
-                        f"detachment {quote(d.id)}: initial_strength {d.initial_strength} is less than "
+                        f"detachment {st.ref}: initial_strength {d.initial_strength} is less than "
                         f"its War Engines alone ({held} {st.measure})",
                     )
                 self.add(
                     side,
                     morale,
                     "army-morale.army.value",
-                    f"{d.label}: Morale value {morale} ({how})",
+                    f"{st.name}: Morale value {morale} ({how})",
                     d.at,
                     "setup",
                 )
@@ -271,12 +202,12 @@ class _Replay:
             raise self.fail(at, f"unknown detachment {quote(det_id)}; known: {known}")
         if st.destroyed_line is not None:
             raise self.fail(
-                at, f"detachment {quote(det_id)} was already destroyed ({st.destroyed_line.short})"
+                at, f"detachment {st.ref} was already destroyed ({self.where(st.destroyed_line)})"
             )
         return st
 
     def half_strength(self, st: _DetState, at: Loc, why: str) -> None:
-        self.apply(half_strength_term(st.side, st.morale, f"{st.det.label} {why}"), at, "battle")
+        self.apply(half_strength_term(st.side, st.morale, f"{st.name} {why}"), at, "battle")
         st.half_line = at
 
     def event(self, e: Event) -> None:
@@ -287,20 +218,19 @@ class _Replay:
                 if e.lost > st.strength:
                     raise self.fail(
                         e.at,
-                        f"detachment {quote(e.detachment)} has {st.strength} strength left, cannot lose {e.lost}",
+                        f"detachment {st.ref} has {st.strength} {st.measure} left, cannot lose {e.lost}",
                     )
                 if e.war_engine:
                     self.named_losses(st, e)
                 else:
                     st.unnamed += e.lost
                 st.strength -= e.lost
-                by = f" ({e.war_engine})" if e.war_engine else ""
+                by = f" ({self.engine_name(self.wes[e.war_engine][0])})" if e.war_engine else ""
                 self.add(
                     None,
                     0,
                     rule,
-                    f"{st.det.label}{by} loses {e.lost}: {st.strength} of {st.det.initial_strength} "
-                    f"{st.measure}",
+                    f"{st.name}{by} loses {e.lost}: {st.strength} of {st.det.initial_strength} {st.measure}",
                     e.at,
                     "battle",
                 )
@@ -310,15 +240,15 @@ class _Replay:
                 if st.half_line is not None:
                     raise self.fail(
                         e.at,
-                        f"detachment {quote(e.detachment)} already took its half-strength effect "
-                        f"({st.half_line.short}); it applies once per detachment",
+                        f"detachment {st.ref} already took its half-strength effect "
+                        f"({self.where(st.half_line)}); it applies once per detachment",
                     )
                 self.half_strength(st, e.at, "declared at half strength")
                 if st.strength < st.det.initial_strength and not at_half_strength(
                     st.strength, st.det.initial_strength, self.choices
                 ):
                     self.notes.append(
-                        f"detachment {st.det.label} was declared at half strength ({e.at}) "
+                        f"detachment {st.name} was declared at half strength ({self.where(e.at)}) "
                         f"although its logged losses leave {st.strength} of {st.det.initial_strength}"
                     )
             case DetachmentDestroyed():
@@ -331,7 +261,7 @@ class _Replay:
                     destroyed_detachment_term(
                         st.side,
                         e.blast_markers,
-                        f"{st.det.label} destroyed with {e.blast_markers} Blast markers",
+                        f"{st.name} destroyed with {e.blast_markers} Blast markers",
                         self.choices,
                     ),
                     e.at,
@@ -343,6 +273,7 @@ class _Replay:
                 if found is None:
                     known = ", ".join(self.wes) or "none"
                     raise self.fail(e.at, f"unknown War Engine {quote(e.war_engine)}; known: {known}")
+                we, st = found
                 if e.war_engine in self.we_done:
                     result, line = self.we_done[e.war_engine]
                     if not (
@@ -358,13 +289,12 @@ class _Replay:
                         )
                         raise self.fail(
                             e.at,
-                            f"War Engine {quote(e.war_engine)} was already {result} ({line.short}); "
+                            f"War Engine {self.engine(we)} was already {result} ({self.where(line)}); "
                             f"it counts once{hint}",
                         )
-                we, st = found
                 self.we_done[e.war_engine] = (e.result, e.at)
                 gainer = other(st.side)
-                label = we.name or we.id
+                label = self.engine_name(we)
                 removes = e.result == "destroyed" or self.read.wrecked_war_engine_strength == "removed"
                 if removes and st.destroyed_line is None and we.id in st.engine_left:
                     self.remove_engine(st, we, e.result, e.at)
@@ -394,7 +324,7 @@ class _Replay:
                     if earlier is not None:
                         raise self.fail(
                             e.at,
-                            f"bunker {quote(e.bunker)} of side {e.side} was already destroyed ({earlier.short})",
+                            f"bunker {quote(e.bunker)} of side {e.side} was already destroyed ({self.where(earlier)})",
                         )
                     self.bunkers[(e.side, e.bunker)] = e.at
                 self.apply(bunker_term(e.side, self.choices), e.at, "battle", e.roll)
@@ -432,7 +362,7 @@ class _Replay:
             whom = f"side {side}" if per_side else "this game"
             raise self.fail(
                 at,
-                f"one-time morale effect {quote(key)} was already applied for {whom} ({earlier.short}); "
+                f"one-time morale effect {effect.name} was already applied for {whom} ({self.where(earlier)}); "
                 "it applies once (added-one-time-context), unless the variant says once: false",
             )
         self.effects_used[context] = at
@@ -449,17 +379,18 @@ class _Replay:
         if st.det.strength != "damage-capacity":
             raise self.fail(
                 e.at,
-                f"detachment {quote(e.detachment)} counts its strength in units; name a War Engine in "
+                f"detachment {st.ref} counts its strength in units; name a War Engine in "
                 "losses only for a detachment counted in Damage Capacity",
             )
+        we = found[0]
         if e.war_engine not in st.engine_left:
             result, line = self.we_done[e.war_engine]
-            raise self.fail(e.at, f"War Engine {quote(e.war_engine)} was already {result} ({line.short})")
+            raise self.fail(e.at, f"War Engine {self.engine(we)} was already {result} ({self.where(line)})")
         left = st.engine_left[e.war_engine]
         if e.lost > left:
             raise self.fail(
                 e.at,
-                f"War Engine {quote(e.war_engine)} has {left} Damage Capacity left, cannot lose {e.lost}",
+                f"War Engine {self.engine(we)} has {left} Damage Capacity left, cannot lose {e.lost}",
             )
         st.engine_left[e.war_engine] = left - e.lost
 
@@ -482,7 +413,7 @@ class _Replay:
             None,
             0,
             "army-morale.detachment.strength",
-            f"{we.name or we.id} {result}: {st.det.label} loses {lost} {held}, "
+            f"{self.engine_name(we)} {result}: {st.name} loses {lost} {held}, "
             f"{st.strength} of {st.det.initial_strength} left",
             at,
             "battle",
@@ -503,12 +434,13 @@ class _Replay:
             return Fraction(st.morale, len(st.det.war_engines))
         if we.points is None:
             raise self.fail(
-                at, f"War Engine {quote(we.id)} has neither points nor morale in its army list ({we.at})"
+                at,
+                f"War Engine {self.engine(we)} has neither points nor morale in its army list ({self.where(we.at)})",
             )
         try:
             return Fraction(detachment_value(we.points, self.choices))
         except InputError as exc:
-            raise self.fail(at, f"War Engine {quote(we.id)}: {exc.message}") from None
+            raise self.fail(at, f"War Engine {self.engine(we)}: {exc.message}") from None
 
     # -- Rally -----------------------------------------------------------------------------
     def rally(self, turn: Turn, rally: tuple[RallySide, RallySide]) -> Verdict:
@@ -517,7 +449,7 @@ class _Replay:
                 if st.strength == 0 and st.destroyed_line is None and st.zero_line is not None:
                     raise self.fail(
                         rally[0].at,
-                        f"detachment {st.det.label} has had no strength left since {st.zero_line.short} "
+                        f"detachment {st.name} has had no strength left since {self.where(st.zero_line)} "
                         "but is not recorded as destroyed; log detachment-destroyed with its Blast "
                         "markers before step R4 (strength-zero-without-event: reject-at-r4)",
                     )
@@ -546,7 +478,7 @@ class _Replay:
                         raise self.fail(
                             c.at,
                             f"Capture objective {quote(c.objective)} already paid out "
-                            f"({self.captured[(side, c.objective)].short})",
+                            f"({self.where(self.captured[(side, c.objective)])})",
                         )
                     self.captured[(side, c.objective)] = c.at
             block = (
@@ -564,7 +496,7 @@ class _Replay:
         if self.read.destroyed_markers_at_r4 == "counted-again":
             for st in self.dets.values():
                 if st.destroyed_turn == self.turn and st.destroyed_markers and st.destroyed_line:
-                    note = f"Blast markers of {st.det.label}, destroyed this turn, counted again"
+                    note = f"Blast markers of {st.name}, destroyed this turn, counted again"
                     term = blast_marker_term(st.side, st.destroyed_markers, note, self.choices)
                     self.apply(term, st.destroyed_line, "rally")
         verdict = game_end(self.values["a"], self.values["b"], self.choices)
@@ -613,28 +545,31 @@ class _Replay:
     def warnings(self) -> Iterator[str]:
         yield from self.notes
         for st in self.dets.values():
-            d = st.det
             if st.destroyed_line is not None:
-                yield f"detachment {d.label} is destroyed"
+                yield f"detachment {st.name} is destroyed"
             elif st.strength == 0:
-                since = f" since {st.zero_line.short}" if st.zero_line is not None else ""
+                since = f" since {self.where(st.zero_line)}" if st.zero_line is not None else ""
                 yield (
-                    f"detachment {d.label} has no strength left{since} but is not recorded as destroyed: "
+                    f"detachment {st.name} has no strength left{since} but is not recorded as destroyed: "
                     "log detachment-destroyed with the Blast markers it carried, or their -1 each "
                     "(army-morale.one-time.destroyed-detachment-blast-markers) is missing"
                 )
             elif st.half_line is not None:
-                yield f"detachment {d.label} is at half strength (its Morale value {st.morale} is spent)"
+                yield f"detachment {st.name} is at half strength (its Morale value {st.morale} is spent)"
         if self.log.turns and self.log.turns[-1].rally is None:
             yield f"turn {self.log.turns[-1].number}'s Rally phase is not recorded yet"
 
 
 @implements("army-morale.effects.kinds", "army-morale.army.value")
-def replay(log: GameLog, choices: ArmyMoraleChoices | None = None) -> Ledger:
+def replay(log: GameLog, choices: ArmyMoraleChoices | None = None, *, in_words: bool = False) -> Ledger:
     """Replay a game log into a :class:`Ledger`; an impossible log raises InputError with its line.
 
     ``choices`` (a designer's variant; the published rules by default) gives the rule
     parameters and the readings the log does not choose itself (see :meth:`GameLog.choices`).
+    ``in_words``: messages name places in a player's words (``turn 1, second event``), never a
+    line of the file the log was read from — the table-side tracker's replay, where the log is
+    the server's copy of the game, not the player's file. Detachments and War Engines are named
+    as a player reads them, numbered when a side has two of one name (``Stompa (2)``).
 
     >>> from rulesbook.systems.army_morale.logfile import load_log
     >>> log = load_log(EXAMPLE_LOG)
@@ -643,7 +578,13 @@ def replay(log: GameLog, choices: ArmyMoraleChoices | None = None) -> Ledger:
     ...     replay(bad)
     ... except InputError as exc:
     ...     print(exc.message)
-    example-game.yaml line 99 (turns[1].events[3]): detachment 'infantry' already took its half-strength effect (line 60); \
+    example-game.yaml line 99 (turns[1].events[3]): detachment Infantry company already took its half-strength effect \
+(line 60); it applies once per detachment
+    >>> try:
+    ...     replay(bad, in_words=True)
+    ... except InputError as exc:
+    ...     print(exc.message)
+    turn 2, fourth event: detachment Infantry company already took its half-strength effect (turn 2, first event); \
 it applies once per detachment
     """
-    return _Replay(log, choices).run()
+    return _Replay(log, choices, in_words).run()

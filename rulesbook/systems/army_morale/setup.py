@@ -100,13 +100,14 @@ def _whole(field: str, raw: Any, low: int, high: int, *, required: bool = True) 
         if required:
             raise InputError(field, f"enter a whole number from {low} to {high}")
         return None
-    if not re.fullmatch(r"[+-]?\d{1,7}", text) or not low <= int(text) <= high:
+    if not re.fullmatch(r"[+-]?[0-9]{1,7}", text) or not low <= int(text) <= high:  # ASCII digits only
         raise InputError(field, f"expected a whole number from {low} to {high}, got {quote(text)}")
     return int(text)
 
 
 _ENGINE = re.compile(
-    r"^(?P<name>.*?)\s+(?P<dc>\d+)(?:\s+(?P<pts>\d+)\s*pts?)?(?:\s+morale\s+(?P<morale>\d+))?$", re.I
+    r"^(?P<name>.*?)\s+(?P<dc>\d+)(?:\s+(?P<pts>\d+)\s*pts?)?(?:\s+morale\s+(?P<morale>\d+))?$",
+    re.I | re.ASCII,
 )
 
 

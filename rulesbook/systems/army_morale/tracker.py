@@ -39,6 +39,7 @@ from rulesbook.systems.army_morale.log import (
     rally_input,
 )
 from rulesbook.systems.army_morale.logfile import load_log
+from rulesbook.systems.army_morale.names import detachment_names, war_engine_names
 from rulesbook.systems.army_morale.replay import Ledger, replay
 from rulesbook.systems.army_morale.rules import CAPTURE_CHOICES, SIDES, added_effects
 from rulesbook.systems.army_morale.setup import check_objectives
@@ -203,7 +204,7 @@ def rally_from_form(
         if (
             len(words) != 2
             or words[0] not in CAPTURE_CHOICES
-            or not words[1].isdigit()
+            or not (words[1].isascii() and words[1].isdigit())
             or not CAPTURE_ROLL.minimum <= int(words[1]) <= CAPTURE_ROLL.maximum
         ):
             raise InputError(
@@ -215,7 +216,7 @@ def rally_from_form(
         if not part:
             continue
         key, eq, count = (w.strip() for w in part.partition("="))
-        if not key or (eq and not count.isdigit()) or int(count or 1) > 99:
+        if not key or (eq and not (count.isascii() and count.isdigit())) or int(count or 1) > 99:
             raise InputError(
                 "effects", f"expected entries like 'supply-lines=2' (KEY=COUNT), got {quote(part)}"
             )
@@ -251,20 +252,29 @@ class Tracker:
         last = self.log.turns[-1]
         return last.number + 1 if last.rally is not None else last.number
 
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended (at the end of a Rally phase): no turn is being played."""
+        return self.ledger().ended_turn is not None
+
     def ledger(self) -> Ledger:
-        """The replayed ledger."""
-        return replay(self.log, self.choices)
+        """The replayed ledger, its messages in a player's words (``turn 1, second event``, never
+        a line of a stored file; :func:`~rulesbook.systems.army_morale.replay.replay`)."""
+        return replay(self.log, self.choices, in_words=True)
 
     def checked(self) -> Tracker:
         """This session, after checking that its log replays and keeps to the objectives its
-        armies declare (InputError otherwise)."""
+        armies declare (InputError otherwise, naming the line of the file the log was read from:
+        this is the check of a loaded log)."""
         check_objectives(self.log)
         replay(self.log, self.choices)
         return self
 
     def _checked(self, log: GameLog) -> Tracker:
-        # an impossible log raises; the old session stays valid
-        return Tracker(log, self.choices).checked()
+        # an impossible action raises (in the player's words); the old session stays valid
+        check_objectives(log)
+        replay(log, self.choices, in_words=True)
+        return Tracker(log, self.choices)
 
     def event_types(self) -> tuple[str, ...]:
         """The event kinds the form offers: ``effect`` only when the game's variant adds morale
@@ -319,25 +329,33 @@ class Tracker:
         return sum(len(t.events) + (t.rally is not None) for t in self.log.turns)
 
     def last_action(self) -> str:
-        """What :meth:`undo` would remove, in words ("" when nothing is recorded).
+        """What :meth:`undo` would remove, in words ("" when nothing is recorded): detachments
+        and War Engines by name (numbered as the form offers them).
 
         >>> t = Tracker.example().add(event_from_form("losses", detachment="boyz", number=3))
         >>> t.last_action()
-        'turn 1: losses (detachment boyz, lost 3)'
+        'turn 1: losses (Detachment: Boyz mob, Units (or Damage Capacity) lost: 3)'
         >>> t.end_rally(rally_from_form(), rally_from_form()).last_action()
         'turn 1: the end of the Rally phase'
         """
+        names = {
+            "detachment": detachment_names(self.log),
+            "war-engine": war_engine_names(self.log),
+            "effect": _flipped(self.effect_choices()),
+        }
         for turn in reversed(self.log.turns):
             if turn.rally is not None:
                 return f"turn {turn.number}: the end of the Rally phase"
             if turn.events:
                 event = turn.events[-1]
-                kind = event_kind(event.type)
-                parts = [
-                    f"{f.key.replace('_', ' ')} {getattr(event, f.key)}"
-                    for f in kind.fields
-                    if getattr(event, f.key) not in ("", None)
-                ]
+                parts = []
+                for f in event_kind(event.type).fields:
+                    value = getattr(event, f.key)
+                    if value in ("", None):
+                        continue
+                    if isinstance(f, TextInput) and f.refers in names:
+                        value = names[f.refers].get(value, value)
+                    parts.append(f"{f.title}: {value}")
                 return f"turn {turn.number}: {event.type} ({', '.join(parts)})"
         return ""
 
@@ -359,18 +377,36 @@ class Tracker:
         return replace(self, log=replace(self.log, turns=tuple(turns)))
 
     def detachment_choices(self) -> dict[str, str]:
-        """Label -> detachment ID for a form's drop-down (``a: Infantry company``)."""
+        """Label -> detachment ID for a form's drop-down (``a: Infantry company``); two of one
+        name on a side are numbered, so each can be picked."""
+        names = detachment_names(self.log)
         return {
-            f"{s}: {d.label}": d.id
+            f"{s}: {names[d.id]}": d.id
             for s, army in zip(SIDES, self.log.armies, strict=True)
             for d in army.detachments
         }
 
     def war_engine_choices(self) -> dict[str, str]:
-        """Label -> War Engine ID for a form's drop-down."""
+        """Label -> War Engine ID for a form's drop-down: every War Engine can be picked, two of
+        one name on a side numbered (``b: Stompa (1)``, ``b: Stompa (2)``).
+
+        >>> from rulesbook.systems.army_morale.setup import army_from_form
+        >>> stompas = {"name": "Stompas", "points": "240", "strength": "damage-capacity",
+        ...     "war_engines": "Stompa 6 120 pts, Stompa 6 120 pts"}
+        >>> foot = {"name": "Guard", "points": "100", "units": "10"}
+        >>> log = GameLog((army_from_form("a", "A", [foot]), army_from_form("b", "B", [stompas])))
+        >>> Tracker(log).war_engine_choices()
+        {'b: Stompa (1)': 'stompa-1', 'b: Stompa (2)': 'stompa-2'}
+        """
+        names = war_engine_names(self.log)
         return {
-            f"{s}: {w.name or w.id}": w.id
+            f"{s}: {names[w.id]}": w.id
             for s, army in zip(SIDES, self.log.armies, strict=True)
             for d in army.detachments
             for w in d.war_engines
         }
+
+
+def _flipped(choices: dict[str, str]) -> dict[str, str]:
+    """ID -> label of a drop-down's label -> ID."""
+    return {key: label for label, key in choices.items()}

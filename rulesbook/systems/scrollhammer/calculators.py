@@ -17,6 +17,7 @@ from rulesbook.calculators import BoolInput, ChoiceInput, Column, IntInput, Outp
 from rulesbook.dice import GRID_LIMIT, Outcome, RollTest
 from rulesbook.errors import InputError
 from rulesbook.present.numbers import percent
+from rulesbook.present.rolls import rolls_text
 from rulesbook.results import CalcResult, Table, fraction_str
 from rulesbook.systems.scrollhammer.choices import CHOICES, ScrollhammerChoices, ScrollhammerReadings
 from rulesbook.systems.scrollhammer.rules import (
@@ -251,9 +252,8 @@ def morale_check_calculator(
         lines.append("The unit is falling back, so the check fails automatically.")
     else:
         lines.append(f"A {test.dice} total of {test.target} or less passes.")
-    heroism = choices.parameters.leadership_dice.every_die(choices.parameters.insane_heroism_face, test.reads)
-    if heroism <= test.auto_pass:
-        lines.append(_heroism_line(test, heroism))
+    if test.auto_pass:
+        lines.append(_heroism_line(test))
     if test.reroll == "none" and 0 < test.grid_size() <= GRID_LIMIT:
         natural = test.outcome_grid()
         passing = sum(outcome >= Outcome.PASS for _, outcome in natural)
@@ -267,20 +267,18 @@ def morale_check_calculator(
     return CalcResult(values=values, tables=(grid,), explanation=tuple(lines))
 
 
-def _heroism_line(test: RollTest, heroism: frozenset[tuple[int, ...]]) -> str:
-    """The Insane Heroism line of an explanation (``heroism``: its natural roll): a double 1 for
-    2D6, in words otherwise (natural rolls a variant adds are explained with the variant).
+def _heroism_line(test: RollTest) -> str:
+    """The Insane Heroism line of an explanation, naming the natural rolls that pass whatever
+    the total (a double 1 in the published rules; a variant may name any set of them).
 
     >>> from rulesbook.dice import parse_dice
-    >>> _heroism_line(RollTest(dice=parse_dice("3D6kl2"), target=7), frozenset({(1, 1)}))
+    >>> _heroism_line(RollTest(dice=parse_dice("3D6kl2"), target=7, auto_pass=frozenset({(1, 1)})))
     'A roll whose 2 kept dice all show 1 passes whatever the modifiers (Insane Heroism).'
+    >>> _heroism_line(RollTest(dice=parse_dice("2D6"), target=7, auto_pass=frozenset({(1, 1), (2, 2)})))
+    'A double 1 or 2 passes whatever the modifiers (Insane Heroism).'
     """
-    (roll,) = heroism
-    if roll == (1, 1) and test.dice.is_simple:
-        return "A double 1 passes whatever the modifiers (Insane Heroism)."
-    which = "kept " if test.reads == "kept" and any(t.keep for t in test.dice.dice_terms) else ""
-    dice = f"{len(roll)} {which}dice all show {roll[0]}" if len(roll) > 1 else f"{which}die shows {roll[0]}"
-    return f"A roll whose {dice} passes whatever the modifiers (Insane Heroism)."
+    rolls = rolls_text(test.auto_pass, test.dice, test.reads)
+    return f"{rolls[0].upper()}{rolls[1:]} passes whatever the modifiers (Insane Heroism)."
 
 
 # -- special units and the four triggers --------------------------------------------------------

@@ -13,9 +13,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from rulesbook.calculators import BoolInput, Column, DiceInput, IntInput, Output, calculator
-from rulesbook.dice import DiceExpr
+from rulesbook.dice import DiceExpr, RollTest
 from rulesbook.errors import InputError
 from rulesbook.present.numbers import percent
+from rulesbook.present.rolls import rolls_text
 from rulesbook.results import CalcResult, Table, fraction_str
 from rulesbook.systems.scrollhammer.calculators import LD_INPUT
 from rulesbook.systems.scrollhammer.choices import CHOICES, ScrollhammerChoices, ScrollhammerReadings
@@ -234,7 +235,7 @@ def fall_back_calculator(
     roll = fall_back_roll([fall_back_dice], choices)
     chain = fall_back_chain(distance, test, roll, phases, first_move=first_move, choices=choices)
     p_test = test.p_pass()
-    rule = f"2D6 ≤ {ld}" if at_least_half else "a double 1 only (under half strength)"
+    rule = f"2D6 ≤ {ld}" if at_least_half else _only(test, "{} only") + " (under half strength)"
     lines = [
         f"Each Regroup test passes with {fraction_str(p_test)} ({rule}).",
         f'A failed test means another {fall_back_dice}" Fall Back move; a roll of at least the '
@@ -250,6 +251,22 @@ def fall_back_calculator(
         "p_regroup_test": p_test,
     }
     return CalcResult(values, (chain_table(chain),), tuple(lines))
+
+
+def _only(test: RollTest, sentence: str) -> str:
+    """What passes a test that otherwise fails (a unit under half strength), written into
+    ``sentence`` (``{}`` for the rolls): the natural rolls that pass whatever the total (a
+    double 1 in the published rules, the rolls a variant names), or ``nothing passes``.
+
+    >>> from rulesbook.dice import TWO_D6, double
+    >>> _only(RollTest(dice=TWO_D6, target=7, always_fail=True, auto_pass=double(1)), "Only {} passes")
+    'Only a double 1 passes'
+    >>> _only(RollTest(dice=TWO_D6, target=7, always_fail=True), "Only {} passes")
+    'Nothing passes'
+    """
+    if not test.auto_pass:
+        return "Nothing passes" if sentence[0].isupper() else "nothing passes"
+    return sentence.format(rolls_text(test.auto_pass, test.dice, test.reads))
 
 
 # -- Regroup tests ------------------------------------------------------------------------------
@@ -316,10 +333,11 @@ def regroup_test_calculator(
 ) -> CalcResult:
     """P(regroup) of one Regroup test."""
     half = at_least_half(models_alive, models_total, choices)
-    p = regroup_test(ld, half, choices, (models_alive, models_total)).p_pass()
+    test = regroup_test(ld, half, choices, (models_alive, models_total))
+    p = test.p_pass()
     lines = [
         f"{models_alive} of {models_total} alive is {'at least' if half else 'under'} half.",
-        f"{'A normal Leadership test, 2D6 ≤ ' + str(ld) if half else 'Only a double 1 passes'}: "
+        f"{'A normal Leadership test, 2D6 ≤ ' + str(ld) if half else _only(test, 'Only {} passes')}: "
         f"P(regroup) = {fraction_str(p)}.",
     ]
     values = {"p_regroup": p, "p_stay": 1 - p, "at_least_half": half}

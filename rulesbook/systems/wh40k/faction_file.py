@@ -22,6 +22,7 @@ Example:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Sequence
@@ -275,10 +276,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     text = faction_yaml(faction)
     for line in faction.warnings:
         print(f"warning: {line}", file=sys.stderr)
-    if args.output is None:
-        sys.stdout.write(text)
-    else:
-        args.output.write_text(text, encoding="utf-8")
+    try:
+        if args.output is None:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        else:
+            args.output.write_text(text, encoding="utf-8")
+    except OSError as exc:  # a missing folder, a full disk, a closed pipe: one line
+        if args.output is None:  # (and nothing more at exit: the unwritten rest goes nowhere)
+            with contextlib.suppress(OSError, ValueError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        where = "standard output" if args.output is None else quote(str(args.output))
+        print(f"error: cannot write {where}: {(exc.strerror or type(exc).__name__).lower()}", file=sys.stderr)
+        return 2
     return 0
 
 

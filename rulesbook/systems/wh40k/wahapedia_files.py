@@ -212,7 +212,8 @@ def _records(text: str, name: str) -> tuple[list[str], list[tuple[int, list[str]
 def read_table(path: Path, *, required: Sequence[str] = ()) -> list[Row]:
     """The rows of one Wahapedia file (pipe-separated, UTF-8 with or without a BOM, trailing
     ``|`` allowed, text fields over several lines). A missing column, a row with the wrong
-    number of fields or a field longer than :data:`MAX_FIELD` is a one-line error.
+    number of fields, a field longer than :data:`MAX_FIELD` or holding a NUL byte is a one-line
+    error.
 
     >>> [row.values["name"] for row in read_table(Path("tests/wh40k/wahapedia/Datasheets.csv"))][:2]
     ['Rot Beast', 'Mire Wardens']
@@ -232,6 +233,10 @@ def read_table(path: Path, *, required: Sequence[str] = ()) -> list[Row]:
                 raise DataFileError(
                     f"{name}, row {number}, column {column}: {len(value):,} characters, at most {MAX_FIELD:,}",
                     file=name,
+                )
+            if "\x00" in value:  # no text holds one; a faction file could not either
+                raise DataFileError(
+                    f"{name}, row {number}, column {column}: a NUL byte (\\x00) is no text", file=name
                 )
         rows.append(Row(name, number, MappingProxyType(dict(zip(header, fields, strict=True)))))
     return rows
