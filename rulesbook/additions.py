@@ -53,8 +53,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
 from rulesbook.errors import InputError, did_you_mean, quote
-from rulesbook.language.declarations import SECTIONS as DECLARED_SECTIONS
-from rulesbook.language.declarations import build_added
+from rulesbook.language.document import SECTIONS as DECLARED_SECTIONS
+from rulesbook.language.document import build_added
 
 __all__ = [
     "ENTRY_KEY_RE",

@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 
 from rulesbook.data import DataFileError, load_data_file
 from rulesbook.errors import InputError
-from rulesbook.language.declarations import LanguageError, build_document
+from rulesbook.language.declarations import LanguageError
+from rulesbook.language.document import build_document
 from rulesbook.language.expressions import BOOLEAN, NUMBER, parse_expression, text_type
 from rulesbook.language.files import load_mechanics
 from rulesbook.language.mechanics import Mechanics

@@ -10,7 +10,7 @@ given, like any other calculator; :class:`ExplainedCompute` adds the lines that 
 variant added to the tests a calculator written in Python rolls.
 
 Example:
-    >>> from rulesbook.language.declarations import build_document
+    >>> from rulesbook.language.document import build_document
     >>> from rulesbook.language.mechanics import Mechanics
     >>> doc = build_document({
     ...     "inputs": {"nerve": {"kind": "integer", "minimum": 2, "maximum": 12, "default": 7}},
@@ -34,7 +34,8 @@ from typing import Any
 from rulesbook.calculators import Calculator, Column, ComputeFn, Output, distribution_output
 from rulesbook.dice import bernoulli_die
 from rulesbook.errors import InputError
-from rulesbook.language.declarations import CalculatorDecl, Declarations, OutputDecl, StepDecl, TestDecl
+from rulesbook.language.declarations import TestDecl
+from rulesbook.language.document import CalculatorDecl, Declarations, OutputDecl, StepDecl
 from rulesbook.language.explain import added_lines, describe_test
 from rulesbook.language.expressions import Expression, Value
 from rulesbook.language.mechanics import EMPTY, Mechanics, declared_additions

@@ -11,7 +11,7 @@ four sections, each a mapping of key -> declaration:
 * ``tests`` — roll tests (:class:`TestDecl`: dice, the comparison, a target expression, modifiers,
   natural faces that pass or fail whatever the total, re-rolls, each under an optional ``when``);
 * ``calculators`` — one test or a chain of tests, optionally taken by several units, with named
-  outputs (:class:`CalculatorDecl`).
+  outputs (:class:`rulesbook.language.document.CalculatorDecl`, beside the whole document).
 
 Building checks what one declaration can check alone (each expression parses, bounds are in
 order, a default is allowed); names, types and references between declarations are checked
@@ -20,19 +20,16 @@ against the system by :mod:`rulesbook.language.mechanics`. A problem is one
 readers turn into ``FILE, line N: PATH: reason``.
 
 Example:
-    >>> doc = {"inputs": {"wounded": {"kind": "boolean", "default": False, "label": "Wounded"}},
-    ...        "tests": {"nerve": {"dice": "2D6", "pass": "at-most", "target": "7",
-    ...                            "modifiers": {"hurt": {"value": -1, "when": "wounded"}}}}}
-    >>> decls = build_document(doc)
-    >>> decls.inputs[0].key, decls.tests[0].modifiers[0].when.text
-    ('wounded', 'wounded')
+    >>> test = build_test("nerve", {"dice": "2D6", "pass": "at-most", "target": "nerve",
+    ...     "modifiers": {"hurt": {"value": -1, "when": "wounded"}}}, ("tests", "nerve"))
+    >>> test.target.names, test.modifiers[0].when.text
+    (frozenset({'nerve'}), 'wounded')
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -51,28 +48,20 @@ from rulesbook.language.expressions import (
 
 __all__ = [
     "COMPARISONS",
-    "SECTIONS",
-    "Added",
-    "CalculatorDecl",
     "Comparison",
-    "Declarations",
     "FaceEntry",
     "FacesDecl",
     "InputDecl",
     "LanguageError",
     "ModifierEntry",
-    "OutputDecl",
     "ParameterDecl",
     "Path",
     "RerollEntry",
-    "StepDecl",
     "TestDecl",
-    "build_document",
-    "build_section",
+    "expression",
+    "optional_expression",
+    "text_field",
 ]
-
-SECTIONS = ("parameters", "inputs", "tests", "calculators")
-"""The sections of a document of the language, in the order they are read."""
 
 type Path = tuple[str | int, ...]
 type Comparison = Literal["at-most", "at-least", "below", "above"]
@@ -111,18 +100,21 @@ def dotted(path: Path) -> str:
     return out
 
 
-def _expr(raw: Any, path: Path) -> Expression:
+def expression(raw: Any, path: Path) -> Expression:
+    """An expression of a document, parsed (a problem: a :class:`LanguageError` at ``path``)."""
     try:
         return parse_expression(raw, dotted(path))
     except InputError as exc:
         raise LanguageError(path, exc.message) from None
 
 
-def _opt_expr(raw: Mapping[str, Any], key: str, path: Path) -> Expression | None:
-    return None if raw.get(key) is None else _expr(raw[key], (*path, key))
+def optional_expression(raw: Mapping[str, Any], key: str, path: Path) -> Expression | None:
+    """The expression under ``key``, or ``None`` when it is not given."""
+    return None if raw.get(key) is None else expression(raw[key], (*path, key))
 
 
-def _text(raw: Mapping[str, Any], key: str, default: str = "") -> str:
+def text_field(raw: Mapping[str, Any], key: str, default: str = "") -> str:
+    """A text field, its runs of white space made one space."""
     value = raw.get(key, default)
     return " ".join(value.split()) if isinstance(value, str) else default
 
@@ -174,7 +166,7 @@ def build_input(key: str, raw: Mapping[str, Any], path: Path, *, required_defaul
     """One input declaration (``required_default``: an input without a default is refused, as a
     calculator's inputs need one; a test's ``given`` argument may have none)."""
     kind = raw["kind"]
-    decl = InputDecl(key, kind, _text(raw, "label"), _text(raw, "help"))
+    decl = InputDecl(key, kind, text_field(raw, "label"), text_field(raw, "help"))
     default = raw.get("default")
     if kind == "integer":
         if raw.get("minimum") is None or raw.get("maximum") is None:
@@ -251,12 +243,12 @@ def build_parameter(key: str, raw: Mapping[str, Any], path: Path) -> ParameterDe
         key,
         kind,
         value,
-        _text(raw, "label"),
+        text_field(raw, "label"),
         str(raw["rule"]),
-        _text(raw, "section"),
+        text_field(raw, "section"),
         low,
         high,
-        _text(raw, "help"),
+        text_field(raw, "help"),
     )
 
 
@@ -291,9 +283,9 @@ def build_faces(raw: Mapping[str, Any], path: Path) -> FacesDecl:
     if "double" in raw:
         if raw["double"] == "any":
             return FacesDecl("double")
-        return FacesDecl("double", _expr(raw["double"], (*path, "double")))
+        return FacesDecl("double", expression(raw["double"], (*path, "double")))
     if "total" in raw:
-        return FacesDecl("total", _expr(raw["total"], (*path, "total")))
+        return FacesDecl("total", expression(raw["total"], (*path, "total")))
     return FacesDecl("faces", faces=tuple(sorted(raw["faces"])))
 
 
@@ -405,14 +397,14 @@ def _dice(raw: Any, path: Path) -> Expression | DiceExpr:
             return parse_dice(text, field_name=dotted(path)).check_cost(dotted(path))
         except InputError as exc:
             raise LanguageError(path, exc.message) from None
-    return _expr(raw, path)
+    return expression(raw, path)
 
 
 def _reads(raw: Any, path: Path) -> Expression:
     """``kept`` or ``rolled`` as written (a word, not a name), or an expression giving one."""
     if raw in ("kept", "rolled"):
-        return _expr(f'"{raw}"', path)
-    return _expr(raw, path)
+        return expression(f'"{raw}"', path)
+    return expression(raw, path)
 
 
 def build_test(key: str, raw: Mapping[str, Any], path: Path) -> TestDecl:
@@ -424,9 +416,9 @@ def build_test(key: str, raw: Mapping[str, Any], path: Path) -> TestDecl:
     modifiers = tuple(
         ModifierEntry(
             k,
-            _expr(e["value"], (*path, "modifiers", k, "value")),
-            _opt_expr(e, "when", (*path, "modifiers", k)),
-            _text(e, "label"),
+            expression(e["value"], (*path, "modifiers", k, "value")),
+            optional_expression(e, "when", (*path, "modifiers", k)),
+            text_field(e, "label"),
             str(e.get("rule", "")),
         )
         for k, e in (raw.get("modifiers") or {}).items()
@@ -436,8 +428,8 @@ def build_test(key: str, raw: Mapping[str, Any], path: Path) -> TestDecl:
             k,
             build_faces(e, (*path, "faces", k)),
             e["result"],
-            _opt_expr(e, "when", (*path, "faces", k)),
-            _text(e, "label"),
+            optional_expression(e, "when", (*path, "faces", k)),
+            text_field(e, "label"),
             str(e.get("rule", "")),
         )
         for k, e in (raw.get("faces") or {}).items()
@@ -446,226 +438,26 @@ def build_test(key: str, raw: Mapping[str, Any], path: Path) -> TestDecl:
         RerollEntry(
             k,
             None if e.get("failed") else build_faces(e, (*path, "rerolls", k)),
-            _opt_expr(e, "when", (*path, "rerolls", k)),
-            _text(e, "label"),
+            optional_expression(e, "when", (*path, "rerolls", k)),
+            text_field(e, "label"),
             str(e.get("rule", "")),
         )
         for k, e in (raw.get("rerolls") or {}).items()
     )
     return TestDecl(
         key=key,
-        title=_text(raw, "title"),
-        summary=_text(raw, "summary"),
+        title=text_field(raw, "title"),
+        summary=text_field(raw, "summary"),
         rule=str(raw.get("rule", "")),
         extends=str(raw.get("extends", "")),
         given=given,
         dice=None if raw.get("dice") is None else _dice(raw["dice"], (*path, "dice")),
         comparison=raw.get("pass"),
-        target=_opt_expr(raw, "target", path),
+        target=optional_expression(raw, "target", path),
         reads=None if raw.get("reads") is None else _reads(raw["reads"], (*path, "reads")),
-        fails=_opt_expr(raw, "fails", path),
+        fails=optional_expression(raw, "fails", path),
         cap=raw.get("cap"),
         modifiers=modifiers,
         faces=faces,
         rerolls=rerolls,
     )
-
-
-# -- calculators ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class StepDecl:
-    """One step of a chain: a test (given ``with`` values for its arguments), and what its pass
-    and its fail lead to: an outcome, or ``next`` (roll the next step)."""
-
-    test: str
-    with_: tuple[tuple[str, Expression], ...] = ()
-    on_pass: str = "pass"
-    on_fail: str = "next"
-
-
-@dataclass(frozen=True, slots=True)
-class OutputDecl:
-    """A named output: the probability of an outcome (``p``; with ``units``, of a count of units
-    ending in it: ``at_least``, ``at_most`` or ``exactly``), the mean count, the distribution of
-    the count (a table), or a number computed from the inputs (``value``)."""
-
-    key: str
-    label: str
-    kind: Literal["p", "mean", "distribution", "value"]
-    outcome: str = ""
-    bound: Literal["", "at_least", "at_most", "exactly"] = ""
-    expression: Expression | None = None
-    help: str = ""
-
-
-def build_output(key: str, raw: Mapping[str, Any], path: Path) -> OutputDecl:
-    """One output declaration (the schema gave exactly one of p, mean, distribution, value)."""
-    bounds = [b for b in ("at_least", "at_most", "exactly") if b in raw]
-    label, help_ = _text(raw, "label"), _text(raw, "help")
-    if "p" not in raw and bounds:
-        raise LanguageError((*path, bounds[0]), f"{bounds[0]} goes with p (the probability of a count)")
-    if len(bounds) > 1:
-        raise LanguageError((*path, bounds[1]), "give one of at_least, at_most or exactly")
-    if "p" in raw:
-        bound = bounds[0] if bounds else ""
-        expression = _expr(raw[bound], (*path, bound)) if bound else None
-        return OutputDecl(key, label, "p", raw["p"], bound, expression, help_)  # type: ignore[arg-type]
-    if "value" in raw:
-        return OutputDecl(key, label, "value", expression=_expr(raw["value"], (*path, "value")), help=help_)
-    kind = "mean" if "mean" in raw else "distribution"
-    return OutputDecl(key, label, kind, raw[kind], help=help_)  # type: ignore[arg-type]
-
-
-@dataclass(frozen=True, slots=True)
-class CalculatorDecl:
-    """A calculator as declared: one test, or a chain of steps; optionally taken by ``units``
-    units each on its own (then outputs may count them); outputs; worked examples."""
-
-    key: str
-    title: str
-    summary: str = ""
-    rules: tuple[str, ...] = ()
-    inputs: tuple[str, ...] = ()
-    steps: tuple[StepDecl, ...] = ()
-    units: Expression | None = None
-    outputs: tuple[OutputDecl, ...] = ()
-    examples: tuple[tuple[tuple[str, str], ...], ...] = ()
-    added: str = ""
-
-    @property
-    def tests(self) -> tuple[str, ...]:
-        """The tests its steps roll, in order, once each."""
-        return tuple(dict.fromkeys(s.test for s in self.steps))
-
-
-def _example_text(value: Any) -> str:
-    return ("true" if value else "false") if isinstance(value, bool) else str(value)
-
-
-def build_calculator(key: str, raw: Mapping[str, Any], path: Path) -> CalculatorDecl:
-    """One calculator declaration (``test: KEY`` is a chain of one step)."""
-    if "test" in raw:
-        steps: tuple[StepDecl, ...] = (StepDecl(raw["test"], on_fail="fail"),)
-    else:
-        steps = ()
-        last = len(raw["chain"]) - 1
-        for i, step in enumerate(raw["chain"]):
-            where = (*path, "chain", i)
-            on_fail = step.get("fail", "next" if i < last else "fail")
-            on_pass = step.get("pass", "pass")
-            if i == last and "next" in (on_pass, on_fail):
-                raise LanguageError(
-                    (*where, "fail" if on_fail == "next" else "pass"),
-                    "the last step has no next step: name an outcome",
-                )
-            if on_pass == "next" and on_fail == "next":
-                raise LanguageError(where, "a step that leads to the next step either way decides nothing")
-            bindings = tuple((k, _expr(v, (*where, "with", k))) for k, v in (step.get("with") or {}).items())
-            steps = (*steps, StepDecl(step["test"], bindings, on_pass, on_fail))
-    outputs = tuple(build_output(k, v, (*path, "outputs", k)) for k, v in raw["outputs"].items())
-    examples = tuple(
-        tuple((k, _example_text(v)) for k, v in example.items()) for example in raw.get("examples") or ()
-    )
-    return CalculatorDecl(
-        key=key,
-        title=_text(raw, "title"),
-        summary=_text(raw, "summary"),
-        rules=tuple(raw.get("rules") or ()),
-        inputs=tuple(raw.get("inputs") or ()),
-        steps=steps,
-        units=_opt_expr(raw, "units", path),
-        outputs=outputs,
-        examples=examples,
-    )
-
-
-# -- a document ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Declarations:
-    """Everything one document declares, section by section, in the order written."""
-
-    parameters: tuple[ParameterDecl, ...] = ()
-    inputs: tuple[InputDecl, ...] = ()
-    tests: tuple[TestDecl, ...] = ()
-    calculators: tuple[CalculatorDecl, ...] = ()
-    added: str = field(default="", compare=True)
-    """The variant the declarations come from (``""``: the system's own)."""
-
-    def __bool__(self) -> bool:
-        return bool(self.parameters or self.inputs or self.tests or self.calculators)
-
-
-def build_section(section: str, raw: Mapping[str, Any] | None, path: Path = ()) -> tuple[Any, ...]:
-    """The declarations of one section (``path`` leads to it: ``("add", "tests")``)."""
-    builders: dict[str, Callable[[str, Any, Path], Any]] = {
-        "parameters": build_parameter,
-        "inputs": build_input,
-        "tests": build_test,
-        "calculators": build_calculator,
-    }
-    build = builders[section]
-    return tuple(build(key, value, (*path, key)) for key, value in (raw or {}).items())
-
-
-def build_document(raw: Mapping[str, Any], path: Path = ()) -> Declarations:
-    """Every section of a document the schema accepted (``path`` leads to it in its file)."""
-    parameters, inputs, tests, calculators = (build_section(s, raw.get(s), (*path, s)) for s in SECTIONS)
-    return Declarations(parameters, inputs, tests, calculators)
-
-
-# -- what a variant adds ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Added:
-    """One declaration of a variant's ``add:`` (an input, a test or the entries it adds to a test,
-    a calculator), with the mapping it was written as (JSON text: an immutable, hashable copy)."""
-
-    decl: InputDecl | TestDecl | CalculatorDecl
-    raw: str
-
-    def to_mapping(self) -> Any:
-        """The mapping as the variant wrote it."""
-        return json.loads(self.raw)
-
-    def describe(self) -> str:
-        """In words, for ``rulesbook variants`` and a comparison's notes.
-
-        >>> Added(InputDecl("has_standard", "boolean", "Carries a standard", default=False), "{}").describe()
-        'a yes/no input, default no: Carries a standard'
-        """
-        decl = self.decl
-        if isinstance(decl, InputDecl):
-            default = (
-                {True: "yes", False: "no"}.get(decl.default, decl.default)
-                if decl.kind == "boolean"
-                else decl.default
-            )
-            kind = {
-                "boolean": "a yes/no input",
-                "integer": f"an input from {decl.minimum} to {decl.maximum}",
-                "choice": f"an input ({', '.join(decl.choices)})",
-                "dice": "a dice input",
-            }[decl.kind]
-            return f"{kind}, default {default}: {decl.label or decl.key}"
-        if isinstance(decl, CalculatorDecl):
-            return f"a calculator: {decl.title}"
-        if decl.entries_only:
-            entries: tuple[ModifierEntry | FaceEntry | RerollEntry, ...] = (
-                *decl.modifiers,
-                *decl.faces,
-                *decl.rerolls,
-            )
-            parts = [e.label or e.key for e in entries]
-            return "entries added to the test: " + ", ".join(parts)
-        return f"a test: {decl.title or decl.key}"
-
-
-def build_added(section: str, key: str, raw: Any, path: Path) -> Added:
-    """One entry of a variant's ``add:`` language section, built (and marked as added)."""
-    decl = build_section(section, {key: raw}, path[:-1])[0]
-    return Added(decl, json.dumps(raw, sort_keys=True, ensure_ascii=False))

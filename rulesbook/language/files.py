@@ -28,7 +28,8 @@ from yaml.nodes import MappingNode, Node, SequenceNode
 
 from rulesbook.data import DataFileError, compose_text, load_data_file, read_text, scalar_value
 from rulesbook.errors import InputError
-from rulesbook.language.declarations import LanguageError, build_document, dotted
+from rulesbook.language.declarations import LanguageError, dotted
+from rulesbook.language.document import build_document
 from rulesbook.language.mechanics import Mechanics, choice_names
 from rulesbook.language.schema import schema_problem
 from rulesbook.records import Implementation

@@ -16,7 +16,7 @@ the variant's additions and the values of added inputs) and the values its calle
 returns the one roll-test primitive, checked against the dice work bound.
 
 Example:
-    >>> from rulesbook.language.declarations import build_document
+    >>> from rulesbook.language.document import build_document
     >>> doc = build_document({"tests": {"nerve": {"dice": "2D6", "pass": "at-most",
     ...     "target": "nerve", "given": {"nerve": {"kind": "integer", "minimum": 2, "maximum": 12}},
     ...     "faces": {"boxcars": {"double": 6, "result": "fail"}}}}})
@@ -41,10 +41,7 @@ from rulesbook.additions import Additions
 from rulesbook.dice import DiceExpr, Faces, Reads, RollTest
 from rulesbook.errors import InputError, did_you_mean, quote
 from rulesbook.language.declarations import (
-    Added,
-    CalculatorDecl,
     Comparison,
-    Declarations,
     FaceEntry,
     FacesDecl,
     InputDecl,
@@ -55,6 +52,7 @@ from rulesbook.language.declarations import (
     TestDecl,
     dotted,
 )
+from rulesbook.language.document import Added, CalculatorDecl, Declarations
 from rulesbook.language.expressions import BOOLEAN, DICE, NUMBER, Expression, NameType, Value, text_type
 
 __all__ = [

@@ -51,7 +51,8 @@ from rulesbook.data import DataFileError, load_data_file
 from rulesbook.dice import DiceExpr
 from rulesbook.errors import InputError
 from rulesbook.language.calculators import build_calculator
-from rulesbook.language.declarations import LanguageError, ParameterDecl, build_document, build_section
+from rulesbook.language.declarations import LanguageError, ParameterDecl
+from rulesbook.language.document import build_document, build_section
 from rulesbook.language.files import located
 from rulesbook.language.mechanics import Mechanics, choice_names
 from rulesbook.language.schema import schema_problem
