@@ -42,7 +42,7 @@ from rulesbook.calculators import Calculator
 from rulesbook.errors import CostError, InputError, RulesbookError, quote
 from rulesbook.inputs import Input, OptionalInput
 from rulesbook.registry import Registry, registry
-from rulesbook.variants import named_variant, run_inputs
+from rulesbook.variants import find_calculator, named_variant, run_inputs, variant_calculator
 
 __all__ = [
     "API_PREFIX",
@@ -154,21 +154,23 @@ def calc_answer(calc_id: str, inputs: Mapping[str, Any], variant: Sequence[str] 
     (``{"ld": 7, "unit_lds": [7, 7, 6]}``); ``variant`` names shipped or user variants.
     """
     try:
-        calc = _calculator(calc_id)
+        chosen = named_variant(variant)
+        calc = find_calculator(calc_id, chosen)
     except InputError as exc:
-        return 404, error_body("calculator", exc.message)
+        return (404, error_body("calculator", exc.message)) if exc.field == "calculator" else _error(exc)
     try:
         given, named = dict(inputs), {}
         for key, value in given.items():
             if _file_input(calc.input(key)):
                 given[key] = _shipped_file(key, value)
                 named[key] = PurePosixPath(value.strip()).as_posix()  # (no folder of the server's)
-        chosen = named_variant(variant)
         checked, result = run_inputs(calc, given, chosen)
     except InputError as exc:
         return _error(exc)
     except RulesbookError as exc:  # a file input that is no file of its kind: the CLI's one line
         return 400, error_body(None, str(exc))
+    if chosen is not None:
+        calc = variant_calculator(calc, chosen)  # (its inputs with the ones the variant adds)
     body = calc.answer_json(checked, result, chosen.name if chosen is not None else None)
     body["inputs"].update(named)  # a shipped file as the request named it (rulesbook/...)
     return 200, body

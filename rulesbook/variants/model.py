@@ -52,7 +52,7 @@ from rulesbook.additions import Additions
 from rulesbook.calculators import Calculator
 from rulesbook.data import DataFileError, load_data_file
 from rulesbook.errors import InputError, did_you_mean, quote, shorten
-from rulesbook.language.calculators import DeclaredCompute, ExplainedCompute, reached_names
+from rulesbook.language.calculators import DeclaredCompute, ExplainedCompute, build_calculator, reached_names
 from rulesbook.language.declarations import LanguageError, dotted
 from rulesbook.language.files import line_in
 from rulesbook.language.mechanics import declared_additions
@@ -80,6 +80,7 @@ __all__ = [
     "baseline_choices",
     "choice_keys",
     "compose",
+    "find_calculator",
     "given_inputs",
     "load_variant",
     "named_variant",
@@ -323,6 +324,37 @@ def variant_calculator(calc: Calculator, variant: Variant) -> Calculator:
 
 
 _ADDED: dict[tuple[str, ComputeFn, Additions], Calculator] = {}
+_NEW: dict[tuple[str, Additions], Calculator] = {}
+
+
+def find_calculator(calc_id: str, variant: Variant | None = None) -> Calculator:
+    """Calculator ``calc_id``: a registered one, or one ``variant`` adds (its ``add:
+    calculators:``, declared in the rules language; it computes under the variant's choice set).
+    An unknown ID is the registry's one line with its "did you mean".
+
+    >>> v = Variant.from_mapping({"system": "scrollhammer", "title": "Terror", "add": {
+    ...     "inputs": {"ld": {"kind": "integer", "minimum": 2, "maximum": 10, "default": 7}},
+    ...     "tests": {"terror": {"dice": "2D6", "pass": "at-most", "target": "ld - 1"}},
+    ...     "calculators": {"terror-test": {"title": "Terror test", "test": "terror",
+    ...                                     "outputs": {"p_pass": {"label": "P(pass)", "p": "pass"}}}}}}, name="terror")
+    >>> run_with_variant(find_calculator("scrollhammer.terror-test", v), v, ld=7)["p_pass_exact"]
+    '5/12'
+    """
+    reg = registry(calc_id.partition(".")[0] or None) if isinstance(calc_id, str) else registry()
+    if isinstance(calc_id, str) and calc_id not in reg.calculators:
+        reg = registry()
+    if variant is None or calc_id in reg.calculators:
+        return reg.calculator(calc_id)
+    system, _, key = calc_id.partition(".")
+    declared = declared_additions(variant.additions)
+    decl = next((c for c in declared.calculators if c.key == key), None) if system == variant.system else None
+    if decl is None:
+        return reg.calculator(calc_id)
+    found = (calc_id, variant.additions)
+    if found not in _NEW:
+        mechanics = reg.mechanics[system]
+        _NEW[found] = build_calculator(mechanics, decl, reg.choices[system], declared)
+    return _NEW[found]
 
 
 def _with_additions(calc: Calculator, variant: Variant) -> Calculator:
@@ -439,8 +471,9 @@ def run_assignments(
     rest = [w for w in words if w.partition("=")[0].strip() != "variant"]
     if any(not n for n in names):
         raise InputError("variant", "expected variant=NAME or variant=PATH.yaml (see `rulesbook variants`)")
-    raw = calc.assignments(rest)
     variant = resolve_variant(names) if names else None
+    runner = calc if variant is None else variant_calculator(calc, variant)  # (with the inputs it adds)
+    raw = runner.assignments(rest)
     checked, result = run_inputs(calc, raw, variant)
     return checked, result, variant
 
@@ -493,6 +526,7 @@ def run_inputs(
                 exc.field,
                 f"{exc.message}; {adder[0]} is added by the variant {adder[1]} (variant={adder[1]})",
             ) from None
-    first = calc.check_values(raw)  # each value as given; the variant's choices check them together next
+    runner = variant_calculator(calc, variant)
+    first = runner.check_values(raw)  # each value as given; the variant's choices check them together next
     checked, choices = validate_with(calc, variant, {k: first[k] for k in raw})
-    return checked, variant_calculator(calc, variant).run_validated(checked, choices=choices)
+    return checked, runner.run_validated(checked, choices=choices)

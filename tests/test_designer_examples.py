@@ -1,0 +1,216 @@
+"""The rules language's shipped examples (examples/designer/, examples/systems/skirmish/) answer
+exactly, in every calculator they should reach.
+
+Each oracle lists the 36 rolls of two dice (or a D6's six faces) and applies the rule as the
+example's comment states it, in plain Python written here, importing nothing of the code it
+checks. The file names, calculator IDs and input keys are a public contract (issue 34).
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from rulesbook.errors import InputError
+from rulesbook.registry import registry
+from rulesbook.variants import find_calculator, load_variant, resolve_variant, run_with_variant
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples" / "designer"
+SYSTEMS = ROOT / "examples" / "systems"
+ROLLS = list(itertools.product(range(1, 7), repeat=2))
+
+
+def p(count: int, of: int = 36) -> Fraction:
+    return Fraction(count, of)
+
+
+def leadership(target: int, *, any_double: bool = False, heroism: bool = True) -> Fraction:
+    """Scrollhammer's Leadership test on 2D6: at most the target, a double 1 passes (and, with
+    the example, any double)."""
+    return p(
+        sum(
+            a + b <= target or (heroism and a == b == 1) or (any_double and heroism and a == b)
+            for a, b in ROLLS
+        )
+    )
+
+
+def exact(result: object, key: str) -> Fraction:
+    return Fraction(result[f"{key}_exact"])  # type: ignore[index]
+
+
+# -- any-double.yaml ---------------------------------------------------------------------------------
+
+
+@pytest.mark.covers("scrollhammer.morale.insane-heroism")
+@pytest.mark.parametrize("ld", [2, 5, 7, 9])
+def test_any_double_passes_every_leadership_based_test(ld: int) -> None:
+    v = load_variant(EXAMPLES / "any-double.yaml")
+    calc = registry().calculator
+    want = leadership(ld, any_double=True)
+    assert exact(run_with_variant(calc("scrollhammer.morale-check"), v, ld=ld), "p_pass") == want
+    assert exact(run_with_variant(calc("scrollhammer.panic-test"), v, ld=ld), "p_pass") == want
+    lead = run_with_variant(calc("scrollhammer.leadership-test"), v, ld=ld, test_kind="leadership-test")
+    assert exact(lead, "p_pass") == want
+    for lost_by in (1, 3):
+        got = run_with_variant(calc("scrollhammer.break-test"), v, ld=ld, lost_by=lost_by)
+        assert exact(got, "p_pass") == leadership(ld - lost_by, any_double=True)
+    pinned = run_with_variant(calc("scrollhammer.pinning-test"), v, ld=ld, pinning_attacks=2)
+    assert exact(pinned, "p_pinned") == 1 - want**2
+    casualties = run_with_variant(
+        calc("scrollhammer.casualties-test"), v, ld=ld, models_at_start=10, models_lost=3
+    )
+    assert exact(casualties, "p_fall_back") == 1 - want
+    regroup = run_with_variant(calc("scrollhammer.regroup-test"), v, ld=ld, models_alive=6, models_total=10)
+    assert exact(regroup, "p_regroup") == want
+    # a falling-back unit fails its Morale check: no double saves it (heroism-when-falling-back)
+    falling = run_with_variant(calc("scrollhammer.morale-check"), v, ld=ld, falling_back=True)
+    assert exact(falling, "p_pass") == 0
+
+
+def test_any_double_reaches_the_chains_as_a_python_rule_would() -> None:
+    """The Fall Back chain and the Panic cascade roll Regroup and Panic tests inside: the
+    example's entry reaches them exactly as other code for the rule (a Python variant) does."""
+    from rulesbook.choices import RuleOverride
+    from rulesbook.dice import RollTest, double
+    from rulesbook.variants import Variant
+
+    v = load_variant(EXAMPLES / "any-double.yaml")
+
+    def any_double(target, choices, *, heroism=True, always_fail=False, published, **rest):  # type: ignore[no-untyped-def]
+        test: RollTest = published(target, choices, heroism=heroism, always_fail=always_fail, **rest)
+        if not heroism or not choices.parameters.insane_heroism:
+            return test
+        return test.with_(auto_pass=frozenset().union(*(double(f) for f in range(1, 7))))
+
+    override = RuleOverride("scrollhammer.morale.check", any_double, target="leadership_test")
+    python = Variant.define("py-any-double", system="scrollhammer", title="x").with_rules((override,))
+    for calc_id, inputs in [
+        ("scrollhammer.fall-back", {"ld": 7, "distance": 12, "phases": 3}),
+        ("scrollhammer.panic-cascade", {}),
+        ("scrollhammer.fall-back-through-friends", {}),
+    ]:
+        calc = registry().calculator(calc_id)
+        base = run_with_variant(calc, None, **inputs)
+        data, code = run_with_variant(calc, v, **inputs), run_with_variant(calc, python, **inputs)
+        assert data.values == code.values, calc_id
+        assert data.values != base.values, calc_id
+
+
+# -- standard-reroll.yaml ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("ld", "lost_by"), [(8, 1), (8, 3), (6, 2), (9, 6)])
+def test_a_standard_rerolls_a_failed_break_test_once(ld: int, lost_by: int) -> None:
+    v = load_variant(EXAMPLES / "standard-reroll.yaml")
+    calc = registry().calculator("scrollhammer.break-test")
+    once = leadership(ld - lost_by)
+    assert exact(run_with_variant(calc, v, ld=ld, lost_by=lost_by), "p_pass") == once
+    again = run_with_variant(calc, v, ld=ld, lost_by=lost_by, has_standard=True)
+    assert exact(again, "p_pass") == once + (1 - once) * once
+    assert any("re-rolled once" in line and "has_standard yes" in line for line in again.explanation)
+
+
+def test_has_standard_is_offered_where_a_break_test_is_rolled_and_nowhere_else() -> None:
+    v = resolve_variant(str(EXAMPLES / "standard-reroll.yaml"))
+    from rulesbook.variants import variant_calculator
+
+    offering = {
+        c.id
+        for c in registry().calculators_for_system("scrollhammer")
+        if "has_standard" in {i.key for i in variant_calculator(c, v).inputs}
+    }
+    assert offering == {
+        c.id for c in registry().calculators_for_system("scrollhammer") if "break-test" in c.tests
+    }
+    assert offering == {"scrollhammer.break-test"}
+    with pytest.raises(InputError, match=r"has_standard: unknown input for scrollhammer\.panic-test"):
+        run_with_variant(registry().calculator("scrollhammer.panic-test"), v, ld=7, has_standard=True)
+
+
+# -- terror-test.yaml --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ld", range(2, 13))
+@pytest.mark.parametrize("modifier", [-3, 0, 2])
+def test_the_terror_test_answers_exactly(ld: int, modifier: int) -> None:
+    v = load_variant(EXAMPLES / "terror-test.yaml")
+    calc = find_calculator("scrollhammer.terror-test", v)
+    assert [i.key for i in calc.inputs] == ["ld", "modifier"]
+    want = p(sum(a + b <= ld - 1 + modifier or a == b == 1 for a, b in ROLLS))
+    got = run_with_variant(calc, v, ld=ld, modifier=modifier)
+    assert exact(got, "p_pass") == want and exact(got, "p_fail") == 1 - want
+
+
+def test_the_terror_test_is_no_calculator_without_its_variant() -> None:
+    with pytest.raises(InputError, match=r"unknown calculator ID 'scrollhammer\.terror-test'"):
+        find_calculator("scrollhammer.terror-test")
+
+
+# -- the skirmish system -----------------------------------------------------------------------------
+
+
+def nerve_oracle(nerve: int, modifier: int, wounded: bool, leader_near: bool) -> tuple[Fraction, ...]:
+    """P(holds), P(shaken), P(routs), as the skirmish rules say."""
+    line = nerve + modifier - (1 if wounded else 0)
+    one = p(sum(not (a == b == 6) and (a == b == 1 or a + b <= line) for a, b in ROLLS))
+    holds = one + (1 - one) * one if leader_near else one
+    return holds, (1 - holds) * Fraction(4, 6), (1 - holds) * Fraction(2, 6)
+
+
+def _skirmish(code: str) -> str:
+    env = {**os.environ, "RULESBOOK_SYSTEMS_DIR": str(SYSTEMS)}
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    return out.stdout
+
+
+def test_the_skirmish_system_answers_exactly_everywhere() -> None:
+    grid = [
+        (n, m, w, lead)
+        for n in range(2, 13)
+        for m in (-3, -1, 0, 3)
+        for w in (False, True)
+        for lead in (False, True)
+    ]
+    code = f"""
+from rulesbook.registry import registry
+calc = registry().calculator("skirmish.nerve-test")
+print([i.key for i in calc.inputs])
+for n, m, w, lead in {grid!r}:
+    r = calc.run(nerve=n, modifier=m, wounded=w, leader_near=lead)
+    print(r["p_pass_exact"], r["p_shaken_exact"], r["p_rout_exact"])
+"""
+    lines = _skirmish(code).splitlines()
+    assert lines[0] == "['nerve', 'modifier', 'wounded', 'leader_near']"
+    for (n, m, w, lead), line in zip(grid, lines[1:], strict=True):
+        assert tuple(Fraction(x) for x in line.split()) == nerve_oracle(n, m, w, lead), (n, m, w, lead)
+
+
+def test_the_skirmish_command_of_the_issue_works_from_a_checkout() -> None:
+    rulesbook = Path(sys.executable).with_name("rulesbook")
+    env = {**os.environ, "RULESBOOK_SYSTEMS_DIR": "examples/systems", "NO_COLOR": "1"}
+    out = subprocess.run(
+        [str(rulesbook), "calc", "skirmish.nerve-test", "nerve=7", "modifier=-1"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    holds, shaken, routs = nerve_oracle(7, -1, False, False)
+    assert f"({holds})" in out.stdout and f"({shaken})" in out.stdout and f"({routs})" in out.stdout
+    assert "Nerve test: roll 2D6; a total of 6 or less passes (nerve + modifier = 6)." in out.stdout
+    assert not list((ROOT / "examples" / "systems" / "skirmish").glob("**/*.py")), (
+        "the system holds no Python"
+    )
