@@ -355,13 +355,16 @@ def _system_packages() -> list[str]:
 
 
 _SYSTEMS_DIR = Path(__file__).resolve().parent / "systems"
+_VENDORED_DIR = Path(__file__).resolve().parent / "data-systems"
+"""Systems written in data that a built site's app wheel carries (the ``$RULESBOOK_SYSTEMS_DIR``
+systems of the build, :func:`rulesbook.site.runtime.app_files`); absent in a checkout."""
 
 
 def _data_folders() -> dict[str, Path]:
     """Systems written in data (:mod:`rulesbook.language.systems`): folder name -> folder, the
     package's own first, then ``$RULESBOOK_SYSTEMS_DIR``'s (a name met twice keeps the first)."""
     out: dict[str, Path] = {}
-    for folder in data_system_folders(_SYSTEMS_DIR):
+    for folder in data_system_folders(_SYSTEMS_DIR, _VENDORED_DIR):
         out.setdefault(folder.name, folder)
     return out
 
@@ -385,7 +388,7 @@ def _load_folder(folder: Path) -> None:
     if key in _LOADED_PACKAGES:
         return
     _LOADED_PACKAGES[key] = ""
-    found = load_data_system(folder, schema=folder.parent != _SYSTEMS_DIR)
+    found = load_data_system(folder, schema=folder.parent not in (_SYSTEMS_DIR, _VENDORED_DIR))
     if found.system.id in _REGISTRY.systems:
         raise DataFileError(f"{folder.name}/rules.yaml: a system called {found.system.id} is loaded already")
     package = SystemPackage(

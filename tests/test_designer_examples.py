@@ -214,3 +214,13 @@ def test_the_skirmish_command_of_the_issue_works_from_a_checkout() -> None:
     assert not list((ROOT / "examples" / "systems" / "skirmish").glob("**/*.py")), (
         "the system holds no Python"
     )
+
+
+def test_the_guide_shows_the_shipped_examples_as_they_are() -> None:
+    guide = (ROOT / "docs" / "designer" / "guide.md").read_text(encoding="utf-8")
+    for name in ("any-double.yaml", "standard-reroll.yaml", "terror-test.yaml"):
+        block = f"```yaml\n# file: {name}\n" + (EXAMPLES / name).read_text(encoding="utf-8") + "```"
+        assert block in guide, f"docs/designer/guide.md shows another {name} than examples/designer/"
+    mechanics = (SYSTEMS / "skirmish" / "mechanics.yaml").read_text(encoding="utf-8")
+    shown = guide.split("# a part of examples/systems/skirmish/mechanics.yaml\n", 1)[1].split("```", 1)[0]
+    assert shown in mechanics

@@ -24,13 +24,10 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from rulesbook.language.declarations import (
-    FaceEntry,
     InputDecl,
     LanguageError,
-    ModifierEntry,
     ParameterDecl,
     Path,
-    RerollEntry,
     TestDecl,
     build_input,
     build_parameter,
@@ -40,6 +37,7 @@ from rulesbook.language.declarations import (
     text_field,
 )
 from rulesbook.language.expressions import Expression
+from rulesbook.language.words import entry_text
 
 __all__ = [
     "SECTIONS",
@@ -247,13 +245,9 @@ class Added:
         if isinstance(decl, CalculatorDecl):
             return f"a calculator: {decl.title}"
         if decl.entries_only:
-            entries: tuple[ModifierEntry | FaceEntry | RerollEntry, ...] = (
-                *decl.modifiers,
-                *decl.faces,
-                *decl.rerolls,
+            return "; ".join(
+                entry_text(e) + (f", while {e.when.text}" if e.when else "") for e in decl.entries
             )
-            parts = [e.label or e.key for e in entries]
-            return "entries added to the test: " + ", ".join(parts)
         return f"a test: {decl.title or decl.key}"
 
 

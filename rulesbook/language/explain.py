@@ -22,74 +22,22 @@ from fractions import Fraction
 from typing import Any
 
 from rulesbook.dice import RollTest
-from rulesbook.errors import InputError
-from rulesbook.language.declarations import FaceEntry, ModifierEntry, RerollEntry, TestDecl
+from rulesbook.language.declarations import TestDecl
 from rulesbook.language.expressions import Expression, Value
 from rulesbook.language.mechanics import EMPTY, Mechanics, declared_additions
+from rulesbook.language.words import entry_text, shown, value_or_none
 
-__all__ = ["added_lines", "describe_test", "entry_text"]
-
-type Entry = ModifierEntry | FaceEntry | RerollEntry
-
-_VERB = {"pass": "passes", "fail": "fails", "critical": "is critical"}
-
-
-def _shown(value: Value) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
-
-
-def entry_text(entry: Entry, env: Mapping[str, Value] | None = None) -> str:
-    """What one entry does, in words (its value worked out when ``env`` has every name).
-
-    >>> from rulesbook.language.declarations import FacesDecl
-    >>> entry_text(RerollEntry("leader", label="Leader nearby"))
-    'a failed test is re-rolled once (Leader nearby)'
-    >>> entry_text(FaceEntry("x", FacesDecl("double"), "pass"))
-    'any double passes whatever the total'
-    """
-    label = f" ({entry.label})" if entry.label else ""
-    if isinstance(entry, ModifierEntry):
-        value = _try(entry.value, env)
-        shown = f"{value:+d}" if isinstance(value, int) and not isinstance(value, bool) else entry.value.text
-        return f"{shown} to the test{label}"
-    if isinstance(entry, FaceEntry):
-        return f"{_faces(entry, env)} {_VERB[entry.result]} whatever the total{label}"
-    if entry.faces is None:
-        return f"a failed test is re-rolled once{label}"
-    return f"{_faces(entry, env)} is re-rolled once{label}"
-
-
-def _faces(entry: FaceEntry | RerollEntry, env: Mapping[str, Value] | None) -> str:
-    assert entry.faces is not None
-    faces = entry.faces
-    if faces.value is not None and faces.value.constant is None:
-        value = _try(faces.value, env)
-        if value is not None:
-            word = "a double" if faces.form == "double" else "a natural total of"
-            return f"{word} {value}"
-    return faces.describe()
-
-
-def _try(expr: Expression, env: Mapping[str, Value] | None) -> Value | None:
-    """The expression's value, or ``None`` when ``env`` lacks a name it reads."""
-    if env is None or not expr.names <= env.keys():
-        return None
-    try:
-        return expr.evaluate(env)
-    except InputError:
-        return None
+__all__ = ["added_lines", "describe_test"]
 
 
 def _condition(when: Expression | None, env: Mapping[str, Value]) -> str:
     """`` while C (so here)`` / `` while C (not here)``, or `` while C`` when it cannot be told."""
     if when is None:
         return ""
-    value = _try(when, env)
+    value = value_or_none(when, env)
     if value is None:
         return f", while {when.text}"
-    names = ", ".join(f"{n} {_shown(env[n])}" for n in sorted(when.names))
+    names = ", ".join(f"{n} {shown(env[n])}" for n in sorted(when.names))
     return f", while {when.text} ({'it applies here' if value else 'not here'}: {names})"
 
 
@@ -118,7 +66,7 @@ _COMPARED = {
 def _lines(decl: TestDecl, test: RollTest, env: Mapping[str, Value]) -> list[str]:
     title = decl.title or decl.key
     assert decl.target is not None and decl.comparison is not None
-    target = _try(decl.target, env)
+    target = value_or_none(decl.target, env)
     shown = target if target is not None else test.target
     modifier = test.effective_modifier
     notes = [] if decl.target.constant is not None else [f"{decl.target.text} = {shown}"]
@@ -134,7 +82,7 @@ def _lines(decl: TestDecl, test: RollTest, env: Mapping[str, Value]) -> list[str
             "It fails without a roll" + (", but for the natural rolls that pass." if test.auto_pass else ".")
         )
     for entry in decl.entries:
-        if entry.when is None or _try(entry.when, env):
+        if entry.when is None or value_or_none(entry.when, env):
             text = entry_text(entry, env)
             lines.append(text[0].upper() + text[1:] + ".")
     return lines

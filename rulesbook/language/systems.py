@@ -83,11 +83,11 @@ def is_data_system(folder: Path) -> bool:
     )
 
 
-def data_system_folders(shipped: Path) -> list[Path]:
-    """The folders of systems written in data: under ``shipped`` (the package's systems), then
-    under each folder of ``$RULESBOOK_SYSTEMS_DIR``, each in name order."""
+def data_system_folders(*shipped: Path) -> list[Path]:
+    """The folders of systems written in data: under each of ``shipped`` (the package's systems),
+    then under each folder of ``$RULESBOOK_SYSTEMS_DIR``, each in name order."""
     roots = [
-        shipped,
+        *shipped,
         *(Path(p).expanduser() for p in os.environ.get(SYSTEMS_DIR_ENV, "").split(os.pathsep) if p),
     ]
     out: list[Path] = []

@@ -431,9 +431,28 @@ def data_snapshot(paths: Iterable[Path]) -> dict[str, str]:
 
 
 def data_files() -> list[Path]:
-    """Every data file shipped in the ``rulesbook`` package (what the snapshot holds)."""
+    """Every data file shipped in the ``rulesbook`` package, and those of the systems written in
+    data that ``$RULESBOOK_SYSTEMS_DIR`` names (what the snapshot holds)."""
     package = ROOT / "rulesbook"
-    return sorted(p for p in package.rglob("*") if p.suffix in (".yaml", ".yml", ".json") and p.is_file())
+    found = [p for p in package.rglob("*") if p.suffix in (".yaml", ".yml", ".json") and p.is_file()]
+    found += [p for _, p in _external_system_files() if p.suffix in (".yaml", ".yml", ".json")]
+    return sorted(found)
+
+
+def _external_system_files() -> list[tuple[str, Path]]:
+    """(path in the app wheel, file) of every file of the systems written in data outside the
+    package (``$RULESBOOK_SYSTEMS_DIR``): the wheel carries them under ``rulesbook/data-systems/``,
+    where the registry finds them in the browser."""
+    from rulesbook.language.systems import data_system_folders
+
+    out = []
+    for folder in data_system_folders():
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and path.suffix in (".yaml", ".yml", ".json", ".md", ".txt"):
+                out.append(
+                    (f"rulesbook/data-systems/{folder.name}/{path.relative_to(folder).as_posix()}", path)
+                )
+    return out
 
 
 def app_files() -> Iterator[tuple[str, bytes]]:
@@ -447,6 +466,8 @@ def app_files() -> Iterator[tuple[str, bytes]]:
             and path.suffix in (".py", ".yaml", ".yml", ".json")
         ):
             yield path.relative_to(ROOT).as_posix(), path.read_bytes()
+    for name, path in _external_system_files():
+        yield name, path.read_bytes()
     yield "widgets/__init__.py", (ROOT / "widgets" / "__init__.py").read_bytes()
     for module in _widgets_modules():
         path = ROOT.joinpath(*module.split(".")).with_suffix(".py")

@@ -5,7 +5,8 @@ label, an output's label) and a variant's title — never the IDs — and say wh
 change a calculator at all (:func:`reaches`).
 
 Example:
-    >>> from rulesbook.registry import registry
+    >>> from rulesbook.language.mechanics import declared_additions
+from rulesbook.registry import registry
     >>> calc = registry().calculator("scrollhammer.break-test")
     >>> key_label(calc, "ld"), key_label(calc, "parameter.break_ld_per_point")
     ('Leadership (Ld)', 'Ld lost per point of defeat')
@@ -19,6 +20,7 @@ from typing import Any
 
 from rulesbook.calculators import Calculator, Output
 from rulesbook.errors import InputError
+from rulesbook.language.mechanics import declared_additions
 from rulesbook.registry import registry
 from rulesbook.variants.variant import Variant, baseline_choices
 
@@ -75,11 +77,12 @@ def numeric_outputs(calc: Calculator) -> list[Output]:
 
 def default_output(calc: Calculator) -> str:
     """The output a designer's table follows unless told otherwise: the first probability, else
-    the first number (empty when there is none).
+        the first number (empty when there is none).
 
-    >>> from rulesbook.registry import registry
-    >>> default_output(registry().calculator("wh40k.attack"))
-    'p_unit_destroyed'
+        >>> from rulesbook.language.mechanics import declared_additions
+    from rulesbook.registry import registry
+        >>> default_output(registry().calculator("wh40k.attack"))
+        'p_unit_destroyed'
     """
     numeric = numeric_outputs(calc)
     first = next((o for o in numeric if o.kind == "probability"), numeric[0] if numeric else None)
@@ -88,14 +91,15 @@ def default_output(calc: Calculator) -> str:
 
 def reaches(calc: Calculator, variant: Variant) -> bool:
     """Whether ``variant`` changes anything ``calc`` declares it uses: a parameter of one of its
-    rules, a reading it switches or one whose register entry names one of its rules (unless the
-    reading is declared inert), its function, one of its rules given other code, or an added entry
-    (``add:``) of a section belonging to one of its rules.
+        rules, a reading it switches or one whose register entry names one of its rules (unless the
+        reading is declared inert), its function, one of its rules given other code, or an added entry
+        (``add:``) of a section belonging to one of its rules.
 
-    >>> from rulesbook.registry import registry
-    >>> from rulesbook.variants.model import resolve_variant
-    >>> reaches(registry().calculator("wh40k.battle-shock"), resolve_variant("deadly-demise-on-5"))
-    False
+        >>> from rulesbook.language.mechanics import declared_additions
+    from rulesbook.registry import registry
+        >>> from rulesbook.variants.model import resolve_variant
+        >>> reaches(registry().calculator("wh40k.battle-shock"), resolve_variant("deadly-demise-on-5"))
+        False
     """
     if variant.system != calc.system:
         return False
@@ -107,7 +111,19 @@ def reaches(calc: Calculator, variant: Variant) -> bool:
         or any(c == calc.id for c, _ in variant.functions)
         or any(o.rule in rules for o in variant.rules)
         or any(type(base.additions).rule(s) in rules for s, entries in variant.additions.sections if entries)
+        or language_reaches(calc, variant)
     )
+
+
+def language_reaches(calc: Calculator, variant: Variant) -> bool:
+    """Whether the variant's ``add:`` adds entries to a test ``calc`` rolls (or one it extends),
+    or declares the test itself (a calculator the variant adds)."""
+    declared = declared_additions(variant.additions)
+    if not declared.tests or not calc.tests:
+        return False
+    mechanics = registry().mechanics[calc.system]
+    levels = {level for key in calc.tests for level in mechanics.lineage(key, declared)}
+    return any(t.key in levels for t in declared.tests)
 
 
 def reading_reaches(calc: Calculator, key: str) -> bool:
