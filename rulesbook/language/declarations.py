@@ -258,10 +258,11 @@ def build_parameter(key: str, raw: Mapping[str, Any], path: Path) -> ParameterDe
 @dataclass(frozen=True, slots=True)
 class FacesDecl:
     """Natural rolls of the dice a test reads: ``double`` (every die read shows one face; the face
-    an expression, or ``None`` for any face), ``total`` (the faces read add up to it) or ``faces``
+    an expression, or ``None`` for any face), ``highest`` (every die read shows its highest face:
+    a double 6 of 2D6, 3 and 6 of D3+D6), ``total`` (the faces read add up to it) or ``faces``
     (exactly these faces, in any order)."""
 
-    form: Literal["double", "total", "faces"]
+    form: Literal["double", "highest", "total", "faces"]
     value: Expression | None = None
     faces: tuple[int, ...] = ()
 
@@ -273,6 +274,8 @@ class FacesDecl:
         """
         if self.form == "double":
             return "any double" if self.value is None else f"a double {self.value}"
+        if self.form == "highest":
+            return "every die showing its highest face"
         if self.form == "total":
             return f"a natural total of {self.value}"
         return "the faces " + "-".join(map(str, sorted(self.faces)))
@@ -283,6 +286,8 @@ def build_faces(raw: Mapping[str, Any], path: Path) -> FacesDecl:
     if "double" in raw:
         if raw["double"] == "any":
             return FacesDecl("double")
+        if raw["double"] == "highest":
+            return FacesDecl("highest")
         return FacesDecl("double", expression(raw["double"], (*path, "double")))
     if "total" in raw:
         return FacesDecl("total", expression(raw["total"], (*path, "total")))

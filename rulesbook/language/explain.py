@@ -27,7 +27,7 @@ from rulesbook.language.expressions import Expression, Value
 from rulesbook.language.mechanics import EMPTY, Mechanics, declared_additions
 from rulesbook.language.words import entry_text, shown, value_or_none
 
-__all__ = ["added_lines", "describe_test"]
+__all__ = ["added_lines", "describe_test", "rule_phrase"]
 
 
 def _condition(when: Expression | None, env: Mapping[str, Value]) -> str:
@@ -44,6 +44,28 @@ def _condition(when: Expression | None, env: Mapping[str, Value]) -> str:
 def describe_test(mechanics: Mechanics, key: str, choices: Any, given: Mapping[str, Value]) -> list[str]:
     """A test in words as rolled under ``choices`` with its arguments ``given``: the dice, the
     target worked out, every entry that applied (one line each)."""
+    decl, test, env = _rolled(mechanics, key, choices, given)
+    return _lines(decl, test, env)
+
+
+def rule_phrase(mechanics: Mechanics, key: str, choices: Any, given: Mapping[str, Value]) -> str:
+    """The same in one phrase, for a sentence of its own: the dice, what passes, the entries that
+    applied (a variant's included).
+
+    >>> from rulesbook.registry import registry
+    >>> from rulesbook.systems.warstrike.choices import CHOICES
+    >>> rule_phrase(registry().mechanics["warstrike"], "ld-test", CHOICES.replace(parameters={"ld_test_dice": "3D6dh1"}), {"ld": 8})
+    '3D6dh1, a total of 8 or less passes'
+    """
+    decl, test, env = _rolled(mechanics, key, choices, given)
+    lines = _lines(decl, test, env)
+    head = lines[0].split(": roll ", 1)[1].split(" (", 1)[0].rstrip(".").replace("; ", ", ", 1)
+    return "; ".join([head, *(line.rstrip(".")[0].lower() + line.rstrip(".")[1:] for line in lines[1:])])
+
+
+def _rolled(
+    mechanics: Mechanics, key: str, choices: Any, given: Mapping[str, Value]
+) -> tuple[TestDecl, RollTest, dict[str, Value]]:
     extra = EMPTY if choices is None else declared_additions(choices.additions)
     decl = mechanics.resolve(key, extra).decl
     test = mechanics.roll(key, choices, **given)
@@ -52,7 +74,7 @@ def describe_test(mechanics: Mechanics, key: str, choices: Any, given: Mapping[s
         **{g.key: g.default for g in decl.given if g.default is not None},
     }
     env |= given
-    return _lines(decl, test, env)
+    return decl, test, env
 
 
 _COMPARED = {

@@ -500,6 +500,8 @@ def face_rolls(
     [(5, 6)]
     """
     sides = dice.read_sides(reads)
+    if faces.form == "highest":
+        return dice.every_die_highest(reads)
     if faces.form == "double":
         if faces.value is None:
             return frozenset((f,) * len(sides) for f in range(1, min(sides) + 1))
