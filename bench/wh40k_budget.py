@@ -7,8 +7,8 @@ Reproduce with::
 A seeded broad sample of inputs (one to three weapons, attacks up to 200, every ability mix,
 Damage up to 3D6, targets up to 40 models of 24 wounds, the alternative readings) whose
 predicted work lies between 2 % and 100 % of a limit: for the exact engine
-(:data:`~rulesbook.systems.wh40k.cost.WORK_LIMIT`) and for the floating-point path
-(:data:`~rulesbook.systems.wh40k.cost.FLOAT_LIMIT`). Each is resolved once and timed; the script
+(:data:`~rulesbook.systems.wh40k.attack.cost.WORK_LIMIT`) and for the floating-point path
+(:data:`~rulesbook.systems.wh40k.attack.cost.FLOAT_LIMIT`). Each is resolved once and timed; the script
 reports the time per predicted unit (the spread is what the limits must absorb; small cases pay
 fixed costs the units do not count), the slowest case, what the limit is worth in seconds at the
 slowest rate seen overall and among the cases above a quarter of the limit, and the ratio of the engine's
@@ -28,12 +28,12 @@ from pathlib import Path
 from typing import Any
 
 from rulesbook.dice import parse_dice
-from rulesbook.systems.wh40k.approximate import resolve_float
+from rulesbook.systems.wh40k.attack.approximate import resolve_float
+from rulesbook.systems.wh40k.attack.cost import DIGITS_LIMIT, FLOAT_LIMIT, WORK_LIMIT, predicted_cost
+from rulesbook.systems.wh40k.attack.engine import resolve
+from rulesbook.systems.wh40k.attack.rolls import Situation
+from rulesbook.systems.wh40k.attack.weapons import Target, Weapon, parse_abilities
 from rulesbook.systems.wh40k.choices import CHOICES
-from rulesbook.systems.wh40k.cost import DIGITS_LIMIT, FLOAT_LIMIT, WORK_LIMIT, predicted_cost
-from rulesbook.systems.wh40k.engine import resolve
-from rulesbook.systems.wh40k.rules import Situation
-from rulesbook.systems.wh40k.weapons import Target, Weapon, parse_abilities
 
 ABILITIES = (
     "",

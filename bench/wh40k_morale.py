@@ -7,7 +7,7 @@ Reproduce with::
 Each case is run through ``calc.run`` (validation included) with every rulesbook cache cleared
 first; the median of ``--repeat`` calls is printed in milliseconds. The plain-unit cases go
 through the main engine; the Attached-unit cases through the Leader + Bodyguard engine
-(:mod:`rulesbook.systems.wh40k.attached`), the last two at its limit of 150 jointly tracked
+(:mod:`rulesbook.systems.wh40k.attack.groups`), the last two at its limit of 150 jointly tracked
 wounds per weapon with Devastating Wounds. Nothing here asserts a time.
 """
 

@@ -35,9 +35,9 @@ from typing import Any
 
 from rulesbook.caches import clear_caches
 from rulesbook.registry import registry
-from rulesbook.systems.wh40k.attack_path import choices_of, situation_of, target_of
-from rulesbook.systems.wh40k.engine import resolve
-from rulesbook.systems.wh40k.weapons import WEAPON_INPUTS, make_weapon
+from rulesbook.systems.wh40k.attack.engine import resolve
+from rulesbook.systems.wh40k.attack.weapons import WEAPON_INPUTS, make_weapon
+from rulesbook.systems.wh40k.calculators.path import choices_of, situation_of, target_of
 
 ROOT = Path(__file__).resolve().parent.parent
 PEERS = Path(os.environ.get("RULESBOOK_PEERS", ROOT.parent / "shared" / "peers"))  # beside the checkout
@@ -137,9 +137,9 @@ _BEFORE_SCRIPT = """
 import json, statistics, sys, time
 from rulesbook.caches import clear_caches
 from rulesbook.registry import registry
-from rulesbook.systems.wh40k.attack_path import choices_of, situation_of, target_of
-from rulesbook.systems.wh40k.engine import resolve
-from rulesbook.systems.wh40k.weapons import WEAPON_INPUTS, make_weapon
+from rulesbook.systems.wh40k.calculators.path import choices_of, situation_of, target_of
+from rulesbook.systems.wh40k.attack.engine import resolve
+from rulesbook.systems.wh40k.attack.weapons import WEAPON_INPUTS, make_weapon
 calc = registry().calculator("wh40k.attack")
 job = json.load(sys.stdin)
 out = {}

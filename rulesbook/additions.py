@@ -11,9 +11,11 @@ stratagem. A variant file says so under ``add:``, one mapping per *section* (``m
 Which sections a system accepts, the rule each belongs to and how an entry is checked are the
 system's own: it subclasses :class:`Additions` and lists its sections in ``SECTIONS``
 (:class:`AddSection`: the rule and a check turning the raw entry into a frozen value with
-``to_mapping()`` and ``describe()``). The system's choice set carries an empty instance of its
-class (:attr:`rulesbook.choices.RuleChoices.additions`), a variant a filled one, and every
-calculator reads the entries from the choice set it is given — the same path as parameters.
+``to_mapping()`` and ``describe()``), and its package declares the class
+(``SystemPackage(additions=...)``, found by :meth:`rulesbook.registry.Registry.additions_class`).
+The published choice set carries nothing added; a variant's carries the entries
+(:attr:`rulesbook.choices.RuleChoices.additions`), and every calculator reads them from the
+choice set it is given — the same path as parameters.
 
 Example:
     >>> from dataclasses import dataclass
@@ -161,11 +163,15 @@ class Additions:
             for key, _ in entries
         )
 
-    def merged(self, other: Additions, names: tuple[str, str] = ("the choice set", "the variant")) -> Self:
+    def merged(
+        self, other: Additions, names: tuple[str, str] = ("the choice set", "the variant")
+    ) -> Additions:
         """Both sets of entries (``other`` after this one); one key added twice with different
         entries is a conflict (InputError naming both sources via ``names``)."""
         if not other:
             return self
+        if not self:
+            return other
         merged: dict[str, dict[str, Any]] = {s: dict(e) for s, e in self.sections}
         for section, entries in other.sections:
             target = merged.setdefault(section, {})

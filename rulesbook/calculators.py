@@ -32,47 +32,13 @@ from rulesbook.errors import InputError, quote
 from rulesbook.inputs import (
     NOT_GIVEN,
     REQUIRED,
-    BoolInput,
-    ChoiceInput,
-    DiceInput,
     Input,
     InterpretationInput,
-    IntInput,
-    IntListInput,
-    OptionalInput,
-    PathInput,
-    TextInput,
-    WordListInput,
-    optional,
     picks,
 )
 from rulesbook.results import DISTRIBUTION_COLUMNS, CalcResult, Column, Table, is_exact_list, publish_values
 
-__all__ = [
-    "NOT_GIVEN",
-    "REQUIRED",
-    "BoolInput",
-    "Calculator",
-    "ChoiceInput",
-    "Column",
-    "CostFn",
-    "DiceInput",
-    "FastFn",
-    "Input",
-    "IntInput",
-    "IntListInput",
-    "InterpretationInput",
-    "OptionalInput",
-    "Output",
-    "PathInput",
-    "TextInput",
-    "WordListInput",
-    "calculator",
-    "distribution_output",
-    "form_text",
-    "optional",
-    "publish_values",
-]
+__all__ = ["Calculator", "CostFn", "FastFn", "Output", "calculator", "distribution_output", "form_text"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -624,6 +590,7 @@ def form_text(inp: Input, value: Any) -> str:
     was given (a list given as ``"rotwind"`` stays ``rotwind``, never its letters), any other
     value in its text form (:meth:`Input.format`).
 
+    >>> from rulesbook.inputs import WordListInput
     >>> form_text(WordListInput(key="weapons", help="", words=(("[a-z-]+", "NAME"),)), "rotwind")
     'rotwind'
     """

@@ -485,7 +485,7 @@ class RuleChoices[P: Parameters, R: Readings]:
     """One system's whole choice set: its rule parameters, its readings, any rule overrides
     (immutable; ``overrides`` are :class:`RuleOverride`, at most one per rule) and the entries a
     variant's ``add:`` section adds (:class:`~rulesbook.additions.Additions`, the system's own
-    subclass; empty in the published rules)."""
+    subclass, declared by the system package; nothing in the published rules)."""
 
     system: str
     parameters: P

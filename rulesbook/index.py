@@ -22,12 +22,13 @@ from collections import defaultdict
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from rulesbook.cases import load_cases
-from rulesbook.registry import Citation, Implementation, registry
+from rulesbook.records import Citation, Implementation
+from rulesbook.registry import registry
 
-__all__ = ["ROOT", "RuleInfo", "anchor", "covering_tests", "page_of", "rule_info"]
+__all__ = ["ROOT", "PageKind", "RuleInfo", "anchor", "covering_tests", "page_of", "rule_info"]
 
 ROOT = Path(__file__).resolve().parent.parent
 """The project root (``tests/`` and ``rulesbook/`` live here in a source checkout)."""
@@ -42,22 +43,31 @@ def anchor(some_id: str) -> str:
     return some_id.replace(".", "-")
 
 
-def page_of(some_id: str) -> str:
-    """The Markdown path (inside docs) of the page for a rule, calculator or system ID.
+type PageKind = Literal["system", "register", "calculator", "rule", "interpretation"]
+"""What a page is of: a system (its index), a system's interpretations register, a calculator, a
+rule, an entry of the register."""
 
-    >>> page_of("scrollhammer.morale-check"), page_of("scrollhammer")
+
+def page_of(some_id: str, kind: PageKind) -> str:
+    """The Markdown path (inside docs) of the page of ``some_id`` as a ``kind`` — the one place
+    that decides where a page lives. The kind is always named: a rule and a calculator may share
+    an ID (a system's one test and the calculator of it), and each keeps its own page.
+
+    >>> page_of("scrollhammer.morale-check", "calculator"), page_of("scrollhammer", "system")
     ('scrollhammer/calculators/scrollhammer.morale-check.md', 'scrollhammer/index.md')
+    >>> page_of("scrollhammer", "register"), page_of("scrollhammer.morale.insane-heroism", "rule")
+    ('scrollhammer/interpretations.md', 'scrollhammer/rules/scrollhammer.morale.insane-heroism.md')
     """
     reg = registry()
-    if some_id in reg.systems:
-        return f"{some_id}/index.md"
-    if some_id in reg.calculators:
+    if kind in ("system", "register") and some_id in reg.systems:
+        return f"{some_id}/interpretations.md" if kind == "register" else f"{some_id}/index.md"
+    if kind == "calculator" and some_id in reg.calculators:
         return f"{reg.calculators[some_id].system}/calculators/{some_id}.md"
-    if some_id in reg.rules:
+    if kind == "rule" and some_id in reg.rules:
         return f"{reg.rules[some_id].system}/rules/{some_id}.md"
-    if some_id in reg.interpretations:  # each register entry has its own page
+    if kind == "interpretation" and some_id in reg.interpretations:  # each entry has its own page
         return f"{reg.interpretations[some_id].system}/interpretations/{some_id}.md"
-    raise KeyError(some_id)
+    raise KeyError(f"no {kind} {some_id}")
 
 
 def shown_path(path: Path) -> str:
@@ -196,6 +206,6 @@ def rule_info(rule_id: str) -> RuleInfo:
         calculators=tuple(c.id for c in reg.calculators_for_rule(rule.id)),
         interpretations=tuple(i.id for i in reg.interpretations_for_rule(rule.id)),
         tests=covering_tests().get(rule.id, ()),
-        page=f"{rule.system}/rules/{rule.id}/",
-        page_file=page_of(rule.id),
+        page=page_of(rule.id, "rule").removesuffix(".md") + "/",
+        page_file=page_of(rule.id, "rule"),
     )

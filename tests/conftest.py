@@ -103,6 +103,7 @@ BROWSER_TESTS = ROOT / "tests" / "browser"
 
 SLOWEST_BROWSER_MODULES = (
     "test_live_static_site.py",
+    "test_house_rules.py",
     "test_tracker_at_the_table.py",
     "test_live_pages.py",
     "test_readable_pages.py",

@@ -4,14 +4,19 @@ site, cli, the front door -> widgets): nothing under ``rulesbook/`` imports ``wi
 independent oracles of the tests import neither.
 
 It also checks that no module imports another module's private (``_underscore``) names: what
-two modules share is public API with a docstring, not a helper reached across a boundary.
+two modules share is public API with a docstring, not a helper reached across a boundary; and
+that every name has one import path: a module imports a name from the module that defines it (or
+from a package's ``__init__``, its documented face), and no module hands on names it only
+imports (no re-export shims).
 
 The graph is built from the source with :mod:`ast` (every ``import`` and ``from … import``,
-at module level and inside functions), mapped onto the ``rulesbook.*`` and ``widgets.*`` modules.
-Imports under ``if TYPE_CHECKING:`` are left out: they never run; so are those in a package's
-``__getattr__`` (the front door of ``import rulesbook as rb``): they run only when a name is
-first used, once the package is fully imported. A cycle makes the import order
-matter and hides which module is the lower layer, so the test reports the first one it finds.
+at module level, inside functions and under ``if TYPE_CHECKING:``), mapped onto the
+``rulesbook.*`` and ``widgets.*`` modules. A cycle cannot hide behind an import made inside a
+function or one made only for the type checker: both still tie the two concepts together. Only
+those in a package's ``__getattr__`` (the front door of ``import rulesbook as rb``) are left
+out: they run only when a name is first used, once the package is fully imported. A cycle makes
+the import order matter and hides which module is the lower layer, so the test reports the first
+one it finds.
 """
 
 from __future__ import annotations
@@ -35,20 +40,11 @@ def module_files(root: Path = ROOT) -> dict[str, Path]:
     return out
 
 
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
 def _imports(tree: ast.AST, module: str, is_package: bool) -> Iterator[str]:
     """Every dotted name a module imports (``from a import b`` yields ``a`` and ``a.b``)."""
     stack: list[ast.AST] = [tree]
     while stack:
         node = stack.pop()
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
-            stack.extend(node.orelse)
-            continue
         if is_package and isinstance(node, ast.FunctionDef) and node.name == "__getattr__":
             continue  # a package's lazy attributes (PEP 562) load once the package is imported
         if isinstance(node, ast.Import):
@@ -133,10 +129,24 @@ def test_find_cycle_reports_a_cycle_through_function_level_imports(tmp_path: Pat
     (pkg / "__init__.py").write_text("")
     (pkg / "a.py").write_text("from rulesbook.b import f\n")
     (pkg / "b.py").write_text("def f():\n    from rulesbook import a\n")
-    (pkg / "c.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import rulesbook.a\n")
     graph = import_graph(tmp_path)
-    assert graph["rulesbook.c"] == set()
     assert find_cycle(graph) == ["rulesbook.a", "rulesbook.b", "rulesbook.a"]
+
+
+def test_an_in_function_or_type_checking_import_cannot_dodge_a_cycle(tmp_path: Path) -> None:
+    """The two ways a cycle used to be held open: the lower module imports the higher one only
+    for its types, the higher one imports the lower one only inside a function."""
+    pkg = tmp_path / "rulesbook"
+    pkg.mkdir()
+    (tmp_path / "widgets").mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "low.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from rulesbook.high import H\n"
+    )
+    (pkg / "high.py").write_text("def make():\n    from rulesbook.low import L\n    return L\n")
+    graph = import_graph(tmp_path)
+    assert graph["rulesbook.low"] == {"rulesbook.high"} and graph["rulesbook.high"] == {"rulesbook.low"}
+    assert find_cycle(graph) == ["rulesbook.high", "rulesbook.low", "rulesbook.high"]
 
 
 def test_no_import_cycle_in_rulesbook_and_widgets() -> None:
@@ -174,6 +184,80 @@ def test_private_imports_are_found(tmp_path: Path) -> None:
 
 def test_no_private_name_is_imported_across_modules() -> None:
     assert private_imports() == []
+
+
+def defined_names(path: Path) -> set[str]:
+    """The names a module defines at its top level (functions, classes, assignments, type
+    aliases; those under an ``if``/``try`` at the top level too), not the ones it imports."""
+    found: set[str] = set()
+
+    def scan(body: list[ast.stmt]) -> None:
+        for node in body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                found.add(node.name)
+            elif isinstance(node, ast.Assign):
+                found.update(n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name))
+            elif isinstance(node, ast.AnnAssign | ast.AugAssign) and isinstance(node.target, ast.Name):
+                found.add(node.target.id)
+            elif isinstance(node, ast.TypeAlias):
+                found.add(node.name.id)
+            elif isinstance(node, ast.If | ast.Try):
+                scan(node.body)
+                scan(node.orelse)
+                for handler in getattr(node, "handlers", []):
+                    scan(handler.body)
+
+    scan(ast.parse(path.read_text(encoding="utf-8")).body)
+    return found
+
+
+def second_paths(root: Path = ROOT) -> list[str]:
+    """``module: from other import name`` for every name imported from a module that does not
+    define it (it only imports it), and ``module: __all__ hands on name`` for every name a
+    module lists in ``__all__`` without defining it. A package's ``__init__`` is its documented
+    face and may hand names on; any other module is one concept, and its names have one path."""
+    files = module_files(root)
+    defined = {name: defined_names(path) for name, path in files.items()}
+    found = []
+    for name, path in files.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ImportFrom) or node.level or node.module not in files:
+                continue
+            if files[node.module].name == "__init__.py":
+                continue
+            for alias in node.names:
+                if alias.name not in defined[node.module] and f"{node.module}.{alias.name}" not in files:
+                    found.append(f"{name}: from {node.module} import {alias.name}")
+        if path.name == "__init__.py":
+            continue
+        for node in tree.body:
+            target = node.targets[0] if isinstance(node, ast.Assign) else getattr(node, "target", None)
+            if isinstance(target, ast.Name) and target.id == "__all__":
+                value = getattr(node, "value", None)
+                for elt in getattr(value, "elts", []):
+                    if isinstance(elt, ast.Constant) and elt.value not in defined[name]:
+                        found.append(f"{name}: __all__ hands on {elt.value}")
+    return found
+
+
+def test_second_paths_are_found(tmp_path: Path) -> None:
+    pkg = tmp_path / "rulesbook"
+    pkg.mkdir()
+    (tmp_path / "widgets").mkdir()
+    (pkg / "__init__.py").write_text("from rulesbook.a import f\n__all__ = ['f']\n")
+    (pkg / "a.py").write_text("def f():\n    pass\n")
+    (pkg / "b.py").write_text("from rulesbook.a import f\n__all__ = ['f', 'g']\n\ndef g():\n    pass\n")
+    (pkg / "c.py").write_text("from rulesbook.b import f, g\nfrom rulesbook import f as h\n")
+    assert second_paths(tmp_path) == [
+        "rulesbook.b: __all__ hands on f",
+        "rulesbook.c: from rulesbook.b import f",
+    ]
+
+
+def test_every_name_has_one_import_path() -> None:
+    """No re-export shims: a split module leaves no forwarding names behind."""
+    assert second_paths() == []
 
 
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -234,9 +318,10 @@ def upward_imports(graph: Mapping[str, set[str]]) -> list[str]:
 ALLOWED_UPWARD = {
     ("rulesbook", "rulesbook.present"),  # registers notebook display when IPython is loaded
     ("rulesbook", "rulesbook.present.jupyter"),
+    ("rulesbook", "rulesbook.api"),  # the front door's names, for the type checker (loaded on first use)
     ("rulesbook.registry", "rulesbook.systems"),  # lists the system packages (loaded by name)
 }
-"""The two imports that go up a layer on purpose, each with its reason."""
+"""The imports that go up a layer on purpose, each with its reason."""
 
 
 def test_upward_imports_are_found(tmp_path: Path) -> None:

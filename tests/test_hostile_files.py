@@ -351,7 +351,7 @@ WAHAPEDIA = Path(__file__).parent / "wh40k" / "wahapedia"
 
 
 def _import(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
-    from rulesbook.systems.wh40k.faction_file import main
+    from rulesbook.systems.wh40k.wahapedia.__main__ import main
 
     code = main(["--name", "Mire Host", *args])
     return code, capsys.readouterr().err

@@ -40,7 +40,7 @@ def test_rule_info_is_a_frozen_value_with_everything() -> None:
     assert info.code and all(i.rule_id == RULE for i in info.code)
     assert "tests/scrollhammer/test_morale_check.py::test_insane_heroism_floor" in info.tests
     assert "rulesbook/systems/scrollhammer/cases.yaml: Modified Ld 1 passes only on double 1" in info.tests
-    assert info.page_file == page_of(RULE) and info.page == info.page_file.removesuffix(".md") + "/"
+    assert info.page_file == page_of(RULE, "rule") and info.page == info.page_file.removesuffix(".md") + "/"
 
 
 def test_rule_info_lists_exactly_the_tests_that_name_the_rule() -> None:

@@ -12,11 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulesbook.calculators import REQUIRED, Calculator
+from rulesbook.calculators import Calculator
 from rulesbook.dice import COMMON_DICE, parse_dice
 from rulesbook.errors import InputError
 from rulesbook.inputs import (
     NOT_GIVEN,
+    REQUIRED,
     TEXT_TABLE_LIMIT,
     BoolInput,
     ChoiceInput,

@@ -6,8 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from rulesbook.registry import ID_RE, DataFileError, load_system_data, registry
-from rulesbook.site.pages import covering_tests, generate_pages, page_of
+from rulesbook.data import DataFileError
+from rulesbook.index import covering_tests, page_of
+from rulesbook.records import ID_RE, load_system_data
+from rulesbook.registry import registry
+from rulesbook.site.pages import generate_pages
 from rulesbook.site.sources import document_path
 
 REG = registry()
@@ -32,7 +35,7 @@ def test_rule_is_complete(rule_id: str) -> None:
             assert document_path(cite.document, system.id), f"{cite.document} is not a seed or in sources/"
     assert REG.implementations_for_rule(rule.id), f"{rule.id} has no @implements code"
     assert covering_tests().get(rule.id), f"{rule.id} has no covering test"
-    assert page_of(rule.id) in generate_pages()
+    assert page_of(rule.id, "rule") in generate_pages()
 
 
 @pytest.mark.parametrize("calc_id", list(REG.calculators))
@@ -48,7 +51,7 @@ def test_calculator_is_complete(calc_id: str) -> None:
                 assert out.key in result.values, f"{calc_id} example lacks {out.key}"
             if out.kind == "probability" and out.key in result.values:
                 assert f"{out.key}_exact" in result.values
-    assert page_of(calc_id) in generate_pages()
+    assert page_of(calc_id, "calculator") in generate_pages()
     for inp in calc.inputs:
         assert inp.help.strip(), f"{calc_id}.{inp.key} has no help text"
         if not inp.required:
@@ -122,3 +125,22 @@ def test_listing_order_does_not_depend_on_what_loaded_first(first: list[str]) ->
 
 def test_registry_of_one_system_is_the_full_registry_once_loaded() -> None:
     assert registry("scrollhammer") is REG and "wh40k.attack" in registry("scrollhammer").calculators
+
+
+def test_a_rule_and_a_calculator_of_one_id_keep_a_page_each(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A system's one test may share its ID with the calculator of it (the guide's Nerve does):
+    page_of used to give the calculator's path for both, and the site wrote the calculator's page
+    over the rule's. Now the kind is always named and each keeps its page."""
+    import rulesbook.index
+    from rulesbook.registry import Registry
+
+    shared = Registry()
+    rule = registry().rule("scrollhammer.morale.check")
+    calc = registry().calculator("scrollhammer.morale-check")
+    shared.add_system_data(registry().system("scrollhammer"), [rule], [])
+    shared.calculators[rule.id] = calc  # the same ID as the rule's
+    monkeypatch.setattr(rulesbook.index, "registry", lambda: shared)
+    assert page_of(rule.id, "rule") == "scrollhammer/rules/scrollhammer.morale.check.md"
+    assert page_of(rule.id, "calculator") == "scrollhammer/calculators/scrollhammer.morale.check.md"
+    with pytest.raises(KeyError):
+        page_of("scrollhammer.morale-check", "rule")

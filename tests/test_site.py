@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from rulesbook.index import page_of
 from rulesbook.registry import registry
-from rulesbook.site.pages import LIVE_PREFIX, generate_pages, page_of
+from rulesbook.site.pages import generate_pages
+from rulesbook.site.static import LIVE_PREFIX
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -16,20 +18,21 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_a_page_per_rule_calculator_and_system() -> None:
     pages = generate_pages()
     reg = registry()
-    for some_id in [*reg.rules, *reg.calculators, *reg.systems]:
-        assert page_of(some_id) in pages
+    for ids, kind in ((reg.rules, "rule"), (reg.calculators, "calculator"), (reg.systems, "system")):
+        for some_id in ids:
+            assert page_of(some_id, kind) in pages  # type: ignore[arg-type]
     for calc in reg.calculators.values():
-        assert f"{LIVE_PREFIX}{calc.id}" in pages[page_of(calc.id)]
+        assert f"{LIVE_PREFIX}{calc.id}" in pages[page_of(calc.id, "calculator")]
         for inp in calc.inputs:
-            assert f"`{inp.key}`" in pages[page_of(calc.id)]
+            assert f"`{inp.key}`" in pages[page_of(calc.id, "calculator")]
     for rule in reg.rules.values():
-        page = pages[page_of(rule.id)]
+        page = pages[page_of(rule.id, "rule")]
         assert rule.text.splitlines()[0] in page
         assert str(rule.citations[0]) in page
 
 
 def test_morale_rule_page_has_the_computed_table() -> None:
-    page = generate_pages()[page_of("scrollhammer.morale.check")]
+    page = generate_pages()[page_of("scrollhammer.morale.check", "rule")]
     assert "| 7 | 1/6 | 5/18 | 5/12 | 7/12 | 13/18 |" in page
 
 

@@ -6,15 +6,8 @@ from typing import Any
 
 import pytest
 
-from rulesbook.calculators import (
-    BoolInput,
-    Calculator,
-    ChoiceInput,
-    DiceInput,
-    IntInput,
-    IntListInput,
-    Output,
-)
+from rulesbook.calculators import Calculator, Output
+from rulesbook.inputs import BoolInput, ChoiceInput, DiceInput, IntInput, IntListInput
 from rulesbook.registry import registry
 from rulesbook.results import CalcResult, probability_values
 from widgets.ipy import CalculatorForm

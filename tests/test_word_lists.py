@@ -12,7 +12,7 @@ import pytest
 from rulesbook import inputs
 from rulesbook.errors import InputError
 from rulesbook.registry import registry
-from rulesbook.systems.wh40k.weapons import parse_abilities
+from rulesbook.systems.wh40k.attack.weapons import parse_abilities
 
 KEYWORDS: Any = registry().calculator("wh40k.attack").input("target_keywords")
 N = 30_000

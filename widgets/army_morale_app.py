@@ -46,25 +46,14 @@ from widgets.saved_games import (
 )
 from widgets.tracker_session import (
     PLACEHOLDERS,
-    RALLY_FIELDS,
     Session,
     box_value,
     event_help,
-    ipy_tracker,
-    status_html,
 )
 from widgets.tracker_setup import SetupForm
 from widgets.uploads import checked_file_input
 
-__all__ = [
-    "RALLY_FIELDS",
-    "Session",
-    "TrackerView",
-    "event_help",
-    "ipy_tracker",
-    "make_tracker",
-    "status_html",
-]
+__all__ = ["TrackerView", "make_tracker"]
 
 
 class _Stale(Exception):

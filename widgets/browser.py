@@ -15,6 +15,9 @@ A calculator page of the published site (``scripts/build-site``) starts a Web Wo
   CLI's one-line error naming the field);
 * :func:`upload` for a file chosen in a ``path`` input (a game log): checked and kept as the
   served upload box does (:class:`widgets.uploads.UploadBox`);
+* :func:`house_rule` for the reader's house rule (the text of a variant file, pasted into the
+  variants page or carried by a link): read by the same safe loader and checked as a variant
+  file is, then compared with the published rules wherever a form picks :data:`HOUSE`;
 * :func:`cli_json`: what ``rulesbook calc ID key=value ... --json`` prints, for the tests and
   benchmarks that compare the browser with CPython byte for byte.
 
@@ -43,16 +46,31 @@ from rulesbook.data import use_snapshot
 from rulesbook.errors import InputError, RulesbookError
 from rulesbook.present import error_html, json_text, md_inline, plain
 from rulesbook.registry import registry
+from rulesbook.variants import Variant, load_variant_text
 from widgets.compare import NO_VARIANT, answer_html
 from widgets.compare import answer as form_answer
 from widgets.uploads import UploadBox
 
-__all__ = ["SNAPSHOT", "answer", "clear_caches", "cli_json", "prepare_snapshot", "start", "upload"]
+__all__ = [
+    "HOUSE",
+    "SNAPSHOT",
+    "answer",
+    "clear_caches",
+    "cli_json",
+    "house_rule",
+    "prepare_snapshot",
+    "start",
+    "upload",
+]
+
+HOUSE = ":house"
+"""The "Compare with" value of the reader's house rule (no variant's name can be it)."""
 
 SNAPSHOT = Path(__file__).resolve().parents[1] / "rulesbook" / "data-snapshot.json"
 """Where the site's app wheel puts the data snapshot (absent in a checkout: YAML is parsed)."""
 
 _boxes: dict[tuple[str, str], UploadBox] = {}
+_house: list[Variant] = []  # the reader's house rule, once it loads
 
 
 def start(system: str) -> None:
@@ -90,8 +108,33 @@ def upload(calc_id: str, key: str, filename: str, data: bytes) -> str | None:
     return None
 
 
+def house_rule(text: str) -> str:
+    """Load the reader's house rule from ``text`` (a variant file's text) and keep it for
+    :func:`answer`; JSON for the page: ``system``, ``title`` and ``changes`` (one line each), or
+    ``error``, the one line a variant file with that text gets (the rule kept before stays
+    until one loads). An empty text forgets it.
+
+    >>> json.loads(house_rule("system: scrollhammer\\ntitle: Harsh\\nparameters: {break_ld_per_point: 2}\\n"))["changes"]
+    ['Ld lost per point of defeat (break_ld_per_point): 1 → 2']
+    >>> json.loads(house_rule("system: scrollhammer\\ntitle: x\\nparameters: {nope: 1}\\n"))["error"]
+    'house-rule.yaml: parameters.nope: unknown rule parameter; allowed: ...'
+    """
+    if not text.strip():
+        _house.clear()
+        return json.dumps({"system": "", "title": "", "changes": []})
+    try:
+        variant = load_variant_text(text)
+    except InputError as exc:
+        return json.dumps({"error": plain(str(exc))}, ensure_ascii=False)
+    _house[:] = [variant]
+    return json.dumps(
+        {"system": variant.system, "title": variant.title, "changes": variant.summary()}, ensure_ascii=False
+    )
+
+
 def answer(calc_id: str, values: Mapping[str, Any], variant: str = NO_VARIANT) -> str:
-    """The result pane for a form's ``values`` (texts), compared with ``variant`` unless ``none``.
+    """The result pane for a form's ``values`` (texts), compared with ``variant`` unless ``none``
+    (:data:`HOUSE`: the reader's house rule, :func:`house_rule`).
 
     A ``path`` input takes the file last given to :func:`upload`, else its start value (the worked
     example's file, shipped with rulesbook).
@@ -101,6 +144,10 @@ def answer(calc_id: str, values: Mapping[str, Any], variant: str = NO_VARIANT) -
     for inp in calc.inputs:
         if inp.kind == "path":
             given[inp.key] = _box(calc_id, inp.key).path()
+    if variant == HOUSE:
+        if not _house:
+            return error_html("variant: no house rule is set (write one on the variants page)")
+        return answer_html(form_answer(calc_id, given, _house[0]), _house[0])
     return answer_html(form_answer(calc_id, given, variant or NO_VARIANT))
 
 

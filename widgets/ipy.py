@@ -34,9 +34,9 @@ from typing import Any
 
 import ipywidgets as w
 
-from rulesbook.calculators import Calculator, Input, form_text
+from rulesbook.calculators import Calculator, form_text
 from rulesbook.errors import InputError
-from rulesbook.inputs import picks
+from rulesbook.inputs import Input, picks
 from rulesbook.present import error_html, result_html, rules_html
 from rulesbook.registry import registry
 from rulesbook.variants import Variant, offerable_inputs

@@ -56,9 +56,9 @@ from typing import ClassVar
 import param
 from panel.custom import JSComponent
 
-__all__ = ["FAST_DELAY_MS", "NUDGE_MS", "SLOW_DELAY_MS", "LiveResult"]
+__all__ = ["NUDGE_MS", "LiveResult"]
 
-from widgets.compare import FAST_DELAY_MS, SLOW_DELAY_MS
+from widgets.compare import SLOW_DELAY_MS
 
 NUDGE_MS = 2000
 """How long a page stays stale, with nothing typed, before it nudges the server (:attr:`LiveResult.ping`)."""

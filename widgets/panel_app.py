@@ -33,15 +33,17 @@ from typing import Any
 import panel as pn
 from bokeh.models.ui import Tooltip
 
-from rulesbook.calculators import Calculator, Input, form_text
+from rulesbook.calculators import Calculator, form_text
 from rulesbook.errors import InputError, quote
-from rulesbook.inputs import picks
+from rulesbook.inputs import Input, picks
 from rulesbook.present import error_html, heading_html, result_html, rules_block
 from rulesbook.registry import registry
 from rulesbook.variants import Variant, offerable_inputs
 from widgets.compare import (
+    FAST_DELAY_MS,
     NO_VARIANT,
     SLOW_ANSWER_S,
+    SLOW_DELAY_MS,
     Answer,
     answer,
     answer_html,
@@ -50,7 +52,7 @@ from widgets.compare import (
     own_variant,
     variant_options,
 )
-from widgets.live import FAST_DELAY_MS, SLOW_DELAY_MS, LiveResult
+from widgets.live import LiveResult
 from widgets.page import FORM_COLUMN_CSS, RESULT_COLUMN_CSS, embedded
 from widgets.pickers import link_picker, offer, picker_for
 from widgets.uploads import UploadBox

@@ -25,7 +25,8 @@ from typing import Any
 import panel as pn
 
 from rulesbook.additions import entry_key
-from rulesbook.calculators import Calculator, Input
+from rulesbook.calculators import Calculator
+from rulesbook.inputs import Input
 from rulesbook.variants import Variant, offerable_inputs
 from widgets.compare import NO_VARIANT, offered_names
 

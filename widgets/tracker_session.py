@@ -17,9 +17,9 @@ from rulesbook.inputs import ChoiceInput, Input, IntInput
 from rulesbook.present import table_html
 from rulesbook.registry import registry
 from rulesbook.results import Table
+from rulesbook.systems.army_morale.entries import LEDGER_COLUMNS, LEDGER_LABELS, Ledger, LedgerEntry
 from rulesbook.systems.army_morale.log import EVENT_TYPES, RALLY_INPUTS, GameLog, event_kind
 from rulesbook.systems.army_morale.logfile import log_from_text
-from rulesbook.systems.army_morale.replay import LEDGER_COLUMNS, LEDGER_LABELS, Ledger, LedgerEntry
 from rulesbook.systems.army_morale.rules import SIDES
 from rulesbook.systems.army_morale.tracker import (
     FORM_SLOTS,
@@ -120,7 +120,7 @@ def _rule_link(rule: str, site: str) -> str:
     title = html.escape(found.title if found is not None else rule)
     if not site or found is None:
         return title
-    href = html.escape(site + page_of(rule).removesuffix(".md") + "/")
+    href = html.escape(site + page_of(rule, "rule").removesuffix(".md") + "/")
     return f'<a href="{href}">{title}</a>'
 
 

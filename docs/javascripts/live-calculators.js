@@ -10,6 +10,11 @@
    one-line errors of the command line), the inputs are kept in the page's address, and "Compare
    with" sets a shipped variant beside the rules as published.
 
+   The reader's house rule (house-rules.js: a variant file's text, from the variants page or a
+   link) is checked in the same Python; where it changes the page's system, "Compare with" offers
+   it and starts with it, so the page shows it beside the published rules. On the variants page
+   this script checks the text as it is typed and says what it changes, or its one-line error.
+
    From file:// (browsers refuse WebAssembly from disk), without WebAssembly or without the
    runtime in the build, the page keeps its precomputed calculator and says in one line how to
    get live answers. Nothing is fetched from another host. */
@@ -19,8 +24,12 @@
   var boxes = Array.prototype.filter.call(document.querySelectorAll(".rb-static-calc"), function (box) {
     return box.querySelector("template.rb-live-template");
   });
-  if (!boxes.length || !script) return;
+  var houseBox = document.querySelector(".rb-house");
+  if ((!boxes.length && !houseBox) || !script) return;
   var here = script.src;
+  var HOUSE = ":house";  // "Compare with" value of the reader's house rule (widgets.browser.HOUSE)
+  var houseRules = window.rulesbookHouse;
+  var house = null;      // what the page's Python made of the house rule: {system, title, changes} or {error}
 
   var STATIC = "The answers here were computed when the site was built.";
   var HOW = "For live answers to every input, serve this folder over HTTP — " +
@@ -40,7 +49,94 @@
   }
 
   function stayStatic(html) {
-    boxes.forEach(function (box) { status(box, "static", html); });
+    var unused = houseRules && houseRules.text().trim() ?
+      " Your house rule is not applied here: these are the published rules." : "";
+    boxes.forEach(function (box) { status(box, "static", html + unused); });
+    if (houseBox) houseStatus("static", "Checking and using a house rule needs the live calculator. " + html +
+      " Your text is kept" + (houseRules && houseRules.stored ? " in this browser" : "") + " and in the link.");
+  }
+
+  /* -- the house rule ---------------------------------------------------------------------------- */
+
+  function escape(text) {
+    return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  }
+
+  function houseStatus(state, html) {
+    if (!houseBox) return;
+    var line = houseBox.querySelector(".rb-house-status");
+    line.setAttribute("data-state", state);
+    line.innerHTML = html;
+    houseBox.setAttribute("data-house", state);
+  }
+
+  /* The variants page: what the house rule changes, or its one-line error (the text stays as typed). */
+  function showHouse() {
+    if (!houseBox) return;
+    var summary = houseBox.querySelector(".rb-house-summary");
+    if (!house || (!house.error && !house.system)) {
+      houseStatus("empty", "No house rule: paste the text of a variant file, or open one.");
+      summary.innerHTML = "";
+    } else if (house.error) {
+      houseStatus("error", '<span class="rb-error" data-key="error">' + escape(house.error) + "</span>");
+      summary.innerHTML = "";
+    } else {
+      houseStatus("ok", '<span class="rb-live-dot" aria-hidden="true"></span>Your house rule <strong>' +
+        escape(house.title) + "</strong> is compared with the published rules on every " + escape(house.system) +
+        " calculator of this site (in this browser).");
+      summary.innerHTML = "<ul>" + house.changes.map(function (line) { return "<li>" + escape(line) + "</li>"; }).join("") + "</ul>";
+    }
+    houseBox.setAttribute("data-checked", String(seq));
+  }
+
+  function checkHouse(then) {
+    var text = houseRules ? houseRules.text() : "";
+    send({ type: "house", text: text }, function (reply) {
+      house = JSON.parse(reply.result);
+      showHouse();
+      if (then) then();
+    });
+  }
+
+  /* Where the house rule changes this form's system: offered under "Compare with" and chosen
+     (at the start, unless the address names another variant); a line above the form says so,
+     with a link carrying the comparison. A house rule that does not load is said there too. */
+  function offerHouse(entry, first) {
+    var select = entry.form.querySelector('select[data-key="variant"]');
+    var old = entry.box.querySelector(".rb-house-note");
+    if (old) old.remove();
+    if (!select || !house) return;
+    var option = select.querySelector('option[value="' + HOUSE + '"]');
+    var system = entry.calc.split(".")[0];
+    var note = document.createElement("p");
+    note.className = "rb-house-note";
+    if (house.error || house.system !== system) {
+      if (option) {
+        if (select.value === HOUSE) select.value = "none";
+        option.remove();
+      }
+      if (!house.error || house.system) return;
+      note.className += " rb-warning";
+      note.textContent = "Your house rule does not load (" + house.error + "); edit it on the variants page.";
+      entry.box.insertBefore(note, entry.summary);
+      return;
+    }
+    if (!option) {
+      option = document.createElement("option");
+      option.value = HOUSE;
+      select.appendChild(option);
+    }
+    option.textContent = "your house rule: " + house.title;
+    if (!(first && boxes.length === 1 && query.has("variant"))) select.value = HOUSE;
+    note.innerHTML = "Compared with your house rule <strong>" + escape(house.title) +
+      '</strong> (set on the variants page). <a class="rb-house-share">Link to this comparison</a>';
+    entry.box.insertBefore(note, entry.summary);
+    shareLink(entry);
+  }
+
+  function shareLink(entry) {
+    var link = entry.box.querySelector(".rb-house-share");
+    if (link) houseRules.link(location.href).then(function (url) { link.href = url; });
   }
 
   if (location.protocol === "file:") {
@@ -65,6 +161,8 @@
   var forms = [];     // {box, form, calc, latest}
   var started = performance.now();
 
+  if (houseBox) houseStatus("loading", '<span class="rb-live-spinner" aria-hidden="true"></span>' +
+    "Loading Python for your browser to check the house rule…");
   boxes.forEach(function (box) {
     status(box, "loading", '<span class="rb-live-spinner" aria-hidden="true"></span>' +
       "Loading the live calculator (Python for your browser: 7–17&nbsp;MB on a first visit, by how the web host " +
@@ -110,7 +208,9 @@
   function keepInAddress(form) {
     if (forms.length !== 1) return;
     var params = new URLSearchParams(values(form));
+    if (params.get("variant") === HOUSE) params.delete("variant");  // the house rule travels in the fragment
     history.replaceState(history.state, "", "?" + params.toString() + location.hash);
+    if (houseRules) forms.forEach(shareLink);
   }
 
   function ask(entry) {
@@ -249,6 +349,7 @@
         pick.hidden = !pick.querySelector('option:not([value=""]):not([disabled])');
       });
     }
+    entry.offerAdded = offer;
     offer();
     if (compared) compared.addEventListener("change", offer);
     controls(form).forEach(function (control) {
@@ -261,6 +362,8 @@
       }
     });
     forms.push(entry);
+    offerHouse(entry, true);
+    offer();
     status(box, "live", '<span class="rb-live-dot" aria-hidden="true"></span>' +
       "Live: every input is computed in your browser by the rules code itself (Python " +
       worker.python + "), exactly as <code>rulesbook calc</code> answers.");
@@ -286,7 +389,12 @@
           from_snapshot: message.fromSnapshot,
         }));
       });
-      boxes.forEach(goLive);
+      var live = function () {
+        boxes.forEach(goLive);
+        if (houseRules) document.addEventListener("rulesbook-house", houseChanged);
+      };
+      if (houseRules) houseRules.ready.then(function () { checkHouse(live); });
+      else live();
     } else if (message.type === "saved") {
       boxes.forEach(function (box) { box.setAttribute("data-snapshot-saved", message.ms.toFixed(0)); });
     } else if (message.type === "absent") {
@@ -305,6 +413,22 @@
       callback(message);
     }
   };
+  /* The house rule changed in this page (typed, opened, cleared): checked after a pause in
+     typing, then every form compares with it (or no longer does). */
+  var houseTimer = null;
+  function houseChanged() {
+    clearTimeout(houseTimer);
+    houseTimer = setTimeout(function () {
+      checkHouse(function () {
+        forms.forEach(function (entry) {
+          offerHouse(entry, false);
+          entry.offerAdded();
+          ask(entry);
+        });
+      });
+    }, 250);
+  }
+
   worker.onerror = function (event) {
     stayStatic("The live calculator could not start (" + (event.message || "worker error") + "). " + STATIC);
   };
@@ -317,5 +441,6 @@
     },
   };
 
-  send({ type: "start", base: new URL("../live-runtime/", here).href, system: boxes[0].getAttribute("data-calc").split(".")[0] });
+  send({ type: "start", base: new URL("../live-runtime/", here).href,
+    system: boxes.length ? boxes[0].getAttribute("data-calc").split(".")[0] : "" });
 })();

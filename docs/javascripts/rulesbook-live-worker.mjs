@@ -9,6 +9,10 @@
        only the newest question is computed: one still waiting when a newer one comes is
        answered {type: "answer", seq, skipped: true}
      {type: "upload", seq, calc, key, name, bytes}    -> {type: "upload", seq, error}  (error: HTML or null)
+     {type: "house", seq, text}                       -> {type: "house", seq, result}
+       the reader's house rule (a variant file's text) checked and kept: `result` is JSON with
+       its system, title and changes, or its one-line error (widgets.browser.house_rule); an
+       answer's variant ":house" compares with it
      {type: "json", seq, calc, args, cold}            -> {type: "json", seq, code, output, ms}
        (what `rulesbook calc ID ARGS --json` prints: for tests and benchmarks; `cold` clears
        every rulesbook cache first)
@@ -147,6 +151,8 @@ self.onmessage = async (event) => {
   } else if (message.type === "upload") {
     const error = python.app.upload(message.calc, message.key, message.name, message.bytes);
     self.postMessage({ type: "upload", seq: message.seq, error: error === undefined ? null : error });
+  } else if (message.type === "house") {
+    self.postMessage({ type: "house", seq: message.seq, result: python.app.house_rule(message.text) });
   } else if (message.type === "json") {
     if (message.cold) python.app.clear_caches();
     const args = python.pyodide.toPy(message.args);

@@ -42,7 +42,8 @@ from rulesbook.cli.whatif import register as register_whatif
 from rulesbook.errors import InputError, RulesbookError, quote
 from rulesbook.present import terminal_text
 from rulesbook.present.answers import AnswerView, answer_text, rule_text
-from rulesbook.registry import Interpretation, System, registry
+from rulesbook.records import Interpretation, System
+from rulesbook.registry import registry
 from rulesbook.variants import (
     Variant,
     added_entries,

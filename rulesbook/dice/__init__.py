@@ -28,18 +28,13 @@ Example:
 """
 
 from rulesbook.dice.expr import (
-    ALLOWED_SIDES,
     COMMON_DICE,
     D3,
     D6,
     DICE_HELP,
     DICE_WORK_LIMIT,
-    EXPLODE_DEPTH,
-    MAX_DICE,
     TWO_D6,
     DiceExpr,
-    DiceTerm,
-    Reads,
     constant,
     parse_dice,
     sum_work,
@@ -56,6 +51,7 @@ from rulesbook.dice.roll import (
     double,
     natural,
 )
+from rulesbook.dice.terms import ALLOWED_SIDES, EXPLODE_DEPTH, MAX_DICE, DiceTerm, Reads
 
 __all__ = [
     "ALLOWED_SIDES",

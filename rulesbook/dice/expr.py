@@ -46,23 +46,18 @@ from types import MappingProxyType
 
 import icepool
 
-from rulesbook.dice.terms import ALLOWED_SIDES, EXPLODE_DEPTH, MAX_DICE, DiceTerm, Reads
+from rulesbook.dice.terms import ALLOWED_SIDES, MAX_DICE, DiceTerm, Reads
 from rulesbook.errors import CostError, InputError, quote
 from rulesbook.results import Distribution
 
 __all__ = [
-    "ALLOWED_SIDES",
     "COMMON_DICE",
     "D3",
     "D6",
     "DICE_HELP",
     "DICE_WORK_LIMIT",
-    "EXPLODE_DEPTH",
-    "MAX_DICE",
     "TWO_D6",
     "DiceExpr",
-    "DiceTerm",
-    "Reads",
     "constant",
     "parse_dice",
     "sum_work",

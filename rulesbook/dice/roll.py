@@ -43,8 +43,9 @@ from typing import Literal
 
 import icepool
 
-from rulesbook.dice.expr import D6, DICE_WORK_LIMIT, TWO_D6, DiceExpr, Reads, parse_dice, too_much_dice_work
+from rulesbook.dice.expr import D6, DICE_WORK_LIMIT, TWO_D6, DiceExpr, parse_dice, too_much_dice_work
 from rulesbook.dice.joint import joint_weights
+from rulesbook.dice.terms import Reads
 from rulesbook.errors import CostError
 from rulesbook.results import Distribution
 

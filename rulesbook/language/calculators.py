@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from rulesbook.calculators import Calculator, Column, ComputeFn, Output, distribution_output
+from rulesbook.calculators import Calculator, ComputeFn, Output, distribution_output
 from rulesbook.dice import bernoulli_die
 from rulesbook.errors import InputError
 from rulesbook.language.declarations import TestDecl
@@ -40,7 +40,7 @@ from rulesbook.language.explain import added_lines, describe_test
 from rulesbook.language.expressions import Expression, Value
 from rulesbook.language.mechanics import EMPTY, Mechanics, declared_additions
 from rulesbook.present.numbers import fixed, percent
-from rulesbook.results import CalcResult, Distribution, fraction_str
+from rulesbook.results import CalcResult, Column, Distribution, fraction_str
 
 __all__ = [
     "MAX_UNITS",

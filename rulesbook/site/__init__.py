@@ -71,6 +71,7 @@ def build(open_file: Opener, notebooks: Sequence[str]) -> list[str]:
         + "* [The rules language](designer/language.md)\n"
         + "* [A designer's dice](designer/dice.md)\n"
         + "* [The effects language (40k)](designer/effects.md)\n"
+        + "* [House rules by link](designer/house-rules.md)\n"
         + "* [Sweeps](sweeps.md)\n"
         + "* [Designer analysis](designing.md)\n",
     )

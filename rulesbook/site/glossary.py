@@ -168,7 +168,7 @@ def glossary_page() -> str:
             out += [f"### {t.heading} {{#{t.anchor}}}", "", t.definition, ""]
             if t.also:
                 out += ["Also written: " + ", ".join(f"*{a}*" for a in t.also) + ".", ""]
-            links = ", ".join(f"[{reg.rule(r).title}]({page_of(r)})" for r in t.rules)
+            links = ", ".join(f"[{reg.rule(r).title}]({page_of(r, 'rule')})" for r in t.rules)
             out += [f"Rules: {links}.", ""]
     return "\n".join(out)
 

@@ -57,7 +57,7 @@ def live_index_page() -> str:
     for system in reg.systems.values():
         out += ["", f"## {system.title}", ""]
         for calc in reg.calculators_for_system(system.id):
-            link = live_link(LIVE_INDEX_PAGE, page_of(calc.id), calc.id, calc.title, calc.title)
+            link = live_link(LIVE_INDEX_PAGE, page_of(calc.id, "calculator"), calc.id, calc.title, calc.title)
             out.append(f"* {link} (`{calc.id}`) — {calc.summary}")
     return "\n".join(out) + "\n"
 
@@ -120,7 +120,7 @@ def calculator_panel(here: str, calc_ids: list[str] | tuple[str, ...]) -> list[s
     links = []
     for calc_id in calc_ids if static_build() else calc_ids[1:]:
         calc = reg.calculator(calc_id)
-        rel = posixpath.relpath(page_of(calc_id), posixpath.dirname(here) or ".")
+        rel = posixpath.relpath(page_of(calc_id, "calculator"), posixpath.dirname(here) or ".")
         target = f"{LIVE_PREFIX}{calc_id}" if not static_build() else f"{rel}#{TRY_IT}"
         links.append(f"[{calc.title}]({target})")
     if links:

@@ -30,8 +30,8 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from rulesbook.calculators import Calculator, Input, form_text
-from rulesbook.inputs import picks
+from rulesbook.calculators import Calculator, form_text
+from rulesbook.inputs import Input, picks
 
 __all__ = ["NO_VARIANT", "live_form_html", "variant_names"]
 

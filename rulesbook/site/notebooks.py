@@ -133,7 +133,7 @@ def replace_widget_outputs(page_html: str, page: Any, files: Any) -> str:
         if call is None:
             continue
         calc_id, values = call
-        target = files.get_file_from_path(page_of(calc_id))
+        target = files.get_file_from_path(page_of(calc_id, "calculator"))
         calc_url = target.url_relative_to(page.file) if target is not None else ""
         app = next((a for a, c in special_apps().values() if c == calc_id and not values), "")
         picture = static_picture(calc_id, values, calc_url=calc_url, app=app)

@@ -21,20 +21,22 @@ from functools import cache
 from pathlib import Path
 
 from rulesbook.calculators import Calculator
-from rulesbook.index import anchor, covering_tests, page_of, rule_info, shown_path
+from rulesbook.index import PageKind, anchor, covering_tests, page_of, rule_info, shown_path
 from rulesbook.present import result_markdown, tables_markdown
-from rulesbook.registry import Interpretation, Rule, System, registry
+from rulesbook.records import Interpretation, Rule, System
+from rulesbook.registry import registry
 from rulesbook.results import Table
 from rulesbook.site.live import calculator_panel, live_iframe
 from rulesbook.site.sources import citation_md, source_link
-from rulesbook.site.static import LIVE_PREFIX, live_link, live_note, static_build, static_calculator_html
+from rulesbook.site.static import live_link, live_note, static_build, static_calculator_html
 
-__all__ = ["LIVE_PREFIX", "covering_tests", "generate_pages", "page_of"]
+__all__ = ["generate_pages"]
 
 
-def md_link(here: str, some_id: str, text: str | None = None) -> str:
-    """A Markdown link from the page ``here`` to the page of ``some_id`` (its ID as text by default)."""
-    target = page_of(some_id)
+def md_link(here: str, some_id: str, kind: PageKind, text: str | None = None) -> str:
+    """A Markdown link from the page ``here`` to the page of ``some_id`` as a ``kind`` (its ID
+    as text by default; see :func:`rulesbook.index.page_of`)."""
+    target = page_of(some_id, kind)
     path, _, frag = target.partition("#")
     rel = posixpath.relpath(path, posixpath.dirname(here) or ".")
     return f"[{text or some_id}]({rel}{'#' + frag if frag else ''})"
@@ -64,7 +66,8 @@ def interpretation_md(here: str, interp: Interpretation, level: str = "###") -> 
     out.append("")
     if interp.rules:
         out += [
-            "Applies to: " + ", ".join(md_link(here, r, registry().rule(r).title) for r in interp.rules),
+            "Applies to: "
+            + ", ".join(md_link(here, r, "rule", registry().rule(r).title) for r in interp.rules),
             "",
         ]
     return out
@@ -79,7 +82,7 @@ def rule_page(rule: Rule) -> str:
     out = [
         f"# {info.title}",
         "",
-        f"`{info.id}` · {md_link(here, system.id, system.title)} version {system.version}",
+        f"`{info.id}` · {md_link(here, system.id, 'system', system.title)} version {system.version}",
         "",
     ]
     if info.summary:
@@ -96,7 +99,9 @@ def rule_page(rule: Rule) -> str:
     if calcs:
         out += ["## Calculators", ""]
         for c in calcs:
-            out.append(f"- {md_link(here, c.id, c.title)} (`{c.id}`) · {_try(here, c.id, 'live calculator')}")
+            out.append(
+                f"- {md_link(here, c.id, 'calculator', c.title)} (`{c.id}`) · {_try(here, c.id, 'live calculator')}"
+            )
         out.append("")
     if info.interpretations:
         out += ["## Interpretations", ""]
@@ -115,14 +120,19 @@ def rule_page(rule: Rule) -> str:
     if tables:
         out += ["## Computed tables", "", *tables_markdown(tables)]
     if rule.see_also:
-        out += ["## See also", "", *[f"- {md_link(here, s, reg.rule(s).title)}" for s in rule.see_also], ""]
+        out += [
+            "## See also",
+            "",
+            *[f"- {md_link(here, s, 'rule', reg.rule(s).title)}" for s in rule.see_also],
+            "",
+        ]
     return "\n".join(out)
 
 
 def calculator_page(calc: Calculator) -> str:
     """The Markdown page of one calculator: inputs, results, example, rules, tables, live embed."""
     reg = registry()
-    here = page_of(calc.id)
+    here = page_of(calc.id, "calculator")
     out = [
         f"# {calc.title}",
         "",
@@ -141,7 +151,7 @@ def calculator_page(calc: Calculator) -> str:
         meaning = inp.help
         interp = getattr(inp, "interpretation", None)
         if interp:
-            meaning += " See " + md_link(here, interp, "the register") + "."
+            meaning += " See " + md_link(here, interp, "interpretation", "the register") + "."
         out.append(f"| `{inp.key}` | {inp.allowed()} | {default} | {meaning} |")
     out += ["", "## Results", "", "| key | kind | meaning |", "|---|---|---|"]
     for o in calc.outputs:
@@ -158,7 +168,7 @@ def calculator_page(calc: Calculator) -> str:
         out += ["```json", json.dumps({**data, "result": shown}, indent=2, ensure_ascii=False), "```", ""]
         out += result_markdown(calc.outputs, calc.run(**dict(example)))
     out += ["## Rules", ""]
-    out += [f"- {md_link(here, r, reg.rule(r).title)} (`{r}`)" for r in calc.rules]
+    out += [f"- {md_link(here, r, 'rule', reg.rule(r).title)} (`{r}`)" for r in calc.rules]
     out.append("")
     tables = _reference_tables(calc.id)
     if tables:
@@ -180,7 +190,7 @@ def calculator_page(calc: Calculator) -> str:
 
 
 def _try(here: str, calc_id: str, text: str, static_text: str = "try it") -> str:
-    return live_link(here, page_of(calc_id), calc_id, text, static_text)
+    return live_link(here, page_of(calc_id, "calculator"), calc_id, text, static_text)
 
 
 def _py(calc: Calculator, key: str, text: str) -> str:
@@ -197,7 +207,7 @@ def _py(calc: Calculator, key: str, text: str) -> str:
 def system_page(system: System) -> str:
     """The index page of a system: version, source, guide, and everything it contains."""
     reg = registry()
-    here = page_of(system.id)
+    here = page_of(system.id, "system")
     out = [
         f"# {system.title}",
         "",
@@ -209,20 +219,22 @@ def system_page(system: System) -> str:
         out += [guide.read_text(encoding="utf-8").strip(), ""]
     out += ["## Calculators", "", "| calculator | ID | |", "|---|---|---|"]
     for c in reg.calculators_for_system(system.id):
-        out.append(f"| {md_link(here, c.id, c.title)} | `{c.id}` | {_try(here, c.id, 'try it')} |")
+        out.append(
+            f"| {md_link(here, c.id, 'calculator', c.title)} | `{c.id}` | {_try(here, c.id, 'try it')} |"
+        )
     out += ["", "## Rules", "", "| rule | ID | in short |", "|---|---|---|"]
     for r in reg.rules_for_system(system.id):
-        out.append(f"| {md_link(here, r.id, r.title)} | `{r.id}` | {r.summary} |")
+        out.append(f"| {md_link(here, r.id, 'rule', r.title)} | `{r.id}` | {r.summary} |")
     out += ["", "## Interpretations", ""]
     for i in reg.interpretations_for_system(system.id):
-        out.append(f"- {md_link(here, i.id, i.question)}")
+        out.append(f"- {md_link(here, i.id, 'interpretation', i.question)}")
     out.append("")
     return "\n".join(out)
 
 
 def interpretations_page(system: System) -> str:
     """The system's interpretations register."""
-    here = f"{system.id}/interpretations.md"
+    here = page_of(system.id, "register")
     out = [
         f"# Interpretations register — {system.title}",
         "",
@@ -233,7 +245,9 @@ def interpretations_page(system: System) -> str:
     out += ["| question | default | ID |", "|---|---|---|"]
     for interp in registry().interpretations_for_system(system.id):
         default = interp.option(interp.default).label
-        out.append(f"| {md_link(here, interp.id, interp.question)} | {default} | `{interp.id}` |")
+        out.append(
+            f"| {md_link(here, interp.id, 'interpretation', interp.question)} | {default} | `{interp.id}` |"
+        )
     return "\n".join(out) + "\n"
 
 
@@ -249,7 +263,7 @@ def systems_table() -> str:
     ]
     for system in reg.systems.values():
         out.append(
-            f"| [{system.title}]({page_of(system.id)}) | {system.version} | {source_link('index.md', system)} | "
+            f"| [{system.title}]({page_of(system.id, 'system')}) | {system.version} | {source_link('index.md', system)} | "
             f"{len(reg.rules_for_system(system.id))} | {len(reg.calculators_for_system(system.id))} |"
         )
     out += [
@@ -266,13 +280,13 @@ def overview_pages() -> dict[str, str]:
     calcs = ["# Calculators", "", "| calculator | system | ID | |", "|---|---|---|---|"]
     for c in reg.calculators.values():
         calcs.append(
-            f"| {md_link('calculators.md', c.id, c.title)} | {reg.system(c.system).title} | `{c.id}` | "
+            f"| {md_link('calculators.md', c.id, 'calculator', c.title)} | {reg.system(c.system).title} | `{c.id}` | "
             f"{_try('calculators.md', c.id, 'try it')} |"
         )
     interps = ["# Interpretations register", "", "| system | question | default |", "|---|---|---|"]
     for i in reg.interpretations.values():
         interps.append(
-            f"| {reg.system(i.system).title} | {md_link('interpretations.md', i.id, i.question)} | "
+            f"| {reg.system(i.system).title} | {md_link('interpretations.md', i.id, 'interpretation', i.question)} | "
             f"{i.option(i.default).label} |"
         )
     return {"calculators.md": "\n".join(calcs) + "\n", "interpretations.md": "\n".join(interps) + "\n"}
@@ -284,12 +298,12 @@ def generate_pages() -> dict[str, str]:
     pages = overview_pages()
     pages["cli.md"] = cli_page()
     for system in reg.systems.values():
-        pages[page_of(system.id)] = system_page(system)
-        pages[f"{system.id}/interpretations.md"] = interpretations_page(system)
+        pages[page_of(system.id, "system")] = system_page(system)
+        pages[page_of(system.id, "register")] = interpretations_page(system)
         for rule in reg.rules_for_system(system.id):
-            pages[page_of(rule.id)] = rule_page(rule)
+            pages[page_of(rule.id, "rule")] = rule_page(rule)
         for calc in reg.calculators_for_system(system.id):
-            pages[page_of(calc.id)] = calculator_page(calc)
+            pages[page_of(calc.id, "calculator")] = calculator_page(calc)
     return pages
 
 
@@ -298,12 +312,15 @@ def summary_nav(notebooks: Iterable[str] = ()) -> str:
     reg = registry()
     lines = ["* [Home](index.md)", "* [Quick start](quickstart.md)"]
     for system in reg.systems.values():
-        lines.append(f"* [{system.title}]({system.id}/index.md)")
+        lines.append(f"* [{system.title}]({page_of(system.id, 'system')})")
         lines.append("    * Calculators")
-        lines += [f"        * [{c.title}]({page_of(c.id)})" for c in reg.calculators_for_system(system.id)]
+        lines += [
+            f"        * [{c.title}]({page_of(c.id, 'calculator')})"
+            for c in reg.calculators_for_system(system.id)
+        ]
         lines.append("    * Rules")
-        lines += [f"        * [{r.title}]({page_of(r.id)})" for r in reg.rules_for_system(system.id)]
-        lines.append(f"    * [Interpretations]({system.id}/interpretations.md)")
+        lines += [f"        * [{r.title}]({page_of(r.id, 'rule')})" for r in reg.rules_for_system(system.id)]
+        lines.append(f"    * [Interpretations]({page_of(system.id, 'register')})")
     nbs = list(notebooks)
     if nbs:
         lines.append("* Notebooks")

@@ -22,9 +22,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesbook.calculators import InterpretationInput
-from rulesbook.index import page_of
-from rulesbook.registry import Interpretation, registry
+from rulesbook.index import PageKind, page_of
+from rulesbook.inputs import InterpretationInput
+from rulesbook.records import Interpretation
+from rulesbook.registry import registry
 from rulesbook.site.glossary import GLOSSARY_PAGE, glossary_page
 from rulesbook.site.pages import generate_pages, interpretation_md, md_link
 from rulesbook.site.sources import SOURCES_PAGE, sources_page
@@ -78,11 +79,11 @@ def reading_of(interp_id: str) -> Any:
 def interpretation_page(interp: Interpretation) -> str:
     """The page of one entry of the interpretations register."""
     reg = registry()
-    here = page_of(interp.id)
+    here = page_of(interp.id, "interpretation")
     system = reg.system(interp.system)
     body = interpretation_md(here, interp, "#")
     body[0] = f"# {interp.question}"  # the page title; the entry's anchor is the page itself
-    register = f"[{system.title} interpretations register](../interpretations.md)"
+    register = md_link(here, system.id, "register", f"{system.title} interpretations register")
     out = [*body[:2], f"`{interp.id}` · an entry of the {register}", "", *body[4:]]
     out += ["## Switched by", ""]
     found = switches(interp.id)
@@ -91,7 +92,7 @@ def interpretation_page(interp: Interpretation) -> str:
         for calc_id, key in found:
             calc = reg.calculator(calc_id)
             out.append(
-                f"- {md_link(here, calc_id, calc.title)} — input `{key}` "
+                f"- {md_link(here, calc_id, 'calculator', calc.title)} — input `{key}` "
                 f"(`rulesbook calc {calc_id} {key}={interp.alternatives[0].key if interp.alternatives else interp.default}`)"
             )
     spec = reading_of(interp.id)
@@ -115,13 +116,17 @@ def published_pages() -> dict[str, str]:
     """Every generated page of the site: path inside docs -> Markdown (with search weights)."""
     reg = registry()
     pages = generate_pages()
-    for some_id in (*reg.rules, *reg.calculators):
-        path = page_of(some_id)
+    ids: list[tuple[str, PageKind]] = [
+        *((r, "rule") for r in reg.rules),
+        *((c, "calculator") for c in reg.calculators),
+    ]
+    for some_id, kind in ids:
+        path = page_of(some_id, kind)
         pages[path] = _front_matter(SEARCH_BOOST["id"], some_id) + pages[path]
     if "cli.md" in pages:
         pages["cli.md"] = _front_matter(SEARCH_BOOST["reference"]) + pages["cli.md"]
     for interp in reg.interpretations.values():
-        pages[page_of(interp.id)] = interpretation_page(interp)
+        pages[page_of(interp.id, "interpretation")] = interpretation_page(interp)
     pages[SOURCES_PAGE] = sources_page()
     pages[GLOSSARY_PAGE] = glossary_page()
     return pages
@@ -139,10 +144,10 @@ def summary_extra(summary: str) -> str:
     for line in summary.splitlines():
         out.append(line)
         for system_id in reg.systems:
-            if line.strip() == f"* [Interpretations]({system_id}/interpretations.md)":
+            if line.strip() == f"* [Interpretations]({page_of(system_id, 'register')})":
                 indent = line[: len(line) - len(line.lstrip())] + "    "
                 out += [
-                    f"{indent}* [{i.question}]({page_of(i.id)})"
+                    f"{indent}* [{i.question}]({page_of(i.id, 'interpretation')})"
                     for i in reg.interpretations_for_system(system_id)
                 ]
     out += [
@@ -159,6 +164,7 @@ API_PAGES = (
     ("front-door", "import rulesbook as rb"),
     ("registry", "Registry"),
     ("calculators", "Calculators"),
+    ("inputs", "Inputs"),
     ("results", "Results"),
     ("dice", "Dice"),
 )
@@ -196,14 +202,16 @@ def search_hits(static: bool = True) -> dict[str, list[list[str]]]:
 
     reg = registry()
     hits: dict[str, list[list[str]]] = {}
-    named = [
+    named: list[tuple[str, str, PageKind]] = [
         *((s.id, s.title, "system") for s in reg.systems.values()),
         *((r.id, r.title, "rule") for r in reg.rules.values()),
         *((c.id, c.title, "calculator") for c in reg.calculators.values()),
         *((i.id, i.question, "interpretation") for i in reg.interpretations.values()),
     ]
     for some_id, title, kind in named:
-        hits.setdefault(some_id, []).append([_url(page_of(some_id), static), title, f"{kind} {some_id}"])
+        hits.setdefault(some_id, []).append(
+            [_url(page_of(some_id, kind), static), title, f"{kind} {some_id}"]
+        )
     for system_id, terms in glossary_terms().items():
         system = reg.system(system_id).title
         for t in terms:

@@ -31,7 +31,8 @@ from typing import Any
 
 from rulesbook.data import DataFileError, load_data_file
 from rulesbook.index import page_of
-from rulesbook.registry import Citation, System, registry
+from rulesbook.records import Citation, System
+from rulesbook.registry import registry
 
 __all__ = [
     "SOURCES_PAGE",
@@ -177,7 +178,7 @@ def sources_page() -> str:
         src = source(system.id)
         out += [f"## {src.title} {{#{system.id}}}", ""]
         out += [
-            f"{src.kind} Rule system: [{system.title}]({system.id}/index.md), version {system.version}.",
+            f"{src.kind} Rule system: [{system.title}]({page_of(system.id, 'system')}), version {system.version}.",
             "",
         ]
         out += [f"File in the shared sources: `{src.file}` (the one place a reader sees it).", ""]
@@ -186,7 +187,7 @@ def sources_page() -> str:
         cited: dict[str, list[str]] = defaultdict(list)
         for rule in reg.rules_for_system(system.id):
             for c in rule.citations:
-                cited[c.section].append(f"[{rule.title}]({page_of(rule.id)})")
+                cited[c.section].append(f"[{rule.title}]({page_of(rule.id, 'rule')})")
         out += ["**Sections cited**", ""]
         for section, rules in cited.items():
             anchor = f"{system.id}-{slug(section)}"

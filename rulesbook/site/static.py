@@ -42,16 +42,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from rulesbook.calculators import (
-    NOT_GIVEN,
-    BoolInput,
-    Calculator,
-    ChoiceInput,
-    Input,
-    IntInput,
-    OptionalInput,
-)
+from rulesbook.calculators import Calculator
 from rulesbook.errors import InputError
+from rulesbook.inputs import NOT_GIVEN, BoolInput, ChoiceInput, Input, IntInput, OptionalInput
 from rulesbook.site.live_form import live_form_html
 
 __all__ = [

@@ -5,9 +5,64 @@ from __future__ import annotations
 
 from rulesbook.index import page_of
 from rulesbook.registry import registry
+from rulesbook.site.static import static_build
 from rulesbook.variants import overridable_rules, signature_text, variants_for_system
 
-__all__ = ["variants_markdown"]
+__all__ = ["HOUSE_BOX", "house_rule_section", "variants_markdown"]
+
+HOUSE_BOX = (
+    '<div class="rb-house rb-no-glossary" id="house-rule-box" data-search-exclude>'
+    '<p class="rb-house-status" role="status" data-state="waiting">'
+    "Your house rule is checked here by the live calculator once it has loaded.</p>"
+    '<label for="rb-house-text">The text of a variant file</label>'
+    '<textarea id="rb-house-text" class="rb-house-text" rows="9" spellcheck="false" autocomplete="off" '
+    'placeholder="system: scrollhammer&#10;title: Harsher Break tests&#10;parameters:&#10;  break_ld_per_point: 2">'
+    "</textarea>"
+    '<div class="rb-house-actions">'
+    '<label class="rb-house-open">Open a .yaml file <input type="file" accept=".yaml,.yml" class="rb-house-file"></label>'
+    '<button type="button" class="rb-house-clear">Clear</button>'
+    '<button type="button" class="rb-house-earlier" hidden>Back to your earlier text</button>'
+    "</div>"
+    '<div class="rb-house-summary"></div>'
+    '<p class="rb-house-link" hidden>Send it by link: <a class="rb-house-href">this page with your house rule</a> '
+    '<button type="button" class="rb-house-copy">Copy the link</button></p>'
+    '<p class="rb-house-kept" hidden>This browser keeps nothing for this site: only the link keeps your text.</p>'
+    "</div>"
+)
+"""The variants page's house-rule box (``docs/javascripts/house-rules.js`` keeps its text,
+``docs/javascripts/live-calculators.js`` checks it in the page's Python)."""
+
+
+def house_rule_section() -> list[str]:
+    """The variants page's "Your house rule" section: on the published (static) site a box where
+    a reader pastes or opens a variant file and every live calculator of its system compares with
+    it; on the served site, where to put your variant files instead.
+
+    >>> any("rb-house" in line for line in house_rule_section())
+    True
+    """
+    if not static_build():
+        return [
+            "## Your house rule",
+            "",
+            "On the published site a reader pastes a variant file here and every calculator of",
+            "its system shows it beside the published rules, in the browser. Served by",
+            "`rulesbook serve`, put your variant files in the folder `$RULESBOOK_VARIANTS_DIR` names",
+            "instead: every form offers them under **Compare with**.",
+            "",
+        ]
+    return [
+        "## Your house rule",
+        "",
+        "Paste the text of a variant file below (or open one): it is checked as the command line",
+        "checks a variant file, and every calculator of its system on this site then shows it",
+        "beside the published rules, computed in your browser. Your text is kept in this browser",
+        "as you type it, and **Send it by link** gives an address that carries it (after `#`, so",
+        "it never reaches a web server): whoever opens it sees the same comparison.",
+        "",
+        HOUSE_BOX,
+        "",
+    ]
 
 
 def variants_markdown() -> str:
@@ -49,6 +104,7 @@ def variants_markdown() -> str:
         "`$RULESBOOK_VARIANTS_DIR` names, are found by name like the shipped ones and offered by",
         "**Compare with**.",
         "",
+        *house_rule_section(),
         "## Writing a variant",
         "",
         "A variant file is a small YAML document; its name is the file name without `.yaml`:",
@@ -107,13 +163,13 @@ def variants_markdown() -> str:
         out += ["| key | value | allowed | rule | source section |", "|---|---|---|---|---|"]
         for spec in type(choices.parameters).specs():
             value = spec.format(getattr(choices.parameters, spec.key))
-            link = f"[{spec.rule}]({page_of(spec.rule)})"
+            link = f"[{spec.rule}]({page_of(spec.rule, 'rule')})"
             label = spec.label.replace("|", "\\|")
             out.append(f"| `{spec.key}` | `{value}` ({label}) | {spec.allowed()} | {link} | {spec.section} |")
         out += ["", "Readings (the options of each entry of the interpretations register):", ""]
         out += ["| key | default | options | interpretation |", "|---|---|---|---|"]
         for rspec in type(choices.readings).specs():
-            link = f"[{rspec.interpretation}]({page_of(rspec.interpretation)})"
+            link = f"[{rspec.interpretation}]({page_of(rspec.interpretation, 'interpretation')})"
             inert = " (no number changes)" if rspec.inert else ""
             out.append(f"| `{rspec.key}` | `{rspec.default}` | {', '.join(rspec.options)} | {link}{inert} |")
         out.append("")
@@ -128,6 +184,6 @@ def variants_markdown() -> str:
             for rule_id, functions in sorted(replaceable.items()):
                 for func in functions:
                     shown = signature_text(func).replace("|", "\\|")
-                    out.append(f"| [{rule_id}]({page_of(rule_id)}) | `{shown}` |")
+                    out.append(f"| [{rule_id}]({page_of(rule_id, 'rule')}) | `{shown}` |")
             out.append("")
     return "\n".join(out) + "\n"

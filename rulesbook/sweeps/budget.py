@@ -5,7 +5,7 @@ the same grid of heavy 40k attacks would take days. So before a sweep starts, :f
 predicts its work:
 
 * where the calculator declares a **cost model** (``Calculator.cost``: the wh40k attack
-  calculators, from the engine's own prediction, see ``rulesbook/systems/wh40k/cost.py``), the
+  calculators, from the engine's own prediction, see ``rulesbook/systems/wh40k/attack/cost.py``), the
   model prices a seeded sample of the grid's points — the grid's corners (where the heaviest and
   lightest points are) and random points — without computing any of them;
 * otherwise a few of those points are **timed** (their rows are kept, not computed again).

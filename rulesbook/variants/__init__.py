@@ -2,7 +2,7 @@
 
 :mod:`rulesbook.variants.model` defines a :class:`Variant` (from YAML or Python), loads the shipped
 ones (and the user's, from ``$RULESBOOK_VARIANTS_DIR``) and runs calculators under them;
-:mod:`rulesbook.variants.sharing` writes a variant back as the file that loads to it;
+a :class:`Variant` writes itself back as the file that loads to it (``to_yaml``);
 :mod:`rulesbook.variants.comparison` answers a calculator under the baseline and variants side by
 side; :mod:`rulesbook.variants.sensitivity` moves every parameter and reading one step and sorts
 them by the change; :mod:`rulesbook.variants.parameters` lists what a variant can change (in a
@@ -13,16 +13,12 @@ site's variants page is :mod:`rulesbook.site.variants_page`.
 
 from rulesbook.variants.comparison import Comparison, added_entries, compare, offerable_inputs
 from rulesbook.variants.model import (
-    BASELINE,
-    VARIANT_KEYS,
-    Variant,
-    VariantLike,
     adding_variant,
     choice_keys,
-    compose,
     find_calculator,
     given_inputs,
     load_variant,
+    load_variant_text,
     named_variant,
     resolve_variant,
     run_assignments,
@@ -44,6 +40,7 @@ from rulesbook.variants.python import (
     variant_from_provenance,
 )
 from rulesbook.variants.sensitivity import Sensitivity, sensitivity
+from rulesbook.variants.variant import BASELINE, VARIANT_KEYS, Variant, VariantLike, compose
 
 __all__ = [
     "BASELINE",
@@ -61,6 +58,7 @@ __all__ = [
     "given_inputs",
     "load_python_variant",
     "load_variant",
+    "load_variant_text",
     "named_variant",
     "offerable_inputs",
     "overridable_rules",

@@ -12,16 +12,11 @@ from rulesbook.calculators import Calculator
 from rulesbook.errors import InputError
 from rulesbook.inputs import picks
 from rulesbook.present import decimal, short_fraction, shown_values
+from rulesbook.registry import registry
 from rulesbook.results import CalcResult, fraction_str
 from rulesbook.variants.labels import reaches
-from rulesbook.variants.model import (
-    BASELINE,
-    Variant,
-    VariantLike,
-    resolve_variant,
-    validate_with,
-    variant_calculator,
-)
+from rulesbook.variants.model import resolve_variant, validate_with, variant_calculator
+from rulesbook.variants.variant import BASELINE, Variant, VariantLike
 
 __all__ = [
     "Comparison",
@@ -241,7 +236,8 @@ def offerable_inputs(calc: Calculator) -> tuple[str, ...]:
     """
     if calc.choices is None:
         return ()
-    named = {key for section in type(calc.choices.additions).accepted().values() for key in section.inputs}
+    sections = registry().additions_class(calc.system).accepted()
+    named = {key for section in sections.values() for key in section.inputs}
     return tuple(inp.key for inp in calc.inputs if inp.key in named)
 
 

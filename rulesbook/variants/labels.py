@@ -104,13 +104,14 @@ def reaches(calc: Calculator, variant: Variant) -> bool:
     if variant.system != calc.system:
         return False
     base = baseline_choices(variant.system, "variant")
+    added = registry().additions_class(variant.system)
     rules = set(calc.rules)
     return (
         any(type(base.parameters).spec(k).rule in rules for k, _ in variant.parameters)
         or any(reading_reaches(calc, k) for k, _ in variant.readings)
         or any(c == calc.id for c, _ in variant.functions)
         or any(o.rule in rules for o in variant.rules)
-        or any(type(base.additions).rule(s) in rules for s, entries in variant.additions.sections if entries)
+        or any(added.rule(s) in rules for s, entries in variant.additions.sections if entries)
         or language_reaches(calc, variant)
     )
 

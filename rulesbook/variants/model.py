@@ -43,46 +43,38 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from rulesbook.additions import Additions
 from rulesbook.calculators import Calculator
-from rulesbook.data import DataFileError, load_data_file
+from rulesbook.data import DataFileError, compose_text, load_data_file, load_data_text, read_text
 from rulesbook.errors import InputError, did_you_mean, quote, shorten
 from rulesbook.language.calculators import DeclaredCompute, ExplainedCompute, build_calculator, reached_names
 from rulesbook.language.declarations import LanguageError, dotted
-from rulesbook.language.files import line_in
+from rulesbook.language.files import line_of
 from rulesbook.language.mechanics import declared_additions
 from rulesbook.registry import registry
 from rulesbook.results import CalcResult
 from rulesbook.variants.python import load_python_variant
 from rulesbook.variants.variant import (
-    BASELINE,
-    VARIANT_KEYS,
     AnyChoices,
     ComputeFn,
     Variant,
     VariantLike,
-    baseline_choices,
     compose,
 )
 
 __all__ = [
-    "BASELINE",
     "VARIANTS_DIR_ENV",
-    "VARIANT_KEYS",
-    "Variant",
-    "VariantLike",
     "adding_variant",
-    "baseline_choices",
     "choice_keys",
-    "compose",
     "find_calculator",
     "given_inputs",
     "load_variant",
+    "load_variant_text",
     "named_variant",
     "resolve_variant",
     "run_assignments",
@@ -119,13 +111,39 @@ def load_variant(path: str | Path, *, choices: AnyChoices | None = None) -> Vari
         raw = load_data_file(file)
     except DataFileError as exc:
         raise InputError(where, str(exc).removeprefix(f"{file.name}: ")) from None
+    return _checked_variant(raw, file.stem, where, given, choices, lambda: read_text(file))
+
+
+def load_variant_text(text: str, *, name: str = "house-rule", where: str = "house-rule.yaml") -> Variant:
+    """A variant from the text of a variant file (a reader's house rule pasted into the published
+    site's variants page, :mod:`widgets.browser`), read by the same safe loader and checked as
+    :func:`load_variant` checks a file: any problem is one line naming ``where`` and the key.
+
+    >>> load_variant_text("system: wh40k\\ntitle: Bleak\\nparameters: {battle_shock_dice: 3D6}\\n").summary()
+    ['Battle-shock dice (battle_shock_dice): 2D6 → 3D6']
+    >>> load_variant_text("system: wh40k\\ntitle: [unclosed\\n")
+    Traceback (most recent call last):
+    ...
+    rulesbook.errors.InputError: house-rule.yaml: not valid YAML (line 3: did not find expected ',' or ']')
+    """
+    try:
+        raw = load_data_text(text, where)
+    except DataFileError as exc:
+        raise InputError(where, str(exc).removeprefix(f"{where}: ")) from None
+    return _checked_variant(raw, name, where, "", None, lambda: text)
+
+
+def _checked_variant(
+    raw: Any, name: str, where: str, path: str, choices: AnyChoices | None, text: Callable[[], str]
+) -> Variant:
+    """The variant ``raw`` describes; ``text`` gives the file's text again when a problem's line
+    is to be named."""
     try:  # checked under a one-character name (so no key is cut from a field), then named
-        return Variant.from_mapping(raw, name=file.stem, where="§", path=given, choices=choices)
+        return Variant.from_mapping(raw, name=name, where="§", path=path, choices=choices)
     except LanguageError as exc:  # the rules language's sections: the line is named too
-        line = line_in(file, exc.path)
-        raise InputError(
-            f"{where}, line {line}" if line else where, f"{dotted(exc.path)}: {exc.message}"
-        ) from None
+        line = line_of(compose_text(text(), where), exc.path)
+        shown = f"{where}, line {line}" if line else where
+        raise InputError(shown, f"{dotted(exc.path)}: {exc.message}") from None
     except InputError as exc:
         if not str(exc).startswith("§: "):
             raise

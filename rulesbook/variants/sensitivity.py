@@ -43,8 +43,9 @@ from rulesbook.variants.labels import (
     reading_reaches,
     variant_title,
 )
-from rulesbook.variants.model import Variant, VariantLike, resolve_variant, validate_with, variant_calculator
+from rulesbook.variants.model import resolve_variant, validate_with, variant_calculator
 from rulesbook.variants.sharing import variant_provenance
+from rulesbook.variants.variant import Variant, VariantLike
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd

@@ -12,6 +12,7 @@ from typing import Any
 
 from rulesbook.additions import LANGUAGE_SECTIONS, NO_ADDITIONS, Additions
 from rulesbook.choices import RuleChoices, RuleOverride
+from rulesbook.data import dump_yaml
 from rulesbook.errors import InputError, did_you_mean, quote
 from rulesbook.language.declarations import LanguageError
 from rulesbook.language.mechanics import Mechanics, choice_names, declared_additions
@@ -215,18 +216,67 @@ class Variant:
         return lines
 
     def to_mapping(self) -> dict[str, Any]:
-        """The variant document a variant file holds, read back by :meth:`from_mapping` as the
-        same variant (:func:`rulesbook.variants.sharing.variant_mapping`)."""
-        from rulesbook.variants.sharing import variant_mapping
+        """The variant document a variant file holds (``system``, ``title``, ``description``,
+        ``parameters``, ``readings``, ``add``), in the words a designer writes (``3D6``, ``true``),
+        read back by :meth:`from_mapping` as the same variant; tables and plots carry it as their
+        provenance. A Python variant's replaced functions and rules are code, not data: they are
+        left out here (and :meth:`to_yaml` refuses them; a ``.py`` variant file is shared as it is).
 
-        return variant_mapping(self)
+        >>> from rulesbook.variants import resolve_variant
+        >>> both = resolve_variant("battle-shock-3d6+deadly-demise-on-5")
+        >>> doc = both.to_mapping()
+        >>> doc["parameters"]
+        {'battle_shock_dice': '3D6', 'deadly_demise_roll': 5}
+        >>> again = Variant.from_mapping(doc, name="both")  # a file both.yaml
+        >>> (again.parameters, again.readings) == (both.parameters, both.readings)
+        True
+        """
+        base: Any = registry().choices[self.system]
+        out: dict[str, Any] = {"system": self.system, "title": self.title}
+        if self.description:
+            out["description"] = self.description
+        if self.parameters:
+            out["parameters"] = {k: _written(type(base.parameters).spec(k), v) for k, v in self.parameters}
+        if self.readings:
+            out["readings"] = dict(self.readings)
+        if self.additions:
+            out["add"] = self.additions.to_mapping()
+        return out
 
     def to_yaml(self) -> str:
-        """The text of a variant file that loads back to the same variant
-        (:func:`rulesbook.variants.sharing.variant_yaml`)."""
-        from rulesbook.variants.sharing import variant_yaml
+        """The text of a variant file that loads back to the same variant (how a designer shares
+        a rule change: ``rulesbook variants show NAME|PATH`` prints it), after a comment naming it
+        (and the file it came from); a variant that replaces functions is refused in one line.
 
-        return variant_yaml(self)
+        >>> from rulesbook.variants import resolve_variant
+        >>> print(resolve_variant("battle-shock-3d6").to_yaml())  # doctest: +ELLIPSIS
+        # battle-shock-3d6: Battle-shock tests on 3D6 (from rulesbook/systems/wh40k/variants/battle-shock-3d6.yaml)
+        system: wh40k
+        title: Battle-shock tests on 3D6
+        description: ...
+        parameters:
+          battle_shock_dice: 3D6
+        <BLANKLINE>
+        """
+        if self.functions:
+            names = ", ".join(k for k, _ in self.functions)
+            raise InputError(
+                "variant",
+                f"{self.name} replaces the function of {names} in Python; only a variant of "
+                "parameters and readings can be written as YAML",
+            )
+        if self.rules:
+            where = ", ".join(sorted({o.where for o in self.rules}))
+            raise InputError(
+                "variant",
+                f"{self.name} gives rules other code ({where}); share its .py file, not YAML",
+            )
+        head = f"# {self.name}: {self.title}"
+        if self.path:
+            head += f" (from {self.path})"
+        # a comment holds one line: no line break (YAML's NEL and U+2028 included) may end it early
+        head = "".join(ch if ch.isprintable() else " " for ch in head)
+        return f"{head}\n{dump_yaml(self.to_mapping())}"
 
     def to_json(self) -> dict[str, Any]:
         """``name``, ``system``, ``title``, ``path``, ``description``, the changes in words, and
@@ -243,6 +293,14 @@ class Variant:
 
 
 _YAML_BOOLS = {"on", "off", "yes", "no", "true", "false", "y", "n"}
+
+
+def _written(spec: Any, value: Any) -> Any:
+    """A parameter's value as a variant file writes it: integers and booleans as themselves,
+    dice as their text (``3D6``)."""
+    if isinstance(value, bool | int):
+        return value
+    return spec.format(value)
 
 
 def _qualname(func: Callable[..., Any]) -> str:
@@ -318,7 +376,7 @@ def _additions(base: AnyChoices, raw: Any, where: str) -> Additions:
             problem = schema_problem(sections, ("add",)) if sections else None
             if problem is not None:
                 raise problem
-        additions = type(base.additions).from_mapping(raw, where)
+        additions = registry().additions_class(base.system).from_mapping(raw, where)
         declared = declared_additions(additions)
         if declared:
             mechanics = registry().mechanics.get(base.system) or Mechanics(

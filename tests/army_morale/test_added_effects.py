@@ -25,7 +25,6 @@ from rulesbook.systems.army_morale.choices import CHOICES
 from rulesbook.systems.army_morale.logfile import log_from_text
 from rulesbook.systems.army_morale.replay import replay
 from rulesbook.variants import compose, load_variant, resolve_variant
-from rulesbook.variants.sharing import variant_yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "rulesbook/systems/army_morale/variants/general-slain.yaml"
@@ -246,7 +245,7 @@ def test_variants_list_the_added_effect_and_round_trip_and_compose(tmp_path: Pat
     assert out.returncode == 0, out.stderr
     assert "add morale_effects.general-slain: Enemy general slain: one-time, +3" in out.stdout
     shipped = resolve_variant("general-slain")
-    (tmp_path / "again.yaml").write_text(variant_yaml(shipped), encoding="utf-8")
+    (tmp_path / "again.yaml").write_text(shipped.to_yaml(), encoding="utf-8")
     again = load_variant(tmp_path / "again.yaml")
     assert again.additions == shipped.additions and again.parameters == shipped.parameters
     other = load_variant_text(

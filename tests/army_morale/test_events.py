@@ -6,12 +6,13 @@ from __future__ import annotations
 import pytest
 
 from rulesbook.errors import InputError
-from rulesbook.inputs import ChoiceInput, IntInput
-from rulesbook.systems.army_morale.log import EVENT_KINDS, EVENT_TYPES, RALLY_INPUTS, TextInput
+from rulesbook.inputs import ChoiceInput, IntInput, TextInput
+from rulesbook.systems.army_morale.log import EVENT_KINDS, EVENT_TYPES, RALLY_INPUTS
 from rulesbook.systems.army_morale.logfile import log_from_text, log_to_data
 from rulesbook.systems.army_morale.tracker import Tracker, event_from_form, form_boxes, rally_from_form
 from tests.army_morale.test_ledger import ARMIES
-from widgets.army_morale_app import TrackerView, event_help, ipy_tracker
+from widgets.army_morale_app import TrackerView
+from widgets.tracker_session import event_help, ipy_tracker
 
 FIRST_EVENT = ARMIES + "turns:\n  - turn: 1\n    events:\n      - {type: %s}\n"
 

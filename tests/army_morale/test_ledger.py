@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from rulesbook.errors import InputError
 from rulesbook.registry import registry
-from rulesbook.systems.army_morale.ledger import (
+from rulesbook.systems.army_morale.log import (
     EXAMPLE_LOG,
     Adjustment,
     Army,
@@ -30,12 +30,9 @@ from rulesbook.systems.army_morale.ledger import (
     Turn,
     WarEngine,
     WarEngineDestroyed,
-    dump_log,
-    load_log,
-    log_from_text,
-    log_to_text,
-    replay,
 )
+from rulesbook.systems.army_morale.logfile import dump_log, load_log, log_from_text, log_to_text
+from rulesbook.systems.army_morale.replay import replay
 
 ARMIES = """\
 format: army-morale-log/1

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulesbook.dice import D3, D6
+from rulesbook.dice import D3, D6, constant
 from rulesbook.errors import InputError
 from rulesbook.systems.army_morale.model import MAX_STATES, ModelDetachment, SideModel, game_length
-from rulesbook.systems.army_morale.rules import RallyCounts, constant
+from rulesbook.systems.army_morale.rules import RallyCounts
 from tests.army_morale.simulate import army, simulate_game_length
 
 

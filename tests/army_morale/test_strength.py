@@ -12,7 +12,9 @@ from __future__ import annotations
 import pytest
 
 from rulesbook.errors import InputError
-from rulesbook.systems.army_morale.ledger import Ledger, log_from_text, replay
+from rulesbook.systems.army_morale.entries import Ledger
+from rulesbook.systems.army_morale.logfile import log_from_text
+from rulesbook.systems.army_morale.replay import replay
 from tests.army_morale.test_ledger import ARMIES, play, rejection
 
 

@@ -132,7 +132,7 @@ def test_export_then_import_gives_the_same_game_after_a_confirmation() -> None:
 
 
 def test_the_notebook_tracker_asks_before_undo() -> None:
-    from widgets.army_morale_app import ipy_tracker
+    from widgets.tracker_session import ipy_tracker
 
     box = ipy_tracker()
     box.event["kind"].value = "bunker-destroyed"

@@ -7,8 +7,9 @@ from typing import Any
 import pytest
 
 from rulesbook.registry import registry
-from rulesbook.systems.army_morale.ledger import EXAMPLE_LOG
-from widgets.army_morale_app import TrackerView, ipy_tracker
+from rulesbook.systems.army_morale.log import EXAMPLE_LOG
+from widgets.army_morale_app import TrackerView
+from widgets.tracker_session import ipy_tracker
 
 
 def _click(view: TrackerView, css: str) -> None:
@@ -197,8 +198,7 @@ def test_a_new_game_of_loaded_armies_is_written_at_once(tmp_path: Any) -> None:
     (same armies, nothing played) is written when it starts."""
     from dataclasses import replace
 
-    from rulesbook.systems.army_morale.ledger import load_log
-    from rulesbook.systems.army_morale.logfile import log_to_text
+    from rulesbook.systems.army_morale.logfile import load_log, log_to_text
     from widgets.games import GameStore
 
     log = load_log(EXAMPLE_LOG)

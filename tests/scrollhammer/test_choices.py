@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from rulesbook.calculators import InterpretationInput
 from rulesbook.choices import register_problems
 from rulesbook.dice import parse_dice
 from rulesbook.errors import InputError, RulesbookError
+from rulesbook.inputs import InterpretationInput
 from rulesbook.registry import SystemPackage, load_system_package, registry
 from rulesbook.systems.scrollhammer import SYSTEM
 from rulesbook.systems.scrollhammer.choices import (

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rulesbook.calculators import InterpretationInput
 from rulesbook.choices import register_problems
 from rulesbook.data import DataFileError, dump_yaml
 from rulesbook.errors import InputError
+from rulesbook.inputs import InterpretationInput
 from rulesbook.registry import registry
 from rulesbook.systems.warstrike.choices import CHOICES, WarStrikeParameters, WarStrikeReadings
 from rulesbook.systems.warstrike.missions import mission

@@ -11,10 +11,10 @@ import pytest
 import yaml
 
 import rulesbook.systems.warstrike as ws
-from rulesbook.calculators import InterpretationInput
-from rulesbook.data import dump_yaml
-from rulesbook.registry import DataFileError, registry
-from rulesbook.site.pages import covering_tests
+from rulesbook.data import DataFileError, dump_yaml
+from rulesbook.index import covering_tests
+from rulesbook.inputs import InterpretationInput
+from rulesbook.registry import registry
 from rulesbook.systems.warstrike.choices import CHOICES
 from rulesbook.systems.warstrike.missions import load_mission, mission, missions
 from rulesbook.systems.warstrike.rules import (

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
+from rulesbook.systems.wh40k.attack.rolls import Situation
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
-from rulesbook.systems.wh40k.rules import Situation
 
 type Setup = tuple[Situation, Wh40kChoices]
 

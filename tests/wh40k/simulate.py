@@ -1,6 +1,6 @@
 """An independent, seeded Monte Carlo of the 40k attack sequence, written from the rules.
 
-It shares no code with ``rulesbook.systems.wh40k.rules`` beyond the frozen profile values
+It shares no code with ``rulesbook.systems.wh40k.attack.rolls`` beyond the frozen profile values
 (``Weapon``, ``Target``, the situation and readings): every roll is a ``random.Random`` die, one attack and
 one point of damage at a time, with a list of wounds left per model. It exists only to check
 the exact answers.
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from rulesbook.dice import DiceExpr
-from rulesbook.systems.wh40k.weapons import Target, Weapon
+from rulesbook.systems.wh40k.attack.weapons import Target, Weapon
 from tests.wh40k.options import Setup
 
 

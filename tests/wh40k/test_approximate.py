@@ -1,4 +1,4 @@
-"""The floating-point path of the allocation engine (rulesbook.systems.wh40k.approximate):
+"""The floating-point path of the allocation engine (rulesbook.systems.wh40k.attack.approximate):
 the same algorithm as the exact engine, so on inputs both can do every probability agrees to
 1e-12; its answers are labelled approximate in the result and in every display; and the hard
 work limit stops a computation inside the engine's loops with the cost check's message."""
@@ -13,11 +13,11 @@ from rulesbook.dice import parse_dice
 from rulesbook.errors import InputError
 from rulesbook.present import result_html, result_markdown, result_text
 from rulesbook.registry import registry
-from rulesbook.systems.wh40k import attack_path
-from rulesbook.systems.wh40k.approximate import resolve_float
-from rulesbook.systems.wh40k.cost import predicted_cost
-from rulesbook.systems.wh40k.engine import WorkLimitExceeded, resolve
-from rulesbook.systems.wh40k.weapons import Target, Weapon, parse_abilities
+from rulesbook.systems.wh40k.attack.approximate import resolve_float
+from rulesbook.systems.wh40k.attack.cost import predicted_cost
+from rulesbook.systems.wh40k.attack.engine import WorkLimitExceeded, resolve
+from rulesbook.systems.wh40k.attack.weapons import Target, Weapon, parse_abilities
+from rulesbook.systems.wh40k.calculators import path as attack_path
 from tests.wh40k.options import Setup, choose
 
 ATTACK = registry().calculator("wh40k.attack")

@@ -16,10 +16,8 @@ from hypothesis import strategies as st
 from rulesbook.dice import DiceExpr, parse_dice
 from rulesbook.errors import InputError
 from rulesbook.registry import registry
-from rulesbook.systems.wh40k.choices import CHOICES
-from rulesbook.systems.wh40k.data import mortarion_weapons
-from rulesbook.systems.wh40k.engine import resolve
-from rulesbook.systems.wh40k.rules import (
+from rulesbook.systems.wh40k.attack.engine import resolve
+from rulesbook.systems.wh40k.attack.rolls import (
     Situation,
     battle_shock_test,
     deadly_demise_test,
@@ -30,7 +28,9 @@ from rulesbook.systems.wh40k.rules import (
     save_test,
     wound_target,
 )
-from rulesbook.systems.wh40k.weapons import Target, Weapon, parse_abilities
+from rulesbook.systems.wh40k.attack.weapons import Target, Weapon, parse_abilities
+from rulesbook.systems.wh40k.choices import CHOICES
+from rulesbook.systems.wh40k.faction.mortarion import mortarion_weapons
 from tests.wh40k.options import Setup, choose
 from tests.wh40k.simulate import simulate
 

@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulesbook.dice import parse_dice
+from rulesbook.systems.wh40k.attack.rolls import Situation, attack_outcome
+from rulesbook.systems.wh40k.attack.weapons import Target, Weapon, parse_abilities
 from rulesbook.systems.wh40k.choices import CHOICES
-from rulesbook.systems.wh40k.rules import Situation, attack_outcome
-from rulesbook.systems.wh40k.weapons import Target, Weapon, parse_abilities
 from tests.wh40k.reference_outcome import Attack, reference_outcome
 
 FLAGS = {

@@ -16,11 +16,11 @@ import pytest
 from rulesbook.dice import constant, parse_dice
 from rulesbook.errors import InputError
 from rulesbook.registry import registry
-from rulesbook.systems.wh40k.attack_path import choices_of, situation_of, target_of
-from rulesbook.systems.wh40k.cost import FLOAT_LIMIT, PREDICTION_FACTOR, predicted_cost
-from rulesbook.systems.wh40k.engine import resolve
-from rulesbook.systems.wh40k.profiles import parse_weapons
-from rulesbook.systems.wh40k.weapons import WEAPON_INPUTS, Target, Weapon, make_weapon, parse_abilities
+from rulesbook.systems.wh40k.attack.cost import FLOAT_LIMIT, PREDICTION_FACTOR, predicted_cost
+from rulesbook.systems.wh40k.attack.engine import resolve
+from rulesbook.systems.wh40k.attack.weapons import WEAPON_INPUTS, Target, Weapon, make_weapon, parse_abilities
+from rulesbook.systems.wh40k.calculators.path import choices_of, situation_of, target_of
+from rulesbook.systems.wh40k.calculators.profiles import parse_weapons
 from tests.wh40k.options import Setup, choose
 
 ATTACK = registry().calculator("wh40k.attack")

@@ -12,11 +12,7 @@ import pytest
 from rulesbook.choices import register_problems
 from rulesbook.dice import parse_dice
 from rulesbook.registry import registry
-from rulesbook.systems.wh40k.attack_path import READING_KEYS
-from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices, Wh40kParameters, Wh40kReadings
-from rulesbook.systems.wh40k.morale import Remaining, below_half_strength
-from rulesbook.systems.wh40k.moves import advance_test, charge_distance, charge_test
-from rulesbook.systems.wh40k.rules import (
+from rulesbook.systems.wh40k.attack.rolls import (
     Situation,
     attacks_distribution,
     battle_shock_test,
@@ -27,7 +23,11 @@ from rulesbook.systems.wh40k.rules import (
     save_test,
     wound_test,
 )
-from rulesbook.systems.wh40k.weapons import Target, Weapon, parse_abilities
+from rulesbook.systems.wh40k.attack.weapons import Target, Weapon, parse_abilities
+from rulesbook.systems.wh40k.calculators.morale import Remaining, below_half_strength
+from rulesbook.systems.wh40k.calculators.moves import advance_test, charge_distance, charge_test
+from rulesbook.systems.wh40k.calculators.path import READING_KEYS
+from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices, Wh40kParameters, Wh40kReadings
 
 REG = registry()
 WH40K = [c for c in REG.calculators.values() if c.system == "wh40k"]

@@ -1,4 +1,4 @@
-"""Effects recognised from imported rule texts (:mod:`rulesbook.systems.wh40k.effect_text`):
+"""Effects recognised from imported rule texts (:func:`rulesbook.systems.wh40k.effects.kinds.recognise`):
 each phrasing the effects language can say, and the texts it must keep as text only. (Tags such
 as <i>…</i> sit inside some phrasings, as in the export's HTML; they are read as spaces.)"""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulesbook.systems.wh40k.effect_text import recognise
+from rulesbook.systems.wh40k.effects.kinds import recognise
 
 
 def said(text: str, phases: tuple[str, ...] = ("any",)) -> list[tuple[object, ...]] | None:

@@ -19,12 +19,13 @@ import pytest
 
 from rulesbook.errors import InputError
 from rulesbook.registry import registry
+from rulesbook.systems.wh40k.attack.weapons import parse_abilities
 from rulesbook.systems.wh40k.choices import CHOICES
-from rulesbook.systems.wh40k.effect_kinds import KINDS, describe_effect
-from rulesbook.systems.wh40k.faction import Effect, death_guard
-from rulesbook.systems.wh40k.faction_additions import Wh40kAdditions, with_additions
-from rulesbook.systems.wh40k.faction_rules import faction_implementations
-from rulesbook.systems.wh40k.weapons import parse_abilities
+from rulesbook.systems.wh40k.effects.effect import Effect
+from rulesbook.systems.wh40k.effects.kinds import KINDS, describe_effect
+from rulesbook.systems.wh40k.faction.additions import Wh40kAdditions, with_additions
+from rulesbook.systems.wh40k.faction.pages import faction_implementations
+from rulesbook.systems.wh40k.faction.reader import death_guard
 from rulesbook.variants import load_variant
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,7 +10,7 @@ import pytest
 
 from rulesbook.caches import clear_caches
 from rulesbook.registry import registry
-from rulesbook.systems.wh40k import cost
+from rulesbook.systems.wh40k.attack import cost
 
 CALC = registry().calculator("wh40k.datasheet-attack")
 WITH_EFFECTS = {

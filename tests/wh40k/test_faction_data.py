@@ -12,7 +12,8 @@ import yaml
 
 from rulesbook.data import DataFileError
 from rulesbook.records import load_system_data
-from rulesbook.systems.wh40k.faction import DEATH_GUARD_FILE, Faction, death_guard, load_faction
+from rulesbook.systems.wh40k.faction.reader import DEATH_GUARD_FILE, death_guard, load_faction
+from rulesbook.systems.wh40k.faction.types import Faction
 
 PAGE = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "004_7134931f915e24a0.txt"
 REGISTER = frozenset(i.id for i in load_system_data(DEATH_GUARD_FILE.with_name("rules.yaml"))[2])

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from rulesbook.errors import InputError
 from rulesbook.registry import registry
 from rulesbook.results import CalcResult
-from rulesbook.systems.wh40k.effects import p_not_battle_shocked
-from rulesbook.systems.wh40k.faction import death_guard
+from rulesbook.systems.wh40k.faction.reader import death_guard
+from rulesbook.systems.wh40k.faction.shock import p_not_battle_shocked
 
 REG = registry()
 CALC = REG.calculator("wh40k.datasheet-attack")
@@ -441,7 +441,7 @@ def test_datasheet_attack_agrees_with_a_seeded_monte_carlo() -> None:
     """Silence (strike) against Mortarion in the Fight phase with Disgustingly Resilient and a
     Diseased Influence aura on the attacker: the effects plan, resolved exactly, against an
     independent simulation of the same plan's weapons and target (40 000 seeded trials)."""
-    from rulesbook.systems.wh40k.datasheet_calculator import plan_of
+    from rulesbook.systems.wh40k.calculators.datasheet import plan_of
     from tests.wh40k.options import choose
     from tests.wh40k.simulate import simulate
 
@@ -465,9 +465,9 @@ def test_datasheet_attack_agrees_with_a_seeded_monte_carlo() -> None:
 
 
 def _choices(values: dict[str, Any]) -> Any:
-    from rulesbook.systems.wh40k.attack_path import READING_KEYS
+    from rulesbook.systems.wh40k.calculators.datasheet_inputs import DATASHEET_READINGS
+    from rulesbook.systems.wh40k.calculators.path import READING_KEYS
     from rulesbook.systems.wh40k.choices import CHOICES
-    from rulesbook.systems.wh40k.datasheet_calculator import DATASHEET_READINGS
 
     return CHOICES.replace(readings={k: values[k] for k in (*READING_KEYS, *DATASHEET_READINGS)})
 
@@ -532,10 +532,10 @@ def test_sanguous_flux_on_a_weapon_with_sustained_hits(
     """Register entry sustained-stacking: by default the larger X on average stays; under the
     alternative the stratagem's X replaces the weapon's."""
     from rulesbook.dice import parse_dice
+    from rulesbook.systems.wh40k.attack.rolls import Situation
+    from rulesbook.systems.wh40k.attack.weapons import Target, Weapon, parse_abilities
     from rulesbook.systems.wh40k.choices import CHOICES
-    from rulesbook.systems.wh40k.effects import Context, Side, apply_effects
-    from rulesbook.systems.wh40k.rules import Situation
-    from rulesbook.systems.wh40k.weapons import Target, Weapon, parse_abilities
+    from rulesbook.systems.wh40k.faction.sides import Context, Side, apply_effects
 
     claws = Weapon("claws", parse_dice("4"), 3, 5, -1, parse_dice("1"), parse_abilities(own))
     attacker = Side(stratagems=(DG.stratagems["sanguous-flux"],))

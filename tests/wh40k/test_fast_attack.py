@@ -1,4 +1,4 @@
-"""The direct path of ``wh40k.attack`` for one or two attacks (rulesbook/systems/wh40k/fast.py)
+"""The direct path of ``wh40k.attack`` for one or two attacks (rulesbook/systems/wh40k/calculators/fast.py)
 gives exactly the general path's answer: the same values (floats and exact strings, in the same
 order), tables, explanation and warnings, and the same error for inputs the general path
 refuses; inputs outside its domain go through the general path."""
@@ -18,8 +18,8 @@ from rulesbook.dice import D6, DiceExpr, RollTest, natural
 from rulesbook.errors import InputError
 from rulesbook.registry import registry
 from rulesbook.results import CalcResult, DeferredResult
-from rulesbook.systems.wh40k import fast
-from rulesbook.systems.wh40k.fast import MAX_FAST_ATTACKS, d6_counts
+from rulesbook.systems.wh40k.calculators import fast
+from rulesbook.systems.wh40k.calculators.fast import MAX_FAST_ATTACKS, d6_counts
 
 CALC = registry().calculator("wh40k.attack")
 

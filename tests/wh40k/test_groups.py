@@ -1,5 +1,5 @@
 """Units whose models differ (issue 28): the engine of several model groups
-(:func:`rulesbook.systems.wh40k.attached.resolve_groups`) against the engines it generalises —
+(:func:`rulesbook.systems.wh40k.attack.groups.resolve_groups`) against the engines it generalises —
 one group is the main engine, a Bodyguard and a CHARACTER Leader is the Attached-unit engine —
 and against an independent seeded simulation of allocation in a mixed unit."""
 
@@ -13,10 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulesbook.dice import parse_dice
-from rulesbook.systems.wh40k.attached import LeaderProfile, ModelGroup, resolve_attached, resolve_groups
+from rulesbook.systems.wh40k.attack.engine import resolve
+from rulesbook.systems.wh40k.attack.groups import LeaderProfile, ModelGroup, resolve_attached, resolve_groups
+from rulesbook.systems.wh40k.attack.weapons import Target, Weapon, parse_abilities
 from rulesbook.systems.wh40k.choices import CHOICES
-from rulesbook.systems.wh40k.engine import resolve
-from rulesbook.systems.wh40k.weapons import Target, Weapon, parse_abilities
 
 
 def weapon(attacks: str, skill: int, s: int, ap: int, d: str, abilities: str = "") -> Weapon:

@@ -274,8 +274,8 @@ def test_who_fires_a_weapon_the_loadout_does_not_give() -> None:
     """A weapon no model carries by default, or a squad whose loadout says nothing, needs KEY*N."""
     from dataclasses import replace
 
-    from rulesbook.systems.wh40k.datasheet_calculator import faction_at
-    from rulesbook.systems.wh40k.units import attack_weapons
+    from rulesbook.systems.wh40k.faction.file import faction_at
+    from rulesbook.systems.wh40k.faction.units import attack_weapons
 
     wardens = faction_at(HOST, "faction").datasheets["mire-wardens"]
     unarmed = replace(wardens, profiles=tuple(replace(p, weapons=()) for p in wardens.profiles))

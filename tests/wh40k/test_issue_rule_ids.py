@@ -13,14 +13,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rulesbook.registry import registry
-from rulesbook.systems.wh40k.choices import CHOICES
-from rulesbook.systems.wh40k.faction import death_guard
-from rulesbook.systems.wh40k.moves import (
+from rulesbook.systems.wh40k.calculators.moves import (
     charge_test,
     deep_strike_charge_distance,
     disembark,
     normal_move_covers,
 )
+from rulesbook.systems.wh40k.choices import CHOICES
+from rulesbook.systems.wh40k.faction.reader import death_guard
 
 REG = registry()
 

@@ -16,11 +16,16 @@ from hypothesis import strategies as st
 from rulesbook.dice import DiceExpr, parse_dice
 from rulesbook.errors import InputError
 from rulesbook.registry import registry
-from rulesbook.systems.wh40k.attached import LeaderProfile, resolve_attached
+from rulesbook.systems.wh40k.attack.engine import resolve
+from rulesbook.systems.wh40k.attack.groups import LeaderProfile, resolve_attached
+from rulesbook.systems.wh40k.attack.weapons import Target, Weapon, parse_abilities
+from rulesbook.systems.wh40k.calculators.morale import (
+    Remaining,
+    attack_aftermath,
+    below_half_strength,
+    remaining_unit,
+)
 from rulesbook.systems.wh40k.choices import CHOICES
-from rulesbook.systems.wh40k.engine import resolve
-from rulesbook.systems.wh40k.morale import Remaining, attack_aftermath, below_half_strength, remaining_unit
-from rulesbook.systems.wh40k.weapons import Target, Weapon, parse_abilities
 
 CHAIN = registry().calculator("wh40k.attack-and-battle-shock")
 

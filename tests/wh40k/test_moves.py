@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from rulesbook.errors import InputError
 from rulesbook.registry import registry
+from rulesbook.systems.wh40k.calculators.moves import charge_distance
 from rulesbook.systems.wh40k.choices import CHOICES
-from rulesbook.systems.wh40k.moves import charge_distance
 
 CHARGE = registry().calculator("wh40k.charge")
 GAP = registry().calculator("wh40k.charge-gap")

@@ -21,10 +21,10 @@ from hypothesis import strategies as st
 from rulesbook.errors import InputError
 from rulesbook.registry import registry
 from rulesbook.results import CalcResult
-from rulesbook.systems.wh40k.attack_path import OUTPUTS
-from rulesbook.systems.wh40k.faction import death_guard
-from rulesbook.systems.wh40k.moves import Fighter, fight_order
-from rulesbook.systems.wh40k.weapons import Target, make_weapon
+from rulesbook.systems.wh40k.attack.weapons import Target, make_weapon
+from rulesbook.systems.wh40k.calculators.moves import Fighter, fight_order
+from rulesbook.systems.wh40k.calculators.path import OUTPUTS
+from rulesbook.systems.wh40k.faction.reader import death_guard
 from tests.wh40k.options import choose
 from tests.wh40k.simulate import simulate
 

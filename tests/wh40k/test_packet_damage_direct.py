@@ -6,7 +6,7 @@ import pytest
 
 from rulesbook.dice import D6, RollTest, parse_dice
 from rulesbook.results import Distribution
-from rulesbook.systems.wh40k.rules import packet_damage
+from rulesbook.systems.wh40k.attack.rolls import packet_damage
 
 
 def through_icepool(damage: str, reduction: int, fnp: int | None, minimum: int) -> Distribution[int]:

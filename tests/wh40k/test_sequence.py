@@ -11,9 +11,9 @@ import pytest
 
 from rulesbook.errors import InputError
 from rulesbook.registry import registry
-from rulesbook.systems.wh40k.engine import resolve
-from rulesbook.systems.wh40k.profiles import MAX_WEAPONS, canonical_weapons, parse_weapons
-from rulesbook.systems.wh40k.weapons import Target
+from rulesbook.systems.wh40k.attack.engine import resolve
+from rulesbook.systems.wh40k.attack.weapons import Target
+from rulesbook.systems.wh40k.calculators.profiles import MAX_WEAPONS, canonical_weapons, parse_weapons
 from tests.wh40k.options import choose
 from tests.wh40k.test_attack import assert_matches_monte_carlo
 

@@ -10,17 +10,17 @@ import pytest
 
 from rulesbook.errors import InputError
 from rulesbook.registry import registry
-from rulesbook.systems.wh40k import data
-from rulesbook.systems.wh40k.data import (
+from rulesbook.systems.wh40k.attack.weapons import WEAPON_INPUTS, make_weapon
+from rulesbook.systems.wh40k.calculators.profiles import parse_weapons
+from rulesbook.systems.wh40k.faction import mortarion as data
+from rulesbook.systems.wh40k.faction.mortarion import (
     Exclusive,
     UnitWeapons,
     damaged_hit_modifier,
     mortarion,
     mortarion_weapons,
 )
-from rulesbook.systems.wh40k.faction import death_guard
-from rulesbook.systems.wh40k.profiles import parse_weapons
-from rulesbook.systems.wh40k.weapons import WEAPON_INPUTS, make_weapon
+from rulesbook.systems.wh40k.faction.reader import death_guard
 
 ATTACK = registry().calculator("wh40k.attack")
 MORTARION = registry().calculator("wh40k.mortarion")

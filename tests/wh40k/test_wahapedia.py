@@ -19,10 +19,14 @@ import pytest
 
 from rulesbook.data import DataFileError
 from rulesbook.dice import parse_dice
-from rulesbook.systems.wh40k.faction import NO_SKILL, load_faction
-from rulesbook.systems.wh40k.faction_file import faction_yaml, main
-from rulesbook.systems.wh40k.wahapedia import MAX_FIELD, TEXT_ONLY, import_wahapedia, read_table
-from rulesbook.systems.wh40k.weapons import ABILITY_WORDS
+from rulesbook.systems.wh40k.attack.weapons import ABILITY_WORDS
+from rulesbook.systems.wh40k.faction.file import faction_yaml
+from rulesbook.systems.wh40k.faction.reader import load_faction
+from rulesbook.systems.wh40k.faction.types import NO_SKILL
+from rulesbook.systems.wh40k.wahapedia.__main__ import main
+from rulesbook.systems.wh40k.wahapedia.files import MAX_FIELD, read_table
+from rulesbook.systems.wh40k.wahapedia.importer import import_wahapedia
+from rulesbook.systems.wh40k.wahapedia.sheets import TEXT_ONLY
 
 FIXTURES = Path(__file__).with_name("wahapedia")
 ROOT = Path(__file__).resolve().parents[2]
@@ -262,8 +266,8 @@ def test_stratagems_are_kept() -> None:
 
 def test_imported_weapons_run_in_the_engine() -> None:
     """An imported datasheet is ordinary typed data: its weapons resolve like any other."""
-    from rulesbook.systems.wh40k.engine import resolve
-    from rulesbook.systems.wh40k.weapons import Target
+    from rulesbook.systems.wh40k.attack.engine import resolve
+    from rulesbook.systems.wh40k.attack.weapons import Target
 
     jaws = FACTION.datasheets["rot-beast"].weapons["grinding-jaws"]
     assert resolve([jaws], Target(4, 3, 1, models=5, keywords=("infantry",))).mean_models_destroyed > 0
@@ -296,7 +300,7 @@ def test_the_command_writes_the_file_and_fails_in_one_line(
     (line,) = capsys.readouterr().err.splitlines()
     assert line == "error: Datasheets.csv: no row has faction_id 'QQ'"
     done = subprocess.run(
-        [sys.executable, "-m", "rulesbook.systems.wh40k.faction_file", str(tmp_path / "nowhere"), "ZZ"],
+        [sys.executable, "-m", "rulesbook.systems.wh40k.wahapedia", str(tmp_path / "nowhere"), "ZZ"],
         capture_output=True,
         text=True,
         cwd=ROOT,

@@ -12,7 +12,7 @@ import pytest
 
 from rulesbook.errors import InputError
 from rulesbook.registry import registry
-from rulesbook.systems.wh40k.weapons import Target, make_weapon, parse_abilities
+from rulesbook.systems.wh40k.attack.weapons import Target, make_weapon, parse_abilities
 from tests.wh40k.options import choose
 from tests.wh40k.simulate import simulate
 

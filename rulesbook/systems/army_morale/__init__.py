@@ -4,10 +4,12 @@ from pathlib import Path
 
 from rulesbook.registry import App, SystemPackage
 from rulesbook.systems.army_morale.choices import CHOICES
+from rulesbook.systems.army_morale.effects import ArmyMoraleAdditions
 
 SYSTEM = SystemPackage(
     data=Path(__file__).with_name("rules.yaml"),
     choices=CHOICES,
+    additions=ArmyMoraleAdditions,
     calculator_modules=("rulesbook.systems.army_morale.calculators",),
     apps=(
         App(
@@ -17,7 +19,7 @@ SYSTEM = SystemPackage(
             "keeps the game across reloads, lists the saved games (and links your last one) and exports "
             "or imports the log.",
             panel="widgets.army_morale_app:served_tracker",
-            ipywidgets="widgets.army_morale_app:ipy_tracker",
+            ipywidgets="widgets.tracker_session:ipy_tracker",
             calculator="army-morale.replay",
         ),
     ),

@@ -21,14 +21,15 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from rulesbook.calculators import Column, IntInput, Output, PathInput, calculator
+from rulesbook.calculators import Output, calculator
 from rulesbook.errors import InputError
-from rulesbook.inputs import WordListInput
+from rulesbook.inputs import IntInput, PathInput, WordListInput
 from rulesbook.present.numbers import fixed
-from rulesbook.results import DISTRIBUTION_COLUMNS, CalcResult, Distribution, Table, fraction_str
+from rulesbook.results import DISTRIBUTION_COLUMNS, CalcResult, Column, Distribution, Table, fraction_str
 from rulesbook.systems.army_morale.choices import CHOICES, ArmyMoraleChoices, ArmyMoraleReadings
+from rulesbook.systems.army_morale.entries import LEDGER_COLUMNS, LEDGER_LABELS
 from rulesbook.systems.army_morale.logfile import load_log
-from rulesbook.systems.army_morale.replay import LEDGER_COLUMNS, LEDGER_LABELS, replay
+from rulesbook.systems.army_morale.replay import replay
 from rulesbook.systems.army_morale.rules import (
     RallyCounts,
     added_effect,

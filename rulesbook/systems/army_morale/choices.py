@@ -22,7 +22,6 @@ from typing import Literal
 from rulesbook.choices import Parameters, Readings, RuleChoices, parameter, reading
 from rulesbook.dice import D3, D6, DiceExpr
 from rulesbook.errors import InputError, quote
-from rulesbook.systems.army_morale.effects import ArmyMoraleAdditions
 
 __all__ = [
     "CHOICES",
@@ -232,11 +231,9 @@ class ArmyMoraleReadings(Readings):
 
 type ArmyMoraleChoices = RuleChoices[ArmyMoraleParameters, ArmyMoraleReadings]
 
-CHOICES: ArmyMoraleChoices = RuleChoices(
-    "army-morale", ArmyMoraleParameters(), ArmyMoraleReadings(), additions=ArmyMoraleAdditions()
-)
+CHOICES: ArmyMoraleChoices = RuleChoices("army-morale", ArmyMoraleParameters(), ArmyMoraleReadings())
 """The rules as published, with the register's default readings (a variant may add morale
-effects: :mod:`~rulesbook.systems.army_morale.effects`)."""
+effects: :mod:`~rulesbook.systems.army_morale.effects`, the system package's ``additions``)."""
 
 
 def readings_of_log(chosen: Mapping[str, str], base: ArmyMoraleReadings | None = None) -> ArmyMoraleReadings:

@@ -15,7 +15,7 @@ Rally phase). A variant adds its own in the same terms::
           target: own         # or opponent: whose value changes
           once: true          # one-time only: at most once per side per game (false: each time)
 
-The choice set carries them (:class:`ArmyMoraleAdditions`); the replay applies them (a log event
+A variant's choice set carries them (:class:`ArmyMoraleAdditions`, declared by the system package); the replay applies them (a log event
 ``{type: effect, effect: general-slain, side: a}`` for one happening during play, a Rally report's
 ``effects: {KEY: COUNT}`` for one checked at step R4), the Rally odds take them as inputs
 ``a_effects``/``b_effects`` and the tracker offers them. Rule ``army-morale.effects.added``;

@@ -51,7 +51,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from rulesbook.dice import DiceExpr
+from rulesbook.dice import DiceExpr, constant
 from rulesbook.errors import InputError
 from rulesbook.results import Distribution, Table, fold_both_lose, fraction_str, markov_step
 from rulesbook.systems.army_morale.choices import CHOICES, ArmyMoraleChoices
@@ -61,7 +61,6 @@ from rulesbook.systems.army_morale.rules import (
     Side,
     Term,
     at_half_strength,
-    constant,
     game_end,
     rally_terms,
     value_distribution,

@@ -6,6 +6,7 @@ behind it, the values at each step R4, the result and warnings. An impossible lo
 :class:`~rulesbook.errors.InputError` naming its line.
 
 Example:
+    >>> from rulesbook.systems.army_morale.log import EXAMPLE_LOG
     >>> from rulesbook.systems.army_morale.logfile import load_log
     >>> ledger = replay(load_log(EXAMPLE_LOG))
     >>> ledger.start, ledger.values, ledger.verdict, ledger.ended_turn
@@ -25,9 +26,8 @@ from rulesbook.errors import InputError, quote
 from rulesbook.registry import implements
 from rulesbook.systems.army_morale.choices import ArmyMoraleChoices
 from rulesbook.systems.army_morale.effects import MoraleEffect
-from rulesbook.systems.army_morale.entries import LEDGER_COLUMNS, LEDGER_LABELS, Ledger, LedgerEntry, Phase
+from rulesbook.systems.army_morale.entries import Ledger, LedgerEntry, Phase
 from rulesbook.systems.army_morale.log import (
-    EXAMPLE_LOG,
     AddedEffect,
     Adjustment,
     BunkerDestroyed,
@@ -65,7 +65,7 @@ from rulesbook.systems.army_morale.rules import (
     war_engine_gain,
 )
 
-__all__ = ["EXAMPLE_LOG", "LEDGER_COLUMNS", "LEDGER_LABELS", "Ledger", "LedgerEntry", "replay"]
+__all__ = ["replay"]
 
 
 @dataclass
@@ -571,6 +571,7 @@ def replay(log: GameLog, choices: ArmyMoraleChoices | None = None, *, in_words: 
     the server's copy of the game, not the player's file. Detachments and War Engines are named
     as a player reads them, numbered when a side has two of one name (``Stompa (2)``).
 
+    >>> from rulesbook.systems.army_morale.log import EXAMPLE_LOG
     >>> from rulesbook.systems.army_morale.logfile import load_log
     >>> log = load_log(EXAMPLE_LOG)
     >>> bad = log.with_event(2, HalfStrength("infantry", at=Loc(99, "turns[1].events[3]")))

@@ -58,7 +58,6 @@ __all__ = [
     "bunker_term",
     "capture_term",
     "check_rally_cost",
-    "constant",
     "destroyed_detachment_term",
     "detachment_strength",
     "detachment_value",

@@ -25,6 +25,7 @@ from typing import Any, cast
 from rulesbook.errors import InputError, quote
 from rulesbook.inputs import Input, IntInput, IntListInput, TextInput
 from rulesbook.systems.army_morale.choices import CHOICES, ArmyMoraleChoices
+from rulesbook.systems.army_morale.entries import Ledger
 from rulesbook.systems.army_morale.log import (
     CAPTURE_ROLL,
     EVENT_TYPES,
@@ -40,12 +41,11 @@ from rulesbook.systems.army_morale.log import (
 )
 from rulesbook.systems.army_morale.logfile import load_log
 from rulesbook.systems.army_morale.names import detachment_names, war_engine_names
-from rulesbook.systems.army_morale.replay import Ledger, replay
+from rulesbook.systems.army_morale.replay import replay
 from rulesbook.systems.army_morale.rules import CAPTURE_CHOICES, SIDES, added_effects
 from rulesbook.systems.army_morale.setup import check_objectives
 
 __all__ = [
-    "EVENT_TYPES",
     "FORM_SLOTS",
     "Tracker",
     "event_from_form",

@@ -13,12 +13,13 @@ from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from rulesbook.calculators import BoolInput, ChoiceInput, Column, IntInput, Output, calculator
+from rulesbook.calculators import Output, calculator
 from rulesbook.dice import GRID_LIMIT, Outcome, RollTest
 from rulesbook.errors import InputError
+from rulesbook.inputs import BoolInput, ChoiceInput, IntInput
 from rulesbook.present.numbers import percent
 from rulesbook.present.rolls import rolls_text
-from rulesbook.results import CalcResult, Table, fraction_str
+from rulesbook.results import CalcResult, Column, Table, fraction_str
 from rulesbook.systems.scrollhammer.choices import CHOICES, ScrollhammerChoices, ScrollhammerReadings
 from rulesbook.systems.scrollhammer.rules import (
     SPECIAL_RULES,

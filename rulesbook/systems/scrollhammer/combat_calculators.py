@@ -8,9 +8,10 @@ Example:
 
 from __future__ import annotations
 
-from rulesbook.calculators import Column, IntInput, Output, calculator
+from rulesbook.calculators import Output, calculator
+from rulesbook.inputs import IntInput
 from rulesbook.present.numbers import percent
-from rulesbook.results import CalcResult, Table, fraction_str
+from rulesbook.results import CalcResult, Column, Table, fraction_str
 from rulesbook.systems.scrollhammer.calculators import LD_INPUT, MODIFIER_INPUT, probability_rows
 from rulesbook.systems.scrollhammer.choices import CHOICES, ScrollhammerChoices
 from rulesbook.systems.scrollhammer.rules import (

@@ -12,12 +12,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rulesbook.calculators import BoolInput, Column, DiceInput, IntInput, Output, calculator
+from rulesbook.calculators import Output, calculator
 from rulesbook.dice import DiceExpr, RollTest
 from rulesbook.errors import InputError
+from rulesbook.inputs import BoolInput, DiceInput, IntInput
 from rulesbook.present.numbers import percent
 from rulesbook.present.rolls import rolls_text
-from rulesbook.results import CalcResult, Table, fraction_str
+from rulesbook.results import CalcResult, Column, Table, fraction_str
 from rulesbook.systems.scrollhammer.calculators import LD_INPUT
 from rulesbook.systems.scrollhammer.choices import CHOICES, ScrollhammerChoices, ScrollhammerReadings
 from rulesbook.systems.scrollhammer.fall_back import FallBackChain, fall_back_chain, fall_back_roll

@@ -13,21 +13,12 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from rulesbook.calculators import (
-    NOT_GIVEN,
-    Column,
-    DiceInput,
-    IntInput,
-    IntListInput,
-    Output,
-    calculator,
-    distribution_output,
-    optional,
-)
+from rulesbook.calculators import Output, calculator, distribution_output
 from rulesbook.dice import DiceExpr
 from rulesbook.errors import InputError
+from rulesbook.inputs import NOT_GIVEN, DiceInput, IntInput, IntListInput, optional
 from rulesbook.present.numbers import fixed
-from rulesbook.results import CalcResult, fraction_str
+from rulesbook.results import CalcResult, Column, fraction_str
 from rulesbook.systems.scrollhammer.calculators import MODIFIER_INPUT
 from rulesbook.systems.scrollhammer.choices import CHOICES, ScrollhammerChoices, ScrollhammerReadings
 from rulesbook.systems.scrollhammer.fall_back import (

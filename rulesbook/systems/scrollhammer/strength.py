@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rulesbook.calculators import IntInput, optional
 from rulesbook.errors import InputError
+from rulesbook.inputs import IntInput, optional
 from rulesbook.systems.scrollhammer.choices import ScrollhammerChoices
 from rulesbook.systems.scrollhammer.rules import Strength, strength_modifier
 

@@ -26,9 +26,9 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from rulesbook.calculators import Column, Output, calculator
+from rulesbook.calculators import Output, calculator
 from rulesbook.inputs import NOT_GIVEN, IntInput
-from rulesbook.results import CalcResult, Distribution, Table
+from rulesbook.results import CalcResult, Column, Distribution, Table
 from rulesbook.systems.warstrike import inputs as shared
 from rulesbook.systems.warstrike.choices import CHOICES, WarStrikeChoices, WarStrikeReadings
 from rulesbook.systems.warstrike.rules import MAX_LD, check_required, officer_ld_test, strike_force_morale

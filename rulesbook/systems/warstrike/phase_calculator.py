@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rulesbook.calculators import Column, Output, calculator
+from rulesbook.calculators import Output, calculator
 from rulesbook.errors import InputError
 from rulesbook.inputs import NOT_GIVEN, REQUIRED, ChoiceInput, IntInput, IntListInput, OptionalInput
-from rulesbook.results import CalcResult, Table
+from rulesbook.results import CalcResult, Column, Table
 from rulesbook.systems.warstrike import inputs as shared
 from rulesbook.systems.warstrike.choices import CHOICES, WarStrikeChoices, WarStrikeReadings
 from rulesbook.systems.warstrike.missions import SIDES, Side, mission, missions

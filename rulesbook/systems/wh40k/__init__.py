@@ -4,7 +4,8 @@ from pathlib import Path
 
 from rulesbook.registry import SystemPackage
 from rulesbook.systems.wh40k.choices import CHOICES
-from rulesbook.systems.wh40k.faction_rules import (
+from rulesbook.systems.wh40k.faction.additions import Wh40kAdditions
+from rulesbook.systems.wh40k.faction.pages import (
     registered_faction_implementations,
     registered_faction_rules,
 )
@@ -12,13 +13,14 @@ from rulesbook.systems.wh40k.faction_rules import (
 SYSTEM = SystemPackage(
     data=Path(__file__).with_name("rules.yaml"),
     choices=CHOICES,
+    additions=Wh40kAdditions,
     calculator_modules=(
-        "rulesbook.systems.wh40k.calculators",
-        "rulesbook.systems.wh40k.roll_calculators",
-        "rulesbook.systems.wh40k.moves",
-        "rulesbook.systems.wh40k.morale",
-        "rulesbook.systems.wh40k.datasheet_calculator",
-        "rulesbook.systems.wh40k.grenade",
+        "rulesbook.systems.wh40k.calculators.attack",
+        "rulesbook.systems.wh40k.calculators.roll_tests",
+        "rulesbook.systems.wh40k.calculators.moves",
+        "rulesbook.systems.wh40k.calculators.morale",
+        "rulesbook.systems.wh40k.calculators.datasheet",
+        "rulesbook.systems.wh40k.calculators.grenade",
     ),
     extra_rules=registered_faction_rules,
     extra_implementations=registered_faction_implementations,

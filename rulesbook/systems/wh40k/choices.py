@@ -3,7 +3,7 @@
 ``004_7134931f915e24a0.txt`` it comes from) and the readings of the interpretations register
 (:class:`Wh40kReadings`, one typed field per entry of ``rules.yaml``, checked at load).
 
-The rolls (:mod:`.rules`), the engine and the calculators take the whole choice set
+The rolls (:mod:`~rulesbook.systems.wh40k.attack.rolls`), the engine and the calculators take the whole choice set
 (:data:`CHOICES` or a changed copy), never loose strings.
 
 Example:
@@ -22,7 +22,6 @@ from typing import Literal
 
 from rulesbook.choices import Parameters, Readings, RuleChoices, parameter, reading
 from rulesbook.dice import DiceExpr, parse_dice
-from rulesbook.systems.wh40k.faction_additions import Wh40kAdditions
 
 __all__ = ["CHOICES", "Wh40kChoices", "Wh40kParameters", "Wh40kReadings"]
 
@@ -369,8 +368,7 @@ class Wh40kReadings(Readings):
 
 type Wh40kChoices = RuleChoices[Wh40kParameters, Wh40kReadings]
 
-CHOICES: Wh40kChoices = RuleChoices(
-    system="wh40k", parameters=Wh40kParameters(), readings=Wh40kReadings(), additions=Wh40kAdditions()
-)
+CHOICES: Wh40kChoices = RuleChoices(system="wh40k", parameters=Wh40kParameters(), readings=Wh40kReadings())
 """The rule choices as published (every parameter and reading at its default; a variant may add
-stratagems, abilities, detachment rules and enhancements: :mod:`.faction_additions`)."""
+stratagems, abilities, detachment rules and enhancements, which the system package declares:
+:class:`~rulesbook.systems.wh40k.faction.additions.Wh40kAdditions`)."""
