@@ -218,9 +218,44 @@ def test_the_skirmish_command_of_the_issue_works_from_a_checkout() -> None:
 
 def test_the_guide_shows_the_shipped_examples_as_they_are() -> None:
     guide = (ROOT / "docs" / "designer" / "guide.md").read_text(encoding="utf-8")
-    for name in ("any-double.yaml", "standard-reroll.yaml", "terror-test.yaml"):
+    for name in ("any-double.yaml", "standard-reroll.yaml", "terror-test.yaml", "character-near.yaml"):
         block = f"```yaml\n# file: {name}\n" + (EXAMPLES / name).read_text(encoding="utf-8") + "```"
         assert block in guide, f"docs/designer/guide.md shows another {name} than examples/designer/"
     mechanics = (SYSTEMS / "skirmish" / "mechanics.yaml").read_text(encoding="utf-8")
     shown = guide.split("# a part of examples/systems/skirmish/mechanics.yaml\n", 1)[1].split("```", 1)[0]
     assert shown in mechanics
+
+
+# -- character-near.yaml (Warhammer 40,000) ----------------------------------------------------------
+
+
+@pytest.mark.covers("wh40k.core.battle-shock")
+@pytest.mark.parametrize("leadership", range(2, 13))
+def test_a_character_near_adds_one_to_the_battle_shock_test(leadership: int) -> None:
+    v = load_variant(EXAMPLES / "character-near.yaml")
+    calc = registry().calculator("wh40k.battle-shock")
+    for near, bonus in ((False, 0), (True, 1)):
+        want = p(sum(a + b + bonus >= leadership for a, b in ROLLS))
+        got = run_with_variant(calc, v, leadership=leadership, character_within_6=near)
+        assert exact(got, "p_pass") == want
+
+
+def test_a_character_near_reaches_the_battle_shock_after_an_attack() -> None:
+    """The attack's Battle-shock test with a CHARACTER near is the same as with +1 typed as its
+    modifier; without one, the published answer."""
+    from rulesbook.variants import variant_calculator
+
+    v = resolve_variant(str(EXAMPLES / "character-near.yaml"))
+    calc = registry().calculator("wh40k.attack-and-battle-shock")
+    example = dict(calc.examples[0])
+    near = run_with_variant(calc, v, **example, character_within_6="true")
+    typed = run_with_variant(calc, None, **{**example, "battle_shock_modifier": "1"})
+    assert near["p_battle_shocked_exact"] == typed["p_battle_shocked_exact"]
+    far = run_with_variant(calc, v, **example)
+    assert far["p_battle_shocked_exact"] == run_with_variant(calc, None, **example)["p_battle_shocked_exact"]
+    offering = {
+        c.id
+        for c in registry().calculators_for_system("wh40k")
+        if "character_within_6" in {i.key for i in variant_calculator(c, v).inputs}
+    }
+    assert offering == {"wh40k.battle-shock", "wh40k.attack-and-battle-shock"}
