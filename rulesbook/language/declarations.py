@@ -34,7 +34,7 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from rulesbook.dice import DICE_HELP, DiceExpr, parse_dice
-from rulesbook.errors import InputError, quote
+from rulesbook.errors import InputError, quote, shorten
 from rulesbook.inputs import BoolInput, ChoiceInput, DiceInput, Input, IntInput
 from rulesbook.language.expressions import (
     BOOLEAN,
@@ -96,7 +96,8 @@ def dotted(path: Path) -> str:
     """
     out = ""
     for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
+        shown = shorten(str(part), 40)  # (a key a file makes up may be long: the line stays short)
+        out += f"[{part}]" if isinstance(part, int) else (f".{shown}" if out else shown)
     return out
 
 
