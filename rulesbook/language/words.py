@@ -40,7 +40,7 @@ def entry_text(entry: Entry, env: Mapping[str, Value] | None = None) -> str:
     """
     label = f" ({entry.label})" if entry.label else ""
     if isinstance(entry, ModifierEntry):
-        value = value_or_none(entry.value, env)
+        value = entry.value.constant if entry.value.constant is not None else value_or_none(entry.value, env)
         shown = f"{value:+d}" if isinstance(value, int) and not isinstance(value, bool) else entry.value.text
         return f"{shown} to the test{label}"
     if isinstance(entry, FaceEntry):

@@ -5,8 +5,7 @@ label, an output's label) and a variant's title — never the IDs — and say wh
 change a calculator at all (:func:`reaches`).
 
 Example:
-    >>> from rulesbook.language.mechanics import declared_additions
-from rulesbook.registry import registry
+    >>> from rulesbook.registry import registry
     >>> calc = registry().calculator("scrollhammer.break-test")
     >>> key_label(calc, "ld"), key_label(calc, "parameter.break_ld_per_point")
     ('Leadership (Ld)', 'Ld lost per point of defeat')
