@@ -103,9 +103,14 @@ def test_the_guide_shows_every_file_of_a_system() -> None:
     assert not (ROOT / "rulesbook" / "systems" / "nerve").exists(), "the example system is in the checkout"
 
 
-def _copy_of_the_repository(to: Path) -> Path:
+def _copy_of_the_repository(to: Path, *, whole: bool = False) -> Path:
+    """The repository's files in ``to``: the package, the tests, the sources (and, ``whole``, the
+    docs, the notebooks and the front-ends the site's build needs)."""
+    parts = ["rulesbook", "tests", "sources", "pyproject.toml"]
+    if whole:
+        parts += ["docs", "mkdocs.yml", "notebooks", "widgets", "scripts"]
     tracked = subprocess.run(
-        ["git", "ls-files", "-co", "--exclude-standard", "rulesbook", "tests", "sources", "pyproject.toml"],
+        ["git", "ls-files", "-co", "--exclude-standard", *parts],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -134,13 +139,13 @@ def _runner(repo: Path, env: dict[str, str]) -> Callable[..., str]:
 def test_following_the_data_route_gives_a_green_suite(tmp_path: Path) -> None:
     """The data route, literally: the files written, the answers recorded, and the registry's,
     the site's, the cases' and the golden file's tests run whole (not filtered to the system)."""
-    repo = _copy_of_the_repository(tmp_path / "repo")
+    repo = _copy_of_the_repository(tmp_path / "repo", whole=True)
     for path, body in guide_files("data").items():
         (repo / path).parent.mkdir(parents=True, exist_ok=True)
         (repo / path).write_text(body, encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(repo), "RULESBOOK_VARIANTS_DIR": str(tmp_path / "none")}
-    env.pop("PYTEST_XDIST_WORKER", None)
-    env.pop("RULESBOOK_SYSTEMS_DIR", None)
+    for name in ("PYTEST_XDIST_WORKER", "RULESBOOK_SYSTEMS_DIR", "RULESBOOK_TEST_SHARED", "RULESBOOK_SERVED"):
+        env.pop(name, None)  # (the copy builds its own site, with the new system's pages)
     run = _runner(repo, env)
     assert "(2 answers recorded)" in run("tests/golden/record.py", "--new")
     (repo / "tests" / "test_the_site_pages.py").write_text(SITE, encoding="utf-8")

@@ -76,12 +76,11 @@ def numeric_outputs(calc: Calculator) -> list[Output]:
 
 def default_output(calc: Calculator) -> str:
     """The output a designer's table follows unless told otherwise: the first probability, else
-        the first number (empty when there is none).
+    the first number (empty when there is none).
 
-        >>> from rulesbook.language.mechanics import declared_additions
-    from rulesbook.registry import registry
-        >>> default_output(registry().calculator("wh40k.attack"))
-        'p_unit_destroyed'
+    >>> from rulesbook.registry import registry
+    >>> default_output(registry().calculator("wh40k.attack"))
+    'p_unit_destroyed'
     """
     numeric = numeric_outputs(calc)
     first = next((o for o in numeric if o.kind == "probability"), numeric[0] if numeric else None)
@@ -90,15 +89,14 @@ def default_output(calc: Calculator) -> str:
 
 def reaches(calc: Calculator, variant: Variant) -> bool:
     """Whether ``variant`` changes anything ``calc`` declares it uses: a parameter of one of its
-        rules, a reading it switches or one whose register entry names one of its rules (unless the
-        reading is declared inert), its function, one of its rules given other code, or an added entry
-        (``add:``) of a section belonging to one of its rules.
+    rules, a reading it switches or one whose register entry names one of its rules (unless the
+    reading is declared inert), its function, one of its rules given other code, or an added entry
+    (``add:``) of a section belonging to one of its rules.
 
-        >>> from rulesbook.language.mechanics import declared_additions
-    from rulesbook.registry import registry
-        >>> from rulesbook.variants.model import resolve_variant
-        >>> reaches(registry().calculator("wh40k.battle-shock"), resolve_variant("deadly-demise-on-5"))
-        False
+    >>> from rulesbook.registry import registry
+    >>> from rulesbook.variants.model import resolve_variant
+    >>> reaches(registry().calculator("wh40k.battle-shock"), resolve_variant("deadly-demise-on-5"))
+    False
     """
     if variant.system != calc.system:
         return False
