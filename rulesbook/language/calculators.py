@@ -34,11 +34,10 @@ from typing import Any
 from rulesbook.calculators import Calculator, ComputeFn, Output, distribution_output
 from rulesbook.dice import bernoulli_die
 from rulesbook.errors import InputError
-from rulesbook.language.declarations import TestDecl
 from rulesbook.language.document import CalculatorDecl, Declarations, OutputDecl, StepDecl
 from rulesbook.language.explain import added_lines, describe_test
-from rulesbook.language.expressions import Expression, Value
-from rulesbook.language.mechanics import EMPTY, Mechanics, declared_additions
+from rulesbook.language.expressions import Value
+from rulesbook.language.mechanics import EMPTY, Mechanics, declared_additions, names_read
 from rulesbook.present.numbers import fixed, percent
 from rulesbook.results import CalcResult, Column, Distribution, fraction_str
 
@@ -48,23 +47,11 @@ __all__ = [
     "ExplainedCompute",
     "build_calculator",
     "calculator_inputs",
-    "names_read",
     "reached_names",
 ]
 
 MAX_UNITS = 1000
 """The most units a calculator counts over."""
-
-
-def names_read(decl: TestDecl) -> set[str]:
-    """Every name a (resolved) test's expressions read."""
-    exprs: list[Any] = [decl.dice, decl.target, decl.reads, decl.fails]
-    for entry in decl.entries:
-        exprs.append(entry.when)
-        exprs.append(getattr(entry, "value", None))
-        faces = getattr(entry, "faces", None)
-        exprs.append(getattr(faces, "value", None))
-    return {name for e in exprs if isinstance(e, Expression) for name in e.names}
 
 
 def reached_names(mechanics: Mechanics, tests: Iterable[str], extra: Declarations) -> set[str]:

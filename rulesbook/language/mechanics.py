@@ -64,6 +64,7 @@ __all__ = [
     "choice_names",
     "declared_additions",
     "face_rolls",
+    "names_read",
 ]
 
 EMPTY = Declarations()
@@ -99,6 +100,17 @@ def declared_additions(additions: Additions) -> Declarations:
         return tuple(entry.decl for _, entry in additions.section(section) if isinstance(entry, Added))
 
     return Declarations(inputs=decls("inputs"), tests=decls("tests"), calculators=decls("calculators"))
+
+
+def names_read(decl: TestDecl) -> set[str]:
+    """Every name a (resolved) test's expressions read."""
+    exprs: list[Any] = [decl.dice, decl.target, decl.reads, decl.fails]
+    for entry in decl.entries:
+        exprs.append(entry.when)
+        exprs.append(getattr(entry, "value", None))
+        faces = getattr(entry, "faces", None)
+        exprs.append(getattr(faces, "value", None))
+    return {name for e in exprs if isinstance(e, Expression) for name in e.names}
 
 
 @dataclass(frozen=True, slots=True)
@@ -369,8 +381,9 @@ class Mechanics:
                     )
                 _checked(expr, scope, arg.name_type.kind, (*where, "with", name))
             bound = {name for name, _ in step.with_}
+            read = names_read(self.resolve(lineage[-1], extra).decl)
             for arg in given:
-                if arg.default is None and arg.key not in bound and arg.key not in inputs:
+                if arg.default is None and arg.key in read and arg.key not in bound and arg.key not in inputs:
                     raise LanguageError(
                         (*where, "with"),
                         f"the test {step.test} needs {arg.key}: give it under with: (or declare an input {arg.key})",
