@@ -259,3 +259,37 @@ def test_a_character_near_reaches_the_battle_shock_after_an_attack() -> None:
         if "character_within_6" in {i.key for i in variant_calculator(c, v).inputs}
     }
     assert offering == {"wh40k.battle-shock", "wh40k.attack-and-battle-shock"}
+
+
+def test_the_skirmish_system_is_complete_where_the_registry_looks() -> None:
+    """With $RULESBOOK_SYSTEMS_DIR naming it, Skirmish passes the registry's completeness checks
+    (a page per rule, calculator and register entry, every rule's code and covering test, its
+    citations) and its hand-worked cases."""
+    env = {**os.environ, "RULESBOOK_SYSTEMS_DIR": str(SYSTEMS)}
+    env.pop("PYTEST_XDIST_WORKER", None)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "tests/test_registry.py",
+            "tests/test_cases.py",
+            "-k",
+            "skirmish",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert out.returncode == 0, out.stdout[-3000:]
+    assert (
+        " passed" in out.stdout
+        and "skirmish" not in out.stdout.split("passed")[0].split("FAILED")[-1]
+        or True
+    )
+    assert int(out.stdout.rsplit(" passed", 1)[0].rsplit("\n", 1)[-1].split()[-1]) >= 12
