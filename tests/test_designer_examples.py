@@ -287,9 +287,5 @@ def test_the_skirmish_system_is_complete_where_the_registry_looks() -> None:
         timeout=600,
     )
     assert out.returncode == 0, out.stdout[-3000:]
-    assert (
-        " passed" in out.stdout
-        and "skirmish" not in out.stdout.split("passed")[0].split("FAILED")[-1]
-        or True
-    )
-    assert int(out.stdout.rsplit(" passed", 1)[0].rsplit("\n", 1)[-1].split()[-1]) >= 12
+    passed = int(out.stdout.rsplit(" passed", 1)[0].split()[-1])
+    assert passed >= 12, out.stdout[-1000:]  # the rules, calculators, register entry and cases
