@@ -289,3 +289,69 @@ def test_the_skirmish_system_is_complete_where_the_registry_looks() -> None:
     assert out.returncode == 0, out.stdout[-3000:]
     passed = int(out.stdout.rsplit(" passed", 1)[0].split()[-1])
     assert passed >= 12, out.stdout[-1000:]  # the rules, calculators, register entry and cases
+
+
+SHAKEN_LINE = """\
+system: scrollhammer
+title: A shaken line
+add:
+  inputs:
+    ld: {kind: integer, minimum: 2, maximum: 10, default: 7, label: Leadership}
+    units: {kind: integer, minimum: 1, maximum: 10, default: 4, label: Units in the line}
+  calculators:
+    line-panic:
+      title: A line's Panic tests
+      chain:
+        - {test: panic-test, with: {target: ld}, pass: holds, fail: flees}
+      units: units
+      outputs:
+        p_two_flee: {label: P(two or more flee), p: flees, at_least: 2}
+        mean_flee: {label: Mean units fleeing, mean: flees}
+        fleeing: {label: Units fleeing, distribution: flees}
+"""
+"""An idea not tuned for (a line of units, each taking a Panic test; counted), and the same file
+with one mistake in each of three places."""
+
+
+@pytest.mark.parametrize("units", [1, 3, 5])
+def test_an_untuned_idea_counts_units_exactly_and_composes(tmp_path: Path, units: int) -> None:
+    (tmp_path / "shaken-line.yaml").write_text(SHAKEN_LINE, encoding="utf-8")
+    line = load_variant(tmp_path / "shaken-line.yaml")
+    both = resolve_variant([line, load_variant(EXAMPLES / "any-double.yaml")])
+    for variant, any_double in ((line, False), (both, True)):
+        flee = 1 - leadership(7, any_double=any_double)
+        at_most_one = (1 - flee) ** units + units * flee * (1 - flee) ** (units - 1)
+        got = run_with_variant(find_calculator("scrollhammer.line-panic", variant), variant, units=units)
+        assert exact(got, "p_two_flee") == 1 - at_most_one
+        assert exact(got, "mean_flee") == units * flee
+
+
+@pytest.mark.parametrize(
+    ("mistake", "message"),
+    [
+        (
+            ("at_least: 2", "at_leest: 2"),
+            "line 14: add.calculators.line-panic.outputs.p_two_flee.at_leest: unknown key 'at_leest'; did you mean at_least?",
+        ),
+        (
+            ("{target: ld}", "{targett: ld}"),
+            "line 11: add.calculators.line-panic.chain[0].with.targett: the test panic-test takes no 'targett'; did you mean target?",
+        ),
+        (
+            ("test: panic-test", "test: panik-test"),
+            "line 11: add.calculators.line-panic.chain[0].test: unknown test 'panik-test' of scrollhammer; did you mean panic-test?",
+        ),
+        (
+            ("p: flees", "p: fleez"),
+            "line 14: add.calculators.line-panic.outputs.p_two_flee.p: unknown outcome 'fleez'",
+        ),
+    ],
+)
+def test_a_mistake_is_one_line_with_file_line_and_field(
+    tmp_path: Path, mistake: tuple[str, str], message: str
+) -> None:
+    (tmp_path / "line.yaml").write_text(SHAKEN_LINE.replace(*mistake, 1), encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        load_variant(tmp_path / "line.yaml")
+    assert message in str(err.value), str(err.value)
+    assert "\n" not in str(err.value) and "line.yaml, line " in str(err.value)

@@ -121,6 +121,8 @@ class CalculatorDecl:
     outputs: tuple[OutputDecl, ...] = ()
     examples: tuple[tuple[tuple[str, str], ...], ...] = ()
     added: str = ""
+    chained: bool = False
+    """Written as a ``chain:`` (its steps' problems are named ``chain[i]``), not as ``test:``."""
 
     @property
     def tests(self) -> tuple[str, ...]:
@@ -168,6 +170,7 @@ def build_calculator(key: str, raw: Mapping[str, Any], path: Path) -> Calculator
         units=optional_expression(raw, "units", path),
         outputs=outputs,
         examples=examples,
+        chained="chain" in raw,
     )
 
 

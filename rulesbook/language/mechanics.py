@@ -365,9 +365,8 @@ class Mechanics:
                 hint = did_you_mean(name, [*inputs, *readings]) or f"; inputs: {', '.join(inputs) or 'none'}"
                 raise LanguageError((*path, "inputs", i), f"unknown input {quote(name)}{hint}")
         outcomes: set[str] = set()
-        chained = len(calc.steps) > 1
         for i, step in enumerate(calc.steps):
-            where: Path = (*path, "chain", i) if chained else path
+            where: Path = (*path, "chain", i) if calc.chained else path
             lineage = self._lineage(step.test, (*where, "test"), extra)
             given = self.resolve(lineage[-1], extra).decl.given
             by_key = {g.key: g for g in given}
