@@ -118,7 +118,10 @@ def _copy_of_the_repository(to: Path, *, whole: bool = False) -> Path:
     ).stdout.splitlines()
     for name in tracked:
         source = ROOT / name
-        if source.is_file():
+        if source.is_symlink():  # (docs/notebooks -> ../notebooks: kept a link)
+            (to / name).parent.mkdir(parents=True, exist_ok=True)
+            (to / name).symlink_to(source.readlink())
+        elif source.is_file():
             (to / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, to / name)  # (times kept: mypy's cache stays valid for the core)
     return to
