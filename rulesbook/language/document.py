@@ -179,7 +179,8 @@ def build_calculator(key: str, raw: Mapping[str, Any], path: Path) -> Calculator
 
 @dataclass(frozen=True, slots=True)
 class Declarations:
-    """Everything one document declares, section by section, in the order written."""
+    """Everything one document declares, section by section, in the order written (its hash
+    computed once: it keys the caches of resolved and rolled tests)."""
 
     parameters: tuple[ParameterDecl, ...] = ()
     inputs: tuple[InputDecl, ...] = ()
@@ -187,6 +188,14 @@ class Declarations:
     calculators: tuple[CalculatorDecl, ...] = ()
     added: str = field(default="", compare=True)
     """The variant the declarations come from (``""``: the system's own)."""
+    _hash: int = field(init=False, repr=False, compare=False, default=0)
+
+    def __post_init__(self) -> None:
+        whole = (self.parameters, self.inputs, self.tests, self.calculators, self.added)
+        object.__setattr__(self, "_hash", hash(whole))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def __bool__(self) -> bool:
         return bool(self.parameters or self.inputs or self.tests or self.calculators)

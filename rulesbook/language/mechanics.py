@@ -162,13 +162,15 @@ def _extend(base: TestDecl, child: TestDecl) -> TestDecl:
     )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Mechanics:
     """What a system declares in the rules language, and the names its rule choices offer.
 
     ``own`` is the system's document (empty for a system that declares none: a variant may still
     add inputs, tests and calculators to it); ``names`` are its parameters and readings with
-    their types (:func:`choice_names`); ``file`` names the document in messages.
+    their types (:func:`choice_names`); ``file`` names the document in messages. A system has one
+    (it keys the caches of resolved and rolled tests by identity: hashing its declarations at
+    every roll cost more than the roll).
     """
 
     system: str
