@@ -9,10 +9,10 @@ reader's browser into ``DIR/live-runtime/``, one set of files (and URLs) for the
   ``sha512`` integrity before anything is unpacked; only the five files that start it
   (no console pages, no source maps, no type declarations);
 * ``wheels/`` — the pure-Python wheels rulesbook needs, pinned in :data:`WHEELS` (the versions of
-  ``constraints.txt``, each file's SHA-256 checked): icepool, lark (it parses the rules language's
-  expressions), markdown-it-py and mdurl as published on PyPI, and PyYAML's pure-Python part
-  repackaged from its pinned source archive (Pyodide's npm package has no PyYAML, and its C part
-  cannot run there);
+  ``constraints.txt``, each file's SHA-256 checked): defusedxml (army rosters), icepool, lark
+  (it parses the rules language's expressions), markdown-it-py and mdurl as published on PyPI,
+  and PyYAML's pure-Python part repackaged from its pinned source archive (Pyodide's npm package
+  has no PyYAML, and its C part cannot run there);
 * ``app-<hash>/rulesbook-<version>-py3-none-any.whl`` — this checkout's ``rulesbook`` package,
   the ``widgets`` modules the browser front-end imports (:mod:`widgets.browser` and what it
   imports), and ``rulesbook/data-snapshot.json``: every shipped data file loaded once by the
@@ -31,7 +31,7 @@ Example:
     >>> PYODIDE.version.split(".")[0] >= "314"
     True
     >>> sorted(w.project for w in WHEELS)
-    ['icepool', 'lark', 'markdown-it-py', 'mdurl']
+    ['defusedxml', 'icepool', 'lark', 'markdown-it-py', 'mdurl']
 """
 
 from __future__ import annotations
@@ -130,6 +130,12 @@ WHEELS = (
         "2.2.2",
         "icepool-2.2.2-py3-none-any.whl",
         "0b6e789b6c16b24ad6ea8c9c124c6a5e077b2a5420e61958041def02cb076304",
+    ),
+    Pin(
+        "defusedxml",
+        "0.7.1",
+        "defusedxml-0.7.1-py2.py3-none-any.whl",
+        "a352e7e428770286cc899e2542b6cdaedb2b4953ff269a210103ec58f6198a61",
     ),
     Pin(
         "lark",
