@@ -109,6 +109,7 @@ SLOWEST_BROWSER_MODULES = (
     "test_readable_pages.py",
     "test_static_site.py",
     "test_live_answers.py",
+    "test_tracker_at_the_limits.py",
     "test_tracker_finds_the_game.py",
     "test_hostile_names.py",
     "test_site_browser.py",

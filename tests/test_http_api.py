@@ -143,12 +143,36 @@ class Api(AsyncHTTPTestCase):
             (b"\xff\xfe", "body"),
             (b"[" * 5000 + b"]" * 5000, "body"),
             (b'{"ld": 7, "variant": 3}', "variant"),
-            (b'{"ld": "x"}', "ld"),
+            (b'{"ld": 13}', "ld"),
+            (b'{"ld": true}', "ld"),
         ]:
             code, body, _ = self.ask(path, "POST", raw)
             assert code == 400 and body["error"]["field"] == field, (raw[:20], body)
         code, body, _ = self.ask(path + "?ld=7", "POST", {"ld": 7})
         assert code == 400 and body["error"]["field"] == "ld"
+
+    def test_values_the_document_allows_and_the_rules_refuse_are_422(self) -> None:
+        """400: the request is outside the OpenAPI document; 422: inside it, and the rules refuse
+        it (values that do not go together, a text that does not read)."""
+        for path, body, field in [
+            ("/api/v1/calc/scrollhammer.morale-check", {"ld": "x"}, "ld"),  # a body's text: read as typed
+            ("/api/v1/calc/scrollhammer.morale-check?ld=7&models_left=3", None, "starting_models"),
+            (
+                "/api/v1/calc/scrollhammer.casualties-test?ld=7&models_at_start=2&models_lost=5",
+                None,
+                "models_lost",
+            ),
+            ("/api/v1/calc/wh40k.deadly-demise?x=D7", None, "x"),
+            ("/api/v1/calc/wh40k.deadly-demise", {"x": 7.5}, "x"),
+        ]:
+            code, answer, _ = self.ask(path, "POST" if body is not None else "GET", body)
+            assert code == 422 and answer["error"]["field"] == field, (path, body, answer)
+            assert "estimate" not in answer["error"]
+        for path in [
+            "/api/v1/calc/scrollhammer.morale-check?ld=13&models_left=3",  # (and a value out of range)
+            "/api/v1/calc/scrollhammer.casualties-test?models_lost=2",  # (the required ld missing)
+        ]:
+            assert self.ask(path)[0] == 400, path
 
     def test_too_costly_input_is_422_with_the_estimate(self) -> None:
         code, body, _ = self.ask("/api/v1/calc/wh40k.deadly-demise?x=20D20!kh10")
@@ -233,6 +257,37 @@ class Api(AsyncHTTPTestCase):
         get = doc["paths"]["/api/v1/calc/scrollhammer.morale-check"]["get"]
         declared = [i.key for i in registry().calculator("scrollhammer.morale-check").inputs]
         assert [p["name"] for p in get["parameters"]] == [*declared, "variant"]
+
+
+def test_the_document_is_what_the_api_does() -> None:
+    """Each calculator's request example is valid by its own schema (and answered); what a request
+    may name is an enum of what the server offers: its system's variants, a file input's shipped
+    files (a path is no name). That every answer's key is declared (``additionalProperties``
+    false) is checked on every worked example above."""
+    from rulesbook.variants import variants_for_system
+
+    doc = openapi()
+    for calc in registry().calculators.values():
+        post = doc["paths"][f"/api/v1/calc/{calc.id}"]["post"]
+        body = post["requestBody"]["content"]["application/json"]
+        jsonschema.validate(body["example"], body["schema"])
+        names = [v.name for v in variants_for_system(calc.system)]
+        variant = body["schema"]["properties"]["variant"]["anyOf"][0]
+        assert variant["anyOf"][0]["enum"] == names, calc.id
+        for name in [*names, "+".join(names)]:
+            jsonschema.validate(name, variant)
+        for bad in ["", "../x.yaml", "/tmp/x.py", f" {names[0]}", f"{names[0]}+"]:
+            with pytest.raises(jsonschema.ValidationError):
+                jsonschema.validate(bad, variant)
+        answer = post["responses"]["200"]["content"]["application/json"]["schema"]
+        assert (
+            answer["additionalProperties"] is False
+            and answer["properties"]["result"]["additionalProperties"] is False
+        )
+    replay = doc["paths"]["/api/v1/calc/army-morale.replay"]["get"]["parameters"][0]
+    assert replay["name"] == "log" and replay["schema"]["enum"] == [
+        "rulesbook/systems/army_morale/data/example-game.yaml"
+    ]
 
 
 def _covering_calculators() -> list[str]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -255,7 +256,9 @@ def served_v6(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, s
     log = tmp_path_factory.mktemp("served-v6") / "server.log"
     bench = server_bench()
     try:
-        proc, base = bench.start_server(workers=1, host="::1", options=("--variants", str(folder)), log=log)
+        proc, base = bench.start_server(  # (a time limit no answer reaches on a loaded machine)
+            workers=1, time_limit=600, host="::1", options=("--variants", str(folder)), log=log
+        )
     except (OSError, RuntimeError) as exc:  # (no IPv6 loopback on this machine)
         pytest.skip(f"no server on [::1]: {exc}")
     try:
@@ -355,3 +358,33 @@ def test_a_websocket_message_naming_a_file_runs_nothing(served_v6: Any) -> None:
     text = asyncio.run(main())
     assert 'data-key="p_pass_exact"' in text and "data-variant" not in text, text  # the baseline alone
     assert not marker.exists()
+
+
+def test_a_property_based_client_finds_nothing_wrong_with_the_api(served_v6: Any, tmp_path: Path) -> None:
+    """schemathesis (from PyPI: a client nobody here wrote) reads the served OpenAPI document and
+    sends what it allows and what it refuses to every route, checking every answer against it: no
+    server error, only documented statuses, content types and keys, schema-valid requests
+    accepted, schema-violating ones refused, 405 with ``Allow``. A refusal of values the document
+    allows (two inputs that do not go together, a dice text that does not read) is the
+    documented 422, which is what its "schema-valid request accepted" check is told to expect.
+    A bounded run: a fixed seed, a few examples per route (``--phases``: not the slow coverage
+    phase, which ran clean with 20 examples when this was written)."""
+    import subprocess
+    import sys
+
+    _, base, _, _ = served_v6
+    config = tmp_path / "schemathesis.toml"
+    config.write_text(
+        '[checks.positive_data_acceptance]\nexpected-statuses = ["2xx", "422"]\n', encoding="utf-8"
+    )
+    command = [sys.executable, "-m", "schemathesis.cli", "--config-file", str(config), "run"]
+    command += [f"{base}/api/v1/openapi.json", "--checks", "all", "--max-examples", "5", "--seed", "33"]
+    command += ["--phases", "examples,fuzzing,stateful", "--generation-database", "none", "--no-color"]
+    run = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=900, check=False)
+    report = run.stdout[-4000:] + run.stderr[-2000:]
+    assert run.returncode == 0, report
+    selected = re.search(r"Selected: (\d+)/(\d+)\s+Tested: (\d+)", report)  # every route, each tested
+    assert selected is not None and selected[1] == selected[2] == selected[3], report
+    assert int(selected[1]) >= 2 * len(registry().calculators), report  # GET and POST of each calculator
+    cases = re.search(r"(\d+) generated, (\d+) passed", report)
+    assert cases is not None and cases[1] == cases[2] and int(cases[1]) >= int(selected[1]), report

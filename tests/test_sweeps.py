@@ -477,3 +477,50 @@ def test_a_table_read_back_from_its_file_plots_as_it_did(tmp_path: Path, serial:
         fig = plot_sweep(back)
         titles = [ax.get_title() for ax in fig.axes if ax.get_title()]
         assert titles[:2] == ["Published rules", "Battle-shock tests on 3D6"]
+
+
+def _processes_in_group(group: int) -> list[int]:
+    """The live (not zombie) processes of a process group, from /proc."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        state, _parent, pgrp = stat[stat.rindex(")") + 2 :].split()[:3]
+        if int(pgrp) == group and state != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.parametrize("signal_name", ["SIGKILL", "SIGTERM"])
+def test_a_killed_sweep_leaves_no_worker_processes(tmp_path: Path, signal_name: str) -> None:
+    """``rulesbook sweep`` on two local worker processes, killed while they compute (``kill -9``
+    or ``kill``): its workers, their fork server and resource tracker all end (before, the
+    workers computed on for good)."""
+    import signal
+
+    heavy = ["attacks=150..200", "toughness=1..12", "models=1..10", "skill=3", "strength=5", "save=3"]
+    heavy += ["wounds=10", "damage=2D6", "abilities=sustained-hits-d6"]
+    command = [sys.executable, "-m", "rulesbook.cli", "sweep", "wh40k.attack", *heavy, "--workers", "2"]
+    command += ["--csv", str(tmp_path / "out.csv"), "--no-progress"]
+    proc = subprocess.Popen(
+        command, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    group = proc.pid
+    try:
+        deadline = time.monotonic() + 180
+        while len(_processes_in_group(group)) < 5:  # the sweep, a fork server, a tracker, 2 workers
+            assert proc.poll() is None and time.monotonic() < deadline, "the workers never started"
+            time.sleep(0.2)
+        os.kill(proc.pid, getattr(signal, signal_name))
+        proc.wait(30)
+        deadline = time.monotonic() + 60
+        while _processes_in_group(group) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert _processes_in_group(group) == []
+    finally:
+        for pid in _processes_in_group(group):  # (what a failing run left: this test's own processes)
+            os.kill(pid, signal.SIGKILL)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -150,3 +151,18 @@ def test_a_form_s_starting_values_are_checked_in_one_line() -> None:
     with pytest.raises(InputError, match=r"^ld: expected an integer"):
         CalculatorForm(calc, ld="seven")
     assert CalculatorForm(calc, ld="9", insane_heroism="false").controls["insane_heroism"].value is False
+
+
+def test_an_uploaded_file_is_deleted_when_its_session_ends() -> None:
+    """The served form keeps an upload in a private temporary folder while its page is open;
+    closing the session (what the server calls when the page's session is destroyed) deletes it."""
+    from rulesbook.systems.army_morale.log import EXAMPLE_LOG
+
+    app = CalculatorApp(registry().calculator("army-morale.replay"))
+    box = app.widgets["log"]
+    box.filename, box.text = "my game.yaml", EXAMPLE_LOG.read_text()
+    box.sent += 1  # (what the browser does once the file passed its checks)
+    kept = Path(app.uploads["log"].path())
+    assert kept.name == "my game.yaml" and kept.read_text() == EXAMPLE_LOG.read_text()
+    app.close()
+    assert not kept.exists() and not kept.parent.exists()

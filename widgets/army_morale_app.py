@@ -22,6 +22,10 @@ written only at its first change: pages opened and left alone leave nothing in t
 Nothing that discards recorded events happens on one click: undo, a new game and loading a log
 over a game in progress first show what would go (``am-confirm``, text ``am-confirm-text``)
 and wait for ``am-confirm-yes`` or ``am-confirm-no``.
+
+"Saved" means the server holds a file that opens again (:meth:`widgets.games.GameStore.storable`);
+a stored game that does not open is shown read-only (``am-read-only``, ``data-key="read-only"``):
+no form, nothing writes to it, and the download button gives its file as it is.
 """
 
 from __future__ import annotations
@@ -36,22 +40,26 @@ from rulesbook.systems.army_morale.log import EVENT_TYPES, RALLY_INPUTS, GameLog
 from rulesbook.systems.army_morale.logfile import log_from_text, log_to_text
 from rulesbook.systems.army_morale.rules import SIDES
 from rulesbook.systems.army_morale.tracker import FORM_SLOTS, Tracker, form_boxes
-from widgets.games import MAX_LOG_BYTES, ArmyLists, GameStore, SaveError, version
+from widgets.games import MAX_LOG_BYTES, ArmyLists, GameStore, NotStorable, SaveError, Unreadable, version
 from widgets.saved_games import (
     blank_text,
     games_html,
     last_game_component,
+    read_only_html,
+    save_state_html,
     saved_game_line,
     saved_games,
 )
 from widgets.tracker_session import (
+    HOW_IT_WORKS,
     PLACEHOLDERS,
     Session,
     box_value,
     event_help,
+    question_box,
 )
 from widgets.tracker_setup import SetupForm
-from widgets.uploads import checked_file_input
+from widgets.uploads import checked_file_input, uploaded_text
 
 __all__ = ["TrackerView", "make_tracker"]
 
@@ -68,19 +76,7 @@ class _Refused(Exception):
     """The action was refused by the rules (the session's error line says why)."""
 
 
-HOW_IT_WORKS = """<details class="am-how-it-works" style="font: .95rem system-ui, sans-serif">
-<summary>How this tracker works</summary>
-<p><b>Starting a game:</b> enter both armies (one row per detachment: points, strength in units or,
-for War Engines, Damage Capacity) and each side's objectives, then <i>Start the game</i>. A wrong
-field is named and nothing typed is lost. <i>Save this army as a list</i> keeps an army on this
-server for the next game. The demo armies come only when asked for.</p>
-<p><b>Saved:</b> the game is kept on this server at this page's address after every change;
-"Saved" shows once the server has written it, and a failed write says so ("not saved: disk full").</p>
-<p><b>Two tabs or phones on one game</b> show the same events: each shows within a second what
-another recorded, and an event added on a page that had not seen it yet is added after it. An
-undo or an end of Rally on such a page is refused and the page shows the latest version; nothing
-is overwritten.</p>
-</details>"""
+DOWNLOAD = ("army-morale-game.yaml", "Download game log (YAML)")
 
 POLL_MS = 1000
 """How often a served tracker page looks whether another tab or process changed its game."""
@@ -113,6 +109,7 @@ class TrackerView:
         self.base = ""  # the version (widgets.games.version) of the stored text this page shows
         self.seen: tuple[int, int, int] | None = None  # the file's stamp when last looked at
         self.save_error = ""  # the last save's failure ("" once a save succeeded)
+        self.problem = ""  # why the stored game does not open ("": it does); then the page is read-only
         self.demo = demo
         self.on_game: Callable[[str], None] | None = None  # told the game id after each save
         w = pn.widgets
@@ -154,18 +151,8 @@ class TrackerView:
         undo = w.Button(label="Undo last", css_classes=["am-undo"])
         new_game = w.Button(label="New game (same armies)", css_classes=["am-new-game"])
         self.pending: Callable[[], None] | None = None  # what waits for the player's confirmation
-        self.confirm_text = pn.pane.HTML("", css_classes=["am-confirm-text"], sizing_mode="stretch_width")
-        yes = w.Button(label="Yes, go ahead", color="danger", css_classes=["am-confirm-yes"])
-        keep = w.Button(label="No, keep the game", css_classes=["am-confirm-no"])
-        yes.on_click(lambda _e: self.answer(True))
-        keep.on_click(lambda _e: self.answer(False))
-        self.confirm = pn.Column(
-            self.confirm_text,
-            pn.FlexBox(yes, keep),
-            visible=False,
-            css_classes=["am-confirm"],
-            styles={"border": "2px solid #a00", "border-radius": "4px", "padding": "4px 8px"},
-            sizing_mode="stretch_width",
+        self.confirm_text, self.confirm = question_box(
+            "am-confirm", "Yes, go ahead", "No, keep the game", self.answer
         )
         new_game.on_click(lambda _e: self.ask_new_game())
         add.on_click(lambda _e: self._do(self.session.add, self._values(self.event), rebase=True))
@@ -178,14 +165,11 @@ class TrackerView:
         self.upload = checked_file_input(".yaml,.yml,.json", "Load a game log", ["am-upload"], MAX_LOG_BYTES)
         self.saved = pn.pane.HTML("", css_classes=["am-saved"], sizing_mode="stretch_width")
         self.upload.param.watch(self._on_upload, "value")
-        download = w.FileDownload(
-            callback=self._log_file,
-            filename="army-morale-game.yaml",
-            label="Download game log (YAML)",
-            css_classes=["am-download"],
+        self.download = download = w.FileDownload(
+            callback=self.download_file, filename=DOWNLOAD[0], label=DOWNLOAD[1], css_classes=["am-download"]
         )
-        self.download = download
         self.status = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["am-status-pane"])
+        self.read_only = pn.pane.HTML("", visible=False, css_classes=["am-read-only"])
         self.note = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["am-note-pane"])
         # the served tracker: a way back to the last game and the list of the server's games
         self.last_game = last_game_component() if store is not None else None
@@ -225,6 +209,7 @@ class TrackerView:
             pn.pane.HTML(HOW_IT_WORKS, sizing_mode="stretch_width", css_classes=["am-how"]),
             *([self.last_game] if self.last_game is not None else []),
             self.games,
+            self.read_only,
             *([self.setup.view] if self.setup is not None else []),
             self.play,
             files,
@@ -242,10 +227,13 @@ class TrackerView:
         return self.setup is not None and self.setup.view.visible
 
     def _set_mode(self, setting_up: bool) -> None:
+        """The set-up form, or the game; neither for a game that does not open (read-only)."""
+        read_only = bool(self.problem)
         if self.setup is not None:
-            self.setup.view.visible = setting_up
-        self.play.visible = not setting_up
-        self.download.visible = not setting_up
+            self.setup.view.visible = setting_up and not read_only
+        self.play.visible, self.read_only.visible = not (setting_up or read_only), read_only
+        name, label = (f"{self.game}.yaml", "Download the stored file as it is") if read_only else DOWNLOAD
+        self.download.param.update(filename=name, label=label, visible=not setting_up)
 
     def _open_game(self) -> None:
         """Read the stored game of ``self.game``, or start a new page (served tracker).
@@ -255,23 +243,54 @@ class TrackerView:
         leaves no file behind. A well-formed id that names no file yet (a page reloaded before
         anything was recorded) is kept, so the address stays the same; anything else gets a
         fresh id. Without a stored game the page shows the set-up form, or the demo armies
-        when they were asked for.
+        when asked for; a stored game that does not open is read-only, never the demo armies.
         """
         if self.store is None:
             self._set_mode(False)
             return
-        text = self.store.read(self.game)
+        text = self._load()
+        if self.problem:
+            return
         if text is not None:
-            self.session.load(text, "this game")
+            try:
+                self.session.tracker = self._latest(text)
+            except InputError as exc:
+                self.show_read_only(exc.message)
+                return
             self.stored, self.base = True, version(text)
             self.seen = self.store.stamp(self.game)
-        elif not self.store.valid(self.game) or self.store.exists(self.game):
-            self.game = self.store.new_id()  # (a file there that does not read is never overwritten)
+        elif not self.store.valid(self.game):
+            self.game = self.store.new_id()
         self._set_mode(text is None and not self.demo)
+        self._show_saved()
+
+    def _load(self) -> str | None:
+        """The stored text of this game (None: no file yet, or one that does not open: then the
+        page turns read-only)."""
+        assert self.store is not None
+        try:
+            return self.store.load(self.game)
+        except Unreadable as exc:
+            self.show_read_only(exc.reason)
+            return None
+
+    def show_read_only(self, reason: str) -> None:
+        """Show this page's stored game read-only: its file does not open (``reason``). Nothing
+        on the page writes to it; the download button gives the file as it is."""
+        assert self.store is not None
+        self.problem, self.stored, self.seen = reason, True, self.store.stamp(self.game)
+        if self.pending is not None:
+            self.answer(False)
+        downloadable = self.store.raw(self.game) is not None
+        self.read_only.object = read_only_html(reason, downloadable)
+        self._set_mode(False)
+        self.download.visible = downloadable
         self._show_saved()
 
     def start_game(self, log: GameLog) -> None:
         """Start the game the set-up form describes: stored at once, under this page's address."""
+        if self.problem:
+            return  # (read-only: this address holds a stored game that does not open)
         self.session.tracker = Tracker(log, self.session.tracker.choices)
         self.session.error = ""
         self._set_mode(False)
@@ -279,10 +298,11 @@ class TrackerView:
         self.refresh()
         self._write(log_to_text(log))
 
-    def _write(self, text: str, *, new_game: bool = False) -> None:
-        """Store ``text`` as this page's game (a new game id first if ``new_game``)."""
+    def _write(self, text: str, *, new_game: bool = False) -> bool:
+        """Store ``text`` as this page's game (a new game id first if ``new_game``); whether the
+        server holds it now."""
         if self.store is None:
-            return
+            return False
         if new_game:
             self.game, self.stored, self.base = self.store.new_id(), False, ""
 
@@ -295,11 +315,12 @@ class TrackerView:
             self.store.change(self.game, edit)
         except _Stale as stale:
             self.show_latest(stale.text, "Not started: this game was started in another tab; here it is.")
-            return
+            return False
         except SaveError as exc:
             self._save_failed(exc)
-            return
+            return False
         self._saved(text)
+        return True
 
     def _saved(self, text: str) -> None:
         """After a save whose rename succeeded: the page shows this version, "Saved"."""
@@ -312,29 +333,19 @@ class TrackerView:
         self._show_games()
 
     def _save_failed(self, exc: SaveError) -> None:
+        """Say why the change is not saved; a stored file that does not open: read-only."""
+        if isinstance(exc, Unreadable):
+            self.show_read_only(exc.reason)
+            return
         self.save_error = str(exc)
-        self.session.error = f"{exc}: the last change is not recorded on the server; try again"
+        again = "the game stays as last saved" if isinstance(exc, NotStorable) else "try again"
+        self.session.error = f"{exc}: the last change is not recorded on the server; {again}"
         self.refresh()
         self._show_saved()
 
     def _show_saved(self) -> None:
-        """Say where this game is kept (``data-key="game"``) and whether the last change is saved
-        (``data-key="save"``: "Saved" only once the file was replaced)."""
-        game = f"<code>{html.escape(self.game)}</code>"
-        if self.save_error:
-            state = f'<p class="am-error" data-key="save">{html.escape(self.save_error)}</p>'
-        elif self.stored:
-            state = '<p data-key="save">Saved</p>'
-        else:
-            state = '<p data-key="save">Not saved yet</p>'
-        self.saved.object = state + (
-            f'<p data-key="game">Saved on the server as game {game}: '
-            "this page's address reopens it after a reload or a restart.</p>"
-            if self.stored
-            else f'<p data-key="game">This page is game {game}: it is saved on the server when the '
-            "game starts, and from then on this page's address reopens it after a reload or a "
-            "restart.</p>"
-        )
+        """Say where this game is kept and whether the last change is saved (:func:`save_state_html`)."""
+        self.saved.object = save_state_html(self.game, self.stored, self.save_error, bool(self.problem))
 
     def _show_games(self) -> None:
         """List the server's saved games and let the browser remember this one once it holds
@@ -342,7 +353,8 @@ class TrackerView:
         if self.store is None:
             return
         tracker = self.session.tracker
-        blank = self.setting_up or (tracker.actions == 0 and log_to_text(tracker.log) == blank_text())
+        blank = bool(self.problem) or self.setting_up
+        blank = blank or (tracker.actions == 0 and log_to_text(tracker.log) == blank_text())
         line = None if blank else saved_game_line(self.game, tracker, 0.0)
         if line is not None and self.last_game is not None:
             self.last_game.param.update(game=self.game, title=line.title)
@@ -350,15 +362,17 @@ class TrackerView:
 
     # -- one truth per game ---------------------------------------------------------------------
     def _latest(self, text: str) -> Tracker:
-        return Tracker(log_from_text(text, "this game"), self.session.tracker.choices).checked()
+        """The stored text as a game (InputError naming the stored file when it does not open)."""
+        return Tracker(log_from_text(text, f"{self.game}.yaml"), self.session.tracker.choices).checked()
 
     def show_latest(self, text: str, note: str) -> None:
         """Show the stored version ``text`` (another tab or process changed it) with ``note``."""
         try:
             latest = self._latest(text)
-        except InputError:
-            return  # (a file that no longer reads is never shown or overwritten by a poll)
-        self.session.tracker = latest
+        except InputError as exc:
+            self.show_read_only(exc.message)  # (a file that does not open is never overwritten)
+            return
+        self.session.tracker, self.problem = latest, ""
         self.stored, self.base = True, version(text)
         if self.pending is not None:  # a question about the version it replaces: asked again
             self.answer(False)
@@ -380,9 +394,9 @@ class TrackerView:
         stamp = self.store.stamp(self.game)
         if stamp == self.seen:
             return
-        self.seen = stamp
-        text = self.store.read(self.game)
-        if text is not None and version(text) != self.base:
+        self.seen, problem = stamp, self.problem
+        text = self._load()
+        if text is not None and (version(text) != self.base or problem):
             self.show_latest(text, "Updated: this game was changed in another tab or on another device.")
 
     def _do(self, action: Callable[..., None], *args: Any, rebase: bool = False) -> None:
@@ -395,15 +409,17 @@ class TrackerView:
         never overwrites a newer game. "Saved" is shown only once the file was replaced; a
         failed write leaves the game as it was and says why.
         """
+        if self.problem:
+            return  # (read-only: nothing on this page writes to a stored game that does not open)
         if self.store is None or self.setting_up:
             action(*args)
             self.refresh()
             return
         shown = self.session.tracker
-        rebased = ""
+        rebased, on_disk = "", shown
 
         def edit(current: str | None) -> str:
-            nonlocal rebased
+            nonlocal rebased, on_disk
             self.session.tracker = shown
             if current is not None and version(current) != self.base:
                 try:
@@ -412,7 +428,8 @@ class TrackerView:
                     latest = None
                 if latest is None or not rebase or latest.turn != shown.turn:
                     raise _Stale(current)
-                self.session.tracker, rebased = latest, current
+                self.session.tracker, rebased, on_disk = latest, current, latest
+                self.base = version(current)  # (what is on disk, whatever comes of this change)
             action(*args)
             if self.session.error:
                 raise _Refused
@@ -422,8 +439,6 @@ class TrackerView:
         try:
             text = self.store.change(self.game, edit)
         except _Refused:
-            if rebased:
-                self.base = version(rebased)
             self.refresh()
             return
         except _Stale as stale:
@@ -434,7 +449,9 @@ class TrackerView:
             )
             return
         except SaveError as exc:
-            self.session.tracker = shown
+            self.session.tracker = on_disk  # (the game as stored: the latest, if this page was behind)
+            if rebased:
+                self.say("This page now shows the latest version (another tab or device had recorded more).")
             self._save_failed(exc)
             return
         if rebased:
@@ -522,31 +539,32 @@ class TrackerView:
             title.object = f"<strong>{html.escape(tracker.log.army(s).name)} ({s})</strong>"
 
     def load_text(self, text: str, filename: str = "log.yaml") -> None:
-        """Start from a game log's text (what the upload button does)."""
+        """Start from a game log's text (what the upload button does): a new game at a new
+        address. A log whose stored form would be over the limits is not loaded (said so)."""
         before = self.session.tracker
         self.session.load(text, filename)
+        loaded = self.session.tracker is not before
+        stored = log_to_text(self.session.tracker.log) if loaded else ""
+        try:
+            if loaded and self.store is not None:
+                self.store.storable(stored)
+        except NotStorable as exc:
+            self.session.tracker, loaded = before, False
+            self.session.error = f"log: {filename} is not loaded: {str(exc).removeprefix('not saved: ')}"
         self._armies()
         self.refresh()
-        if self.session.tracker is not before:
+        if loaded:
+            self.problem = ""
             self._set_mode(False)
-            self._armies()
-            self._write(log_to_text(self.session.tracker.log), new_game=True)
+            self._write(stored, new_game=True)
 
     def _on_upload(self, event: Any) -> None:
         if event.new is None:
             return
-        if not event.new:
-            self.session.error = "log: the file is empty: choose a game log with something in it"
-            self.refresh()
-            return
-        if len(event.new) > MAX_LOG_BYTES:
-            self.session.error = f"log: the file is larger than {MAX_LOG_BYTES:,} bytes"
-            self.refresh()
-            return
         try:
-            text = bytes(event.new).decode("utf-8")
-        except UnicodeDecodeError:
-            self.session.error = "log: the file is not UTF-8 text"
+            text = uploaded_text(bytes(event.new), "log", MAX_LOG_BYTES)
+        except InputError as exc:
+            self.session.error = str(exc)
             self.refresh()
             return
         name = self.upload.filename or "log.yaml"
@@ -575,9 +593,13 @@ class TrackerView:
         """Redraw the status pane."""
         self.status.object = self.session.html()
 
-    def _log_file(self) -> Any:
+    def download_file(self) -> Any:
+        """What the download button gives: this game's log, or for a game that does not open
+        (read-only) its stored file exactly as it is."""
         import io
 
+        if self.problem and self.store is not None:
+            return io.BytesIO(self.store.raw(self.game) or b"")
         return io.StringIO(log_to_text(self.session.tracker.log))
 
 

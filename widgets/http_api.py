@@ -124,7 +124,11 @@ class _ApiHandler(RequestHandler):
             self.reply((403, error_body("Host", f"this server does not answer for {self.request.host!r}")))
         elif (where := self._other_site()) is not None:
             self.reply((403, error_body(where, "a page of another website may not use this API")))
-        elif self.request.method == "POST" and not _json_type(self.request.headers.get("Content-Type", "")):
+        elif (
+            self.request.method == "POST"
+            and "POST" in self.allowed_methods()
+            and not _json_type(self.request.headers.get("Content-Type", ""))
+        ):
             self.reply(
                 (
                     415,
@@ -203,11 +207,15 @@ class _Calculator(_ApiHandler):
 
 class _OpenApi(_ApiHandler):
     def get(self) -> None:
-        self.reply((200, _openapi()))
+        from rulesbook.variants import user_variants
+
+        self.reply((200, _openapi(tuple(user_variants()))))
 
 
 @cache
-def _openapi() -> dict[str, Any]:
+def _openapi(yours: tuple[str, ...]) -> dict[str, Any]:
+    """The document, made again when the variants on offer change (``yours``: the names in the
+    operator's folders), so its enums are always what a request may name."""
     from rulesbook.api.openapi import openapi
 
     return openapi()
@@ -254,15 +262,16 @@ class _Calc(_ApiHandler):
             self.reply(_too_big())
             return
         try:
-            inputs, variants = self._inputs()
+            inputs, variants, body = self._inputs()
         except _BadBody as exc:
             self.reply((400, error_body(exc.field, exc.message)))
             return
-        answer = await self._compute(calc_id, inputs, variants)
+        answer = await self._compute(calc_id, inputs, variants, body)
         if answer is not None:  # (None: the client went away)
             self.reply(answer)
 
-    def _inputs(self) -> tuple[dict[str, Any], list[str]]:
+    def _inputs(self) -> tuple[dict[str, Any], list[str], list[str]]:
+        """The inputs (query texts and body values), the variants named and the keys of the body."""
         inputs: dict[str, Any] = {}
         variants: list[str] = []
         for raw_key, values in self.request.query_arguments.items():
@@ -285,12 +294,14 @@ class _Calc(_ApiHandler):
                 raise _BadBody(key, "given twice (in the query and the body)")
             else:
                 inputs[key] = value
-        return inputs, variants
+        return inputs, variants, [key for key in body if key != "variant"]
 
-    async def _compute(self, calc_id: str, inputs: dict[str, Any], variants: list[str]) -> Reply | None:
+    async def _compute(
+        self, calc_id: str, inputs: dict[str, Any], variants: list[str], body: list[str]
+    ) -> Reply | None:
         if self.pool is None:
-            return calc_answer(calc_id, inputs, variants)
-        self._job = self.pool.submit(calc_answer, calc_id, inputs, variants)
+            return calc_answer(calc_id, inputs, variants, body)
+        self._job = self.pool.submit(calc_answer, calc_id, inputs, variants, body)
         try:
             answer: Reply = await asyncio.wrap_future(self._job.future)
         except (asyncio.CancelledError, JobCancelled):

@@ -536,11 +536,13 @@ class CalculatorApp:
                 widget.css_classes = classes
 
     def close(self) -> None:
-        """The session ended: drop its computation."""
+        """The session ended: drop its computation and delete its uploaded files."""
         self._closed = True
         self._dirty = False
         if self._job is not None:
             self._job.cancel()
+        for box in self.uploads.values():
+            box.discard()
 
     def sync_url(self) -> None:
         """Keep the page's query string and the form in step (``?ld=7&variant=NAME``): the URL's
@@ -630,6 +632,6 @@ def served_calculator_app(calc_id: str, pool: ComputePool | None = None) -> pn.v
     app.sync_url()
     if "embed" in (pn.state.session_args or {}):  # inside a site page, which shows the rule texts
         app.rules.object = rules_block(registry().rules_named(app.calc.rules), opened=False)
-    if pool is not None and pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
+    if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
         pn.state.on_session_destroyed(lambda _context: app.close())
     return app.view

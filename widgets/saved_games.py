@@ -3,7 +3,8 @@
 The served tracker lists the server's saved games (``am-games``, one row per game with
 ``data-game="<id>"`` and a link ``?game=<id>``) and, remembered in the browser's
 ``localStorage`` under :data:`LAST_GAME_KEY`, links the last game played in this browser
-(``am-continue``). Pages nobody played on are left out of the list.
+(``am-continue``). Pages nobody played on are left out of the list; a stored game whose file
+does not open is listed with the reason, so its read-only page (and its file) stays reachable.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from rulesbook.systems.army_morale.logfile import log_from_text, log_to_text
 from rulesbook.systems.army_morale.tracker import (
     Tracker,
 )
-from widgets.games import GameStore
+from widgets.games import GameStore, Unreadable
 
 __all__ = [
     "GAMES_STYLE",
@@ -28,6 +29,8 @@ __all__ = [
     "blank_text",
     "games_html",
     "last_game_component",
+    "read_only_html",
+    "save_state_html",
     "saved_game_line",
     "saved_games",
 ]
@@ -48,10 +51,14 @@ class SavedGame:
     actions: int
     changed: float
     """When the game was last saved (POSIX time)."""
+    problem: str = ""
+    """Why the stored file does not open ("" when it does)."""
 
     @property
     def title(self) -> str:
         """Both armies and the turn, in words (plain text: escape it wherever it is shown)."""
+        if self.problem:
+            return f"game {self.game} (does not open)"
         return f"{self.a_name} vs {self.b_name}, turn {self.turn}"
 
 
@@ -61,14 +68,19 @@ def blank_text() -> str:
     return log_to_text(Tracker.example().log)
 
 
-def _summary(game: str, text: str, changed: float) -> SavedGame | None:
-    """A stored game's line, or None for a page nobody played on (or a log that no longer reads)."""
-    if text == blank_text():
+def _summary(store: GameStore, game: str, changed: float) -> SavedGame | None:
+    """A stored game's line, None for a page nobody played on (or a file removed meanwhile);
+    a file that does not open gets a line saying why."""
+    try:
+        text = store.load(game)
+    except Unreadable as exc:
+        return SavedGame(game, "", "", 0, 0, changed, exc.reason)
+    if text is None or text == blank_text():
         return None
     try:
-        tracker = Tracker(log_from_text(text, f"{game}.yaml"))
-    except RulesbookError:
-        return None
+        tracker = Tracker(log_from_text(text, f"{game}.yaml")).checked()
+    except RulesbookError as exc:
+        return SavedGame(game, "", "", 0, 0, changed, str(exc).removeprefix("log: "))
     return saved_game_line(game, tracker, changed)
 
 
@@ -84,15 +96,21 @@ _SUMMARIES: dict[tuple[str, int, int], SavedGame | None] = {}
 def saved_games(store: GameStore, limit: int = 20, scan: int = 200) -> list[SavedGame]:
     """The newest ``limit`` stored games someone played (of the ``scan`` newest files), newest first.
 
-    Pages opened and left untouched (the example armies with nothing recorded) are left out.
+    Pages opened and left untouched (the example armies with nothing recorded) are left out; a
+    file that does not open is listed, with the reason.
 
-    >>> import tempfile
+    >>> import os, tempfile
     >>> from rulesbook.systems.army_morale.tracker import event_from_form
     >>> store = GameStore(tempfile.mkdtemp())
     >>> store.save("untouched", blank_text())
     >>> store.save("played-1", log_to_text(Tracker.example().add(event_from_form("bunker-destroyed", number=4)).log))
+    >>> _ = (store.root / "broken-1.yaml").write_text("armies: 3\\n")
+    >>> os.utime(store.root / "broken-1.yaml", (0, 0))  # (the oldest)
     >>> [(g.game, g.title, g.actions) for g in saved_games(store)]
-    [('played-1', 'Imperial Guard vs Ork horde, turn 1', 1)]
+    [('played-1', 'Imperial Guard vs Ork horde, turn 1', 1), ('broken-1', 'game broken-1 (does not open)', 0)]
+    >>> saved_games(store)[1].problem
+    'broken-1.yaml line 1 (armies): expected a mapping of key: value'
+
     """
     out: list[SavedGame] = []
     seen = set()
@@ -102,8 +120,7 @@ def saved_games(store: GameStore, limit: int = 20, scan: int = 200) -> list[Save
         if key in _SUMMARIES:
             line = _SUMMARIES.get(key)
         else:
-            text = store.read(game)
-            line = _SUMMARIES[key] = None if text is None else _summary(game, text, status.st_mtime)
+            line = _SUMMARIES[key] = _summary(store, game, status.st_mtime)
         if line is not None:
             out.append(line)
             if len(out) == limit:
@@ -134,9 +151,14 @@ def games_html(games: list[SavedGame], current: str = "") -> str:
                 if g.game == current
                 else f'<a class="am-open-game" href="?game={game}">Open</a>'
             )
+            armies = (
+                f"{html.escape(g.a_name)} <small>(a)</small> vs {html.escape(g.b_name)} <small>(b)</small>"
+                if not g.problem
+                else f"<em>does not open</em> ({html.escape(g.problem)}): read-only"
+            )
+            turn, actions = (g.turn, g.actions) if not g.problem else ("", "")
             rows.append(
-                f'<tr data-game="{game}"><td>{html.escape(g.a_name)} <small>(a)</small> vs '
-                f"{html.escape(g.b_name)} <small>(b)</small></td><td>{g.turn}</td><td>{g.actions}</td>"
+                f'<tr data-game="{game}"><td>{armies}</td><td>{turn}</td><td>{actions}</td>'
                 f'<td><time datetime="{when.isoformat()}">{when:%Y-%m-%d %H:%M}</time></td><td>{link}</td></tr>'
             )
         body = (
@@ -147,6 +169,50 @@ def games_html(games: list[SavedGame], current: str = "") -> str:
         f"{GAMES_STYLE}"
         '<details class="am-games"><summary>Saved games on this server '
         f"({len(games)})</summary>{body}</details>"
+    )
+
+
+def save_state_html(game: str, stored: bool, error: str = "", read_only: bool = False) -> str:
+    """Where a tracker page's game is kept (``data-key="game"``) and whether its last change is
+    saved (``data-key="save"``: "Saved" only once the file was replaced; the failed save's
+    reason; read-only for a stored game that does not open).
+
+    >>> save_state_html("abcdefgh", True).startswith('<p data-key="save">Saved</p>')
+    True
+    """
+    if read_only:
+        state = '<p class="am-error" data-key="save">Read-only: this game\'s file does not open</p>'
+    elif error:
+        state = f'<p class="am-error" data-key="save">{html.escape(error)}</p>'
+    else:
+        state = f'<p data-key="save">{"Saved" if stored else "Not saved yet"}</p>'
+    shown = f"<code>{html.escape(game)}</code>"
+    return state + (
+        f'<p data-key="game">Saved on the server as game {shown}: '
+        "this page's address reopens it after a reload or a restart.</p>"
+        if stored
+        else f'<p data-key="game">This page is game {shown}: it is saved on the server when the '
+        "game starts, and from then on this page's address reopens it after a reload or a "
+        "restart.</p>"
+    )
+
+
+def read_only_html(reason: str, downloadable: bool) -> str:
+    """What the page of a stored game that does not open says (``data-key="read-only"``).
+
+    >>> "cannot be opened: too &lt;big&gt;." in read_only_html("too <big>", True)
+    True
+    """
+    get = (
+        "Download the stored file (below) to keep or repair it"
+        if downloadable
+        else "The file is too large to download here; the server's operator finds it in the games folder"
+    )
+    return (
+        '<div data-key="read-only" style="border: 2px solid #a00; border-radius: 4px; padding: 4px 8px; '
+        f'font: 1rem system-ui, sans-serif"><p class="am-error">This game cannot be opened: {html.escape(reason)}.'
+        "</p><p>It is shown read-only and kept on the server exactly as it is: nothing on this page changes "
+        f"it. {get}; loading a game log starts a new game at a new address.</p></div>"
     )
 
 

@@ -2,7 +2,8 @@
 
 :class:`Session` is the one place both front-ends send their form values to (it holds the
 current :class:`~rulesbook.systems.army_morale.tracker.Tracker` and the last error);
-:func:`status_html` draws both values, the turn, the verdict, warnings and the ledger.
+:func:`status_html` draws both values, the turn, the verdict, warnings and the ledger;
+:data:`HOW_IT_WORKS` is the served page's help.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from rulesbook.systems.army_morale.tracker import (
 )
 
 __all__ = [
+    "HOW_IT_WORKS",
     "PLACEHOLDERS",
     "RALLY_FIELDS",
     "STYLE",
@@ -37,6 +39,7 @@ __all__ = [
     "box_value",
     "event_help",
     "ipy_tracker",
+    "question_box",
     "status_html",
 ]
 
@@ -67,6 +70,24 @@ STYLE = """<style>
   .am-ledger { display: none; }
 }
 </style>"""
+
+HOW_IT_WORKS = """<details class="am-how-it-works" style="font: .95rem system-ui, sans-serif">
+<summary>How this tracker works</summary>
+<p><b>Starting a game:</b> enter both armies (one row per detachment: points, strength in units or,
+for War Engines, Damage Capacity) and each side's objectives, then <i>Start the game</i>. A wrong
+field is named and nothing typed is lost. <i>Save this army as a list</i> keeps an army on this
+server for the next game. The demo armies come only when asked for.</p>
+<p><b>Saved:</b> the game is kept on this server at this page's address after every change;
+"Saved" shows once the server has written it, and a failed write says so ("not saved: disk full").
+A stored game holds at most 1,000,000 bytes and 50,000 values (some 5,500 events): a change past
+that is refused and said so. A game whose file does not open is shown read-only, its file to
+download; nothing overwrites it.</p>
+<p><b>Two tabs or phones on one game</b> show the same events: each shows within a second what
+another recorded, and an event added on a page that had not seen it yet is added after it. An
+undo or an end of Rally on such a page is refused and the page shows the latest version; nothing
+is overwritten.</p>
+</details>"""
+"""The served tracker page's help, folded under "How this tracker works"."""
 
 PLACEHOLDERS = {"take_and_hold": "2, 3", "capture": "own 5, destroy 3", "effects": "supply-lines=2"}
 
@@ -191,6 +212,29 @@ def status_html(tracker: Tracker, error: str = "", site: str = "") -> str:
     parts.append(ledger_cards(ledger, names, site))
     parts.append("</div>")
     return "".join(parts)
+
+
+def question_box(css: str, yes: str, no: str, answer: Callable[[bool], None]) -> tuple[Any, Any]:
+    """A hidden yes/no question (Panel): its text pane (``<css>-text``) and its box (``<css>``,
+    buttons ``<css>-yes`` and ``<css>-no``); a click calls ``answer(True)`` or ``answer(False)``."""
+    import panel as pn
+
+    text = pn.pane.HTML("", css_classes=[f"{css}-text"], sizing_mode="stretch_width")
+    buttons = [
+        pn.widgets.Button(label=yes, color="danger", css_classes=[f"{css}-yes"]),
+        pn.widgets.Button(label=no, css_classes=[f"{css}-no"]),
+    ]
+    for button, said in zip(buttons, (True, False), strict=True):
+        button.on_click(lambda _e, said=said: answer(said))
+    box = pn.Column(
+        text,
+        pn.FlexBox(*buttons),
+        visible=False,
+        css_classes=[css],
+        styles={"border": "2px solid #a00", "border-radius": "4px", "padding": "4px 8px"},
+        sizing_mode="stretch_width",
+    )
+    return text, box
 
 
 class Session:

@@ -8,7 +8,10 @@ rules it feeds (:func:`rulesbook.systems.army_morale.setup.army_from_form`): a w
 one-line message naming it (``data-key="setup-error"``) and everything typed stays. The demo
 armies come only on request (``am-demo``). A side's army can be kept as a saved army list on the
 server (``am-save-list-<side>``, stored by :class:`widgets.games.ArmyLists` beside the games) and
-filled in again for the next game (``am-lists-<side>``, ``am-use-list-<side>``).
+filled in again for the next game (``am-lists-<side>``, listed by army name, ``am-use-list-<side>``).
+Lists never replace each other: each army name gets a file of its own, and saving an army whose
+name a saved list already has asks first, beside that side's button (``am-list-confirm``, text
+``data-key="list-confirm"``, ``am-list-confirm-yes`` / ``am-list-confirm-no``).
 
 Hooks for scripts and tests: the army name box ``am-setup-<side>-name``, the detachment boxes
 ``am-det-<side>-<row>-<field>`` (row from 0; field ``name``, ``points``, ``strength``, ``units``,
@@ -31,9 +34,10 @@ from rulesbook.systems.army_morale.log import Army, GameLog
 from rulesbook.systems.army_morale.logfile import army_from_text, army_to_data
 from rulesbook.systems.army_morale.objectives import OBJECTIVE_COUNTS
 from rulesbook.systems.army_morale.rules import SIDES
-from rulesbook.systems.army_morale.setup import DETACHMENT_FIELDS, army_from_form, army_rows, slug
+from rulesbook.systems.army_morale.setup import DETACHMENT_FIELDS, army_from_form, army_rows
 from rulesbook.systems.army_morale.tracker import Tracker
 from widgets.games import ArmyLists, SaveError
+from widgets.tracker_session import question_box
 
 __all__ = ["FIRST_ROWS", "SetupForm"]
 
@@ -86,11 +90,16 @@ class SetupForm:
             for s in SIDES
         }
         self.error = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["am-setup-error"])
+        self.replacing: Callable[[], None] | None = None  # a list replaced once the player says yes
+        self.list_question, self.list_confirm = question_box(
+            "am-list-confirm", "Yes, replace it", "No, keep the saved list", self.answer_replace
+        )
         self.list_choice: dict[str, Any] = {
             s: w.Select(label="Saved army lists", options=[], width=200, css_classes=[f"am-lists-{s}"])
             for s in SIDES
         }
-        sides = []
+        sides: list[Any] = []
+        self.ask_here: dict[str, Any] = {}
         for s in SIDES:
             for _ in range(FIRST_ROWS):
                 self.add_row(s)
@@ -100,8 +109,11 @@ class SetupForm:
             use.on_click(functools.partial(self._clicked, self.use_list, s))
             keep = w.Button(label="Save this army as a list", css_classes=[f"am-save-list-{s}"])
             keep.on_click(functools.partial(self._clicked, self.save_list, s))
+            self.ask_here[s] = pn.Column(sizing_mode="stretch_width")  # (the question, beside its button)
             saved = (
-                [pn.FlexBox(self.list_choice[s], use, align_items="end"), keep] if lists is not None else []
+                [pn.FlexBox(self.list_choice[s], use, align_items="end"), keep, self.ask_here[s]]
+                if lists is not None
+                else []
             )
             sides.append(
                 pn.Column(
@@ -216,11 +228,12 @@ class SetupForm:
         """Offer the saved army lists in both sides' drop-downs."""
         if self.lists is None:
             return
-        names = self.lists.names()
+        named = self.lists.named()
+        files = list(named.values())
         for select in self.list_choice.values():
             previous = select.value
-            select.options = names
-            select.value = previous if previous in names else (names[0] if names else None)
+            select.options = named
+            select.value = previous if previous in files else (files[0] if files else None)
 
     def use_list(self, side: str) -> None:
         """Fill side ``side`` in from the chosen saved army list."""
@@ -237,23 +250,55 @@ class SetupForm:
             self.say(str(exc))
             return
         self.fill(side, army)
-        self.say(f"Side {side}: filled in from the army list {name}.", error=False)
+        self.say(f"Side {side}: filled in from the army list {army.name}.", error=False)
 
     def save_list(self, side: str) -> None:
-        """Keep side ``side``'s army (name and detachments) as a saved list named after the army."""
-        if self.lists is None:
+        """Keep side ``side``'s army (name and detachments) as a saved list: a new list, or, once
+        the player confirms, in place of the saved list of the same army name."""
+        lists = self.lists
+        if lists is None:
             return
         try:
             army = self._army(side, set())
         except InputError as exc:
             self.say(str(exc))
             return
-        name = slug(army.name)
+        text = dump_yaml(army_to_data(replace(army, objectives=None)))
+        existing = lists.find(army.name)
+        if existing is None:
+            self._keep_list(side, army.name, lambda: lists.add(army.name, text))
+            return
+        stem = existing
+
+        def replace_saved() -> str:
+            lists.save(stem, text)
+            return stem
+
+        self.replacing = functools.partial(self._keep_list, side, army.name, replace_saved)
+        self.list_question.object = (
+            f'<p data-key="list-confirm">Replace the saved list {html.escape(army.name)}? Its detachments '
+            "are replaced by the ones in this form.</p>"
+        )
+        self.list_confirm.visible = True
+        for s, slot in self.ask_here.items():
+            slot.objects = [self.list_confirm] if s == side else []
+
+    def _keep_list(self, side: str, name: str, write: Callable[[], str]) -> None:
         try:
-            self.lists.save(name, dump_yaml(army_to_data(replace(army, objectives=None))))
+            stem = write()
         except SaveError as exc:
             self.say(f"side {side}, army list: {exc}")
             return
         self.show_lists()
-        self.list_choice[side].value = name
+        self.list_choice[side].value = stem
         self.say(f"Saved the army list {name}: choose it for a side in the next game.", error=False)
+
+    def answer_replace(self, yes: bool) -> None:
+        """The player's answer to "replace the saved list X?": replace it, or keep it as it is."""
+        action, self.replacing = self.replacing, None
+        self.list_confirm.visible = False
+        self.list_question.object = ""
+        if yes and action is not None:
+            action()
+        elif not yes:
+            self.say("The saved list is kept as it was; nothing was saved.", error=False)

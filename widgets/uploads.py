@@ -12,7 +12,8 @@ carrying the CSS class ``rb-input-<key>``; the uploaded bytes (at most :data:`MA
 are written to a private temporary folder, under the name the player's file had (its letters,
 digits, ``.``, ``-``, ``_`` and spaces), so a message about the file names *their* file
 (``game.yaml line 12``), never the server's temporary one. Until something is uploaded the
-calculator keeps the value its declaration starts with (a file the server chose).
+calculator keeps the value its declaration starts with (a file the server chose). The file is
+deleted when the page's session ends (:meth:`UploadBox.discard`).
 
 >>> box = UploadBox("log", (".yaml", ".json"), "example.yaml")
 >>> box.path() == "example.yaml"
@@ -41,10 +42,29 @@ from typing import Any, ClassVar
 
 from rulesbook.errors import InputError
 
-__all__ = ["MAX_UPLOAD_BYTES", "UploadBox", "checked_file_input"]
+__all__ = ["MAX_UPLOAD_BYTES", "UploadBox", "checked_file_input", "uploaded_text"]
 
 MAX_UPLOAD_BYTES = 1_000_000
 """The largest file a web form accepts."""
+
+
+def uploaded_text(data: bytes, field: str, max_bytes: int = MAX_UPLOAD_BYTES) -> str:
+    """The text of an uploaded file, checked on the server as the browser checks it first
+    (InputError naming ``field``: empty, too large, not UTF-8).
+
+    >>> uploaded_text(b"\\xff", "log")
+    Traceback (most recent call last):
+    ...
+    rulesbook.errors.InputError: log: the file is not UTF-8 text
+    """
+    if not data:
+        raise InputError(field, "the file is empty: choose a file with something in it")
+    if len(data) > max_bytes:
+        raise InputError(field, f"the file is larger than {max_bytes:,} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(field, "the file is not UTF-8 text") from None
 
 
 class UploadBox:
@@ -71,12 +91,25 @@ class UploadBox:
         fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
+        self.discard()
+        self.current = name
+        return name
+
+    def discard(self) -> None:
+        """Delete the last upload's file and folder (the page's session ended, or a new upload
+        replaces it); the calculator gets the declared start value again.
+
+        >>> box = UploadBox("log", (".yaml",), "example.yaml")
+        >>> kept = Path(box.store(b"armies: {}\\n", "game.yaml"))
+        >>> box.discard()
+        >>> kept.exists(), kept.parent.exists(), box.path()
+        (False, False, 'example.yaml')
+        """
         if self.current is not None:
             Path(self.current).unlink(missing_ok=True)
             with contextlib.suppress(OSError):
                 Path(self.current).parent.rmdir()
-        self.current = name
-        return name
+        self.current = None
 
     def widget(self, label: str, css_classes: list[str]) -> Any:
         """The Panel upload control (checked in the browser before it sends anything)."""

@@ -115,7 +115,7 @@
         if (select.value === HOUSE) select.value = "none";
         option.remove();
       }
-      if (!house.error || house.system) return;
+      if (!house.error) return;  // a rule of another system: this page is unchanged
       note.className += " rb-warning";
       note.textContent = "Your house rule does not load (" + house.error + "); edit it on the variants page.";
       entry.box.insertBefore(note, entry.summary);

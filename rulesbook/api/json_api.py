@@ -34,10 +34,11 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from pathlib import Path, PurePosixPath
+from collections.abc import Collection, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
+from rulesbook.api.schemas import breaks_document, request_files
 from rulesbook.calculators import Calculator
 from rulesbook.errors import CostError, InputError, RulesbookError, quote
 from rulesbook.inputs import Input, OptionalInput
@@ -77,12 +78,12 @@ def error_body(field: str | None, message: str, **extra: Any) -> dict[str, Any]:
     return {"error": {"field": field, "message": message, **extra}}
 
 
-def _error(exc: InputError) -> Reply:
+def _error(exc: InputError, status: int) -> Reply:
     if isinstance(exc, CostError):
         times = None if exc.times is None else round(exc.times, 1)
         estimate = {"times_limit": times, "limit_seconds": LIMIT_SECONDS}
         return 422, error_body(exc.field, exc.message, estimate=estimate)
-    return 400, error_body(exc.field, exc.message)
+    return status, error_body(exc.field, exc.message)
 
 
 def _registry_for(calc_id: str) -> Registry:
@@ -133,42 +134,45 @@ def _file_input(inp: Input) -> bool:
     return inner.kind == "path"
 
 
-def _shipped_file(key: str, value: Any) -> str:
-    """A file input's value: only a file shipped with rulesbook, named ``rulesbook/...``."""
-    text = value.strip() if isinstance(value, str) else ""
-    parts = PurePosixPath(text).parts
-    path = _SHIPPED.parent.joinpath(*parts) if parts else _SHIPPED
-    if parts[:1] != ("rulesbook",) or ".." in parts or "\\" in text or not path.is_file():
+def _shipped_file(calc: Calculator, key: str, value: Any) -> str:
+    """A file input's value: one of :func:`request_files`, named as listed."""
+    files = request_files(calc, calc.input(key))
+    if value not in files:
         raise InputError(
             key,
-            "the HTTP API reads no file of the server's; give a file shipped with rulesbook "
-            f"(rulesbook/...), got {quote(value)}",
+            f"the HTTP API reads no file of the server's; expected one of {', '.join(files)}, got {quote(value)}",
         )
-    return str(path)
+    return str(_SHIPPED.parent / value)
 
 
-def calc_answer(calc_id: str, inputs: Mapping[str, Any], variant: Sequence[str] = ()) -> Reply:
+def calc_answer(
+    calc_id: str, inputs: Mapping[str, Any], variant: Sequence[str] = (), body: Collection[str] = ()
+) -> Reply:
     """``GET|POST /api/v1/calc/ID``: the answer of ``rulesbook calc ID ... --json``, or the error.
 
     ``inputs`` are the texts a query string gives (``{"ld": "7"}``) or the values of a JSON body
-    (``{"ld": 7, "unit_lds": [7, 7, 6]}``); ``variant`` names shipped or user variants.
+    (``{"ld": 7, "unit_lds": [7, 7, 6]}``: the keys in ``body``); ``variant`` names shipped or
+    user variants. A refusal is 400 when the request is outside the OpenAPI document, 422 when
+    the document allows it and the rules do not (:func:`rulesbook.api.schemas.breaks_document`).
     """
     try:
-        chosen = named_variant(variant)
-        calc = find_calculator(calc_id, chosen)
+        calc = _calculator(calc_id)
     except InputError as exc:
-        return (404, error_body("calculator", exc.message)) if exc.field == "calculator" else _error(exc)
+        try:  # a calculator the variant named adds (its add: calculators)
+            calc = find_calculator(calc_id, named_variant(variant)) if variant else _calculator(calc_id)
+        except InputError:
+            return 404, error_body("calculator", exc.message)
     try:
         given, named = dict(inputs), {}
         for key, value in given.items():
             if _file_input(calc.input(key)):
-                given[key] = _shipped_file(key, value)
-                named[key] = PurePosixPath(value.strip()).as_posix()  # (no folder of the server's)
+                given[key], named[key] = _shipped_file(calc, key, value), value  # (echoed as named)
+        chosen = named_variant(variant)
         checked, result = run_inputs(calc, given, chosen)
     except InputError as exc:
-        return _error(exc)
-    except RulesbookError as exc:  # a file input that is no file of its kind: the CLI's one line
-        return 400, error_body(None, str(exc))
+        return _error(exc, 400 if breaks_document(calc, inputs, variant, body) else 422)
+    except RulesbookError as exc:  # a listed file input that is no file of its kind: the CLI's line
+        return 400 if breaks_document(calc, inputs, variant, body) else 422, error_body(None, str(exc))
     if chosen is not None:
         calc = variant_calculator(calc, chosen)  # (its inputs with the ones the variant adds)
     body = calc.answer_json(checked, result, chosen.name if chosen is not None else None)

@@ -4,8 +4,13 @@ One path per calculator (``/api/v1/calc/ID``, ``GET`` with its inputs as query p
 ``POST`` with them as a JSON object), each input's schema from its declaration (bounds, choices,
 the special words of an optional input, what is allowed in words), each output a property of the
 answer's ``result``; nothing is written by hand per calculator, so a new calculator is described
-the moment it is registered. ``tests/test_http_api.py`` validates the document with
-``openapi-spec-validator``.
+the moment it is registered. What a request may name is an enum of what the server offers: a
+variant of the calculator's system, a file input's shipped files (:mod:`rulesbook.api.schemas`,
+whose schemas the answers' status follows: 400 outside the document, 422 inside it when the
+rules refuse the values together). The document is exactly
+what the API does: every answer's key is declared (no other may appear), every request example
+is valid, and ``tests/test_http_api.py`` validates it with ``openapi-spec-validator`` and lets
+schemathesis (a property-based client) loose on the served routes.
 
 Example:
     >>> doc = openapi()
@@ -22,59 +27,14 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from rulesbook.api.json_api import API_PREFIX, LIMIT_SECONDS
+from rulesbook.api.schemas import field_schema, variant_name_schema
 from rulesbook.calculators import Calculator, Output
-from rulesbook.inputs import (
-    BoolInput,
-    ChoiceInput,
-    Input,
-    IntInput,
-    IntListInput,
-    OptionalInput,
-    TextInput,
-    WordListInput,
-)
+from rulesbook.inputs import Input, PathInput
 from rulesbook.registry import registry
 
-__all__ = ["input_schema", "openapi"]
+__all__ = ["openapi"]
 
 _JSON = "application/json"
-
-
-def input_schema(inp: Input, *, body: bool = False) -> dict[str, Any]:
-    """The JSON Schema of an input's value: as a query parameter's text (``body=False``: a list
-    is comma-separated, as on the command line) or in a JSON body (a list may also be an array).
-
-    >>> input_schema(ChoiceInput(key="k", help="", choices=("a", "b")))
-    {'type': 'string', 'enum': ['a', 'b']}
-    >>> input_schema(IntListInput(key="k", help="", minimum=2, maximum=12), body=True)["anyOf"][0]["type"]
-    'array'
-    """
-    if isinstance(inp, OptionalInput):
-        words = list(inp.words)
-        inner = input_schema(inp.inner, body=body)
-        alternatives = [inner, {"type": "string", "enum": [*words, ""]}]
-        if body:
-            alternatives.append({"type": "null"})
-        return {"anyOf": alternatives}
-    if isinstance(inp, BoolInput):
-        return {"type": "boolean"}
-    if isinstance(inp, IntInput):
-        return {"type": "integer", "minimum": inp.minimum, "maximum": inp.maximum}
-    if isinstance(inp, ChoiceInput):
-        return {"type": "string", "enum": list(inp.choices)}
-    if isinstance(inp, IntListInput):
-        text = {"type": "string", "description": inp.allowed()}
-        if not body:
-            return text
-        items = {"type": "integer", "minimum": inp.minimum, "maximum": inp.maximum}
-        array = {"type": "array", "items": items, "minItems": inp.min_length, "maxItems": inp.max_length}
-        return {"anyOf": [array, text]}
-    if isinstance(inp, WordListInput):
-        text = {"type": "string", "description": inp.allowed()}
-        return {"anyOf": [{"type": "array", "items": {"type": "string"}}, text]} if body else text
-    if isinstance(inp, TextInput):
-        return {"type": "string", "minLength": 1, "maxLength": inp.max_length}
-    return {"type": "string"}  # dice expressions, shipped file paths: described in words
 
 
 def _described(inp: Input) -> str:
@@ -89,43 +49,64 @@ def _parameters(calc: Calculator) -> list[dict[str, Any]]:
             "in": "query",
             "required": inp.required,
             "description": _described(inp),
-            "schema": input_schema(inp),
+            "schema": field_schema(calc, inp),
         }
         for inp in calc.inputs
     ]
-    params.append(_variant_parameter(calc))
-    return params
+    return params + _variant_parameters(calc)
 
 
-def _variant_parameter(calc: Calculator) -> dict[str, Any]:
-    return {
-        "name": "variant",
-        "in": "query",
-        "required": False,
-        "description": (
-            "Run under a designer variant, by name (shipped, or yours in $RULESBOOK_VARIANTS_DIR); "
-            "repeat it, or join names with + (written %2B in a query), to compose. Never a path."
-        ),
-        "schema": {"type": "string"},
-    }
+_VARIANT_TEXT = (
+    "Run under a designer variant of this calculator's system, by its name (shipped, or one the "
+    "server was started with); several names (repeated, or joined with +, written %2B in a query) "
+    "compose. Never a path."
+)
+
+
+def _variant_parameters(calc: Calculator) -> list[dict[str, Any]]:
+    name = variant_name_schema(calc)
+    if name is None:
+        return []
+    return [
+        {
+            "name": "variant",
+            "in": "query",
+            "required": False,
+            "description": _VARIANT_TEXT,
+            "schema": {"type": "array", "items": name},
+            "style": "form",
+            "explode": True,
+        }
+    ]
 
 
 def _body(calc: Calculator) -> dict[str, Any]:
     properties: dict[str, Any] = {
-        inp.key: {**input_schema(inp, body=True), "description": _described(inp)} for inp in calc.inputs
+        inp.key: {**field_schema(calc, inp, body=True), "description": _described(inp)} for inp in calc.inputs
     }
-    properties["variant"] = {
-        "anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}],
-        "description": _variant_parameter(calc)["description"],
-    }
+    name = variant_name_schema(calc)
+    if name is not None:
+        properties["variant"] = {
+            "anyOf": [name, {"type": "array", "items": name}],
+            "description": _VARIANT_TEXT,
+        }
     schema = {
         "type": "object",
         "properties": properties,
         "required": [i.key for i in calc.inputs if i.required],
         "additionalProperties": False,
     }
-    example = dict(calc.examples[0]) if calc.examples else {}
-    return {"required": False, "content": {_JSON: {"schema": schema, "example": example}}}
+    content: dict[str, Any] = {"schema": schema}
+    if calc.examples:  # the first worked example, its values as JSON (as the schema says)
+        content["example"] = {
+            key: _example_value(calc.input(key), text) for key, text in calc.examples[0].items()
+        }
+    return {"required": True, "content": {_JSON: content}}
+
+
+def _example_value(inp: Input, text: str) -> Any:
+    """A worked example's text as the JSON value a body sends (a file input: the file as named)."""
+    return text if isinstance(inp, PathInput) else inp.jsonable(inp.parse(text))
 
 
 def _output_schema(out: Output) -> dict[str, Any]:
@@ -142,44 +123,74 @@ def _output_schema(out: Output) -> dict[str, Any]:
     return {**kinds[out.kind], "description": f"{out.label}.{' ' + out.help if out.help else ''}{note}"}
 
 
+_EXACT: dict[str, dict[str, Any]] = {
+    "probability": {"type": "string"},
+    "number": {"type": "string"},
+    "list": {"type": "array", "items": {"type": "string"}},
+}
+"""The exact twin ``KEY_exact`` an output of these kinds has when its value is a fraction (a
+fraction as text; a list of them), and not when the answer is approximate."""
+
+
 def _answer_schema(calc: Calculator) -> dict[str, Any]:
     result: dict[str, Any] = {}
     for out in calc.outputs:
         result[out.key] = _output_schema(out)
-        if out.kind == "probability":
+        if out.kind in _EXACT:
             result[f"{out.key}_exact"] = {
-                "type": "string",
+                **_EXACT[out.kind],
                 "description": f"{out.label}, exact (a fraction).",
             }
+    result["warnings"] = {
+        "type": "array",
+        "items": {"type": "string"},
+        "description": "What the answer warns of (one line each), when anything.",
+    }
     return {
         "type": "object",
         "required": ["calculator", "inputs", "result"],
+        "additionalProperties": False,
         "properties": {
             "calculator": {"const": calc.id},
             "variant": {"type": "string", "description": "The variant's name, when one was given."},
             "inputs": {
                 "type": "object",
                 "description": "Every input, defaults filled.",
+                "required": [i.key for i in calc.inputs],
+                "additionalProperties": False,
                 "properties": {i.key: {"description": i.title} for i in calc.inputs},
             },
-            "result": {"type": "object", "properties": result},
+            "result": {
+                "type": "object",
+                "required": [o.key for o in calc.outputs if not o.when],
+                "additionalProperties": False,
+                "properties": result,
+            },
         },
     }
 
 
-def _responses(calc: Calculator) -> dict[str, Any]:
-    def error(description: str) -> dict[str, Any]:
-        return {
-            "description": description,
-            "content": {_JSON: {"schema": {"$ref": "#/components/schemas/Error"}}},
-        }
+def _error_response(description: str) -> dict[str, Any]:
+    return {
+        "description": description,
+        "content": {_JSON: {"schema": {"$ref": "#/components/schemas/Error"}}},
+    }
 
+
+_REFUSED = _error_response(
+    "A Host this server does not answer for, or a request from a page of another website."
+)
+
+
+def _responses(calc: Calculator) -> dict[str, Any]:
+    error = _error_response
     return {
         "200": {
             "description": "The answer: the JSON of `rulesbook calc ID ... --json`.",
             "content": {_JSON: {"schema": _answer_schema(calc)}},
         },
         "400": error("Bad input: the field and what is allowed."),
+        "403": _REFUSED,
         "404": error("No such calculator."),
         "413": error("The request body is too large."),
         "422": error(
@@ -200,9 +211,12 @@ def _calc_path(calc: Calculator) -> dict[str, Any]:
         "post": {
             **common,
             "operationId": f"{calc.id}.post",
-            "parameters": [_variant_parameter(calc)],
+            "parameters": _variant_parameters(calc),
             "requestBody": _body(calc),
-            "responses": _responses(calc),
+            "responses": {
+                **_responses(calc),
+                "415": _error_response("The body is not sent as application/json."),
+            },
         },
     }
 
@@ -210,16 +224,20 @@ def _calc_path(calc: Calculator) -> dict[str, Any]:
 _ERROR_SCHEMA = {
     "type": "object",
     "required": ["error"],
+    "additionalProperties": False,
     "properties": {
         "error": {
             "type": "object",
             "required": ["field", "message"],
+            "additionalProperties": False,
             "properties": {
                 "field": {"type": ["string", "null"], "description": "The input at fault."},
                 "message": {"type": "string", "description": "What is allowed, in one line."},
                 "estimate": {
                     "type": "object",
                     "description": "With status 422: the predicted work as a multiple of the limit.",
+                    "required": ["times_limit", "limit_seconds"],
+                    "additionalProperties": False,
                     "properties": {
                         "times_limit": {"type": ["number", "null"]},
                         "limit_seconds": {"type": "number"},
@@ -257,11 +275,14 @@ def openapi(calc_ids: Iterable[str] | None = None) -> dict[str, Any]:
                             _JSON: {
                                 "schema": {
                                     "type": "object",
+                                    "required": ["calculators"],
+                                    "additionalProperties": False,
                                     "properties": {"calculators": {"type": "array", "items": declaration}},
                                 }
                             }
                         },
-                    }
+                    },
+                    "403": _REFUSED,
                 },
             }
         },
@@ -277,13 +298,7 @@ def openapi(calc_ids: Iterable[str] | None = None) -> dict[str, Any]:
                         "schema": {"type": "string", "enum": [c.id for c in calcs]},
                     }
                 ],
-                "responses": {
-                    "200": ok,
-                    "404": {
-                        "description": "No such calculator.",
-                        "content": {_JSON: {"schema": {"$ref": "#/components/schemas/Error"}}},
-                    },
-                },
+                "responses": {"200": ok, "403": _REFUSED, "404": _error_response("No such calculator.")},
             }
         },
         f"{API_PREFIX}/openapi.json": {
@@ -291,7 +306,8 @@ def openapi(calc_ids: Iterable[str] | None = None) -> dict[str, Any]:
                 "summary": "This document",
                 "operationId": "openapi",
                 "responses": {
-                    "200": {"description": "OK", "content": {_JSON: {"schema": {"type": "object"}}}}
+                    "200": {"description": "OK", "content": {_JSON: {"schema": {"type": "object"}}}},
+                    "403": _REFUSED,
                 },
             }
         },
@@ -314,7 +330,18 @@ def openapi(calc_ids: Iterable[str] | None = None) -> dict[str, Any]:
                 "Error": _ERROR_SCHEMA,
                 "Declaration": {
                     "type": "object",
-                    "required": ["id", "title", "system", "inputs", "outputs"],
+                    "required": [
+                        "id",
+                        "title",
+                        "system",
+                        "summary",
+                        "rules",
+                        "inputs",
+                        "outputs",
+                        "examples",
+                        "url",
+                    ],
+                    "additionalProperties": False,
                     "properties": {
                         "id": {"type": "string"},
                         "title": {"type": "string"},

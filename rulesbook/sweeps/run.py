@@ -23,6 +23,7 @@ import json
 import math
 import multiprocessing
 import os
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -72,10 +73,28 @@ def _mp_context() -> Any:
     return multiprocessing.get_context("fork")
 
 
+def _end_with_the_sweep() -> None:
+    """A worker's start: a thread that ends the worker as soon as the sweep that started it is
+    gone, however it ended (``kill -9`` included: the pipe to it closes), so a killed sweep
+    leaves no worker computing on."""
+    parent = multiprocessing.parent_process()
+    if parent is None:  # pragma: no cover - a worker always has one
+        return
+
+    def watch() -> None:
+        parent.join()  # (returns once the sweep's end of the pipe is closed)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="rulesbook-sweep-watch", daemon=True).start()
+
+
 def _run_processes(
     calc_id: str, chunks: list[Any], workers: int, done: Callable[[Rows], None], lacking: Any = None
 ) -> None:
-    with cf.ProcessPoolExecutor(max_workers=workers, mp_context=_mp_context()) as pool:
+    context = _mp_context()
+    with cf.ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=_end_with_the_sweep
+    ) as pool:
         futures = [pool.submit(evaluate, calc_id, chunk, lacking) for chunk in chunks]
         try:
             for future in cf.as_completed(futures):

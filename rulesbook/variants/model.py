@@ -210,11 +210,10 @@ def user_variants() -> dict[str, Variant]:
             continue
         try:
             variant = _load_user_variant(str(file.resolve()), file.stat().st_mtime_ns)
-        except (InputError, OSError) as exc:
-            _PROBLEMS[file.name] = str(exc)
-            continue
-        except Exception as exc:  # a designer's Python file: one bad file never breaks a lookup
-            _PROBLEMS[file.name] = f"{file.name}: {type(exc).__name__}: {shorten(' '.join(str(exc).split()))}"
+        except OSError as exc:
+            variant = str(exc)
+        if isinstance(variant, str):  # (a file that does not load is tried again once it changes)
+            _PROBLEMS[file.name] = variant
             continue
         if variant.name in shipped or variant.name in out:
             _PROBLEMS[file.name] = f"{file.name}: a variant called {variant.name} exists already"
@@ -236,8 +235,15 @@ def user_variant_problems() -> dict[str, str]:
 
 
 @cache
-def _load_user_variant(path: str, mtime: int) -> Variant:
-    return resolve_variant(Path(path))
+def _load_user_variant(path: str, mtime: int) -> Variant | str:
+    """The variant of a file of yours, or the one line saying why it does not load (kept, like
+    the variant, until the file changes: a failing Python file is not run at every lookup)."""
+    try:
+        return resolve_variant(Path(path))
+    except InputError as exc:
+        return str(exc)
+    except Exception as exc:  # a designer's Python file: one bad file never breaks a lookup
+        return f"{Path(path).name}: {type(exc).__name__}: {shorten(' '.join(str(exc).split()))}"
 
 
 def resolve_variant(spec: VariantLike) -> Variant:
@@ -298,7 +304,7 @@ def named_variant(names: str | Sequence[str]) -> Variant | None:
     rulesbook.errors.InputError: variant: unknown variant '/tmp/x.py'; a request names a variant the server knows, never a file; known: ...
     """
     listed = [names] if isinstance(names, str) else list(names)
-    parts = [part.strip() for name in listed for part in str(name).split("+")]
+    parts = [part for name in listed for part in str(name).split("+")]  # exactly as listed
     if not parts:
         return None
     known = {**shipped_variants(), **user_variants()}

@@ -29,7 +29,7 @@ def _click(view: TrackerView, css: str) -> None:
 
 
 def _append_lines(root: str, writer: int, count: int) -> None:
-    store = GameStore(root)
+    store = GameStore(root, reads=str)  # (lines of text, no game log: any text is stored)
     for i in range(count):
         store.change("shared-game", lambda text, i=i: (text or "") + f"{writer}-{i}\n")
 
@@ -45,7 +45,7 @@ def test_changes_from_several_processes_are_all_kept(tmp_path: Path) -> None:
     for p in workers:
         p.join(60)
     assert [p.exitcode for p in workers] == [0, 0, 0, 0]
-    lines = (GameStore(tmp_path).read("shared-game") or "").splitlines()
+    lines = (GameStore(tmp_path, reads=str).read("shared-game") or "").splitlines()
     assert sorted(lines) == sorted(f"{w}-{i}" for w in range(4) for i in range(25))
     for w in range(4):
         assert [line for line in lines if line.startswith(f"{w}-")] == [f"{w}-{i}" for i in range(25)]
@@ -66,7 +66,7 @@ def _full_disk(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_failed_save_keeps_the_game_and_removes_its_temporary_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    store = GameStore(tmp_path)
+    store = GameStore(tmp_path, reads=str)
     store.save("kept-game", "before\n")
     _full_disk(monkeypatch)
     with pytest.raises(SaveError, match=r"^not saved: disk full$"):
@@ -228,3 +228,16 @@ def test_a_question_about_an_older_version_is_closed_when_the_game_changes(tmp_p
     second.poll()  # the game changed: the question would now undo the other page's event
     assert not second.confirm.visible and "open question was closed" in second.note.object
     assert _events(store, first.game) == ["bunker-destroyed", "adjustment"]
+
+
+def test_temporary_files_of_a_killed_write_are_removed_when_the_store_starts(tmp_path: Path) -> None:
+    """A write killed between its temporary file and the rename (``kill -9`` of the server)
+    leaves ``.<game>.<random>.tmp``; the next start of a store on that folder removes it, under
+    the lock, and keeps every game."""
+    (tmp_path / "kept-game.yaml").write_text("kept\n")  # (a folder this process has not used yet)
+    left = [tmp_path / ".kept-game.k1ll3d.tmp", tmp_path / ".other-game.abc123.tmp"]
+    for path in left:
+        path.write_text("half a game")
+    store = GameStore(tmp_path, reads=str)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".lock", "kept-game.yaml"]
+    assert store.read("kept-game") == "kept\n"

@@ -140,7 +140,7 @@ def test_the_set_up_form_starts_a_game_and_keeps_army_lists(tmp_path: Any) -> No
     form.rows["a"][0]["points"].value = "225"
     form.rows["a"][0]["units"].value = "20"
     form.save_list("a")
-    assert ArmyLists(tmp_path).names() == ["blue"] and "Saved the army list blue" in form.error.object
+    assert ArmyLists(tmp_path).names() == ["blue"] and "Saved the army list Blue" in form.error.object
     form.start()
     assert started == [] and "side b, army name: enter the army" in form.error.object
     assert form.rows["a"][0]["points"].value == "225"  # nothing typed is lost
@@ -178,3 +178,72 @@ def test_declared_objectives_survive_the_log_and_bound_the_reports(
     except InputError:
         passed = False
     assert passed == (claimed <= counts[0])
+
+
+def _list_form(tmp_path: Any) -> Any:
+    from widgets.games import ArmyLists
+    from widgets.tracker_setup import SetupForm
+
+    return SetupForm(lambda _log: None, ArmyLists(tmp_path))
+
+
+def _type_army(form: Any, name: str, points: int) -> None:
+    form.names["a"].value = name
+    form.rows["a"][0]["name"].value = "Infantry"
+    form.rows["a"][0]["points"].value = str(points)
+    form.rows["a"][0]["units"].value = "20"
+
+
+def _saved_points(tmp_path: Any) -> dict[str, int]:
+    """Army name -> points of its first detachment, for every list file (read on its own)."""
+    from rulesbook.systems.army_morale.logfile import army_from_text
+
+    armies = [
+        army_from_text((tmp_path / name).read_text())
+        for name in sorted(p.name for p in tmp_path.glob("*.yaml"))
+    ]
+    return {a.name: a.detachments[0].points for a in armies}
+
+
+def test_army_lists_whose_names_make_one_file_name_keep_each_other(tmp_path: Any) -> None:
+    """Names that made one file name ("Орки", "!!!", "オーク" -> x; "Ork Horde" / "ork horde")
+    each keep their list (before: each save replaced the last); saving the same name again asks
+    first, and only "yes" replaces it."""
+    form = _list_form(tmp_path)
+    names = ["Орки", "!!!", "オーク", "Ork Horde", "ork horde"]
+    for points, name in enumerate(names, start=100):
+        _type_army(form, name, points)
+        form.save_list("a")
+        assert f"Saved the army list {name}" in form.error.object and not form.list_confirm.visible
+    assert _saved_points(tmp_path) == {name: points for points, name in enumerate(names, start=100)}
+    assert sorted(form.list_choice["b"].options) == sorted(names)  # offered by army name
+    _type_army(form, "Ork Horde", 999)
+    form.save_list("a")
+    assert form.list_confirm.visible
+    assert 'data-key="list-confirm">Replace the saved list Ork Horde?' in form.list_question.object
+    form.answer_replace(False)
+    assert _saved_points(tmp_path)["Ork Horde"] == 103 and "kept as it was" in form.error.object
+    form.save_list("a")
+    form.answer_replace(True)
+    assert _saved_points(tmp_path) == {**dict(zip(names, range(100, 105), strict=True)), "Ork Horde": 999}
+    assert len(list(tmp_path.glob("*.yaml"))) == len(names)
+
+
+@settings(max_examples=25, deadline=None)
+@given(names=st.lists(_NAMES, min_size=1, max_size=6, unique=True))
+def test_any_army_names_get_a_list_file_each(names: list[str]) -> None:
+    """However names slug, each distinct name gets a file of its own that reads back as it."""
+    import tempfile
+    from pathlib import Path
+
+    from rulesbook.data import dump_yaml
+    from rulesbook.systems.army_morale.logfile import army_to_data
+    from widgets.games import ArmyLists
+
+    with tempfile.TemporaryDirectory() as folder:
+        lists = ArmyLists(folder)
+        for name in names:
+            lists.add(name, dump_yaml(army_to_data(Army(name, _declared().log.armies[0].detachments[:1]))))
+            assert lists.find(name) is not None
+        assert sorted(lists.named()) == sorted(names) and len(lists.names()) == len(names)
+        assert len(list(Path(folder).glob("*.yaml"))) == len(names)

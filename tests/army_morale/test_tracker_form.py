@@ -118,7 +118,7 @@ def test_export_then_import_gives_the_same_game_after_a_confirmation() -> None:
     view.event["detachment"].value = "boyz"
     view.event["number"].value = 2
     _click(view, "am-add-event")
-    exported = view._log_file().getvalue()
+    exported = view.download_file().getvalue()
     assert log_from_text(exported, "game.yaml") == view.session.tracker.log  # the documented log
     other = TrackerView()
     _bunker(other, 1)

@@ -179,20 +179,6 @@ def test_tracker_pages_left_alone_write_no_file_and_keep_their_address(tmp_path:
     assert len(store.recent()) == 1
 
 
-def test_a_game_whose_file_does_not_read_is_never_overwritten(tmp_path: Any) -> None:
-    from widgets.games import MAX_LOG_BYTES, GameStore
-
-    store = GameStore(tmp_path)
-    store.save("too-large-game", "#" * (MAX_LOG_BYTES + 1))
-    page = TrackerView(store=store, game="too-large-game", demo=True)
-    assert page.game != "too-large-game" and not page.stored
-    page.event["kind"].value = "bunker-destroyed"
-    page.event["number"].value = 4
-    _click(page, "am-add-event")
-    assert len((tmp_path / "too-large-game.yaml").read_text()) == MAX_LOG_BYTES + 1
-    assert "roll: 4" in (store.read(page.game) or "")
-
-
 def test_a_new_game_of_loaded_armies_is_written_at_once(tmp_path: Any) -> None:
     """Armies from a loaded log are not a blank page: a reload must find them, so the new game
     (same armies, nothing played) is written when it starts."""

@@ -3,7 +3,8 @@
 ``served`` is the base URL (``http://127.0.0.1:PORT``) of one server for the whole session,
 started as a child process that builds the site into a temporary folder (or, while working on
 a test, the server named by ``RULESBOOK_SERVED=http://127.0.0.1:PORT``, already running from
-this checkout with ``RULESBOOK_GAMES_DIR`` set to a scratch folder). ``page`` is a fresh
+this checkout with ``RULESBOOK_GAMES_DIR`` set to a scratch folder); ``served_games`` is its games
+folder. ``page`` is a fresh
 Playwright page in Debian's chromium (``/usr/bin/chromium``); every request that leaves the
 machine is recorded in ``page.external_requests`` so tests can assert the site is offline.
 Without chromium the tests are skipped, unless ``RULESBOOK_REQUIRE_BROWSER=1`` (set by
@@ -36,7 +37,27 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def served(tmp_path_factory: pytest.TempPathFactory, served_site: Path) -> Iterator[str]:
+def served_games_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The games folder a ``served`` server started here is given."""
+    return tmp_path_factory.mktemp("served-games")
+
+
+@pytest.fixture(scope="session")
+def served_games(served: str, served_games_dir: Path) -> Path:
+    """The games folder of the ``served`` server (``$RULESBOOK_GAMES_DIR`` of a reused one): a
+    test may put a stored game there (a fresh game id each, so tests never meet)."""
+    if os.environ.get("RULESBOOK_SERVED"):
+        games = os.environ.get("RULESBOOK_GAMES_DIR")
+        if not games:
+            pytest.skip("RULESBOOK_SERVED without RULESBOOK_GAMES_DIR: the server's games folder is unknown")
+        return Path(games)
+    return served_games_dir
+
+
+@pytest.fixture(scope="session")
+def served(
+    tmp_path_factory: pytest.TempPathFactory, served_site: Path, served_games_dir: Path
+) -> Iterator[str]:
     reuse = os.environ.get("RULESBOOK_SERVED")
     if reuse:  # a server already running (started from this checkout): no site build
         yield reuse.rstrip("/")
@@ -45,7 +66,7 @@ def served(tmp_path_factory: pytest.TempPathFactory, served_site: Path) -> Itera
     site = served_site  # built once for the run (tests/conftest.py), served as built
     log = (tmp_path_factory.mktemp("served-log") / "server.log").open("w")
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true"}
-    env["RULESBOOK_GAMES_DIR"] = str(tmp_path_factory.mktemp("served-games"))
+    env["RULESBOOK_GAMES_DIR"] = str(served_games_dir)
     proc = subprocess.Popen(
         [
             sys.executable,

@@ -141,7 +141,7 @@ def test_a_game_set_up_in_the_page_is_played_and_restored(table: Served, browser
     assert page.locator(".am-det-a-1-war-engines input").first.input_value().startswith("Baneblade 4")
     if width == 1280:  # keep side a's army as a list for the next game
         page.locator(".am-save-list-a button").first.click()
-        _wait(page, "setup-error", "Saved the army list blue-host")
+        _wait(page, "setup-error", "Saved the army list Blue host")
     _fill(page, ".am-det-b-0-points", "200")
     page.locator(".am-start button").first.click()
     _wait(page, "a_value", "10")  # 225 pts -> 5, 250 pts -> 5
@@ -184,9 +184,9 @@ def test_a_game_set_up_in_the_page_is_played_and_restored(table: Served, browser
         assert page.locator(".rb-connection-text").first.is_hidden()
     else:  # the saved list is offered in a new game and fills side b in
         page.goto(f"{table.base}{TRACKER}")
-        page.locator(".am-lists-b select").first.select_option("blue-host")
+        page.locator(".am-lists-b select").first.select_option("Blue host")
         page.locator(".am-use-list-b button").first.click()
-        _wait(page, "setup-error", "filled in from the army list blue-host")
+        _wait(page, "setup-error", "filled in from the army list Blue host")
         assert page.locator(".am-setup-b-name input").first.input_value() == "Blue host"
         assert page.locator(".am-det-b-1-war-engines input").first.input_value() == (
             "Baneblade 4 morale 4, Baneblade 4 morale 4"
