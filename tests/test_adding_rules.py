@@ -168,7 +168,7 @@ def test_following_the_data_route_gives_a_green_suite(tmp_path: Path) -> None:
         "2",
         *whole,
         "tests/test_the_site_pages.py",
-        timeout=1500,
+        timeout=3000,
     )
     assert "answers ok" in run("-c", ANSWERS)
     # a misspelt name in the mechanics is refused at load: file, line, field
