@@ -127,6 +127,20 @@ def _copy_of_the_repository(to: Path, *, whole: bool = False) -> Path:
     return to
 
 
+def _loader_error(repo: Path, env: dict[str, str]) -> str:
+    """What loading the copy's registry says on standard error (it must fail)."""
+    out = subprocess.run(
+        [sys.executable, "-c", "from rulesbook.registry import registry; registry()"],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode != 0
+    return out.stderr
+
+
 def _runner(repo: Path, env: dict[str, str]) -> Callable[..., str]:
     def run(*args: str, timeout: float = 600) -> str:
         out = subprocess.run(
@@ -174,16 +188,9 @@ def test_following_the_data_route_gives_a_green_suite(tmp_path: Path) -> None:
     # a misspelt name in the mechanics is refused at load: file, line, field
     mechanics = repo / "rulesbook" / "systems" / "nerve" / "mechanics.yaml"
     mechanics.write_text(mechanics.read_text(encoding="utf-8").replace("else nerve - 1", "else nerv - 1"))
-    out = subprocess.run(
-        [sys.executable, "-c", "from rulesbook.registry import registry; registry()"],
-        cwd=repo,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
+    assert "nerve/mechanics.yaml, line 17: tests.nerve.target: unknown name 'nerv'" in _loader_error(
+        repo, env
     )
-    assert out.returncode != 0
-    assert "nerve/mechanics.yaml, line 17: tests.nerve.target: unknown name 'nerv'" in out.stderr
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git to list the repository's files")
@@ -230,13 +237,6 @@ def test_following_the_guide_gives_a_green_suite(tmp_path: Path) -> None:
     # and the loader refuses a register entry whose typed reading disagrees, naming both
     rules = repo / "rulesbook" / "systems" / "nerve" / "rules.yaml"
     rules.write_text(rules.read_text(encoding="utf-8").replace("default: passes", "default: fails"))
-    out = subprocess.run(
-        [sys.executable, "-c", "from rulesbook.registry import registry; registry()"],
-        cwd=repo,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
+    assert "rules.yaml: interpretation nerve.interpretations.ties: default 'fails'" in _loader_error(
+        repo, env
     )
-    assert out.returncode != 0
-    assert "rules.yaml: interpretation nerve.interpretations.ties: default 'fails'" in out.stderr

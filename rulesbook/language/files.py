@@ -34,7 +34,7 @@ from rulesbook.language.mechanics import Mechanics, choice_names
 from rulesbook.language.schema import schema_problem
 from rulesbook.records import Implementation
 
-__all__ = ["implementations", "line_in", "line_of", "load_mechanics", "located"]
+__all__ = ["checked_document", "implementations", "line_in", "line_of", "load_mechanics", "located"]
 
 
 def line_of(node: Node | None, path: tuple[str | int, ...] | list[str | int]) -> int | None:
@@ -66,6 +66,17 @@ def line_in(file: FilePath, path: tuple[str | int, ...]) -> int | None:
         return line_of(compose_text(read_text(file), file.name), path)
     except DataFileError:
         return None
+
+
+def checked_document(data: Any, *, schema: bool = True) -> dict[str, Any]:
+    """A document's data once it is a mapping that the schema accepts (``schema=False``: a
+    mapping), else the first problem as a :class:`LanguageError`."""
+    if not isinstance(data, dict):
+        raise LanguageError((), "expected a mapping with parameters, inputs, tests and calculators")
+    problem = schema_problem(data) if schema else None
+    if problem is not None:
+        raise problem
+    return data
 
 
 def implementations(mechanics: Mechanics) -> list[Implementation]:
@@ -108,12 +119,7 @@ def load_mechanics(
     name = name or path.name
     data = load_data_file(path, name=name)
     try:
-        if not isinstance(data, dict):
-            raise LanguageError((), "expected a mapping with parameters, inputs, tests and calculators")
-        problem = schema_problem(data) if schema else None
-        if problem is not None:
-            raise problem
-        declarations = build_document(data)
+        declarations = build_document(checked_document(data, schema=schema))
         mechanics = Mechanics(system, declarations, choice_names(choices), name, str(path))
         mechanics.check(declarations)
     except LanguageError as exc:

@@ -53,9 +53,8 @@ from rulesbook.errors import InputError
 from rulesbook.language.calculators import build_calculator
 from rulesbook.language.declarations import LanguageError, ParameterDecl
 from rulesbook.language.document import build_document, build_section
-from rulesbook.language.files import located
+from rulesbook.language.files import checked_document, located
 from rulesbook.language.mechanics import Mechanics, choice_names
-from rulesbook.language.schema import schema_problem
 from rulesbook.records import Interpretation, System, load_system_data
 
 __all__ = [
@@ -196,11 +195,7 @@ def load_data_system(folder: Path, *, schema: bool = True) -> DataSystem:
     data = load_data_file(path, name=name)
     known_rules = {r.id for r in rules}
     try:
-        if not isinstance(data, dict):
-            raise LanguageError((), "expected a mapping with parameters, inputs, tests and calculators")
-        problem = schema_problem(data) if schema else None
-        if problem is not None:
-            raise problem
+        data = checked_document(data, schema=schema)
         parameters = build_section("parameters", data.get("parameters"), ("parameters",))
         for p in parameters:
             if p.rule not in known_rules:
