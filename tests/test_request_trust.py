@@ -183,6 +183,27 @@ class Api(AsyncHTTPTestCase):
                 assert (code, headers["Allow"]) == (405, allowed), (path, method)
                 assert answer["error"]["message"].endswith(f"allowed: {allowed}")
 
+    def test_a_variant_may_be_sent_as_text_and_is_read_as_data(self) -> None:
+        path, json_type = "/api/v1/calc/scrollhammer.break-test", {"Content-Type": "application/json"}
+        harsh = "system: scrollhammer\ntitle: Harsh\nparameters:\n  break_ld_per_point: 2\n"
+        body = json.dumps({"ld": 8, "lost_by": 2, "variant_yaml": harsh}).encode()
+        code, answer, _ = self.ask(path, "POST", body, **json_type)
+        assert code == 200 and answer["variant"] == "posted" and answer["result"]["p_pass_exact"] == "1/6"
+        composed = json.dumps({"ld": 8, "lost_by": 2, "variant": "no-insane-heroism", "variant_yaml": harsh})
+        code, answer, _ = self.ask(path, "POST", composed.encode(), **json_type)
+        assert code == 200 and answer["variant"] == "no-insane-heroism+posted"
+        python = "import os\nos.system('touch /tmp/x')\nSYSTEM = 'scrollhammer'\n"
+        for text, field, status in [
+            (python, "variant_yaml", 422),
+            ("system: !!python/object/apply:os.system ['true']\ntitle: x\n", "variant_yaml", 422),
+            ("system: wh40k\ntitle: x\n", "variant", 422),
+            (3, "variant_yaml", 400),
+        ]:
+            code, answer, _ = self.ask(
+                path, "POST", json.dumps({"ld": 8, "variant_yaml": text}).encode(), **json_type
+            )
+            assert (code, answer["error"]["field"]) == (status, field), (text, answer)
+
     def test_a_variant_is_a_name_and_no_answer_names_a_server_folder(self) -> None:
         for spelling in ["/etc/passwd", "~/evil.py", "../../x.yaml", "evil.py", "file:///tmp/evil.py"]:
             code, answer, _ = self.ask(f"/api/v1/calc/scrollhammer.break-test?ld=8&variant={quote(spelling)}")

@@ -22,12 +22,13 @@ Example:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from rulesbook.calculators import Calculator
-from rulesbook.errors import InputError
+from rulesbook.errors import InputError, quote
 from rulesbook.inputs import Input, picks
 from rulesbook.present import error_html, result_html
 from rulesbook.present.comparison import comparison_html, summary_html
@@ -41,18 +42,22 @@ from rulesbook.variants import (
     adding_variant,
     choice_keys,
     compare,
+    load_variant_text,
     named_variant,
     resolve_variant,
     variant_calculator,
     variants_for_system,
 )
+from widgets.uploads import checked_file_input, upload_stem, uploaded_text
 
 __all__ = [
     "FAST_DELAY_MS",
     "NO_VARIANT",
     "SLOW_ANSWER_S",
     "SLOW_DELAY_MS",
+    "UPLOADED",
     "Answer",
+    "address_refusal",
     "answer",
     "answer_html",
     "compared",
@@ -60,6 +65,8 @@ __all__ = [
     "form_result_html",
     "offered_names",
     "own_variant",
+    "uploaded_variant",
+    "variant_file_input",
     "variant_options",
 ]
 
@@ -106,6 +113,48 @@ def own_variant(calc: Calculator, compare_with: str) -> Variant | None:
     found = resolve_variant(compare_with)
     variant_calculator(calc, found)  # a variant of this system
     return found
+
+
+UPLOADED = " (your file)"
+"""How "Compare with" lists a variant file the player uploaded (after its name)."""
+
+
+def uploaded_variant(calc: Calculator, data: bytes, filename: str) -> Variant:
+    """A variant file a player uploaded to a served form: its YAML text read by the one safe
+    loader and checked as a variant file is (never Python: a page runs no code it is sent), of
+    ``calc``'s system; any problem is one line naming their file.
+
+    >>> calc = registry().calculator("wh40k.battle-shock")
+    >>> uploaded_variant(calc, b"system: wh40k\\ntitle: Bleak\\nparameters: {battle_shock_dice: 3D6}\\n", "My Bleak.yaml").name
+    'my-bleak'
+    >>> uploaded_variant(calc, b"system: scrollhammer\\ntitle: x\\n", "x.yaml")
+    Traceback (most recent call last):
+    ...
+    rulesbook.errors.InputError: variant: x changes scrollhammer rules; wh40k.battle-shock is a wh40k calculator
+    """
+    stem = upload_stem(filename, "your-variant")
+    name = re.sub(r"[^a-z0-9]+", "-", stem.lower()).strip("-") or "yours"
+    found = load_variant_text(uploaded_text(bytes(data), "variant"), name=name, where=f"{stem}.yaml")
+    variant_calculator(calc, found)
+    return found
+
+
+def variant_file_input() -> Any:
+    """The served form's upload control for a variant file of the player's own."""
+    return checked_file_input(".yaml,.yml", "Or compare with your variant file (.yaml)", ["rb-variant-file"])
+
+
+def address_refusal(text: str) -> str:
+    """The one line refusing a variant a page's address names that its form does not list.
+
+    >>> address_refusal("battle-shock-3d6")
+    "variant: 'battle-shock-3d6' does not change these rules; pick one in Compare with"
+    """
+    try:
+        compared(text)
+    except InputError as exc:
+        return f"{exc}; pick one in Compare with"
+    return f"variant: {quote(text)} does not change these rules; pick one in Compare with"
 
 
 def offered_names(calc: Calculator, inp: Input, variant: str | Variant = NO_VARIANT) -> tuple[str, ...]:

@@ -262,16 +262,17 @@ class _Calc(_ApiHandler):
             self.reply(_too_big())
             return
         try:
-            inputs, variants, body = self._inputs()
+            inputs, variants, body, text = self._inputs()
         except _BadBody as exc:
             self.reply((400, error_body(exc.field, exc.message)))
             return
-        answer = await self._compute(calc_id, inputs, variants, body)
+        answer = await self._compute(calc_id, (inputs, variants, body, text))
         if answer is not None:  # (None: the client went away)
             self.reply(answer)
 
-    def _inputs(self) -> tuple[dict[str, Any], list[str], list[str]]:
-        """The inputs (query texts and body values), the variants named and the keys of the body."""
+    def _inputs(self) -> tuple[dict[str, Any], list[str], list[str], str | None]:
+        """The inputs (query texts and body values), the variants named, the keys of the body and
+        a variant sent as text (``variant_yaml``)."""
         inputs: dict[str, Any] = {}
         variants: list[str] = []
         for raw_key, values in self.request.query_arguments.items():
@@ -284,6 +285,9 @@ class _Calc(_ApiHandler):
             else:
                 inputs[key] = texts[0]
         body = read_body(bytes(self._body))
+        text = body.pop("variant_yaml", None)
+        if text is not None and not isinstance(text, str):
+            raise _BadBody("variant_yaml", "expected the text of a variant file (YAML)")
         for key, value in body.items():
             if key == "variant":
                 listed = value if isinstance(value, list) else [value]
@@ -294,14 +298,12 @@ class _Calc(_ApiHandler):
                 raise _BadBody(key, "given twice (in the query and the body)")
             else:
                 inputs[key] = value
-        return inputs, variants, [key for key in body if key != "variant"]
+        return inputs, variants, [key for key in body if key != "variant"], text
 
-    async def _compute(
-        self, calc_id: str, inputs: dict[str, Any], variants: list[str], body: list[str]
-    ) -> Reply | None:
+    async def _compute(self, calc_id: str, request: tuple[Any, ...]) -> Reply | None:
         if self.pool is None:
-            return calc_answer(calc_id, inputs, variants, body)
-        self._job = self.pool.submit(calc_answer, calc_id, inputs, variants, body)
+            return calc_answer(calc_id, *request)
+        self._job = self.pool.submit(calc_answer, calc_id, *request)
         try:
             answer: Reply = await asyncio.wrap_future(self._job.future)
         except (asyncio.CancelledError, JobCancelled):

@@ -34,7 +34,7 @@ import panel as pn
 from bokeh.models.ui import Tooltip
 
 from rulesbook.calculators import Calculator, form_text
-from rulesbook.errors import InputError, quote
+from rulesbook.errors import InputError
 from rulesbook.inputs import Input, picks
 from rulesbook.present import error_html, heading_html, result_html, rules_block
 from rulesbook.registry import registry
@@ -44,12 +44,15 @@ from widgets.compare import (
     NO_VARIANT,
     SLOW_ANSWER_S,
     SLOW_DELAY_MS,
+    UPLOADED,
     Answer,
+    address_refusal,
     answer,
     answer_html,
-    compared,
     form_result_html,
     own_variant,
+    uploaded_variant,
+    variant_file_input,
     variant_options,
 )
 from widgets.live import LiveResult
@@ -209,10 +212,9 @@ class CalculatorApp:
     ) -> None:
         self.calc = calc
         self.pool = pool
-        # a variant file the caller's own Python opened the form with (a notebook); what a page's
-        # address or a websocket message picks is only ever a listed name (widgets.compare.compared)
-        self._own, self._own_label = own_variant(calc, compare_with), compare_with
-        self._refused = ""  # the one line refusing a variant the address named (sync_url)
+        # a variant the caller's Python (a notebook) or the player's upload gave; an address or a
+        # websocket message picks only a listed name (widgets.compare.compared), else: _refused
+        self._own, self._own_label, self._refused = own_variant(calc, compare_with), compare_with, ""
         start = {**calc.initial_values(), **initial}
         # A file on the web is an upload, never a path on the server (widgets/uploads.py).
         self.uploads = {
@@ -278,6 +280,9 @@ class CalculatorApp:
         )
         for widget in [*self.widgets.values(), self.compare]:
             widget.param.watch(self._on_change, "value")
+        self.variant_file = variant_file_input() if pool is not None and calc.choices is not None else None
+        if self.variant_file is not None:
+            self.variant_file.param.watch(self._on_variant_file, "value")
         # the rule texts in a native <details> block: one model, opened and closed in the browser
         self.rules = pn.pane.HTML(
             rules_block(registry().rules_named(calc.rules)), sizing_mode="stretch_width"
@@ -297,7 +302,8 @@ class CalculatorApp:
             self.choices.param.watch(self._on_open_choices, "collapsed")
             fields = [self._placed(k, w) for k, w in self.widgets.items() if k not in self._choice_keys]
             fields.append(self.choices)
-        inputs = pn.Column(*fields, self.compare, width=320, stylesheets=[FORM_COLUMN_CSS] if in_view else [])
+        fields += [self.compare, *([self.variant_file] if self.variant_file is not None else [])]
+        inputs = pn.Column(*fields, width=320, stylesheets=[FORM_COLUMN_CSS] if in_view else [])
         # Result first: beside the form on wide screens (row-reverse), above it on a phone.
         shown = self.live if pool is not None else self.result
         result_col = pn.Column(
@@ -329,8 +335,7 @@ class CalculatorApp:
         return pn.Column(widget, self.pickers[key], sizing_mode="stretch_width", margin=0)
 
     def compared(self, value: Any = None) -> str | Variant:
-        """What the form compares with (or would, at drop-down ``value``): ``none``, a listed
-        variant's name, or the variant the caller's own Python opened the form with."""
+        """What the form compares with (at drop-down ``value``): a listed name, or its own variant."""
         text = str(self.compare.value if value is None else value)
         return self._own if self._own is not None and text == self._own_label else text
 
@@ -390,6 +395,21 @@ class CalculatorApp:
                     self._show(error_html(str(exc)), self._requested, self._pending)
                     return
         self.refresh()
+
+    def _on_variant_file(self, event: Any) -> None:
+        """Served: compare with the variant file the player uploaded, sent as text and read as data
+        (:func:`widgets.compare.uploaded_variant`); a refusal is its one line."""
+        if event.new:  # (the control clears itself before each file)
+            try:
+                found = uploaded_variant(self.calc, event.new, self.variant_file.filename)
+                label = found.name + UPLOADED  # (an earlier file's replaced: one at a time)
+                self._own, self._own_label, self._refused = found, label, ""
+                options = [o for o in self.compare.options if not str(o).endswith(UPLOADED)]
+                self.compare.param.update(options=[*options, label], value=label, visible=True)
+            except InputError as exc:
+                self._refused = str(exc)
+            self._shown = None
+            self.refresh()
 
     def _on_request(self, event: Any) -> None:
         self._requested = int(event.new)
@@ -511,8 +531,8 @@ class CalculatorApp:
         """An answer's HTML. A wrong or half-typed value gives its one-line error above the last
         good answer (dimmed, so a stratagem typed letter by letter never blanks the result) and
         marks its input (class ``rb-invalid``)."""
-        own = self.compared()
-        html = answer_html(found, own if isinstance(own, Variant) and found.variant == own.name else None)
+        own = self._own if self._own is not None and found.variant == self._own.name else None
+        html = answer_html(found, own)
         if self._refused:
             html = error_html(self._refused) + html
         self._mark(found.error_key if found.error else "")
@@ -568,7 +588,7 @@ class CalculatorApp:
             if widget is None:
                 continue
             if widget is self.compare and text not in self.compare.options:  # a name, never a file
-                self._refused = _refusal(text)
+                self._refused = address_refusal(text)
                 continue
             with contextlib.suppress(ValueError, TypeError):  # else the form keeps its start value
                 widget.value = _from_query(widget, text)
@@ -593,20 +613,13 @@ class CalculatorApp:
         self._on_new_widget.append(follow)
 
 
-def _refusal(text: str) -> str:
-    """The one line refusing a variant a page's address names that the form does not list."""
-    try:
-        compared(text)
-    except InputError as exc:
-        return f"{exc}; pick one in Compare with"
-    return f"variant: {quote(text)} does not change these rules; pick one in Compare with"
-
-
 def _text(value: Any) -> str:
     return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
 
 
 def _to_query(value: Any) -> str:
+    if isinstance(value, str) and value.endswith(UPLOADED):
+        return NO_VARIANT  # a file the player sent is not in the address (a reload compares with none)
     if isinstance(value, bool):
         return "true" if value else "false"
     return "" if value is None else str(value)

@@ -10,8 +10,8 @@ armies come only on request (``am-demo``). A side's army can be kept as a saved 
 server (``am-save-list-<side>``, stored by :class:`widgets.games.ArmyLists` beside the games) and
 filled in again for the next game (``am-lists-<side>``, listed by army name, ``am-use-list-<side>``).
 Lists never replace each other: each army name gets a file of its own, and saving an army whose
-name a saved list already has asks first, beside that side's button (``am-list-confirm``, text
-``data-key="list-confirm"``, ``am-list-confirm-yes`` / ``am-list-confirm-no``).
+name a saved list already has asks first, beside that side's button (``am-list-confirm-<side>``,
+text ``data-key="list-confirm"``, ``am-list-confirm-<side>-yes`` / ``am-list-confirm-<side>-no``).
 
 Hooks for scripts and tests: the army name box ``am-setup-<side>-name``, the detachment boxes
 ``am-det-<side>-<row>-<field>`` (row from 0; field ``name``, ``points``, ``strength``, ``units``,
@@ -91,15 +91,17 @@ class SetupForm:
         }
         self.error = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["am-setup-error"])
         self.replacing: Callable[[], None] | None = None  # a list replaced once the player says yes
-        self.list_question, self.list_confirm = question_box(
-            "am-list-confirm", "Yes, replace it", "No, keep the saved list", self.answer_replace
-        )
+        self.list_asks = {  # the question of each side, beside its button: (text, box)
+            s: question_box(
+                f"am-list-confirm-{s}", "Yes, replace it", "No, keep the saved list", self.answer_replace
+            )
+            for s in SIDES
+        }
         self.list_choice: dict[str, Any] = {
             s: w.Select(label="Saved army lists", options=[], width=200, css_classes=[f"am-lists-{s}"])
             for s in SIDES
         }
         sides: list[Any] = []
-        self.ask_here: dict[str, Any] = {}
         for s in SIDES:
             for _ in range(FIRST_ROWS):
                 self.add_row(s)
@@ -109,9 +111,8 @@ class SetupForm:
             use.on_click(functools.partial(self._clicked, self.use_list, s))
             keep = w.Button(label="Save this army as a list", css_classes=[f"am-save-list-{s}"])
             keep.on_click(functools.partial(self._clicked, self.save_list, s))
-            self.ask_here[s] = pn.Column(sizing_mode="stretch_width")  # (the question, beside its button)
             saved = (
-                [pn.FlexBox(self.list_choice[s], use, align_items="end"), keep, self.ask_here[s]]
+                [pn.FlexBox(self.list_choice[s], use, align_items="end"), keep, self.list_asks[s][1]]
                 if lists is not None
                 else []
             )
@@ -274,14 +275,14 @@ class SetupForm:
             lists.save(stem, text)
             return stem
 
+        self.answer_replace(None)  # (one question at a time)
         self.replacing = functools.partial(self._keep_list, side, army.name, replace_saved)
-        self.list_question.object = (
+        question, box = self.list_asks[side]
+        question.object = (
             f'<p data-key="list-confirm">Replace the saved list {html.escape(army.name)}? Its detachments '
             "are replaced by the ones in this form.</p>"
         )
-        self.list_confirm.visible = True
-        for s, slot in self.ask_here.items():
-            slot.objects = [self.list_confirm] if s == side else []
+        box.visible = True
 
     def _keep_list(self, side: str, name: str, write: Callable[[], str]) -> None:
         try:
@@ -293,12 +294,13 @@ class SetupForm:
         self.list_choice[side].value = stem
         self.say(f"Saved the army list {name}: choose it for a side in the next game.", error=False)
 
-    def answer_replace(self, yes: bool) -> None:
-        """The player's answer to "replace the saved list X?": replace it, or keep it as it is."""
+    def answer_replace(self, yes: bool | None) -> None:
+        """The player's answer to "replace the saved list X?": replace it, or keep it as it is
+        (None: the question is closed unanswered)."""
         action, self.replacing = self.replacing, None
-        self.list_confirm.visible = False
-        self.list_question.object = ""
+        for question, box in self.list_asks.values():
+            box.visible, question.object = False, ""
         if yes and action is not None:
             action()
-        elif not yes:
+        elif yes is False:
             self.say("The saved list is kept as it was; nothing was saved.", error=False)

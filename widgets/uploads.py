@@ -42,7 +42,7 @@ from typing import Any, ClassVar
 
 from rulesbook.errors import InputError
 
-__all__ = ["MAX_UPLOAD_BYTES", "UploadBox", "checked_file_input", "uploaded_text"]
+__all__ = ["MAX_UPLOAD_BYTES", "UploadBox", "checked_file_input", "upload_stem", "uploaded_text"]
 
 MAX_UPLOAD_BYTES = 1_000_000
 """The largest file a web form accepts."""
@@ -67,6 +67,16 @@ def uploaded_text(data: bytes, field: str, max_bytes: int = MAX_UPLOAD_BYTES) ->
         raise InputError(field, "the file is not UTF-8 text") from None
 
 
+def upload_stem(filename: str, default: str = "upload") -> str:
+    """The stem of a player's file name as a message may show it: its letters, digits, ``.``,
+    ``-``, ``_`` and spaces, at most 80 (never a folder of theirs or ours).
+
+    >>> upload_stem("../../My game!.yaml"), upload_stem("\x1b[2J.yaml")
+    ('My game', '2J')
+    """
+    return re.sub(r"[^A-Za-z0-9._ -]+", "", Path(filename).stem).strip(" .")[:80] or default
+
+
 class UploadBox:
     """The temporary file behind one upload input (replaced by each new upload)."""
 
@@ -86,7 +96,7 @@ class UploadBox:
         if len(data) > MAX_UPLOAD_BYTES:
             raise InputError(self.key, f"the file is larger than {MAX_UPLOAD_BYTES:,} bytes")
         folder = tempfile.mkdtemp(prefix="rulesbook-upload-")
-        stem = re.sub(r"[^A-Za-z0-9._ -]+", "", Path(filename).stem).strip(" .")[:80] or "upload"
+        stem = upload_stem(filename)
         name = str(Path(folder) / f"{stem}{suffix}")
         fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "wb") as f:

@@ -43,7 +43,14 @@ from rulesbook.calculators import Calculator
 from rulesbook.errors import CostError, InputError, RulesbookError, quote
 from rulesbook.inputs import Input, OptionalInput
 from rulesbook.registry import Registry, registry
-from rulesbook.variants import find_calculator, named_variant, run_inputs, variant_calculator
+from rulesbook.variants import (
+    compose,
+    find_calculator,
+    load_variant_text,
+    named_variant,
+    run_inputs,
+    variant_calculator,
+)
 
 __all__ = [
     "API_PREFIX",
@@ -146,14 +153,25 @@ def _shipped_file(calc: Calculator, key: str, value: Any) -> str:
 
 
 def calc_answer(
-    calc_id: str, inputs: Mapping[str, Any], variant: Sequence[str] = (), body: Collection[str] = ()
+    calc_id: str,
+    inputs: Mapping[str, Any],
+    variant: Sequence[str] = (),
+    body: Collection[str] = (),
+    variant_yaml: str | None = None,
 ) -> Reply:
     """``GET|POST /api/v1/calc/ID``: the answer of ``rulesbook calc ID ... --json``, or the error.
 
     ``inputs`` are the texts a query string gives (``{"ld": "7"}``) or the values of a JSON body
     (``{"ld": 7, "unit_lds": [7, 7, 6]}``: the keys in ``body``); ``variant`` names shipped or
-    user variants. A refusal is 400 when the request is outside the OpenAPI document, 422 when
-    the document allows it and the rules do not (:func:`rulesbook.api.schemas.breaks_document`).
+    user variants; ``variant_yaml`` is a variant sent as the text of a variant file (read by the
+    safe loader, named ``posted``; composed after the named ones). A refusal is 400 when the
+    request is outside the OpenAPI document, 422 when the document allows it and the rules do not
+    (:func:`rulesbook.api.schemas.breaks_document`).
+
+    >>> text = "system: scrollhammer\\ntitle: Harsh\\nparameters: {break_ld_per_point: 2}\\n"
+    >>> status, answer = calc_answer("scrollhammer.break-test", {"ld": "8", "lost_by": "2"}, variant_yaml=text)
+    >>> status, answer["variant"], answer["result"]["p_pass_exact"]
+    (200, 'posted', '1/6')
     """
     try:
         calc = _calculator(calc_id)
@@ -168,6 +186,9 @@ def calc_answer(
             if _file_input(calc.input(key)):
                 given[key], named[key] = _shipped_file(calc, key, value), value  # (echoed as named)
         chosen = named_variant(variant)
+        if variant_yaml is not None:
+            posted = load_variant_text(variant_yaml, name="posted", where="variant_yaml")
+            chosen = posted if chosen is None else compose([chosen, posted])
         checked, result = run_inputs(calc, given, chosen)
     except InputError as exc:
         return _error(exc, 400 if breaks_document(calc, inputs, variant, body) else 422)
@@ -175,6 +196,6 @@ def calc_answer(
         return 400 if breaks_document(calc, inputs, variant, body) else 422, error_body(None, str(exc))
     if chosen is not None:
         calc = variant_calculator(calc, chosen)  # (its inputs with the ones the variant adds)
-    body = calc.answer_json(checked, result, chosen.name if chosen is not None else None)
-    body["inputs"].update(named)  # a shipped file as the request named it (rulesbook/...)
-    return 200, body
+    answer = calc.answer_json(checked, result, chosen.name if chosen is not None else None)
+    answer["inputs"].update(named)  # a shipped file as the request named it (rulesbook/...)
+    return 200, answer

@@ -90,6 +90,15 @@ def _body(calc: Calculator) -> dict[str, Any]:
             "anyOf": [name, {"type": "array", "items": name}],
             "description": _VARIANT_TEXT,
         }
+    if calc.choices is not None:
+        properties["variant_yaml"] = {
+            "type": "string",
+            "description": (
+                "A variant of this calculator's system sent as the text of a variant file (YAML: system, "
+                "title, parameters, readings, add), read by the safe loader (never Python code); it is "
+                "named posted and composed after any variant named."
+            ),
+        }
     schema = {
         "type": "object",
         "properties": properties,

@@ -214,13 +214,14 @@ def test_army_lists_whose_names_make_one_file_name_keep_each_other(tmp_path: Any
     for points, name in enumerate(names, start=100):
         _type_army(form, name, points)
         form.save_list("a")
-        assert f"Saved the army list {name}" in form.error.object and not form.list_confirm.visible
+        assert f"Saved the army list {name}" in form.error.object and not form.list_asks["a"][1].visible
     assert _saved_points(tmp_path) == {name: points for points, name in enumerate(names, start=100)}
     assert sorted(form.list_choice["b"].options) == sorted(names)  # offered by army name
     _type_army(form, "Ork Horde", 999)
     form.save_list("a")
-    assert form.list_confirm.visible
-    assert 'data-key="list-confirm">Replace the saved list Ork Horde?' in form.list_question.object
+    question, box = form.list_asks["a"]
+    assert box.visible and not form.list_asks["b"][1].visible
+    assert 'data-key="list-confirm">Replace the saved list Ork Horde?' in question.object
     form.answer_replace(False)
     assert _saved_points(tmp_path)["Ork Horde"] == 103 and "kept as it was" in form.error.object
     form.save_list("a")

@@ -83,3 +83,32 @@ def test_a_hidden_frame_on_another_site_runs_nothing(served: str, page: Any, tmp
             break
         page.wait_for_timeout(100)
     assert frame.url.startswith("chrome-error:") and frame.locator(".rb-input-ld").count() == 0, frame.url
+
+
+def test_a_variant_file_the_player_uploads_is_read_as_data(served: str, page: Any, tmp_path: Path) -> None:
+    """A page takes a variant as the text of a file the player sends (read by the safe loader,
+    never run): compared at once, kept out of the address; Python in it is text, refused."""
+    file, marker = marker_variant(tmp_path)
+    harsh = tmp_path / "Harsh Breaks.yaml"
+    harsh.write_text(
+        "system: scrollhammer\ntitle: Harsh\nparameters:\n  break_ld_per_point: 2\n", encoding="utf-8"
+    )
+    other = tmp_path / "bleak.yaml"
+    other.write_text("system: wh40k\ntitle: Bleak\nparameters:\n  battle_shock_dice: 3D6\n", encoding="utf-8")
+    disguised = tmp_path / "disguised.yaml"
+    disguised.write_text(file.read_text(encoding="utf-8"), encoding="utf-8")
+    page.goto(f"{served}{CALC}?ld=8&lost_by=2")
+    page.locator('[data-key="p_pass_exact"]', has_text="5/12").first.wait_for()
+    upload = page.locator(".rb-variant-file input[type=file]").first
+    upload.set_input_files(str(harsh))
+    page.locator('[data-variant="harsh-breaks"] [data-key="p_pass_exact"]', has_text="1/6").first.wait_for()
+    assert page.locator(".rb-input-variant select").first.input_value() == "harsh-breaks (your file)"
+    page.wait_for_function("location.search.includes('variant=none')")  # not in the address
+    for sent, line in [
+        (other, "bleak changes wh40k rules"),
+        (disguised, "disguised.yaml"),
+        (file, "evil.yaml"),
+    ]:
+        upload.set_input_files(str(sent))
+        page.locator('[data-key="error"]', has_text=line).first.wait_for()
+    assert not marker.exists()

@@ -36,9 +36,12 @@ __all__ = [
     "RANGED_ONLY",
     "WEAPON_INPUTS",
     "Abilities",
+    "FeelNoPain",
     "Target",
     "Weapon",
+    "better_fnp",
     "make_weapon",
+    "mortal_fnp",
     "parse_abilities",
 ]
 
@@ -263,11 +266,52 @@ class Target:
     damage_reduction: int = 0
     keywords: tuple[str, ...] | None = None
     """``None``: not stated, so every Anti-X ability given applies."""
+    fnp_mortal: int | None = None
+    """Feel No Pain X+ against mortal wounds only (``fnp`` is against every wound)."""
 
     @property
     def total_wounds(self) -> int:
         """Wounds of the whole unit."""
         return self.wounds * self.models
+
+    def mortal_fnp(self, combined: str = "better-one") -> FeelNoPain:
+        """The Feel No Pain rolled against a mortal wound: ``fnp`` and ``fnp_mortal`` as the
+        reading ``fnp_combined`` combines them (``better-one``: the lower X; ``both-rolled``:
+        both, a wound ignored if either succeeds).
+
+        >>> Target(4, 3, 2, fnp=5, fnp_mortal=4).mortal_fnp(), Target(4, 3, 2, fnp=5, fnp_mortal=4).mortal_fnp("both-rolled")
+        (4, (5, 4))
+        >>> Target(4, 3, 2, fnp=5).mortal_fnp(), Target(4, 3, 2).mortal_fnp()
+        (5, None)
+        """
+        return mortal_fnp(self.fnp, self.fnp_mortal, combined)
+
+
+def mortal_fnp(fnp: int | None, fnp_mortal: int | None, combined: str = "better-one") -> FeelNoPain:
+    """The Feel No Pain rolled against a mortal wound by a model with Feel No Pain ``fnp``+
+    against every wound and ``fnp_mortal``+ against mortal wounds (see :meth:`Target.mortal_fnp`).
+
+    >>> mortal_fnp(6, 4), mortal_fnp(6, 4, "both-rolled"), mortal_fnp(None, 5)
+    (4, (6, 4), 5)
+    """
+    given = [x for x in (fnp, fnp_mortal) if x is not None]
+    if len(given) < 2:
+        return given[0] if given else None
+    return tuple(given) if combined == "both-rolled" else min(given)
+
+
+def better_fnp(held: int | None, other: int | None) -> int | None:
+    """The better of two Feel No Pain X+ (the lower X; a model uses one per lost wound).
+
+    >>> better_fnp(5, 4), better_fnp(None, 6), better_fnp(5, None)
+    (4, 6, 5)
+    """
+    return other if held is None else held if other is None else min(held, other)
+
+
+type FeelNoPain = int | tuple[int, ...] | None
+"""The Feel No Pain made for each point of damage: its X (one D6 at X+), several X (one D6 each:
+the point is ignored if any succeeds), or None."""
 
 
 WEAPON_INPUTS: tuple[Input, ...] = (

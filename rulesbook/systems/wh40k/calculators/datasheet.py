@@ -61,6 +61,7 @@ from rulesbook.systems.wh40k.attack.groups import (
 )
 from rulesbook.systems.wh40k.attack.rolls import attacks_distribution
 from rulesbook.systems.wh40k.attack.situational import in_situation
+from rulesbook.systems.wh40k.attack.weapons import better_fnp
 from rulesbook.systems.wh40k.calculators.datasheet_inputs import DATASHEET_READINGS, INPUTS, profile_input
 from rulesbook.systems.wh40k.calculators.path import (
     ATTACK_RULES,
@@ -224,13 +225,13 @@ def setting_of(values: Mapping[str, Any], choices: Wh40kChoices) -> DatasheetSet
         base = replace(
             target,
             fnp=target_sheet.feel_no_pain,
+            fnp_mortal=None,  # the datasheet's own (its abilities' effects may give one)
             keywords=_keywords(target_sheet),
             stealth=target.stealth or "stealth" in target_sheet.core_abilities,
         )
         unit, found = target_groups(target_sheet, values["target_models"], base, choices, leader)
         if len(found) == 1:
-            g = found[0]
-            target = replace(unit, save=g.save, invuln=g.invuln, wounds=g.wounds, models=g.models, fnp=g.fnp)
+            target = found[0].target(unit)
         else:
             main = max((g for g in found if not g.character), key=lambda g: g.models)
             target = replace(unit, save=main.save, invuln=main.invuln, wounds=main.wounds, models=main.models)
@@ -254,9 +255,20 @@ def setting_of(values: Mapping[str, Any], choices: Wh40kChoices) -> DatasheetSet
     plan = apply_effects(weapons, target, situation, attacker, defender, ctx, choices, faction)
     if groups is not None:
         # the effects on the unit as a whole (Toughness, cover, Stealth, Damage) stay on the
-        # shared target; a worse Save characteristic reaches every group's Save
+        # shared target; a worse Save characteristic reaches every group's Save, a Feel No Pain
+        # an effect gives every group (each keeping the better of it and its own)
         worse = plan.target.save - target.save
-        groups = tuple(replace(g, save=min(7, g.save + worse)) if worse else g for g in groups)
+        given = plan.target.fnp if plan.target.fnp != target.fnp else None
+        given_mortal = plan.target.fnp_mortal if plan.target.fnp_mortal != target.fnp_mortal else None
+        groups = tuple(
+            replace(
+                g,
+                save=min(7, g.save + worse),
+                fnp=better_fnp(g.fnp, given),
+                fnp_mortal=better_fnp(g.fnp_mortal, given_mortal),
+            )
+            for g in groups
+        )
     return DatasheetSetting(plan, groups, (sheet.name, target_name))
 
 
@@ -332,7 +344,7 @@ def _groups_outcome(found: DatasheetSetting, choices: Wh40kChoices) -> tuple[Uni
     p = found.plan
     result = resolve_groups(p.weapons, p.target, found.groups, p.situation, choices)
     first = found.groups[0]
-    first_target = replace(p.target, save=first.save, invuln=first.invuln, fnp=first.fnp, wounds=first.wounds)
+    first_target = replace(first.target(p.target), models=p.target.models)
     steps = tuple(
         weapon_step(s, first_target, choices) for s in plan(p.weapons, first_target, p.situation, choices)
     )
@@ -349,6 +361,7 @@ def _groups_outcome(found: DatasheetSetting, choices: Wh40kChoices) -> tuple[Uni
             f"{g.models} × {g.name} (W{g.wounds}, Sv {g.save}+"
             + (f", invulnerable {g.invuln}+" if g.invuln else "")
             + (f", Feel No Pain {g.fnp}+" if g.fnp else "")
+            + (f", Feel No Pain {g.fnp_mortal}+ against mortal wounds" if g.fnp_mortal else "")
             + (", CHARACTER: after the rest" if g.character else "")
             + ")"
             for g in found.groups
@@ -484,6 +497,7 @@ def datasheet_attack_calculator(*, choices: Wh40kChoices, **values: Any) -> Calc
         lines.append(
             f"Target: T{t.toughness} Sv {t.save}+{f' (invulnerable {t.invuln}+)' if t.invuln else ''} "
             f"W{t.wounds} × {t.models}{f', Feel No Pain {t.fnp}+' if t.fnp else ''}"
+            f"{f', Feel No Pain {t.fnp_mortal}+ against mortal wounds' if t.fnp_mortal else ''}"
             f"{', Benefit of Cover' if t.cover else ''}{', Stealth' if t.stealth else ''}"
             f"{f', Damage −{t.damage_reduction}' if t.damage_reduction else ''}."
         )
