@@ -38,7 +38,16 @@ from rulesbook.inputs import (
 )
 from rulesbook.results import DISTRIBUTION_COLUMNS, CalcResult, Column, Table, is_exact_list, publish_values
 
-__all__ = ["Calculator", "CostFn", "FastFn", "Output", "calculator", "distribution_output", "form_text"]
+__all__ = [
+    "Calculator",
+    "CostFn",
+    "FastFn",
+    "NamesFn",
+    "Output",
+    "calculator",
+    "distribution_output",
+    "form_text",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +135,11 @@ the choice set it runs with (the system's own or a variant's), without computing
 no prediction for these inputs). Sweeps budget their work with it before starting
 (:mod:`rulesbook.sweeps.budget`)."""
 
+type NamesFn = Callable[[Mapping[str, str]], Mapping[str, tuple[str, ...]]]
+"""What a form offers to pick for some inputs, read from the files its file inputs name (the units
+of a faction file or an army list): given each ``path`` input's current file, the names by input
+key. Forms call it when a file is chosen (an upload), so a roster's units join the pick lists."""
+
 
 _UNCHECKED: Any = object()
 
@@ -189,6 +203,8 @@ class Calculator:
     added_inputs: tuple[str, ...] = ()
     """The inputs a variant appended (their values reach the function only through the choice
     set; an added input the calculator declares already is passed to it as before)."""
+    names: NamesFn | None = field(default=None, repr=False)
+    """Names to pick from read from its files, if it has file inputs that hold some (:data:`NamesFn`)."""
 
     def __post_init__(self) -> None:
         keys = [i.key for i in self.inputs]
@@ -543,6 +559,7 @@ def calculator(
     insensitive: Mapping[str, str] | None = None,
     cost: CostFn | None = None,
     tests: Sequence[str] = (),
+    names: NamesFn | None = None,
 ) -> Callable[[ComputeFn], Calculator]:
     """Declare a calculator around a pure compute function.
 
@@ -579,6 +596,7 @@ def calculator(
             insensitive=tuple((insensitive or {}).items()),
             cost=cost,
             tests=tuple(tests),
+            names=names,
         )
         return calc
 

@@ -126,16 +126,16 @@ PYODIDE_LOCK = "pyodide-lock.json"
 
 WHEELS = (
     Pin(
-        "icepool",
-        "2.2.2",
-        "icepool-2.2.2-py3-none-any.whl",
-        "0b6e789b6c16b24ad6ea8c9c124c6a5e077b2a5420e61958041def02cb076304",
-    ),
-    Pin(
         "defusedxml",
         "0.7.1",
         "defusedxml-0.7.1-py2.py3-none-any.whl",
         "a352e7e428770286cc899e2542b6cdaedb2b4953ff269a210103ec58f6198a61",
+    ),
+    Pin(
+        "icepool",
+        "2.2.2",
+        "icepool-2.2.2-py3-none-any.whl",
+        "0b6e789b6c16b24ad6ea8c9c124c6a5e077b2a5420e61958041def02cb076304",
     ),
     Pin(
         "lark",

@@ -43,6 +43,7 @@ __all__ = [
     "make_weapon",
     "mortal_fnp",
     "parse_abilities",
+    "printed_abilities",
 ]
 
 MAX_DAMAGE = 60
@@ -189,6 +190,26 @@ class Abilities:
 def _lower(a: int | None, b: int | None) -> int | None:
     """The lower of two thresholds (``None``: not set)."""
     return b if a is None else (a if b is None else min(a, b))
+
+
+def printed_abilities(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A weapon's keywords as an export prints them (``Rapid Fire 1, Anti-Infantry 4+``,
+    ``[LETHAL HITS]``, ``-`` for none) as ability words: those the engine knows
+    (:data:`ABILITY_WORDS`), each once in order, and the others, kept as words for a warning. The
+    one reader of printed weapon keywords (the Wahapedia import and the roster import use it).
+
+    >>> printed_abilities("Rapid Fire 1, [ANTI-INFANTRY 4+], Sustained Hits D3, Corroding, -")
+    (('rapid-fire-1', 'anti-infantry-4', 'sustained-hits-d3'), ('corroding',))
+    """
+    known: list[str] = []
+    unknown: list[str] = []
+    for raw in text.split(","):
+        word = raw.strip().strip("[]").strip().lower()
+        if not word or word in ("-", "—", "–"):
+            continue
+        word = "-".join(re.sub(r"([0-9])\+$", r"\1", word).split())  # anti-infantry 4+ -> anti-infantry-4
+        (known if _ABILITY_RE.fullmatch(word) else unknown).append(word)
+    return tuple(dict.fromkeys(known)), tuple(dict.fromkeys(unknown))
 
 
 def parse_abilities(words: str | Sequence[str], *, field_name: str = "abilities") -> Abilities:

@@ -78,12 +78,12 @@ from rulesbook.systems.wh40k.calculators.path import (
 from rulesbook.systems.wh40k.calculators.report import UnitOutcome, ability_warnings, present, roll_lines
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices, Wh40kReadings
 from rulesbook.systems.wh40k.faction.additions import with_additions
-from rulesbook.systems.wh40k.faction.file import faction_at
 from rulesbook.systems.wh40k.faction.mortarion import unit_weapons
 from rulesbook.systems.wh40k.faction.reader import death_guard
 from rulesbook.systems.wh40k.faction.sides import Context, EffectPlan, Side, apply_effects
 from rulesbook.systems.wh40k.faction.types import NO_SKILL, Datasheet, Faction
 from rulesbook.systems.wh40k.faction.units import attack_weapons, target_groups
+from rulesbook.systems.wh40k.lists.army import army_at
 
 __all__ = ["DatasheetSetting", "datasheet_attack_calculator", "plan_of", "setting_of"]
 
@@ -188,8 +188,8 @@ def _keywords(sheet: Datasheet) -> tuple[str, ...]:
 def setting_of(values: Mapping[str, Any], choices: Wh40kChoices) -> DatasheetSetting:
     """The weapons, target and situation of the inputs with every effect applied."""
     # a variant's added stratagems, abilities, detachment rules and enhancements join both files
-    faction = with_additions(faction_at(values["faction"], "faction"), choices.additions)
-    target_faction = with_additions(faction_at(values["target_faction"], "target_faction"), choices.additions)
+    faction = with_additions(army_at(values["faction"], "faction"), choices.additions)
+    target_faction = with_additions(army_at(values["target_faction"], "target_faction"), choices.additions)
     sheet = _sheet(faction, values["attacker"], "attacker")
     chosen: tuple[str, ...] = values["weapons"]
     if not chosen:
@@ -377,6 +377,30 @@ def _groups_outcome(found: DatasheetSetting, choices: Wh40kChoices) -> tuple[Uni
     return outcome, lines
 
 
+def _names(files: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
+    """What the chosen files offer to pick: the attacker's units, weapons, stratagems,
+    detachments and enhancements from ``faction``; the target's units, Leaders and the rest from
+    ``target_faction`` (a file that does not read offers nothing; the calculator says why)."""
+    out: dict[str, tuple[str, ...]] = {}
+    declared = {i.key: i for i in INPUTS}
+    for prefix, key in (("", "faction"), ("target_", "target_faction")):
+        try:  # (a shipped file's rulesbook/... name is found from any folder, as the input finds it)
+            found = army_at(declared[key].parse(files[key]), key)
+        except (InputError, KeyError):
+            continue
+        sheets = tuple(found.datasheets)
+        if prefix:
+            out["target"] = ("profile", *sheets)
+            out["target_leader"] = ("none", *(k for k, d in found.datasheets.items() if d.leads))
+        else:
+            out["attacker"] = sheets
+            out["weapons"] = tuple(dict.fromkeys(w for d in found.datasheets.values() for w in d.weapons))
+        out[f"{prefix}stratagems"] = tuple(found.stratagems)
+        out[f"{prefix}detachment"] = ("none", *found.detachments)
+        out[f"{prefix}enhancement"] = ("none", *found.enhancements)
+    return out
+
+
 def _effects_table(plan: EffectPlan) -> Table:
     return Table(
         name="effects_applied",
@@ -439,6 +463,7 @@ def _effects_table(plan: EffectPlan) -> Table:
     insensitive=ENGINE_FIXED,
     check=_check,
     cost=_seconds,
+    names=_names,
     cacheable=False,  # a faction file may change between two calls with the same path
     examples=[
         {
