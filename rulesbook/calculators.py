@@ -38,7 +38,16 @@ from rulesbook.inputs import (
 )
 from rulesbook.results import DISTRIBUTION_COLUMNS, CalcResult, Column, Table, is_exact_list, publish_values
 
-__all__ = ["Calculator", "CostFn", "FastFn", "Output", "calculator", "distribution_output", "form_text"]
+__all__ = [
+    "Calculator",
+    "CostFn",
+    "FastFn",
+    "NamesFn",
+    "Output",
+    "calculator",
+    "distribution_output",
+    "form_text",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +131,11 @@ the choice set it runs with (the system's own or a variant's), without computing
 no prediction for these inputs). Sweeps budget their work with it before starting
 (:mod:`rulesbook.sweeps.budget`)."""
 
+type NamesFn = Callable[[Mapping[str, str]], Mapping[str, tuple[str, ...]]]
+"""What a form offers to pick for some inputs, read from the files its file inputs name (the units
+of a faction file or an army list): given each ``path`` input's current file, the names by input
+key. Forms call it when a file is chosen (an upload), so a roster's units join the pick lists."""
+
 
 _UNCHECKED: Any = object()
 
@@ -174,6 +188,8 @@ class Calculator:
     (``tests/test_variant_reach.py`` checks both ways)."""
     cost: CostFn | None = field(default=None, repr=False)
     """The cost model, if the calculator has one (see :data:`CostFn`)."""
+    names: NamesFn | None = field(default=None, repr=False)
+    """Names to pick from read from its files, if it has file inputs that hold some (:data:`NamesFn`)."""
 
     def __post_init__(self) -> None:
         keys = [i.key for i in self.inputs]
@@ -525,6 +541,7 @@ def calculator(
     fast: FastFn | None = None,
     insensitive: Mapping[str, str] | None = None,
     cost: CostFn | None = None,
+    names: NamesFn | None = None,
 ) -> Callable[[ComputeFn], Calculator]:
     """Declare a calculator around a pure compute function.
 
@@ -559,6 +576,7 @@ def calculator(
             fast=None if fast is None else (func, fast),
             insensitive=tuple((insensitive or {}).items()),
             cost=cost,
+            names=names,
         )
         return calc
 

@@ -65,9 +65,21 @@ class Registry:
     additions: dict[str, type[Additions]] = field(default_factory=dict)
     """Each system's class of added entries (what its variants' ``add:`` section accepts)."""
     """Special apps by name (:class:`App`), as their systems declare them."""
-    roster_readers: dict[str, RosterAdapter] = field(default_factory=dict)
-    """Each system's reader of army-builder rosters (:class:`rulesbook.rosters.RosterAdapter`), by
-    system ID, for the systems that read them."""
+    roster_readers: dict[str, str] = field(default_factory=dict)
+    """Where each system's reader of army-builder rosters is (``"module:NAME"`` of a
+    :class:`rulesbook.rosters.RosterAdapter`), by system ID, for the systems that read them;
+    :meth:`roster_adapters` loads them."""
+
+    def roster_adapters(self) -> dict[str, RosterAdapter]:
+        """Each system's roster reader, loaded now (a system's package stays light to import)."""
+        out = {}
+        for system_id, where in self.roster_readers.items():
+            module, _, name = where.partition(":")
+            adapter = getattr(importlib.import_module(module), name)
+            if not isinstance(adapter, RosterAdapter):
+                raise RulesbookError(f"{system_id}: rosters={where} is not a RosterAdapter")
+            out[system_id] = adapter
+        return out
 
     # -- registration ---------------------------------------------------------------------
     def add_system_data(
@@ -244,9 +256,9 @@ class SystemPackage:
     faction page's rules run through their declared effects); ``apps`` the special apps it offers
     (:class:`App`); ``additions`` the class of the entries a variant's ``add:`` section adds
     (:class:`rulesbook.additions.Additions`, a subclass naming the sections the system accepts;
-    the base class accepts none); ``rosters`` how it reads army-builder rosters
-    (:class:`~rulesbook.rosters.RosterAdapter`), if it does. Nothing registers itself at import
-    time, so import order never matters.
+    the base class accepts none); ``rosters`` where its reader of army-builder rosters is, if it has
+    one (``"module:NAME"`` of a :class:`~rulesbook.rosters.RosterAdapter`, loaded when a roster is
+    read). Nothing registers itself at import time, so import order never matters.
     """
 
     data: Path
@@ -256,7 +268,7 @@ class SystemPackage:
     apps: tuple[App, ...] = ()
     extra_implementations: Callable[[], Iterable[Implementation]] | None = None
     additions: type[Additions] = Additions
-    rosters: RosterAdapter | None = None
+    rosters: str = ""
 
 
 _REGISTRY = Registry()
@@ -296,7 +308,7 @@ def load_system_package(package: SystemPackage, into: Registry | None = None) ->
     target.additions[system.id] = package.additions
     for app in package.apps:
         target.add_app(app)
-    if package.rosters is not None:
+    if package.rosters:
         target.roster_readers[system.id] = package.rosters
     if package.extra_implementations is not None:
         for impl in package.extra_implementations():

@@ -30,6 +30,7 @@ PAGES = (
     "docs/api/index.md",
     "docs/designer/guide.md",
     "docs/designing.md",
+    "docs/army-lists.md",
 )
 RULESBOOK = Path(sys.executable).with_name("rulesbook")
 FENCE = re.compile(r"^```(\w+)\n(.*?)^```", re.M | re.S)

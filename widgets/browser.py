@@ -13,8 +13,10 @@ A calculator page of the published site (``scripts/build-site``) starts a Web Wo
   served page shows for the same values (:func:`widgets.compare.answer_html`: the result
   with its labels, percentages and charts, the comparison with a shipped variant, or the
   CLI's one-line error naming the field);
-* :func:`upload` for a file chosen in a ``path`` input (a game log): checked and kept as the
-  served upload box does (:class:`widgets.uploads.UploadBox`);
+* :func:`upload` for a file chosen in a ``path`` input (a game log, an army list): checked and
+  kept as the served upload box does (:class:`widgets.uploads.UploadBox`), in the browser's own
+  memory — the file never leaves it; :func:`names` then gives what it offers to pick (a roster's
+  units and weapons);
 * :func:`house_rule` for the reader's house rule (the text of a variant file, pasted into the
   variants page or carried by a link): read by the same safe loader and checked as a variant
   file is, then compared with the published rules wherever a form picks :data:`HOUSE`;
@@ -58,6 +60,7 @@ __all__ = [
     "clear_caches",
     "cli_json",
     "house_rule",
+    "names",
     "prepare_snapshot",
     "start",
     "upload",
@@ -106,6 +109,17 @@ def upload(calc_id: str, key: str, filename: str, data: bytes) -> str | None:
     except InputError as exc:
         return error_html(str(exc))
     return None
+
+
+def names(calc_id: str) -> str:
+    """What the files chosen so far offer to pick, as JSON (``{input key: [names]}``: an army
+    list's units and weapons; :attr:`rulesbook.calculators.Calculator.names`), for the form's
+    suggestion and pick lists."""
+    calc = registry(calc_id.partition(".")[0]).calculator(calc_id)
+    if calc.names is None:
+        return "{}"
+    files = {i.key: str(_box(calc_id, i.key).path()) for i in calc.inputs if i.kind == "path"}
+    return json.dumps({key: list(found) for key, found in calc.names(files).items()})
 
 
 def house_rule(text: str) -> str:

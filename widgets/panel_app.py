@@ -57,7 +57,7 @@ from widgets.compare import (
 )
 from widgets.live import LiveResult
 from widgets.page import FORM_COLUMN_CSS, RESULT_COLUMN_CSS, embedded
-from widgets.pickers import link_picker, offer, picker_for
+from widgets.pickers import file_names, keep_upload, link_picker, offer, picker_for
 from widgets.uploads import UploadBox
 from widgets.workers import ComputePool, Job, JobCancelled, TimeLimitError
 
@@ -229,7 +229,7 @@ class CalculatorApp:
         self._choice_keys = tuple(i.key for i in calc.inputs if i.kind == "interpretation")
         defaults = calc.initial_values()
         lazy = pool is not None and not any(start[k] != defaults[k] for k in self._choice_keys)
-        offerable = offerable_inputs(calc)  # inputs a compared variant may add names to
+        offerable = {*offerable_inputs(calc), *file_names(calc, self.uploads)}  # a variant's, a file's
         self.widgets = {
             i.key: self.uploads[i.key].widget(i.title, [f"rb-input-{i.key}"])
             if i.key in self.uploads
@@ -384,12 +384,12 @@ class CalculatorApp:
     def _on_change(self, event: Any) -> None:
         if event.obj is self.compare:
             self._refused = ""  # a variant picked: the refusal of the address's one is past
-        for key, box in self.uploads.items():
+        for key in self.uploads:
             if event.obj is self.widgets[key]:
                 if not event.new:  # the upload box clears itself before each file: nothing to answer
                     return
-                try:
-                    box.store(bytes(event.new), getattr(self.widgets[key], "filename", "") or "")
+                try:  # (and the names it holds offered in the pick lists)
+                    keep_upload(self.calc, self.uploads, key, self.widgets[key], self.pickers, self.widgets)
                 except InputError as exc:
                     self._shown = None  # the one-line error; the next change computes again
                     self._show(error_html(str(exc)), self._requested, self._pending)

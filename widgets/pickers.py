@@ -29,8 +29,18 @@ from rulesbook.calculators import Calculator
 from rulesbook.inputs import Input
 from rulesbook.variants import Variant, offerable_inputs
 from widgets.compare import NO_VARIANT, offered_names
+from widgets.uploads import UploadBox
 
-__all__ = ["PICK_CSS", "link_picker", "offer", "picker_for"]
+__all__ = [
+    "PICK_CSS",
+    "file_names",
+    "keep_upload",
+    "link_picker",
+    "offer",
+    "offer_files",
+    "offer_options",
+    "picker_for",
+]
 
 PICK_CSS = """
 :host { margin-top: -4px; }
@@ -107,20 +117,59 @@ def offer(
     only): each pick list's options (selected names kept where the list still holds them, a
     list with nothing to offer hidden) and each name box's suggestions."""
     for key in offerable_inputs(calc):
-        inp = calc.input(key)
-        options = list(offered_names(calc, inp, variant))
-        picker = pickers.get(key)
-        if picker is not None and list(picker.options) != options:
-            text = str(widgets[key].value or "") if key in widgets else ""
-            keys = dict.fromkeys(entry_key(w) for w in text.split(",") if w.strip())
-            picker.param.update(options=options, visible=bool(options))
-            chosen = [k for k in keys if k in options]
-            if list(picker.value) != chosen:
-                picker.value = chosen
-        box = widgets.get(key)
-        if (
-            box is not None
-            and isinstance(getattr(box, "options", None), list)
-            and list(box.options) != options
-        ):
-            box.options = options
+        offer_options(key, list(offered_names(calc, calc.input(key), variant)), pickers, widgets)
+
+
+def offer_options(
+    key: str,
+    options: list[str],
+    pickers: Mapping[str, pn.widgets.MultiChoice],
+    widgets: Mapping[str, pn.widgets.Widget],
+) -> None:
+    """Offer ``options`` for input ``key``: its pick list's (the names typed that it still holds
+    selected, the others left in the text as typed; a list with nothing to offer hidden) and its
+    name box's suggestions."""
+    picker = pickers.get(key)
+    if picker is not None and list(picker.options) != options:
+        text = str(widgets[key].value or "") if key in widgets else ""
+        keys = dict.fromkeys(entry_key(w) for w in text.split(",") if w.strip())
+        picker.param.update(options=options, visible=bool(options))
+        chosen = [k for k in keys if k in options]
+        if list(picker.value) != chosen:
+            picker.value = chosen
+    box = widgets.get(key)
+    if box is not None and isinstance(getattr(box, "options", None), list) and list(box.options) != options:
+        box.options = options
+
+
+def file_names(calc: Calculator, uploads: Mapping[str, UploadBox]) -> Mapping[str, tuple[str, ...]]:
+    """The names the files of a form's upload boxes offer to pick (a roster's units and weapons:
+    :attr:`rulesbook.calculators.Calculator.names`), by input key; none without such a hook."""
+    return {} if calc.names is None else calc.names({k: str(box.path()) for k, box in uploads.items()})
+
+
+def offer_files(
+    calc: Calculator,
+    uploads: Mapping[str, UploadBox],
+    pickers: Mapping[str, pn.widgets.MultiChoice],
+    widgets: Mapping[str, pn.widgets.Widget],
+) -> None:
+    """Offer, in the pick lists and name boxes, the names the chosen files hold; what was typed
+    stays, and a fixed choice (a drop-down) is left as it is."""
+    for key, names in file_names(calc, uploads).items():
+        if not isinstance(widgets.get(key), pn.widgets.Select):
+            offer_options(key, list(names), pickers, widgets)
+
+
+def keep_upload(
+    calc: Calculator,
+    uploads: Mapping[str, UploadBox],
+    key: str,
+    control: pn.widgets.Widget,
+    pickers: Mapping[str, pn.widgets.MultiChoice],
+    widgets: Mapping[str, pn.widgets.Widget],
+) -> None:
+    """Keep the file upload control ``key`` received (:meth:`widgets.uploads.UploadBox.store`:
+    InputError when refused) and offer the names the form's files now hold (:func:`offer_files`)."""
+    uploads[key].store(bytes(control.value), getattr(control, "filename", "") or "")
+    offer_files(calc, uploads, pickers, widgets)

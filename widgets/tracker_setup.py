@@ -12,6 +12,10 @@ filled in again for the next game (``am-lists-<side>``, listed by army name, ``a
 Lists never replace each other: each army name gets a file of its own, and saving an army whose
 name a saved list already has asks first, beside that side's button (``am-list-confirm-<side>``,
 text ``data-key="list-confirm"``, ``am-list-confirm-<side>-yes`` / ``am-list-confirm-<side>-no``).
+A side can also be filled in from an Epic-scale roster of the army builders (``am-roster-<side>``:
+BattleScribe ``.ros``/``.rosz`` or New Recruit ``.json``), each formation one detachment row: the
+file is sent as data and read in memory (:mod:`rulesbook.systems.army_morale.roster`), nothing is
+stored.
 
 Hooks for scripts and tests: the army name box ``am-setup-<side>-name``, the detachment boxes
 ``am-det-<side>-<row>-<field>`` (row from 0; field ``name``, ``points``, ``strength``, ``units``,
@@ -24,20 +28,23 @@ from __future__ import annotations
 
 import functools
 import html
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from rulesbook.data import dump_yaml
-from rulesbook.errors import InputError
+from rulesbook.errors import InputError, RulesbookError
+from rulesbook.rosters import SUFFIXES, roster_from_bytes
 from rulesbook.systems.army_morale.log import Army, GameLog
 from rulesbook.systems.army_morale.logfile import army_from_text, army_to_data
 from rulesbook.systems.army_morale.objectives import OBJECTIVE_COUNTS
+from rulesbook.systems.army_morale.roster import roster_army
 from rulesbook.systems.army_morale.rules import SIDES
 from rulesbook.systems.army_morale.setup import DETACHMENT_FIELDS, army_from_form, army_rows
 from rulesbook.systems.army_morale.tracker import Tracker
 from widgets.games import ArmyLists, SaveError
 from widgets.tracker_session import question_box
+from widgets.uploads import BINARY_SUFFIXES, checked_file_input
 
 __all__ = ["FIRST_ROWS", "SetupForm"]
 
@@ -116,11 +123,19 @@ class SetupForm:
                 if lists is not None
                 else []
             )
+            roster = checked_file_input(
+                ",".join(SUFFIXES),
+                "Fill in from a roster (BattleScribe .ros/.rosz, New Recruit .json)",
+                [f"am-roster-{s}"],
+                binary=BINARY_SUFFIXES,
+            )
+            roster.param.watch(functools.partial(self._roster_sent, s, roster), "value")
             sides.append(
                 pn.Column(
                     f"#### Side {s}",
                     self.names[s],
                     *saved,
+                    roster,
                     self.row_boxes[s],
                     add,
                     pn.FlexBox(*self.objectives[s].values()),
@@ -213,16 +228,43 @@ class SetupForm:
     def fill(self, side: str, army: Army) -> None:
         """Put ``army`` into side ``side``'s boxes (its rows, its objectives if it has any)."""
         rows, objectives = army_rows(army)
+        self.put_rows(side, army.name, rows)
+        if army.objectives is not None:
+            for key, widget in self.objectives[side].items():
+                widget.value = objectives.get(key, "")
+
+    def put_rows(self, side: str, name: str, rows: Sequence[Mapping[str, str]]) -> None:
+        """Side ``side``'s army name and detachment rows (as typed text), the rest emptied."""
         while len(self.rows[side]) < len(rows):
             self.add_row(side)
-        self.names[side].value = army.name
+        self.names[side].value = name
         for i, row in enumerate(self.rows[side]):
             values = rows[i] if i < len(rows) else {}
             for key, widget in row.items():
                 widget.value = values.get(key, "units" if key == "strength" else "")
-        if army.objectives is not None:
-            for key, widget in self.objectives[side].items():
-                widget.value = objectives.get(key, "")
+
+    # -- a roster from the army builder -----------------------------------------------------------
+    def _roster_sent(self, side: str, control: Any, event: Any) -> None:
+        if event.new is not None:
+            self.fill_roster(side, control.filename, event.new)
+
+    def fill_roster(self, side: str, filename: str, data: bytes) -> None:
+        """Fill side ``side`` in from a roster's bytes (sent by the page; nothing is stored): one
+        detachment row per formation (:mod:`rulesbook.systems.army_morale.roster`), for the
+        player to check and change before starting."""
+        try:
+            army = roster_army(roster_from_bytes(data, filename))
+        except RulesbookError as exc:
+            self.say(f"side {side}, roster: {exc}")
+            return
+        self.put_rows(side, army.name, army.rows)
+        n = len(army.rows)
+        check = f" Check: {'; '.join(army.notes)}." if army.notes else ""
+        self.say(
+            f"Side {side}: {n} detachment{'s' if n != 1 else ''} filled in from the roster {army.name}; "
+            f"check them and change anything before starting.{check}",
+            error=False,
+        )
 
     # -- saved army lists ------------------------------------------------------------------------
     def show_lists(self) -> None:

@@ -3,9 +3,10 @@
 Every upload control is a :func:`checked_file_input`: the browser checks the chosen file before
 sending anything — a file over the limit (:data:`MAX_UPLOAD_BYTES`) or an empty one gets a
 message beside the button (``rb-upload-message``) and is never sent, so a 30 MB file
-cannot drop the page's connection; a file that is not UTF-8 text is refused the same way. A file
-that passes is sent as text, and the control's ``value`` (bytes) and ``filename`` change on the
-server as with Panel's own ``FileInput``.
+cannot drop the page's connection; a file that is not UTF-8 text is refused the same way, except
+the kinds that are not text (:data:`BINARY_SUFFIXES`: a zipped ``.rosz`` roster), sent as their
+bytes. A file that passes is sent, and the control's ``value`` (bytes) and ``filename`` change on
+the server as with Panel's own ``FileInput``.
 
 A declared ``path`` input (e.g. ``army-morale.replay``'s ``log``) becomes a Panel ``FileInput``
 carrying the CSS class ``rb-input-<key>``; the uploaded bytes (at most :data:`MAX_UPLOAD_BYTES`)
@@ -32,6 +33,8 @@ rulesbook.errors.InputError: log: the file is larger than 1,000,000 bytes
 
 from __future__ import annotations
 
+import base64
+import binascii
 import contextlib
 import os
 import re
@@ -42,10 +45,19 @@ from typing import Any, ClassVar
 
 from rulesbook.errors import InputError
 
-__all__ = ["MAX_UPLOAD_BYTES", "UploadBox", "checked_file_input", "upload_stem", "uploaded_text"]
+__all__ = [
+    "BINARY_SUFFIXES",
+    "MAX_UPLOAD_BYTES",
+    "UploadBox",
+    "checked_file_input",
+    "upload_stem",
+    "uploaded_text",
+]
 
 MAX_UPLOAD_BYTES = 1_000_000
 """The largest file a web form accepts."""
+BINARY_SUFFIXES = (".rosz",)
+"""Files that are not text (a zipped BattleScribe roster): sent as their bytes."""
 
 
 def uploaded_text(data: bytes, field: str, max_bytes: int = MAX_UPLOAD_BYTES) -> str:
@@ -123,15 +135,22 @@ class UploadBox:
 
     def widget(self, label: str, css_classes: list[str]) -> Any:
         """The Panel upload control (checked in the browser before it sends anything)."""
-        return checked_file_input(",".join(self.suffixes), label, css_classes)
+        binary = tuple(s for s in self.suffixes if s in BINARY_SUFFIXES)
+        return checked_file_input(",".join(self.suffixes), label, css_classes, binary=binary)
 
 
 def checked_file_input(
-    accept: str, label: str, css_classes: list[str], max_bytes: int = MAX_UPLOAD_BYTES
+    accept: str,
+    label: str,
+    css_classes: list[str],
+    max_bytes: int = MAX_UPLOAD_BYTES,
+    binary: tuple[str, ...] = (),
 ) -> Any:
-    """An upload button whose file is checked in the browser before it is sent (see the module)."""
+    """An upload button whose file is checked in the browser before it is sent (see the module);
+    a file whose name ends with one of ``binary`` (``.rosz``: a zip archive) is sent as its bytes
+    (base64) instead of as UTF-8 text."""
     return _checked_file_input_class()(
-        accept=accept, label=label, max_bytes=max_bytes, css_classes=css_classes
+        accept=accept, label=label, max_bytes=max_bytes, css_classes=css_classes, binary=list(binary)
     )
 
 
@@ -148,6 +167,8 @@ def _checked_file_input_class() -> Any:
         label = param.String(default="")
         max_bytes = param.Integer(default=MAX_UPLOAD_BYTES)
         text = param.String(default="", doc="The last file's text (set by the browser).")
+        binary = param.List(default=[], doc="Name endings of files sent as bytes, not text.")
+        data64 = param.String(default="", doc="The last binary file's bytes, base64 (set by the browser).")
         filename = param.String(default="", doc="The last file's name (set by the browser).")
         sent = param.Integer(default=0, doc="Counts the files sent (each one a change).")
         value = param.Parameter(default=None, precedence=-1, doc="The last file's bytes (server only).")
@@ -155,6 +176,7 @@ def _checked_file_input_class() -> Any:
         _stylesheets: ClassVar[list[str]] = [
             ".rb-upload { font: 1rem system-ui, sans-serif; display: flex; flex-direction: column; gap: .2em; }"
             " .rb-upload-message { color: #a00; font-weight: 600; }"
+            " .rb-upload-chosen { color: #555; }"
         ]
         _esm = """
         export function render({ model, el }) {
@@ -168,9 +190,12 @@ def _checked_file_input_class() -> Any:
           const message = document.createElement("span")
           message.className = "rb-upload-message"
           message.setAttribute("role", "alert")
-          box.append(title, input, message)
+          const chosen = document.createElement("span")
+          chosen.className = "rb-upload-chosen"
+          box.append(title, input, chosen, message)
           el.append(box)
           function refuse(text) { message.textContent = text; input.value = "" }
+          function sent(name) { chosen.textContent = `Sent: ${name}`; input.value = "" }
           input.addEventListener("change", async () => {
             const file = input.files && input.files[0]
             message.textContent = ""
@@ -182,6 +207,19 @@ def _checked_file_input_class() -> Any:
               return
             }
             if (file.size === 0) { refuse(`${file.name} is empty: choose a file with something in it.`); return }
+            const lower = file.name.toLowerCase()
+            if ((model.binary || []).some(end => lower.endsWith(end))) {
+              const bytes = new Uint8Array(await file.arrayBuffer())
+              let raw = ""
+              for (let i = 0; i < bytes.length; i += 0x8000) {
+                raw += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000))
+              }
+              model.filename = file.name
+              model.data64 = btoa(raw)
+              model.sent = model.sent + 1
+              sent(file.name)
+              return
+            }
             let text
             try {
               text = new TextDecoder("utf-8", { fatal: true }).decode(await file.arrayBuffer())
@@ -189,14 +227,20 @@ def _checked_file_input_class() -> Any:
             model.filename = file.name
             model.text = text
             model.sent = model.sent + 1
-            input.value = ""
+            sent(file.name)
           })
         }
         """
 
         @param.depends("sent", watch=True)
         def _received(self) -> None:
-            data = self.text.encode("utf-8")
+            try:
+                data = (
+                    base64.b64decode(self.data64, validate=True) if self.data64 else self.text.encode("utf-8")
+                )
+            except binascii.Error:  # not what the browser sends: an empty file, refused by the reader
+                data = b""
+            self.data64 = ""
             self.value = None  # (the same file twice is two changes)
             self.value = data
             self.text = ""  # (the bytes are kept on the server; the browser's copy is not needed)

@@ -284,9 +284,32 @@
           entry.result.innerHTML = reply.error;
           entry.result.classList.remove("rb-stale");
         } else {
+          offerNames(entry.form, reply.names || {});
           ask(entry);
         }
       });
+    });
+  }
+
+  // what a chosen file offers to pick (an army list's units and weapons) replaces the
+  // suggestions of the boxes it names; what was typed stays
+  function offerNames(form, names) {
+    Object.keys(names).forEach(function (key) {
+      var box = form.querySelector('[data-key="' + key + '"]');
+      var list = box && box.getAttribute("list") ? document.getElementById(box.getAttribute("list")) : null;
+      var pick = form.querySelector('select.rb-pick[data-pick-for="' + key + '"]');
+      var holder = list || pick;
+      if (!holder) return;
+      Array.prototype.slice.call(holder.querySelectorAll("option")).forEach(function (option) {
+        if (option.value !== "") option.parentNode.removeChild(option);
+      });
+      names[key].forEach(function (name) {
+        var option = document.createElement("option");
+        option.value = name;
+        option.textContent = name;
+        holder.appendChild(option);
+      });
+      if (pick) pick.hidden = names[key].length === 0;
     });
   }
 

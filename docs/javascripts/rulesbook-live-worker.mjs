@@ -8,7 +8,9 @@
      {type: "answer", seq, calc, values, variant}     -> {type: "answer", seq, html, ms}
        only the newest question is computed: one still waiting when a newer one comes is
        answered {type: "answer", seq, skipped: true}
-     {type: "upload", seq, calc, key, name, bytes}    -> {type: "upload", seq, error}  (error: HTML or null)
+     {type: "upload", seq, calc, key, name, bytes}    -> {type: "upload", seq, error, names}
+                                                        (error: HTML or null; names: what the
+                                                        file offers to pick, by input key)
      {type: "house", seq, text}                       -> {type: "house", seq, result}
        the reader's house rule (a variant file's text) checked and kept: `result` is JSON with
        its system, title and changes, or its one-line error (widgets.browser.house_rule); an
@@ -150,7 +152,8 @@ self.onmessage = async (event) => {
     }
   } else if (message.type === "upload") {
     const error = python.app.upload(message.calc, message.key, message.name, message.bytes);
-    self.postMessage({ type: "upload", seq: message.seq, error: error === undefined ? null : error });
+    const names = error === undefined ? JSON.parse(python.app.names(message.calc)) : {};
+    self.postMessage({ type: "upload", seq: message.seq, error: error === undefined ? null : error, names });
   } else if (message.type === "house") {
     self.postMessage({ type: "house", seq: message.seq, result: python.app.house_rule(message.text) });
   } else if (message.type === "json") {

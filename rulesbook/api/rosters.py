@@ -23,9 +23,10 @@ from pathlib import Path
 from typing import Any
 
 from rulesbook.errors import quote
+from rulesbook.inputs import PathInput
 from rulesbook.present.rosters import roster_html, roster_json, roster_text
 from rulesbook.registry import registry
-from rulesbook.rosters import Roster, RosterView, UnitView, generic_view, read_roster
+from rulesbook.rosters import SUFFIXES, Roster, RosterView, UnitView, generic_view, read_roster
 
 __all__ = ["ArmyList", "roster", "roster_view"]
 
@@ -33,7 +34,7 @@ __all__ = ["ArmyList", "roster", "roster_view"]
 def roster_view(found: Roster) -> RosterView:
     """The roster seen by the first system whose adapter accepts its game system, else as the
     file gives it (with a note naming the game systems that are read)."""
-    readers = registry().roster_readers
+    readers = registry().roster_adapters()
     for adapter in readers.values():
         if adapter.accepts(found):
             return adapter.view(found)
@@ -74,8 +75,10 @@ class ArmyList:
         return roster_html(self.view)
 
 
-def roster(path: str | Path) -> ArmyList:
-    """The army list in a roster file (``.ros``, ``.rosz`` or New Recruit ``.json``); a bad file
-    raises :class:`~rulesbook.data.DataFileError` with one line naming it."""
-    found = read_roster(path)
+def roster(path: str | Path, *, field: str = "file") -> ArmyList:
+    """The army list in a roster file (``.ros``, ``.rosz`` or New Recruit ``.json``; a path
+    starting ``rulesbook/`` also names a shipped example, as every file input does); a missing
+    file is an :class:`~rulesbook.errors.InputError` naming ``field``, a bad one a
+    :class:`~rulesbook.data.DataFileError` with one line naming it."""
+    found = read_roster(PathInput(key=field, help="", suffixes=SUFFIXES).parse(str(path)))
     return ArmyList(found, roster_view(found))

@@ -25,12 +25,11 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import click
 
-from rulesbook.cli.output import command_line, echo, emit_json, fail, plot_option_checked, warn
+from rulesbook.cli.output import command_line, echo, emit_json, fail, plot_option_checked, warn, write_plot
 from rulesbook.errors import InputError, quote
 from rulesbook.registry import registry
 from rulesbook.variants import parameter_catalogue
@@ -71,8 +70,7 @@ def _finish(
 ) -> bool:
     """Write the files asked for, then print JSON, or the text table when nothing else was asked
     (then True: the text holds the warnings too)."""
-    from rulesbook.present.plots import save_figure
-    from rulesbook.sweeps.output import export, write_file
+    from rulesbook.sweeps.output import export
 
     files = []
     for path in (csv_path, parquet_path):
@@ -80,8 +78,7 @@ def _finish(
             export(obj.frame(), path, command=command_line())
             files.append(path)
     if plot_path:
-        figure = obj.figure()
-        write_file(plot_path, lambda tmp: _save(save_figure, figure, tmp, plot_path), "plot")
+        write_plot(plot_path, obj.figure())
         files.append(plot_path)
     if files:
         echo(f"{what} written to {', '.join(files)}", err=True)
@@ -91,11 +88,6 @@ def _finish(
         echo(obj.to_text())
         return True
     return False
-
-
-def _save(save: Any, figure: Any, tmp: Path, given: str) -> None:
-    # the temporary file is written in the format of the name given (.png or .svg)
-    save(figure, tmp, fmt="svg" if Path(given).suffix.lower() == ".svg" else "png")
 
 
 def _check_files(csv_path: str | None, parquet_path: str | None, plot_path: str | None) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import shlex
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -31,8 +32,11 @@ __all__ = [
     "emit_json",
     "fail",
     "plot_option_checked",
+    "progress_shown",
+    "run_options",
     "styled",
     "warn",
+    "write_plot",
 ]
 
 
@@ -86,3 +90,59 @@ def plot_option_checked(path: str) -> Path:
     from rulesbook.sweeps.output import check_output
 
     return check_output(path, (".png", ".svg"), "plot")
+
+
+def run_options[F: Callable[..., Any]](what: str) -> Callable[[F], F]:
+    """The options of a command that runs many answers on the sweep machinery (``sweep``,
+    ``matchup``): ``--scheduler``, ``--workers``, ``--serial``, ``--max-seconds`` (``what`` names
+    its work in the help) and ``--progress/--no-progress``."""
+    options = (
+        click.option(
+            "--scheduler", help="Run on a Dask distributed cluster at this address (tcp://host:8786)."
+        ),
+        click.option(
+            "--workers", type=click.IntRange(1, 512), help="Local worker processes (default: all cores)."
+        ),
+        click.option("--serial", is_flag=True, help="Run in this process only."),
+        click.option(
+            "--max-seconds",
+            type=click.FloatRange(0),
+            default=1800.0,
+            show_default=True,
+            help=f"Refuse {what} whose estimated work takes longer.",
+        ),
+        click.option(
+            "--progress/--no-progress",
+            default=None,
+            help="A progress bar on a terminal; with --progress, a progress line every few seconds "
+            "when stderr is not a terminal (a log, a pipe).",
+        ),
+    )
+
+    def wrap(command: F) -> F:
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return wrap
+
+
+def progress_shown(progress: bool | None) -> Any:
+    """The progress a run shows: a bar on a terminal (unless ``--no-progress``), lines through
+    the notes with ``--progress`` when stderr is no terminal, else none."""
+    terminal = sys.stderr.isatty()
+    return (terminal if progress is None else progress) and ("bar" if terminal else "lines")
+
+
+def write_plot(path: str, figure: Any) -> None:
+    """Write a figure to ``path`` (checked by :func:`plot_option_checked`) in the format its name
+    says (``.svg``, else ``.png``): a finished file or none, a failure one line."""
+    from rulesbook.present.plots import save_figure
+    from rulesbook.sweeps.output import write_file
+
+    fmt = "svg" if Path(path).suffix.lower() == ".svg" else "png"
+
+    def write(tmp: Path) -> None:
+        save_figure(figure, tmp, fmt)
+
+    write_file(path, write, "plot")

@@ -16,14 +16,22 @@ Example:
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import click
 
-from rulesbook.cli.output import command_line, echo, fail, plot_option_checked, warn
+from rulesbook.cli.output import (
+    command_line,
+    echo,
+    fail,
+    plot_option_checked,
+    progress_shown,
+    run_options,
+    warn,
+    write_plot,
+)
 from rulesbook.errors import InputError, quote
 from rulesbook.present import json_text
 from rulesbook.registry import registry
@@ -155,7 +163,7 @@ def compare_cmd(calc_id: str, assignments: Sequence[str], variants: Sequence[str
 @click.option(
     "--kind", type=click.Choice(["line", "heatmap"]), help="Plot kind (default: heatmap for 2+ axes)."
 )
-@click.option("--scheduler", help="Run on a Dask distributed cluster at this address (tcp://host:8786).")
+@run_options("sweeps")
 @click.option(
     "--on-lost-workers",
     type=click.Choice(["wait", "stop"]),
@@ -163,26 +171,11 @@ def compare_cmd(calc_id: str, assignments: Sequence[str], variants: Sequence[str
     show_default=True,
     help="When a Dask cluster has no worker left: wait for workers, or stop (finished rows are kept).",
 )
-@click.option("--workers", type=click.IntRange(1, 512), help="Local worker processes (default: all cores).")
-@click.option("--serial", is_flag=True, help="Run in this process only.")
 @click.option(
     "--max-points", type=click.IntRange(1), default=200_000, show_default=True, help="Refuse larger grids."
 )
-@click.option(
-    "--max-seconds",
-    type=click.FloatRange(0),
-    default=1800.0,
-    show_default=True,
-    help="Refuse sweeps whose estimated work takes longer.",
-)
 @click.option("--restart", is_flag=True, help="Discard the checkpoint of an earlier, interrupted run.")
 @click.option("--json", "as_json", is_flag=True, help="Print the rows as a JSON list.")
-@click.option(
-    "--progress/--no-progress",
-    default=None,
-    help="A progress bar on a terminal; with --progress, a progress line every few seconds "
-    "when stderr is not a terminal (a log, a pipe).",
-)
 def sweep_cmd(
     calc_id: str,
     axes: Sequence[str],
@@ -211,7 +204,6 @@ def sweep_cmd(
     --plot is asked for). An interrupted sweep keeps its finished rows in
     OUTPUT.partial.jsonl and the same command resumes from them (--restart starts afresh).
     """
-    from rulesbook.present.plots import save_figure
     from rulesbook.sweeps import (
         Budget,
         Executor,
@@ -221,7 +213,7 @@ def sweep_cmd(
         plot_sweep,
         run_plan,
     )
-    from rulesbook.sweeps.output import check_output, export, is_special, write_file
+    from rulesbook.sweeps.output import check_output, export, is_special
     from rulesbook.sweeps.plot import sweep_warnings
 
     try:
@@ -239,8 +231,7 @@ def sweep_cmd(
     regular = [p for p, target in zip(outputs, checked, strict=True) if not is_special(target)]
     checkpoint = Path(regular[0] + ".partial.jsonl") if regular else None
     executor: Executor = "serial" if serial else ("dask" if scheduler else "auto")
-    terminal = sys.stderr.isatty()
-    shown: Any = (terminal if progress is None else progress) and ("bar" if terminal else "lines")
+    shown = progress_shown(progress)
     try:
         table = run_plan(
             plan,
@@ -258,9 +249,7 @@ def sweep_cmd(
         for path in outputs:
             export(table, path, command=command_line())
         if plot_path:
-            figure = plot_sweep(table, y_key, x=x_key, kind=kind)
-            fmt = "svg" if Path(plot_path).suffix.lower() == ".svg" else "png"
-            write_file(plot_path, lambda tmp: _saved(save_figure(figure, tmp, fmt)), "plot")
+            write_plot(plot_path, plot_sweep(table, y_key, x=x_key, kind=kind))
     except InputError as exc:
         fail(str(exc))
     except SweepInterrupted as exc:
@@ -280,10 +269,6 @@ def sweep_cmd(
         warn(line)
     done = ", ".join(str(p) for p in [*outputs, *([plot_path] if plot_path else [])])
     echo(f"{len(table)} points{' written to ' + done if done else ''}", err=True)
-
-
-def _saved(_path: Path) -> None:
-    """``write_file`` wants a writer returning nothing."""
 
 
 def plan_keys(table: Any) -> list[str]:

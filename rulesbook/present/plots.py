@@ -278,15 +278,22 @@ def heatmap_figure(
     title: str,
     percent_scale: bool = False,
     warnings: Sequence[str] = (),
+    table: bool = False,
 ) -> Figure:
     """One annotated heatmap per grid, side by side (values on one shared scale; differences on
-    a red-blue scale centred on zero), each cell labelled with its value."""
+    a red-blue scale centred on zero), each cell labelled with its value.
+
+    ``table=True`` draws a grid of named things (units against units) as a table reads: the first
+    row on top, column names slanted, and as wide and tall as its cells need."""
     from matplotlib import colormaps
 
     n = len(grids)
     width = max(len(g.cols) for g in grids)
     height = max(len(g.rows) for g in grids)
-    fig = _figure(min(6.0, 1.4 + 0.62 * width) * n + 1.2, min(9.0, 1.8 + 0.42 * height))
+    if table:
+        fig = _figure((2.6 + 0.95 * width) * n + 1.4, 2.6 + 0.5 * height)
+    else:
+        fig = _figure(min(6.0, 1.4 + 0.62 * width) * n + 1.2, min(9.0, 1.8 + 0.42 * height))
     panels = fig.subplots(1, n, squeeze=False)[0]
     plain = [v for g in grids if not g.diverging for row in g.values for v in row if v is not None]
     top = (1.0 if percent_scale and max(plain, default=0.0) <= 1.0 else max(plain, default=1.0)) or 1.0
@@ -297,13 +304,19 @@ def heatmap_figure(
         data = [[math.nan if v is None else v for v in row] for row in grid.values]
         cmap = colormaps["RdBu_r" if grid.diverging else "viridis"]
         vmin, vmax = (-bound, bound) if grid.diverging else (low, top)
-        image = ax.imshow(data, origin="lower", aspect="auto", cmap=cmap, vmin=vmin, vmax=vmax)
+        image = ax.imshow(
+            data, origin="upper" if table else "lower", aspect="auto", cmap=cmap, vmin=vmin, vmax=vmax
+        )
         ax.set_xticks(range(len(grid.cols)), list(grid.cols))
+        if table:
+            ax.tick_params(axis="x", labelrotation=35)
+            for label in ax.get_xticklabels():
+                label.set_horizontalalignment("right")
         ax.set_yticks(range(len(grid.rows)), list(grid.rows))
         ax.set_xlabel(col_label)
         ax.set_ylabel(row_label)
         ax.set_title(grid.title, fontsize="medium")
-        small = "x-small" if len(grid.cols) > 8 else "small"
+        small = "x-small" if len(grid.cols) > 8 and not table else "small"
         for r, row in enumerate(grid.values):
             for c, value in enumerate(row):
                 text = (

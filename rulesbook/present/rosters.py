@@ -10,7 +10,7 @@ Example:
     My list — Warhammer 40,000 10th Edition (list.ros, BattleScribe .ros), 180 pts, 1 unit, read by wh40k
       boyz — Boyz: 10 models, 85 pts
         weapons: slugga
-    Not understood (kept out, listed here):
+    Not understood, or to check:
       weapon keywords not understood: 'waaagh' (Boyz: slugga)
 """
 
@@ -45,7 +45,7 @@ def roster_text(view: RosterView) -> str:
         out.append(f"  {u.key} — {u.name}: {u.models} model{'s' if u.models != 1 else ''}{pts}")
         out += [f"    {line}" for line in u.lines]
     if view.notes:
-        out.append("Not understood (kept out, listed here):")
+        out.append("Not understood, or to check:")
         out += [f"  {note}" for note in view.notes]
     return "\n".join(out)
 
@@ -78,7 +78,7 @@ def roster_html(view: RosterView) -> str:
         for u in view.units
     )
     notes = (
-        "<p><strong>Not understood</strong> (kept out, listed here):</p><ul>"
+        "<p><strong>Not understood, or to check:</strong></p><ul>"
         + "".join(f"<li>{e(n)}</li>" for n in view.notes)
         + "</ul>"
         if view.notes

@@ -94,6 +94,32 @@ class Selection:
             yield s
             stack.extend(reversed(s.selections))
 
+    def models(self) -> tuple[Selection, ...]:
+        """The model selections of this selection: itself when it is a model, else those inside
+        it (not those inside another model), in the file's order."""
+        if self.kind == "model":
+            return (self,)
+        out, stack = [], list(reversed(self.selections))
+        while stack:
+            s = stack.pop()
+            if s.kind == "model":
+                out.append(s)
+            else:
+                stack.extend(reversed(s.selections))
+        return tuple(out)
+
+    def gear(self) -> Iterator[Selection]:
+        """This selection and the upgrades inside it, not entering a model inside it (a model's
+        own weapons, or a unit's options held outside its models)."""
+        yield self
+        stack = list(reversed(self.selections))
+        while stack:
+            s = stack.pop()
+            if s.kind == "model":
+                continue
+            yield s
+            stack.extend(reversed(s.selections))
+
     def cost(self, name: str = "pts") -> Fraction:
         """The cost ``name`` (compared without regard to case) of this selection with everything
         inside it (each selection's own costs are its own, as the schema gives them)."""

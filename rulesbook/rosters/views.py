@@ -21,16 +21,19 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from rulesbook.data import DataFileError
+from rulesbook.errors import quote
 from rulesbook.rosters.values import Roster, Selection
 
 __all__ = [
     "RosterAdapter",
     "RosterView",
     "UnitView",
+    "check_game",
     "generic_view",
     "model_count",
     "points_of",
@@ -91,6 +94,26 @@ def slug(text: str) -> str:
     return "-".join(re.findall(r"[a-z0-9]+", plain, re.ASCII))
 
 
+def check_game(roster: Roster, adapter: RosterAdapter, reader: str) -> None:
+    """Refuse a roster of a game system ``adapter`` does not read: one line naming the file, its
+    game system and what ``reader`` reads (``the tracker reads``, ``the calculators read``).
+
+    >>> from rulesbook.rosters.values import Roster
+    >>> epic = RosterAdapter("army-morale", "Epic-scale games", lambda r: False, lambda r: None)  # type: ignore[arg-type,return-value]
+    >>> check_game(Roster("L", "gs", "A Game", "list.ros", "BattleScribe .ros"), epic, "the tracker reads")
+    Traceback (most recent call last):
+    ...
+    rulesbook.data.DataFileError: list.ros: a roster of 'A Game'; the tracker reads rosters of Epic-scale games
+    """
+    if not adapter.accepts(roster):
+        game = roster.game_system_name or roster.game_system_id
+        raise DataFileError(
+            f"{roster.file}: a roster of {quote(game)}; {reader} rosters of {adapter.wanted}",
+            file=roster.file,
+            kind="refused",
+        )
+
+
 def unit_key(name: str, taken: set[str]) -> str:
     """The key of a unit named ``name`` (:func:`slug`: ``Intercessor Squad`` is
     ``intercessor-squad``), numbered from ``-2`` when another unit has it; added to ``taken``.
@@ -108,19 +131,9 @@ def unit_key(name: str, taken: set[str]) -> str:
 
 
 def model_count(unit: Selection) -> int:
-    """The models of a unit: the ``number`` of each model selection inside it (not inside another
-    model), or the unit itself when it is a model or holds none."""
-    if unit.kind == "model":
-        return max(unit.number, 1)
-    stack = list(unit.selections)
-    total = 0
-    while stack:
-        s = stack.pop()
-        if s.kind == "model":
-            total += s.number
-        else:
-            stack.extend(s.selections)
-    return total or max(unit.number, 1)
+    """The models of a unit: the ``number`` of each of its model selections
+    (:meth:`~.values.Selection.models`), or 1 for a unit that lists none."""
+    return sum(m.number for m in unit.models()) or max(unit.number, 1)
 
 
 def points_of(value: Fraction) -> int | None:
@@ -144,14 +157,23 @@ def generic_view(roster: Roster, note: str = "") -> RosterView:
                 (f"categories: {cats}",) if cats else (),
             )
         )
+    return view_of(roster, "", units, remark=note)
+
+
+def view_of(
+    roster: Roster, system: str, units: Sequence[UnitView], notes: Sequence[str] = (), remark: str = ""
+) -> RosterView:
+    """The view of ``roster`` by ``system`` with these units and notes (its head as the file
+    gives it: name, game system, file, format, points, catalogues)."""
     return RosterView(
         name=roster.name,
-        system="",
+        system=system,
         game_system=roster.game_system_name or roster.game_system_id,
         file=roster.file,
         format=roster.format,
         points=points_of(roster.points()),
         units=tuple(units),
+        notes=tuple(notes),
         catalogues=roster.catalogues,
-        remark=note,
+        remark=remark,
     )

@@ -310,7 +310,7 @@ def generate_pages() -> dict[str, str]:
 def summary_nav(notebooks: Iterable[str] = ()) -> str:
     """The literate-nav SUMMARY.md: hand-written pages, systems, notebooks, registers."""
     reg = registry()
-    lines = ["* [Home](index.md)", "* [Quick start](quickstart.md)"]
+    lines = ["* [Home](index.md)", "* [Quick start](quickstart.md)", "* [Your army](army-lists.md)"]
     for system in reg.systems.values():
         lines.append(f"* [{system.title}]({page_of(system.id, 'system')})")
         lines.append("    * Calculators")

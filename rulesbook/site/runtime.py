@@ -9,7 +9,8 @@ reader's browser into ``DIR/live-runtime/``, one set of files (and URLs) for the
   ``sha512`` integrity before anything is unpacked; only the five files that start it
   (no console pages, no source maps, no type declarations);
 * ``wheels/`` — the pure-Python wheels rulesbook needs, pinned in :data:`WHEELS` (the versions of
-  ``constraints.txt``, each file's SHA-256 checked): icepool, markdown-it-py and mdurl as
+  ``constraints.txt``, each file's SHA-256 checked): defusedxml (army lists), icepool,
+  markdown-it-py and mdurl as
   published on PyPI, and PyYAML's pure-Python part repackaged from its pinned source archive
   (Pyodide's npm package has no PyYAML, and its C part cannot run there);
 * ``app-<hash>/rulesbook-<version>-py3-none-any.whl`` — this checkout's ``rulesbook`` package,
@@ -30,7 +31,7 @@ Example:
     >>> PYODIDE.version.split(".")[0] >= "314"
     True
     >>> sorted(w.project for w in WHEELS)
-    ['icepool', 'markdown-it-py', 'mdurl']
+    ['defusedxml', 'icepool', 'markdown-it-py', 'mdurl']
 """
 
 from __future__ import annotations
@@ -124,6 +125,12 @@ PYODIDE_LOCK = "pyodide-lock.json"
 """The npm package's package index, read at build time for its ``info`` (Python version, ABI)."""
 
 WHEELS = (
+    Pin(
+        "defusedxml",
+        "0.7.1",
+        "defusedxml-0.7.1-py2.py3-none-any.whl",
+        "a352e7e428770286cc899e2542b6cdaedb2b4953ff269a210103ec58f6198a61",
+    ),
     Pin(
         "icepool",
         "2.2.2",

@@ -8,7 +8,8 @@ input (every input, the fixed ones too, in their text form), one per swept rule 
 List and table results are left out (run the calculator at a point to see them).
 
 * :mod:`~rulesbook.sweeps.plan` — the grid (``ld=5..10``, ``fall_back_dice=2D6,3D6``,
-  ``parameter.KEY=...``) and one row per point;
+  ``parameter.KEY=...``) and one row per point, or a list of points that vary together
+  (:func:`plan_points`: ``rulesbook matchup`` sweeps one army list against another);
 * :mod:`~rulesbook.sweeps.budget` — the budget in points and in estimated work (a system's cost
   model where it has one), checked before any work;
 * :mod:`~rulesbook.sweeps.run` — serially, on local cores or on Dask
@@ -30,7 +31,7 @@ from rulesbook.sweeps.budget import Budget, Estimate, SweepTooLarge, estimate
 from rulesbook.sweeps.cluster import WorkersLost
 from rulesbook.sweeps.matrix import BalanceTable, balance_table
 from rulesbook.sweeps.output import export, read_table
-from rulesbook.sweeps.plan import PARAMETER_PREFIX, Axis, SweepPlan, parse_axes, plan_sweep
+from rulesbook.sweeps.plan import PARAMETER_PREFIX, Axis, SweepPlan, parse_axes, plan_points, plan_sweep
 from rulesbook.sweeps.plot import plot_sweep
 from rulesbook.sweeps.run import Executor, SweepInterrupted, run_plan, sweep
 from rulesbook.sweeps.solve import Solution, solve
@@ -51,6 +52,7 @@ __all__ = [
     "estimate",
     "export",
     "parse_axes",
+    "plan_points",
     "plan_sweep",
     "plot_sweep",
     "read_table",

@@ -84,25 +84,12 @@ class Estimate:
 
 def sample_indices(plan: SweepPlan, count: int, seed: int = 0) -> list[int]:
     """Up to ``count`` point indices: every corner of the grid (each axis at its first or last
-    value, the first variant and the last) first, then seeded random points."""
+    value, the first variant and the last; a listed plan's first and last points) first, then
+    seeded random points."""
     total = plan.size
     if total <= count:
         return list(range(total))
-    per_variant = total // len(plan.variants)
-    strides = []
-    step = 1
-    for axis in reversed(plan.axes):
-        strides.append((step, len(axis.values)))
-        step *= len(axis.values)
-    corners: list[int] = []
-    for v in dict.fromkeys((0, len(plan.variants) - 1)):
-        combos = [v * per_variant]
-        for stride, size in strides:
-            if size > 1:
-                combos = [c + edge * stride for c in combos for edge in (0, size - 1)]
-            if len(combos) >= count // 2:
-                break
-        corners += combos
+    corners = [0, plan.per_variant - 1, total - 1] if plan.listed else _corners(plan, count)
     picked = list(dict.fromkeys(corners))[: count // 2]
     rng = random.Random(seed)
     while len(picked) < count:
@@ -110,6 +97,24 @@ def sample_indices(plan: SweepPlan, count: int, seed: int = 0) -> list[int]:
         if i not in picked:
             picked.append(i)
     return picked
+
+
+def _corners(plan: SweepPlan, count: int) -> list[int]:
+    strides = []
+    step = 1
+    for axis in reversed(plan.axes):
+        strides.append((step, len(axis.values)))
+        step *= len(axis.values)
+    corners: list[int] = []
+    for v in dict.fromkeys((0, len(plan.variants) - 1)):
+        combos = [v * plan.per_variant]
+        for stride, size in strides:
+            if size > 1:
+                combos = [c + edge * stride for c in combos for edge in (0, size - 1)]
+            if len(combos) >= count // 2:
+                break
+        corners += combos
+    return corners
 
 
 def estimate(plan: SweepPlan, *, workers: int = 1, timed: bool = True) -> Estimate:

@@ -53,6 +53,7 @@ __all__ = [
     "frame",
     "parameter_spec",
     "parse_axes",
+    "plan_points",
     "plan_sweep",
     "point_inputs",
 ]
@@ -79,21 +80,32 @@ class Axis:
 
 @dataclass(frozen=True)
 class SweepPlan:
-    """A checked grid: the calculator, the axes (inputs and parameters) and the variants."""
+    """A checked grid: the calculator, the axes (inputs and parameters) and the variants.
+
+    ``listed`` holds the points of a plan that is a list rather than a grid (each point's values
+    in the axes' order, :func:`plan_points`): then the axes name the keys (with every value they
+    take) and the points are those listed, × the variants.
+    """
 
     calc_id: str
     axes: tuple[Axis, ...]
     variants: tuple[Variant | None, ...] = (None,)
+    listed: tuple[tuple[str, ...], ...] = ()
+
+    @property
+    def per_variant(self) -> int:
+        """Points under one variant (the grid's, or the list's)."""
+        return len(self.listed) if self.listed else math.prod(len(a.values) for a in self.axes)
 
     @property
     def size(self) -> int:
-        """Number of points (variants × every axis)."""
-        return len(self.variants) * math.prod(len(a.values) for a in self.axes)
+        """Number of points (variants × every axis, or × the listed points)."""
+        return len(self.variants) * self.per_variant
 
     def points(self) -> Iterator[tuple[int, Variant | None, dict[str, str]]]:
         """(index, variant, {axis key: text value}) for every point, in table order."""
-        grids = itertools.product(*(a.values for a in self.axes))
-        combos = itertools.product(self.variants, list(grids))
+        grids = self.listed or tuple(itertools.product(*(a.values for a in self.axes)))
+        combos = itertools.product(self.variants, grids)
         for i, (variant, values) in enumerate(combos):
             yield i, variant, dict(zip((a.key for a in self.axes), values, strict=True))
 
@@ -110,8 +122,13 @@ class SweepPlan:
         >>> plan_sweep("scrollhammer.panic-test", {"ld": "2..12", "modifier": "0,-1"}).point(3)[2]
         {'ld': '3', 'modifier': '-1'}
         """
-        per_variant = math.prod(len(a.values) for a in self.axes)
-        variant, rest = divmod(index, per_variant)
+        variant, rest = divmod(index, self.per_variant)
+        if self.listed:
+            return (
+                index,
+                self.variants[variant],
+                dict(zip((a.key for a in self.axes), self.listed[rest], strict=True)),
+            )
         values: dict[str, str] = {}
         for axis in reversed(self.axes):
             rest, i = divmod(rest, len(axis.values))
@@ -254,6 +271,41 @@ def plan_sweep(
     return SweepPlan(calculator.id, axes, tuple(resolved))
 
 
+def plan_points(
+    calc: Calculator | str,
+    points: Sequence[Mapping[str, str]],
+    variants: Sequence[VariantLike] = (),
+    *,
+    baseline: bool = True,
+) -> SweepPlan:
+    """A plan of listed points rather than a grid (each a ``{key: text}`` of the same keys; every
+    value checked before any work), × the baseline and each variant: a sweep of things that vary
+    together, such as every unit of one army list against every unit of another.
+
+    >>> plan = plan_points("scrollhammer.panic-test", [{"ld": "7", "modifier": "0"}, {"ld": "9", "modifier": "-1"}])
+    >>> plan.size, [a.values for a in plan.axes], plan.point(1)[2]
+    (2, [('7', '9'), ('0', '-1')], {'ld': '9', 'modifier': '-1'})
+    """
+    calculator = registry().calculator(calc) if isinstance(calc, str) else calc
+    if not points:
+        raise InputError("points", "no points to evaluate")
+    keys = tuple(points[0])
+    for i, point in enumerate(points):
+        if tuple(point) != keys:
+            raise InputError(
+                "points", f"point {i + 1} has the keys {', '.join(point)}, expected {', '.join(keys)}"
+            )
+    seen: dict[str, set[str]] = {k: set() for k in keys}
+    for point in points:
+        for key, word in point.items():
+            if word not in seen[key]:
+                _check_value(calculator, key, word)
+                seen[key].add(word)
+    axes = tuple(Axis(k, tuple(dict.fromkeys(p[k] for p in points))) for k in keys)
+    grid = plan_sweep(calculator, {}, variants, baseline=baseline)
+    return SweepPlan(calculator.id, axes, grid.variants, tuple(tuple(p[k] for k in keys) for p in points))
+
+
 # -- evaluating points -----------------------------------------------------------------------------
 
 
@@ -306,6 +358,8 @@ def _row(
         row[out.key] = value
         if out.kind == "probability":
             row[f"{out.key}_exact"] = None if result is None else result.values.get(f"{out.key}_exact")
+        elif result is not None and f"{out.key}_exact" in result.values:  # an exact mean, as a fraction
+            row[f"{out.key}_exact"] = result.values[f"{out.key}_exact"]
     row["error"] = error
     if notes:
         row["_notes"] = notes

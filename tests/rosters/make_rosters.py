@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
 
-import yaml
+from rulesbook.data import dump_yaml
 
 HERE = Path(__file__).parent / "data"
 NS = "http://www.battlescribe.net/schema/rosterSchema"
@@ -97,7 +97,11 @@ def rustguard(n: int, points: int) -> dict[str, Any]:
                 "Rustguard Sergeant",
                 1,
                 stats(6, 4, 3, 3, 6, 2),
-                [PLASMA, weapon(blade("Power claw", "3", "3+", 8, -2, "2"))],
+                [
+                    PLASMA,
+                    weapon(blade("Power claw", "3", "3+", 8, -2, "2")),
+                    weapon(gun("Bolt pistol", 12, "1", "3+", 4, 0, "1", "Pistol")),
+                ],
             ),
             kind("Rustguard", n - 1, stats(6, 4, 3, 2, 6, 2), [weapon(RUST_RIFLE), weapon(CCW)]),
         ],
@@ -350,7 +354,7 @@ BOG_HORDE: dict[str, Any] = {
                     3,
                     stats(12, 6, 4, 5, 7, 2),
                     [
-                        weapon(gun("Harpoon gun", 24, "2", "4+", 7, -1, "2", "Heavy")),
+                        weapon(gun("Harpoon gun", 24, "2", "4+", 7, -1, "2", "Heavy"), each=2),
                         weapon(blade("Hull blades", "2", "4+", 5, 0, "1")),
                     ],
                 )
@@ -680,11 +684,14 @@ def typed_faction(army: dict[str, Any], fkey: str) -> dict[str, Any]:
     (the second unit of a name gets ``-2``), one ``models`` entry per kind of model."""
     sheets: dict[str, Any] = {}
     words: set[str] = set()
-    names = [u["name"] for u in army["units"]]
+    keys: list[str] = []
     for u in army["units"]:
-        k = key(u["name"])
-        while k in sheets:
-            k = f"{key(u['name'])}-{int(k.rsplit('-', 1)[1]) + 1}" if k != key(u["name"]) else f"{k}-2"
+        k, n = key(u["name"]), 1
+        while k in keys:
+            n += 1
+            k = f"{key(u['name'])}-{n}"
+        keys.append(k)
+    for k, u in zip(keys, army["units"], strict=True):
         weapons: dict[str, Any] = {}
         exclusive = []
         kinds = []
@@ -747,8 +754,10 @@ def typed_faction(army: dict[str, Any], fkey: str) -> dict[str, Any]:
             "points": [{"models": sum(k_["count"] for k_ in kinds), "points": u["points"]}],
             "models": kinds,
         }
-        if u.get("leads"):
-            sheet["leads"] = [key(n) for n in u["leads"] if n in names]
+        if u.get("leads"):  # every unit of the list with a name it may lead
+            sheet["leads"] = [
+                kk for kk, uu in zip(keys, army["units"], strict=True) if uu["name"] in u["leads"]
+            ]
         sheets[k] = sheet
     return {
         "faction": {
@@ -805,7 +814,7 @@ def epic_company() -> dict[str, Any]:
         pairs = [("Type", kind_), ("Speed", "15cm"), ("Armour", "4+"), ("CC", "4+"), ("FF", "4+")]
         return selection(name, "model", n, profiles=[profile(name, "Unit", "f68a073b", pairs)])
 
-    def engine(name: str, n: int, dc: int) -> dict[str, Any]:
+    def engine(name: str, n: int, dc: int, points: int | None = None) -> dict[str, Any]:
         pairs = [
             ("Type", "War Engine"),
             ("Speed", "15cm"),
@@ -814,7 +823,8 @@ def epic_company() -> dict[str, Any]:
             ("FF", "5+"),
             ("DC", dc),
         ]
-        return selection(name, "model", n, profiles=[profile(name, "War Engine", "87ab-2658", pairs)])
+        own = {"costs": [cost(points)]} if points is not None else {}
+        return selection(name, "model", n, profiles=[profile(name, "War Engine", "87ab-2658", pairs)], **own)
 
     def formation(name: str, points: int, *inside: dict[str, Any]) -> dict[str, Any]:
         return selection(
@@ -829,11 +839,17 @@ def epic_company() -> dict[str, Any]:
     units = [
         formation("Infantry Company", 225, unit("Command", 1), unit("Infantry", 12), unit("Fire Support", 4)),
         formation("Tank Squadron", 250, unit("Battle Tank", 10, "Armoured Vehicle")),
-        formation("Super-heavy Tank Company", 500, engine("Baneblade", 3, 3)),
+        formation("Super-heavy Tank Company", 600, engine("Baneblade", 3, 3)),
         formation("Scout Titan", 275, engine("Warhound Titan", 1, 3)),
-        formation("Recon Platoon", 150, unit("Sentinel", 6, "Light Vehicle"), engine("Stormblade", 1, 3)),
+        formation(
+            "Recon Platoon", 150, unit("Sentinel", 6, "Light Vehicle"), engine("Stormblade", 1, 3, 200)
+        ),
     ]
-    return roster_tree("Steel company", EPIC, "Imperial Guard (made-up)", units, 1400)
+    return roster_tree("Steel company", EPIC, "Imperial Guard (made-up)", units, 1700)
+
+
+SHIPPED = Path(__file__).parents[2] / "rulesbook" / "systems"
+"""The examples shipped with rulesbook (the docs' lists): copies of three of the files here."""
 
 
 def main() -> None:
@@ -850,8 +866,14 @@ def main() -> None:
             "# The units of tests/rosters/data/NAME.ros typed as a faction file (by tests/rosters/make_rosters.py,\n"
             "# from what each unit means, not through a roster reader): the oracle of the roster tests.\n"
         ).replace("NAME", name)
-        data = yaml.safe_dump(typed_faction(army, fkey), sort_keys=False, allow_unicode=True)
+        data = dump_yaml(typed_faction(army, fkey))
         (HERE / f"{name}.typed.yaml").write_text(text + data, encoding="utf-8")
+    for name, folder in (
+        ("rust-legion.rosz", "wh40k/examples"),
+        ("bog-horde.json", "wh40k/examples"),
+        ("steel-company.rosz", "army_morale/data"),
+    ):
+        (SHIPPED / folder / name).write_bytes((HERE / name).read_bytes())
 
 
 # -- the hostile rosters (tests/hostile/rosters) --------------------------------------------------

@@ -64,6 +64,11 @@ def said(text: str, phases: tuple[str, ...] = ("any",)) -> list[tuple[object, ..
             "Each time a model in this unit makes an attack, add 1 to the Hit roll. Models in this unit have the Benefit of Cover.",
             [("hit-modifier", 1, "any"), ("cover", None, "ranged")],
         ),
+        ("Models in this unit have the Feel No Pain 5+ ability.", [("feel-no-pain", 5, "any")]),
+        (
+            "Until the end of the phase, models in <i>your unit</i> have the Feel No Pain 4+ ability against mortal wounds.",
+            [("feel-no-pain-mortal", 4, "any")],
+        ),
     ],
 )
 def test_what_the_effects_language_can_say(text: str, expected: list[tuple[object, ...]]) -> None:
@@ -80,6 +85,7 @@ def test_what_the_effects_language_can_say(text: str, expected: list[tuple[objec
         "Each time a model in this unit makes an attack, if the target is below half-strength, add 1 to the Hit roll.",
         "While this unit is within range of an objective marker, add 1 to the Hit roll.",
         "Models in this unit have a 5+ invulnerable save.",
+        "Models in this unit have the Feel No Pain 1+ ability.",
         "Weapons equipped by models in this unit have the [PLAGUE WEAPON] ability.",
         "Each time a model in this unit makes an attack, add 2 to the Hit roll.",
         # one sentence beyond the language keeps the whole text as text (nothing half-applied)

@@ -23,6 +23,7 @@ SYSTEM = SystemPackage(
             calculator="army-morale.replay",
         ),
     ),
+    rosters="rulesbook.systems.army_morale.roster:ADAPTER",
 )
 
 __all__ = ["SYSTEM"]

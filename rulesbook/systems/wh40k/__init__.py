@@ -24,6 +24,7 @@ SYSTEM = SystemPackage(
     ),
     extra_rules=registered_faction_rules,
     extra_implementations=registered_faction_implementations,
+    rosters="rulesbook.systems.wh40k.lists.army:ADAPTER",
 )
 
 __all__ = ["SYSTEM"]

@@ -238,6 +238,9 @@ class Wh40kReadings(Readings):
         "wh40k.interpretations.allocation", "excess-lost"
     )
     damage_minimum: Literal["min-1", "min-0"] = reading("wh40k.interpretations.damage-minimum", "min-1")
+    fnp_combined: Literal["better-one", "both-rolled"] = reading(
+        "wh40k.interpretations.fnp-combined", "better-one"
+    )
     published_abilities: Literal["published", "source-only"] = reading(
         "wh40k.interpretations.published-abilities", "published"
     )

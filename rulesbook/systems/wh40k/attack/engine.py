@@ -49,7 +49,7 @@ from rulesbook.systems.wh40k.attack.rolls import (
     packet_weights,
 )
 from rulesbook.systems.wh40k.attack.situational import in_situation
-from rulesbook.systems.wh40k.attack.weapons import Target, Weapon, parse_abilities  # noqa: F401 (examples)
+from rulesbook.systems.wh40k.attack.weapons import FeelNoPain, Target, Weapon, parse_abilities  # noqa: F401 (examples)
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
 
 __all__ = [
@@ -175,15 +175,36 @@ class WeaponPlan:
     merge: bool
 
 
+def packet_terms(
+    target: Target, choices: Wh40kChoices
+) -> tuple[tuple[int, FeelNoPain], tuple[int, FeelNoPain], int]:
+    """How one allocated packet's Damage is reduced and rolled against Feel No Pain, for a
+    normal and for a devastating packet (``(reduction, Feel No Pain)`` each), and the least
+    Damage a reduction leaves (reading ``damage-minimum``): the arguments of
+    :func:`~rulesbook.systems.wh40k.attack.rolls.packet_weights`. A devastating packet is mortal
+    wounds: it meets the Feel No Pain against them (:meth:`Target.mortal_fnp`, reading
+    ``fnp-combined``) and keeps the reduction under the reading ``devastating-modifiers``.
+
+    >>> packet_terms(Target(4, 3, 2, fnp=6, fnp_mortal=4, damage_reduction=1), CHOICES)
+    ((1, 6), (1, 4), 1)
+    """
+    r = choices.readings
+    minimum = 1 if r.damage_minimum == "min-1" else 0
+    dev_reduction = target.damage_reduction if r.devastating_modifiers == "apply" else 0
+    return (target.damage_reduction, target.fnp), (dev_reduction, target.mortal_fnp(r.fnp_combined)), minimum
+
+
 def _packets_for(weapon: Weapon, target: Target, choices: Wh40kChoices) -> tuple[PacketTable, PacketTable]:
     """The transition tables of normal and of devastating packets."""
     r = choices.readings
-    minimum = 1 if r.damage_minimum == "min-1" else 0
-    dmg = packet_weights(weapon.damage, target.damage_reduction, target.fnp, minimum)
-    normal = _packet(*dmg, target.wounds, target.models, r.allocation == "excess-spills")
-    dev_dmg = (
-        dmg if r.devastating_modifiers == "apply" else packet_weights(weapon.damage, 0, target.fnp, minimum)
+    normal_terms, dev_terms, minimum = packet_terms(target, choices)
+    normal = _packet(
+        *packet_weights(weapon.damage, *normal_terms, minimum),
+        target.wounds,
+        target.models,
+        r.allocation == "excess-spills",
     )
+    dev_dmg = packet_weights(weapon.damage, *dev_terms, minimum)
     dev = _packet(*dev_dmg, target.wounds, target.models, r.devastating_excess == "spills")
     return normal, dev
 

@@ -1,9 +1,9 @@
 """Attacks against an Attached unit (a Leader with its Bodyguard unit), exactly, with Precision.
 
-The main engine (:mod:`~rulesbook.systems.wh40k.attack.engine`) allocates against one profile. Here the unit has two: the
-Bodyguard models (the :class:`~rulesbook.systems.wh40k.attack.weapons.Target`) and the Leader's models
-(:class:`LeaderProfile`), each with its own Wounds, saves and Feel No Pain; every Wound roll
-uses the Bodyguard's Toughness, as the Leader rule requires.
+The main engine (:mod:`~rulesbook.systems.wh40k.attack.engine`) allocates against one profile. Here the unit has two:
+the Bodyguard models (the :class:`~rulesbook.systems.wh40k.attack.weapons.Target`) and the Leader's models
+(:class:`LeaderProfile`), each with its own Wounds, saves and Feel No Pain; every Wound roll uses the Bodyguard's
+Toughness, as the Leader rule requires.
 
 The state is the pair (wounds lost by the Bodyguard, wounds lost by the Leader). A wound goes
 to the Bodyguard while one of its models lives and to the Leader after that — unless its
@@ -39,7 +39,7 @@ from math import lcm
 from rulesbook.dice import parse_dice  # noqa: F401 (the examples use it)
 from rulesbook.registry import implements
 from rulesbook.results import Distribution
-from rulesbook.systems.wh40k.attack.engine import plan
+from rulesbook.systems.wh40k.attack.engine import packet_terms, plan
 from rulesbook.systems.wh40k.attack.rolls import DEFAULT_SITUATION, Situation, packet_damage, save_test
 from rulesbook.systems.wh40k.attack.weapons import Target, Weapon
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
@@ -72,14 +72,14 @@ type Vector = dict[State, Fraction]
 
 @dataclass(frozen=True, slots=True)
 class LeaderProfile:
-    """The Leader's models in an Attached unit (its Toughness is never used: attacks on the
-    unit use the Bodyguard's)."""
+    """The Leader's models in an Attached unit (attacks on the unit use the Bodyguard's T)."""
 
     models: int
     wounds: int
     save: int
     invuln: int | None = None
     fnp: int | None = None
+    fnp_mortal: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,9 +320,8 @@ def joint_wounds_bound(
 
 def _unsaved_target(bodyguard: Target, leader: LeaderProfile) -> Target:
     """The Bodyguard's Toughness, no save (saves are rolled per model), every model for Blast."""
-    return replace(
-        bodyguard, save=7, invuln=None, cover=False, fnp=None, models=bodyguard.models + leader.models
-    )
+    models = bodyguard.models + leader.models
+    return replace(bodyguard, save=7, invuln=None, cover=False, fnp=None, fnp_mortal=None, models=models)
 
 
 @implements(
@@ -351,13 +350,14 @@ def resolve_attached(
     Fraction(5, 18)
     """
     r = choices.readings
-    minimum = 1 if r.damage_minimum == "min-1" else 0
     groups = _Groups(
         bodyguard.total_wounds, bodyguard.wounds, leader.models * leader.wounds, max(1, leader.wounds)
     )
     # Hit and Wound rolls with the Bodyguard's Toughness and no save; Blast counts every model.
     unsaved_target = _unsaved_target(bodyguard, leader)
-    leader_target = replace(bodyguard, save=leader.save, invuln=leader.invuln, fnp=leader.fnp)
+    leader_target = replace(
+        bodyguard, save=leader.save, invuln=leader.invuln, fnp=leader.fnp, fnp_mortal=leader.fnp_mortal
+    )
     states = [(b, c) for b in range(groups.bodyguard_total + 1) for c in range(groups.leader_total + 1)]
     start: Vector = {(0, 0): Fraction(1)}
     # pending devastating counts (one entry per weapon with Devastating Wounds) -> vector
@@ -368,10 +368,8 @@ def resolve_attached(
         precision = has_precision(weapon, choices)
         saves = [save_test(weapon, t, situation, choices) for t in (bodyguard, leader_target)]
         p_unsaved = tuple(Fraction(1) - s.p_pass() if s is not None else Fraction(1) for s in saves)
-        reduction = bodyguard.damage_reduction
-        dmg = tuple(
-            packet_damage(weapon.damage, reduction, t.fnp, minimum) for t in (bodyguard, leader_target)
-        )
+        terms = [packet_terms(t, choices) for t in (bodyguard, leader_target)]
+        dmg = tuple(packet_damage(weapon.damage, *normal, least) for normal, _, least in terms)
         normal = _transition(
             groups,
             states,
@@ -380,10 +378,7 @@ def resolve_attached(
             r.allocation == "excess-spills",
             precision,
         )
-        dev_reduction = reduction if r.devastating_modifiers == "apply" else 0
-        dev_dmg = tuple(
-            packet_damage(weapon.damage, dev_reduction, t.fnp, minimum) for t in (bodyguard, leader_target)
-        )
+        dev_dmg = tuple(packet_damage(weapon.damage, *dev, least) for _, dev, least in terms)
         dev = _transition(
             groups,
             states,
@@ -434,6 +429,19 @@ class ModelGroup:
     invuln: int | None = None
     fnp: int | None = None
     character: bool = False
+    fnp_mortal: int | None = None
+
+    def target(self, unit: Target) -> Target:
+        """The unit's profile (Toughness, cover, Stealth, Damage reduction) with these models."""
+        return replace(
+            unit,
+            save=self.save,
+            invuln=self.invuln,
+            fnp=self.fnp,
+            fnp_mortal=self.fnp_mortal,
+            wounds=self.wounds,
+            models=self.models,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -567,14 +575,10 @@ def resolve_groups(
     Fraction(16, 729)
     """
     r = choices.readings
-    minimum = 1 if r.damage_minimum == "min-1" else 0
     order = _Order(groups)
-    group_targets = [
-        replace(unit, save=g.save, invuln=g.invuln, fnp=g.fnp, wounds=g.wounds, models=g.models)
-        for g in groups
-    ]
+    group_targets = [g.target(unit) for g in groups]
     total_models = sum(g.models for g in groups)
-    unsaved_target = replace(unit, save=7, invuln=None, fnp=None, models=total_models)
+    unsaved_target = replace(unit, save=7, invuln=None, fnp=None, fnp_mortal=None, models=total_models)
     start: State = tuple(0 for _ in groups)
     state: dict[tuple[int, ...], Vector] = {(): {start: Fraction(1)}}
     pending: list[tuple[list[Distribution[int]], bool, bool]] = []
@@ -583,10 +587,9 @@ def resolve_groups(
         precision = has_precision(weapon, choices) and any(g.character for g in groups)
         saves = [save_test(weapon, t, situation, choices) for t in group_targets]
         p_unsaved = [Fraction(1) - s.p_pass() if s is not None else Fraction(1) for s in saves]
-        reduction = unit.damage_reduction
-        dmg = [packet_damage(weapon.damage, reduction, t.fnp, minimum) for t in group_targets]
-        dev_reduction = reduction if r.devastating_modifiers == "apply" else 0
-        dev_dmg = [packet_damage(weapon.damage, dev_reduction, t.fnp, minimum) for t in group_targets]
+        terms = [packet_terms(t, choices) for t in group_targets]
+        dmg = [packet_damage(weapon.damage, *normal, least) for normal, _, least in terms]
+        dev_dmg = [packet_damage(weapon.damage, *dev, least) for _, dev, least in terms]
         spills = r.allocation == "excess-spills"
         dev_spills = r.devastating_excess == "spills"
         keep = any(m for _, o in step.mix for (_, m) in o.packets)

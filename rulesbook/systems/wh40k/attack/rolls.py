@@ -26,7 +26,7 @@ from math import comb, gcd
 from rulesbook.dice import D6, DiceExpr, Outcome, Reroll, RollTest, natural, parse_dice  # noqa: F401 (examples)
 from rulesbook.registry import implements
 from rulesbook.results import Distribution
-from rulesbook.systems.wh40k.attack.weapons import Target, Weapon, parse_abilities  # noqa: F401 (examples)
+from rulesbook.systems.wh40k.attack.weapons import FeelNoPain, Target, Weapon, parse_abilities  # noqa: F401 (examples)
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices, Wh40kReadings
 
 __all__ = [
@@ -313,11 +313,11 @@ def save_test(
 
 @implements("wh40k.attack.damage", "wh40k.attack.feel-no-pain")
 def packet_damage(
-    damage: DiceExpr, reduction: int = 0, fnp: int | None = None, minimum: int = 1
+    damage: DiceExpr, reduction: int = 0, fnp: FeelNoPain = None, minimum: int = 1
 ) -> Distribution[int]:
     """Wounds one allocated attack takes off a model before the model's remaining wounds cap
     it: the Damage roll, minus the reduction (never below ``minimum``), then a Feel No Pain
-    roll for each point.
+    roll for each point (several: the point is ignored if any succeeds).
 
     >>> packet_damage(parse_dice("2"), fnp=5).pmf()   # each of 2 points ignored on 5+
     {0: Fraction(1, 9), 1: Fraction(4, 9), 2: Fraction(4, 9)}
@@ -329,7 +329,7 @@ def packet_damage(
 
 @cache
 def _packet_distribution(
-    damage: DiceExpr, reduction: int, fnp: int | None, minimum: int
+    damage: DiceExpr, reduction: int, fnp: FeelNoPain, minimum: int
 ) -> Distribution[int]:
     weights, den = packet_weights(damage, reduction, fnp, minimum)
     return Distribution.from_weights(weights, den)
@@ -337,7 +337,7 @@ def _packet_distribution(
 
 @cache
 def packet_weights(
-    damage: DiceExpr, reduction: int = 0, fnp: int | None = None, minimum: int = 1
+    damage: DiceExpr, reduction: int = 0, fnp: FeelNoPain = None, minimum: int = 1
 ) -> tuple[tuple[tuple[int, int], ...], int]:
     """:func:`packet_damage` as integer weights ``((wounds, weight), ...)`` over one
     denominator, in lowest terms, sorted, zero weights left out.
@@ -357,9 +357,12 @@ def packet_weights(
         reduced[n] = reduced.get(n, 0) + w
     if fnp is None:
         out, den = reduced, roll_den
-    else:
-        fail, passed, critical, d = RollTest(dice=D6, target=fnp, direction="over").counts()
-        keep = passed + critical
+    else:  # a point is lost when every Feel No Pain roll made for it fails
+        fail, d = 1, 1
+        for x in (fnp,) if isinstance(fnp, int) else fnp:
+            fails, _, _, sides = RollTest(dice=D6, target=x, direction="over").counts()
+            fail, d = fail * fails, d * sides
+        keep = d - fail
         top = max(reduced)
         den = roll_den * d**top
         out = {}

@@ -36,10 +36,14 @@ __all__ = [
     "RANGED_ONLY",
     "WEAPON_INPUTS",
     "Abilities",
+    "FeelNoPain",
     "Target",
     "Weapon",
+    "better_fnp",
     "make_weapon",
+    "mortal_fnp",
     "parse_abilities",
+    "printed_abilities",
 ]
 
 MAX_DAMAGE = 60
@@ -188,6 +192,26 @@ def _lower(a: int | None, b: int | None) -> int | None:
     return b if a is None else (a if b is None else min(a, b))
 
 
+def printed_abilities(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A weapon's keywords as an export prints them (``Rapid Fire 1, Anti-Infantry 4+``,
+    ``[LETHAL HITS]``, ``-`` for none) as ability words: those the engine knows
+    (:data:`ABILITY_WORDS`), each once in order, and the others, kept as words for a warning. The
+    one reader of printed weapon keywords (the Wahapedia import and the roster import use it).
+
+    >>> printed_abilities("Rapid Fire 1, [ANTI-INFANTRY 4+], Sustained Hits D3, Corroding, -")
+    (('rapid-fire-1', 'anti-infantry-4', 'sustained-hits-d3'), ('corroding',))
+    """
+    known: list[str] = []
+    unknown: list[str] = []
+    for raw in text.split(","):
+        word = raw.strip().strip("[]").strip().lower()
+        if not word or word in ("-", "—", "–"):
+            continue
+        word = "-".join(re.sub(r"([0-9])\+$", r"\1", word).split())  # anti-infantry 4+ -> anti-infantry-4
+        (known if _ABILITY_RE.fullmatch(word) else unknown).append(word)
+    return tuple(dict.fromkeys(known)), tuple(dict.fromkeys(unknown))
+
+
 def parse_abilities(words: str | Sequence[str], *, field_name: str = "abilities") -> Abilities:
     """Turn ability words (``lethal-hits``, ``sustained-hits-d3``, ``anti-infantry-4``, …) into
     :class:`Abilities`; an unknown word raises :class:`InputError` naming ``field_name``.
@@ -263,11 +287,52 @@ class Target:
     damage_reduction: int = 0
     keywords: tuple[str, ...] | None = None
     """``None``: not stated, so every Anti-X ability given applies."""
+    fnp_mortal: int | None = None
+    """Feel No Pain X+ against mortal wounds only (``fnp`` is against every wound)."""
 
     @property
     def total_wounds(self) -> int:
         """Wounds of the whole unit."""
         return self.wounds * self.models
+
+    def mortal_fnp(self, combined: str = "better-one") -> FeelNoPain:
+        """The Feel No Pain rolled against a mortal wound: ``fnp`` and ``fnp_mortal`` as the
+        reading ``fnp_combined`` combines them (``better-one``: the lower X; ``both-rolled``:
+        both, a wound ignored if either succeeds).
+
+        >>> Target(4, 3, 2, fnp=5, fnp_mortal=4).mortal_fnp(), Target(4, 3, 2, fnp=5, fnp_mortal=4).mortal_fnp("both-rolled")
+        (4, (5, 4))
+        >>> Target(4, 3, 2, fnp=5).mortal_fnp(), Target(4, 3, 2).mortal_fnp()
+        (5, None)
+        """
+        return mortal_fnp(self.fnp, self.fnp_mortal, combined)
+
+
+def mortal_fnp(fnp: int | None, fnp_mortal: int | None, combined: str = "better-one") -> FeelNoPain:
+    """The Feel No Pain rolled against a mortal wound by a model with Feel No Pain ``fnp``+
+    against every wound and ``fnp_mortal``+ against mortal wounds (see :meth:`Target.mortal_fnp`).
+
+    >>> mortal_fnp(6, 4), mortal_fnp(6, 4, "both-rolled"), mortal_fnp(None, 5)
+    (4, (6, 4), 5)
+    """
+    given = [x for x in (fnp, fnp_mortal) if x is not None]
+    if len(given) < 2:
+        return given[0] if given else None
+    return tuple(given) if combined == "both-rolled" else min(given)
+
+
+def better_fnp(held: int | None, other: int | None) -> int | None:
+    """The better of two Feel No Pain X+ (the lower X; a model uses one per lost wound).
+
+    >>> better_fnp(5, 4), better_fnp(None, 6), better_fnp(5, None)
+    (4, 6, 5)
+    """
+    return other if held is None else held if other is None else min(held, other)
+
+
+type FeelNoPain = int | tuple[int, ...] | None
+"""The Feel No Pain made for each point of damage: its X (one D6 at X+), several X (one D6 each:
+the point is ignored if any succeeds), or None."""
 
 
 WEAPON_INPUTS: tuple[Input, ...] = (

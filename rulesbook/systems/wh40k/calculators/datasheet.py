@@ -61,6 +61,7 @@ from rulesbook.systems.wh40k.attack.groups import (
 )
 from rulesbook.systems.wh40k.attack.rolls import attacks_distribution
 from rulesbook.systems.wh40k.attack.situational import in_situation
+from rulesbook.systems.wh40k.attack.weapons import better_fnp
 from rulesbook.systems.wh40k.calculators.datasheet_inputs import DATASHEET_READINGS, INPUTS, profile_input
 from rulesbook.systems.wh40k.calculators.path import (
     ATTACK_RULES,
@@ -77,12 +78,12 @@ from rulesbook.systems.wh40k.calculators.path import (
 from rulesbook.systems.wh40k.calculators.report import UnitOutcome, ability_warnings, present, roll_lines
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices, Wh40kReadings
 from rulesbook.systems.wh40k.faction.additions import with_additions
-from rulesbook.systems.wh40k.faction.file import faction_at
 from rulesbook.systems.wh40k.faction.mortarion import unit_weapons
 from rulesbook.systems.wh40k.faction.reader import death_guard
 from rulesbook.systems.wh40k.faction.sides import Context, EffectPlan, Side, apply_effects
 from rulesbook.systems.wh40k.faction.types import NO_SKILL, Datasheet, Faction
 from rulesbook.systems.wh40k.faction.units import attack_weapons, target_groups
+from rulesbook.systems.wh40k.lists.army import army_at
 
 __all__ = ["DatasheetSetting", "datasheet_attack_calculator", "plan_of", "setting_of"]
 
@@ -187,8 +188,8 @@ def _keywords(sheet: Datasheet) -> tuple[str, ...]:
 def setting_of(values: Mapping[str, Any], choices: Wh40kChoices) -> DatasheetSetting:
     """The weapons, target and situation of the inputs with every effect applied."""
     # a variant's added stratagems, abilities, detachment rules and enhancements join both files
-    faction = with_additions(faction_at(values["faction"], "faction"), choices.additions)
-    target_faction = with_additions(faction_at(values["target_faction"], "target_faction"), choices.additions)
+    faction = with_additions(army_at(values["faction"], "faction"), choices.additions)
+    target_faction = with_additions(army_at(values["target_faction"], "target_faction"), choices.additions)
     sheet = _sheet(faction, values["attacker"], "attacker")
     chosen: tuple[str, ...] = values["weapons"]
     if not chosen:
@@ -224,13 +225,13 @@ def setting_of(values: Mapping[str, Any], choices: Wh40kChoices) -> DatasheetSet
         base = replace(
             target,
             fnp=target_sheet.feel_no_pain,
+            fnp_mortal=None,  # the datasheet's own (its abilities' effects may give one)
             keywords=_keywords(target_sheet),
             stealth=target.stealth or "stealth" in target_sheet.core_abilities,
         )
         unit, found = target_groups(target_sheet, values["target_models"], base, choices, leader)
         if len(found) == 1:
-            g = found[0]
-            target = replace(unit, save=g.save, invuln=g.invuln, wounds=g.wounds, models=g.models, fnp=g.fnp)
+            target = found[0].target(unit)
         else:
             main = max((g for g in found if not g.character), key=lambda g: g.models)
             target = replace(unit, save=main.save, invuln=main.invuln, wounds=main.wounds, models=main.models)
@@ -254,9 +255,20 @@ def setting_of(values: Mapping[str, Any], choices: Wh40kChoices) -> DatasheetSet
     plan = apply_effects(weapons, target, situation, attacker, defender, ctx, choices, faction)
     if groups is not None:
         # the effects on the unit as a whole (Toughness, cover, Stealth, Damage) stay on the
-        # shared target; a worse Save characteristic reaches every group's Save
+        # shared target; a worse Save characteristic reaches every group's Save, a Feel No Pain
+        # an effect gives every group (each keeping the better of it and its own)
         worse = plan.target.save - target.save
-        groups = tuple(replace(g, save=min(7, g.save + worse)) if worse else g for g in groups)
+        given = plan.target.fnp if plan.target.fnp != target.fnp else None
+        given_mortal = plan.target.fnp_mortal if plan.target.fnp_mortal != target.fnp_mortal else None
+        groups = tuple(
+            replace(
+                g,
+                save=min(7, g.save + worse),
+                fnp=better_fnp(g.fnp, given),
+                fnp_mortal=better_fnp(g.fnp_mortal, given_mortal),
+            )
+            for g in groups
+        )
     return DatasheetSetting(plan, groups, (sheet.name, target_name))
 
 
@@ -332,7 +344,7 @@ def _groups_outcome(found: DatasheetSetting, choices: Wh40kChoices) -> tuple[Uni
     p = found.plan
     result = resolve_groups(p.weapons, p.target, found.groups, p.situation, choices)
     first = found.groups[0]
-    first_target = replace(p.target, save=first.save, invuln=first.invuln, fnp=first.fnp, wounds=first.wounds)
+    first_target = replace(first.target(p.target), models=p.target.models)
     steps = tuple(
         weapon_step(s, first_target, choices) for s in plan(p.weapons, first_target, p.situation, choices)
     )
@@ -349,6 +361,7 @@ def _groups_outcome(found: DatasheetSetting, choices: Wh40kChoices) -> tuple[Uni
             f"{g.models} × {g.name} (W{g.wounds}, Sv {g.save}+"
             + (f", invulnerable {g.invuln}+" if g.invuln else "")
             + (f", Feel No Pain {g.fnp}+" if g.fnp else "")
+            + (f", Feel No Pain {g.fnp_mortal}+ against mortal wounds" if g.fnp_mortal else "")
             + (", CHARACTER: after the rest" if g.character else "")
             + ")"
             for g in found.groups
@@ -362,6 +375,30 @@ def _groups_outcome(found: DatasheetSetting, choices: Wh40kChoices) -> tuple[Uni
             f"{g.name}: {float(result.group_destroyed(i).mean()):.2f} of {g.models} destroyed on average."
         )
     return outcome, lines
+
+
+def _names(files: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
+    """What the chosen files offer to pick: the attacker's units, weapons, stratagems,
+    detachments and enhancements from ``faction``; the target's units, Leaders and the rest from
+    ``target_faction`` (a file that does not read offers nothing; the calculator says why)."""
+    out: dict[str, tuple[str, ...]] = {}
+    declared = {i.key: i for i in INPUTS}
+    for prefix, key in (("", "faction"), ("target_", "target_faction")):
+        try:  # (a shipped file's rulesbook/... name is found from any folder, as the input finds it)
+            found = army_at(declared[key].parse(files[key]), key)
+        except (InputError, KeyError):
+            continue
+        sheets = tuple(found.datasheets)
+        if prefix:
+            out["target"] = ("profile", *sheets)
+            out["target_leader"] = ("none", *(k for k, d in found.datasheets.items() if d.leads))
+        else:
+            out["attacker"] = sheets
+            out["weapons"] = tuple(dict.fromkeys(w for d in found.datasheets.values() for w in d.weapons))
+        out[f"{prefix}stratagems"] = tuple(found.stratagems)
+        out[f"{prefix}detachment"] = ("none", *found.detachments)
+        out[f"{prefix}enhancement"] = ("none", *found.enhancements)
+    return out
 
 
 def _effects_table(plan: EffectPlan) -> Table:
@@ -426,6 +463,7 @@ def _effects_table(plan: EffectPlan) -> Table:
     insensitive=ENGINE_FIXED,
     check=_check,
     cost=_seconds,
+    names=_names,
     cacheable=False,  # a faction file may change between two calls with the same path
     examples=[
         {
@@ -484,6 +522,7 @@ def datasheet_attack_calculator(*, choices: Wh40kChoices, **values: Any) -> Calc
         lines.append(
             f"Target: T{t.toughness} Sv {t.save}+{f' (invulnerable {t.invuln}+)' if t.invuln else ''} "
             f"W{t.wounds} × {t.models}{f', Feel No Pain {t.fnp}+' if t.fnp else ''}"
+            f"{f', Feel No Pain {t.fnp_mortal}+ against mortal wounds' if t.fnp_mortal else ''}"
             f"{', Benefit of Cover' if t.cover else ''}{', Stealth' if t.stealth else ''}"
             f"{f', Damage −{t.damage_reduction}' if t.damage_reduction else ''}."
         )

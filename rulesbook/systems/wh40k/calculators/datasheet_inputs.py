@@ -81,12 +81,14 @@ def profile_input(inp: Input) -> Input:
 def _faction_input(key: str, whose: str) -> PathInput:
     return PathInput(
         key=key,
-        label=f"{whose} faction file",
+        label=f"{whose} faction file or army list",
         help=(
             f"The faction file {whose.lower()} datasheet, stratagems and detachment come from: the Death Guard page "
-            "(default), or a Wahapedia faction written by `python -m rulesbook.systems.wh40k.wahapedia`."
+            "(default), a Wahapedia faction written by `python -m rulesbook.systems.wh40k.wahapedia`, or an "
+            "army list exported by BattleScribe (.ros, .rosz) or New Recruit (.json), whose units are its datasheets."
         ),
         default=SHIPPED,
+        suffixes=(".yaml", ".yml", ".json", ".ros", ".rosz"),
     )
 
 

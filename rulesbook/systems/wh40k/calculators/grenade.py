@@ -20,13 +20,15 @@ from math import comb
 from typing import Any
 
 from rulesbook.calculators import Output, calculator
-from rulesbook.dice import D6, RollTest
+from rulesbook.dice import D6, RollTest, constant
 from rulesbook.inputs import IntInput, optional
 from rulesbook.present.numbers import fixed
 from rulesbook.registry import implements
 from rulesbook.results import CalcResult, Distribution
+from rulesbook.systems.wh40k.attack.rolls import packet_weights
+from rulesbook.systems.wh40k.attack.weapons import mortal_fnp
 from rulesbook.systems.wh40k.calculators.report import dense
-from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
+from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices, Wh40kReadings
 
 __all__ = ["GRENADE_DICE", "GRENADE_ROLL", "grenade_calculator", "grenade_wounds"]
 
@@ -38,13 +40,25 @@ GRENADE_ROLL = 4
 
 @implements("wh40k.death-guard.stratagem.grenade", "wh40k.attack.mortal-wounds", "wh40k.attack.feel-no-pain")
 def grenade_wounds(
-    wounds: int, models: int, fnp: int | None = None, choices: Wh40kChoices = CHOICES
+    wounds: int,
+    models: int,
+    fnp: int | None = None,
+    choices: Wh40kChoices = CHOICES,
+    fnp_mortal: int | None = None,
 ) -> Distribution[int]:
-    """Wounds the unit loses to one Grenade (mortal wounds spill from model to model); a
-    variant's code for the Grenade or mortal-wound rules reaches it through ``choices``."""
-    p = RollTest(dice=D6, target=GRENADE_ROLL, direction="over").p_pass()
-    if fnp is not None:
-        p *= 1 - RollTest(dice=D6, target=fnp, direction="over").p_pass()
+    """Wounds the unit loses to one Grenade (mortal wounds spill from model to model), each
+    mortal wound against the Feel No Pain a model has against it (``fnp`` against every wound,
+    ``fnp_mortal`` against mortal wounds: :func:`~rulesbook.systems.wh40k.attack.weapons.mortal_fnp`);
+    a variant's code for the Grenade or mortal-wound rules reaches it through ``choices``.
+
+    >>> grenade_wounds(1, 10, fnp=6, fnp_mortal=4).mean()   # 6 x 1/2 x 1/2 (the better one)
+    Fraction(3, 2)
+    """
+    rolls = mortal_fnp(fnp, fnp_mortal, choices.readings.fnp_combined)
+    weights, den = packet_weights(constant(1), 0, rolls, 1)  # one mortal wound after Feel No Pain
+    p = RollTest(dice=D6, target=GRENADE_ROLL, direction="over").p_pass() * Fraction(
+        dict(weights).get(1, 0), den
+    )
     total = wounds * models
     out: dict[int, Fraction] = {}
     for k in range(GRENADE_DICE + 1):
@@ -80,6 +94,16 @@ def grenade_wounds(
                 maximum=6,
             )
         ),
+        optional(
+            IntInput(
+                key="fnp_mortal",
+                label="Feel No Pain (mortal wounds)",
+                help="The X of a Feel No Pain X+ against mortal wounds only, or none (with fnp too: reading fnp_combined).",
+                minimum=2,
+                maximum=6,
+            )
+        ),
+        Wh40kReadings.input("fnp_combined", label="Two Feel No Pain against a mortal wound"),
     ],
     outputs=[
         Output("mean_wounds_lost", "Mean wounds lost", "number", "Wounds the unit loses on average."),
@@ -96,13 +120,29 @@ def grenade_wounds(
             "Index k holds P(exactly k models destroyed).",
         ),
     ],
-    rules=["wh40k.death-guard.stratagem.grenade", "wh40k.attack.mortal-wounds"],
+    rules=["wh40k.death-guard.stratagem.grenade", "wh40k.attack.mortal-wounds", "wh40k.attack.feel-no-pain"],
     examples=[{"wounds": "2", "models": "5"}, {"wounds": "1", "models": "10", "fnp": "5"}],
     choices=CHOICES,
 )
-def grenade_calculator(*, wounds: int, models: int, fnp: int | None, choices: Wh40kChoices) -> CalcResult:
-    """The Grenade's wounds and models destroyed."""
-    lost = grenade_wounds(wounds, models, fnp, choices)
+def grenade_calculator(
+    *,
+    wounds: int,
+    models: int,
+    fnp: int | None,
+    fnp_mortal: int | None,
+    choices: Wh40kChoices,
+    **readings: str,
+) -> CalcResult:
+    """The Grenade's wounds and models destroyed (the reading input is in ``choices``)."""
+    lost = grenade_wounds(wounds, models, fnp, choices, fnp_mortal)
+    rolls = mortal_fnp(fnp, fnp_mortal, choices.readings.fnp_combined)
+    shown = (
+        ""
+        if rolls is None
+        else f", each ignored on a {rolls}+"
+        if isinstance(rolls, int)
+        else (", each ignored if either " + " or ".join(f"{x}+" for x in rolls) + " succeeds")
+    )
     by_model: dict[int, Fraction] = {}
     for k, p in lost:
         by_model[k // wounds] = by_model.get(k // wounds, Fraction(0)) + p
@@ -115,7 +155,6 @@ def grenade_calculator(*, wounds: int, models: int, fnp: int | None, choices: Wh
     return CalcResult(
         values,
         explanation=(
-            f"Six D6, each 4+ a mortal wound{f', each ignored on a {fnp}+' if fnp else ''}: "
-            f"{fixed(float(lost.mean()))} wounds lost on average.",
+            f"Six D6, each 4+ a mortal wound{shown}: {fixed(float(lost.mean()))} wounds lost on average.",
         ),
     )

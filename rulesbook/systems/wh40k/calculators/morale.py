@@ -317,13 +317,19 @@ MORALE_INPUTS = (
             maximum=6,
         )
     ),
-    optional(
-        IntInput(
-            key="leader_fnp",
-            label="Leader Feel No Pain",
-            help="The X of the Leader's Feel No Pain, or none.",
-            minimum=2,
-            maximum=6,
+    *(
+        optional(
+            IntInput(
+                key=key, label=label, help=f"The X of the Leader's {what}, or none.", minimum=2, maximum=6
+            )
+        )
+        for key, label, what in (
+            ("leader_fnp", "Leader Feel No Pain", "Feel No Pain"),
+            (
+                "leader_fnp_mortal",
+                "Leader Feel No Pain (mortal wounds)",
+                "Feel No Pain against mortal wounds only",
+            ),
         )
     ),
     optional(
@@ -350,6 +356,7 @@ def _leader(values: Mapping[str, Any]) -> LeaderProfile | None:
         values["leader_save"],
         values["leader_invuln"],
         values["leader_fnp"],
+        values["leader_fnp_mortal"],
     )
 
 

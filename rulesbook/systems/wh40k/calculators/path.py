@@ -191,6 +191,18 @@ TARGET_INPUTS: tuple[Input, ...] = (
             key="fnp", label="Feel No Pain", help="The X of Feel No Pain X+, or none.", minimum=2, maximum=6
         )
     ),
+    optional(
+        IntInput(
+            key="fnp_mortal",
+            label="Feel No Pain (mortal wounds)",
+            help=(
+                "The X of a Feel No Pain X+ against mortal wounds only (here: Devastating Wounds), or "
+                "none; with fnp too, a mortal wound meets the better one (reading fnp_combined)."
+            ),
+            minimum=2,
+            maximum=6,
+        )
+    ),
     BoolInput(
         key="cover",
         label="Benefit of Cover",
@@ -245,6 +257,7 @@ READING_KEYS = (
     "overwatch_criticals",
     "allocation",
     "damage_minimum",
+    "fnp_combined",
     "published_abilities",
     "torrent_overwatch",
     "invuln_modifiers",
@@ -371,6 +384,7 @@ def target_of(values: Mapping[str, Any]) -> Target:
         models=values["models"],
         invuln=values["invuln"],
         fnp=values["fnp"],
+        fnp_mortal=values["fnp_mortal"],
         cover=values["cover"],
         stealth=values["stealth"],
         damage_reduction=values["damage_reduction"],

@@ -36,7 +36,7 @@ from types import MappingProxyType
 from rulesbook.dice import REROLLS, Reroll
 from rulesbook.errors import InputError
 from rulesbook.registry import implements
-from rulesbook.systems.wh40k.attack.weapons import parse_abilities
+from rulesbook.systems.wh40k.attack.weapons import better_fnp, parse_abilities
 from rulesbook.systems.wh40k.effects.effect import Effect
 from rulesbook.systems.wh40k.effects.kind import (
     Application,
@@ -120,6 +120,32 @@ def _cover(b: Application, use: Use) -> None:
 def _stealth(b: Application, use: Use) -> None:
     b.target = replace(b.target, stealth=True)
     b.note(use, True, "the target has Stealth (−1 to ranged Hit rolls)")
+
+
+def _feel_no_pain(b: Application, use: Use) -> None:
+    """Feel No Pain for the unit: against every wound (``feel-no-pain``) or against mortal wounds
+    only (``feel-no-pain-mortal``); with one already, a wound meets only one, so the better (the
+    lower X) is kept (core rules, Feel No Pain)."""
+    x, t = _int(use.effect), b.target
+    if use.kind.name == "feel-no-pain":
+        b.target = replace(t, fnp=better_fnp(t.fnp, x))
+        kept, against = b.target.fnp, "every wound"
+    else:
+        b.target = replace(t, fnp_mortal=better_fnp(t.fnp_mortal, x))
+        kept, against = b.target.fnp_mortal, "mortal wounds"
+    b.note(
+        use,
+        kept == x,
+        f"Feel No Pain {kept}+ against {against}"
+        + ("" if kept == x else f" (the unit's own is better than {x}+)"),
+    )
+
+
+def _fnp_text(kind: str) -> Callable[[re.Match[str], tuple[str, ...], str], list[Effect]]:
+    def build(m: re.Match[str], phases: tuple[str, ...], attack: str) -> list[Effect]:
+        return [Effect(kind=kind, value=int(m["x"]), phases=phases)]
+
+    return build
 
 
 def _damage_reduction(b: Application, use: Use) -> None:
@@ -301,6 +327,7 @@ _MOD = ValueRule("int", -3, 3)
 _STEPS = ValueRule("int", 1, 12)
 _REROLLS = ValueRule("choice", options=("ones", "failed"))
 _FREE = ValueRule("free")
+_FNP = ValueRule("int", 2, 6)
 
 
 def _kinds(*kinds: EffectKind) -> Mapping[str, EffectKind]:
@@ -432,6 +459,37 @@ KINDS: Mapping[str, EffectKind] = _kinds(
                 rf"each\stime\san\sattack\sis\sallocated\sto\s(?:a\smodel\sin|one\sof\sthe\smodels\sin)\s{UNIT},\s"
                 r"subtract\s1\sfrom\s(?:the\sdamage\scharacteristic\sof\sthat\sattack|that\sattack's\sdamage)",
                 _less_damage,
+            ),
+        ),
+    ),
+    EffectKind(
+        "feel-no-pain",
+        "the unit's models have Feel No Pain value+ against every wound",
+        _FNP,
+        lambda e: f"Feel No Pain {e.value}+",
+        _feel_no_pain,
+        "target",
+        notes="A unit with Feel No Pain already keeps the better X (one roll per lost wound).",
+        texts=(
+            TextPattern.of(
+                rf"{MODELS}\s(?:has|have)\sthe\sfeel\sno\spain\s(?P<x>[2-6])\+\sability",
+                _fnp_text("feel-no-pain"),
+            ),
+        ),
+    ),
+    EffectKind(
+        "feel-no-pain-mortal",
+        "the unit's models have Feel No Pain value+ against mortal wounds only",
+        _FNP,
+        lambda e: f"Feel No Pain {e.value}+ against mortal wounds",
+        _feel_no_pain,
+        "target",
+        notes="Mortal wounds here: Devastating Wounds, the Grenade Stratagem. Beside Feel No Pain "
+        "against every wound, the register entry fnp-combined says which is rolled.",
+        texts=(
+            TextPattern.of(
+                rf"{MODELS}\s(?:has|have)\sthe\sfeel\sno\spain\s(?P<x>[2-6])\+\sability\sagainst\smortal\swounds",
+                _fnp_text("feel-no-pain-mortal"),
             ),
         ),
     ),

@@ -20,7 +20,7 @@ Example:
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -43,9 +43,9 @@ from rulesbook.systems.wh40k.faction.types import (
     Stratagem,
 )
 
-__all__ = ["effect_data", "faction_at", "faction_data", "faction_yaml"]
+__all__ = ["REGISTER", "effect_data", "faction_at", "faction_data", "faction_yaml", "read_once"]
 
-_REGISTER = frozenset(i.id for i in load_system_data(Path(__file__).parent.parent / "rules.yaml")[2])
+REGISTER = frozenset(i.id for i in load_system_data(Path(__file__).parent.parent / "rules.yaml")[2])
 """The interpretations register's IDs: an effect of a faction file may only name these."""
 
 
@@ -227,19 +227,25 @@ def faction_yaml(faction: Faction) -> str:
 @lru_cache(maxsize=16)
 def _load(path: str, mtime_ns: int, size: int) -> Faction:
     """A faction file, read once per version of it (its time and size)."""
-    return load_faction(Path(path), _REGISTER)
+    return load_faction(Path(path), REGISTER)
 
 
 def faction_at(path: str, field: str) -> Faction:
     """The faction of a faction file (the shipped Death Guard page, or a file written by
     :mod:`~rulesbook.systems.wh40k.faction.file`, e.g. an imported Wahapedia faction); a malformed file is one line
     naming ``field``."""
+    if Path(path).resolve() == DEATH_GUARD_FILE.resolve():
+        return death_guard()
+    return read_once(path, field, _load)
+
+
+def read_once(path: str, field: str, load: Callable[[str, int, int], Faction]) -> Faction:
+    """``load(resolved path, mtime_ns, size)``: a cached reader of one version of a file; what
+    goes wrong (a malformed file, one that cannot be read) is one line naming ``field``."""
     p = Path(path)
     try:
-        if p.resolve() == DEATH_GUARD_FILE.resolve():
-            return death_guard()
         info = os.stat(p)
-        return _load(str(p.resolve()), info.st_mtime_ns, info.st_size)
+        return load(str(p.resolve()), info.st_mtime_ns, info.st_size)
     except DataFileError as exc:
         raise InputError(field, str(exc)) from None
     except OSError as exc:

@@ -60,7 +60,14 @@ from rulesbook.systems.wh40k.faction.types import (
     Stratagem,
 )
 
-__all__ = ["DEATH_GUARD_FILE", "FACTION_LIMITS", "EntryReader", "death_guard", "load_faction"]
+__all__ = [
+    "DEATH_GUARD_FILE",
+    "FACTION_LIMITS",
+    "EntryReader",
+    "death_guard",
+    "faction_from_data",
+    "load_faction",
+]
 
 DEATH_GUARD_FILE = Path(__file__).parent.parent / "death-guard.yaml"
 
@@ -200,8 +207,14 @@ def load_faction(path: Path, known_interpretations: frozenset[str] | None = None
     ``known_interpretations``: the register's IDs, so an effect naming an unknown entry is
     refused (``None`` skips that check).
     """
-    r = _Reader(path)
     data = load_data_file(path, limits=FACTION_LIMITS)
+    return faction_from_data(data, path.name, known_interpretations)
+
+
+def faction_from_data(data: Any, name: str, known_interpretations: frozenset[str] | None = None) -> Faction:
+    """The faction of a faction file's data (what :func:`load_faction` reads from the file
+    called ``name``; an army list's roster is turned into such data too), with every check."""
+    r = _Reader(Path(name))
     top = r.name
     head = need(data, "faction", top, dict)
     fkey = r.key(need(head, "key", f"{top}.faction"), f"{top}.faction.key")

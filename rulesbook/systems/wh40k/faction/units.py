@@ -62,7 +62,8 @@ def unit_counts(sheet: Datasheet, size: int | None, field: str) -> tuple[tuple[M
 
 
 def bearers(sheet: Datasheet, key: str, counts: Sequence[tuple[ModelProfile, int]], field: str) -> int:
-    """How many models of the unit fire weapon ``key`` by its default loadout."""
+    """How many of weapon ``key`` the unit fires by its default loadout: one for each model
+    whose loadout has it (two for a model listing it twice, as a roster's twin sponsons)."""
     told = any(p.weapons for p, _ in counts)
     if not told:
         total = sum(n for _, n in counts)
@@ -72,7 +73,7 @@ def bearers(sheet: Datasheet, key: str, counts: Sequence[tuple[ModelProfile, int
             field,
             f"the {sheet.name} datasheet does not say which models carry {key}; give {key}*N (N models fire it)",
         )
-    n = sum(count for p, count in counts if key in p.weapons)
+    n = sum(count * p.weapons.count(key) for p, count in counts)  # a model may carry two of it
     if not n:
         raise InputError(
             field,

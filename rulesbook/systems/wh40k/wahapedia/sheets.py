@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rulesbook.errors import InputError, quote
-from rulesbook.systems.wh40k.attack.weapons import ABILITY_WORDS, Weapon, make_weapon
+from rulesbook.systems.wh40k.attack.weapons import Weapon, make_weapon, printed_abilities
 from rulesbook.systems.wh40k.effects.effect import Effect
 from rulesbook.systems.wh40k.effects.kinds import recognise
 from rulesbook.systems.wh40k.faction.types import NO_SKILL, Ability, Characteristics
@@ -34,6 +34,7 @@ __all__ = [
     "Notes",
     "abilities",
     "characteristics",
+    "core_word",
     "effects",
     "kinds",
     "loadout",
@@ -88,22 +89,12 @@ def effects(text: str, phases: tuple[str, ...], name: str, notes: Notes) -> tupl
 
 # -- datasheets -------------------------------------------------------------------------------
 
-_KNOWN_WORDS = re.compile("|".join(f"(?:{p})" for p, _ in ABILITY_WORDS))
-
 
 def _weapon_words(row: Row, sheet: str, notes: Notes) -> tuple[str, ...]:
-    words = []
-    for raw in plain(row.get("description")).split(","):
-        word = raw.strip().strip("[]").strip().lower()
-        if not word:
-            continue
-        word = re.sub(r"([0-9])\+$", r"\1", word)  # anti-infantry 4+ -> anti-infantry 4
-        word = "-".join(word.split())
-        if _KNOWN_WORDS.fullmatch(word) is None:
-            notes.unknown_words.setdefault(word, []).append(f"{sheet}: {row.get('name')}")
-            continue
-        words.append(word)
-    return tuple(dict.fromkeys(words))
+    words, unknown = printed_abilities(plain(row.get("description")))
+    for word in unknown:
+        notes.unknown_words.setdefault(word, []).append(f"{sheet}: {row.get('name')}")
+    return words
 
 
 def weapon(row: Row, sheet: str, notes: Notes) -> tuple[str, Weapon, int | None]:
@@ -190,26 +181,42 @@ _CORE_NAMES = {
 }
 
 
-def _core_word(row: Row, name: str) -> str:
+def core_word(name: str, parameter: str = "") -> str | None:
+    """The datasheet word of a core ability printed as ``name`` (its value in ``parameter`` or at
+    the end of the name: ``Feel No Pain 5+``, ``Deadly Demise D3``, ``Scouts 6"``), or None when
+    it is no core ability; one whose value is missing raises :class:`InputError` (``parameter``).
+    The one reader of printed core abilities (the Wahapedia import and the roster import).
+
+    >>> core_word("Feel No Pain 5+"), core_word("Deadly Demise", "D6+2"), core_word("Deep Strike"), core_word("Waaagh!")
+    ('feel-no-pain-5', 'deadly-demise-d6+2', 'deep-strike', None)
+    """
     plain = name.lower().strip()
     base = _CORE_NAMES.get(plain)
-    parameter = row.get("parameter").lower().replace('"', "").replace("”", "").replace("+", "").strip()
+    value = parameter.lower().replace('"', "").replace("”", "").replace("+", "").strip()
     if base is None:  # "Deadly Demise D3" with the value in the name
         for known, word in _CORE_NAMES.items():
             if plain.startswith(known + " "):
-                base, parameter = word, plain.removeprefix(known).strip().rstrip('+"').replace(" ", "")
+                base, value = word, plain.removeprefix(known).strip().rstrip('+"”').replace(" ", "")
                 break
     if base is None:
-        raise row.fail("name", f"unknown core ability {quote(name)}; known: {', '.join(sorted(_CORE_NAMES))}")
+        return None
     if base in ("deadly-demise", "feel-no-pain", "scouts", "firing-deck"):
-        if not parameter or not parameter.isascii():
-            raise row.fail(
-                "parameter", f"{name} needs its value (D6, 5+ …), got {quote(row.get('parameter'))}"
-            )
-        if base == "deadly-demise" and "+" in row.get("parameter"):
-            parameter = row.get("parameter").lower().replace(" ", "")
-        return f"{base}-{parameter}"
+        if not value or not value.isascii():
+            raise InputError("parameter", f"{name} needs its value (D6, 5+ …), got {quote(parameter)}")
+        if base == "deadly-demise" and "+" in parameter:
+            value = parameter.lower().replace(" ", "")
+        return f"{base}-{value}"
     return base
+
+
+def _core_word(row: Row, name: str) -> str:
+    try:
+        word = core_word(name, row.get("parameter"))
+    except InputError as exc:
+        raise row.fail("parameter", exc.message) from None
+    if word is None:
+        raise row.fail("name", f"unknown core ability {quote(name)}; known: {', '.join(sorted(_CORE_NAMES))}")
+    return word
 
 
 def abilities(
