@@ -394,9 +394,8 @@ _JSON_WORDS = (("true", BOOL), ("false", BOOL), ("null", NULL))
 
 
 class _JsonReader:
-    """JSON text (RFC 8259) into a node tree, iteratively (no recursion, whatever the depth):
-    a scanner whose states are "a value is due", "a key is due" and "after a value"; each
-    method reads from ``pos`` and returns the next position and state."""
+    """JSON text (RFC 8259) into a node tree, iteratively (no recursion at any depth): its states are
+    "a value is due", "a key is due" and "after a value"; each reads from ``pos``, gives the next."""
 
     def __init__(self, text: str, file: str, limits: Limits) -> None:
         self.text, self.file = text, file
@@ -418,13 +417,9 @@ class _JsonReader:
 
     def read(self) -> Node | None:
         pos, state = self.ws(0), "value"
+        step = {"value": self.value, "key": self.key, "after": self.after}
         while state != "done":
-            if state == "value":
-                pos, state = self.value(pos)
-            elif state == "key":
-                pos, state = self.key(pos)
-            else:
-                pos, state = self.after(pos)
+            pos, state = step[state](pos)
         return self.build.root
 
     def string(self, pos: int) -> tuple[str, int]:
