@@ -113,7 +113,11 @@ class ChoiceSet(Protocol):
         ...
 
     def replace(
-        self, *, parameters: Mapping[str, Any] | None = ..., readings: Mapping[str, Any] | None = ...
+        self,
+        *,
+        parameters: Mapping[str, Any] | None = ...,
+        readings: Mapping[str, Any] | None = ...,
+        situation: Mapping[str, Any] | None = ...,
     ) -> Any: ...
 
 
@@ -195,6 +199,17 @@ class Calculator:
     relations: tuple[Relation, ...] = ()
     """How its inputs must agree (:mod:`rulesbook.relations`): checked before :attr:`check`, and
     mended by a form after a pick."""
+    tests: tuple[str, ...] = ()
+    """The keys of the tests of the rules language it rolls (its system's declared tests,
+    :mod:`rulesbook.language`): an entry a variant adds to one of them, or to a test they extend,
+    reaches it, and so do the inputs such an entry reads."""
+    situation_keys: tuple[str, ...] = ()
+    """Inputs whose values the choice set the calculator computes with carries
+    (:attr:`rulesbook.choices.RuleChoices.situation`): the inputs a variant adds that the tests it
+    rolls read (:func:`rulesbook.variants.variant_calculator`)."""
+    added_inputs: tuple[str, ...] = ()
+    """The inputs a variant appended (their values reach the function only through the choice
+    set; an added input the calculator declares already is passed to it as before)."""
     names: NamesFn | None = field(default=None, repr=False)
     """Names to pick from read from its files, if it has file inputs that hold some (:data:`NamesFn`)."""
 
@@ -213,6 +228,7 @@ class Calculator:
             tuple(i.key for i in self.inputs if isinstance(i, InterpretationInput) and i.key in readings),
         )
         object.__setattr__(self, "_reading_set", frozenset(self.reading_keys))
+        object.__setattr__(self, "_folded", frozenset((*self.reading_keys, *self.added_inputs)))
         defaults = tuple((i.key, i, _checked_default(i), i.parse) for i in self.inputs)
         object.__setattr__(self, "_defaults", defaults)
         # one pass over the given texts (see _fields): every default checked ahead, a table of
@@ -326,7 +342,8 @@ class Calculator:
         if self.choices is None:
             return None
         base = choices if choices is not None else self.choices
-        return base.replace(readings={k: checked[k] for k in self.reading_keys})
+        situation = {k: checked[k] for k in self.situation_keys}
+        return base.replace(readings={k: checked[k] for k in self.reading_keys}, situation=situation)
 
     def _fields(self, values: Mapping[str, Any], choices: ChoiceSet | None = None) -> dict[str, Any]:
         """:meth:`validate` without the cross-field check."""
@@ -444,8 +461,8 @@ class Calculator:
         """
         if self.choices is None:
             return dict(checked)
-        readings = self._reading_set  # type: ignore[attr-defined]
-        args = {k: v for k, v in checked.items() if k not in readings}
+        folded = self._folded  # type: ignore[attr-defined]
+        args = {k: v for k, v in checked.items() if k not in folded}
         args["choices"] = self.choices_for(checked, choices)
         return args
 
@@ -571,6 +588,7 @@ def calculator(
     cost: CostFn | None = None,
     main_inputs: Sequence[str] = (),
     relations: Sequence[Relation] = (),
+    tests: Sequence[str] = (),
     names: NamesFn | None = None,
 ) -> Callable[[ComputeFn], Calculator]:
     """Declare a calculator around a pure compute function.
@@ -581,9 +599,9 @@ def calculator(
     :class:`~rulesbook.results.CalcResult` of exact values. The decorator only builds the
     :class:`Calculator` (``fast``: an optional shortcut for small inputs, see :data:`FastFn`
     and docs/developing.md; ``insensitive``: parameter key -> why that parameter of a rule it
-    names cannot change its answer; ``cost``: an optional cost model, :data:`CostFn`;
-    ``main_inputs``: the inputs a player changes most, which a long form shows first;
-    ``relations``: how its inputs must agree, :mod:`rulesbook.relations`); the system
+    names cannot change its answer; ``cost``: an optional cost model, :data:`CostFn`; ``tests``:
+    the declared tests of the rules language it rolls, which a variant's entries reach; and
+    :attr:`Calculator.main_inputs`, :attr:`Calculator.relations`); the system
     loader registers the calculators a system's modules define
     (:class:`rulesbook.registry.SystemPackage`). See
     ``rulesbook/systems/scrollhammer/calculators.py`` for a complete worked example.
@@ -610,6 +628,7 @@ def calculator(
             cost=cost,
             main_inputs=tuple(main_inputs),
             relations=tuple(relations),
+            tests=tuple(tests),
             names=names,
         )
         return calc

@@ -44,8 +44,6 @@ __all__ = [
 ROOT = Path(__file__).resolve().parent.parent
 """The project root (``tests/`` and ``rulesbook/`` live here in a source checkout)."""
 
-SYSTEMS_DIR = Path(__file__).resolve().parent / "systems"
-
 
 def anchor(some_id: str) -> str:
     """An HTML anchor for an ID (dots become dashes).
@@ -137,7 +135,9 @@ def covering_tests(tests_dir: Path = ROOT / "tests") -> dict[str, tuple[str, ...
         rel = path.relative_to(tests_dir.parent).as_posix()
         for some_id, name in _covers_markers(path):
             found[some_id].append(f"{rel}::{name}")
-    for cases_file in sorted(SYSTEMS_DIR.glob("*/cases.yaml")):
+    for cases_file in (folder / "cases.yaml" for folder in registry().folders.values()):
+        if not cases_file.is_file():
+            continue
         for case in load_cases(cases_file):
             for some_id in (*case.covers, case.calculator):
                 found[some_id].append(f"{shown_path(cases_file)}: {case.name}")
@@ -223,8 +223,9 @@ def rule_info(rule_id: str) -> RuleInfo:
 
 
 def system_file(system_id: str, name: str) -> Path:
-    """A data file in a system's folder (``wh40k``, ``source.yaml`` -> ``systems/wh40k/source.yaml``)."""
-    return SYSTEMS_DIR / system_id.replace("-", "_") / name
+    """A data file in a system's folder (``wh40k``, ``source.yaml`` -> ``systems/wh40k/source.yaml``;
+    a system written in data keeps its files in its own folder)."""
+    return registry().folder(system_id) / name
 
 
 @cache

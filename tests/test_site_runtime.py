@@ -23,6 +23,7 @@ from rulesbook.data import load_data_file, use_snapshot
 from rulesbook.registry import registry
 from rulesbook.site import runtime as rt
 from rulesbook.site.live_form import NO_VARIANT, live_form_html
+from rulesbook.site.memory import sparse
 from rulesbook.variants import variants_for_system
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -204,7 +205,7 @@ def test_without_the_registries_the_build_keeps_its_precomputed_calculators(
 
 
 def _unsparse(packed: bytes) -> bytes:
-    """The memory of a sparse snapshot, read as its docstring says (an oracle for rt.sparse)."""
+    """The memory of a sparse snapshot, read as its docstring says (an oracle for rulesbook.site.memory.sparse)."""
     assert packed[:8] == b"RBSNAP1\0"
     size, page, pages = (int.from_bytes(packed[at : at + 4], "little") for at in (8, 12, 16))
     bitmap, body = packed[20 : 20 + -(-pages // 8)], packed[20 + -(-pages // 8) :]
@@ -224,7 +225,7 @@ def _unsparse(packed: bytes) -> bytes:
 @settings(max_examples=40, deadline=None)
 def test_a_sparse_snapshot_keeps_every_byte(parts: list[bytes]) -> None:
     memory = b"".join(parts)
-    packed = rt.sparse(memory)
+    packed = sparse(memory)
     assert _unsparse(packed) == memory
     pages = [memory[i : i + 4096] for i in range(0, len(memory), 4096)]
     kept = sum(page.strip(b"\0") != b"" for page in pages)

@@ -85,7 +85,7 @@ function gunzip(bytes) {
   return inflate(bytes, "gzip");
 }
 
-/* Python's memory from the build's sparse form (rulesbook.site.runtime.sparse): the pages kept,
+/* Python's memory from the build's sparse form (rulesbook.site.memory.sparse): the pages kept,
    put back in place in a buffer that is zeros elsewhere. */
 function unsparse(packed) {
   const view = new DataView(packed.buffer, packed.byteOffset, packed.byteLength);

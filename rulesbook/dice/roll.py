@@ -155,6 +155,9 @@ class RollTest:
             order of a tuple does not matter); a die's natural face is its face after its own
             re-roll (``r``), and an exploding die's is its first face.
         reroll_dice: what a re-roll rolls (``None``: ``dice`` again).
+        reroll_faces: natural rolls that are re-rolled too, whatever the policy ``reroll`` says
+            (a designer's "re-roll a double 6"); a roll is re-rolled at most once, when the
+            policy or this set asks for it.
 
     Example:
         >>> RollTest(dice=TWO_D6, target=1, direction="under", auto_pass=double(1)).p_pass()
@@ -173,6 +176,7 @@ class RollTest:
     reroll: Reroll = "none"
     reads: Reads = "kept"
     reroll_dice: DiceExpr | None = None
+    reroll_faces: frozenset[Faces] = field(default_factory=frozenset)
 
     def __post_init__(self) -> None:
         if self.dice.count == 0:
@@ -225,7 +229,11 @@ class RollTest:
 
         >>> RollTest(dice=D6, target=3, direction="over", reroll="ones").wants_reroll((1,), Outcome.FAIL)
         True
+        >>> RollTest(dice=TWO_D6, target=7, reroll_faces=double(6)).wants_reroll((6, 6), Outcome.FAIL)
+        True
         """
+        if self.reroll_faces and natural_roll is not None and natural_roll in _sorted(self.reroll_faces):
+            return True
         match self.reroll:
             case "none":
                 return False
@@ -276,7 +284,7 @@ class RollTest:
         >>> RollTest(dice=D6, target=3, direction="over", critical=natural(6), reroll="ones").counts()
         (8, 21, 7, 36)
         """
-        return _roll_test_counts(self)
+        return _d6_counts(self) or _roll_test_counts(self)
 
     @property
     def natural_rolls(self) -> frozenset[Faces]:
@@ -285,7 +293,7 @@ class RollTest:
         special = _sorted(self.critical) | _sorted(self.auto_pass) | _sorted(self.auto_fail)
         if self.reroll == "ones":
             special |= {(1,) * self.dice.read_count(self.reads)}
-        return special
+        return special | _sorted(self.reroll_faces)
 
     def cost(self) -> float:
         """Predicted work of :meth:`counts` (see :meth:`DiceExpr.cost`): the dice, and the dice
@@ -294,7 +302,8 @@ class RollTest:
         >>> RollTest(dice=TWO_D6, target=7).cost() == TWO_D6.cost()
         True
         """
-        extra = self.reroll_dice.cost() if self.reroll_dice is not None and self.reroll != "none" else 0.0
+        rerolls = self.reroll != "none" or self.reroll_faces
+        extra = self.reroll_dice.cost() if self.reroll_dice is not None and rerolls else 0.0
         return self.dice.cost() + extra
 
     def check_cost(self, field: str = "dice") -> RollTest:
@@ -425,13 +434,44 @@ def _judge_function(test: RollTest) -> Callable[[int, Faces | None], Outcome]:
     return judge
 
 
+_SUFFIXES: dict[frozenset[Faces], int] = {frozenset((f,) for f in range(low, 7)): low for low in range(2, 8)}
+"""The critical faces of a one-D6 test that reads "low or more" (``frozenset()``: 7, none)."""
+_ONE = frozenset({(1,)})
+
+
+def _d6_shape(test: RollTest) -> tuple[int, int, bool, str] | None:
+    """The key of :data:`_D6_COUNTS` for the everyday one-D6 test ("line or more, an unmodified
+    1 fails or not, low..6 critical, a re-roll policy"), ``None`` for any other test."""
+    if (
+        test.dice != D6
+        or test.direction != "over"
+        or test.always_fail
+        or test.auto_pass
+        or test.reroll_dice is not None
+        or (test.auto_fail and test.auto_fail != _ONE)
+    ):
+        return None
+    low = _SUFFIXES.get(test.critical)
+    if low is None:
+        return None
+    line = test.target - test.effective_modifier
+    return min(8, max(1, line)), low, bool(test.auto_fail), test.reroll
+
+
+def _d6_counts(test: RollTest) -> tuple[int, int, int, int] | None:
+    """The counts of an everyday one-D6 test, read from :data:`_D6_COUNTS` (``None``: any
+    other test, counted by :func:`_roll_test_counts`)."""
+    key = _d6_shape(test)
+    return None if key is None else _D6_COUNTS[key]
+
+
 @lru_cache(maxsize=8192)
 def _roll_test_counts(test: RollTest) -> tuple[int, int, int, int]:
     """Count the outcomes of one roll in integers (a roll that asks for a re-roll spreads its
     share over a second roll's outcomes), over ``den ** 2`` when a roll can be re-rolled (``den``
     times the re-roll's denominator), else over ``den``."""
     kept, again, den = _first_roll(test, test.dice)
-    if test.reroll == "none":
+    if test.reroll == "none" and not test.reroll_faces:
         return kept[0], kept[1], kept[2], den
     if test.reroll_dice is None or test.reroll_dice == test.dice:
         second, second_den = [k + a for k, a in zip(kept, again, strict=True)], den
@@ -453,3 +493,24 @@ def _roll_test_distribution(test: RollTest) -> Distribution[Outcome]:
     """
     *weights, den = _roll_test_counts(test)
     return Distribution.from_weights(((o, weights[o]) for o in Outcome if weights[o]), den)
+
+
+_D6_COUNTS: dict[tuple[int, int, bool, str], tuple[int, int, int, int]] = {
+    (line, low, fails, reroll): _roll_test_counts.__wrapped__(
+        RollTest(
+            dice=D6,
+            target=line,
+            direction="over",
+            auto_fail=_ONE if fails else frozenset(),
+            critical=frozenset((f,) for f in range(low, 7)),
+            reroll=reroll,
+        )
+    )
+    for line in range(1, 9)
+    for low in range(2, 8)
+    for fails in (False, True)
+    for reroll in REROLLS
+}
+"""Every everyday one-D6 test (a Hit roll, a Wound roll, a saving throw…) counted once at import
+by the one counting routine, :func:`_roll_test_counts`: a line below 1 or above 8 counts as 1 or
+8 (every face passes, or only the criticals and the faces the rules name do)."""

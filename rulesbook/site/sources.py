@@ -50,14 +50,16 @@ SOURCE_FOLDERS = (_CHECKOUT / "sources", _CHECKOUT.parent / "shared" / "seeds")
 can live there), then the shared seeds beside the checkout."""
 
 
-def document_path(file: str) -> Path | None:
+def document_path(file: str, system_id: str = "") -> Path | None:
     """The source document named ``file`` (a ``source.yaml``'s ``file``), or ``None`` when it is in
-    none of :data:`SOURCE_FOLDERS` (the seeds are not beside every checkout).
+    none of :data:`SOURCE_FOLDERS` (the seeds are not beside every checkout) nor in the folder of
+    ``system_id`` (where a system written in data may keep its document).
 
     >>> document_path("no-such-document.txt") is None
     True
     """
-    for folder in SOURCE_FOLDERS:
+    folders = (*SOURCE_FOLDERS, registry().folder(system_id)) if system_id else SOURCE_FOLDERS
+    for folder in folders:
         path = folder / file
         if "/" not in file and path.is_file():
             return path
