@@ -27,7 +27,8 @@ from typing import Any
 
 import pytest
 
-from widgets import server, sessions
+from widgets.server import routes as server
+from widgets.server import sessions
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -82,7 +83,7 @@ def test_every_served_page_passes_bokeh_validation() -> None:
     from bokeh.document import Document
     from panel.io.state import set_curdoc
 
-    import widgets.panel_app as panel_app
+    import widgets.forms.panel_app as panel_app
 
     pn.extension(inline=True)
     apps = server.app_factories(_NoPool())  # type: ignore[arg-type]
@@ -109,7 +110,7 @@ def test_a_page_s_resources_are_the_same_when_kept_and_each_request_gets_its_own
     from bokeh.resources import Resources as BokehResources
     from panel.io.state import set_curdoc
 
-    import widgets.panel_app as panel_app
+    import widgets.forms.panel_app as panel_app
 
     pn.extension(inline=True)
     sessions.page_resources_once()

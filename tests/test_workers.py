@@ -1,4 +1,4 @@
-"""The server's compute pool (widgets/workers.py): answers off the event loop, a time limit that
+"""The server's compute pool (widgets/server/workers.py): answers off the event loop, a time limit that
 holds, cancellation that frees the worker, and errors that come back as one line."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from concurrent.futures import CancelledError
 import pytest
 
 from rulesbook.registry import registry
-from widgets.compare import answer, answer_html, form_result_html
-from widgets.workers import ComputePool, JobCancelled, JobError, TimeLimitError
+from widgets.forms.compare import answer, answer_html, form_result_html
+from widgets.server.workers import ComputePool, JobCancelled, JobError, TimeLimitError
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ so the policy is: build new sessions one at a time in a thread of their own
 sessions whose websockets it receives (:func:`several_processes`); answer browser changes at
 once (:func:`answer_without_waiting`, :func:`without_nagle`); work out a page's resource list
 once per kind of page (:func:`page_resources_once`). Each change to a framework's internals is a
-declared :func:`~widgets.patches.framework_patch` (targets, framework version, fingerprint; the
+declared :func:`~widgets.server.patches.framework_patch` (targets, framework version, fingerprint; the
 docstring says why), checked by ``tests/test_patches.py``. :func:`prepare_server` applies them.
 """
 
@@ -16,7 +16,7 @@ import contextlib
 import os
 from typing import Any
 
-from widgets.patches import framework_patch, original, replace
+from widgets.server.patches import framework_patch, original, replace
 
 __all__ = [
     "BROWSER_CHANGE_DELAY_MS",
@@ -63,9 +63,9 @@ def answer_without_waiting() -> None:
     Panel holds every change that arrives from a browser for ``Syncable._debounce`` (50 ms) to
     batch a burst of them, so every live answer reached the screen ~50 ms after it could have
     (bench/browser_latency.py: 68 ms for a calculator answered in 3 ms). Typing is already
-    debounced in the page where it matters (widgets/live.py: slow calculators wait for a pause),
+    debounced in the page where it matters (widgets/forms/live.py: slow calculators wait for a pause),
     so the server does not wait at all; an answer made stale by a later change is dropped anyway
-    (widgets/panel_app.py answers only the newest values).
+    (widgets/forms/panel_app.py answers only the newest values).
     """
     replace("panel.reactive:Syncable._debounce", BROWSER_CHANGE_DELAY_MS)
 
