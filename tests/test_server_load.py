@@ -256,7 +256,7 @@ def test_two_server_processes_each_session_with_its_own_query_and_all_end_togeth
     path and each player's session is built by the process its websocket reaches; the query
     string still sets the form, every session answers, and stopping the server stops them all."""
     bench = server_bench()
-    proc, base = bench.start_server(workers=1, processes=2)
+    proc, base = bench.start_server(workers=1, processes=2, time_limit=600)  # none reached when busy
     try:
         servers = [p for p in bench._descendants(proc.pid) if p in bench._server_cpu_s(proc.pid)]
         assert len(servers) == 3  # the one started and the two it forked
