@@ -99,6 +99,7 @@ def sickness_line(enemy_sickness: str, leadership: int, choices: Wh40kChoices = 
     ],
     rules=["wh40k.core.battle-shock", "wh40k.death-guard.ability.scabrous-soulrot"],
     choices=CHOICES,
+    tests=("battle-shock",),
     examples=[
         {"leadership": "7"},
         {"leadership": "6", "modifier": "-1"},
