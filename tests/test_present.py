@@ -69,7 +69,7 @@ def test_huge_fractions_are_summarised_on_screen_and_whole_in_html() -> None:
 
 def test_a_comparison_table_shows_the_pages_percentages() -> None:
     from rulesbook.registry import registry
-    from widgets.compare import form_result_html
+    from widgets.forms.compare import form_result_html
 
     calc = registry().calculator("scrollhammer.morale-check")
     page = form_result_html(calc, {**calc.initial_values(), "ld": 8, "modifier": 0}, "break-2-ld-per-point")

@@ -84,7 +84,7 @@ def test_only_picked_kinds_are_taken_as_picks() -> None:
 
 
 def test_a_notebook_form_mends_and_says_so() -> None:
-    from widgets.panel_app import CalculatorApp
+    from widgets.forms.panel_app import CalculatorApp
 
     calc = registry().calculator("wh40k.datasheet-attack")
     app = CalculatorApp(calc, detachment="spread-the-sickness", sickness="rattlejoint-ague")
@@ -137,7 +137,7 @@ def test_the_shipped_file_again_or_a_file_that_does_not_read_changes_nothing() -
 
 
 def test_a_notebook_form_follows_an_uploaded_list() -> None:
-    from widgets.panel_app import CalculatorApp
+    from widgets.forms.panel_app import CalculatorApp
 
     calc = registry().calculator("wh40k.datasheet-attack")
     app = CalculatorApp(calc)

@@ -7,7 +7,7 @@
                                                           | {type: "failed", message}
      {type: "answer", seq, calc, values, variant, changed}
                                                       -> {type: "answer", seq, html, ms}
-       (changed: the input just picked, whose declared relations may set others: widgets.browser.answer)
+       (changed: the input just picked, whose declared relations may set others: widgets.forms.browser.answer)
        only the newest question is computed: one still waiting when a newer one comes is
        answered {type: "answer", seq, skipped: true}
      {type: "upload", seq, calc, key, name, bytes}    -> {type: "upload", seq, error, names}
@@ -15,7 +15,7 @@
                                                         file offers to pick, by input key)
      {type: "house", seq, text}                       -> {type: "house", seq, result}
        the reader's house rule (a variant file's text) checked and kept: `result` is JSON with
-       its system, title and changes, or its one-line error (widgets.browser.house_rule); an
+       its system, title and changes, or its one-line error (widgets.forms.browser.house_rule); an
        answer's variant ":house" compares with it
      {type: "json", seq, calc, args, cold}            -> {type: "json", seq, code, output, ms}
        (what `rulesbook calc ID ARGS --json` prints: for tests and benchmarks; `cold` clears

@@ -116,7 +116,7 @@ def result_html(
 def workings_html(parts: Sequence[str], result: CalcResult) -> str:
     """Everything of an answer but its headline values: charts, explanation and tables, in a
     ``<details class="rb-workings">`` that starts open. A live page closes it on a phone (the
-    inputs then sit right under the answer; ``widgets/live.py``, ``live-calculators.js``) and a
+    inputs then sit right under the answer; ``widgets/forms/live.py``, ``live-calculators.js``) and a
     tap opens it.
 
     >>> workings_html(["<p>chart</p>"], CalcResult(values={}))

@@ -11,7 +11,7 @@ from typing import Any
 
 import panel as pn
 
-from widgets.compare import NO_VARIANT, UPLOADED
+from widgets.forms.compare import NO_VARIANT, UPLOADED
 
 __all__ = ["from_query", "query_text", "to_query"]
 

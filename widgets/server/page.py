@@ -5,7 +5,7 @@ lays the page out at its own width instead of 980 px), a tab title that is the c
 rather than its ID, and a header linking back to the site. ``LAYOUT_CSS`` makes generated forms
 reflow: on wide screens the result sits beside the form; below 700 px the result comes first,
 above the form (``RESULT_COLUMN_CSS``). The result is never a box scrolling on its own: while
-its top is off the screen, its summary line is pinned at the top instead (:mod:`widgets.live`).
+its top is off the screen, its summary line is pinned at the top instead (:mod:`widgets.forms.live`).
 
 >>> page_title("calc/scrollhammer.morale-check")
 'Morale check · rulesbook'
@@ -45,13 +45,13 @@ RESULT_COLUMN_CSS = """
 """The result column's own style (a Panel stylesheet applies inside its component, so the rule
 sits on the column itself): the whole width of a phone, above the form. Nothing in it is sticky
 or scrolls on its own (a box showing 380 px of a 4,000 px answer on a phone is unreadable); the
-summary line of :mod:`widgets.live` stays in view instead."""
+summary line of :mod:`widgets.forms.live` stays in view instead."""
 
 FORM_COLUMN_CSS = """
 @media (max-width: 700px) { :host { width: 100% !important; } }
 """
 """The form column's own style: the whole width of a phone (its inputs' tap targets are at least
-44 px high, :data:`widgets.panel_app.TAP_CSS`)."""
+44 px high, :data:`widgets.forms.panel_app.TAP_CSS`)."""
 
 
 _BOX = "<rect x='1' y='1' width='22' height='22' rx='4' fill='{fill}' stroke='{line}' stroke-width='2'/>"
@@ -98,7 +98,7 @@ smaller text on focus), and a red border on the input a half-typed or wrong valu
 
 def tap_sized[W](widget: W) -> W:
     """``widget`` (a Panel widget) with :data:`TAP_CSS`, for forms not generated from declarations
-    (:func:`widgets.panel_app.widget_for` gives its widgets the style itself): the tracker's."""
+    (:func:`widgets.forms.panel_app.widget_for` gives its widgets the style itself): the tracker's."""
     sheets = widget.stylesheets  # type: ignore[attr-defined]
     if TAP_CSS not in sheets:
         widget.stylesheets = [*sheets, TAP_CSS]  # type: ignore[attr-defined]
@@ -195,9 +195,9 @@ def live_page(factory: Callable[[], Any], path: str) -> Callable[[], Any]:
         )
         # embedded in a site page (``?embed=1``, rulesbook.site.live.live_iframe): the page is the way back
         nav.visible = not embedded()
-        from widgets.connection import connection_banner
+        from widgets.server.connection import connection_banner
 
-        # a dropped connection is said at once, with a reload (widgets/connection.py)
+        # a dropped connection is said at once, with a reload (widgets/server/connection.py)
         return pn.Column(connection_banner(), page_behaviour(), nav, factory(), sizing_mode="stretch_width")
 
     view.__name__ = getattr(factory, "__name__", path)
