@@ -255,6 +255,8 @@ def follow(calc: Related, values: Mapping[str, Any]) -> Mended:
                 if exc.field == key:
                     continue
             break
+        else:  # none does: empty, and the answer's one line says what to name
+            changes[key] = ""
     notes = [
         f"{calc.input(key).title} set to {value}: the chosen file has no {gone[key]!r}."
         if value
