@@ -264,7 +264,9 @@ def test_a_character_near_reaches_the_battle_shock_after_an_attack() -> None:
 def test_the_skirmish_system_is_complete_where_the_registry_looks() -> None:
     """With $RULESBOOK_SYSTEMS_DIR naming it, Skirmish passes the registry's completeness checks
     (a page per rule, calculator and register entry, every rule's code and covering test, its
-    citations) and its hand-worked cases."""
+    citations), its hand-worked cases, and reaches every route: the command line's calc, variants,
+    compare, sweep, solve and sensitivity, the forms, the server, the served and static pages, the
+    browser's app wheel and the JSON API (tests/data_system_routes.py, one test a route)."""
     env = {**os.environ, "RULESBOOK_SYSTEMS_DIR": str(SYSTEMS)}
     env.pop("PYTEST_XDIST_WORKER", None)
     out = subprocess.run(
@@ -278,7 +280,8 @@ def test_the_skirmish_system_is_complete_where_the_registry_looks() -> None:
             "tests/test_registry.py",
             "tests/test_cases.py",
             "-k",
-            "skirmish",
+            "skirmish or data_system_routes",
+            "tests/data_system_routes.py",
         ],
         cwd=ROOT,
         env=env,
@@ -288,7 +291,8 @@ def test_the_skirmish_system_is_complete_where_the_registry_looks() -> None:
     )
     assert out.returncode == 0, out.stdout[-3000:]
     passed = int(out.stdout.rsplit(" passed", 1)[0].split()[-1])
-    assert passed >= 12, out.stdout[-1000:]  # the rules, calculators, register entry and cases
+    assert passed >= 24, out.stdout[-1000:]  # the rules, calculators, register entry, cases, routes
+    assert " skipped" not in out.stdout, out.stdout[-1000:]
 
 
 SHAKEN_LINE = """\
