@@ -54,8 +54,8 @@ from rulesbook.data import DataFileError, compose_text, load_data_file, load_dat
 from rulesbook.errors import InputError, did_you_mean, quote, shorten
 from rulesbook.language.calculators import DeclaredCompute, ExplainedCompute, build_calculator, reached_names
 from rulesbook.language.declarations import LanguageError, dotted
-from rulesbook.language.files import line_of
 from rulesbook.language.mechanics import declared_additions
+from rulesbook.lines import field_path, line_of
 from rulesbook.registry import registry
 from rulesbook.results import CalcResult
 from rulesbook.variants.python import load_python_variant
@@ -147,7 +147,13 @@ def _checked_variant(
     except InputError as exc:
         if not str(exc).startswith("§: "):
             raise
-        raise InputError(where, str(exc)[3:]) from None
+        field, _, reason = str(exc)[3:].partition(": ")
+        try:
+            line = line_of(compose_text(text(), where), field_path(field)) if reason else None
+        except DataFileError:
+            line = None
+        shown = f"{where}, line {line}" if line is not None and " " not in field else where
+        raise InputError(shown, str(exc)[3:]) from None
 
 
 def _variant_files() -> list[Path]:
