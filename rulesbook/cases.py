@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from rulesbook.data import DataFileError, load_data_file
-from rulesbook.lines import located_in
+from rulesbook.data.lines import located_in
 
 __all__ = ["Case", "load_cases"]
 

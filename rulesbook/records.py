@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from rulesbook.data import DataFileError, load_data_file, need
+from rulesbook.data.lines import located_in
 from rulesbook.errors import quote
-from rulesbook.lines import located_in
 
 __all__ = [
     "ID_RE",
@@ -193,7 +193,7 @@ def load_system_data(path: Path) -> tuple[System, list[Rule], list[Interpretatio
     ``rules`` (a list of id, title, cite, text, interpretations, see_also) and
     ``interpretations`` (a list of id, question, default, why, options, rules, cite).
     Malformed files raise :class:`DataFileError` naming the file, the line and the field
-    (:func:`rulesbook.lines.located_in`).
+    (:func:`rulesbook.data.lines.located_in`).
     """
     try:
         return _system_data(path)

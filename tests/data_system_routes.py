@@ -128,8 +128,8 @@ def test_cli_sensitivity_moves_the_system_s_own_parameters() -> None:
 
 
 def test_the_notebook_and_served_forms_are_generated_and_recompute() -> None:
-    from widgets.ipy import CalculatorForm
-    from widgets.panel_app import CalculatorApp
+    from widgets.forms.ipy import CalculatorForm
+    from widgets.forms.panel_app import CalculatorApp
 
     calc = registry().calculator(CALC)
     form = CalculatorForm(calc)
@@ -149,7 +149,7 @@ def test_the_notebook_and_served_forms_are_generated_and_recompute() -> None:
 
 
 def test_the_server_routes_the_system_s_calculators() -> None:
-    from widgets.server import app_factories
+    from widgets.server.routes import app_factories
 
     apps = app_factories()
     assert {"calc/skirmish.nerve-test", "calc/skirmish.line-nerve"} <= set(apps)
@@ -201,7 +201,7 @@ def test_the_browser_s_app_wheel_carries_the_system(tmp_path: Path) -> None:
         (tmp_path / name).write_bytes(data)
     env = {k: v for k, v in os.environ.items() if k not in (SYSTEMS_DIR_ENV, "PYTHONPATH")}
     code = (
-        "from widgets.browser import answer\n"
+        "from widgets.forms.browser import answer\n"
         "import rulesbook\n"
         f"assert rulesbook.__file__.startswith({str(tmp_path)!r}), rulesbook.__file__\n"
         f"print(answer({CALC!r}, {{'nerve': '7', 'wounded': 'true'}}))\n"
@@ -237,7 +237,7 @@ def test_the_json_api_answers_and_declares_it() -> None:
 
 class OverHttp(AsyncHTTPTestCase):
     def get_app(self) -> Application:
-        from widgets.http_api import api_routes
+        from widgets.server.http_api import api_routes
 
         return Application(api_routes(None, hosts=["127.0.0.1:*", "localhost:*"]))
 

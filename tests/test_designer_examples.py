@@ -415,18 +415,6 @@ def test_a_mistake_in_a_system_s_file_is_one_line_with_file_line_and_field(
     assert said.startswith(f"skirmish/{file}, line {line}: {message}"), said
 
 
-def test_a_mistake_in_a_variant_is_one_line_with_file_line_and_field(tmp_path: Path) -> None:
-    shipped = ROOT / "rulesbook" / "systems" / "scrollhammer" / "variants" / "break-2-ld-per-point.yaml"
-    text = shipped.read_text(encoding="utf-8")
-    line = text.splitlines().index("  break_ld_per_point: 2") + 1
-    (tmp_path / "two.yaml").write_text(
-        text.replace("break_ld_per_point", "break_ld_per_pont"), encoding="utf-8"
-    )
-    with pytest.raises(InputError) as err:
-        load_variant(tmp_path / "two.yaml")
-    assert f"two.yaml, line {line}: parameters.break_ld_per_pont: unknown rule parameter" in str(err.value)
-
-
 def test_the_command_line_says_a_broken_system_folder_in_one_line(tmp_path: Path) -> None:
     folder = tmp_path / "skirmish"
     shutil.copytree(SYSTEMS / "skirmish", folder)

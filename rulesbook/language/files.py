@@ -25,12 +25,12 @@ from pathlib import Path as FilePath
 from typing import Any
 
 from rulesbook.data import DataFileError, compose_text, load_data_file, read_text
+from rulesbook.data.lines import line_of
 from rulesbook.errors import InputError
 from rulesbook.language.declarations import LanguageError, dotted
 from rulesbook.language.document import build_document
 from rulesbook.language.mechanics import Mechanics, choice_names
 from rulesbook.language.schema import schema_problem
-from rulesbook.lines import line_of
 from rulesbook.records import Implementation
 
 __all__ = ["checked_document", "implementations", "line_in", "load_mechanics", "located"]

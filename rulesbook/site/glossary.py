@@ -31,9 +31,9 @@ from functools import cache
 from pathlib import Path
 
 from rulesbook.data import DataFileError, load_data_file
+from rulesbook.data.lines import located_in
 from rulesbook.errors import quote
 from rulesbook.index import page_of
-from rulesbook.lines import located_in
 from rulesbook.registry import registry
 from rulesbook.site.sources import slug, system_file
 

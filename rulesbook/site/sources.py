@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from rulesbook.data import DataFileError, load_data_file
+from rulesbook.data.lines import located_in
 from rulesbook.index import page_of
-from rulesbook.lines import located_in
 from rulesbook.records import Citation, System
 from rulesbook.registry import registry
 

@@ -51,11 +51,11 @@ from typing import Any
 from rulesbook.additions import Additions
 from rulesbook.calculators import Calculator
 from rulesbook.data import DataFileError, compose_text, load_data_file, load_data_text, read_text
+from rulesbook.data.lines import line_of
 from rulesbook.errors import InputError, did_you_mean, quote, shorten
 from rulesbook.language.calculators import DeclaredCompute, ExplainedCompute, build_calculator, reached_names
 from rulesbook.language.declarations import LanguageError, dotted
 from rulesbook.language.mechanics import declared_additions
-from rulesbook.lines import field_path, line_of
 from rulesbook.registry import registry
 from rulesbook.results import CalcResult
 from rulesbook.variants.python import load_python_variant
@@ -147,13 +147,7 @@ def _checked_variant(
     except InputError as exc:
         if not str(exc).startswith("§: "):
             raise
-        field, _, reason = str(exc)[3:].partition(": ")
-        try:
-            line = line_of(compose_text(text(), where), field_path(field)) if reason else None
-        except DataFileError:
-            line = None
-        shown = f"{where}, line {line}" if line is not None and " " not in field else where
-        raise InputError(shown, str(exc)[3:]) from None
+        raise InputError(where, str(exc)[3:]) from None
 
 
 def _variant_files() -> list[Path]:

@@ -1,7 +1,7 @@
 """Where a problem is in a data file: the line of a field, and a check's error that names it.
 
 The readers of a system's files (``rules.yaml``, ``cases.yaml``, ``glossary.yaml``,
-``source.yaml``, a variant) check plain values and name the field of a problem as a dotted path
+``source.yaml``) check plain values and name the field of a problem as a dotted path
 after the file's name (``rules.yaml.rules[0].cite: every rule cites its source section``). Only
 when there is a problem is the file's text composed again (:func:`rulesbook.data.compose_text`,
 which keeps each node's line) to find that field's line, so the one-line error reads
