@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from rulesbook.data import DataFileError, load_data_file, need
+from rulesbook.data.lines import located_in
 from rulesbook.errors import quote
 
 __all__ = [
@@ -193,8 +194,16 @@ def load_system_data(path: Path) -> tuple[System, list[Rule], list[Interpretatio
     The file has three top-level keys: ``system`` (id, title, version, source, summary),
     ``rules`` (a list of id, title, cite, text, interpretations, see_also) and
     ``interpretations`` (a list of id, question, default, why, options, rules, cite).
-    Malformed files raise :class:`DataFileError` naming the file and the field.
+    Malformed files raise :class:`DataFileError` naming the file, the line and the field
+    (:func:`rulesbook.data.lines.located_in`).
     """
+    try:
+        return _system_data(path)
+    except DataFileError as exc:
+        raise located_in(exc, path) from None
+
+
+def _system_data(path: Path) -> tuple[System, list[Rule], list[Interpretation]]:
     where = path.name
     data = load_data_file(path)
     system = _system(need(data, "system", where, dict), f"{where}.system")
@@ -312,7 +321,15 @@ def _texts(data: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
 
 
 def load_source(path: Path, system: str) -> Source:
-    """Read one ``source.yaml`` (the one data loader); DataFileError naming the file and field otherwise."""
+    """Read one ``source.yaml`` (the one data loader); DataFileError naming the file, the line and
+    the field otherwise."""
+    try:
+        return _source_of(path, system)
+    except DataFileError as exc:
+        raise located_in(exc, path) from None
+
+
+def _source_of(path: Path, system: str) -> Source:
     where = path.name
     data = load_data_file(path)
     if not isinstance(data, dict):
