@@ -3,6 +3,7 @@ each changes, and every parameter and reading a variant can set — generated fr
 
 from __future__ import annotations
 
+from rulesbook.errors import did_you_mean
 from rulesbook.index import page_of
 from rulesbook.registry import registry
 from rulesbook.site.static import static_build
@@ -132,7 +133,9 @@ def variants_markdown() -> str:
         "what is allowed, and the command exits with code 2:",
         "",
         "```text",
-        "rulesbook: error: my-rules.yaml: parameters.break_ld_per_pont: unknown rule parameter; did you mean break_ld_per_point? allowed: …",
+        "rulesbook: error: my-rules.yaml: parameters.break_ld_per_pont: unknown rule parameter"
+        + did_you_mean("break_ld_per_pont", ["break_ld_per_point"])
+        + " allowed: …",
         "rulesbook: error: my-rules.yaml: parameters.fall_back_dice: the dice can roll below 1, got D6-3",
         "rulesbook: error: my-rules.yaml: parameters.points_per_morale: is a army-morale parameter, not scrollhammer's; …",
         "```",
