@@ -395,7 +395,6 @@ LONG_FUNCTIONS = frozenset(
     {
         "rulesbook/systems/wh40k/faction/reader.py:faction_from_data",
         "rulesbook/systems/wh40k/faction/reader.py:_datasheet",
-        "rulesbook/variants/sensitivity.py:sensitivity",
         "widgets/army_morale/tracker.py:TrackerView.__init__",
         "widgets/forms/panel_app.py:CalculatorApp.__init__",
         "rulesbook/site/variants_page.py:variants_markdown",
