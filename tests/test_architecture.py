@@ -407,7 +407,6 @@ LONG_FUNCTIONS = frozenset(
         "rulesbook/systems/wh40k/faction/pages.py:faction_rules",
         "rulesbook/systems/wh40k/faction/additions.py:_entry",
         "rulesbook/systems/wh40k/calculators/morale.py:attack_and_battle_shock_calculator",
-        "rulesbook/variants/python.py:load_python_variant",
         "rulesbook/systems/wh40k/calculators/datasheet_inputs.py:_side_inputs",
         "rulesbook/cli/army.py:matchup_cmd",
         "rulesbook/systems/wh40k/wahapedia/importer.py:_detachments",
