@@ -399,7 +399,6 @@ LONG_FUNCTIONS = frozenset(
         "widgets/forms/panel_app.py:CalculatorApp.__init__",
         "rulesbook/site/variants_page.py:variants_markdown",
         "widgets/army_morale/setup_form.py:SetupForm.__init__",
-        "rulesbook/api/openapi.py:openapi",
         "rulesbook/sweeps/run.py:run_plan",
         "widgets/forms/uploads.py:_checked_file_input_class",
         "widgets/army_morale/session.py:ipy_tracker",
