@@ -397,7 +397,6 @@ LONG_FUNCTIONS = frozenset(
         "rulesbook/systems/wh40k/faction/reader.py:_datasheet",
         "widgets/army_morale/tracker.py:TrackerView.__init__",
         "widgets/forms/panel_app.py:CalculatorApp.__init__",
-        "rulesbook/site/variants_page.py:variants_markdown",
         "widgets/army_morale/setup_form.py:SetupForm.__init__",
         "rulesbook/sweeps/run.py:run_plan",
         "widgets/forms/uploads.py:_checked_file_input_class",
