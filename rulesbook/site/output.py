@@ -25,7 +25,15 @@ from pathlib import Path
 
 from rulesbook.errors import InputError, quote
 
-__all__ = ["PROJECT", "SITE_MARK", "build_inputs", "build_site", "default_site_dir", "prepare_site"]
+__all__ = [
+    "PROJECT",
+    "SITE_MARK",
+    "build_inputs",
+    "build_site",
+    "default_site_dir",
+    "prepare_site",
+    "user_cache",
+]
 
 PROJECT = Path(__file__).resolve().parents[2]
 """The project checkout (``mkdocs.yml`` and ``docs/`` are here)."""
@@ -44,11 +52,12 @@ BUILD_READS = (
     "rulesbook",
     "widgets",
     "notebooks",
+    "tests",
 )
 """What a build reads in the project (files and folders, every file in them; the tests, because
 a rule page lists the tests that cover it)."""
 
-_SKIPPED = {"__pycache__", ".ipynb_checkpoints", ".mypy_cache", ".pytest_cache", ".ruff_cache"}
+_SKIPPED = {"__pycache__", ".ipynb_checkpoints", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".hypothesis"}
 
 
 def _files(root: Path) -> Iterator[Path]:
@@ -105,15 +114,13 @@ def built_from(site: Path) -> str:
     return next((line.removeprefix("inputs: ") for line in lines if line.startswith("inputs: ")), "")
 
 
-def default_site_dir() -> Path:
-    """Where ``rulesbook serve`` builds the site unless told: a per-user cache folder.
+def user_cache(name: str) -> Path:
+    """The folder ``name`` in rulesbook's per-user cache: ``$XDG_CACHE_HOME`` (else ``~/.cache``;
+    ``%LOCALAPPDATA%`` on Windows, ``~/Library/Caches`` on macOS) ``/rulesbook/<name>``. Built
+    sites and the browser runtime's downloads are kept there, never in the project.
 
-    ``$XDG_CACHE_HOME`` (else ``~/.cache``; ``%LOCALAPPDATA%`` on Windows, ``~/Library/Caches``
-    on macOS) ``/rulesbook/site-<checkout>``, one folder per project checkout (a short hash of
-    its path), so serving never writes into the working directory nor into the project.
-
-    >>> default_site_dir().parent.name, default_site_dir().name.startswith("site-")
-    ('rulesbook', True)
+    >>> user_cache("browser-runtime").parts[-2:]
+    ('rulesbook', 'browser-runtime')
     """
     if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
         base = Path(os.environ["LOCALAPPDATA"])
@@ -121,8 +128,19 @@ def default_site_dir() -> Path:
         base = Path.home() / "Library" / "Caches"
     else:
         base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "rulesbook" / name
+
+
+def default_site_dir() -> Path:
+    """Where ``rulesbook serve`` builds the site unless told: ``site-<checkout>`` in the per-user
+    cache (:func:`user_cache`), one folder per project checkout (a short hash of its path), so
+    serving never writes into the working directory nor into the project.
+
+    >>> default_site_dir().parent.name, default_site_dir().name.startswith("site-")
+    ('rulesbook', True)
+    """
     checkout = hashlib.sha256(str(PROJECT).encode()).hexdigest()[:10]
-    return base / "rulesbook" / f"site-{checkout}"
+    return user_cache(f"site-{checkout}")
 
 
 def prepare_site(site_dir: str | Path | None, build: bool = True) -> Path:

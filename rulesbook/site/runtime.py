@@ -47,7 +47,6 @@ import gzip
 import hashlib
 import io
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -60,6 +59,7 @@ from pathlib import Path
 from typing import Any
 
 from rulesbook.site.memory import sparse
+from rulesbook.site.output import user_cache
 
 __all__ = [
     "APP_MODULE",
@@ -184,19 +184,13 @@ class RuntimeUnavailable(Exception):
 
 
 def cache_dir() -> Path:
-    """Where downloads are kept between builds: ``$XDG_CACHE_HOME`` (else ``~/.cache``)
-    ``/rulesbook/browser-runtime`` (``%LOCALAPPDATA%`` on Windows, ``~/Library/Caches`` on macOS).
+    """Where downloads are kept between builds: ``browser-runtime`` in the per-user cache
+    (:func:`rulesbook.site.output.user_cache`).
 
     >>> cache_dir().parts[-2:]
     ('rulesbook', 'browser-runtime')
     """
-    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
-        base = Path(os.environ["LOCALAPPDATA"])
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Caches"
-    else:
-        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "rulesbook" / "browser-runtime"
+    return user_cache("browser-runtime")
 
 
 # -- downloads -------------------------------------------------------------------------------------
