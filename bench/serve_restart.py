@@ -110,14 +110,14 @@ def main() -> None:
     games = scratch / "games"
     games.mkdir()
     try:
-        first = start(site, games)
+        first = start(site, games, timeout=1200.0)
         print(
             f"first start ({'built' if first['built'] else 'reused'}): site {first['site_s']} s, answer {first['answer_s']} s",
             flush=True,
         )
         restarts = []
         for n in range(args.restarts):
-            found = start(site, games)
+            found = start(site, games, timeout=120.0)  # (a restart that takes longer is reported as none)
             restarts.append(found)
             print(
                 f"restart {n + 1} ({'built' if found['built'] else 'reused'}): site {found['site_s']} s, answer {found['answer_s']} s",
