@@ -377,18 +377,24 @@ def packet_weights(
 
 
 @implements("wh40k.core.battle-shock")
-def battle_shock_test(leadership: int, modifier: int = 0, choices: Wh40kChoices = CHOICES) -> RollTest:
+def battle_shock_test(
+    leadership: int, modifier: int = 0, choices: Wh40kChoices = CHOICES, *, reroll: bool = False
+) -> RollTest:
     """The Battle-shock test: 2D6 (``parameters.battle_shock_dice``) + modifier >= Leadership
-    (plus ``parameters.battle_shock_margin``, 0 by the rule) passes.
+    (plus ``parameters.battle_shock_margin``, 0 by the rule) passes; ``reroll`` rolls a failed
+    test again (register entry battle-shock-modifiers: the modifiers summed, or capped).
 
     >>> battle_shock_test(7).p_pass()
     Fraction(7, 12)
     >>> battle_shock_test(7, choices=CHOICES.replace(parameters={"battle_shock_margin": 1})).p_pass()
     Fraction(5, 12)
+    >>> battle_shock_test(7, reroll=True).p_pass()   # 1 - (5/12)**2
+    Fraction(119, 144)
     """
-    params = choices.parameters
+    params, cap = choices.parameters, choices.readings.battle_shock_modifiers == "capped"
     target = leadership + params.battle_shock_margin
-    return RollTest(dice=params.battle_shock_dice, target=target, direction="over", modifier=modifier)
+    dice, again = params.battle_shock_dice, "failed" if reroll else "none"
+    return RollTest(dice, target, "over", modifier, 1 if cap else None, reroll=again)
 
 
 @implements("wh40k.core.desperate-escape")
