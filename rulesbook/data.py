@@ -393,93 +393,95 @@ _JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 _JSON_WORDS = (("true", BOOL), ("false", BOOL), ("null", NULL))
 
 
-def _compose_json(text: str, file: str, limits: Limits) -> Node | None:
-    """A node tree from JSON text (RFC 8259), built iteratively with line marks."""
-    build = _Builder(file, "not valid JSON", limits)
-    end = len(text)
-    seen_pos, seen_line = 0, 0
+class _JsonReader:
+    """JSON text (RFC 8259) into a node tree, iteratively (no recursion at any depth): its states are
+    "a value is due", "a key is due" and "after a value"; each reads from ``pos``, gives the next."""
 
-    def mark(pos: int) -> yaml.Mark:
-        nonlocal seen_pos, seen_line
-        seen_line += text.count("\n", seen_pos, pos)
-        seen_pos = pos
-        return _mark(file, pos, seen_line)
+    def __init__(self, text: str, file: str, limits: Limits) -> None:
+        self.text, self.file = text, file
+        self.build = _Builder(file, "not valid JSON", limits)
+        self.seen_pos, self.seen_line = 0, 0
 
-    def bad(message: str, pos: int) -> DataFileError:
-        return _fail(file, "not valid JSON", message, text.count("\n", 0, pos) + 1)
+    def mark(self, pos: int) -> yaml.Mark:
+        """The mark of ``pos`` (lines counted once, as the scan moves on)."""
+        self.seen_line += self.text.count("\n", self.seen_pos, pos)
+        self.seen_pos = pos
+        return _mark(self.file, pos, self.seen_line)
 
-    def ws(pos: int) -> int:
-        m = _JSON_WS.match(text, pos)
+    def bad(self, message: str, pos: int) -> DataFileError:
+        return _fail(self.file, "not valid JSON", message, self.text.count("\n", 0, pos) + 1)
+
+    def ws(self, pos: int) -> int:
+        m = _JSON_WS.match(self.text, pos)
         return m.end() if m else pos
 
-    pos = ws(0)
-    state = "value"
-    while True:
-        if state == "value":
-            c = text[pos : pos + 1]
-            if c in ("{", "["):
-                build.open(MappingNode(MAP, [], mark(pos)) if c == "{" else SequenceNode(SEQ, [], mark(pos)))
-                pos = ws(pos + 1)
-                closer = "}" if c == "{" else "]"
-                if text.startswith(closer, pos):
-                    build.close()
-                    pos += 1
-                    state = "after"
-                else:
-                    state = "key" if c == "{" else "value"
-                continue
-            if c == '"':
-                try:
-                    value, new = scanstring(text, pos + 1, True)
-                except json.JSONDecodeError as exc:
-                    raise bad(exc.msg, exc.pos) from None
-                build.scalar(STR, value, mark(pos), '"')
-                pos = new
-            elif c and c in "-0123456789":
-                m = _JSON_NUMBER.match(text, pos)
-                if not m:
-                    raise bad("Expecting value", pos)
-                tag = FLOAT if m.group(1) or m.group(2) else INT
-                build.scalar(tag, m.group(), mark(pos))
-                pos = m.end()
-            else:
-                for word, tag in _JSON_WORDS:
-                    if text.startswith(word, pos):
-                        build.scalar(tag, word, mark(pos))
-                        pos += len(word)
-                        break
-                else:
-                    raise bad("Expecting value", pos)
-            state = "after"
-        elif state == "key":
-            if not text.startswith('"', pos):
-                raise bad("Expecting property name enclosed in double quotes", pos)
-            try:
-                key, new = scanstring(text, pos + 1, True)
-            except json.JSONDecodeError as exc:
-                raise bad(exc.msg, exc.pos) from None
-            build.scalar(STR, key, mark(pos), '"')
-            pos = ws(new)
-            if not text.startswith(":", pos):
-                raise bad("Expecting ':' delimiter", pos)
-            pos = ws(pos + 1)
-            state = "value"
-        else:  # after a value
-            pos = ws(pos)
-            if not build.stack:
-                if pos != end:
-                    raise bad("Extra data", pos)
-                return build.root
-            is_map = build.stack[-1][1] is not None
-            c = text[pos : pos + 1]
-            if c == ",":
-                pos = ws(pos + 1)
-                state = "key" if is_map else "value"
-            elif c == ("}" if is_map else "]"):
+    def read(self) -> Node | None:
+        pos, state = self.ws(0), "value"
+        step = {"value": self.value, "key": self.key, "after": self.after}
+        while state != "done":
+            pos, state = step[state](pos)
+        return self.build.root
+
+    def string(self, pos: int) -> tuple[str, int]:
+        """The JSON string starting at ``pos`` (its quote) and the position after it."""
+        try:
+            value, end = scanstring(self.text, pos + 1, True)
+        except json.JSONDecodeError as exc:
+            raise self.bad(exc.msg, exc.pos) from None
+        return str(value), int(end)
+
+    def value(self, pos: int) -> tuple[int, str]:
+        text, build = self.text, self.build
+        c = text[pos : pos + 1]
+        if c in ("{", "["):
+            build.open(
+                MappingNode(MAP, [], self.mark(pos)) if c == "{" else SequenceNode(SEQ, [], self.mark(pos))
+            )
+            pos = self.ws(pos + 1)
+            if text.startswith("}" if c == "{" else "]", pos):
                 build.close()
-                pos += 1
-            else:
-                raise bad("Expecting ',' delimiter", pos)
+                return pos + 1, "after"
+            return pos, "key" if c == "{" else "value"
+        if c == '"':
+            value, new = self.string(pos)
+            build.scalar(STR, value, self.mark(pos), '"')
+            return new, "after"
+        if c and c in "-0123456789":
+            m = _JSON_NUMBER.match(text, pos)
+            if not m:
+                raise self.bad("Expecting value", pos)
+            build.scalar(FLOAT if m.group(1) or m.group(2) else INT, m.group(), self.mark(pos))
+            return m.end(), "after"
+        for word, tag in _JSON_WORDS:
+            if text.startswith(word, pos):
+                build.scalar(tag, word, self.mark(pos))
+                return pos + len(word), "after"
+        raise self.bad("Expecting value", pos)
+
+    def key(self, pos: int) -> tuple[int, str]:
+        if not self.text.startswith('"', pos):
+            raise self.bad("Expecting property name enclosed in double quotes", pos)
+        key, new = self.string(pos)
+        self.build.scalar(STR, key, self.mark(pos), '"')
+        pos = self.ws(new)
+        if not self.text.startswith(":", pos):
+            raise self.bad("Expecting ':' delimiter", pos)
+        return self.ws(pos + 1), "value"
+
+    def after(self, pos: int) -> tuple[int, str]:
+        pos = self.ws(pos)
+        if not self.build.stack:
+            if pos != len(self.text):
+                raise self.bad("Extra data", pos)
+            return pos, "done"
+        is_map = self.build.stack[-1][1] is not None
+        c = self.text[pos : pos + 1]
+        if c == ",":
+            return self.ws(pos + 1), "key" if is_map else "value"
+        if c == ("}" if is_map else "]"):
+            self.build.close()
+            return pos + 1, "after"
+        raise self.bad("Expecting ',' delimiter", pos)
 
 
 def compose_text(text: str, name: str, *, is_json: bool = False, limits: Limits = LIMITS) -> Node | None:
@@ -502,7 +504,7 @@ def compose_text(text: str, name: str, *, is_json: bool = False, limits: Limits 
         raise _fail(name, "refused", f"more than {limits.max_bytes:,} characters")
     text = text.removeprefix("\ufeff")  # a byte-order mark left by a decoder is not content
     if is_json:
-        return _compose_json(text, name, limits)
+        return _JsonReader(text, name, limits).read()
     return _compose_yaml(text, name, limits)
 
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 from math import comb
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulesbook.dice import (
@@ -238,3 +238,34 @@ def test_roll_test_grid_counting_equals_icepool(
         critical=critical,
     )
     assert test.distribution() == _icepool_roll_test(test)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    target=st.integers(-2, 10),
+    modifier=st.integers(-4, 4),
+    cap=st.sampled_from([None, 0, 1, 2]),
+    low=st.integers(2, 7),
+    fails=st.booleans(),
+    reroll=st.sampled_from(["none", "ones", "failed", "all"]),
+)
+def test_an_everyday_d6_test_is_counted_as_the_general_routine_counts_it(
+    target: int, modifier: int, cap: int | None, low: int, fails: bool, reroll: str
+) -> None:
+    """The one-D6 tests counted ahead at import (the Hit, Wound and saving throws of every
+    attack) give the counts of the general routine for any target, modifier and cap."""
+    from rulesbook.dice.roll import _roll_test_counts  # the routine itself, not its cache
+
+    test = RollTest(
+        dice=D6,
+        target=target,
+        direction="over",
+        modifier=modifier,
+        modifier_cap=cap,
+        auto_fail=natural(1) if fails else frozenset(),
+        critical=natural(*range(low, 7)),
+        reroll=reroll,  # type: ignore[arg-type]
+    )
+    f, p, c, d = test.counts()
+    f2, p2, c2, d2 = _roll_test_counts.__wrapped__(test)
+    assert [Fraction(x, d) for x in (f, p, c)] == [Fraction(x, d2) for x in (f2, p2, c2)]

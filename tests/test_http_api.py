@@ -145,6 +145,11 @@ class Api(AsyncHTTPTestCase):
             (b'{"ld": 7, "variant": 3}', "variant"),
             (b'{"ld": 13}', "ld"),
             (b'{"ld": true}', "ld"),
+            # a lone surrogate is no character: 400 (it was a 500, writing the answer failed)
+            (b'{"ld": "\\ud800"}', "ld"),
+            (b'{"\\udfff": 7}', "body"),
+            (b'{"variant": ["\\ud83d"]}', "variant"),
+            (b'{"ld": 7, "unit_lds": ["\\udc00"]}', "unit_lds"),
         ]:
             code, body, _ = self.ask(path, "POST", raw)
             assert code == 400 and body["error"]["field"] == field, (raw[:20], body)

@@ -9,7 +9,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SEEDS = ROOT.parent / "shared" / "seeds"
+# The seeds sit beside the checkout (../shared/seeds); a worktree deeper down finds them too.
+SEEDS = next(
+    (folder / "shared" / "seeds" for folder in ROOT.parents if (folder / "shared" / "seeds").is_dir()),
+    ROOT.parent / "shared" / "seeds",
+)
 N = 9
 WORD = re.compile(r"[a-z0-9']+")
 GUIDE = "docs/adding-rules.md"  # shows its example source document (sources/nerve-rules.txt) whole

@@ -160,18 +160,6 @@ class Api(AsyncHTTPTestCase):
         assert self.ask(path, "POST", body, **{"Content-Type": "application/json; charset=utf-8"})[0] == 200
         assert self.ask(path + "?ld=7")[0] == 200
 
-    def test_a_lone_surrogate_is_400_not_500(self) -> None:
-        path = "/api/v1/calc/scrollhammer.morale-check"
-        for raw, field in [
-            (b'{"ld": "\\ud800"}', "ld"),
-            (b'{"\\udfff": 7}', "body"),
-            (b'{"variant": ["\\ud83d"]}', "variant"),
-            (b'{"ld": 7, "unit_lds": ["\\udc00"]}', "unit_lds"),
-        ]:
-            code, answer, _ = self.ask(path, "POST", raw, **{"Content-Type": "application/json"})
-            assert code == 400 and answer["error"]["field"] == field, (raw, answer)
-            assert "surrogate" in answer["error"]["message"]
-
     def test_a_405_says_what_is_allowed(self) -> None:
         for path, allowed in [
             ("/api/v1/calc/scrollhammer.morale-check", "GET, POST"),

@@ -127,6 +127,8 @@ def uploaded_variant(calc: Calculator, data: bytes, filename: str) -> Variant:
     >>> calc = registry().calculator("wh40k.battle-shock")
     >>> uploaded_variant(calc, b"system: wh40k\\ntitle: Bleak\\nparameters: {battle_shock_dice: 3D6}\\n", "My Bleak.yaml").name
     'my-bleak'
+    >>> uploaded_variant(calc, b"system: wh40k\\ntitle: Mine\\n", "battle-shock-3d6.yaml").name
+    'battle-shock-3d6-yours'
     >>> uploaded_variant(calc, b"system: scrollhammer\\ntitle: x\\n", "x.yaml")
     Traceback (most recent call last):
     ...
@@ -134,6 +136,8 @@ def uploaded_variant(calc: Calculator, data: bytes, filename: str) -> Variant:
     """
     stem = upload_stem(filename, "your-variant")
     name = re.sub(r"[^a-z0-9]+", "-", stem.lower()).strip("-") or "yours"
+    if name in {v.name for v in variants_for_system(calc.system)}:  # (never mistaken for a listed one)
+        name += "-yours"
     found = load_variant_text(uploaded_text(bytes(data), "variant"), name=name, where=f"{stem}.yaml")
     variant_calculator(calc, found)
     return found

@@ -276,7 +276,7 @@ class RollTest:
         >>> RollTest(dice=D6, target=3, direction="over", critical=natural(6), reroll="ones").counts()
         (8, 21, 7, 36)
         """
-        return _roll_test_counts(self)
+        return _d6_counts(self) or _roll_test_counts(self)
 
     @property
     def natural_rolls(self) -> frozenset[Faces]:
@@ -425,6 +425,37 @@ def _judge_function(test: RollTest) -> Callable[[int, Faces | None], Outcome]:
     return judge
 
 
+_SUFFIXES: dict[frozenset[Faces], int] = {frozenset((f,) for f in range(low, 7)): low for low in range(2, 8)}
+"""The critical faces of a one-D6 test that reads "low or more" (``frozenset()``: 7, none)."""
+_ONE = frozenset({(1,)})
+
+
+def _d6_shape(test: RollTest) -> tuple[int, int, bool, str] | None:
+    """The key of :data:`_D6_COUNTS` for the everyday one-D6 test ("line or more, an unmodified
+    1 fails or not, low..6 critical, a re-roll policy"), ``None`` for any other test."""
+    if (
+        test.dice != D6
+        or test.direction != "over"
+        or test.always_fail
+        or test.auto_pass
+        or test.reroll_dice is not None
+        or (test.auto_fail and test.auto_fail != _ONE)
+    ):
+        return None
+    low = _SUFFIXES.get(test.critical)
+    if low is None:
+        return None
+    line = test.target - test.effective_modifier
+    return min(8, max(1, line)), low, bool(test.auto_fail), test.reroll
+
+
+def _d6_counts(test: RollTest) -> tuple[int, int, int, int] | None:
+    """The counts of an everyday one-D6 test, read from :data:`_D6_COUNTS` (``None``: any
+    other test, counted by :func:`_roll_test_counts`)."""
+    key = _d6_shape(test)
+    return None if key is None else _D6_COUNTS[key]
+
+
 @lru_cache(maxsize=8192)
 def _roll_test_counts(test: RollTest) -> tuple[int, int, int, int]:
     """Count the outcomes of one roll in integers (a roll that asks for a re-roll spreads its
@@ -453,3 +484,24 @@ def _roll_test_distribution(test: RollTest) -> Distribution[Outcome]:
     """
     *weights, den = _roll_test_counts(test)
     return Distribution.from_weights(((o, weights[o]) for o in Outcome if weights[o]), den)
+
+
+_D6_COUNTS: dict[tuple[int, int, bool, str], tuple[int, int, int, int]] = {
+    (line, low, fails, reroll): _roll_test_counts.__wrapped__(
+        RollTest(
+            dice=D6,
+            target=line,
+            direction="over",
+            auto_fail=_ONE if fails else frozenset(),
+            critical=frozenset((f,) for f in range(low, 7)),
+            reroll=reroll,
+        )
+    )
+    for line in range(1, 9)
+    for low in range(2, 8)
+    for fails in (False, True)
+    for reroll in REROLLS
+}
+"""Every everyday one-D6 test (a Hit roll, a Wound roll, a saving throw…) counted once at import
+by the one counting routine, :func:`_roll_test_counts`: a line below 1 or above 8 counts as 1 or
+8 (every face passes, or only the criticals and the faces the rules name do)."""

@@ -391,8 +391,15 @@ def tornado_figure(
         _percent_axis(ax, "x", points=True)
     ax.margins(x=0.3)
     ax.grid(axis="x", alpha=0.3)
+    _tornado_legend(ax, [looks[k][2] for k in ("lower", "higher", "other")])
+    fig.suptitle(title)
+    _warn(fig, warnings)
+    return _literal(fig)
+
+
+def _tornado_legend(ax: Axes, order: list[str]) -> None:
+    """The legend outside the axes, its moves in ``order`` (those the chart shows)."""
     handles, names = ax.get_legend_handles_labels()
-    order = [looks[k][2] for k in ("lower", "higher", "other")]
     pairs = sorted(zip(names, handles, strict=True), key=lambda p: order.index(p[0]))
     if pairs:
         ax.legend(
@@ -404,9 +411,6 @@ def tornado_figure(
             fontsize="small",
             frameon=False,
         )
-    fig.suptitle(title)
-    _warn(fig, warnings)
-    return _literal(fig)
 
 
 def save_figure(fig: Figure, path: str | Path, fmt: str | None = None) -> Path:

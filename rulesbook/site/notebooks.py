@@ -55,6 +55,21 @@ def special_apps() -> dict[str, tuple[str, str]]:
     return {a.ipywidgets_name: (a.name, a.calculator) for a in registry().apps.values() if a.ipywidgets}
 
 
+_NOT_LITERAL = object()
+
+
+def _literal(node: ast.expr) -> Any:
+    """A keyword's value written as a literal (``7``, ``-1``, ``"x"``, ``(1, 2)``), else ``_NOT_LITERAL``.
+
+    >>> _literal(ast.parse("-1", mode="eval").body)
+    -1
+    """
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, RecursionError):
+        return _NOT_LITERAL
+
+
 def widget_call(source: str) -> tuple[str, dict[str, Any]] | None:
     """The calculator ID and constant keyword values of a cell's widget call, if any.
 
@@ -65,6 +80,8 @@ def widget_call(source: str) -> tuple[str, dict[str, Any]] | None:
 
     >>> widget_call('import rulesbook as rb\\nrb.widget("wh40k.battle-shock", leadership=7, compare_with="x")')
     ('wh40k.battle-shock', {'leadership': 7})
+    >>> widget_call('rb.widget("scrollhammer.morale-check", ld=7, modifier=-1, other=x)')
+    ('scrollhammer.morale-check', {'ld': 7, 'modifier': -1})
     >>> widget_call("ipy_tracker()")
     ('army-morale.replay', {})
     >>> widget_call("print(1)") is None
@@ -83,9 +100,9 @@ def widget_call(source: str) -> tuple[str, dict[str, Any]] | None:
             return apps[name][1], {}
         if name in ("calculator_widget", "widget") and node.args and isinstance(node.args[0], ast.Constant):
             values = {
-                kw.arg: kw.value.value
+                kw.arg: value
                 for kw in node.keywords
-                if kw.arg not in (None, "compare_with") and isinstance(kw.value, ast.Constant)
+                if kw.arg not in (None, "compare_with") and (value := _literal(kw.value)) is not _NOT_LITERAL
             }
             calc_id = str(node.args[0].value)
             if any(kw.arg is None for kw in node.keywords) and calc_id in registry().calculators:

@@ -169,7 +169,9 @@ def test_rule_choices_open_count_and_survive_a_reload(served: str, browser: Any,
         page.get_by_text("Rule choices (4)").first.click()
         choice.first.select_option("ignored")
         page.locator('[data-key="p_pass_exact"]', has_text=after).first.wait_for(timeout=15_000)
-        assert "positive_modifiers=ignored" in page.url and "modifier=1" in page.url
+        # the address follows the answer (the server writes it back a moment later)
+        page.wait_for_function("() => location.search.includes('positive_modifiers=ignored')", timeout=15_000)
+        assert "modifier=1" in page.url
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / f"rule-choices-{width}.png"), full_page=True)
         page.reload()

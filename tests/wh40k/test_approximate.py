@@ -15,8 +15,9 @@ from rulesbook.present import result_html, result_markdown, result_text
 from rulesbook.registry import registry
 from rulesbook.systems.wh40k.attack.approximate import resolve_float
 from rulesbook.systems.wh40k.attack.cost import predicted_cost
-from rulesbook.systems.wh40k.attack.engine import WorkLimitExceeded, resolve
+from rulesbook.systems.wh40k.attack.engine import resolve
 from rulesbook.systems.wh40k.attack.weapons import Target, Weapon, parse_abilities
+from rulesbook.systems.wh40k.attack.work import WorkLimitExceeded
 from rulesbook.systems.wh40k.calculators import path as attack_path
 from tests.wh40k.options import Setup, choose
 

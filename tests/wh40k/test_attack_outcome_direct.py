@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulesbook.dice import parse_dice
-from rulesbook.systems.wh40k.attack.rolls import Situation, attack_outcome
+from rulesbook.systems.wh40k.attack.outcome import attack_outcome
+from rulesbook.systems.wh40k.attack.rolls import Situation
 from rulesbook.systems.wh40k.attack.weapons import Target, Weapon, parse_abilities
 from rulesbook.systems.wh40k.choices import CHOICES
 from tests.wh40k.reference_outcome import Attack, reference_outcome

@@ -3,8 +3,8 @@ wounds only (``fnp_mortal``), as inputs of every 40k calculator that takes ``fnp
 effect kinds ``feel-no-pain`` and ``feel-no-pain-mortal``; register entry ``fnp-combined``.
 
 Oracles count every roll of the dice here, from the source's text (core rules: Hit roll, Wound
-roll, Saving throw, Devastating Wounds — a Critical Wound inflicts mortal wounds equal to the
-Damage — Mortal Wounds, Feel No Pain: one roll per lost wound, with one Feel No Pain used).
+roll, Saving throw, Devastating Wounds — a Critical Wound becomes as many mortal wounds as the
+weapon's Damage — Mortal Wounds, Feel No Pain: one roll per lost wound, with one Feel No Pain used).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Units whose models differ (issue 28): the engine of several model groups
-(:func:`rulesbook.systems.wh40k.attack.groups.resolve_groups`) against the engines it generalises —
-one group is the main engine, a Bodyguard and a CHARACTER Leader is the Attached-unit engine —
-and against an independent seeded simulation of allocation in a mixed unit."""
+(:func:`rulesbook.systems.wh40k.attack.groups.resolve_groups`) against an independent seeded
+simulation of allocation in a mixed unit (the engines agree with each other over random
+situations in ``test_one_engine.py``)."""
 
 from __future__ import annotations
 
@@ -9,74 +9,14 @@ import random
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from rulesbook.dice import parse_dice
-from rulesbook.systems.wh40k.attack.engine import resolve
-from rulesbook.systems.wh40k.attack.groups import LeaderProfile, ModelGroup, resolve_attached, resolve_groups
+from rulesbook.systems.wh40k.attack.groups import ModelGroup, resolve_groups
 from rulesbook.systems.wh40k.attack.weapons import Target, Weapon, parse_abilities
-from rulesbook.systems.wh40k.choices import CHOICES
 
 
 def weapon(attacks: str, skill: int, s: int, ap: int, d: str, abilities: str = "") -> Weapon:
     return Weapon("w", parse_dice(attacks), skill, s, ap, parse_dice(d), parse_abilities(abilities))
-
-
-WEAPONS = st.lists(
-    st.builds(
-        weapon,
-        st.sampled_from(["1", "2", "3", "D3", "D6"]),
-        st.integers(2, 5),
-        st.integers(3, 8),
-        st.integers(-3, 0),
-        st.sampled_from(["1", "2", "D3"]),
-        st.sampled_from(["", "devastating-wounds", "lethal-hits", "sustained-hits-1", "precision", "blast"]),
-    ),
-    min_size=1,
-    max_size=2,
-)
-READINGS = st.sampled_from(
-    [{}, {"allocation": "excess-spills"}, {"devastating_excess": "spills"}, {"precision": "ignored"}]
-)
-
-
-@pytest.mark.covers("wh40k.attack.allocation")
-@settings(max_examples=40, deadline=None)
-@given(
-    weapons=WEAPONS,
-    readings=READINGS,
-    models=st.integers(1, 5),
-    wounds=st.integers(1, 3),
-    fnp=st.sampled_from([None, 5]),
-)
-def test_one_group_is_the_main_engine(
-    weapons: list[Weapon], readings: dict[str, str], models: int, wounds: int, fnp: int | None
-) -> None:
-    choices = CHOICES.replace(readings=readings)
-    target = Target(4, 3, wounds, models=models, invuln=5, fnp=fnp)
-    mine = resolve_groups(weapons, target, [ModelGroup("all", models, wounds, 3, 5, fnp)], choices=choices)
-    main = resolve(weapons, target, choices=choices)
-    assert mine.wounds_lost == main.wounds_lost
-    assert mine.models_destroyed == main.models_destroyed
-
-
-@pytest.mark.covers("wh40k.core.attached-units", "wh40k.attack.precision")
-@settings(max_examples=40, deadline=None)
-@given(weapons=WEAPONS, readings=READINGS, leader_wounds=st.integers(1, 4), leader_save=st.integers(2, 5))
-def test_a_bodyguard_and_a_character_is_the_attached_engine(
-    weapons: list[Weapon], readings: dict[str, str], leader_wounds: int, leader_save: int
-) -> None:
-    choices = CHOICES.replace(readings=readings)
-    bodyguard = Target(4, 3, 2, models=3, invuln=None, fnp=6)
-    leader = LeaderProfile(1, leader_wounds, leader_save, invuln=4, fnp=None)
-    groups = [
-        ModelGroup("bodyguard", 3, 2, 3, None, 6),
-        ModelGroup("leader", 1, leader_wounds, leader_save, 4, None, character=True),
-    ]
-    mine = resolve_groups(weapons, bodyguard, groups, choices=choices)
-    theirs = resolve_attached(weapons, bodyguard, leader, choices=choices)
-    assert mine.lost == theirs.lost
 
 
 def _simulate_mixed(

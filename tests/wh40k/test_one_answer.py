@@ -51,6 +51,15 @@ ROTWIND = {
     "damage": "1",
     "abilities": "blast,devastating-wounds,lethal-hits",
 }
+SWEEP = {
+    "attacks": "15",
+    "skill": "2",
+    "strength": "7",
+    "ap": "-1",
+    "damage": "1",
+    "abilities": "lethal-hits",
+    "ranged": "false",
+}
 STRIKE = {
     "attacks": "5",
     "skill": "2",
@@ -205,18 +214,21 @@ SICK_SHOT = {
     "wh40k.death-guard.ability.lord-of-the-death-guard", "wh40k.death-guard.ability.rattlejoint-ague"
 )
 def test_lord_keeps_a_saving_throw_modifier_under_the_roll_modifier_reading() -> None:
-    """Mortarion shot by a Rattlejoint Ague army: as a −1 saving throw modifier the Sickness
-    applies although the target has Lord of the Death Guard (it disregards Nurgle's Gift's −1
-    Toughness, a characteristic). It was disregarded before: the Lord branch came first."""
-    r = DATASHEET.run(**SICK_SHOT, sickness_caps="roll-modifier")
-    assert same(r, ATTACK.run(**LANTERN, **MORTARION, save_modifier=-1))
-    assert not same(r, ATTACK.run(**LANTERN, **MORTARION))
+    """Mortarion fought by a Rattlejoint Ague army: as a −1 armour saving throw modifier the
+    Sickness applies although the target has Lord of the Death Guard (it disregards Nurgle's
+    Gift's −1 Toughness, a characteristic). It was disregarded before: the Lord branch came
+    first. It reaches the armour save alone (Sv 2+ at AP-1: 3+ -> 4+, beside the 4+
+    invulnerable), never the invulnerable one: save_modifier with invuln_modifiers=armour-only."""
+    shot = {**SICK_SHOT, "weapons": "silence-sweep"}
+    r = DATASHEET.run(**shot, sickness_caps="roll-modifier")
+    assert same(r, ATTACK.run(**SWEEP, **MORTARION, save_modifier=-1, invuln_modifiers="armour-only"))
+    assert not same(r, ATTACK.run(**SWEEP, **MORTARION))
     row = record(r, "Rattlejoint Ague")[0]
     assert row[4] == "yes" and "never disregards a saving throw modifier" in row[5]
     for reading in ("ignores", "applies"):  # under every reading of the characteristic question
-        again = DATASHEET.run(**SICK_SHOT, sickness_caps="roll-modifier", lord_save_characteristic=reading)
+        again = DATASHEET.run(**shot, sickness_caps="roll-modifier", lord_save_characteristic=reading)
         assert same(again, r)
-    monte_carlo_agrees(r, LANTERN, MORTARION, 30_000, 3, save_modifier=-1)
+    monte_carlo_agrees(r, SWEEP, MORTARION, 30_000, 3, save_modifier=-1, invuln_modifiers="armour-only")
 
 
 @pytest.mark.covers("wh40k.death-guard.ability.rattlejoint-ague")

@@ -278,6 +278,9 @@ class Wh40kReadings(Readings):
     mixed_allocation: Literal["most-numerous-first", "listed-order"] = reading(
         "wh40k.interpretations.mixed-allocation", "most-numerous-first"
     )
+    critical_ap_order: Literal["critical-last", "critical-first"] = reading(
+        "wh40k.interpretations.critical-ap-order", "critical-last"
+    )
     imported_text_only: Literal["listed", "refused"] = reading(
         "wh40k.interpretations.imported-text-only", "listed"
     )

@@ -29,16 +29,15 @@ import numpy as np
 import numpy.typing as npt
 
 from rulesbook.systems.wh40k.attack.engine import (
-    CALL_WORK,
     ApproximateResult,
     PacketTable,
     WeaponStep,
-    Work,
     plan,
     weapon_step,
 )
 from rulesbook.systems.wh40k.attack.rolls import DEFAULT_SITUATION, Situation
 from rulesbook.systems.wh40k.attack.weapons import Target, Weapon
+from rulesbook.systems.wh40k.attack.work import CALL_WORK, Work
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
 
 __all__ = ["float_packet", "resolve_float"]

@@ -29,9 +29,10 @@ from typing import Literal
 
 from rulesbook.dice import constant
 from rulesbook.errors import CostError
-from rulesbook.systems.wh40k.attack.engine import CALL_WORK, LOG2_10, OP_WORK, plan, product_work, step_work
+from rulesbook.systems.wh40k.attack.engine import plan
 from rulesbook.systems.wh40k.attack.rolls import DEFAULT_SITUATION, Situation
 from rulesbook.systems.wh40k.attack.weapons import Target, Weapon
+from rulesbook.systems.wh40k.attack.work import CALL_WORK, LOG2_10, OP_WORK, product_work, step_work
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
 
 __all__ = [

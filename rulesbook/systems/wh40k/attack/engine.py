@@ -1,6 +1,6 @@
 """The allocation engine: whole weapons, in order, against one unit, exactly.
 
-On top of the per-attack outcome of :func:`~rulesbook.systems.wh40k.attack.rolls.attack_outcome`:
+On top of the per-attack outcome of :func:`~rulesbook.systems.wh40k.attack.outcome.attack_outcome`:
 
 1. **Per weapon** (:func:`_counts`): the packet counts of every attack are convolved (integer
    weights), mixed over the random Attacks characteristic (Blast included). A *packet* is one
@@ -29,7 +29,6 @@ Example:
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -37,39 +36,37 @@ from functools import cache
 from math import gcd, lcm
 
 from rulesbook.dice import parse_dice  # noqa: F401 (the examples use it)
-from rulesbook.errors import RulesbookError
 from rulesbook.registry import implements
 from rulesbook.results import Distribution
+from rulesbook.systems.wh40k.attack.outcome import AttackOutcome, attack_outcome
 from rulesbook.systems.wh40k.attack.rolls import (
     DEFAULT_SITUATION,
-    AttackOutcome,
     Situation,
-    attack_outcome,
     attacks_distribution,
     packet_weights,
 )
 from rulesbook.systems.wh40k.attack.situational import in_situation
 from rulesbook.systems.wh40k.attack.weapons import FeelNoPain, Target, Weapon, parse_abilities  # noqa: F401 (examples)
+from rulesbook.systems.wh40k.attack.work import LOG2_10, Work, product_work, step_work
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
 
 __all__ = [
-    "CALL_WORK",
     "JOINT_LIMIT",
-    "KARATSUBA",
-    "LOG2_10",
-    "OP_WORK",
     "ApproximateResult",
     "PacketTable",
+    "Placed",
     "SequenceResult",
     "WeaponPlan",
     "WeaponStep",
-    "Work",
-    "WorkLimitExceeded",
+    "apply_counts",
+    "horner",
     "joint_packets_bound",
+    "packet_tables",
+    "placed",
     "plan",
-    "product_work",
     "resolve",
-    "step_work",
+    "resolve_pending",
+    "weapon_counts",
     "weapon_step",
 ]
 
@@ -77,44 +74,6 @@ JOINT_LIMIT = 100
 """Most damage packets one weapon may produce when its Devastating Wounds must be tracked apart
 from its normal damage (an earlier weapon of a sequence, or an alternative interpretation that
 makes mortal wounds behave differently); the exact joint computation grows with its square."""
-
-LOG2_10 = 3.321928094887362
-"""Bits per decimal digit."""
-
-
-KARATSUBA = 1.585
-"""The exponent of CPython's big-integer product (Karatsuba, log2 3) in the digits."""
-
-OP_WORK = 1000.0
-"""The fixed cost of one Python-level integer operation (the loop, the indexing, the object),
-in work units: about 75 ns, what a product of two 1,000-digit integers' digits cost beyond it.
-Without it the units under-counted small-integer work by up to 5x (issue 15)."""
-
-
-CALL_WORK = 400.0
-"""The fixed cost of one numpy operation, in element operations (about 1 µs on the build
-machine; one element operation is about 2.5 ns)."""
-
-
-def product_work(products: float, bits: float) -> float:
-    """Work of ``products`` big × big integer products of ``bits`` bits each (Karatsuba:
-    digits^1.585, plus :data:`OP_WORK` each), in units of 70-260 ps on the build machine (see ``cost.WORK_LIMIT``).
-
-    >>> product_work(1, 10 * LOG2_10)   # one product of two 10-digit integers
-    1038.45...
-    """
-    return products * (float((bits / LOG2_10) ** KARATSUBA) + OP_WORK)
-
-
-def step_work(products: float, bits: float) -> float:
-    """Work of ``products`` big × small integer products (linear in the digits, plus
-    :data:`OP_WORK` each).
-
-    >>> step_work(3, 10 * LOG2_10)
-    3030.0
-    """
-    return products * (bits / LOG2_10 + OP_WORK)
-
 
 type _Vector = tuple[list[int], int]
 """Integer weights over wounds lost 0..total, and their common denominator."""
@@ -173,6 +132,53 @@ class WeaponPlan:
     dev: PacketTable
     keep: bool
     merge: bool
+    target: Target
+    """The target as this weapon's situation makes it (Indirect Fire at an unseen target: in cover)."""
+    situation: Situation
+    """The situation as this weapon makes it (Lance after a charge, Indirect Fire unseen)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """One weapon's attack as its situation makes it — the one place the situation's weapon
+    abilities are applied (:func:`~rulesbook.systems.wh40k.attack.situational.in_situation`):
+    the weapon, its own target and situation, its number of attacks (Blast counting the target's
+    models) and the Sustained Hits values its attacks mix (several only for the
+    once-per-weapon reading; ``None``: each attack rolls its own)."""
+
+    weapon: Weapon
+    target: Target
+    situation: Situation
+    attacks: Distribution[int]
+    sustained: tuple[tuple[Fraction, int | None], ...]
+
+
+@cache
+def placed(
+    weapons: tuple[Weapon, ...], target: Target, situation: Situation, choices: Wh40kChoices
+) -> tuple[Placed, ...]:
+    """Each weapon of a sequence as its situation makes it (see :class:`Placed`), for every
+    engine: a unit of one profile (:func:`plan`) and one whose models differ
+    (:func:`~rulesbook.systems.wh40k.attack.groups.resolve_groups`).
+
+    >>> w = Weapon("w", parse_dice("2"), 4, 5, 0, parse_dice("1"), parse_abilities("indirect-fire"))
+    >>> only, = placed((w,), Target(5, 4, 2, models=10), Situation(target_visible=False), CHOICES)
+    >>> only.target.cover, only.situation.hit_modifier
+    (True, -1)
+    """
+    out = []
+    for given in weapons:
+        weapon, weapon_target, weapon_situation = in_situation(given, target, situation, choices)
+        sustained = weapon.abilities.sustained
+        if sustained is not None and choices.readings.sustained_roll == "once-per-weapon":
+            values: tuple[tuple[Fraction, int | None], ...] = tuple(
+                (p, x) for x, p in sustained.distribution()
+            )
+        else:
+            values = ((Fraction(1), None),)
+        attacks = attacks_distribution(weapon, target, choices)
+        out.append(Placed(weapon, weapon_target, weapon_situation, attacks, values))
+    return tuple(out)
 
 
 def packet_terms(
@@ -194,8 +200,15 @@ def packet_terms(
     return (target.damage_reduction, target.fnp), (dev_reduction, target.mortal_fnp(r.fnp_combined)), minimum
 
 
-def _packets_for(weapon: Weapon, target: Target, choices: Wh40kChoices) -> tuple[PacketTable, PacketTable]:
-    """The transition tables of normal and of devastating packets."""
+def packet_tables(weapon: Weapon, target: Target, choices: Wh40kChoices) -> tuple[PacketTable, PacketTable]:
+    """The transition tables of one normal and of one devastating packet over the wounds a unit
+    of one profile has lost (Damage, its reduction, Feel No Pain, excess damage lost or
+    spilling, as the readings say).
+
+    >>> normal, dev = packet_tables(Weapon("w", parse_dice("1"), 3, 4, 0, parse_dice("2")), Target(4, 3, 3, models=2), CHOICES)
+    >>> normal.moves[:3]   # from 0 lost: 2; from 1: 2 more (3, the model is dead); from 2: only 1 left
+    (((2, 1),), ((3, 1),), ((3, 1),))
+    """
     r = choices.readings
     normal_terms, dev_terms, minimum = packet_terms(target, choices)
     normal = _packet(
@@ -239,25 +252,14 @@ def _plan(
     packet bound) and again when it resolves; the values are immutable."""
     out: list[WeaponPlan] = []
     pending = False
-    for index, given in enumerate(weapons):
-        # the weapon as its situation makes it (Rapid Fire, Melta, Lance, Indirect Fire; the
-        # source-only reading drops the published abilities): its own target and situation
-        weapon, weapon_target, weapon_situation = in_situation(given, target, situation, choices)
-        normal, dev = _packets_for(weapon, weapon_target, choices)
-        has_dev = weapon.abilities.devastating_wounds
+    for index, p in enumerate(placed(weapons, target, situation, choices)):
+        normal, dev = packet_tables(p.weapon, p.target, choices)
+        has_dev = p.weapon.abilities.devastating_wounds
         merge = has_dev and index == len(weapons) - 1 and not pending and dev == normal
         keep = has_dev and not merge
         pending = pending or keep
-        sustained = weapon.abilities.sustained
-        if sustained is not None and choices.readings.sustained_roll == "once-per-weapon":
-            mix = tuple(
-                (p, attack_outcome(weapon, weapon_target, weapon_situation, choices, x))
-                for x, p in sustained.distribution()
-            )
-        else:
-            mix = ((Fraction(1), attack_outcome(weapon, weapon_target, weapon_situation, choices)),)
-        attacks = attacks_distribution(weapon, target, choices)
-        out.append(WeaponPlan(weapon, attacks, mix, normal, dev, keep, merge))
+        mix = tuple((q, attack_outcome(p.weapon, p.target, p.situation, choices, x)) for q, x in p.sustained)
+        out.append(WeaponPlan(p.weapon, p.attacks, mix, normal, dev, keep, merge, p.target, p.situation))
     return tuple(out)
 
 
@@ -370,42 +372,6 @@ class ApproximateResult:
 # -- the engine -------------------------------------------------------------------------------
 
 
-class WorkLimitExceeded(RulesbookError):
-    """A computation ran past its hard work limit (the cost model under-predicted it)."""
-
-
-class Work:
-    """The work an engine does, tallied as it goes, with an optional hard limit: the check
-    inside the loops that stops any computation the cost model let through by mistake.
-
-    >>> w = Work(limit=10.0)
-    >>> w.add(8.0); w.done
-    8.0
-    >>> w.add(5.0)
-    Traceback (most recent call last):
-    ...
-    rulesbook.systems.wh40k.attack.engine.WorkLimitExceeded: the computation passed its work limit (13 > 10)
-    """
-
-    __slots__ = ("deadline", "done", "limit")
-
-    def __init__(self, limit: float | None = None, seconds: float | None = None) -> None:
-        self.done = 0.0
-        self.limit = limit
-        self.deadline = None if seconds is None else time.monotonic() + seconds
-
-    def add(self, amount: float) -> None:
-        """Count ``amount`` of work; raise :class:`WorkLimitExceeded` past the limit (or the
-        deadline, a wall-clock backstop ``seconds`` after the start)."""
-        self.done += amount
-        if self.limit is not None and self.done > self.limit:
-            raise WorkLimitExceeded(
-                f"the computation passed its work limit ({self.done:.3g} > {self.limit:.3g})"
-            )
-        if self.deadline is not None and time.monotonic() > self.deadline:
-            raise WorkLimitExceeded("the computation passed its time limit")
-
-
 def _reduced(weights: Mapping[tuple[int, int], int], den: int) -> tuple[dict[tuple[int, int], int], int]:
     """Integer weights in lowest terms (divided by their common factor with ``den``), zeros left out."""
     g = den
@@ -456,6 +422,32 @@ def _counts(
     return out, a_den * den**top
 
 
+def weapon_counts(
+    mix: Sequence[tuple[Fraction, Mapping[tuple[int, int], int], int]],
+    attacks: Distribution[int],
+    merge: bool,
+    tally: Work,
+) -> tuple[dict[tuple[int, int], int], int]:
+    """What all the attacks of a weapon make, (n, m) -> integer weight over the returned
+    denominator in lowest terms: one attack's counts (``mix``: (probability, weights, den) for
+    each once-per-weapon Sustained Hits value) raised to each number of attacks and mixed
+    (``merge``: devastating packets counted with the normal ones). Both engines count a weapon
+    with it: packets for a unit of one profile, wounds for one whose models differ.
+
+    >>> from rulesbook.results import Distribution
+    >>> weapon_counts([(Fraction(1), {(0, 0): 1, (1, 0): 1}, 2)], Distribution.from_pairs([(2, Fraction(1))]), False, Work())
+    ({(0, 0): 1, (1, 0): 2, (2, 0): 1}, 4)
+    """
+    parts = [(p, *_counts(weights, den, attacks, merge, tally)) for p, weights, den in mix]
+    c_den = lcm(*(p.denominator * den for p, _, den in parts))
+    mixed: dict[tuple[int, int], int] = {}
+    for p, raw, den in parts:
+        scale = p.numerator * (c_den // (p.denominator * den))
+        for nm, w in raw.items():
+            mixed[nm] = mixed.get(nm, 0) + w * scale
+    return _reduced(mixed, c_den)
+
+
 def _add(a: _Vector | None, b: _Vector) -> _Vector:
     if a is None:
         return b
@@ -467,7 +459,7 @@ def _add(a: _Vector | None, b: _Vector) -> _Vector:
     return [x * fa + y * fb for x, y in zip(va, vb, strict=True)], d
 
 
-def _apply_counts(
+def apply_counts(
     state: dict[tuple[int, ...], _Vector],
     counts: Mapping[tuple[int, int], int],
     c_den: int,
@@ -476,7 +468,9 @@ def _apply_counts(
     tally: Work,
 ) -> dict[tuple[int, ...], _Vector]:
     """For each state vector v: sum over (n, m) of P(n, m) P^n v, filed under pending + (m,)
-    (``counts`` are integer weights over ``c_den``, in lowest terms)."""
+    (``counts`` are integer weights over ``c_den``, in lowest terms; ``packet`` the transition
+    one packet makes: damage on a unit of one profile, a wound and its saving throw on a unit
+    of several kinds of model)."""
     top = max(n for n, _ in counts)
     by_n: dict[int, list[tuple[int, int]]] = {}
     for (n, m), w in counts.items():
@@ -505,7 +499,7 @@ def _apply_counts(
     return out
 
 
-def _horner(by_m: Mapping[int, _Vector], packet: PacketTable, tally: Work) -> _Vector:
+def horner(by_m: Mapping[int, _Vector], packet: PacketTable, tally: Work) -> _Vector:
     """sum over m of Q^m v_m, by Horner's scheme (exact)."""
     top = max(by_m)
     w, den = by_m[top]
@@ -554,32 +548,30 @@ def resolve(
     pending_packets: list[PacketTable] = []
     steps: list[WeaponStep] = []
     for step in plan(weapons, target, situation, choices):
-        parts = [
-            (p_mix, *_counts(outcome.weights, outcome.den, step.attacks, step.merge, tally))
-            for p_mix, outcome in step.mix
-        ]
-        c_den = lcm(*(p.denominator * den for p, _, den in parts))
-        mixed: dict[tuple[int, int], int] = {}
-        for p, raw, den in parts:
-            scale = p.numerator * (c_den // (p.denominator * den))
-            for nm, w in raw.items():
-                mixed[nm] = mixed.get(nm, 0) + w * scale
-        counts, c_den = _reduced(mixed, c_den)
-        state = _apply_counts(state, counts, c_den, step.normal, step.keep, tally)
+        mix = [(p, outcome.weights, outcome.den) for p, outcome in step.mix]
+        counts, c_den = weapon_counts(mix, step.attacks, step.merge, tally)
+        state = apply_counts(state, counts, c_den, step.normal, step.keep, tally)
         if step.keep:
             pending_packets.append(step.dev)
         steps.append(weapon_step(step, target, choices))
-    # Devastating Wounds: after all normal damage, first weapon first.
-    for packet in pending_packets:
+    final, final_den = resolve_pending(state, pending_packets, tally)[()]
+    return SequenceResult.from_weights(target, final, final_den, steps, tally.done)
+
+
+def resolve_pending(
+    state: dict[tuple[int, ...], _Vector], pending: Sequence[PacketTable], tally: Work
+) -> dict[tuple[int, ...], _Vector]:
+    """The Devastating Wounds kept apart (the first count of each state key, weapon by weapon),
+    resolved after all normal damage, first weapon first: ``pending`` are their transitions."""
+    for packet in pending:
         collapsed: dict[tuple[int, ...], _Vector] = {}
         grouped: dict[tuple[int, ...], dict[int, _Vector]] = {}
-        for pending, vec in state.items():
-            grouped.setdefault(pending[1:], {})[pending[0]] = vec
+        for key, vec in state.items():
+            grouped.setdefault(key[1:], {})[key[0]] = vec
         for rest, by_m in grouped.items():
-            collapsed[rest] = _add(collapsed.get(rest), _horner(by_m, packet, tally))
+            collapsed[rest] = _add(collapsed.get(rest), horner(by_m, packet, tally))
         state = collapsed
-    final, final_den = state[()]
-    return SequenceResult.from_weights(target, final, final_den, steps, tally.done)
+    return state
 
 
 def _mean_of(weights: Sequence[tuple[int, int]], den: int) -> Fraction:

@@ -4,7 +4,7 @@ Every roll "D6 against a target" (Hit roll, Wound roll, saving throw, Feel No Pa
 is a :class:`rulesbook.dice.RollTest`; dice expressions are :class:`rulesbook.dice.DiceExpr`.
 Each roll takes the weapon and target profiles (:mod:`~rulesbook.systems.wh40k.attack.weapons`), the attacker's
 :class:`Situation` and the rule choices (:mod:`.choices`: the numbers the rules fix and the
-readings of the interpretations register). :func:`attack_outcome` puts the rolls of one attack
+readings of the interpretations register). :func:`~rulesbook.systems.wh40k.attack.outcome.attack_outcome` puts the rolls of one attack
 together; the allocation engine (:mod:`~rulesbook.systems.wh40k.attack.engine`) resolves whole weapons.
 
 Example:
@@ -17,9 +17,7 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from fractions import Fraction
+from dataclasses import dataclass
 from functools import cache
 from math import comb, gcd
 
@@ -31,9 +29,7 @@ from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices, Wh40kReadings
 
 __all__ = [
     "DEFAULT_SITUATION",
-    "AttackOutcome",
     "Situation",
-    "attack_outcome",
     "attacks_distribution",
     "battle_shock_test",
     "blast_bonus",
@@ -75,6 +71,9 @@ class Situation:
     """The attacking unit made a Charge move this turn (Lance)."""
     target_visible: bool = True
     """Some model of the target is visible to the attacking unit (else Indirect Fire's −1)."""
+    armour_save_modifier: int = 0
+    """A modifier of the armour saving throw alone, never of an invulnerable one (a worse Save
+    characteristic read as a roll modifier: reading sickness-modifier-caps = roll-modifier)."""
 
 
 DEFAULT_SITUATION = Situation()
@@ -108,7 +107,7 @@ def hit_test(
     weapon: Weapon, target: Target, situation: Situation = Situation(), choices: Wh40kChoices = CHOICES
 ) -> RollTest:
     """The Hit roll of one attack as a roll test (Torrent weapons make none: see
-    :func:`attack_outcome`).
+    :func:`~rulesbook.systems.wh40k.attack.outcome.attack_outcome`).
 
     D6 >= BS/WS; an unmodified 6 (or the lowered critical threshold) is a Critical Hit and
     always hits; an unmodified 1 fails; Heavy (+1 if stationary), Stealth (-1 against ranged)
@@ -269,8 +268,9 @@ def save_test(
     """The saving throw the defender picks (armour or invulnerable, whichever is likelier to
     pass), or ``None`` when no save is possible.
 
-    Armour: D6 + AP (+1 cover, + other modifiers); the save can be improved by at most +1; an
-    unmodified 1 fails. Invulnerable: D6 >= invuln, not changed by AP or cover.
+    Armour: D6 + AP (+1 cover, + other modifiers, + those of the armour save alone); the save can
+    be improved by at most +1; an unmodified 1 fails. Invulnerable: D6 >= invuln, not changed by
+    AP, cover or a modifier of the armour save alone.
 
     >>> gun = Weapon("gun", parse_dice("1"), 3, 4, -2, parse_dice("1"))
     >>> save_test(gun, Target(4, 3, 1)).p_pass()            # 3+ at AP-2 -> 5+
@@ -282,11 +282,12 @@ def save_test(
     other = situation.save_modifier
     armour: RollTest | None = None
     if target.save <= 6:
+        mine = other + situation.armour_save_modifier  # (the invulnerable save never sees it)
         cover = choices.parameters.cover_save_bonus if cover_applies(weapon, target, choices) else 0
         if choices.readings.save_cap == "net":
-            modifier = min(cap, weapon.ap + cover + other)
+            modifier = min(cap, weapon.ap + cover + mine)
         else:  # the bonuses (cover, a positive modifier) capped, then AP and a penalty
-            modifier = weapon.ap + min(cap, cover + max(0, other)) + min(0, other)
+            modifier = weapon.ap + min(cap, cover + max(0, mine)) + min(0, mine)
         armour = RollTest(
             dice=D6, target=target.save, direction="over", modifier=modifier, auto_fail=natural(1)
         )
@@ -436,201 +437,6 @@ def failures(test: RollTest, n: int) -> Distribution[int]:
     Fraction(1, 27)
     """
     return Distribution.from_die(n @ test.fail_die())
-
-
-# -- one attack -------------------------------------------------------------------------------
-
-type Poly = dict[tuple[int, int], Fraction]
-"""(normal packets, devastating packets) -> probability."""
-
-type IntPoly = dict[tuple[int, int], int]
-"""(normal packets, devastating packets) -> integer weight (over a denominator kept beside it)."""
-
-
-def _imul(a: IntPoly, b: IntPoly) -> IntPoly:
-    out: IntPoly = {}
-    for (n1, m1), w1 in a.items():
-        for (n2, m2), w2 in b.items():
-            key = (n1 + n2, m1 + m2)
-            out[key] = out.get(key, 0) + w1 * w2
-    return out
-
-
-def _iadd(out: IntPoly, poly: IntPoly, scale: int) -> None:
-    for k, w in poly.items():
-        out[k] = out.get(k, 0) + w * scale
-
-
-@dataclass(frozen=True, slots=True)
-class AttackOutcome:
-    """Exact per-attack quantities of one weapon against one target.
-
-    ``weights`` maps (normal packets, devastating packets) to an integer weight over ``den``
-    for one attack (its Sustained Hits value fixed to ``sustained_value`` when the
-    once-per-weapon reading is used; in lowest terms, zero weights left out); ``packets`` is
-    the same as probabilities. The other fields are the means the explanation view shows.
-    """
-
-    weapon: Weapon
-    hit_roll: RollTest | None
-    """The Hit roll (``None`` when every attack hits automatically)."""
-    wound_roll: RollTest
-    hit_counts: tuple[int, int, int, int]
-    """(fail, pass, critical, denominator) of the Hit roll (Torrent: a certain pass)."""
-    wound_counts: tuple[int, int, int, int]
-    p_save_fails: Fraction
-    save: RollTest | None
-    hits_per_attack: Fraction
-    wounds_per_attack: Fraction
-    devastating_per_attack: Fraction
-    unsaved_per_attack: Fraction
-    weights: Mapping[tuple[int, int], int]
-    den: int
-
-    @property
-    def hit(self) -> Distribution[Outcome]:
-        """The Hit roll's outcome distribution."""
-        return _outcomes(self.hit_counts)
-
-    @property
-    def wound(self) -> Distribution[Outcome]:
-        """The Wound roll's outcome distribution."""
-        return _outcomes(self.wound_counts)
-
-    @property
-    def packets(self) -> dict[tuple[int, int], Fraction]:
-        """(normal packets, devastating packets) -> probability, for one attack."""
-        return {k: Fraction(w, self.den) for k, w in self.weights.items()}
-
-
-def _outcomes(counts: tuple[int, int, int, int]) -> Distribution[Outcome]:
-    *weights, den = counts
-    return Distribution.from_weights(((o, w) for o, w in zip(Outcome, weights, strict=True) if w), den)
-
-
-@implements(
-    "wh40k.attack.sequence",
-    "wh40k.attack.torrent",
-    "wh40k.attack.sustained-hits",
-    "wh40k.attack.lethal-hits",
-    "wh40k.attack.devastating-wounds",
-)
-def attack_outcome(
-    weapon: Weapon,
-    target: Target,
-    situation: Situation = Situation(),
-    choices: Wh40kChoices = CHOICES,
-    sustained_value: int | None = None,
-) -> AttackOutcome:
-    """The exact outcome of one attack: how many packets of damage reach the allocation step.
-
-    A Critical Hit with Sustained Hits X adds X ordinary hits (not critical); with Lethal Hits
-    the Critical Hit itself wounds automatically (no Wound roll, so never a Critical Wound) and
-    goes on to the saving throw. A Critical Wound with Devastating Wounds skips the save and
-    becomes a devastating packet. Torrent weapons hit automatically (no Hit roll, no Critical
-    Hit).
-
-    The few outcomes of one attack are counted in integers (each roll test's outcomes as
-    weights over its own equally likely grid, see :meth:`~rulesbook.dice.RollTest.counts`), and
-    turned into Fractions once; ``tests/wh40k/test_attack_outcome_direct.py`` checks the result
-    equals the earlier Fraction computation over distributions.
-
-    >>> w = Weapon("w", parse_dice("1"), 4, 4, 0, parse_dice("1"), parse_abilities("lethal-hits"))
-    >>> out = attack_outcome(w, Target(toughness=4, save=7, wounds=1))
-    >>> out.packets[(1, 0)]   # hit on 4-5 then wound on 4+ (1/3 x 1/2) + a 6 (1/6)
-    Fraction(1, 3)
-    """
-    ab = weapon.abilities
-    lethal_critical = choices.readings.lethal_devastating == "critical-wound"
-    hit_roll = (
-        None
-        if torrent_auto_hits(weapon, situation, choices)
-        else hit_test(weapon, target, situation, choices)
-    )
-    hf, hp, hc, hd = (0, 1, 0, 1) if hit_roll is None else hit_roll.counts()
-    wound_test_ = wound_test(weapon, target, situation, choices)
-    wf, wp, wc, wd = wound_test_.counts()
-    save = save_test(weapon, target, situation, choices)
-    if save is None:
-        s_ok, s_fail, sd = 0, 1, 1
-    else:
-        f_, p_, c_, sd = save.counts()
-        s_ok, s_fail = p_ + c_, f_
-    # a Critical Wound may meet a worse save (critical_wound_ap), over the same sd
-    c_ok, c_fail = s_ok, s_fail
-    if situation.critical_wound_ap:
-        sharper = replace(weapon, ap=weapon.ap - situation.critical_wound_ap)
-        crit_save = save_test(sharper, target, situation, choices)
-        if crit_save is None:
-            c_ok, c_fail = 0, sd
-        else:
-            f2, p2, k2, d2 = crit_save.counts()
-            c_ok, c_fail = (p2 + k2) * sd // d2, f2 * sd // d2
-    # one Wound roll and its save, over wd * sd
-    if ab.devastating_wounds:
-        rolled: IntPoly = {(0, 0): wf * sd + wp * s_ok, (1, 0): wp * s_fail, (0, 1): wc * sd}
-    else:
-        rolled = {(0, 0): wf * sd + wp * s_ok + wc * c_ok, (1, 0): wp * s_fail + wc * c_fail}
-    rolled_den = wd * sd
-    # a Lethal Hits auto-wound, over sd
-    auto: IntPoly = (
-        {(0, 1): sd} if ab.devastating_wounds and lethal_critical else {(0, 0): s_ok, (1, 0): s_fail}
-    )
-    # Sustained Hits: extra ordinary hits on a Critical Hit, over extra_den
-    if ab.sustained is None:
-        extra: IntPoly = {(0, 0): 1}
-        extra_den, x_den, x_sum = 1, 1, 0
-    else:
-        if sustained_value is not None:
-            values: tuple[tuple[int, int], ...] = ((sustained_value, 1),)
-            x_den = 1
-        else:
-            weights, x_den = ab.sustained.weights()
-            values = tuple((ab.sustained.minimum + i, w) for i, w in enumerate(weights))
-        top = max(x for x, _ in values)
-        extra = {}
-        power: IntPoly = {(0, 0): 1}
-        for x in range(top + 1):
-            for value, w in values:
-                if value == x:
-                    _iadd(extra, power, w * rolled_den ** (top - x))
-            if x < top:
-                power = _imul(power, rolled)
-        extra_den = x_den * rolled_den**top
-        x_sum = sum(x * w for x, w in values)
-    crit_first, crit_den = (auto, sd) if ab.lethal_hits else (rolled, rolled_den)
-    # every branch over den = hd * rolled_den * crit_den * extra_den
-    den = hd * rolled_den * crit_den * extra_den
-    raw: IntPoly = {(0, 0): hf * (den // hd)}
-    _iadd(raw, rolled, hp * crit_den * extra_den)
-    _iadd(raw, _imul(crit_first, extra), hc * rolled_den)
-    g = den
-    for w in raw.values():
-        g = gcd(g, w)
-    weights_: dict[tuple[int, int], int] = {k: w // g for k, w in raw.items() if w}
-    den //= g
-    # means for the explanation, each one Fraction of integers
-    wr_num = hp * x_den + hc * (x_sum + (0 if ab.lethal_hits else x_den))  # Wound rolls, over hd * x_den
-    auto_num = hc * x_den * wd if ab.lethal_hits else 0  # auto-wounds, over hd * x_den * wd
-    means_den = hd * x_den * wd
-    dev_num = wr_num * wc if ab.devastating_wounds else 0
-    if ab.devastating_wounds and ab.lethal_hits and lethal_critical:
-        dev_num += auto_num
-    return AttackOutcome(
-        weapon=weapon,
-        hit_roll=hit_roll,
-        wound_roll=wound_test_,
-        hit_counts=(hf, hp, hc, hd),
-        wound_counts=(wf, wp, wc, wd),
-        p_save_fails=Fraction(s_fail, sd),
-        save=save,
-        hits_per_attack=Fraction(hp * x_den + hc * (x_den + x_sum), hd * x_den),
-        wounds_per_attack=Fraction(wr_num * (wp + wc) + auto_num, means_den),
-        devastating_per_attack=Fraction(dev_num, means_den),
-        unsaved_per_attack=Fraction(sum(n * w for (n, _), w in weights_.items()), den),
-        weights=weights_,
-        den=den,
-    )
 
 
 @implements("wh40k.attack.attacks", "wh40k.attack.blast")

@@ -25,7 +25,7 @@ from rulesbook.registry import implements
 from rulesbook.results import Table, fraction_str
 from rulesbook.systems.wh40k.attack.rolls import Situation, hit_test, save_test, wound_target
 from rulesbook.systems.wh40k.attack.weapons import WEAPON_INPUTS, Target, Weapon, make_weapon
-from rulesbook.systems.wh40k.calculators.fast import fast_attack
+from rulesbook.systems.wh40k.calculators.lean import lean_attack
 from rulesbook.systems.wh40k.calculators.path import (
     ATTACK_RULES,
     REROLL_CHOICES,
@@ -113,7 +113,7 @@ attack_calculator = declare_attack_calculator(
     Wounds), saving throw (AP, invulnerable, cover), Damage, Feel No Pain and allocation.""",
     weapon_inputs=WEAPON_INPUTS,
     pick=_form_weapon,
-    fast=fast_attack,
+    fast=lean_attack,
     rules=ATTACK_RULES,
     examples=[
         {

@@ -62,6 +62,7 @@ DATASHEET_READINGS = (
     "own_auras",
     "mixed_toughness",
     "mixed_allocation",
+    "critical_ap_order",
     "imported_text_only",
     "torrent_no_skill",
 )

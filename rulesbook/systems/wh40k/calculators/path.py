@@ -42,7 +42,6 @@ from rulesbook.systems.wh40k.attack.engine import (
     JOINT_LIMIT,
     ApproximateResult,
     SequenceResult,
-    WorkLimitExceeded,
     joint_packets_bound,
     plan,
     resolve,
@@ -53,6 +52,7 @@ from rulesbook.systems.wh40k.attack.rolls import (
 )
 from rulesbook.systems.wh40k.attack.situational import in_situation
 from rulesbook.systems.wh40k.attack.weapons import Target, Weapon
+from rulesbook.systems.wh40k.attack.work import WorkLimitExceeded
 from rulesbook.systems.wh40k.calculators.report import (
     ability_warnings,
     outcome_lines,
@@ -407,7 +407,10 @@ def choices_of(
 ) -> Wh40kChoices:
     """The choice set ``base`` (a variant's; the published rules' when None) with the readings
     chosen in the inputs: the attack readings and the calculator's ``extra`` reading inputs."""
-    return (base or CHOICES).replace(readings={key: values[key] for key in (*READING_KEYS, *extra)})
+    base = base or CHOICES
+    now = base.readings
+    changed = {key: values[key] for key in (*READING_KEYS, *extra) if values[key] != getattr(now, key)}
+    return base.replace(readings=changed) if changed else base
 
 
 type EffectsHook = Callable[
@@ -541,8 +544,8 @@ def declare_attack_calculator(
     fast: FastFn | None = None,
 ) -> Calculator:
     """Declare an attack calculator: its own weapon inputs and how they become
-    :class:`Attackers`; everything else is shared (``fast``: a direct path for small inputs,
-    see :mod:`~rulesbook.systems.wh40k.calculators.fast`)."""
+    :class:`Attackers`; everything else is shared (``fast``: a lean path for small inputs,
+    see :mod:`~rulesbook.systems.wh40k.calculators.lean`)."""
 
     def compute(*, choices: Wh40kChoices, **values: Any) -> CalcResult:
         attackers = pick(values)

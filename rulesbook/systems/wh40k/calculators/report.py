@@ -28,8 +28,8 @@ from rulesbook.systems.wh40k.attack.engine import (
     SequenceResult,
     WeaponStep,
 )
+from rulesbook.systems.wh40k.attack.outcome import AttackOutcome
 from rulesbook.systems.wh40k.attack.rolls import (
-    AttackOutcome,
     Situation,
     hit_test,
     save_test,

@@ -207,12 +207,14 @@ def _worsen(b: Application, use: Use) -> None:
         b.target = replace(t, toughness=max(1, t.toughness - value))
         b.note(use, True, f"target Toughness {t.toughness} → {b.target.toughness}")
     elif as_modifier:
-        # a modifier to the saving throw: Lord of the Death Guard never disregards those
-        b.situation = replace(b.situation, save_modifier=b.situation.save_modifier - value)
+        # a modifier to the armour saving throw (the Save characteristic's, so never an
+        # invulnerable save's): Lord of the Death Guard never disregards those
+        s = b.situation
+        b.situation = replace(s, armour_save_modifier=s.armour_save_modifier - value)
         b.note(
             use,
             True,
-            "a −1 saving throw modifier (reading sickness-modifier-caps = roll-modifier)"
+            "a −1 armour saving throw modifier, not to invulnerable saves (reading sickness-modifier-caps = roll-modifier)"
             + (f"; {lord} never disregards a saving throw modifier" if lord else ""),
         )
     else:

@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
 
@@ -169,12 +169,235 @@ def _optional(folder: Path, name: str) -> list[Row]:
     return read_table(path, required=COLUMNS[name]) if path.exists() else []
 
 
+@dataclass(frozen=True, slots=True)
+class _Export:
+    """The rows of the export that concern one faction, by the datasheet they belong to."""
+
+    sheets: Mapping[str, Row]
+    """The faction's rows of Datasheets.csv by datasheet id."""
+    every_id: frozenset[str]
+    models: Mapping[str, list[Row]]
+    wargear: Mapping[str, list[Row]]
+    abilities: Mapping[str, list[Row]]
+    keywords: Mapping[str, list[Row]]
+    composition: Mapping[str, list[Row]]
+    costs: Mapping[str, list[Row]]
+    shared: Mapping[str, Row]
+    """Abilities.csv by ability id (the abilities several datasheets share)."""
+
+
+def _export(folder: Path, faction_id: str, tables: Mapping[str, list[Row]]) -> _Export:
+    """The faction's datasheets and their rows in the other files (a row naming a datasheet
+    that is in no faction is an error)."""
+    sheets = {r.need("id"): r for r in tables["Datasheets.csv"] if r.get("faction_id") == faction_id}
+    if not sheets:
+        raise DataFileError(
+            f"Datasheets.csv: no row has faction_id {quote(faction_id)}", file="Datasheets.csv"
+        )
+    every_id = frozenset(r.get("id") for r in tables["Datasheets.csv"])
+
+    def by_sheet(rows: Sequence[Row]) -> dict[str, list[Row]]:
+        out: dict[str, list[Row]] = {}
+        for r in rows:
+            sid = r.need("datasheet_id")
+            if sid in sheets:
+                out.setdefault(sid, []).append(r)
+            elif sid not in every_id:
+                raise r.fail("datasheet_id", f"no datasheet with id {quote(sid)} in Datasheets.csv")
+        return out
+
+    return _Export(
+        sheets=sheets,
+        every_id=every_id,
+        models=by_sheet(tables["Datasheets_models.csv"]),
+        wargear=by_sheet(tables["Datasheets_wargear.csv"]),
+        abilities=by_sheet(tables["Datasheets_abilities.csv"]),
+        keywords=by_sheet(_optional(folder, "Datasheets_keywords.csv")),
+        composition=by_sheet(_optional(folder, "Datasheets_unit_composition.csv")),
+        costs=by_sheet(_optional(folder, "Datasheets_models_cost.csv")),
+        shared={r.need("id"): r for r in _optional(folder, "Abilities.csv")},
+    )
+
+
+def _weapons(
+    rows: Sequence[Row], sheet_name: str, notes: Notes
+) -> tuple[dict[str, Weapon], dict[str, int | None], tuple[tuple[str, ...], ...]]:
+    """A datasheet's weapons by key, their ranges, and the profiles of one weapon (one line),
+    which are one at a time."""
+    weapons: dict[str, Weapon] = {}
+    ranges: dict[str, int | None] = {}
+    lines: dict[str, list[str]] = {}
+    for wrow in rows:
+        wkey, weapon, rng = read_weapon(wrow, sheet_name, notes)
+        if wkey in weapons:
+            if weapons[wkey] == weapon:
+                continue  # the same profile listed again (for another kind of model)
+            n = 2
+            while f"{wkey}-{n}" in weapons:
+                n += 1
+            notes.other.append(
+                f"{sheet_name}: two different weapons called {quote(weapon.name)}; the second is {wkey}-{n}"
+            )
+            wkey = f"{wkey}-{n}"
+        weapons[wkey], ranges[wkey] = weapon, rng
+        lines.setdefault(wrow.get("line"), []).append(wkey)
+    return weapons, ranges, tuple(tuple(group) for group in lines.values() if len(group) > 1)
+
+
+def _damaged(row: Row, skey: str, sheet_name: str, prefix: str, notes: Notes) -> Ability | None:
+    """The datasheet's Damaged line as an ability (``None`` without one): the condition (so many
+    wounds left) is the ``damaged`` input, the rest is the effect."""
+    damaged_w = row.get("damaged_w")
+    damaged_text = plain(row.get("damaged_description"))
+    if not (damaged_w and damaged_text):
+        return None
+    dkey = f"{skey}-damaged"
+    what = DAMAGED_LEAD.sub("", damaged_text)
+    damaged_effects = tuple(
+        replace(e, condition="damaged") if e.kind != "none" else e
+        for e in effects(what, ("any",), f"{sheet_name}: Damaged", notes)
+    )
+    return Ability(
+        key=dkey,
+        id=f"{prefix}.ability.{dkey}",
+        name=f"Damaged: {damaged_w} wounds remaining",
+        text=damaged_text,
+        section=sheet_name,
+        kind="datasheet",
+        effects=damaged_effects,
+    )
+
+
+def _keywords(rows: Sequence[Row], faction: bool) -> tuple[str, ...]:
+    """The datasheet's keywords, or its faction keywords."""
+    wanted = "true" if faction else ""
+    return tuple(
+        dict.fromkeys(
+            plain(k.need("keyword"))
+            for k in rows
+            if (k.get("is_faction_keyword").lower() == "true") == bool(wanted)
+        )
+    )
+
+
+def _profiles(
+    sid: str, row: Row, sheet_name: str, export: _Export, weapons: Mapping[str, Weapon]
+) -> tuple[ModelProfile, ...]:
+    """The kinds of model of a datasheet, with the weapons each carries by default."""
+    kinds = read_kinds(sid, sheet_name, export.models[sid], export.composition.get(sid, []))
+    carried = loadout(row.get("loadout"), [k[0] for k in kinds], weapons)
+    profiles = tuple(
+        ModelProfile(
+            key=singular(slug(kname)) or f"model-{i}",
+            name=kname,
+            characteristics=ch,
+            invulnerable=inv,
+            count=low,
+            most=high,
+            weapons=tuple(carried.get(kname, ())),
+        )
+        for i, (kname, low, high, ch, inv) in enumerate(kinds, 1)
+    )
+    if len({p.key for p in profiles}) != len(profiles):
+        profiles = tuple(replace(p, key=f"{p.key}-{i}") for i, p in enumerate(profiles, 1))
+    if not any(p.count for p in profiles):
+        raise row.fail("id", "its unit composition has no model in the smallest unit")
+    return profiles
+
+
+def _points(rows: Sequence[Row]) -> tuple[tuple[int, int], ...]:
+    """(models, points) of each unit size."""
+    points = []
+    for prow in rows:
+        m = _COUNT_NAME.match(plain(prow.get("description")))
+        if m is None:
+            raise prow.fail(
+                "description",
+                f"expected a count of models such as '1 model', got {quote(prow.get('description'))}",
+            )
+        points.append((int(m[1]), prow.integer("cost", 0, 5000)))
+    return tuple(points)
+
+
+def _datasheet(
+    sid: str, export: _Export, prefix: str, abilities: dict[str, Ability], notes: Notes
+) -> Datasheet:
+    """One datasheet of the export (its abilities join ``abilities``)."""
+    row = export.sheets[sid]
+    sheet_name = plain(row.need("name"))
+    skey = slug(sheet_name)
+    if sid not in export.models:
+        raise row.fail("id", "no row of Datasheets_models.csv gives its characteristics")
+    weapons, ranges, exclusive = _weapons(export.wargear.get(sid, []), sheet_name, notes)
+    named, core, fnp, stealth = read_abilities(
+        export.abilities.get(sid, []), export.shared, prefix, abilities, notes
+    )
+    damaged = _damaged(row, skey, sheet_name, prefix, notes)
+    if damaged is not None:
+        abilities[damaged.key] = damaged
+        named = (*named, damaged.key)
+    if stealth:
+        notes.other.append(f"{sheet_name}: Stealth (core) — a target with it takes −1 to ranged Hit rolls")
+    profiles = _profiles(sid, row, sheet_name, export, weapons)
+    main = max(profiles, key=lambda p: p.count)
+    keywords = export.keywords.get(sid, [])
+    return Datasheet(
+        key=skey,
+        id=f"{prefix}.datasheet.{skey}",
+        name=sheet_name,
+        section=sheet_name,
+        characteristics=main.characteristics,
+        characteristics_source=f"Wahapedia export, Datasheets_models.csv, datasheet {sid}",
+        invulnerable=main.invulnerable,
+        weapons=MappingProxyType(weapons),
+        weapon_ranges=MappingProxyType(ranges),
+        exclusive=exclusive,
+        abilities=named,
+        core_abilities=core,
+        feel_no_pain=fnp,
+        keywords=_keywords(keywords, faction=False),
+        faction_keywords=_keywords(keywords, faction=True),
+        composition=tuple((p.count, p.name) for p in profiles),
+        points=_points(export.costs.get(sid, [])),
+        profiles=profiles,
+    )
+
+
+def _leaders(
+    folder: Path, export: _Export, datasheets: dict[str, Datasheet], key_of: Mapping[str, str]
+) -> None:
+    """The leader pairings of Datasheets_leader.csv, into the leaders' datasheets."""
+    for lrow in _optional(folder, "Datasheets_leader.csv"):
+        leader, led = lrow.need("leader_id"), lrow.need("attached_id")
+        if leader in key_of and led in key_of:
+            sheet = datasheets[key_of[leader]]
+            datasheets[key_of[leader]] = replace(
+                sheet, leads=tuple(dict.fromkeys((*sheet.leads, key_of[led])))
+            )
+        elif leader not in export.every_id or led not in export.every_id:
+            bad = "leader_id" if leader not in export.every_id else "attached_id"
+            raise lrow.fail(bad, f"no datasheet with id {quote(lrow.get(bad))} in Datasheets.csv")
+
+
+def _stratagems(rows: Sequence[Row], faction_id: str, prefix: str, notes: Notes) -> dict[str, Stratagem]:
+    """The faction's stratagems and the core ones (no faction ID)."""
+    stratagems: dict[str, Stratagem] = {}
+    for srow in rows:
+        if srow.get("faction_id") not in (faction_id, ""):
+            continue
+        strat = _stratagem(srow, prefix, notes)
+        if strat.key in stratagems:
+            raise srow.fail("name", f"a second stratagem called {quote(strat.name)}")
+        stratagems[strat.key] = strat
+    return stratagems
+
+
 def import_wahapedia(
     folder: Path, faction_id: str, *, key: str | None = None, name: str | None = None
 ) -> Faction:
     """The datasheets, stratagems, detachments, enhancements and leader pairings of one faction
     (``faction_id`` as in the files, e.g. ``DG``) of a Wahapedia export folder, as a
-    :class:`~rulesbook.systems.wh40k.faction.reader.Faction`.
+    :class:`~rulesbook.systems.wh40k.faction.types.Faction`.
 
     ``key`` (default: the faction ID in lower case) makes the rule IDs
     ``wh40k.<key>.datasheet.<name>``; ``name`` defaults to the key. Rows of other factions are
@@ -184,171 +407,19 @@ def import_wahapedia(
     fkey = key or slug(faction_id)
     prefix = f"wh40k.{fkey}"
     notes = Notes()
-    sheets = [r for r in tables["Datasheets.csv"] if r.get("faction_id") == faction_id]
-    if not sheets:
-        raise DataFileError(
-            f"Datasheets.csv: no row has faction_id {quote(faction_id)}", file="Datasheets.csv"
-        )
-    ids = {r.need("id"): r for r in sheets}
-
-    def by_sheet(rows: Sequence[Row], all_ids: set[str] | None = None) -> dict[str, list[Row]]:
-        out: dict[str, list[Row]] = {}
-        for r in rows:
-            sid = r.need("datasheet_id")
-            if sid in ids:
-                out.setdefault(sid, []).append(r)
-            elif all_ids is not None and sid not in all_ids:
-                raise r.fail("datasheet_id", f"no datasheet with id {quote(sid)} in Datasheets.csv")
-        return out
-
-    every_id = {r.get("id") for r in tables["Datasheets.csv"]}
-    models = by_sheet(tables["Datasheets_models.csv"], every_id)
-    wargear = by_sheet(tables["Datasheets_wargear.csv"], every_id)
-    ability_rows = by_sheet(tables["Datasheets_abilities.csv"], every_id)
-    keywords = by_sheet(_optional(folder, "Datasheets_keywords.csv"), every_id)
-    composition = by_sheet(_optional(folder, "Datasheets_unit_composition.csv"), every_id)
-    costs = by_sheet(_optional(folder, "Datasheets_models_cost.csv"), every_id)
-    shared = {r.need("id"): r for r in _optional(folder, "Abilities.csv")}
-
+    export = _export(folder, faction_id, tables)
     abilities: dict[str, Ability] = {}
     datasheets: dict[str, Datasheet] = {}
     key_of: dict[str, str] = {}
-    for sid, row in ids.items():
+    for sid, row in export.sheets.items():
         sheet_name = plain(row.need("name"))
-        skey = slug(sheet_name)
-        if skey in datasheets:
+        if slug(sheet_name) in datasheets:
             raise row.fail("name", f"a second datasheet called {quote(sheet_name)}")
-        key_of[sid] = skey
-        if sid not in models:
-            raise row.fail("id", "no row of Datasheets_models.csv gives its characteristics")
-        weapons: dict[str, Weapon] = {}
-        ranges: dict[str, int | None] = {}
-        lines: dict[str, list[str]] = {}
-        for wrow in wargear.get(sid, []):
-            wkey, weapon, rng = read_weapon(wrow, sheet_name, notes)
-            if wkey in weapons:
-                if weapons[wkey] == weapon:
-                    continue  # the same profile listed again (for another kind of model)
-                n = 2
-                while f"{wkey}-{n}" in weapons:
-                    n += 1
-                notes.other.append(
-                    f"{sheet_name}: two different weapons called {quote(weapon.name)}; the second is {wkey}-{n}"
-                )
-                wkey = f"{wkey}-{n}"
-            weapons[wkey], ranges[wkey] = weapon, rng
-            lines.setdefault(wrow.get("line"), []).append(wkey)
-        exclusive = tuple(tuple(group) for group in lines.values() if len(group) > 1)
-        named, core, fnp, stealth = read_abilities(
-            ability_rows.get(sid, []), shared, prefix, abilities, notes
-        )
-        damaged_w = row.get("damaged_w")
-        damaged_text = plain(row.get("damaged_description"))
-        if damaged_w and damaged_text:
-            dkey = f"{skey}-damaged"
-            # the condition (so many wounds left) is the `damaged` input: the rest is the effect
-            what = DAMAGED_LEAD.sub("", damaged_text)
-            damaged_effects = tuple(
-                replace(e, condition="damaged") if e.kind != "none" else e
-                for e in effects(what, ("any",), f"{sheet_name}: Damaged", notes)
-            )
-            abilities[dkey] = Ability(
-                key=dkey,
-                id=f"{prefix}.ability.{dkey}",
-                name=f"Damaged: {damaged_w} wounds remaining",
-                text=damaged_text,
-                section=sheet_name,
-                kind="datasheet",
-                effects=damaged_effects,
-            )
-            named = (*named, dkey)
-        kws = tuple(
-            dict.fromkeys(
-                plain(k.need("keyword"))
-                for k in keywords.get(sid, [])
-                if k.get("is_faction_keyword").lower() != "true"
-            )
-        )
-        fkws = tuple(
-            dict.fromkeys(
-                plain(k.need("keyword"))
-                for k in keywords.get(sid, [])
-                if k.get("is_faction_keyword").lower() == "true"
-            )
-        )
-        kinds = read_kinds(sid, sheet_name, models[sid], composition.get(sid, []))
-        carried = loadout(row.get("loadout"), [k[0] for k in kinds], weapons)
-        profiles = tuple(
-            ModelProfile(
-                key=singular(slug(kname)) or f"model-{i}",
-                name=kname,
-                characteristics=ch,
-                invulnerable=inv,
-                count=low,
-                most=high,
-                weapons=tuple(carried.get(kname, ())),
-            )
-            for i, (kname, low, high, ch, inv) in enumerate(kinds, 1)
-        )
-        if len({p.key for p in profiles}) != len(profiles):
-            profiles = tuple(replace(p, key=f"{p.key}-{i}") for i, p in enumerate(profiles, 1))
-        if not any(p.count for p in profiles):
-            raise row.fail("id", "its unit composition has no model in the smallest unit")
-        main = max(profiles, key=lambda p: p.count)
-        points = []
-        for prow in costs.get(sid, []):
-            m = _COUNT_NAME.match(plain(prow.get("description")))
-            if m is None:
-                raise prow.fail(
-                    "description",
-                    f"expected a count of models such as '1 model', got {quote(prow.get('description'))}",
-                )
-            points.append((int(m[1]), prow.integer("cost", 0, 5000)))
-        if stealth:
-            notes.other.append(
-                f"{sheet_name}: Stealth (core) — a target with it takes −1 to ranged Hit rolls"
-            )
-        datasheets[skey] = Datasheet(
-            key=skey,
-            id=f"{prefix}.datasheet.{skey}",
-            name=sheet_name,
-            section=sheet_name,
-            characteristics=main.characteristics,
-            characteristics_source=f"Wahapedia export, Datasheets_models.csv, datasheet {sid}",
-            invulnerable=main.invulnerable,
-            weapons=MappingProxyType(weapons),
-            weapon_ranges=MappingProxyType(ranges),
-            exclusive=exclusive,
-            abilities=named,
-            core_abilities=core,
-            feel_no_pain=fnp,
-            keywords=kws,
-            faction_keywords=fkws,
-            composition=tuple((p.count, p.name) for p in profiles),
-            points=tuple(points),
-            profiles=profiles,
-        )
-
-    for lrow in _optional(folder, "Datasheets_leader.csv"):
-        leader, led = lrow.need("leader_id"), lrow.need("attached_id")
-        if leader in key_of and led in key_of:
-            sheet = datasheets[key_of[leader]]
-            datasheets[key_of[leader]] = replace(
-                sheet, leads=tuple(dict.fromkeys((*sheet.leads, key_of[led])))
-            )
-        elif leader not in every_id or led not in every_id:
-            bad = "leader_id" if leader not in every_id else "attached_id"
-            raise lrow.fail(bad, f"no datasheet with id {quote(lrow.get(bad))} in Datasheets.csv")
-
-    stratagems: dict[str, Stratagem] = {}
-    for srow in tables["Stratagems.csv"]:
-        if srow.get("faction_id") not in (faction_id, ""):
-            continue
-        strat = _stratagem(srow, prefix, notes)
-        if strat.key in stratagems:
-            raise srow.fail("name", f"a second stratagem called {quote(strat.name)}")
-        stratagems[strat.key] = strat
-
+        sheet = _datasheet(sid, export, prefix, abilities, notes)
+        datasheets[sheet.key] = sheet
+        key_of[sid] = sheet.key
+    _leaders(folder, export, datasheets, key_of)
+    stratagems = _stratagems(tables["Stratagems.csv"], faction_id, prefix, notes)
     detachments, enhancements = _detachments(folder, faction_id, prefix, stratagems, abilities, notes)
     return Faction(
         key=fkey,

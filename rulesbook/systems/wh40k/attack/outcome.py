@@ -1,0 +1,342 @@
+"""One attack's outcome: its Hit roll, Wound roll and saving throws put together, exactly.
+
+The rolls (:mod:`~rulesbook.systems.wh40k.attack.rolls`) are single tests; here they become what
+one attack leaves for allocation, counted in integers (each roll test's outcomes as weights over
+its own grid of equally likely results, :meth:`~rulesbook.dice.RollTest.counts`):
+
+* :func:`attack_outcome` — against a unit of one profile, the saving throw folded in: how many
+  *packets* (unsaved attacks) and devastating packets one attack makes;
+* :func:`wound_outcome` — against a unit whose models save differently, before any saving
+  throw: how many wounds, how many of them Critical Wounds with a better AP, and how many
+  devastating ones; the allocation engine makes each saving throw with the model it reaches.
+
+Both are built by one function from "what a wound does" (:func:`_attack_weights`): Sustained
+Hits, Lethal Hits, Devastating Wounds and Torrent are read there once, and the saving throw of a
+wound (and of a Critical Wound, whose AP a rule may improve) is :func:`save_counts` in both.
+
+Example:
+    >>> from rulesbook.dice import parse_dice
+    >>> from rulesbook.systems.wh40k.attack.weapons import parse_abilities
+    >>> w = Weapon("w", parse_dice("1"), 4, 4, 0, parse_dice("1"), parse_abilities("lethal-hits"))
+    >>> attack_outcome(w, Target(toughness=4, save=7, wounds=1)).packets[(1, 0)]
+    Fraction(1, 3)
+    >>> wound_outcome(w, Target(toughness=4, save=3, wounds=1)).wounds[(1, 0, 0)]
+    Fraction(1, 3)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from math import gcd
+
+from rulesbook.dice import Outcome, RollTest
+from rulesbook.registry import implements
+from rulesbook.results import Distribution
+from rulesbook.systems.wh40k.attack.rolls import (
+    DEFAULT_SITUATION,
+    Situation,
+    hit_test,
+    save_test,
+    torrent_auto_hits,
+    wound_test,
+)
+from rulesbook.systems.wh40k.attack.weapons import Target, Weapon
+from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
+
+__all__ = ["AttackOutcome", "WoundOutcome", "attack_outcome", "save_counts", "wound_outcome"]
+
+type IntPoly = dict[tuple[int, ...], int]
+"""Counts of what an attack makes (packets, or wounds by kind) -> integer weight (over a
+denominator kept beside it)."""
+
+
+def _imul(a: IntPoly, b: IntPoly) -> IntPoly:
+    out: IntPoly = {}
+    for k1, w1 in a.items():
+        for k2, w2 in b.items():
+            key = tuple(x + y for x, y in zip(k1, k2, strict=True))
+            out[key] = out.get(key, 0) + w1 * w2
+    return out
+
+
+def _iadd(out: IntPoly, poly: IntPoly, scale: int) -> None:
+    for k, w in poly.items():
+        out[k] = out.get(k, 0) + w * scale
+
+
+@implements("wh40k.attack.saving-throw", "wh40k.death-guard.stratagem.ferric-blight")
+def save_counts(
+    weapon: Weapon,
+    target: Target,
+    situation: Situation = DEFAULT_SITUATION,
+    choices: Wh40kChoices = CHOICES,
+    *,
+    critical: bool = False,
+) -> tuple[int, int, int]:
+    """The saving throw against one wound as (saved, failed, denominator) — ``(0, 1, 1)`` when
+    no save is possible; ``critical``: the wound of a Critical Wound, whose AP a rule may
+    improve further (``situation.critical_wound_ap``: Ferric Blight near an Infected objective).
+
+    >>> from rulesbook.dice import parse_dice
+    >>> gun = Weapon("gun", parse_dice("1"), 3, 4, -1, parse_dice("1"))
+    >>> save_counts(gun, Target(4, 3, 1)), save_counts(gun, Target(4, 3, 1), Situation(critical_wound_ap=1), critical=True)
+    ((3, 3, 6), (2, 4, 6))
+    """
+    if critical and situation.critical_wound_ap:
+        weapon = replace(weapon, ap=weapon.ap - situation.critical_wound_ap)
+    save = save_test(weapon, target, situation, choices)
+    if save is None:
+        return 0, 1, 1
+    failed, passed, crit, den = save.counts()
+    return passed + crit, failed, den
+
+
+def _attack_weights(
+    weapon: Weapon,
+    hit: tuple[int, int, int, int],
+    wound: tuple[int, int, int, int],
+    normal: IntPoly,
+    critical: IntPoly,
+    auto: IntPoly,
+    wound_den: int,
+    sustained: tuple[tuple[int, int], ...],
+    sustained_den: int,
+) -> tuple[dict[tuple[int, ...], int], int]:
+    """One attack's counts in lowest terms: its Hit roll (``hit``: fail, pass, critical, den),
+    each Wound roll (``wound``) and what a wound does — ``normal``, ``critical`` (a Critical
+    Wound) and ``auto`` (the automatic wound of Lethal Hits), each an integer polynomial over
+    ``wound_den``. A Critical Hit with Sustained Hits X (``sustained``: (X, weight) over
+    ``sustained_den``) adds X ordinary hits; with Lethal Hits the Critical Hit wounds
+    automatically."""
+    hf, hp, hc, hd = hit
+    wf, wp, wc, wd = wound
+    zero = (0,) * len(next(iter(normal)))
+    rolled: IntPoly = {zero: wf * wound_den}  # one Wound roll and what its wound does
+    _iadd(rolled, normal, wp)
+    _iadd(rolled, critical, wc)
+    rolled_den = wd * wound_den
+    top = max(x for x, _ in sustained)
+    extra: IntPoly = {}
+    power: IntPoly = {zero: 1}
+    for x in range(top + 1):
+        for value, w in sustained:
+            if value == x:
+                _iadd(extra, power, w * rolled_den ** (top - x))
+        if x < top:
+            power = _imul(power, rolled)
+    extra_den = sustained_den * rolled_den**top
+    crit_first, crit_den = (auto, wound_den) if weapon.abilities.lethal_hits else (rolled, rolled_den)
+    den = hd * rolled_den * crit_den * extra_den  # every branch over one denominator
+    raw: IntPoly = {zero: hf * (den // hd)}
+    _iadd(raw, rolled, hp * crit_den * extra_den)
+    _iadd(raw, _imul(crit_first, extra), hc * rolled_den)
+    g = den
+    for w in raw.values():
+        g = gcd(g, w)
+    return {k: w // g for k, w in raw.items() if w}, den // g
+
+
+def _sustained(weapon: Weapon, value: int | None) -> tuple[tuple[tuple[int, int], ...], int]:
+    """The extra hits of a Critical Hit as (X, weight) over a denominator (none: X = 0)."""
+    sustained = weapon.abilities.sustained
+    if sustained is None:
+        return ((0, 1),), 1
+    if value is not None:
+        return ((value, 1),), 1
+    weights, den = sustained.weights()
+    return tuple((sustained.minimum + i, w) for i, w in enumerate(weights)), den
+
+
+def _rolls(
+    weapon: Weapon, target: Target, situation: Situation, choices: Wh40kChoices
+) -> tuple[RollTest | None, RollTest]:
+    hit_roll = (
+        None
+        if torrent_auto_hits(weapon, situation, choices)
+        else hit_test(weapon, target, situation, choices)
+    )
+    return hit_roll, wound_test(weapon, target, situation, choices)
+
+
+@dataclass(frozen=True, slots=True)
+class WoundOutcome:
+    """One attack's wounds before any saving throw: integer ``weights`` over ``den`` of
+    (wounds saved at the weapon's AP, wounds of Critical Wounds saved at a better AP,
+    devastating wounds). The middle count is always 0 unless the situation improves the AP of a
+    Critical Wound (``critical_wound_ap``) and the weapon has no Devastating Wounds."""
+
+    weights: Mapping[tuple[int, ...], int]
+    den: int
+
+    @property
+    def wounds(self) -> dict[tuple[int, ...], Fraction]:
+        """(wounds, Critical-Wound wounds, devastating wounds) -> probability."""
+        return {k: Fraction(w, self.den) for k, w in self.weights.items()}
+
+
+@implements(
+    "wh40k.attack.sequence",
+    "wh40k.attack.torrent",
+    "wh40k.attack.sustained-hits",
+    "wh40k.attack.lethal-hits",
+    "wh40k.attack.devastating-wounds",
+)
+def wound_outcome(
+    weapon: Weapon,
+    target: Target,
+    situation: Situation = DEFAULT_SITUATION,
+    choices: Wh40kChoices = CHOICES,
+    sustained_value: int | None = None,
+) -> WoundOutcome:
+    """One attack's wounds by kind, before any saving throw (see :class:`WoundOutcome`): what
+    the allocation engine of a unit whose models save differently needs. ``target`` gives the
+    Toughness and keywords of the Wound roll.
+
+    >>> from rulesbook.dice import parse_dice
+    >>> from rulesbook.systems.wh40k.attack.weapons import parse_abilities
+    >>> w = Weapon("w", parse_dice("1"), 2, 4, 0, parse_dice("1"), parse_abilities("devastating-wounds"))
+    >>> sorted(wound_outcome(w, Target(4, 3, 1)).wounds.items())   # 5/6 hit; 4-5 wound, a 6 is critical
+    [((0, 0, 0), Fraction(7, 12)), ((0, 0, 1), Fraction(5, 36)), ((1, 0, 0), Fraction(5, 18))]
+    """
+    ab = weapon.abilities
+    hit_roll, wound_roll = _rolls(weapon, target, situation, choices)
+    split = bool(situation.critical_wound_ap) and not ab.devastating_wounds
+    normal: IntPoly = {(1, 0, 0): 1}
+    critical: IntPoly = {(0, 0, 1): 1} if ab.devastating_wounds else {(0, 1, 0) if split else (1, 0, 0): 1}
+    lethal_critical = choices.readings.lethal_devastating == "critical-wound"
+    auto: IntPoly = {(0, 0, 1): 1} if ab.devastating_wounds and lethal_critical else normal
+    weights, den = _attack_weights(
+        weapon,
+        (0, 1, 0, 1) if hit_roll is None else hit_roll.counts(),
+        wound_roll.counts(),
+        normal,
+        critical,
+        auto,
+        1,
+        *_sustained(weapon, sustained_value),
+    )
+    return WoundOutcome(weights, den)
+
+
+@dataclass(frozen=True, slots=True)
+class AttackOutcome:
+    """Exact per-attack quantities of one weapon against one target.
+
+    ``weights`` maps (normal packets, devastating packets) to an integer weight over ``den``
+    for one attack (its Sustained Hits value fixed to ``sustained_value`` when the
+    once-per-weapon reading is used; in lowest terms, zero weights left out); ``packets`` is
+    the same as probabilities. The other fields are the means the explanation view shows.
+    """
+
+    weapon: Weapon
+    hit_roll: RollTest | None
+    """The Hit roll (``None`` when every attack hits automatically)."""
+    wound_roll: RollTest
+    hit_counts: tuple[int, int, int, int]
+    """(fail, pass, critical, denominator) of the Hit roll (Torrent: a certain pass)."""
+    wound_counts: tuple[int, int, int, int]
+    p_save_fails: Fraction
+    save: RollTest | None
+    hits_per_attack: Fraction
+    wounds_per_attack: Fraction
+    devastating_per_attack: Fraction
+    unsaved_per_attack: Fraction
+    weights: Mapping[tuple[int, int], int]
+    den: int
+
+    @property
+    def hit(self) -> Distribution[Outcome]:
+        """The Hit roll's outcome distribution."""
+        return _outcomes(self.hit_counts)
+
+    @property
+    def wound(self) -> Distribution[Outcome]:
+        """The Wound roll's outcome distribution."""
+        return _outcomes(self.wound_counts)
+
+    @property
+    def packets(self) -> dict[tuple[int, int], Fraction]:
+        """(normal packets, devastating packets) -> probability, for one attack."""
+        return {k: Fraction(w, self.den) for k, w in self.weights.items()}
+
+
+def _outcomes(counts: tuple[int, int, int, int]) -> Distribution[Outcome]:
+    *weights, den = counts
+    return Distribution.from_weights(((o, w) for o, w in zip(Outcome, weights, strict=True) if w), den)
+
+
+@implements(
+    "wh40k.attack.sequence",
+    "wh40k.attack.torrent",
+    "wh40k.attack.sustained-hits",
+    "wh40k.attack.lethal-hits",
+    "wh40k.attack.devastating-wounds",
+)
+def attack_outcome(
+    weapon: Weapon,
+    target: Target,
+    situation: Situation = DEFAULT_SITUATION,
+    choices: Wh40kChoices = CHOICES,
+    sustained_value: int | None = None,
+) -> AttackOutcome:
+    """The exact outcome of one attack against a unit of one profile: how many packets of
+    damage reach the allocation step (the saving throw folded in).
+
+    A Critical Hit with Sustained Hits X adds X ordinary hits (not critical); with Lethal Hits
+    the Critical Hit itself wounds automatically (no Wound roll, so never a Critical Wound) and
+    goes on to the saving throw. A Critical Wound with Devastating Wounds skips the save and
+    becomes a devastating packet. Torrent weapons hit automatically (no Hit roll, no Critical
+    Hit). ``tests/wh40k/test_attack_outcome_direct.py`` checks the result against the earlier
+    Fraction computation over distributions.
+
+    >>> from rulesbook.dice import parse_dice
+    >>> from rulesbook.systems.wh40k.attack.weapons import parse_abilities
+    >>> w = Weapon("w", parse_dice("1"), 4, 4, 0, parse_dice("1"), parse_abilities("lethal-hits"))
+    >>> out = attack_outcome(w, Target(toughness=4, save=7, wounds=1))
+    >>> out.packets[(1, 0)]   # hit on 4-5 then wound on 4+ (1/3 x 1/2) + a 6 (1/6)
+    Fraction(1, 3)
+    """
+    ab = weapon.abilities
+    lethal_critical = choices.readings.lethal_devastating == "critical-wound"
+    hit_roll, wound_roll = _rolls(weapon, target, situation, choices)
+    hf, hp, hc, hd = (0, 1, 0, 1) if hit_roll is None else hit_roll.counts()
+    wf, wp, wc, wd = wound_roll.counts()
+    s_ok, s_fail, sd = save_counts(weapon, target, situation, choices)
+    c_ok, c_fail, cd = save_counts(weapon, target, situation, choices, critical=True)
+    den = sd * cd // gcd(sd, cd)  # one denominator for both saving throws
+    s_ok, s_fail, c_ok, c_fail = (
+        x * (den // d) for x, d in ((s_ok, sd), (s_fail, sd), (c_ok, cd), (c_fail, cd))
+    )
+    normal: IntPoly = {(0, 0): s_ok, (1, 0): s_fail}
+    devastating: IntPoly = {(0, 1): den}
+    critical: IntPoly = devastating if ab.devastating_wounds else {(0, 0): c_ok, (1, 0): c_fail}
+    auto: IntPoly = devastating if ab.devastating_wounds and lethal_critical else normal
+    values, x_den = _sustained(weapon, sustained_value)
+    hit, wound = (hf, hp, hc, hd), (wf, wp, wc, wd)
+    found, w_den = _attack_weights(weapon, hit, wound, normal, critical, auto, den, values, x_den)
+    weights = {(k[0], k[1]): w for k, w in found.items()}  # (packets, devastating packets)
+    # means for the explanation, each one Fraction of integers
+    x_sum = sum(x * w for x, w in values)
+    wr_num = hp * x_den + hc * (x_sum + (0 if ab.lethal_hits else x_den))  # Wound rolls, over hd * x_den
+    auto_num = hc * x_den * wd if ab.lethal_hits else 0  # auto-wounds, over hd * x_den * wd
+    means_den = hd * x_den * wd
+    dev_num = wr_num * wc if ab.devastating_wounds else 0
+    if ab.devastating_wounds and ab.lethal_hits and lethal_critical:
+        dev_num += auto_num
+    return AttackOutcome(
+        weapon=weapon,
+        hit_roll=hit_roll,
+        wound_roll=wound_roll,
+        hit_counts=hit,
+        wound_counts=wound,
+        p_save_fails=Fraction(s_fail, den),
+        save=save_test(weapon, target, situation, choices),
+        hits_per_attack=Fraction(hp * x_den + hc * (x_den + x_sum), hd * x_den),
+        wounds_per_attack=Fraction(wr_num * (wp + wc) + auto_num, means_den),
+        devastating_per_attack=Fraction(dev_num, means_den),
+        unsaved_per_attack=Fraction(sum(k[0] * w for k, w in weights.items()), w_den),
+        weights=weights,
+        den=w_den,
+    )
