@@ -394,8 +394,8 @@ def battle_shock_test(
     """
     params, cap = choices.parameters, choices.readings.battle_shock_modifiers == "capped"
     target = leadership + params.battle_shock_margin
-    dice, again = params.battle_shock_dice, "failed" if reroll else "none"
-    return RollTest(dice, target, "over", modifier, 1 if cap else None, reroll=again)
+    again: Reroll = "failed" if reroll else "none"
+    return RollTest(params.battle_shock_dice, target, "over", modifier, 1 if cap else None, reroll=again)
 
 
 @implements("wh40k.core.desperate-escape")

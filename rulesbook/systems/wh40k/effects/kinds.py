@@ -142,8 +142,7 @@ def _feel_no_pain(b: Application, use: Use) -> None:
 
 
 def _said(kind: str) -> Callable[[re.Match[str], tuple[str, ...], str], list[Effect]]:
-    """A sentence that declares one effect of ``kind``: its value the number ``n`` it names
-    (taken away when the verb is ``subtract``), or none."""
+    """A sentence declaring one ``kind`` effect: the number ``n`` it names (``subtract``: less)."""
 
     def build(m: re.Match[str], phases: tuple[str, ...], attack: str) -> list[Effect]:
         n, verb = m.groupdict().get("n"), m.groupdict().get("verb")
