@@ -112,7 +112,11 @@ class ChoiceSet(Protocol):
         ...
 
     def replace(
-        self, *, parameters: Mapping[str, Any] | None = ..., readings: Mapping[str, Any] | None = ...
+        self,
+        *,
+        parameters: Mapping[str, Any] | None = ...,
+        readings: Mapping[str, Any] | None = ...,
+        situation: Mapping[str, Any] | None = ...,
     ) -> Any: ...
 
 
@@ -188,6 +192,17 @@ class Calculator:
     (``tests/test_variant_reach.py`` checks both ways)."""
     cost: CostFn | None = field(default=None, repr=False)
     """The cost model, if the calculator has one (see :data:`CostFn`)."""
+    tests: tuple[str, ...] = ()
+    """The keys of the tests of the rules language it rolls (its system's declared tests,
+    :mod:`rulesbook.language`): an entry a variant adds to one of them, or to a test they extend,
+    reaches it, and so do the inputs such an entry reads."""
+    situation_keys: tuple[str, ...] = ()
+    """Inputs whose values the choice set the calculator computes with carries
+    (:attr:`rulesbook.choices.RuleChoices.situation`): the inputs a variant adds that the tests it
+    rolls read (:func:`rulesbook.variants.variant_calculator`)."""
+    added_inputs: tuple[str, ...] = ()
+    """The inputs a variant appended (their values reach the function only through the choice
+    set; an added input the calculator declares already is passed to it as before)."""
     names: NamesFn | None = field(default=None, repr=False)
     """Names to pick from read from its files, if it has file inputs that hold some (:data:`NamesFn`)."""
 
@@ -204,6 +219,7 @@ class Calculator:
             tuple(i.key for i in self.inputs if isinstance(i, InterpretationInput) and i.key in readings),
         )
         object.__setattr__(self, "_reading_set", frozenset(self.reading_keys))
+        object.__setattr__(self, "_folded", frozenset((*self.reading_keys, *self.added_inputs)))
         defaults = tuple((i.key, i, _checked_default(i), i.parse) for i in self.inputs)
         object.__setattr__(self, "_defaults", defaults)
         # one pass over the given texts (see _fields): every default checked ahead, a table of
@@ -297,7 +313,8 @@ class Calculator:
         if self.choices is None:
             return None
         base = choices if choices is not None else self.choices
-        return base.replace(readings={k: checked[k] for k in self.reading_keys})
+        situation = {k: checked[k] for k in self.situation_keys}
+        return base.replace(readings={k: checked[k] for k in self.reading_keys}, situation=situation)
 
     def _fields(self, values: Mapping[str, Any], choices: ChoiceSet | None = None) -> dict[str, Any]:
         """:meth:`validate` without the cross-field check."""
@@ -416,8 +433,8 @@ class Calculator:
         """
         if self.choices is None:
             return dict(checked)
-        readings = self._reading_set  # type: ignore[attr-defined]
-        args = {k: v for k, v in checked.items() if k not in readings}
+        folded = self._folded  # type: ignore[attr-defined]
+        args = {k: v for k, v in checked.items() if k not in folded}
         args["choices"] = self.choices_for(checked, choices)
         return args
 
@@ -541,6 +558,7 @@ def calculator(
     fast: FastFn | None = None,
     insensitive: Mapping[str, str] | None = None,
     cost: CostFn | None = None,
+    tests: Sequence[str] = (),
     names: NamesFn | None = None,
 ) -> Callable[[ComputeFn], Calculator]:
     """Declare a calculator around a pure compute function.
@@ -551,7 +569,8 @@ def calculator(
     :class:`~rulesbook.results.CalcResult` of exact values. The decorator only builds the
     :class:`Calculator` (``fast``: an optional shortcut for small inputs, see :data:`FastFn`
     and docs/developing.md; ``insensitive``: parameter key -> why that parameter of a rule it
-    names cannot change its answer; ``cost``: an optional cost model, :data:`CostFn`); the system
+    names cannot change its answer; ``cost``: an optional cost model, :data:`CostFn`; ``tests``:
+    the declared tests of the rules language it rolls, which a variant's entries reach); the system
     loader registers the calculators a system's modules define
     (:class:`rulesbook.registry.SystemPackage`). See
     ``rulesbook/systems/scrollhammer/calculators.py`` for a complete worked example.
@@ -576,6 +595,7 @@ def calculator(
             fast=None if fast is None else (func, fast),
             insensitive=tuple((insensitive or {}).items()),
             cost=cost,
+            tests=tuple(tests),
             names=names,
         )
         return calc

@@ -33,8 +33,6 @@ __all__ = ["ROOT", "PageKind", "RuleInfo", "anchor", "covering_tests", "page_of"
 ROOT = Path(__file__).resolve().parent.parent
 """The project root (``tests/`` and ``rulesbook/`` live here in a source checkout)."""
 
-SYSTEMS_DIR = Path(__file__).resolve().parent / "systems"
-
 
 def anchor(some_id: str) -> str:
     """An HTML anchor for an ID (dots become dashes).
@@ -126,7 +124,9 @@ def covering_tests(tests_dir: Path = ROOT / "tests") -> dict[str, tuple[str, ...
         rel = path.relative_to(tests_dir.parent).as_posix()
         for some_id, name in _covers_markers(path):
             found[some_id].append(f"{rel}::{name}")
-    for cases_file in sorted(SYSTEMS_DIR.glob("*/cases.yaml")):
+    for cases_file in (folder / "cases.yaml" for folder in registry().folders.values()):
+        if not cases_file.is_file():
+            continue
         for case in load_cases(cases_file):
             for some_id in (*case.covers, case.calculator):
                 found[some_id].append(f"{shown_path(cases_file)}: {case.name}")

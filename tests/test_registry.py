@@ -32,7 +32,7 @@ def test_rule_is_complete(rule_id: str) -> None:
         assert cite.section.strip()
         if SEEDS.is_dir() and cite.document == system.source:
             # a shared seed, or a document in the repository's sources/ folder
-            assert document_path(cite.document), f"{cite.document} is not a seed or in sources/"
+            assert document_path(cite.document, system.id), f"{cite.document} is not a seed or in sources/"
     assert REG.implementations_for_rule(rule.id), f"{rule.id} has no @implements code"
     assert covering_tests().get(rule.id), f"{rule.id} has no covering test"
     assert page_of(rule.id, "rule") in generate_pages()

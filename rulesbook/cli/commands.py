@@ -44,7 +44,14 @@ from rulesbook.present import terminal_text
 from rulesbook.present.answers import AnswerView, answer_text, rule_text
 from rulesbook.records import Interpretation, System
 from rulesbook.registry import registry
-from rulesbook.variants import added_entries, resolve_variant, run_assignments, variant_calculator
+from rulesbook.variants import (
+    Variant,
+    added_entries,
+    find_calculator,
+    resolve_variant,
+    run_assignments,
+    variant_calculator,
+)
 
 __all__ = ["cli", "main"]
 
@@ -193,7 +200,11 @@ def calc_cmd(calc_id: str | None, assignments: Sequence[str], as_json: bool, wan
             return
         fail("calculator: missing ID; one of " + ", ".join(reg.calculators))
     try:
-        calc = reg.calculator(calc_id)
+        calc = (
+            reg.calculator(calc_id)
+            if calc_id in reg.calculators
+            else find_calculator(calc_id, _variant_of(assignments))
+        )
     except InputError as exc:
         fail(str(exc))
     if want_help:  # with variant=NAME: what that variant changes, and the names it adds
@@ -214,12 +225,20 @@ def calc_cmd(calc_id: str | None, assignments: Sequence[str], as_json: bool, wan
         fail(str(exc))
     except RulesbookError as exc:
         fail(str(exc))
+    if variant is not None:
+        calc = variant_calculator(calc, variant)  # (its inputs with the ones the variant adds)
     if as_json:
         emit_json(calc.answer_json(checked, result, variant.name if variant else None))
     else:
         named_variant = (variant.name, variant.title) if variant is not None else None
         shown = AnswerView(calc.id, calc.title, calc.outputs, result, variant=named_variant)
         click.echo(answer_text(shown, styled()))  # safe for the terminal; renders the explanation's Markdown
+
+
+def _variant_of(words: Sequence[str]) -> Variant | None:
+    """The variant ``variant=NAME`` words name (composed), or ``None``."""
+    names = [w.partition("=")[2].strip() for w in words if w.partition("=")[0].strip() == "variant"]
+    return resolve_variant(names) if names and all(names) else None
 
 
 def variant_help(calc: Any, words: Sequence[str]) -> tuple[dict[str, tuple[str, ...]], str]:

@@ -9,10 +9,10 @@ reader's browser into ``DIR/live-runtime/``, one set of files (and URLs) for the
   ``sha512`` integrity before anything is unpacked; only the five files that start it
   (no console pages, no source maps, no type declarations);
 * ``wheels/`` — the pure-Python wheels rulesbook needs, pinned in :data:`WHEELS` (the versions of
-  ``constraints.txt``, each file's SHA-256 checked): defusedxml (army lists), icepool,
-  markdown-it-py and mdurl as
-  published on PyPI, and PyYAML's pure-Python part repackaged from its pinned source archive
-  (Pyodide's npm package has no PyYAML, and its C part cannot run there);
+  ``constraints.txt``, each file's SHA-256 checked): defusedxml (army rosters), icepool, lark
+  (it parses the rules language's expressions), markdown-it-py and mdurl as published on PyPI,
+  and PyYAML's pure-Python part repackaged from its pinned source archive (Pyodide's npm package
+  has no PyYAML, and its C part cannot run there);
 * ``app-<hash>/rulesbook-<version>-py3-none-any.whl`` — this checkout's ``rulesbook`` package,
   the ``widgets`` modules the browser front-end imports (:mod:`widgets.browser` and what it
   imports), and ``rulesbook/data-snapshot.json``: every shipped data file loaded once by the
@@ -31,7 +31,7 @@ Example:
     >>> PYODIDE.version.split(".")[0] >= "314"
     True
     >>> sorted(w.project for w in WHEELS)
-    ['defusedxml', 'icepool', 'markdown-it-py', 'mdurl']
+    ['defusedxml', 'icepool', 'lark', 'markdown-it-py', 'mdurl']
 """
 
 from __future__ import annotations
@@ -136,6 +136,12 @@ WHEELS = (
         "2.2.2",
         "icepool-2.2.2-py3-none-any.whl",
         "0b6e789b6c16b24ad6ea8c9c124c6a5e077b2a5420e61958041def02cb076304",
+    ),
+    Pin(
+        "lark",
+        "1.3.1",
+        "lark-1.3.1-py3-none-any.whl",
+        "c629b661023a014c37da873b4ff58a817398d12635d3bbb2c5a03be7fe5d1e12",
     ),
     Pin(
         "markdown-it-py",
@@ -431,9 +437,28 @@ def data_snapshot(paths: Iterable[Path]) -> dict[str, str]:
 
 
 def data_files() -> list[Path]:
-    """Every data file shipped in the ``rulesbook`` package (what the snapshot holds)."""
+    """Every data file shipped in the ``rulesbook`` package, and those of the systems written in
+    data that ``$RULESBOOK_SYSTEMS_DIR`` names (what the snapshot holds)."""
     package = ROOT / "rulesbook"
-    return sorted(p for p in package.rglob("*") if p.suffix in (".yaml", ".yml", ".json") and p.is_file())
+    found = [p for p in package.rglob("*") if p.suffix in (".yaml", ".yml", ".json") and p.is_file()]
+    found += [p for _, p in _external_system_files() if p.suffix in (".yaml", ".yml", ".json")]
+    return sorted(found)
+
+
+def _external_system_files() -> list[tuple[str, Path]]:
+    """(path in the app wheel, file) of every file of the systems written in data outside the
+    package (``$RULESBOOK_SYSTEMS_DIR``): the wheel carries them under ``rulesbook/data-systems/``,
+    where the registry finds them in the browser."""
+    from rulesbook.language.systems import data_system_folders
+
+    out = []
+    for folder in data_system_folders():
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and path.suffix in (".yaml", ".yml", ".json", ".md", ".txt"):
+                out.append(
+                    (f"rulesbook/data-systems/{folder.name}/{path.relative_to(folder).as_posix()}", path)
+                )
+    return out
 
 
 def app_files() -> Iterator[tuple[str, bytes]]:
@@ -447,6 +472,8 @@ def app_files() -> Iterator[tuple[str, bytes]]:
             and path.suffix in (".py", ".yaml", ".yml", ".json")
         ):
             yield path.relative_to(ROOT).as_posix(), path.read_bytes()
+    for name, path in _external_system_files():
+        yield name, path.read_bytes()
     yield "widgets/__init__.py", (ROOT / "widgets" / "__init__.py").read_bytes()
     for module in _widgets_modules():
         path = ROOT.joinpath(*module.split(".")).with_suffix(".py")

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from rulesbook.data import DataFileError, load_data_file
-from rulesbook.index import SYSTEMS_DIR, page_of
+from rulesbook.index import page_of
 from rulesbook.records import Citation, System
 from rulesbook.registry import registry
 
@@ -58,14 +58,16 @@ SOURCE_FOLDERS = (_CHECKOUT / "sources", _CHECKOUT.parent / "shared" / "seeds")
 can live there), then the shared seeds beside the checkout."""
 
 
-def document_path(file: str) -> Path | None:
+def document_path(file: str, system_id: str = "") -> Path | None:
     """The source document named ``file`` (a ``source.yaml``'s ``file``), or ``None`` when it is in
-    none of :data:`SOURCE_FOLDERS` (the seeds are not beside every checkout).
+    none of :data:`SOURCE_FOLDERS` (the seeds are not beside every checkout) nor in the folder of
+    ``system_id`` (where a system written in data may keep its document).
 
     >>> document_path("no-such-document.txt") is None
     True
     """
-    for folder in SOURCE_FOLDERS:
+    folders = (*SOURCE_FOLDERS, registry().folder(system_id)) if system_id else SOURCE_FOLDERS
+    for folder in folders:
         path = folder / file
         if "/" not in file and path.is_file():
             return path
@@ -117,8 +119,9 @@ def load_source(path: Path, system: str) -> Source:
 
 
 def system_file(system_id: str, name: str) -> Path:
-    """A data file in a system's folder (``wh40k``, ``source.yaml`` -> ``systems/wh40k/source.yaml``)."""
-    return SYSTEMS_DIR / system_id.replace("-", "_") / name
+    """A data file in a system's folder (``wh40k``, ``source.yaml`` -> ``systems/wh40k/source.yaml``;
+    a system written in data keeps its files in its own folder)."""
+    return registry().folder(system_id) / name
 
 
 @cache

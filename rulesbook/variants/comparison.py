@@ -236,7 +236,7 @@ def offerable_inputs(calc: Calculator) -> tuple[str, ...]:
     """
     if calc.choices is None:
         return ()
-    sections = registry().additions_class(calc.system).SECTIONS
+    sections = registry().additions_class(calc.system).accepted()
     named = {key for section in sections.values() for key in section.inputs}
     return tuple(inp.key for inp in calc.inputs if inp.key in named)
 

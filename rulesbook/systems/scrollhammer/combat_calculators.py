@@ -88,6 +88,7 @@ def break_table(
     examples=[{"ld": "8", "lost_by": "3"}, {"ld": "8", "lost_by": "9"}],
     reference_tables=lambda: [break_table()],
     choices=CHOICES,
+    tests=("break-test",),
     check=check_strength,
 )
 def break_test_calculator(
@@ -137,6 +138,7 @@ def break_test_calculator(
     ],
     examples=[{"ld": "7"}],
     choices=CHOICES,
+    tests=("panic-test",),
     check=check_strength,
 )
 def panic_test_calculator(

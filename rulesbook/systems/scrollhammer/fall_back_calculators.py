@@ -215,6 +215,7 @@ def flee_table(
     ],
     reference_tables=lambda: [flee_table(), flee_table(at_least_half=False)],
     choices=CHOICES,
+    tests=("regroup-test",),
     insensitive={
         "regroup_percent": "the unit's strength comes as at_least_half (yes or no), so the share that "
         "decides it is not applied here (scrollhammer.regroup-test applies it)",
@@ -326,6 +327,7 @@ def _check_models(values: Mapping[str, Any], choices: Any) -> None:
         {"ld": "8", "models_alive": "4", "models_total": "10"},
     ],
     choices=CHOICES,
+    tests=("regroup-test",),
 )
 def regroup_test_calculator(
     *, ld: int, models_alive: int, models_total: int, choices: ScrollhammerChoices
@@ -363,6 +365,7 @@ def regroup_test_calculator(
     ],
     examples=[{"ld": "7"}, {"ld": "1", "heroism_in_regroup": "total-only"}],
     choices=CHOICES,
+    tests=("regroup-test",),
     check=check_strength,
 )
 def regroup_when_charged_calculator(

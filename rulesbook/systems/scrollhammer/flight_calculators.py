@@ -83,6 +83,7 @@ __all__: list[str] = []
         {"lds": "8,6,9", "panic_cascade": "whole-line-each-time"},
     ],
     choices=CHOICES,
+    tests=("panic-test",),
 )
 def panic_cascade_calculator(
     *, lds: tuple[int, ...], modifier: int, choices: ScrollhammerChoices
@@ -255,6 +256,7 @@ def fall_back_move_calculator(
     ],
     examples=[{"clear_distance": "6", "friend_ld": "7"}],
     choices=CHOICES,
+    tests=("panic-test",),
 )
 def through_friends_calculator(
     *,

@@ -27,12 +27,15 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 from math import floor
+from pathlib import Path
 from typing import Literal
 
 import icepool
 
-from rulesbook.dice import Reads, RollTest
+from rulesbook.dice import RollTest
 from rulesbook.errors import InputError
+from rulesbook.language.explain import rule_phrase
+from rulesbook.language.files import load_mechanics
 from rulesbook.present.numbers import fixed, percent
 from rulesbook.registry import implements
 from rulesbook.results import Distribution, fraction_str
@@ -40,8 +43,8 @@ from rulesbook.systems.warstrike.choices import CHOICES, WarStrikeChoices
 from rulesbook.systems.warstrike.missions import COUNTERS, Mission, ReserveRoll, Side
 
 __all__ = [
-    "EXTREMES_READS",
     "MAX_LD",
+    "MECHANICS",
     "MoraleResult",
     "Officer",
     "StartingPhaseResult",
@@ -57,8 +60,8 @@ __all__ = [
 
 MAX_LD = 12
 
-EXTREMES_READS: dict[str, Reads] = {"kept-dice": "kept", "every-die-rolled": "rolled"}
-"""The reading ``extremes_dice`` as the dice a roll test reads (see :class:`rulesbook.dice.RollTest`)."""
+MECHANICS = load_mechanics(Path(__file__).with_name("mechanics.yaml"), "warstrike", CHOICES, schema=False)
+"""The Ld test as ``mechanics.yaml`` declares it (its schema is checked by the tests)."""
 
 
 @implements("warstrike.morale.trigger")
@@ -89,10 +92,9 @@ def check_required(starting_units: int, remaining_units: int, choices: WarStrike
 
 @implements("warstrike.morale.officer-test", "warstrike.morale.fanatical")
 def officer_ld_test(ld: int, choices: WarStrikeChoices = CHOICES, *, fanatical: bool = False) -> RollTest:
-    """The Ld test as a roll test (Fanatical: one re-roll of a failure).
-
-    The dice are the ``ld_test_dice`` parameter; the ``ld_test`` reading sets the target and
-    the natural results.
+    """The Ld test as a roll test (Fanatical: one re-roll of a failure), as ``mechanics.yaml``
+    declares it: the dice are the ``ld_test_dice`` parameter; the ``ld_test`` reading sets the
+    target and the natural results.
 
     >>> below = CHOICES.replace(readings={"ld_test": "2d6-below"})
     >>> officer_ld_test(7).p_pass(), officer_ld_test(7, below).p_pass()
@@ -111,26 +113,7 @@ def officer_ld_test(ld: int, choices: WarStrikeChoices = CHOICES, *, fanatical: 
     >>> officer_ld_test(2, extremes).p_pass()
     Fraction(2, 27)
     """
-    reroll: Literal["failed", "none"] = "failed" if fanatical else "none"
-    dice = choices.parameters.ld_test_dice
-    kind = choices.readings.ld_test
-    match kind:
-        case "2d6-at-most":
-            return RollTest(dice=dice, target=ld, direction="under", reroll=reroll)
-        case "2d6-below":
-            return RollTest(dice=dice, target=ld - 1, direction="under", reroll=reroll)
-        case "2d6-natural-extremes":
-            reads = EXTREMES_READS[choices.readings.extremes_dice]
-            return RollTest(
-                dice=dice,
-                target=ld,
-                direction="under",
-                auto_pass=dice.every_die(1, reads),
-                auto_fail=dice.every_die_highest(reads),
-                reroll=reroll,
-                reads=reads,
-            )
-    raise InputError("ld_test", f"unknown option {kind!r}")  # pragma: no cover
+    return MECHANICS.roll("ld-test", choices, ld=ld, fanatical=fanatical)
 
 
 @lru_cache(maxsize=4096)
@@ -306,8 +289,9 @@ def _officer_retreat(
     test = officer_ld_test(officer_ld, choices, fanatical=fanatical)
     p_if = 1 - test.p_pass()
     first = officer_ld_test(officer_ld, choices).p_pass()
+    words = rule_phrase(MECHANICS, "ld-test", choices, {"ld": officer_ld})
     log.append(
-        f"The officer (Ld {officer_ld}) takes a Ld test ({choices.readings.ld_test}): passes with "
+        f"The officer (Ld {officer_ld}) takes a Ld test ({words}): passes with "
         f"{fraction_str(first)} ≈ {percent(float(first))}."
     )
     if fanatical:

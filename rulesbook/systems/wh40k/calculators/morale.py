@@ -540,6 +540,7 @@ def _steps(chain: Aftermath, has_leader: bool) -> Table:
     ],
     check=_check,
     choices=CHOICES,
+    tests=("battle-shock",),
     examples=[
         {
             "weapons": "bolters: A=20 BS=3 S=4 AP=0 D=1",

@@ -134,6 +134,7 @@ def sickness_line(enemy_sickness: str, leadership: int, choices: Wh40kChoices = 
         "wh40k.death-guard.stratagem.insane-bravery-boarding-actions",
     ],
     choices=CHOICES,
+    tests=("battle-shock",),
     examples=[
         {"leadership": "7"},
         {"leadership": "6", "modifier": "-1"},
