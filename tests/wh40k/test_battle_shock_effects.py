@@ -170,3 +170,13 @@ def test_each_battle_shock_kind_acts_on_the_test_only() -> None:
         "worsen",
         "auto-pass",
     } <= shock_kinds
+
+
+@pytest.mark.covers("wh40k.core.battle-shock")
+@pytest.mark.parametrize(("reading", "total"), [("summed", 2), ("capped", 1)])
+def test_the_reading_caps_a_variant_s_added_modifier_with_the_others(reading: str, total: int) -> None:
+    near = str(Path(__file__).parents[2] / "examples" / "designer" / "character-near.yaml")
+    got = run_with_variant(
+        SHOCK, near, leadership=8, modifier=1, character_within_6=True, battle_shock_modifiers=reading
+    )
+    assert Fraction(got["p_pass_exact"]) == p_pass(8, total)
