@@ -180,3 +180,10 @@ def test_the_reading_caps_a_variant_s_added_modifier_with_the_others(reading: st
         SHOCK, near, leadership=8, modifier=1, character_within_6=True, battle_shock_modifiers=reading
     )
     assert Fraction(got["p_pass_exact"]) == p_pass(8, total)
+
+
+def test_the_shipped_steady_drill_is_plus_one_and_a_reroll() -> None:
+    drill = str(Path(__file__).parents[2] / "examples" / "designer" / "steady-drill.yaml")
+    for ld in range(2, 13):
+        got = run_with_variant(SHOCK, drill, leadership=ld, stratagems="steady-drill")
+        assert Fraction(got["p_pass_exact"]) == p_pass(ld, 1, reroll=True), ld
