@@ -190,11 +190,11 @@ def battle_shock_calculator(
         test = shock_test(st.effects, "own", test, st.name)
     p = p_pass(test, ld, choices)
     sick = sickness_line(enemy_sickness, leadership, choices)
-    rolled = battle_shock_test(ld + test.worse, test.modifier, choices, reroll=test.reroll)
     effects = tuple(f"{shown}: {why or 'applied'}." for shown, _, why in test.record)
     if test.passed:
         roll = f"The test is passed without a roll: P(pass) = {fraction_str(p)}."
     else:
+        rolled = battle_shock_test(ld + test.worse, test.modifier, choices, reroll=test.reroll)  # as p_pass
         again = ", a failed test rolled again" if test.reroll else ""
         roll = (
             f"Roll {choices.parameters.battle_shock_dice}{rolled.effective_modifier:+d}; "
