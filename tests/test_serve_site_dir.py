@@ -81,9 +81,9 @@ def test_a_folder_with_other_files_is_refused(
 
 def test_the_command_line_passes_no_folder_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[dict[str, Any]] = []
-    import widgets.server  # what the command line starts, through its entry point
+    import widgets.server.routes  # what the command line starts, through its entry point
 
-    monkeypatch.setattr(widgets.server, "serve", lambda **kwargs: calls.append(kwargs))
+    monkeypatch.setattr(widgets.server.routes, "serve", lambda **kwargs: calls.append(kwargs))
     assert CliRunner().invoke(cli.cli, ["serve"]).exit_code == 0
     assert calls[-1]["site_dir"] is None and calls[-1]["build"] is True
     assert CliRunner().invoke(cli.cli, ["serve", "--site-dir", "x", "--no-build"]).exit_code == 0

@@ -1,6 +1,6 @@
 """The published site's browser runtime, built without a browser: pins, the data snapshot, the
 wheels we write, the live form and the build's behaviour without the registries
-(:mod:`rulesbook.site.runtime`, :mod:`rulesbook.site.live_form`, :mod:`widgets.browser`)."""
+(:mod:`rulesbook.site.runtime`, :mod:`rulesbook.site.live_form`, :mod:`widgets.forms.browser`)."""
 
 from __future__ import annotations
 
@@ -135,8 +135,8 @@ def test_pure_yaml_wheel_takes_only_the_pure_python_package() -> None:
 
 def test_app_wheel_is_reproducible_and_carries_what_the_browser_imports() -> None:
     files = dict(rt.app_files())
-    assert {"widgets/browser.py", "widgets/compare.py", "widgets/uploads.py"} <= set(files)
-    assert not {"widgets/panel_app.py", "widgets/server.py", "widgets/ipy.py"} & set(
+    assert {"widgets/forms/browser.py", "widgets/forms/compare.py", "widgets/forms/uploads.py"} <= set(files)
+    assert not {"widgets/forms/panel_app.py", "widgets/server/routes.py", "widgets/forms/ipy.py"} & set(
         files
     )  # never imported there
     assert "rulesbook/systems/wh40k/death-guard.yaml" in files
@@ -144,7 +144,7 @@ def test_app_wheel_is_reproducible_and_carries_what_the_browser_imports() -> Non
     first = rt._wheel("rulesbook", "0.1.0", rt.app_files())
     assert rt._wheel("rulesbook", "0.1.0", rt.app_files()) == first
     record = zipfile.ZipFile(io.BytesIO(first)).read("rulesbook-0.1.0.dist-info/RECORD").decode()
-    assert "widgets/browser.py,sha256=" in record
+    assert "widgets/forms/browser.py,sha256=" in record
 
 
 # -- downloads and the build without the registries --------------------------------------------------

@@ -27,7 +27,7 @@
   var houseBox = document.querySelector(".rb-house");
   if ((!boxes.length && !houseBox) || !script) return;
   var here = script.src;
-  var HOUSE = ":house";  // "Compare with" value of the reader's house rule (widgets.browser.HOUSE)
+  var HOUSE = ":house";  // "Compare with" value of the reader's house rule (widgets.forms.browser.HOUSE)
   var houseRules = window.rulesbookHouse;
   var house = null;      // what the page's Python made of the house rule: {system, title, changes} or {error}
 

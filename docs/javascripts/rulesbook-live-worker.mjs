@@ -13,7 +13,7 @@
                                                         file offers to pick, by input key)
      {type: "house", seq, text}                       -> {type: "house", seq, result}
        the reader's house rule (a variant file's text) checked and kept: `result` is JSON with
-       its system, title and changes, or its one-line error (widgets.browser.house_rule); an
+       its system, title and changes, or its one-line error (widgets.forms.browser.house_rule); an
        answer's variant ":house" compares with it
      {type: "json", seq, calc, args, cold}            -> {type: "json", seq, code, output, ms}
        (what `rulesbook calc ID ARGS --json` prints: for tests and benchmarks; `cold` clears

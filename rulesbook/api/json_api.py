@@ -1,6 +1,6 @@
 """The JSON HTTP API's answers, without a web framework: what ``/api/v1/...`` returns.
 
-``rulesbook serve`` routes ``/api/v1/`` here (:mod:`widgets.http_api` does the HTTP: the Host
+``rulesbook serve`` routes ``/api/v1/`` here (:mod:`widgets.server.http_api` does the HTTP: the Host
 check, the body size limit, the worker pool). Every answer is a status and a JSON value; nothing
 is kept between requests, so any server process — or any server behind a load balancer —
 answers any request alike.

@@ -2,7 +2,7 @@
 
 Each static calculator of the published site (:mod:`rulesbook.site.static`) carries, inert in a
 ``<template>``, the full form of its calculator, generated from the input declarations the same
-way the served form is (:mod:`widgets.panel_app`): the same labels, a check box for a boolean, a
+way the served form is (:mod:`widgets.forms.panel_app`): the same labels, a check box for a boolean, a
 drop-down for a choice or a rule choice (the interpretations register's readings, in a closed
 "Rule choices (N)" section), a number box for an integer, a text box showing what is allowed for
 anything else (with the names of the data to pick from: a suggestion list for one name, an "add
@@ -13,7 +13,7 @@ form starts at (the first worked example) and carries ``data-key`` (the input's 
 ``rb-input-<key>``.
 
 ``docs/javascripts/live-calculators.js`` swaps it in for the few precomputed inputs once the page's
-Python runtime is ready (:mod:`rulesbook.site.runtime`, :mod:`widgets.browser`) and sends every
+Python runtime is ready (:mod:`rulesbook.site.runtime`, :mod:`widgets.forms.browser`) and sends every
 value as text, exactly as the command line would receive it.
 
 Example:

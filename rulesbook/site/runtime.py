@@ -14,7 +14,7 @@ reader's browser into ``DIR/live-runtime/``, one set of files (and URLs) for the
   and PyYAML's pure-Python part repackaged from its pinned source archive (Pyodide's npm package
   has no PyYAML, and its C part cannot run there);
 * ``app-<hash>/rulesbook-<version>-py3-none-any.whl`` — this checkout's ``rulesbook`` package,
-  the ``widgets`` modules the browser front-end imports (:mod:`widgets.browser` and what it
+  the ``widgets`` modules the browser front-end imports (:mod:`widgets.forms.browser` and what it
   imports), and ``rulesbook/data-snapshot.json``: every shipped data file loaded once by the
   YAML loader and stored as JSON (:func:`data_snapshot`), because the
   pure-Python YAML parser needs about 3 s there and JSON 8 ms;
@@ -81,7 +81,7 @@ ROOT = Path(__file__).resolve().parents[2]
 RUNTIME_DIR = "live-runtime"
 """The folder of the built site holding the runtime (one set of URLs for every page)."""
 
-APP_MODULE = "widgets.browser"
+APP_MODULE = "widgets.forms.browser"
 """The module the browser's worker imports: it answers a page's inputs (see its docstring)."""
 
 
@@ -474,8 +474,12 @@ def app_files() -> Iterator[tuple[str, bytes]]:
             yield path.relative_to(ROOT).as_posix(), path.read_bytes()
     for name, path in _external_system_files():
         yield name, path.read_bytes()
-    yield "widgets/__init__.py", (ROOT / "widgets" / "__init__.py").read_bytes()
-    for module in _widgets_modules():
+    modules = _widgets_modules()
+    packages = sorted({".".join(m.split(".")[:i]) for m in modules for i in range(1, m.count(".") + 1)})
+    for package_name in packages:
+        path = ROOT.joinpath(*package_name.split("."), "__init__.py")
+        yield path.relative_to(ROOT).as_posix(), path.read_bytes()
+    for module in modules:
         path = ROOT.joinpath(*module.split(".")).with_suffix(".py")
         yield path.relative_to(ROOT).as_posix(), path.read_bytes()
     snapshot = {"format": 1, "files": data_snapshot(data_files())}

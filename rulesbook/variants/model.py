@@ -116,7 +116,7 @@ def load_variant(path: str | Path, *, choices: AnyChoices | None = None) -> Vari
 
 def load_variant_text(text: str, *, name: str = "house-rule", where: str = "house-rule.yaml") -> Variant:
     """A variant from the text of a variant file (a reader's house rule pasted into the published
-    site's variants page, :mod:`widgets.browser`), read by the same safe loader and checked as
+    site's variants page, :mod:`widgets.forms.browser`), read by the same safe loader and checked as
     :func:`load_variant` checks a file: any problem is one line naming ``where`` and the key.
 
     >>> load_variant_text("system: wh40k\\ntitle: Bleak\\nparameters: {battle_shock_dice: 3D6}\\n").summary()

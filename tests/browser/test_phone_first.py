@@ -177,7 +177,7 @@ def test_a_compared_variants_stratagem_is_offered_and_compared(served: str, page
     """Issue 24, part 7: comparing with Monster Hunters, its stratagem joins the pick list; picked,
     the variant's column applies it and the published rules' column answers without it."""
     from rulesbook.registry import registry
-    from widgets.compare import form_result_html
+    from widgets.forms.compare import form_result_html
 
     calc = registry().calculator("wh40k.datasheet-attack")
     query = {

@@ -4,7 +4,7 @@
    jobs.json: [{"calc": ID, "args": ["key=value", ...]}, ...]
    answers:   {"python": VERSION, "start_seconds": S, "answers": [{"code", "output", "ms"}, ...]}
    Start-up is the page worker's own (docs/javascripts/rulesbook-live-core.mjs); each answer is
-   widgets.browser.cli_json, i.e. what `rulesbook calc ID ARGS --json` prints. */
+   widgets.forms.browser.cli_json, i.e. what `rulesbook calc ID ARGS --json` prints. */
 import { readFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { join, resolve } from "node:path";

@@ -1,6 +1,6 @@
 """The table-side tracker's logic: an immutable session around a game log.
 
-The tracker widgets (``widgets/army_morale_app.py``) only collect form fields and show
+The tracker widgets (``widgets/army_morale/tracker.py``) only collect form fields and show
 results; everything else happens here and in the ledger. Each action returns a new
 :class:`Tracker` after replaying the log, so an impossible action raises
 :class:`~rulesbook.errors.InputError` and leaves the session as it was.

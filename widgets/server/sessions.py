@@ -6,27 +6,34 @@ so the policy is: build new sessions one at a time in a thread of their own
 sessions whose websockets it receives (:func:`several_processes`); answer browser changes at
 once (:func:`answer_without_waiting`, :func:`without_nagle`); work out a page's resource list
 once per kind of page (:func:`page_resources_once`). Each change to a framework's internals is a
-declared :func:`~widgets.patches.framework_patch` (targets, framework version, fingerprint; the
+declared :func:`~widgets.server.patches.framework_patch` (targets, framework version, fingerprint; the
 docstring says why), checked by ``tests/test_patches.py``. :func:`prepare_server` applies them.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 from typing import Any
 
-from widgets.patches import framework_patch, original, replace
+from tornado.iostream import StreamClosedError
+from tornado.websocket import WebSocketClosedError
+
+from widgets.server.patches import framework_patch, original, replace
 
 __all__ = [
     "BROWSER_CHANGE_DELAY_MS",
+    "CLOSED_TAB_LOGGERS",
     "SESSION_BUILDERS",
+    "ClosedTabFilter",
     "answer_without_waiting",
     "build_sessions_off_the_loop",
     "local_stylesheets",
     "page_resources_once",
     "prepare_server",
     "processes_end_with_the_server",
+    "quiet_closed_tabs",
     "reuse_page_sessions",
     "several_processes",
     "without_development_checks",
@@ -36,6 +43,7 @@ __all__ = [
 
 def prepare_server(processes: int) -> None:
     """Apply the session policy and the patches for a server of ``processes`` processes."""
+    quiet_closed_tabs()
     answer_without_waiting()
     ipv6_page_addresses()
     without_nagle()
@@ -45,6 +53,46 @@ def prepare_server(processes: int) -> None:
         several_processes()
     else:
         build_sessions_off_the_loop()
+
+
+CLOSED_TAB_LOGGERS = ("tornado.application", "asyncio")
+"""Where an update sent to a tab that has just closed is logged as an error with its traceback:
+tornado's runner of callbacks and asyncio's report of a task's exception nobody retrieved."""
+
+
+class ClosedTabFilter(logging.Filter):
+    """Drops a log record whose exception (or what caused it) is a write to a closed connection.
+
+    >>> def record(error: Exception) -> logging.LogRecord:
+    ...     info = (type(error), error, None)
+    ...     return logging.LogRecord("tornado.application", logging.ERROR, "", 0, "Exception in callback", None, info)
+    >>> quiet = ClosedTabFilter()
+    >>> quiet.filter(record(WebSocketClosedError())), quiet.filter(record(ValueError("a real error")))
+    (False, True)
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        while error is not None:
+            if isinstance(error, WebSocketClosedError | StreamClosedError):
+                return False
+            error = error.__cause__ or error.__context__
+        return True
+
+
+def quiet_closed_tabs() -> None:
+    """Log no traceback for an update that reached a tab just as it closed.
+
+    A page's periodic check (the tracker's, every second) or a change pushed to it may be on its
+    way when its tab closes; tornado then raises ``WebSocketClosedError`` in that callback and logs
+    it with a traceback, though nothing is lost (the game is on disk, the page is gone). On a busy
+    machine, with several tabs open, that happens often enough to bury a real error: such records
+    are dropped from :data:`CLOSED_TAB_LOGGERS`, every other one is still logged whole.
+    """
+    for name in CLOSED_TAB_LOGGERS:
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, ClosedTabFilter) for f in logger.filters):
+            logger.addFilter(ClosedTabFilter())
 
 
 BROWSER_CHANGE_DELAY_MS = 0
@@ -63,9 +111,9 @@ def answer_without_waiting() -> None:
     Panel holds every change that arrives from a browser for ``Syncable._debounce`` (50 ms) to
     batch a burst of them, so every live answer reached the screen ~50 ms after it could have
     (bench/browser_latency.py: 68 ms for a calculator answered in 3 ms). Typing is already
-    debounced in the page where it matters (widgets/live.py: slow calculators wait for a pause),
+    debounced in the page where it matters (widgets/forms/live.py: slow calculators wait for a pause),
     so the server does not wait at all; an answer made stale by a later change is dropped anyway
-    (widgets/panel_app.py answers only the newest values).
+    (widgets/forms/panel_app.py answers only the newest values).
     """
     replace("panel.reactive:Syncable._debounce", BROWSER_CHANGE_DELAY_MS)
 

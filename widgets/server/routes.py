@@ -8,21 +8,21 @@ Routes (one Panel/Bokeh server; one process, or ``processes`` on the one port):
 * ``/calc/<calculator-id>`` — the generated Panel app of every registered calculator (inputs
   and a compared variant can be given in the query string: ``?ld=7&variant=NAME``);
 * ``/app/<name>`` — the special apps systems declare (:class:`rulesbook.registry.App`);
-* ``/api/v1/...`` — the JSON HTTP API (:mod:`widgets.http_api`, answers from
+* ``/api/v1/...`` — the JSON HTTP API (:mod:`widgets.server.http_api`, answers from
   :mod:`rulesbook.api.json_api`), computing in the same worker pool.
 
 Every session runs on one event loop, so nothing slow may run there: calculators send their
-answers to a :class:`~widgets.workers.ComputePool` of worker processes (one more than the cores;
+answers to a :class:`~widgets.server.workers.ComputePool` of worker processes (one more than the cores;
 each answer limited to ``time_limit`` seconds), and a page opens without waiting for its first
 answer (the result pane fills in when it arrives, marked "updating…" until then). New sessions'
 documents are built in a builder thread of their own, one at a time in the order they were asked
-for, so the event loop goes on answering while pages are built (:func:`widgets.sessions.build_sessions_off_the_loop`),
-and Bokeh's development-time checks are skipped (:func:`widgets.sessions.without_development_checks`; the tests
+for, so the event loop goes on answering while pages are built (:func:`widgets.server.sessions.build_sessions_off_the_loop`),
+and Bokeh's development-time checks are skipped (:func:`widgets.server.sessions.without_development_checks`; the tests
 validate every served page instead). Building a page is Python holding the interpreter lock
 (60-130 ms of CPU here), so one server process builds about ten pages a second however many
 arrive at once: see bench/README.md (``server_load.py``) for fifty players at once. With
 ``processes`` > 1 (``rulesbook serve --processes N``) each process builds the sessions whose
-websockets it receives (:func:`widgets.sessions.several_processes`).
+websockets it receives (:func:`widgets.server.sessions.several_processes`).
 
 Panel's own resources are served by this server (no CDN). Start it with ``rulesbook serve``.
 """
@@ -39,10 +39,10 @@ from tornado.web import HTTPError, RedirectHandler, RequestHandler, StaticFileHa
 
 from rulesbook.registry import registry
 from rulesbook.site.output import prepare_site
-from widgets.hosts import allowed_hosts, refuse_framing, refuse_other_hosts
-from widgets.http_api import api_routes
-from widgets.sessions import prepare_server
-from widgets.workers import ComputePool, default_workers, log_to_stderr
+from widgets.server.hosts import allowed_hosts, refuse_framing, refuse_other_hosts
+from widgets.server.http_api import api_routes
+from widgets.server.sessions import prepare_server
+from widgets.server.workers import ComputePool, default_workers, log_to_stderr
 
 __all__ = [
     "HTTP_LIMITS",
@@ -57,7 +57,7 @@ HTTP_LIMITS = {"body_timeout": 30.0, "idle_connection_timeout": 60.0, "max_body_
 """How long and how much the server reads of one HTTP request (tornado's ``HTTPServer`` options):
 a request body must arrive within 30 s, a connection that sends nothing for 60 s is closed (a
 slow sender cannot hold connections open), and no body over 2 MB is read (the API's limit is
-smaller, :data:`widgets.http_api.MAX_BODY_BYTES`; an upload of at most 1 MB travels over the
+smaller, :data:`widgets.server.http_api.MAX_BODY_BYTES`; an upload of at most 1 MB travels over the
 page's websocket)."""
 
 
@@ -65,7 +65,7 @@ def _calculator_view(calc_id: str, pool: ComputePool | None) -> Callable[[], Any
     """A factory (a plain function: Panel calls it once per browser session)."""
 
     def view() -> Any:
-        from widgets.panel_app import served_calculator_app
+        from widgets.forms.panel_app import served_calculator_app
 
         return served_calculator_app(calc_id, pool)
 
@@ -150,7 +150,7 @@ def app_factories(pool: ComputePool | None = None) -> dict[str, Callable[[], Any
     apps: dict[str, Callable[[], Any]] = {
         f"calc/{calc_id}": _calculator_view(calc_id, pool) for calc_id in registry().calculators
     }
-    from widgets.page import live_page
+    from widgets.server.page import live_page
 
     for app in registry().apps.values():  # declared by their systems (rulesbook.registry.App)
         module, func = app.panel_factory
@@ -181,11 +181,11 @@ def serve(
 
     ``processes`` > 1 runs that many server processes on the one port (Bokeh's ``num_procs``),
     each with its own sessions and its own ``workers`` (default then: the cores shared out, plus
-    one); see :func:`widgets.sessions.several_processes`.
+    one); see :func:`widgets.server.sessions.several_processes`.
 
     Only requests whose ``Host`` is ``localhost``, ``127.0.0.1``, ``[::1]``, ``host`` or one of
     ``allow_hosts`` are answered, and a websocket only from an ``http``/``https`` page of such a
-    name (:mod:`widgets.hosts`).
+    name (:mod:`widgets.server.hosts`).
 
     ``variants_dirs`` (``--variants DIR``) are folders of variants offered by name beside the
     shipped ones and ``$RULESBOOK_VARIANTS_DIR``'s: the operator's choice, made here, once. A
@@ -194,7 +194,7 @@ def serve(
     """
     import panel as pn
 
-    from widgets.page import page_title
+    from widgets.server.page import page_title
 
     log_to_stderr()
     _add_variant_folders(variants_dirs)  # before the worker processes start: they inherit it
@@ -208,7 +208,7 @@ def serve(
     # (Bokeh checks a websocket's Origin with its port too; an IPv6 address is written in brackets,
     # which Bokeh's option refuses: those are added to the running server's list below)
     origins = [f"[{h}]:{port}" if ":" in h else f"{h}:{port}" for h in sorted(allowed)]
-    patterns = site_routes(site) + api_routes(pool, origins)  # the JSON API (widgets.http_api)
+    patterns = site_routes(site) + api_routes(pool, origins)  # the JSON API (widgets.server.http_api)
     print(
         f"rulesbook: serving http://{host}:{port}/ (site), {len(apps)} live apps under /calc/ and /app/"
         " and the JSON API under /api/v1/;"

@@ -16,7 +16,7 @@ does the HTTP around them:
   ``Content-Length`` before it is read, or once a chunked body passes the limit);
 * a JSON body that is an object of scalars or flat lists, each key once, every text a text
   (a lone surrogate such as ``"\\ud800"`` is none) (else 400);
-* the computation in the server's :class:`~widgets.workers.ComputePool` (never on the event loop
+* the computation in the server's :class:`~widgets.server.workers.ComputePool` (never on the event loop
   the pages share; its time limit answers 422), or here when no pool is given (tests);
 * every answer is JSON, errors too (``{"error": {"field": ..., "message": ...}}``), written as
   the command line writes it (:func:`rulesbook.present.json_text` and a newline), so
@@ -48,7 +48,7 @@ from rulesbook.api.json_api import (
     error_body,
 )
 from rulesbook.present import json_text
-from widgets.workers import ComputePool, JobCancelled, JobError, TimeLimitError
+from widgets.server.workers import ComputePool, JobCancelled, JobError, TimeLimitError
 
 __all__ = ["MAX_BODY_BYTES", "api_routes"]
 

@@ -10,11 +10,11 @@ A calculator page of the published site (``scripts/build-site``) starts a Web Wo
   an answer imports is loaded, so that the memory snapshot the worker then stores for the next
   visit starts with nothing left to import;
 * :func:`answer` for every change of the form: the HTML of the result pane, exactly what the
-  served page shows for the same values (:func:`widgets.compare.answer_html`: the result
+  served page shows for the same values (:func:`widgets.forms.compare.answer_html`: the result
   with its labels, percentages and charts, the comparison with a shipped variant, or the
   CLI's one-line error naming the field);
 * :func:`upload` for a file chosen in a ``path`` input (a game log, an army list): checked and
-  kept as the served upload box does (:class:`widgets.uploads.UploadBox`), in the browser's own
+  kept as the served upload box does (:class:`widgets.forms.uploads.UploadBox`), in the browser's own
   memory — the file never leaves it; :func:`names` then gives what it offers to pick (a roster's
   units and weapons);
 * :func:`house_rule` for the reader's house rule (the text of a variant file, pasted into the
@@ -49,9 +49,9 @@ from rulesbook.errors import InputError, RulesbookError
 from rulesbook.present import error_html, json_text, md_inline, plain
 from rulesbook.registry import registry
 from rulesbook.variants import Variant, load_variant_text
-from widgets.compare import NO_VARIANT, answer_html
-from widgets.compare import answer as form_answer
-from widgets.uploads import UploadBox
+from widgets.forms.compare import NO_VARIANT, answer_html
+from widgets.forms.compare import answer as form_answer
+from widgets.forms.uploads import UploadBox
 
 __all__ = [
     "HOUSE",

@@ -17,7 +17,7 @@ second call does nothing), and the original of every replaced target is kept, so
 reads the framework's own code after the patch is applied.
 
 Example:
-    >>> from widgets import sessions  # noqa: F401  (declares the session patches)
+    >>> from widgets.server import sessions  # noqa: F401  (declares the session patches)
     >>> names = [p.name for p in declared_patches()]
     >>> "answer_without_waiting" in names and "build_sessions_off_the_loop" in names
     True
@@ -136,5 +136,5 @@ def framework_patch(
 
 
 def declared_patches() -> list[Patch]:
-    """Every patch declared so far (import :mod:`widgets.sessions` to declare the server's)."""
+    """Every patch declared so far (import :mod:`widgets.server.sessions` to declare the server's)."""
     return list(_DECLARED.values())

@@ -1,7 +1,7 @@
 """Pick lists of a Panel form: a searchable list under a word list's text box (stratagems,
 weapons, abilities), kept in step with the text, which still takes any text.
 
-What a list offers is :func:`widgets.compare.offered_names`: the printed names and, while the form
+What a list offers is :func:`widgets.forms.compare.offered_names`: the printed names and, while the form
 compares with a variant, the entries that variant adds (``add:``). An input that only a variant
 can fill (Army Morale's ``a_effects``) has a list too, hidden until a compared variant offers
 something for it.
@@ -28,8 +28,8 @@ from rulesbook.additions import entry_key
 from rulesbook.calculators import Calculator
 from rulesbook.inputs import Input
 from rulesbook.variants import Variant, offerable_inputs
-from widgets.compare import NO_VARIANT, offered_names
-from widgets.uploads import UploadBox
+from widgets.forms.compare import NO_VARIANT, offered_names
+from widgets.forms.uploads import UploadBox
 
 __all__ = [
     "PICK_CSS",
@@ -169,7 +169,7 @@ def keep_upload(
     pickers: Mapping[str, pn.widgets.MultiChoice],
     widgets: Mapping[str, pn.widgets.Widget],
 ) -> None:
-    """Keep the file upload control ``key`` received (:meth:`widgets.uploads.UploadBox.store`:
+    """Keep the file upload control ``key`` received (:meth:`widgets.forms.uploads.UploadBox.store`:
     InputError when refused) and offer the names the form's files now hold (:func:`offer_files`)."""
     uploads[key].store(bytes(control.value), getattr(control, "filename", "") or "")
     offer_files(calc, uploads, pickers, widgets)

@@ -16,14 +16,14 @@ The served tracker also lists the server's saved games (``am-games``, one row pe
 ``data-game="<id>"`` and a link ``?game=<id>``) and, remembered in the browser's
 ``localStorage``, a link back to the last game played in this browser (``am-continue``), so a
 player who opens the tracker from the navigation finds the game again. A served page gets its
-game id (its address) when it opens, but the game's file (:class:`widgets.games.GameStore`) is
+game id (its address) when it opens, but the game's file (:class:`widgets.army_morale.games.GameStore`) is
 written only at its first change: pages opened and left alone leave nothing in the games folder.
 
 Nothing that discards recorded events happens on one click: undo, a new game and loading a log
 over a game in progress first show what would go (``am-confirm``, text ``am-confirm-text``)
 and wait for ``am-confirm-yes`` or ``am-confirm-no``.
 
-"Saved" means the server holds a file that opens again (:meth:`widgets.games.GameStore.storable`);
+"Saved" means the server holds a file that opens again (:meth:`widgets.army_morale.games.GameStore.storable`);
 a stored game that does not open is shown read-only (``am-read-only``, ``data-key="read-only"``):
 no form, nothing writes to it, and the download button gives its file as it is.
 """
@@ -40,8 +40,16 @@ from rulesbook.systems.army_morale.log import EVENT_TYPES, RALLY_INPUTS, GameLog
 from rulesbook.systems.army_morale.logfile import log_from_text, log_to_text
 from rulesbook.systems.army_morale.rules import SIDES
 from rulesbook.systems.army_morale.tracker import FORM_SLOTS, Tracker, form_boxes
-from widgets.games import MAX_LOG_BYTES, ArmyLists, GameStore, NotStorable, SaveError, Unreadable, version
-from widgets.saved_games import (
+from widgets.army_morale.games import (
+    MAX_LOG_BYTES,
+    ArmyLists,
+    GameStore,
+    NotStorable,
+    SaveError,
+    Unreadable,
+    version,
+)
+from widgets.army_morale.saved_games import (
     blank_text,
     games_html,
     last_game_component,
@@ -50,7 +58,7 @@ from widgets.saved_games import (
     saved_game_line,
     saved_games,
 )
-from widgets.tracker_session import (
+from widgets.army_morale.session import (
     HOW_IT_WORKS,
     PLACEHOLDERS,
     Session,
@@ -58,8 +66,8 @@ from widgets.tracker_session import (
     event_help,
     question_box,
 )
-from widgets.tracker_setup import SetupForm
-from widgets.uploads import checked_file_input, uploaded_text
+from widgets.army_morale.setup_form import SetupForm
+from widgets.forms.uploads import checked_file_input, uploaded_text
 
 __all__ = ["TrackerView", "make_tracker"]
 
@@ -88,7 +96,7 @@ class TrackerView:
     Served (with a ``store``), the page's game is the file on the server: every change is
     applied to the latest stored version under the store's lock (:meth:`GameStore.change`),
     and :meth:`poll` shows what other tabs record. Without a game on the server the page shows
-    the set-up form (:class:`widgets.tracker_setup.SetupForm`), unless ``demo`` asks for the
+    the set-up form (:class:`widgets.army_morale.setup_form.SetupForm`), unless ``demo`` asks for the
     demo armies.
     """
 
@@ -106,7 +114,7 @@ class TrackerView:
         self.session = Session(tracker, site="/site/" if store is not None else "")
         self.store, self.game = store, game or ""
         self.stored = False  # whether the store holds this game yet (written at its first change)
-        self.base = ""  # the version (widgets.games.version) of the stored text this page shows
+        self.base = ""  # the version (widgets.army_morale.games.version) of the stored text this page shows
         self.seen: tuple[int, int, int] | None = None  # the file's stamp when last looked at
         self.save_error = ""  # the last save's failure ("" once a save succeeded)
         self.problem = ""  # why the stored game does not open ("": it does); then the page is read-only

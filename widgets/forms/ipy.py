@@ -2,7 +2,7 @@
 
 Example (in Jupyter)::
 
-    from widgets.ipy import calculator_widget
+    from widgets.forms.ipy import calculator_widget
     calculator_widget("scrollhammer.morale-check")
 
 The form has one control per declared input (integers as number boxes, booleans as
@@ -10,10 +10,10 @@ checkboxes, choices and interpretation switches as drop-downs, dice and lists as
 name from the data as a box that suggests the names as you type); every change recomputes
 (cached) and redraws the probability, the tables and the rule text. Typing counts as you type,
 as on the web: at once for a calculator that answers in milliseconds, after a pause of
-:data:`~widgets.compare.SLOW_DELAY_MS` for a slower one. Labels are shown whole. A bad value
+:data:`~widgets.forms.compare.SLOW_DELAY_MS` for a slower one. Labels are shown whole. A bad value
 shows a one-line error above the last answer and keeps what was typed. Where the calculator's
 system ships variants, a "Compare with" drop-down shows the baseline beside a variant
-(:mod:`widgets.compare`).
+(:mod:`widgets.forms.compare`).
 
 A saved notebook shows each form as a picture (its inputs and answer, ``text/html`` beside the
 live widget in the output), so a notebook opened before its kernel runs shows the form rather
@@ -40,7 +40,7 @@ from rulesbook.inputs import Input, picks
 from rulesbook.present import error_html, result_html, rules_html
 from rulesbook.registry import registry
 from rulesbook.variants import Variant, offerable_inputs
-from widgets.compare import (
+from widgets.forms.compare import (
     FAST_DELAY_MS,
     NO_VARIANT,
     SLOW_ANSWER_S,

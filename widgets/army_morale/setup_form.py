@@ -7,7 +7,7 @@ bunkers by name), and a title. **Start the game** (``am-start``) checks every fi
 rules it feeds (:func:`rulesbook.systems.army_morale.setup.army_from_form`): a wrong field gets a
 one-line message naming it (``data-key="setup-error"``) and everything typed stays. The demo
 armies come only on request (``am-demo``). A side's army can be kept as a saved army list on the
-server (``am-save-list-<side>``, stored by :class:`widgets.games.ArmyLists` beside the games) and
+server (``am-save-list-<side>``, stored by :class:`widgets.army_morale.games.ArmyLists` beside the games) and
 filled in again for the next game (``am-lists-<side>``, listed by army name, ``am-use-list-<side>``).
 Lists never replace each other: each army name gets a file of its own, and saving an army whose
 name a saved list already has asks first, beside that side's button (``am-list-confirm-<side>``,
@@ -42,9 +42,9 @@ from rulesbook.systems.army_morale.roster import roster_army
 from rulesbook.systems.army_morale.rules import SIDES
 from rulesbook.systems.army_morale.setup import DETACHMENT_FIELDS, army_from_form, army_rows
 from rulesbook.systems.army_morale.tracker import Tracker
-from widgets.games import ArmyLists, SaveError
-from widgets.tracker_session import question_box
-from widgets.uploads import BINARY_SUFFIXES, checked_file_input
+from widgets.army_morale.games import ArmyLists, SaveError
+from widgets.army_morale.session import question_box
+from widgets.forms.uploads import BINARY_SUFFIXES, checked_file_input
 
 __all__ = ["FIRST_ROWS", "SetupForm"]
 

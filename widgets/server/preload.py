@@ -1,4 +1,4 @@
-"""Imported once by the compute pool's forkserver (:mod:`widgets.workers`) before it forks workers.
+"""Imported once by the compute pool's forkserver (:mod:`widgets.server.workers`) before it forks workers.
 
 Importing this module loads the registry and the result renderers and answers every calculator's
 starting form once, so every worker process is forked warm: the first answer of a calculator is
@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 
 from rulesbook.registry import registry
-from widgets.compare import answer, answer_html
+from widgets.forms.compare import answer, answer_html
 
 for _calc in registry().calculators.values():
     with contextlib.suppress(Exception):  # a start value the server chose (a file) may be missing

@@ -2,7 +2,7 @@
 
 Example::
 
-    from widgets.panel_app import calculator_app
+    from widgets.forms.panel_app import calculator_app
     calculator_app("scrollhammer.morale-check").servable()
 
 Each declared input becomes a Panel widget carrying the CSS class ``rb-input-<key>``; the
@@ -13,9 +13,9 @@ shows the baseline beside a shipped variant; served apps keep every input and th
 the URL's query string (:meth:`CalculatorApp.sync_url`).
 
 In a notebook the form recomputes in the kernel, at once. On the server (``pool=`` a
-:class:`~widgets.workers.ComputePool`) an answer is computed in a worker process, off the event
+:class:`~widgets.server.workers.ComputePool`) an answer is computed in a worker process, off the event
 loop every session shares: the form stays responsive, the result pane (wrapped in
-:class:`~widgets.live.LiveResult`) is marked stale with an "updating…" badge until the answer
+:class:`~widgets.forms.live.LiveResult`) is marked stale with an "updating…" badge until the answer
 for the current values arrives, typed values count without Enter, an answer that a newer input
 made useless is dropped, and one over the pool's time limit ends in the one-line limit message.
 """
@@ -39,7 +39,7 @@ from rulesbook.inputs import Input, picks
 from rulesbook.present import error_html, heading_html, result_html, rules_block
 from rulesbook.registry import registry
 from rulesbook.variants import Variant, offerable_inputs
-from widgets.compare import (
+from widgets.forms.compare import (
     FAST_DELAY_MS,
     NO_VARIANT,
     SLOW_ANSWER_S,
@@ -55,11 +55,11 @@ from widgets.compare import (
     variant_file_input,
     variant_options,
 )
-from widgets.live import LiveResult
-from widgets.page import FORM_COLUMN_CSS, RESULT_COLUMN_CSS, embedded
-from widgets.pickers import file_names, keep_upload, link_picker, offer, picker_for
-from widgets.uploads import UploadBox
-from widgets.workers import ComputePool, Job, JobCancelled, TimeLimitError
+from widgets.forms.live import LiveResult
+from widgets.forms.pickers import file_names, keep_upload, link_picker, offer, picker_for
+from widgets.forms.uploads import UploadBox
+from widgets.server.page import FORM_COLUMN_CSS, RESULT_COLUMN_CSS, embedded
+from widgets.server.workers import ComputePool, Job, JobCancelled, TimeLimitError
 
 __all__ = ["CalculatorApp", "calculator_app", "help_tooltip", "served_calculator_app", "widget_for"]
 
@@ -168,7 +168,7 @@ class _Autocomplete(_PlainHelp, pn.widgets.AutocompleteInput):
 
 def widget_for(inp: Input, value: Any, offerable: bool = False) -> pn.widgets.Widget:
     """The Panel widget for one declared input (its help in a :func:`help_tooltip`);
-    ``offerable``: a compared variant may add names to suggest (:func:`widgets.pickers.offer`)."""
+    ``offerable``: a compared variant may add names to suggest (:func:`widgets.forms.pickers.offer`)."""
     common: dict[str, Any] = {
         "label": inp.title,
         "css_classes": [f"rb-input-{inp.key}"],
@@ -213,10 +213,10 @@ class CalculatorApp:
         self.calc = calc
         self.pool = pool
         # a variant the caller's Python (a notebook) or the player's upload gave; an address or a
-        # websocket message picks only a listed name (widgets.compare.compared), else: _refused
+        # websocket message picks only a listed name (widgets.forms.compare.compared), else: _refused
         self._own, self._own_label, self._refused = own_variant(calc, compare_with), compare_with, ""
         start = {**calc.initial_values(), **initial}
-        # A file on the web is an upload, never a path on the server (widgets/uploads.py).
+        # A file on the web is an upload, never a path on the server (widgets/forms/uploads.py).
         self.uploads = {
             i.key: UploadBox(i.key, getattr(i, "suffixes", ()), start[i.key])
             for i in calc.inputs
@@ -398,7 +398,7 @@ class CalculatorApp:
 
     def _on_variant_file(self, event: Any) -> None:
         """Served: compare with the variant file the player uploaded, sent as text and read as data
-        (:func:`widgets.compare.uploaded_variant`); a refusal is its one line."""
+        (:func:`widgets.forms.compare.uploaded_variant`); a refusal is its one line."""
         if event.new:  # (the control clears itself before each file)
             try:
                 found = uploaded_variant(self.calc, event.new, self.variant_file.filename)
@@ -470,7 +470,7 @@ class CalculatorApp:
             self.result.object = html
             self._answers += 1
             update["answer"] = (self._answers, html)
-        update["latest"] = self._answers  # so a page that missed an answer knows it (widgets.live)
+        update["latest"] = self._answers  # so a page that missed an answer knows it (widgets.forms.live)
         self.live.param.update(update)
 
     def _answer_now(self) -> bool:

@@ -48,7 +48,7 @@ from rulesbook.variants import (
     variant_calculator,
     variants_for_system,
 )
-from widgets.uploads import checked_file_input, upload_stem, uploaded_text
+from widgets.forms.uploads import checked_file_input, upload_stem, uploaded_text
 
 __all__ = [
     "FAST_DELAY_MS",
@@ -76,7 +76,7 @@ NO_VARIANT = "none"
 FAST_DELAY_MS = 0
 """Pause after the last keystroke before a typed value counts, for calculators that answer
 within a few milliseconds (every keystroke answers at once); every form uses it (the served
-page's :mod:`widgets.live`, the notebook's :mod:`widgets.ipy`)."""
+page's :mod:`widgets.forms.live`, the notebook's :mod:`widgets.forms.ipy`)."""
 
 SLOW_DELAY_MS = 300
 """The pause for calculators whose answers may take a while (a number being typed should not

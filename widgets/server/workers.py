@@ -15,11 +15,11 @@ one:
 * workers are forked from a forkserver that has already imported and loaded the registry, so a
   replacement is ready in a few milliseconds and every worker shares the loaded rules.
 
-The job the live calculators send is :func:`widgets.compare.answer`: values (the results, or the
+The job the live calculators send is :func:`widgets.forms.compare.answer`: values (the results, or the
 one-line error), which the server renders. Jobs and their results must pickle.
 
 Example:
-    >>> from widgets.compare import answer
+    >>> from widgets.forms.compare import answer
     >>> pool = ComputePool(workers=1, time_limit=30)
     >>> found = pool.submit(answer, "scrollhammer.morale-check", {"ld": 7}).result(timeout=60)
     >>> found.results[0][1]["p_pass_exact"]
@@ -200,7 +200,7 @@ class ComputePool:
         self.workers = workers or default_workers()
         self.time_limit = time_limit
         self._ctx = multiprocessing.get_context("forkserver")
-        self._ctx.set_forkserver_preload(["widgets.preload"])
+        self._ctx.set_forkserver_preload(["widgets.server.preload"])
         self._lock = threading.Lock()
         self._owner = 0  # the process whose workers these are (0: none started yet)
         if not lazy:

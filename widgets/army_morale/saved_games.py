@@ -20,7 +20,7 @@ from rulesbook.systems.army_morale.logfile import log_from_text, log_to_text
 from rulesbook.systems.army_morale.tracker import (
     Tracker,
 )
-from widgets.games import GameStore, Unreadable
+from widgets.army_morale.games import GameStore, Unreadable
 
 __all__ = [
     "GAMES_STYLE",

@@ -58,7 +58,7 @@ from panel.custom import JSComponent
 
 __all__ = ["NUDGE_MS", "LiveResult"]
 
-from widgets.compare import SLOW_DELAY_MS
+from widgets.forms.compare import SLOW_DELAY_MS
 
 NUDGE_MS = 2000
 """How long a page stays stale, with nothing typed, before it nudges the server (:attr:`LiveResult.ping`)."""

@@ -43,7 +43,7 @@ True
 >>> store.change(game, lambda text: "turns: [" + "1, " * 10_001 + "]\\n")
 Traceback (most recent call last):
 ...
-widgets.games.NotStorable: not saved: the game would be 30,013 bytes, but would not read back (this game line 1: a list or mapping of more than 10,000 items)
+widgets.army_morale.games.NotStorable: not saved: the game would be 30,013 bytes, but would not read back (this game line 1: a list or mapping of more than 10,000 items)
 >>> version(store.read(game)) == version(log_to_text(played.log))
 True
 >>> store.read("../../etc/passwd") is None
@@ -202,7 +202,7 @@ class GameStore:
         >>> store.load("broken-game")
         Traceback (most recent call last):
         ...
-        widgets.games.Unreadable: the file cannot be read (line 1: not UTF-8 text (byte 0xff))
+        widgets.army_morale.games.Unreadable: the file cannot be read (line 1: not UTF-8 text (byte 0xff))
         >>> store.load("no-such-game") is None
         True
         """

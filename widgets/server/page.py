@@ -5,7 +5,7 @@ lays the page out at its own width instead of 980 px), a tab title that is the c
 rather than its ID, and a header linking back to the site. ``LAYOUT_CSS`` makes generated forms
 reflow: on wide screens the result sits beside the form; below 700 px the result comes first,
 above the form (``RESULT_COLUMN_CSS``). The result is never a box scrolling on its own: while
-its top is off the screen, its summary line is pinned at the top instead (:mod:`widgets.live`).
+its top is off the screen, its summary line is pinned at the top instead (:mod:`widgets.forms.live`).
 
 >>> page_title("calc/scrollhammer.morale-check")
 'Morale check · rulesbook'
@@ -41,13 +41,13 @@ RESULT_COLUMN_CSS = """
 """The result column's own style (a Panel stylesheet applies inside its component, so the rule
 sits on the column itself): the whole width of a phone, above the form. Nothing in it is sticky
 or scrolls on its own (a box showing 380 px of a 4,000 px answer on a phone is unreadable); the
-summary line of :mod:`widgets.live` stays in view instead."""
+summary line of :mod:`widgets.forms.live` stays in view instead."""
 
 FORM_COLUMN_CSS = """
 @media (max-width: 700px) { :host { width: 100% !important; } }
 """
 """The form column's own style: the whole width of a phone (its inputs' tap targets are at least
-44 px high, :data:`widgets.panel_app.TAP_CSS`)."""
+44 px high, :data:`widgets.forms.panel_app.TAP_CSS`)."""
 
 
 def embedded() -> bool:
@@ -90,9 +90,9 @@ def live_page(factory: Callable[[], Any], path: str) -> Callable[[], Any]:
         )
         # embedded in a site page (``?embed=1``, rulesbook.site.live.live_iframe): the page is the way back
         nav.visible = not embedded()
-        from widgets.connection import connection_banner
+        from widgets.server.connection import connection_banner
 
-        # a dropped connection is said at once, with a reload (widgets/connection.py)
+        # a dropped connection is said at once, with a reload (widgets/server/connection.py)
         return pn.Column(connection_banner(), nav, factory(), sizing_mode="stretch_width")
 
     view.__name__ = getattr(factory, "__name__", path)
