@@ -12,7 +12,10 @@ refused. With all the examples in ``$RULESBOOK_VARIANTS_DIR``, ``variant=NAME`` 
 
 from __future__ import annotations
 
+import itertools
+import json
 import shutil
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +26,7 @@ from rulesbook.cli import cli
 from rulesbook.data import load_data_file
 from rulesbook.errors import InputError
 from rulesbook.registry import registry
+from rulesbook.sweeps import sweep
 from rulesbook.variants import resolve_variant, run_with_variant
 
 EXAMPLES = Path(__file__).parents[1] / "examples" / "designer"
@@ -96,3 +100,44 @@ def test_each_example_is_found_by_name_in_your_folder(
         assert res.exit_code == 0, (name, res.output)
         assert res.stdout.count("\n") > 2
     assert resolve_variant("fall-back-3d6").name == "fall-back-3d6"  # a shipped one beside them
+
+
+# -- an added input in a comparison and a sweep -------------------------------------------------------
+
+
+def _break_test(target: int) -> Fraction:
+    """Scrollhammer's Break test on 2D6, counted: a total at most the target, or a double 1."""
+    rolls = list(itertools.product(range(1, 7), repeat=2))
+    return Fraction(sum(a + b <= target or a == b == 1 for a, b in rolls), len(rolls))
+
+
+def test_a_comparison_takes_an_input_only_the_variant_adds() -> None:
+    res = CliRunner().invoke(
+        cli,
+        ["compare", "scrollhammer.break-test", "ld=8", "lost_by=2", "has_standard=true",
+         "--variant", str(EXAMPLES / "standard-reroll.yaml"), "--json"],
+    )  # fmt: skip
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    once = _break_test(6)
+    assert Fraction(data["baseline"]["p_pass_exact"]) == once
+    assert Fraction(data["variants"][0]["result"]["p_pass_exact"]) == once + (1 - once) * once
+    assert data["inputs"]["has_standard"] is True
+    assert any("has_standard: the published rules answer without it" in n for n in data["notes"])
+
+
+def test_a_sweep_varies_an_input_only_the_variant_adds() -> None:
+    table = sweep(
+        "scrollhammer.break-test",
+        {"ld": "6..8", "lost_by": "2", "has_standard": "false,true"},
+        [str(EXAMPLES / "standard-reroll.yaml")],
+        executor="serial",
+    )
+    assert len(table) == 12
+    for row in table.to_dict("records"):
+        once = _break_test(row["ld"] - 2)
+        rerolled = row["variant"] == "standard-reroll" and row["has_standard"] == "true"
+        assert Fraction(row["p_pass_exact"]) == (once + (1 - once) * once if rerolled else once), row
+    assert any("has_standard: the published rules answer without it" in n for n in table.attrs["notes"])
+    with pytest.raises(InputError, match="has_standard: unknown input"):
+        sweep("scrollhammer.break-test", {"ld": "7", "has_standard": "true"}, executor="serial")

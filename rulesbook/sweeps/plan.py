@@ -257,18 +257,34 @@ def plan_sweep(
     rulesbook.errors.InputError: ld: expected an integer from 0 to 12, got 13
     """
     calculator = registry().calculator(calc) if isinstance(calc, str) else calc
-    axes = tuple(Axis(key, axis_values(calculator, key, value)) for key, value in grid.items())
     resolved: list[Variant | None] = [None] if baseline else []
     for v in variants:
         variant = resolve_variant(v)
         variant_calculator(calculator, variant)  # its system and the calculator's choices agree
         resolved.append(variant)
+    axes = tuple(
+        Axis(key, axis_values(_taking(calculator, key, resolved), key, value)) for key, value in grid.items()
+    )
     names = [BASELINE if v is None else v.name for v in resolved]
     if not names:
         raise InputError("variant", "nothing to sweep: no baseline and no variant")
     if len(set(names)) != len(names):
         raise InputError("variant", f"each variant once; got {', '.join(names)}")
     return SweepPlan(calculator.id, axes, tuple(resolved))
+
+
+def _taking(calc: Calculator, key: str, variants: Sequence[Variant | None]) -> Calculator:
+    """The calculator that reads input ``key``: ``calc``, or as the first of ``variants`` that adds
+    it (``add: inputs``) offers it; where a swept column's rules lack it, that column answers
+    without it and says so (:func:`~rulesbook.variants.comparison.run_lacking`)."""
+    if key.startswith(PARAMETER_PREFIX) or key in {i.key for i in calc.inputs}:
+        return calc
+    for variant in variants:
+        if variant is not None and variant.system == calc.system:
+            runner = variant_calculator(calc, variant)
+            if key in {i.key for i in runner.inputs}:
+                return runner
+    return calc  # its unknown-input error names the key
 
 
 def plan_points(
@@ -289,6 +305,7 @@ def plan_points(
     calculator = registry().calculator(calc) if isinstance(calc, str) else calc
     if not points:
         raise InputError("points", "no points to evaluate")
+    grid = plan_sweep(calculator, {}, variants, baseline=baseline)
     keys = tuple(points[0])
     for i, point in enumerate(points):
         if tuple(point) != keys:
@@ -299,10 +316,9 @@ def plan_points(
     for point in points:
         for key, word in point.items():
             if word not in seen[key]:
-                _check_value(calculator, key, word)
+                _check_value(_taking(calculator, key, grid.variants), key, word)
                 seen[key].add(word)
     axes = tuple(Axis(k, tuple(dict.fromkeys(p[k] for p in points))) for k in keys)
-    grid = plan_sweep(calculator, {}, variants, baseline=baseline)
     return SweepPlan(calculator.id, axes, grid.variants, tuple(tuple(p[k] for k in keys) for p in points))
 
 
@@ -351,6 +367,8 @@ def _row(
     for key, text in values.items():
         if key.startswith(PARAMETER_PREFIX):
             row[key] = _plain(parameter_spec(calc, key).check(text), text)
+        elif key not in row:  # an input a swept variant adds: as given, in every column
+            row[key] = text
     for out in calc.outputs:
         if out.kind in ("table", "list"):
             continue

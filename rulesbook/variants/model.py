@@ -470,15 +470,39 @@ def run_with_variant(calc: Calculator, variant: VariantLike | None, **inputs: An
     return runner.run_validated(checked, choices=choices)
 
 
-def given_inputs(calc: Calculator, words: Sequence[str]) -> dict[str, Any]:
-    """The inputs that ``key=value`` words give (validated; the others are left out, not defaulted).
+def given_inputs(
+    calc: Calculator, words: Sequence[str], variants: Sequence[VariantLike] = ()
+) -> dict[str, Any]:
+    """The inputs that ``key=value`` words give (validated; the others are left out, not defaulted);
+    a key only ``variants`` add (``add: inputs``) is read as the first variant adding it declares it.
 
     >>> from rulesbook.registry import registry
     >>> given_inputs(registry().calculator("scrollhammer.panic-test"), ["ld=7"])
     {'ld': 7}
+    >>> given_inputs(registry().calculator("scrollhammer.break-test"), ["ld=8", "has_standard=true"],
+    ...              ["examples/designer/standard-reroll.yaml"])
+    {'ld': 8, 'has_standard': True}
     """
-    checked = calc.parse_assignments(words, cross_check=False)  # the variant's choices check them next
-    return {k: checked[k] for k in (w.partition("=")[0].strip() for w in words)}
+    runners = [calc] + [
+        variant_calculator(calc, found)
+        for found in (resolve_variant(v) for v in variants)
+        if found.system == calc.system
+    ]
+    takes = [{inp.key for inp in r.inputs} for r in runners]
+    keys = [w.partition("=")[0].strip() for w in words]
+    added: dict[str, Calculator] = {}
+    for k in keys:
+        if k not in takes[0]:
+            found = [r for r, t in zip(runners, takes, strict=True) if k in t]
+            if found:
+                added[k] = found[0]
+    base = [w for w, k in zip(words, keys, strict=True) if k not in added]
+    checked = calc.parse_assignments(base, cross_check=False)  # the variant's choices check them next
+    out = {k: checked[k] for k in keys if k not in added}
+    for w, k in zip(words, keys, strict=True):
+        if k in added:
+            out[k] = added[k].input(k).parse(w.partition("=")[2].strip())
+    return out
 
 
 def run_assignments(
