@@ -47,6 +47,7 @@ def test_the_table_is_tidy_one_row_per_point(serial: pd.DataFrame) -> None:
         "enemy_sickness",
         "stratagems",
         "battle_shock_modifiers",
+        "battle_shock_phase",
         "p_pass",
         "p_pass_exact",
         "p_battle_shocked",

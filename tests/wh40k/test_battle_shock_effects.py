@@ -187,3 +187,11 @@ def test_the_shipped_steady_drill_is_plus_one_and_a_reroll() -> None:
     for ld in range(2, 13):
         got = run_with_variant(SHOCK, drill, leadership=ld, stratagems="steady-drill")
         assert Fraction(got["p_pass_exact"]) == p_pass(ld, 1, reroll=True), ld
+
+
+@pytest.mark.covers("wh40k.core.declared-effects", "wh40k.core.battle-shock")
+def test_under_the_reading_any_phase_a_phase_scope_leaves_no_effect_out(tmp_path: Path) -> None:
+    variant = _variant(tmp_path, "        - {kind: battle-shock-modifier, value: 1}\n", "[shooting]")
+    for reading, modifier in (("command-phase", 0), ("any-phase", 1)):
+        got = run_with_variant(SHOCK, variant, leadership=8, stratagems="drill", battle_shock_phase=reading)
+        assert Fraction(got["p_pass_exact"]) == p_pass(8, modifier), reading

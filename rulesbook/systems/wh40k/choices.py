@@ -340,6 +340,9 @@ class Wh40kReadings(Readings):
     battle_shock_modifiers: Literal["summed", "capped"] = reading(
         "wh40k.interpretations.battle-shock-modifiers", "summed"
     )
+    battle_shock_phase: Literal["command-phase", "any-phase"] = reading(
+        "wh40k.interpretations.battle-shock-phase", "command-phase"
+    )
     precision: Literal["character-first", "ignored"] = reading(
         "wh40k.interpretations.precision", "character-first"
     )

@@ -121,6 +121,7 @@ def sickness_line(enemy_sickness: str, leadership: int, choices: Wh40kChoices = 
         ENEMY_SICKNESS_INPUT,
         STRATAGEMS_INPUT,
         Wh40kReadings.input("battle_shock_modifiers"),
+        Wh40kReadings.input("battle_shock_phase"),
     ],
     outputs=[
         Output("p_pass", "P(pass)", "probability", "Chance the test passes."),
@@ -187,7 +188,7 @@ def battle_shock_calculator(
     test = ShockTest(modifier=modifier, reroll=reroll)
     for key in stratagems:
         st = faction.stratagems[key]
-        test = shock_test(st.effects, "own", test, st.name)
+        test = shock_test(st.effects, "own", test, st.name, choices)
     p = p_pass(test, ld, choices)
     sick = sickness_line(enemy_sickness, leadership, choices)
     effects = tuple(f"{shown}: {why or 'applied'}." for shown, _, why in test.record)

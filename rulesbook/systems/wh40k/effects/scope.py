@@ -78,13 +78,15 @@ def out_of_scope(e: Effect, scene: Scene, unit_has: Callable[[str], bool]) -> st
 
 
 @implements("wh40k.core.declared-effects", "wh40k.core.battle-shock")
-def shock_out_of_scope(e: Effect, rule_of: Literal["own", "enemy"]) -> str:
+def shock_out_of_scope(e: Effect, rule_of: Literal["own", "enemy"], any_phase: bool = False) -> str:
     """Why the effect does not act on a Battle-shock test ("" when it does), for a rule of the
     tested unit's own army (``own``) or of the enemy's (``enemy``): the test is taken in its
     owner's Command phase (``your-command`` seen from its own army, ``opponent-command`` from
     the enemy's), it is no attack, and the effect must reach that unit. A calculator of one test
     knows no keywords, battle round, distance or situation: an effect that needs one is left out
-    and says so (``range`` is the input's to assert: an enemy Sickness "in range").
+    and says so (``range`` is the input's to assert: an enemy Sickness "in range"). ``any_phase``:
+    the test may be taken in any phase, so no phase scope leaves an effect out (register entry
+    battle-shock-phase).
 
     >>> shock_out_of_scope(Effect(kind="battle-shock-modifier", value=1, phases=("your-command",)), "own")
     ''
@@ -94,7 +96,7 @@ def shock_out_of_scope(e: Effect, rule_of: Literal["own", "enemy"]) -> str:
     'a your-shooting phase effect, and Battle-shock tests are taken in the Command phase'
     """
     phase = "your-command" if rule_of == "own" else "opponent-command"
-    if "any" not in e.phases and phase not in e.phases:
+    if not any_phase and "any" not in e.phases and phase not in e.phases:
         return f"a {'/'.join(e.phases)} phase effect, and Battle-shock tests are taken in the Command phase"
     if e.attack != "any" or e.target_keywords:
         return "acts on attacks only, not on a test"

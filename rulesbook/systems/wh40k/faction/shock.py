@@ -42,10 +42,12 @@ def shock_test(
     rule_of: Literal["own", "enemy"] = "own",
     start: ShockTest = _BARE,
     name: str = "",
+    choices: Wh40kChoices = CHOICES,
 ) -> ShockTest:
     """``start`` as these effects change it: each through its kind's ``shock`` hook when its
     conditions hold for a test of a unit (``rule_of``: the rule belongs to that unit's army, or
-    to the enemy's); the record says what became of each (``name``: the rule's, shown first).
+    to the enemy's; ``choices``: the reading battle-shock-phase); the record says what became of
+    each (``name``: the rule's, shown first).
 
     >>> dg = death_guard()
     >>> shock_test([*dg.stratagems["insane-bravery"].effects]).passed
@@ -60,7 +62,7 @@ def shock_test(
     for e in effects:
         kind = KINDS[e.kind]
         shown = f"{name}: {kind.words(e)}" if name else kind.words(e)
-        why = shock_out_of_scope(e, rule_of)
+        why = shock_out_of_scope(e, rule_of, choices.readings.battle_shock_phase == "any-phase")
         changed = test if why or kind.shock is None else kind.shock(test, e)
         if not why and changed == test:
             why = "changes no Battle-shock test"
@@ -102,9 +104,9 @@ def p_not_battle_shocked(
     >>> p_not_battle_shocked(9, [dg.stratagems["insane-bravery-boarding-actions"]])
     Fraction(1, 1)
     """
-    test = shock_test(enemy_sickness.effects if enemy_sickness else (), "enemy")
+    test = shock_test(enemy_sickness.effects if enemy_sickness else (), "enemy", choices=choices)
     for st in stratagems:
-        test = shock_test(st.effects, "own", test, st.name)
+        test = shock_test(st.effects, "own", test, st.name, choices)
     return p_pass(test, leadership, choices)
 
 
@@ -126,4 +128,4 @@ def leadership_worsened(enemy_sickness: Ability | str | None, choices: Wh40kChoi
         enemy_sickness = None if enemy_sickness == "none" else death_guard().abilities[enemy_sickness]
     if enemy_sickness is None:
         return 0
-    return shock_test(enemy_sickness.effects, "enemy").worse
+    return shock_test(enemy_sickness.effects, "enemy", choices=choices).worse
