@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from rulesbook.data import DataFileError, load_data_file, need
+from rulesbook.data.lines import located_in
 from rulesbook.errors import quote
 
 __all__ = [
@@ -191,8 +192,16 @@ def load_system_data(path: Path) -> tuple[System, list[Rule], list[Interpretatio
     The file has three top-level keys: ``system`` (id, title, version, source, summary),
     ``rules`` (a list of id, title, cite, text, interpretations, see_also) and
     ``interpretations`` (a list of id, question, default, why, options, rules, cite).
-    Malformed files raise :class:`DataFileError` naming the file and the field.
+    Malformed files raise :class:`DataFileError` naming the file, the line and the field
+    (:func:`rulesbook.data.lines.located_in`).
     """
+    try:
+        return _system_data(path)
+    except DataFileError as exc:
+        raise located_in(exc, path) from None
+
+
+def _system_data(path: Path) -> tuple[System, list[Rule], list[Interpretation]]:
     where = path.name
     data = load_data_file(path)
     system = _system(need(data, "system", where, dict), f"{where}.system")

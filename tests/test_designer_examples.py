@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import shutil
 import subprocess
 import sys
 from fractions import Fraction
@@ -270,7 +271,9 @@ def test_a_character_near_reaches_the_battle_shock_after_an_attack() -> None:
 def test_the_skirmish_system_is_complete_where_the_registry_looks() -> None:
     """With $RULESBOOK_SYSTEMS_DIR naming it, Skirmish passes the registry's completeness checks
     (a page per rule, calculator and register entry, every rule's code and covering test, its
-    citations) and its hand-worked cases."""
+    citations), its hand-worked cases, and reaches every route: the command line's calc, variants,
+    compare, sweep, solve and sensitivity, the forms, the server, the served and static pages, the
+    browser's app wheel and the JSON API (tests/data_system_routes.py, one test a route)."""
     env = {**os.environ, "RULESBOOK_SYSTEMS_DIR": str(SYSTEMS)}
     env.pop("PYTEST_XDIST_WORKER", None)
     out = subprocess.run(
@@ -284,7 +287,8 @@ def test_the_skirmish_system_is_complete_where_the_registry_looks() -> None:
             "tests/test_registry.py",
             "tests/test_cases.py",
             "-k",
-            "skirmish",
+            "skirmish or data_system_routes",
+            "tests/data_system_routes.py",
         ],
         cwd=ROOT,
         env=env,
@@ -294,7 +298,8 @@ def test_the_skirmish_system_is_complete_where_the_registry_looks() -> None:
     )
     assert out.returncode == 0, out.stdout[-3000:]
     passed = int(out.stdout.rsplit(" passed", 1)[0].split()[-1])
-    assert passed >= 12, out.stdout[-1000:]  # the rules, calculators, register entry and cases
+    assert passed >= 24, out.stdout[-1000:]  # the rules, calculators, register entry, cases, routes
+    assert " skipped" not in out.stdout, out.stdout[-1000:]
 
 
 SHAKEN_LINE = """\
@@ -361,3 +366,78 @@ def test_a_mistake_is_one_line_with_file_line_and_field(
         load_variant(tmp_path / "line.yaml")
     assert message in str(err.value), str(err.value)
     assert "\n" not in str(err.value) and "line.yaml, line " in str(err.value)
+
+
+SKIRMISH_MISTAKES = [
+    ("mechanics.yaml", "    pass: at-most", "    pass: at-mots", "tests.nerve.pass: expected one of at-most"),
+    (
+        "rules.yaml",
+        "default: kept-dice",
+        "default: kept-die",
+        "interpretations[0].default: 'kept-die' is not",
+    ),
+    (
+        "rules.yaml",
+        '    cite: ["Nerve tests"]',
+        '    cited: ["Nerve tests"]',
+        "rules[0].cite: every rule cites",
+    ),
+    ("glossary.yaml", "    definition:", "    definitio:", "terms[0].definition: expected a non-empty text"),
+    ("cases.yaml", "  calculator:", "  calculatr:", "[0]: each case needs name and calculator"),
+    ("source.yaml", "short: Skirmish rules", "short: [1]", "short: expected a non-empty text"),
+]
+"""One mistake in each file of the Skirmish folder: the old text, the new, the field and reason."""
+
+
+@pytest.mark.parametrize(("file", "old", "new", "message"), SKIRMISH_MISTAKES, ids=lambda x: str(x)[:20])
+def test_a_mistake_in_a_system_s_file_is_one_line_with_file_line_and_field(
+    tmp_path: Path, file: str, old: str, new: str, message: str
+) -> None:
+    """The line named is the line of the field (or, for a field left out, of the entry holding
+    it), found here by reading the text."""
+    from rulesbook.cases import load_cases
+    from rulesbook.data import DataFileError
+    from rulesbook.language.systems import load_data_system
+    from rulesbook.site.glossary import load_glossary
+    from rulesbook.site.sources import load_source
+
+    folder = tmp_path / "skirmish"
+    shutil.copytree(SYSTEMS / "skirmish", folder)
+    text = (folder / file).read_text(encoding="utf-8")
+    assert old in text
+    line = text[: text.index(old)].count("\n") + 1
+    if new.startswith(("    cited", "    definitio", "  calculatr")):  # a field left out: its entry
+        line = max(n for n, row in enumerate(text.splitlines()[:line], 1) if row.lstrip().startswith("- "))
+    (folder / file).write_text(text.replace(old, new, 1), encoding="utf-8")
+    readers = {
+        "glossary.yaml": lambda: load_glossary(folder / file, "skirmish"),
+        "cases.yaml": lambda: load_cases(folder / file),
+        "source.yaml": lambda: load_source(folder / file, "skirmish"),
+    }
+    with pytest.raises((DataFileError, InputError)) as err:
+        readers.get(file, lambda: load_data_system(folder))()
+    said = str(err.value)
+    assert "\n" not in said
+    assert said.startswith(f"skirmish/{file}, line {line}: {message}"), said
+
+
+def test_the_command_line_says_a_broken_system_folder_in_one_line(tmp_path: Path) -> None:
+    folder = tmp_path / "skirmish"
+    shutil.copytree(SYSTEMS / "skirmish", folder)
+    mechanics = folder / "mechanics.yaml"
+    text = mechanics.read_text(encoding="utf-8")
+    line = text.splitlines().index("    target: nerve + modifier") + 1
+    mechanics.write_text(text.replace("nerve + modifier", "nerve + modifer"), encoding="utf-8")
+    env = {**os.environ, "RULESBOOK_SYSTEMS_DIR": str(tmp_path), "NO_COLOR": "1"}
+    out = subprocess.run(
+        [str(Path(sys.executable).with_name("rulesbook")), "calc", "skirmish.nerve-test"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 2 and not out.stdout
+    assert out.stderr.startswith(
+        f"rulesbook: error: skirmish/mechanics.yaml, line {line}: tests.nerve.target: unknown name 'modifer'"
+    ), out.stderr
+    assert out.stderr.count("\n") == 1

@@ -76,7 +76,9 @@ def test_malformed_data_file_names_file_and_field(tmp_path: Path) -> None:
     bad.write_text(
         "system: {id: x, title: X, version: 1, source: s.txt}\nrules:\n  - id: x.a\n    title: A\n"
     )
-    with pytest.raises(DataFileError, match=r"rules.yaml.rules\[0\]: missing field 'text'"):
+    with pytest.raises(
+        DataFileError, match=rf"^{tmp_path.name}/rules.yaml, line 3: rules\[0\]: missing field 'text'$"
+    ):
         load_system_data(bad)
     bad.write_text("system: [1, 2\n")
     with pytest.raises(DataFileError, match="not valid YAML"):

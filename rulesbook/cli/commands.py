@@ -39,6 +39,7 @@ from rulesbook.cli.army import register as register_army
 from rulesbook.cli.design import register as register_design
 from rulesbook.cli.output import RecordingGroup, echo, emit_json, fail, styled
 from rulesbook.cli.whatif import register as register_whatif
+from rulesbook.data import DataFileError
 from rulesbook.errors import InputError, RulesbookError, quote
 from rulesbook.present import terminal_text
 from rulesbook.present.answers import AnswerView, answer_text, rule_text
@@ -401,7 +402,7 @@ def _main(argv: Sequence[str] | None) -> None:
         fail("aborted")
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
-    except InputError as exc:
+    except (InputError, DataFileError) as exc:  # (a data file: its one line names file, line, field)
         fail(str(exc))
 
 

@@ -24,9 +24,8 @@ from __future__ import annotations
 from pathlib import Path as FilePath
 from typing import Any
 
-from yaml.nodes import MappingNode, Node, SequenceNode
-
-from rulesbook.data import DataFileError, compose_text, load_data_file, read_text, scalar_value
+from rulesbook.data import DataFileError, compose_text, load_data_file, read_text
+from rulesbook.data.lines import line_of
 from rulesbook.errors import InputError
 from rulesbook.language.declarations import LanguageError, dotted
 from rulesbook.language.document import build_document
@@ -34,30 +33,7 @@ from rulesbook.language.mechanics import Mechanics, choice_names
 from rulesbook.language.schema import schema_problem
 from rulesbook.records import Implementation
 
-__all__ = ["checked_document", "implementations", "line_in", "line_of", "load_mechanics", "located"]
-
-
-def line_of(node: Node | None, path: tuple[str | int, ...] | list[str | int]) -> int | None:
-    """The line (1-based) of the value at ``path`` in a tree from :func:`compose_text` (a mapping
-    key's line for a key; as deep as the path is found; ``None`` for no tree).
-
-    >>> tree = compose_text("tests:\\n  nerve:\\n    target: nerv\\n", "m.yaml")
-    >>> line_of(tree, ("tests", "nerve", "target")), line_of(tree, ("tests", "nerve", "nothing"))
-    (3, 2)
-    """
-    line = None if node is None else node.start_mark.line + 1
-    for part in path:
-        if isinstance(node, MappingNode):
-            found = next(((k, v) for k, v in node.value if scalar_value(k) == part), None)
-            if found is None:
-                break
-            line, node = found[0].start_mark.line + 1, found[1]
-        elif isinstance(node, SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value):
-            node = node.value[part]
-            line = node.start_mark.line + 1
-        else:
-            break
-    return line
+__all__ = ["checked_document", "implementations", "line_in", "load_mechanics", "located"]
 
 
 def line_in(file: FilePath, path: tuple[str | int, ...]) -> int | None:

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from rulesbook.data import DataFileError, load_data_file
+from rulesbook.data.lines import located_in
 from rulesbook.index import page_of
 from rulesbook.records import Citation, System
 from rulesbook.registry import registry
@@ -102,7 +103,15 @@ def _texts(data: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
 
 
 def load_source(path: Path, system: str) -> Source:
-    """Read one ``source.yaml`` (the one data loader); DataFileError naming the file and field otherwise."""
+    """Read one ``source.yaml`` (the one data loader); DataFileError naming the file, the line and
+    the field otherwise."""
+    try:
+        return _source_of(path, system)
+    except DataFileError as exc:
+        raise located_in(exc, path) from None
+
+
+def _source_of(path: Path, system: str) -> Source:
     where = path.name
     data = load_data_file(path)
     if not isinstance(data, dict):

@@ -51,10 +51,10 @@ from typing import Any
 from rulesbook.additions import Additions
 from rulesbook.calculators import Calculator
 from rulesbook.data import DataFileError, compose_text, load_data_file, load_data_text, read_text
+from rulesbook.data.lines import line_of
 from rulesbook.errors import InputError, did_you_mean, quote, shorten
 from rulesbook.language.calculators import DeclaredCompute, ExplainedCompute, build_calculator, reached_names
 from rulesbook.language.declarations import LanguageError, dotted
-from rulesbook.language.files import line_of
 from rulesbook.language.mechanics import declared_additions
 from rulesbook.registry import registry
 from rulesbook.results import CalcResult
