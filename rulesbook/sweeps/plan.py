@@ -38,6 +38,7 @@ from rulesbook.variants import (
 )
 from rulesbook.variants.comparison import Lacking, lacking_entries, run_lacking
 from rulesbook.variants.labels import reaches
+from rulesbook.variants.model import input_taker
 from rulesbook.variants.sharing import variant_provenance
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -263,7 +264,8 @@ def plan_sweep(
         variant_calculator(calculator, variant)  # its system and the calculator's choices agree
         resolved.append(variant)
     axes = tuple(
-        Axis(key, axis_values(_taking(calculator, key, resolved), key, value)) for key, value in grid.items()
+        Axis(key, axis_values(input_taker(calculator, key, resolved), key, value))
+        for key, value in grid.items()
     )
     names = [BASELINE if v is None else v.name for v in resolved]
     if not names:
@@ -271,20 +273,6 @@ def plan_sweep(
     if len(set(names)) != len(names):
         raise InputError("variant", f"each variant once; got {', '.join(names)}")
     return SweepPlan(calculator.id, axes, tuple(resolved))
-
-
-def _taking(calc: Calculator, key: str, variants: Sequence[Variant | None]) -> Calculator:
-    """The calculator that reads input ``key``: ``calc``, or as the first of ``variants`` that adds
-    it (``add: inputs``) offers it; where a swept column's rules lack it, that column answers
-    without it and says so (:func:`~rulesbook.variants.comparison.run_lacking`)."""
-    if key.startswith(PARAMETER_PREFIX) or key in {i.key for i in calc.inputs}:
-        return calc
-    for variant in variants:
-        if variant is not None and variant.system == calc.system:
-            runner = variant_calculator(calc, variant)
-            if key in {i.key for i in runner.inputs}:
-                return runner
-    return calc  # its unknown-input error names the key
 
 
 def plan_points(
@@ -316,7 +304,7 @@ def plan_points(
     for point in points:
         for key, word in point.items():
             if word not in seen[key]:
-                _check_value(_taking(calculator, key, grid.variants), key, word)
+                _check_value(input_taker(calculator, key, grid.variants), key, word)
                 seen[key].add(word)
     axes = tuple(Axis(k, tuple(dict.fromkeys(p[k] for p in points))) for k in keys)
     return SweepPlan(calculator.id, axes, grid.variants, tuple(tuple(p[k] for k in keys) for p in points))
