@@ -21,7 +21,6 @@ Example:
 
 from __future__ import annotations
 
-import difflib
 import functools
 import importlib
 import inspect
@@ -33,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulesbook.additions import Additions
 from rulesbook.data import DataFileError
-from rulesbook.errors import InputError, RulesbookError, quote
+from rulesbook.errors import InputError, RulesbookError, did_you_mean, quote
 from rulesbook.language.files import implementations
 from rulesbook.language.mechanics import Mechanics, choice_names
 from rulesbook.language.systems import data_system_folders, load_data_system
@@ -138,11 +137,8 @@ class Registry:
         try:
             return table[key]
         except KeyError:
-            close = difflib.get_close_matches(key, list(table), n=3)
             hint = (
-                f"; did you mean {', '.join(close)}?"
-                if close
-                else f"; see `rulesbook list` ({len(table)} known)"
+                did_you_mean(key, table, most=3, cutoff=0.6) or f"; see `rulesbook list` ({len(table)} known)"
             )
             raise InputError(kind, f"unknown {kind} ID {quote(key)}{hint}") from None
 
@@ -219,8 +215,7 @@ class Registry:
             if some_id in table:
                 return table[some_id]
         every = [*self.rules, *self.calculators, *self.interpretations, *self.systems]
-        close = difflib.get_close_matches(some_id, every, n=3)
-        hint = f"; did you mean {', '.join(close)}?" if close else "; see `rulesbook list`"
+        hint = did_you_mean(some_id, every, most=3, cutoff=0.6) or "; see `rulesbook list`"
         raise InputError("id", f"unknown ID {quote(some_id)}{hint}")
 
 

@@ -10,6 +10,7 @@ named faces ask for it.
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from rulesbook.language.expressions import BOOLEAN, NUMBER, parse_expression, te
 from rulesbook.language.files import load_mechanics
 from rulesbook.language.mechanics import Mechanics
 from rulesbook.language.schema import schema_problem
+from rulesbook.language.systems import load_data_system
 from tests.dice_oracle import Term, rolls
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -314,3 +316,52 @@ def test_a_test_that_extends_itself_is_refused() -> None:
     declared = build_document(document)
     with pytest.raises(LanguageError, match="extends itself"):
         Mechanics("demo", declared).check(declared)
+
+
+DUEL_RULES = """\
+system: {id: duel, title: Duel, version: "1", source: duel.txt, summary: A duel.}
+rules:
+  - {id: duel.shot, title: Shot, cite: [Shot], text: The chosen dice at least the target hit; cover adds one.}
+"""
+DUEL_MECHANICS = """\
+inputs:
+  dice: {kind: dice, default: 2D6, label: Dice, help: What is rolled.}
+  stance: {kind: choice, choices: [open, cover], default: open, label: Stance}
+  target: {kind: integer, minimum: 2, maximum: 18, default: 7, label: Target}
+tests:
+  shot:
+    rule: duel.shot
+    dice: dice
+    pass: at-least
+    target: target + (if stance == "cover" then 1 else 0)
+calculators:
+  shot:
+    title: Shot
+    test: shot
+    inputs: [dice, stance, target]
+    outputs: {p_hit: {label: P(hit), p: pass}}
+"""
+"""A system whose calculator takes a dice input and a choice input (and an integer one)."""
+
+
+@pytest.mark.parametrize(
+    ("dice", "count", "stance", "target"),
+    [("2D6", 2, "open", 7), ("2D6", 2, "cover", 7), ("D6", 1, "cover", 4), ("3D6", 3, "open", 10)],
+)
+def test_dice_and_choice_inputs_reach_a_declared_test(
+    tmp_path: Path, dice: str, count: int, stance: str, target: int
+) -> None:
+    (tmp_path / "rules.yaml").write_text(DUEL_RULES, encoding="utf-8")
+    (tmp_path / "mechanics.yaml").write_text(DUEL_MECHANICS, encoding="utf-8")
+    calc = load_data_system(tmp_path).calculators[0]
+    assert [(i.key, i.kind) for i in calc.inputs] == [
+        ("dice", "dice"),
+        ("stance", "choice"),
+        ("target", "int"),
+    ]
+    line = target + (stance == "cover")
+    rolls_ = list(itertools.product(range(1, 7), repeat=count))
+    want = Fraction(sum(sum(r) >= line for r in rolls_), len(rolls_))
+    assert Fraction(calc.run(dice=dice, stance=stance, target=target)["p_hit_exact"]) == want
+    with pytest.raises(InputError, match="stance: expected one of open, cover"):
+        calc.run(stance="hill")

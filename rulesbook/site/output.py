@@ -15,7 +15,7 @@ from pathlib import Path
 
 from rulesbook.errors import InputError, quote
 
-__all__ = ["PROJECT", "SITE_MARK", "build_site", "default_site_dir", "prepare_site"]
+__all__ = ["PROJECT", "SITE_MARK", "build_site", "default_site_dir", "prepare_site", "user_cache"]
 
 PROJECT = Path(__file__).resolve().parents[2]
 """The project checkout (``mkdocs.yml`` and ``docs/`` are here)."""
@@ -25,15 +25,13 @@ SITE_MARK = ".rulesbook-site"
 """The file a build leaves in its site folder: a later build may empty that folder again."""
 
 
-def default_site_dir() -> Path:
-    """Where ``rulesbook serve`` builds the site unless told: a per-user cache folder.
+def user_cache(name: str) -> Path:
+    """The folder ``name`` in rulesbook's per-user cache: ``$XDG_CACHE_HOME`` (else ``~/.cache``;
+    ``%LOCALAPPDATA%`` on Windows, ``~/Library/Caches`` on macOS) ``/rulesbook/<name>``. Built
+    sites and the browser runtime's downloads are kept there, never in the project.
 
-    ``$XDG_CACHE_HOME`` (else ``~/.cache``; ``%LOCALAPPDATA%`` on Windows, ``~/Library/Caches``
-    on macOS) ``/rulesbook/site-<checkout>``, one folder per project checkout (a short hash of
-    its path), so serving never writes into the working directory nor into the project.
-
-    >>> default_site_dir().parent.name, default_site_dir().name.startswith("site-")
-    ('rulesbook', True)
+    >>> user_cache("browser-runtime").parts[-2:]
+    ('rulesbook', 'browser-runtime')
     """
     if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
         base = Path(os.environ["LOCALAPPDATA"])
@@ -41,8 +39,19 @@ def default_site_dir() -> Path:
         base = Path.home() / "Library" / "Caches"
     else:
         base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "rulesbook" / name
+
+
+def default_site_dir() -> Path:
+    """Where ``rulesbook serve`` builds the site unless told: ``site-<checkout>`` in the per-user
+    cache (:func:`user_cache`), one folder per project checkout (a short hash of its path), so
+    serving never writes into the working directory nor into the project.
+
+    >>> default_site_dir().parent.name, default_site_dir().name.startswith("site-")
+    ('rulesbook', True)
+    """
     checkout = hashlib.sha256(str(PROJECT).encode()).hexdigest()[:10]
-    return base / "rulesbook" / f"site-{checkout}"
+    return user_cache(f"site-{checkout}")
 
 
 def prepare_site(site_dir: str | Path | None, build: bool = True) -> Path:

@@ -41,7 +41,6 @@ import base64
 import hashlib
 import io
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -52,6 +51,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from rulesbook.site.output import user_cache
 
 __all__ = [
     "APP_MODULE",
@@ -175,19 +176,13 @@ class RuntimeUnavailable(Exception):
 
 
 def cache_dir() -> Path:
-    """Where downloads are kept between builds: ``$XDG_CACHE_HOME`` (else ``~/.cache``)
-    ``/rulesbook/browser-runtime`` (``%LOCALAPPDATA%`` on Windows, ``~/Library/Caches`` on macOS).
+    """Where downloads are kept between builds: ``browser-runtime`` in the per-user cache
+    (:func:`rulesbook.site.output.user_cache`).
 
     >>> cache_dir().parts[-2:]
     ('rulesbook', 'browser-runtime')
     """
-    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
-        base = Path(os.environ["LOCALAPPDATA"])
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Caches"
-    else:
-        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "rulesbook" / "browser-runtime"
+    return user_cache("browser-runtime")
 
 
 # -- downloads -------------------------------------------------------------------------------------

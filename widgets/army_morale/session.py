@@ -291,17 +291,11 @@ class Session:
         return status_html(self.tracker, self.error, self.site)
 
 
-def ipy_tracker(log: GameLog | None = None) -> Any:
-    """The same tracker as an ipywidgets box (for notebooks).
-
-    The box carries handles for scripts: ``.event`` and ``.rally`` (the input widgets),
-    ``.add_event``, ``.end_rally``, ``.undo`` (buttons), ``.output`` and ``.session``; undo
-    asks first in ``.confirm`` (``.confirm_yes``, ``.confirm_no``).
-    """
+def _ipy_event_form(tracker: Tracker) -> tuple[dict[str, Any], Any]:
+    """The event form's widgets (each slot, shown only for the kinds that use it, relabelled for
+    the kind chosen) and the kind's help line."""
     import ipywidgets as ipw
 
-    session = Session(Tracker(log) if log is not None else None)
-    tracker = session.tracker
     engines = list(tracker.war_engine_choices().items())
     event = {
         "kind": ipw.Dropdown(options=list(EVENT_TYPES), value="losses", description="Event"),
@@ -336,7 +330,14 @@ def ipy_tracker(log: GameLog | None = None) -> Any:
 
     event["kind"].observe(show_kind, "value")
     show_kind()
-    rally = {
+    return event, hint
+
+
+def _ipy_rally_form() -> dict[str, dict[str, Any]]:
+    """Each side's Rally boxes: whole numbers, or text for the lists (captures, effects)."""
+    import ipywidgets as ipw
+
+    return {
         s: {
             key: ipw.IntText(value=0, description=f"{s}: {label}")
             if whole
@@ -345,6 +346,20 @@ def ipy_tracker(log: GameLog | None = None) -> Any:
         }
         for s in SIDES
     }
+
+
+def ipy_tracker(log: GameLog | None = None) -> Any:
+    """The same tracker as an ipywidgets box (for notebooks).
+
+    The box carries handles for scripts: ``.event`` and ``.rally`` (the input widgets),
+    ``.add_event``, ``.end_rally``, ``.undo`` (buttons), ``.output`` and ``.session``; undo
+    asks first in ``.confirm`` (``.confirm_yes``, ``.confirm_no``).
+    """
+    import ipywidgets as ipw
+
+    session = Session(Tracker(log) if log is not None else None)
+    event, hint = _ipy_event_form(session.tracker)
+    rally = _ipy_rally_form()
     add = ipw.Button(description="Add event", button_style="primary")
     end = ipw.Button(description="End Rally phase", button_style="success")
     undo = ipw.Button(description="Undo last")

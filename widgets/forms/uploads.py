@@ -154,31 +154,7 @@ def checked_file_input(
     )
 
 
-@cache
-def _checked_file_input_class() -> Any:
-    """The class of :func:`checked_file_input` (a Panel ``JSComponent``), made on first use."""
-    import param
-    from panel.custom import JSComponent
-
-    class CheckedFileInput(JSComponent):
-        """A file input that refuses an empty, oversized or non-text file in the browser."""
-
-        accept = param.String(default="")
-        label = param.String(default="")
-        max_bytes = param.Integer(default=MAX_UPLOAD_BYTES)
-        text = param.String(default="", doc="The last file's text (set by the browser).")
-        binary = param.List(default=[], doc="Name endings of files sent as bytes, not text.")
-        data64 = param.String(default="", doc="The last binary file's bytes, base64 (set by the browser).")
-        filename = param.String(default="", doc="The last file's name (set by the browser).")
-        sent = param.Integer(default=0, doc="Counts the files sent (each one a change).")
-        value = param.Parameter(default=None, precedence=-1, doc="The last file's bytes (server only).")
-        _property_mapping: ClassVar[dict[str, str | None]] = {"value": None}  # (never sent to the browser)
-        _stylesheets: ClassVar[list[str]] = [
-            ".rb-upload { font: 1rem system-ui, sans-serif; display: flex; flex-direction: column; gap: .2em; }"
-            " .rb-upload-message { color: #a00; font-weight: 600; }"
-            " .rb-upload-chosen { color: #555; }"
-        ]
-        _esm = """
+_UPLOAD_SCRIPT = """
         export function render({ model, el }) {
           const box = document.createElement("label")
           box.className = "rb-upload"
@@ -231,6 +207,35 @@ def _checked_file_input_class() -> Any:
           })
         }
         """
+"""The upload control in the browser: it refuses an oversized, empty or (unless its name ends
+as a binary one) non-UTF-8 file before anything is sent, and sends the text or base64 bytes."""
+
+
+@cache
+def _checked_file_input_class() -> Any:
+    """The class of :func:`checked_file_input` (a Panel ``JSComponent``), made on first use."""
+    import param
+    from panel.custom import JSComponent
+
+    class CheckedFileInput(JSComponent):
+        """A file input that refuses an empty, oversized or non-text file in the browser."""
+
+        accept = param.String(default="")
+        label = param.String(default="")
+        max_bytes = param.Integer(default=MAX_UPLOAD_BYTES)
+        text = param.String(default="", doc="The last file's text (set by the browser).")
+        binary = param.List(default=[], doc="Name endings of files sent as bytes, not text.")
+        data64 = param.String(default="", doc="The last binary file's bytes, base64 (set by the browser).")
+        filename = param.String(default="", doc="The last file's name (set by the browser).")
+        sent = param.Integer(default=0, doc="Counts the files sent (each one a change).")
+        value = param.Parameter(default=None, precedence=-1, doc="The last file's bytes (server only).")
+        _property_mapping: ClassVar[dict[str, str | None]] = {"value": None}  # (never sent to the browser)
+        _stylesheets: ClassVar[list[str]] = [
+            ".rb-upload { font: 1rem system-ui, sans-serif; display: flex; flex-direction: column; gap: .2em; }"
+            " .rb-upload-message { color: #a00; font-weight: 600; }"
+            " .rb-upload-chosen { color: #555; }"
+        ]
+        _esm = _UPLOAD_SCRIPT
 
         @param.depends("sent", watch=True)
         def _received(self) -> None:
