@@ -398,8 +398,8 @@ def test_a_mistake_in_a_system_s_file_is_one_line_with_file_line_and_field(
     from rulesbook.cases import load_cases
     from rulesbook.data import DataFileError
     from rulesbook.language.systems import load_data_system
+    from rulesbook.records import load_source
     from rulesbook.site.glossary import load_glossary
-    from rulesbook.site.sources import load_source
 
     folder = tmp_path / "skirmish"
     shutil.copytree(SYSTEMS / "skirmish", folder)

@@ -11,7 +11,7 @@ from rulesbook.additions import entry_key
 from rulesbook.calculators import Calculator
 from rulesbook.errors import InputError
 from rulesbook.inputs import picks
-from rulesbook.present import decimal, short_fraction, shown_values
+from rulesbook.present import ShownValue, decimal, short_fraction, shown_values
 from rulesbook.registry import registry
 from rulesbook.results import CalcResult, fraction_str
 from rulesbook.variants.labels import reaches
@@ -54,7 +54,8 @@ class Comparison:
 
     def rows(self) -> list[dict[str, Any]]:
         """Per scalar output: ``key``, ``label``, ``kind``, ``values`` and ``exact`` (by name),
-        ``text`` (each value as :mod:`rulesbook.present` shows it), ``differences`` and
+        ``text`` (each value as :mod:`rulesbook.present` prints it), ``shown`` (as a page shows it:
+        a probability as its percentage), ``differences`` and
         ``difference_text`` (by variant: ``{"value": …, "exact": …}`` and ``"+0.3241 (+35/108)"``)."""
         out = []
         base = self.results[0][1]
@@ -75,6 +76,7 @@ class Comparison:
                     "values": values,
                     "exact": exact,
                     "text": {name: s[o.key].text if o.key in s else "—" for name, s in shown.items()},
+                    "shown": {name: _on_page(s.get(o.key)) for name, s in shown.items()},
                     "differences": diffs,
                     "difference_text": {name: _difference_text(d) for name, d in diffs.items()},
                 }
@@ -151,6 +153,13 @@ class Comparison:
 
 def _signed(number: float | int) -> str:
     return ("+" if number > 0 else "") + (decimal(number) if isinstance(number, float) else str(number))
+
+
+def _on_page(shown: ShownValue | None) -> str:
+    """A value as a page shows it: a probability as its percentage (``72.2%``, not ``0.7222``)."""
+    if shown is None:
+        return "—"
+    return shown.percent if shown.percent is not None else shown.text
 
 
 def _difference_text(diff: Mapping[str, Any] | None) -> str:
