@@ -35,7 +35,9 @@ __all__ = [
     "Interpretation",
     "Option",
     "Rule",
+    "Source",
     "System",
+    "load_source",
     "load_system_data",
 ]
 
@@ -286,3 +288,58 @@ def _check_references(where: str, rules: list[Rule], interps: list[Interpretatio
         for ref in it.rules:
             if ref not in known_rules:
                 raise DataFileError(f"{where}: interpretation {it.id} names unknown rule {ref}")
+
+
+# -- the source document ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """One source document: its title, the short title citations use, file, coverage and gaps."""
+
+    system: str
+    title: str
+    short: str
+    file: str
+    kind: str
+    covers: tuple[str, ...]
+    gaps: tuple[str, ...]
+
+
+def _text(data: dict[str, Any], key: str, where: str) -> str:
+    value = data.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise DataFileError(f"{where}.{key}: expected a non-empty text")
+    return value.strip()
+
+
+def _texts(data: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
+    value = data.get(key)
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+        raise DataFileError(f"{where}.{key}: expected a list of texts")
+    return tuple(" ".join(v.split()) for v in value)
+
+
+def load_source(path: Path, system: str) -> Source:
+    """Read one ``source.yaml`` (the one data loader); DataFileError naming the file, the line and
+    the field otherwise."""
+    try:
+        return _source_of(path, system)
+    except DataFileError as exc:
+        raise located_in(exc, path) from None
+
+
+def _source_of(path: Path, system: str) -> Source:
+    where = path.name
+    data = load_data_file(path)
+    if not isinstance(data, dict):
+        raise DataFileError(f"{where}: expected a mapping with title, short, file, kind, covers, gaps")
+    return Source(
+        system=system,
+        title=_text(data, "title", where),
+        short=_text(data, "short", where),
+        file=_text(data, "file", where),
+        kind=_text(data, "kind", where),
+        covers=_texts(data, "covers", where),
+        gaps=_texts(data, "gaps", where),
+    )

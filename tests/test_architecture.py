@@ -277,6 +277,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "core",
         (
             "rulesbook.inputs",
+            "rulesbook.relations",
             "rulesbook.language",
             "rulesbook.python_files",
             "rulesbook.additions",

@@ -32,9 +32,8 @@ from rulesbook.cases import load_cases
 from rulesbook.data import LIMITS, DataFileError, dump_yaml, load_data_file, load_data_text, read_text
 from rulesbook.errors import RulesbookError
 from rulesbook.inputs import TextInput
-from rulesbook.records import load_system_data
+from rulesbook.records import load_source, load_system_data
 from rulesbook.site.glossary import load_glossary
-from rulesbook.site.sources import load_source
 from rulesbook.systems.army_morale.log import EXAMPLE_LOG
 from rulesbook.systems.army_morale.logfile import load_log, log_from_text, log_to_text
 from rulesbook.systems.army_morale.replay import replay

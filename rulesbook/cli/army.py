@@ -42,7 +42,7 @@ from rulesbook.cli.output import (
 from rulesbook.data import DataFileError
 from rulesbook.errors import InputError
 from rulesbook.inputs import PathInput
-from rulesbook.present import fixed, json_text, probability_text, short_fraction
+from rulesbook.present import fixed, json_text, percent, short_fraction
 from rulesbook.rosters import SUFFIXES
 
 if TYPE_CHECKING:
@@ -178,7 +178,7 @@ def _print_best(best: list[dict[str, Any]], as_json: bool) -> None:
         echo(
             f"{r['attacker']} ({r['phase']}: {r['weapons']}) vs {r['target']}: "
             f"{fixed(float(r['mean_models_destroyed']))} models destroyed on average, "
-            f"P(unit destroyed) {probability_text(p)} ({short_fraction(exact)})"
+            f"P(unit destroyed) {percent(p)} ({short_fraction(exact)})"
         )
 
 

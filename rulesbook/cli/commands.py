@@ -66,6 +66,18 @@ def cli() -> None:
 # -- list ---------------------------------------------------------------------------------------
 
 
+def _source_title(system: System) -> str:
+    """The title of a system's source document as a reader knows it (its ``source.yaml``), else
+    the file name its ``rules.yaml`` gives."""
+    from rulesbook.data import DataFileError
+    from rulesbook.index import source
+
+    try:
+        return source(system.id).title
+    except DataFileError:
+        return system.source
+
+
 def _system_json(system: System) -> dict[str, Any]:
     reg = registry()
     return {
@@ -73,6 +85,7 @@ def _system_json(system: System) -> dict[str, Any]:
         "title": system.title,
         "version": system.version,
         "source": system.source,
+        "source_title": _source_title(system),
         "rules": [{"id": r.id, "title": r.title} for r in reg.rules_for_system(system.id)],
         "calculators": [c.declaration() for c in reg.calculators_for_system(system.id)],
         "interpretations": [
@@ -91,7 +104,8 @@ def list_cmd(as_json: bool) -> None:
         emit_json({"systems": systems})
         return
     for s in systems:
-        echo(f"{s['id']}  {s['title']} (version {s['version']}; source {s['source']})")
+        echo(f"{s['id']}  {s['title']} (version {s['version']})")
+        echo(f"  source: {s['source_title']}")
         for kind in ("calculators", "rules", "interpretations"):
             if s[kind]:
                 echo(f"  {kind}:")

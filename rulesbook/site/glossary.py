@@ -33,9 +33,9 @@ from pathlib import Path
 from rulesbook.data import DataFileError, load_data_file
 from rulesbook.data.lines import located_in
 from rulesbook.errors import quote
-from rulesbook.index import page_of
+from rulesbook.index import page_of, system_file
 from rulesbook.registry import registry
-from rulesbook.site.sources import slug, system_file
+from rulesbook.site.sources import slug
 
 __all__ = ["GLOSSARY_PAGE", "Term", "glossary_page", "glossary_terms", "link_terms", "load_glossary"]
 

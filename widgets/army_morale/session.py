@@ -64,7 +64,7 @@ STYLE = """<style>
 .am-card .am-what { font-weight: 600; }
 .am-card .am-when { color: #555; font-size: .85em; overflow-wrap: anywhere; }
 .am-card a { display: inline-block; padding: 12px 0; line-height: 20px; }
-.am-cards summary { min-height: 44px; line-height: 44px; cursor: pointer; }
+.am-cards summary { padding: 12px 0; line-height: 20px; cursor: pointer; }
 @media (max-width: 640px) {
   .am-cards { display: block; }
   .am-ledger { display: none; }

@@ -45,6 +45,7 @@ from rulesbook.systems.army_morale.tracker import Tracker
 from widgets.army_morale.games import ArmyLists, SaveError
 from widgets.army_morale.session import question_box
 from widgets.forms.uploads import BINARY_SUFFIXES, checked_file_input
+from widgets.server.page import NUMERIC_CLASS, tap_sized
 
 __all__ = ["FIRST_ROWS", "SetupForm"]
 
@@ -58,7 +59,8 @@ PLACEHOLDERS = {
     "units": "20",
     "war_engines": "Baneblade 4 250 pts, …",
 }
-WIDTHS = {"name": 170, "points": 80, "strength": 150, "units": 110, "war_engines": 260}
+WIDTHS = {"name": 170, "points": 80, "strength": 150, "units": 190, "war_engines": 260}
+"""Each box at least as wide as its label (side by side at 1280 px, no label runs into the next)."""
 
 
 class SetupForm:
@@ -83,7 +85,7 @@ class SetupForm:
                         label=f"{label} objectives",
                         placeholder="0",
                         width=120,
-                        css_classes=[f"am-setup-{s}-{key.replace('_', '-')}"],
+                        css_classes=[f"am-setup-{s}-{key.replace('_', '-')}", NUMERIC_CLASS],
                     )
                     for key, label in OBJECTIVE_COUNTS
                 },
@@ -183,9 +185,13 @@ class SetupForm:
                     label=title, options=STRENGTH_OPTIONS, value="units", width=WIDTHS[key], css_classes=css
                 )
             else:
+                if key in ("points", "units"):
+                    css.append(NUMERIC_CLASS)  # a number typed as text (a slip is kept to name it)
                 row[key] = w.TextInput(
                     label=title, placeholder=PLACEHOLDERS.get(key, ""), width=WIDTHS[key], css_classes=css
                 )
+        for widget in row.values():
+            tap_sized(widget)
         self.rows[side].append(row)
         self.row_boxes[side].append(pn.FlexBox(*row.values(), sizing_mode="stretch_width"))
 

@@ -68,6 +68,7 @@ from widgets.army_morale.session import (
 )
 from widgets.army_morale.setup_form import SetupForm
 from widgets.forms.uploads import checked_file_input, uploaded_text
+from widgets.server.page import tap_sized
 
 __all__ = ["TrackerView", "make_tracker"]
 
@@ -223,6 +224,8 @@ class TrackerView:
             files,
             sizing_mode="stretch_width",
         )
+        for widget in self.view.select(pn.widgets.Widget):
+            tap_sized(widget)  # every box, stepper, check box and button a 44 px tap target
         self._kind()
         self._open_game()
         self._armies()

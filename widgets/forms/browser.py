@@ -39,15 +39,18 @@ Example:
 
 from __future__ import annotations
 
+import html
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from rulesbook.calculators import form_text
 from rulesbook.data import use_snapshot
 from rulesbook.errors import InputError, RulesbookError
-from rulesbook.present import error_html, json_text, md_inline, plain
+from rulesbook.present import error_html, json_text, md_inline, mended_html, plain
 from rulesbook.registry import registry
+from rulesbook.relations import Mended, mend
 from rulesbook.variants import Variant, load_variant_text
 from widgets.forms.compare import NO_VARIANT, answer_html
 from widgets.forms.compare import answer as form_answer
@@ -146,23 +149,38 @@ def house_rule(text: str) -> str:
     )
 
 
-def answer(calc_id: str, values: Mapping[str, Any], variant: str = NO_VARIANT) -> str:
+def answer(calc_id: str, values: Mapping[str, Any], variant: str = NO_VARIANT, changed: str = "") -> str:
     """The result pane for a form's ``values`` (texts), compared with ``variant`` unless ``none``
     (:data:`HOUSE`: the reader's house rule, :func:`house_rule`).
 
     A ``path`` input takes the file last given to :func:`upload`, else its start value (the worked
-    example's file, shipped with rulesbook).
+    example's file, shipped with rulesbook). ``changed``: the input the reader just changed; if it
+    was a pick that broke one of the calculator's declared relations, the other input is set to
+    agree (:func:`rulesbook.relations.mend`): the answer is for the mended values, says so above
+    the result and carries their texts for the form (``<div hidden class="rb-set" data-set=JSON>``).
+
+    >>> html = answer("wh40k.datasheet-attack", {"sickness": "rattlejoint-ague", "detachment": "verminous-haze"},
+    ...               changed="detachment")
+    >>> 'data-set="{&quot;sickness&quot;: &quot;none&quot;}"' in html, "Sickness set to none" in html
+    (True, True)
     """
     calc = registry(calc_id.partition(".")[0]).calculator(calc_id)
     given = {key: value for key, value in values.items() if key != "variant"}
     for inp in calc.inputs:
         if inp.kind == "path":
             given[inp.key] = _box(calc_id, inp.key).path()
+    mended = mend(calc, given, changed) if changed else Mended()
+    texts = {key: form_text(calc.input(key), value) for key, value in mended.changes}
+    given.update(texts)
     if variant == HOUSE:
         if not _house:
             return error_html("variant: no house rule is set (write one on the variants page)")
-        return answer_html(form_answer(calc_id, given, _house[0]), _house[0])
-    return answer_html(form_answer(calc_id, given, variant or NO_VARIANT))
+        shown = answer_html(form_answer(calc_id, given, _house[0]), _house[0])
+    else:
+        shown = answer_html(form_answer(calc_id, given, variant or NO_VARIANT))
+    if not texts:
+        return shown
+    return f'<div hidden class="rb-set" data-set="{html.escape(json.dumps(texts))}"></div>{mended_html(mended.notes)}{shown}'
 
 
 def clear_caches() -> None:

@@ -99,6 +99,7 @@ PAGE_STYLE = (
 .rb-summary-bar[data-shown="true"] { display: block; }
 .rb-summary-bar.rb-stale { opacity: .55; }
 .rb-summary-bar .rb-summary-error { color: #a00; margin-left: .5em; }
+.rb-summary-bar .rb-summary-mended { color: #0a4f7a; font-size: 13px; }
 """
 )
 """The page-level style of the floating badge: on a phone the result may be scrolled away and the
@@ -194,6 +195,17 @@ class LiveResult(JSComponent):
           model.ping = model.ping + 1
         }
       }, 500)
+      // an answer's workings (charts, explanation, tables) start closed on a phone, so the
+      // inputs sit right under the headline; open on a wide screen; a tap sets it for the page
+      let workings = null
+      body.addEventListener("click", (event) => {
+        const summary = event.target.closest && event.target.closest("details.rb-workings > summary")
+        if (summary) workings = !summary.parentElement.open
+      })
+      function fold() {
+        const open = workings === null ? !window.matchMedia("(max-width: 700px)").matches : workings
+        for (const details of body.querySelectorAll("details.rb-workings")) details.open = open
+      }
       // the largest of each counter seen so far: messages may arrive out of order
       const seen = {number: -1, pending: 0, answered: 0, done: 0}
       function show() {
@@ -201,12 +213,20 @@ class LiveResult(JSComponent):
         if (number > seen.number) {  // never an older answer over a newer one
           seen.number = number
           body.innerHTML = html  // built by the server, every user-supplied text escaped there
+          fold()
           const source = body.querySelector(".rb-summary-source")
           const problem = body.querySelector('.rb-error[data-key="error"]')
           if (source) summary = source.innerHTML  // an error keeps the last summary
           error = problem ? problem.textContent : ""
           bar.innerHTML = summary + (error ? '<span class="rb-summary-error"></span>' : "")
           if (error) bar.querySelector(".rb-summary-error").textContent = error
+          const mended = body.querySelector('[data-key="mended"]')  // an input set to agree with a pick
+          if (mended) {
+            const line = document.createElement("div")
+            line.className = "rb-summary-mended"
+            line.textContent = mended.textContent
+            bar.append(line)
+          }
         }
         for (const key of ["pending", "answered", "done"]) {
           seen[key] = Math.max(seen[key], model[key])

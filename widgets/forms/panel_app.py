@@ -36,9 +36,11 @@ from bokeh.models.ui import Tooltip
 from rulesbook.calculators import Calculator, form_text
 from rulesbook.errors import InputError
 from rulesbook.inputs import Input, picks
-from rulesbook.present import error_html, heading_html, result_html, rules_block
+from rulesbook.present import error_html, heading_html, mended_html, result_html, rules_block
 from rulesbook.registry import registry
+from rulesbook.relations import mend
 from rulesbook.variants import Variant, offerable_inputs
+from widgets.forms.address import from_query, query_text, to_query
 from widgets.forms.compare import (
     FAST_DELAY_MS,
     NO_VARIANT,
@@ -58,7 +60,7 @@ from widgets.forms.compare import (
 from widgets.forms.live import LiveResult
 from widgets.forms.pickers import file_names, keep_upload, link_picker, offer, picker_for
 from widgets.forms.uploads import UploadBox
-from widgets.server.page import FORM_COLUMN_CSS, RESULT_COLUMN_CSS, embedded
+from widgets.server.page import FORM_COLUMN_CSS, RESULT_COLUMN_CSS, TAP_CSS, embedded
 from widgets.server.workers import ComputePool, Job, JobCancelled, TimeLimitError
 
 __all__ = ["CalculatorApp", "calculator_app", "help_tooltip", "served_calculator_app", "widget_for"]
@@ -101,18 +103,6 @@ def _answers_inline(calc_id: str, values: dict[str, Any]) -> bool:
 def _note_answer_time(calc_id: str, seconds: float) -> None:
     _recent_seconds.setdefault(calc_id, collections.deque(maxlen=4)).append(seconds)
 
-
-TAP_CSS = """
-.bk-input { min-height: 44px; font-size: 16px; }
-.bk-input-group > label { min-height: 44px; line-height: 44px; }
-.bk-description::before { content: ""; position: absolute; inset: -13px; }
-input[type="checkbox"] { width: 22px; height: 22px; margin-right: 10px; }
-:host(.rb-invalid) .bk-input { border: 2px solid #a00; background: #fff6f6; }
-"""
-"""Every input's own style: tap targets at least 44 px (the box; the "?" of its help, whose icon
-keeps Bokeh's size — a larger or padded icon stops its tooltip opening on a tap — with an
-invisible 44 px target around it; a check box's line), 16 px text (a phone zooms into smaller text on focus), and a red border on the
-input a half-typed or wrong value is about (class ``rb-invalid``, set with the one-line error)."""
 
 HELP_CSS = ":host { white-space: initial; max-width: min(300px, calc(100vw - 16px)); }"
 """The help tooltip's style: wrapped lines, at most 300 px wide and never wider than the screen."""
@@ -223,33 +213,24 @@ class CalculatorApp:
             if i.kind == "path"
         }
         self._start = start
-        # Served, the rule choices (interpretation inputs) wait in a closed "Rule choices" section
-        # and are built when it is first opened (or at once when the URL or the caller sets one):
-        # most players never change them, and they are a third of a big form's models.
-        self._choice_keys = tuple(i.key for i in calc.inputs if i.kind == "interpretation")
+        # Served, "More inputs" (all but a calculator's declared main inputs) and "Rule choices" wait
+        # closed, built when first opened (or when the URL or the caller sets one of their inputs):
+        # most players never change them, and they are most of a big form's models.
+        readings = tuple(i.key for i in calc.inputs if i.kind == "interpretation")
+        sections = {"More inputs": calc.folded_inputs(), "Rule choices": readings} if pool is not None else {}
+        self._folded = {name: keys for name, keys in sections.items() if keys}
         defaults = calc.initial_values()
-        lazy = pool is not None and not any(start[k] != defaults[k] for k in self._choice_keys)
-        offerable = {*offerable_inputs(calc), *file_names(calc, self.uploads)}  # a variant's, a file's
-        self.widgets = {
-            i.key: self.uploads[i.key].widget(i.title, [f"rb-input-{i.key}"])
-            if i.key in self.uploads
-            else widget_for(i, start[i.key], i.key in offerable)
-            for i in calc.inputs
-            if not (lazy and i.key in self._choice_keys)
-        }
-        self._on_new_widget: list[Any] = []  # also called with each choice built later (URL sync)
+        untouched = [keys for keys in self._folded.values() if all(start[k] == defaults[k] for k in keys)]
+        waiting = {key for keys in untouched for key in keys}
+        self._offerable = {*offerable_inputs(calc), *file_names(calc, self.uploads)}  # a variant's, a file's
+        self.widgets: dict[str, pn.widgets.Widget] = {}
         # a word list of names from the data (stratagems, weapons, abilities): picked from a
         # searchable list under its text box, which still takes any text
         self.pickers: dict[str, pn.widgets.MultiChoice] = {}
         for i in calc.inputs:
-            found = (
-                None
-                if i.key not in self.widgets or i.key in self.uploads
-                else picker_for(calc, i, str(self.widgets[i.key].value or ""), self.compared(compare_with))
-            )
-            if found is not None:
-                self.pickers[i.key] = found
-                link_picker(self.widgets[i.key], found)
+            if i.key not in waiting:
+                self._build(i, compare_with)
+        self._on_new_widget: list[Any] = []  # also called with each input built later (URL sync)
         # in a notebook the result pane shows the answer; served, LiveResult does (with its state:
         # stale marking, busy badge, typing without Enter) and the pane keeps the same HTML
         self.result = pn.pane.HTML("", css_classes=["rb-result"], sizing_mode="stretch_width")
@@ -263,6 +244,8 @@ class CalculatorApp:
         self._answers = 0  # answers shown (the number each carries to the browser)
         self._closed = False
         self._last_good = ""  # the last answer that was not an error (kept under an error)
+        self._mending = False  # setting inputs to agree with a pick (their changes answer nothing)
+        self._notes: tuple[str, ...] = ()  # what the last pick set to agree, said above the answer
         if pool is not None:
             self.live.param.watch(self._on_request, "request")
         options = variant_options(calc, compare_with)
@@ -289,19 +272,21 @@ class CalculatorApp:
         )
         # Served as a page of its own, the result stays in view while a long form scrolls.
         in_view = pool is not None and not embedded()
-        self.choices: pn.Card | None = None
-        fields: list[Any] = [self._placed(k, w) for k, w in self.widgets.items()]  # declaration order
-        if pool is not None and self._choice_keys:
-            self.choices = pn.Card(
-                *(self.widgets[k] for k in self._choice_keys if k in self.widgets),
-                title=f"Rule choices ({len(self._choice_keys)})",
-                collapsed=lazy,
-                css_classes=["rb-choices"],
+        folded = {key for keys in self._folded.values() for key in keys}
+        fields: list[Any] = [self._placed(k, w) for k, w in self.widgets.items() if k not in folded]
+        self.sections: dict[str, pn.Card] = {}
+        for name, keys in self._folded.items():
+            card = pn.Card(
+                *(self._placed(k, self.widgets[k]) for k in keys if k in self.widgets),
+                title=f"{name} ({len(keys)})",
+                collapsed=keys[0] in waiting,
+                css_classes=["rb-choices" if name == "Rule choices" else "rb-more"],
                 sizing_mode="stretch_width",
             )
-            self.choices.param.watch(self._on_open_choices, "collapsed")
-            fields = [self._placed(k, w) for k, w in self.widgets.items() if k not in self._choice_keys]
-            fields.append(self.choices)
+            card.param.watch(lambda e, name=name: e.new or self.build_section(name), "collapsed")  # opened
+            self.sections[name] = card
+            fields.append(card)
+        self.choices = self.sections.get("Rule choices")  # the rule choices' section, served
         fields += [self.compare, *([self.variant_file] if self.variant_file is not None else [])]
         inputs = pn.Column(*fields, width=320, stylesheets=[FORM_COLUMN_CSS] if in_view else [])
         # Result first: beside the form on wide screens (row-reverse), above it on a phone.
@@ -347,24 +332,33 @@ class CalculatorApp:
         }
         return {**values, **{key: box.path() for key, box in self.uploads.items()}}
 
-    def build_choices(self) -> None:
-        """Build the rule choices' widgets, if they wait in the closed section, and show them."""
-        missing = [i for i in self.calc.inputs if i.key in self._choice_keys and i.key not in self.widgets]
-        if not missing or self.choices is None:
+    def _build(self, inp: Input, compare_with: Any) -> pn.widgets.Widget:
+        """The widget of one input (and its pick list, if its names come from the data)."""
+        key = inp.key
+        if key in self.uploads:
+            widget = self.widgets[key] = self.uploads[key].widget(inp.title, [f"rb-input-{key}"])
+            return widget
+        widget = self.widgets[key] = widget_for(inp, self._start[key], key in self._offerable)
+        found = picker_for(self.calc, inp, str(widget.value or ""), self.compared(compare_with))
+        if found is not None:
+            self.pickers[key] = found
+            link_picker(widget, found)
+        return widget
+
+    def build_section(self, name: str) -> None:
+        """Build the widgets of a folded section ("More inputs", "Rule choices") if they wait."""
+        keys = self._folded.get(name, ())
+        missing = [i for i in self.calc.inputs if i.key in keys and i.key not in self.widgets]
+        if not missing:
             return
-        built = {i.key: widget_for(i, self._start[i.key]) for i in missing}
-        self.widgets = {
-            i.key: self.widgets[i.key] if i.key in self.widgets else built[i.key] for i in self.calc.inputs
-        }
-        for widget in built.values():
+        built = [self._build(i, self.compare.value) for i in missing]
+        self.widgets = {i.key: self.widgets[i.key] for i in self.calc.inputs if i.key in self.widgets}
+        offer(self.calc, self.pickers, self.widgets, self.compared())
+        for widget in built:
             widget.param.watch(self._on_change, "value")
             for call in self._on_new_widget:
                 call(widget)
-        self.choices.objects = [self.widgets[k] for k in self._choice_keys]
-
-    def _on_open_choices(self, event: Any) -> None:
-        if not event.new:
-            self.build_choices()
+        self.sections[name].objects = [self._placed(k, self.widgets[k]) for k in keys]
 
     def refresh(self) -> None:
         """Recompute and redraw, or show the one-line error (served: schedule it in the pool)."""
@@ -379,13 +373,15 @@ class CalculatorApp:
         except InputError as exc:
             self.result.object = error_html(str(exc))
             return
-        self.result.object = result_html(self.calc.outputs, result, styled=True)
+        self.result.object = mended_html(self._notes) + result_html(self.calc.outputs, result, styled=True)
 
     def _on_change(self, event: Any) -> None:
+        if self._mending:
+            return  # an input set to agree with a pick: the pick's own change answers
         if event.obj is self.compare:
             self._refused = ""  # a variant picked: the refusal of the address's one is past
         for key in self.uploads:
-            if event.obj is self.widgets[key]:
+            if event.obj is self.widgets.get(key):
                 if not event.new:  # the upload box clears itself before each file: nothing to answer
                     return
                 try:  # (and the names it holds offered in the pick lists)
@@ -394,7 +390,23 @@ class CalculatorApp:
                     self._shown = None  # the one-line error; the next change computes again
                     self._show(error_html(str(exc)), self._requested, self._pending)
                     return
+        self._mend(next((k for k, w in self.widgets.items() if w is event.obj), ""))
         self.refresh()
+
+    def _mend(self, changed: str) -> None:
+        """After a pick, set the other input of each relation it broke and say so (:func:`~rulesbook.relations.mend`)."""
+        found = mend(self.calc, self.values(), changed)
+        self._notes, self._mending = found.notes, True
+        try:
+            for key, value in found.changes:
+                widget = self.widgets.get(key)
+                if widget is None:  # folded and not built yet: it starts at the new value
+                    self._start[key] = value
+                else:  # a choice, a check box or a number as itself, else the text of the value
+                    typed = isinstance(widget, pn.widgets.Checkbox | pn.widgets.IntInput | pn.widgets.Select)
+                    widget.value = value if typed else form_text(self.calc.input(key), value)
+        finally:
+            self._mending = False
 
     def _on_variant_file(self, event: Any) -> None:
         """Served: compare with the variant file the player uploaded, sent as text and read as data
@@ -532,7 +544,7 @@ class CalculatorApp:
         good answer (dimmed, so a stratagem typed letter by letter never blanks the result) and
         marks its input (class ``rb-invalid``)."""
         own = self._own if self._own is not None and found.variant == self._own.name else None
-        html = answer_html(found, own)
+        html = mended_html(self._notes) + answer_html(found, own)
         if self._refused:
             html = error_html(self._refused) + html
         self._mark(found.error_key if found.error else "")
@@ -577,10 +589,11 @@ class CalculatorApp:
             return
         # the query the page was asked with (the session's arguments: the websocket that may
         # build this session has no query of its own, rulesbook serve --processes)
-        raw = {key: _text(values[-1]) for key, values in (pn.state.session_args or {}).items() if values}
-        if self.choices is not None and any(key in self._choice_keys for key in raw):
-            self.build_choices()  # a link that sets a rule choice shows it
-            self.choices.collapsed = False
+        raw = {key: query_text(values[-1]) for key, values in (pn.state.session_args or {}).items() if values}
+        for name, keys in self._folded.items():
+            if any(key in keys for key in raw):
+                self.build_section(name)  # a link that sets a folded input shows it
+                self.sections[name].collapsed = False
         synced = {key: w for key, w in self.widgets.items() if key not in self.uploads}  # never a file
         synced["variant"] = self.compare
         for key, text in raw.items():
@@ -591,17 +604,17 @@ class CalculatorApp:
                 self._refused = address_refusal(text)
                 continue
             with contextlib.suppress(ValueError, TypeError):  # else the form keeps its start value
-                widget.value = _from_query(widget, text)
+                widget.value = from_query(widget, text)
         if self._refused:  # shown with the answer
             self._shown = None
             self.refresh()
-        query = {**raw, **{key: _to_query(w.value) for key, w in synced.items()}}
+        query = {**raw, **{key: to_query(w.value) for key, w in synced.items()}}
         location.search = "?" + urllib.parse.urlencode(query)
 
         def write_back(*events: Any) -> None:
             for key, widget in synced.items():
                 if any(e.obj is widget for e in events):
-                    query[key] = _to_query(widget.value)
+                    query[key] = to_query(widget.value)
             location.search = "?" + urllib.parse.urlencode(query)
 
         def follow(widget: pn.widgets.Widget) -> None:  # a rule choice built later
@@ -611,26 +624,6 @@ class CalculatorApp:
         for widget in synced.values():
             widget.param.watch(write_back, "value")
         self._on_new_widget.append(follow)
-
-
-def _text(value: Any) -> str:
-    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
-
-
-def _to_query(value: Any) -> str:
-    if isinstance(value, str) and value.endswith(UPLOADED):
-        return NO_VARIANT  # a file the player sent is not in the address (a reload compares with none)
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return "" if value is None else str(value)
-
-
-def _from_query(widget: pn.widgets.Widget, text: str) -> Any:
-    if isinstance(widget, pn.widgets.Checkbox):
-        return text.lower() in ("true", "1", "yes")
-    if isinstance(widget, pn.widgets.IntInput):
-        return int(text) if text.strip() else None
-    return text
 
 
 def calculator_app(calc_id: str, **initial: Any) -> pn.viewable.Viewable:

@@ -234,6 +234,10 @@ def _checked_file_input_class() -> Any:
             ".rb-upload { font: 1rem system-ui, sans-serif; display: flex; flex-direction: column; gap: .2em; }"
             " .rb-upload-message { color: #a00; font-weight: 600; }"
             " .rb-upload-chosen { color: #555; }"
+            # a 44 px tap target, as every other input (issue 37)
+            " .rb-upload input[type=file] { min-height: 44px; font-size: 16px; }"
+            " .rb-upload input[type=file]::file-selector-button { min-height: 44px; min-width: 44px;"
+            " padding: 0 14px; margin-right: 10px; font-size: 16px; }"
         ]
         _esm = _UPLOAD_SCRIPT
 
