@@ -158,7 +158,8 @@ def test_what_the_forms_offer(house: str) -> None:
     assert set(offerable_inputs(ATTACK)) == {
         f"{side}{what}" for side in ("", "target_") for what in ("stratagems", "detachment", "enhancement")
     }
-    assert offerable_inputs(REG.calculator("wh40k.battle-shock")) == ()
+    assert offerable_inputs(REG.calculator("wh40k.battle-shock")) == ("stratagems",)  # on the test
+    assert offerable_inputs(REG.calculator("wh40k.charge")) == ()
 
 
 def test_panel_pick_lists_follow_the_compared_variant(house: str) -> None:

@@ -219,7 +219,13 @@ def test_the_skirmish_command_of_the_issue_works_from_a_checkout() -> None:
 
 def test_the_guide_shows_the_shipped_examples_as_they_are() -> None:
     guide = (ROOT / "docs" / "designer" / "guide.md").read_text(encoding="utf-8")
-    for name in ("any-double.yaml", "standard-reroll.yaml", "terror-test.yaml", "character-near.yaml"):
+    for name in (
+        "any-double.yaml",
+        "standard-reroll.yaml",
+        "terror-test.yaml",
+        "character-near.yaml",
+        "steady-drill.yaml",
+    ):
         block = f"```yaml\n# file: {name}\n" + (EXAMPLES / name).read_text(encoding="utf-8") + "```"
         assert block in guide, f"docs/designer/guide.md shows another {name} than examples/designer/"
     mechanics = (SYSTEMS / "skirmish" / "mechanics.yaml").read_text(encoding="utf-8")

@@ -138,7 +138,7 @@ def compare_cmd(calc_id: str, assignments: Sequence[str], variants: Sequence[str
     """
     try:
         calc = registry().calculator(calc_id)
-        raw = given_inputs(calc, assignments)
+        raw = given_inputs(calc, assignments, variants)
         result = compare(calc, raw, list(variants))
     except InputError as exc:
         fail(str(exc))

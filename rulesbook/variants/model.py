@@ -73,6 +73,7 @@ __all__ = [
     "choice_keys",
     "find_calculator",
     "given_inputs",
+    "input_taker",
     "load_variant",
     "load_variant_text",
     "named_variant",
@@ -470,15 +471,52 @@ def run_with_variant(calc: Calculator, variant: VariantLike | None, **inputs: An
     return runner.run_validated(checked, choices=choices)
 
 
-def given_inputs(calc: Calculator, words: Sequence[str]) -> dict[str, Any]:
-    """The inputs that ``key=value`` words give (validated; the others are left out, not defaulted).
+def input_taker(calc: Calculator, key: str, variants: Sequence[Variant | None]) -> Calculator:
+    """The calculator that reads input ``key``: ``calc``, or as the first of ``variants`` that adds
+    it (``add: inputs``) offers it (``calc`` again when none does: its unknown-input error names
+    the key). A comparison's or a sweep's column whose rules lack the input answers without it
+    and says so (:func:`~rulesbook.variants.comparison.run_lacking`).
+
+    >>> from rulesbook.registry import registry
+    >>> calc = registry().calculator("scrollhammer.break-test")
+    >>> taker = input_taker(calc, "has_standard", [resolve_variant("examples/designer/standard-reroll.yaml")])
+    >>> taker.input("has_standard").kind, input_taker(calc, "ld", []) is calc
+    ('bool', True)
+    """
+    if key in {i.key for i in calc.inputs}:
+        return calc
+    for variant in variants:
+        if variant is not None and variant.system == calc.system:
+            runner = variant_calculator(calc, variant)
+            if key in {i.key for i in runner.inputs}:
+                return runner
+    return calc
+
+
+def given_inputs(
+    calc: Calculator, words: Sequence[str], variants: Sequence[VariantLike] = ()
+) -> dict[str, Any]:
+    """The inputs that ``key=value`` words give (validated; the others are left out, not defaulted);
+    a key only ``variants`` add (``add: inputs``) is read as the variant adding it declares it
+    (:func:`input_taker`).
 
     >>> from rulesbook.registry import registry
     >>> given_inputs(registry().calculator("scrollhammer.panic-test"), ["ld=7"])
     {'ld': 7}
+    >>> given_inputs(registry().calculator("scrollhammer.break-test"), ["ld=8", "has_standard=true"],
+    ...              ["examples/designer/standard-reroll.yaml"])
+    {'ld': 8, 'has_standard': True}
     """
-    checked = calc.parse_assignments(words, cross_check=False)  # the variant's choices check them next
-    return {k: checked[k] for k in (w.partition("=")[0].strip() for w in words)}
+    resolved = [resolve_variant(v) for v in variants]
+    keys = [w.partition("=")[0].strip() for w in words]
+    added = {k: taker for k in keys if (taker := input_taker(calc, k, resolved)) is not calc}
+    base = [w for w, k in zip(words, keys, strict=True) if k not in added]
+    checked = calc.parse_assignments(base, cross_check=False)  # the variant's choices check them next
+    out = {k: checked[k] for k in keys if k not in added}
+    for w, k in zip(words, keys, strict=True):
+        if k in added:
+            out[k] = added[k].input(k).parse(w.partition("=")[2].strip())
+    return out
 
 
 def run_assignments(

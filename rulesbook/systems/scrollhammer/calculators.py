@@ -33,7 +33,12 @@ from rulesbook.systems.scrollhammer.rules import (
     p_pinned,
     strength_modifier,
 )
-from rulesbook.systems.scrollhammer.strength import STRENGTH_INPUTS, check_strength, strength_lines
+from rulesbook.systems.scrollhammer.strength import (
+    STRENGTH_INPUTS,
+    check_strength,
+    strength_lines,
+    strength_of,
+)
 
 LD_INPUT = IntInput(
     key="ld",
@@ -237,7 +242,7 @@ def morale_check_calculator(
     """
     if not insane_heroism:
         choices = choices.replace(parameters={"insane_heroism": False})
-    strength = None if models_left is None or starting_models is None else (models_left, starting_models)
+    strength = strength_of(models_left, starting_models)
     test = morale_check(ld, modifier, choices, falling_back=falling_back, strength=strength)
     p = test.p_pass()
     grid = outcome_grid_table(test)
@@ -388,7 +393,7 @@ def leadership_test_calculator(
 ) -> CalcResult:
     """P(pass) of a Leadership test for a unit with an Army Book exemption."""
     requirement = leadership_requirement(test_kind, special_rule, choices)
-    strength = None if models_left is None or starting_models is None else (models_left, starting_models)
+    strength = strength_of(models_left, starting_models)
     test = morale_check(ld, modifier, choices, strength=strength, test=test_kind)
     p = _p_with_requirement(requirement, test)
     words = {
@@ -467,7 +472,7 @@ def pinning_test_calculator(
     choices: ScrollhammerChoices,
 ) -> CalcResult:
     """P(Pinned Down) after Pinning attacks."""
-    strength = None if models_left is None or starting_models is None else (models_left, starting_models)
+    strength = strength_of(models_left, starting_models)
     test = morale_check(ld, modifier, choices, strength=strength, test="pinning-test")
     p = p_pinned(test, pinning_attacks, choices)
     rows = probability_rows((n, p_pinned(test, n, choices)) for n in range(1, 7))

@@ -23,7 +23,7 @@ from rulesbook.systems.scrollhammer.calculators import LD_INPUT
 from rulesbook.systems.scrollhammer.choices import CHOICES, ScrollhammerChoices, ScrollhammerReadings
 from rulesbook.systems.scrollhammer.fall_back import FallBackChain, fall_back_chain, fall_back_roll
 from rulesbook.systems.scrollhammer.rules import at_least_half, regroup_test, regroup_when_charged
-from rulesbook.systems.scrollhammer.strength import STRENGTH_INPUTS, check_strength
+from rulesbook.systems.scrollhammer.strength import STRENGTH_INPUTS, check_strength, strength_of
 
 __all__ = ["FALL_BACK_DICE_INPUT", "MAX_DISTANCE", "chain_table", "flee_table"]
 
@@ -376,7 +376,7 @@ def regroup_when_charged_calculator(
     choices: ScrollhammerChoices,
 ) -> CalcResult:
     """P(regroup) of a charged fleeing unit."""
-    strength = None if models_left is None or starting_models is None else (models_left, starting_models)
+    strength = strength_of(models_left, starting_models)
     p = regroup_when_charged(ld, choices, strength).p_pass()
     lines = [
         f"2D6 ≤ {ld} regardless of losses: P(regroup) = {fraction_str(p)}.",

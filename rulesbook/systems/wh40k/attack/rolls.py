@@ -17,7 +17,7 @@ Example:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from math import comb, gcd
 from pathlib import Path
@@ -384,17 +384,23 @@ def packet_weights(
 
 
 @implements("wh40k.core.battle-shock")
-def battle_shock_test(leadership: int, modifier: int = 0, choices: Wh40kChoices = CHOICES) -> RollTest:
+def battle_shock_test(
+    leadership: int, modifier: int = 0, choices: Wh40kChoices = CHOICES, *, reroll: bool = False
+) -> RollTest:
     """The Battle-shock test: 2D6 (``parameters.battle_shock_dice``) + modifier >= Leadership
-    (plus ``parameters.battle_shock_margin``, 0 by the rule) passes, as ``mechanics.yaml``
-    declares it (so an entry a variant adds to it reaches every calculator that rolls it).
+    (plus ``parameters.battle_shock_margin``, 0 by the rule) passes; ``reroll`` rolls a failed
+    test again, as ``mechanics.yaml`` declares it (so an entry a variant adds to it reaches every
+    calculator that rolls it); the reading ``battle_shock_modifiers`` caps the modifiers' sum.
 
     >>> battle_shock_test(7).p_pass()
     Fraction(7, 12)
     >>> battle_shock_test(7, choices=CHOICES.replace(parameters={"battle_shock_margin": 1})).p_pass()
     Fraction(5, 12)
+    >>> battle_shock_test(7, reroll=True).p_pass()   # 1 - (5/12)**2
+    Fraction(119, 144)
     """
-    return MECHANICS.roll("battle-shock", choices, leadership=leadership, modifier=modifier)
+    test = MECHANICS.roll("battle-shock", choices, leadership=leadership, modifier=modifier, reroll=reroll)
+    return replace(test, modifier_cap=1) if choices.readings.battle_shock_modifiers == "capped" else test
 
 
 @implements("wh40k.core.desperate-escape")
