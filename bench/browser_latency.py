@@ -9,8 +9,8 @@ Starts ``rulesbook serve`` (or uses ``--url``), opens each calculator below in D
 
 It prints the median and p90 of each per calculator (``--json FILE`` writes them). The first
 change of each page is a warm-up and not counted. The path measured is the whole served one:
-the browser commits the typed value (widgets/live.py), the websocket, the server's callback, the
-worker process that computes the answer (widgets/workers.py), the patch back, the DOM update.
+the browser commits the typed value (widgets/forms/live.py), the websocket, the server's callback, the
+worker process that computes the answer (widgets/server/workers.py), the patch back, the DOM update.
 
 Run (from the project root; figures in bench/README.md)::
 

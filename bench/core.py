@@ -29,7 +29,7 @@ def median_ms(func: Callable[[], object], repeat: int = 15) -> float:
 
 
 def main() -> None:
-    from widgets.panel_app import CalculatorApp
+    from widgets.forms.panel_app import CalculatorApp
 
     print(f"{'calculator':<42} {'recompute ms':>12} {'cached ms':>10} {'form refresh ms':>16} {'ratio':>6}")
     for calc in registry().calculators.values():

@@ -36,7 +36,7 @@ class _NoAnswers:
     """A compute pool that takes every job and never answers it."""
 
     def submit(self, func: Any, *args: Any) -> Any:
-        from widgets.workers import Job
+        from widgets.server.workers import Job
 
         job = Job((func, args))
         job.future = Future()
@@ -54,8 +54,8 @@ async def _measure(args: argparse.Namespace) -> None:
     from bokeh.document import Document
     from panel.io.application import build_applications
 
-    from widgets.server import app_factories
-    from widgets.sessions import without_development_checks
+    from widgets.server.routes import app_factories
+    from widgets.server.sessions import without_development_checks
 
     without_development_checks()  # as rulesbook serve does (figures before 02:05 UTC had them on)
     factories = app_factories(_NoAnswers())  # type: ignore[arg-type]

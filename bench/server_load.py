@@ -117,7 +117,7 @@ class Session:
             if "id" in node and "attributes" in node:
                 self.models[node["id"]] = node
                 attributes = node["attributes"]
-                if str(node.get("name", "")).startswith("LiveResult"):  # widgets/live.py's data
+                if str(node.get("name", "")).startswith("LiveResult"):  # widgets/forms/live.py's data
                     self.result_id = node["id"]  # (a value left at its default is not sent)
                     self.result_text = _answer_html(attributes.get("answer"))
             for value in node.values():

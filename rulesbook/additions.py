@@ -44,7 +44,7 @@ keys there (:meth:`Additions.offered`)::
     >>> DemoAdditions.from_mapping({"bonus": {}}, "demo.yaml")
     Traceback (most recent call last):
     ...
-    rulesbook.errors.InputError: demo.yaml: add.bonus: unknown section; did you mean bonuses? allowed: bonuses
+    rulesbook.errors.InputError: demo.yaml: add.bonus: unknown section; did you mean bonuses? allowed: inputs, tests, calculators, bonuses
 """
 
 from __future__ import annotations
@@ -55,11 +55,23 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
 from rulesbook.errors import InputError, did_you_mean, quote
+from rulesbook.language.document import SECTIONS as DECLARED_SECTIONS
+from rulesbook.language.document import build_added
 
-__all__ = ["ENTRY_KEY_RE", "NO_ADDITIONS", "AddSection", "Additions", "entry_key"]
+__all__ = [
+    "ENTRY_KEY_RE",
+    "LANGUAGE_SECTIONS",
+    "NAME_KEY_RE",
+    "NO_ADDITIONS",
+    "AddSection",
+    "Additions",
+    "entry_key",
+]
 
 ENTRY_KEY_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 """An added entry's key: lower-case words joined by ``-`` (``general-slain``)."""
+NAME_KEY_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+"""An added input's key: a name an expression can read (``has_standard``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +87,8 @@ class AddSection:
     inputs: tuple[str, ...] = ()
     """The calculator inputs that name entries of this section (their forms offer the added
     keys beside the printed ones; a comparison's published-rules column leaves them out)."""
+    key_pattern: re.Pattern[str] = ENTRY_KEY_RE
+    key_help: str = "use lower-case words joined by - (e.g. general-slain)"
 
 
 @dataclass(frozen=True)
@@ -88,24 +102,31 @@ class Additions:
 
     sections: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = ()
     SECTIONS: ClassVar[Mapping[str, AddSection]] = {}
+    """The system's own sections (every system accepts the :data:`LANGUAGE_SECTIONS` too)."""
 
     def __bool__(self) -> bool:
         return any(entries for _, entries in self.sections)
+
+    @classmethod
+    def accepted(cls) -> Mapping[str, AddSection]:
+        """Every section this system's ``add:`` accepts: the rules language's, then its own."""
+        return {**LANGUAGE_SECTIONS, **cls.SECTIONS}
 
     @classmethod
     def from_mapping(cls, raw: Any, where: str) -> Self:
         """The checked entries of an ``add:`` mapping (``where`` names the file in errors)."""
         if raw is None:
             return cls()
-        allowed = ", ".join(cls.SECTIONS) or "none (this system takes no add: section)"
+        accepted = cls.accepted()
+        allowed = ", ".join(accepted)
         if not isinstance(raw, Mapping):
             raise InputError(f"{where}: add", f"expected a mapping of section: entries; sections: {allowed}")
         out = []
         for section, entries in raw.items():
             field = f"{where}: add.{section}"
-            spec = cls.SECTIONS.get(section) if isinstance(section, str) else None
+            spec = accepted.get(section) if isinstance(section, str) else None
             if spec is None:
-                hint = did_you_mean(str(section), list(cls.SECTIONS)) or ";"
+                hint = did_you_mean(str(section), list(accepted)) or ";"
                 raise InputError(field, f"unknown section{hint} allowed: {allowed}")
             if entries is None:
                 continue
@@ -113,19 +134,16 @@ class Additions:
                 raise InputError(field, "expected a mapping of key: entry (keys such as general-slain)")
             checked = []
             for key, value in entries.items():
-                if not isinstance(key, str) or not ENTRY_KEY_RE.match(key):
-                    raise InputError(
-                        f"{field}.{key}",
-                        f"key {quote(key)}: use lower-case words joined by - (e.g. general-slain)",
-                    )
+                if not isinstance(key, str) or not spec.key_pattern.match(key):
+                    raise InputError(f"{field}.{key}", f"key {quote(key)}: {spec.key_help}")
                 checked.append((key, spec.check(key, value, f"{field}.{key}")))
             out.append((section, tuple(checked)))
         return cls(tuple(out))
 
     @classmethod
     def rule(cls, section: str) -> str:
-        """The rule ID a section's entries belong to."""
-        return cls.SECTIONS[section].rule
+        """The rule ID a section's entries belong to (``""`` for the rules language's)."""
+        return cls.accepted()[section].rule
 
     def section(self, name: str) -> tuple[tuple[str, Any], ...]:
         """The entries added to section ``name`` (empty when none)."""
@@ -141,7 +159,7 @@ class Additions:
         return tuple(
             key
             for section, entries in self.sections
-            if input_key in self.SECTIONS[section].inputs
+            if input_key in self.accepted()[section].inputs
             for key, _ in entries
         )
 
@@ -189,6 +207,34 @@ def entry_key(word: str) -> str:
     """
     found = re.match(r"[a-z0-9]+(?:-[a-z0-9]+)*", word.strip().lower())
     return found.group(0) if found else ""
+
+
+def _language_check(section: str) -> Callable[[str, Any, str], Any]:
+    def check(key: str, raw: Any, field: str) -> Any:
+        return build_added(section, key, raw, ("add", section, key))
+
+    return check
+
+
+LANGUAGE_SECTIONS: Mapping[str, AddSection] = {
+    section: AddSection(
+        "",
+        _language_check(section),
+        help,
+        key_pattern=NAME_KEY_RE if section == "inputs" else ENTRY_KEY_RE,
+        key_help="use lower-case letters, digits and _ (e.g. has_standard)"
+        if section == "inputs"
+        else "use lower-case words joined by - (e.g. terror-test)",
+    )
+    for section, help in (
+        ("inputs", "new inputs, in the rules language (docs/designer/language.md)"),
+        ("tests", "new roll tests, or entries (modifiers, faces, re-rolls) added to a test of the system"),
+        ("calculators", "new calculators built from tests"),
+    )
+    if section in DECLARED_SECTIONS
+}
+"""The sections of the rules language every system's ``add:`` accepts (``inputs``, ``tests``,
+``calculators``; :mod:`rulesbook.language`); a system's own sections come after them."""
 
 
 NO_ADDITIONS = Additions()

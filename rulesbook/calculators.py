@@ -36,6 +36,7 @@ from rulesbook.inputs import (
     InterpretationInput,
     picks,
 )
+from rulesbook.relations import Relation, broken
 from rulesbook.results import DISTRIBUTION_COLUMNS, CalcResult, Column, Table, is_exact_list, publish_values
 
 __all__ = [
@@ -112,7 +113,11 @@ class ChoiceSet(Protocol):
         ...
 
     def replace(
-        self, *, parameters: Mapping[str, Any] | None = ..., readings: Mapping[str, Any] | None = ...
+        self,
+        *,
+        parameters: Mapping[str, Any] | None = ...,
+        readings: Mapping[str, Any] | None = ...,
+        situation: Mapping[str, Any] | None = ...,
     ) -> Any: ...
 
 
@@ -188,6 +193,23 @@ class Calculator:
     (``tests/test_variant_reach.py`` checks both ways)."""
     cost: CostFn | None = field(default=None, repr=False)
     """The cost model, if the calculator has one (see :data:`CostFn`)."""
+    main_inputs: tuple[str, ...] = ()
+    """The inputs a player changes most: a long form shows them right under the answer and folds
+    the others under "More inputs" (none: every input is shown)."""
+    relations: tuple[Relation, ...] = ()
+    """How its inputs must agree (:mod:`rulesbook.relations`): checked before :attr:`check`, and
+    mended by a form after a pick."""
+    tests: tuple[str, ...] = ()
+    """The keys of the tests of the rules language it rolls (its system's declared tests,
+    :mod:`rulesbook.language`): an entry a variant adds to one of them, or to a test they extend,
+    reaches it, and so do the inputs such an entry reads."""
+    situation_keys: tuple[str, ...] = ()
+    """Inputs whose values the choice set the calculator computes with carries
+    (:attr:`rulesbook.choices.RuleChoices.situation`): the inputs a variant adds that the tests it
+    rolls read (:func:`rulesbook.variants.variant_calculator`)."""
+    added_inputs: tuple[str, ...] = ()
+    """The inputs a variant appended (their values reach the function only through the choice
+    set; an added input the calculator declares already is passed to it as before)."""
     names: NamesFn | None = field(default=None, repr=False)
     """Names to pick from read from its files, if it has file inputs that hold some (:data:`NamesFn`)."""
 
@@ -195,6 +217,8 @@ class Calculator:
         keys = [i.key for i in self.inputs]
         if len(set(keys)) != len(keys):
             raise ValueError(f"{self.id}: duplicate input keys")
+        if not {k for r in self.relations for k in r.keys} | set(self.main_inputs) <= set(keys):
+            raise ValueError(f"{self.id}: main_inputs or relations name an input it does not declare")
         object.__setattr__(self, "_cached", lru_cache(maxsize=4096)(self._compute_tuple))
         object.__setattr__(self, "_by_key", {i.key: i for i in self.inputs})
         readings = () if self.choices is None else {s.key for s in type(self.choices.readings).specs()}
@@ -204,6 +228,7 @@ class Calculator:
             tuple(i.key for i in self.inputs if isinstance(i, InterpretationInput) and i.key in readings),
         )
         object.__setattr__(self, "_reading_set", frozenset(self.reading_keys))
+        object.__setattr__(self, "_folded", frozenset((*self.reading_keys, *self.added_inputs)))
         defaults = tuple((i.key, i, _checked_default(i), i.parse) for i in self.inputs)
         object.__setattr__(self, "_defaults", defaults)
         # one pass over the given texts (see _fields): every default checked ahead, a table of
@@ -270,6 +295,21 @@ class Calculator:
                 values[inp.key] = inp.parse(example[inp.key]) if inp.key in borrowed else inp.initial
         return values, borrowed
 
+    def folded_inputs(self) -> tuple[str, ...]:
+        """The inputs a form folds under "More inputs": all but :attr:`main_inputs` and the rule
+        choices (folded on their own), in declaration order; none when no main inputs are declared.
+
+        >>> from rulesbook.registry import registry
+        >>> calc = registry().calculator("wh40k.datasheet-attack")
+        >>> "weapons" in calc.main_inputs and "distance" in calc.folded_inputs()
+        True
+        """
+        if not self.main_inputs:
+            return ()
+        return tuple(
+            i.key for i in self.inputs if i.key not in self.main_inputs and i.kind != "interpretation"
+        )
+
     def defaults(self) -> dict[str, Any]:
         """Defaults of the inputs that have one."""
         return {i.key: i.default for i in self.inputs if not i.required}
@@ -281,9 +321,14 @@ class Calculator:
         reading), else the register's default.
         """
         out = self._fields(values, choices)
-        if self.check is not None:
-            self.check(MappingProxyType(out), self.choices_for(out, choices))
+        self._cross_check(out, choices)
         return out
+
+    def _cross_check(self, checked: dict[str, Any], choices: ChoiceSet | None = None) -> None:
+        """The declared relations, then the cross-field check (InputError on the first problem)."""
+        broken(self.relations, checked)
+        if self.check is not None:
+            self.check(MappingProxyType(checked), self.choices_for(checked, choices))
 
     def choices_for(self, checked: Mapping[str, Any], choices: ChoiceSet | None = None) -> Any:
         """The choice set to compute ``checked`` with: ``choices`` (a variant's) or the system's,
@@ -297,7 +342,8 @@ class Calculator:
         if self.choices is None:
             return None
         base = choices if choices is not None else self.choices
-        return base.replace(readings={k: checked[k] for k in self.reading_keys})
+        situation = {k: checked[k] for k in self.situation_keys}
+        return base.replace(readings={k: checked[k] for k in self.reading_keys}, situation=situation)
 
     def _fields(self, values: Mapping[str, Any], choices: ChoiceSet | None = None) -> dict[str, Any]:
         """:meth:`validate` without the cross-field check."""
@@ -400,8 +446,7 @@ class Calculator:
         result = fast[1](self, checked)
         if result is not None:
             return result
-        if self.check is not None:
-            self.check(MappingProxyType(checked), self.choices_for(checked))
+        self._cross_check(checked)
         return self.run_validated(checked)
 
     __call__ = run
@@ -416,8 +461,8 @@ class Calculator:
         """
         if self.choices is None:
             return dict(checked)
-        readings = self._reading_set  # type: ignore[attr-defined]
-        args = {k: v for k, v in checked.items() if k not in readings}
+        folded = self._folded  # type: ignore[attr-defined]
+        args = {k: v for k, v in checked.items() if k not in folded}
         args["choices"] = self.choices_for(checked, choices)
         return args
 
@@ -541,6 +586,9 @@ def calculator(
     fast: FastFn | None = None,
     insensitive: Mapping[str, str] | None = None,
     cost: CostFn | None = None,
+    main_inputs: Sequence[str] = (),
+    relations: Sequence[Relation] = (),
+    tests: Sequence[str] = (),
     names: NamesFn | None = None,
 ) -> Callable[[ComputeFn], Calculator]:
     """Declare a calculator around a pure compute function.
@@ -551,7 +599,9 @@ def calculator(
     :class:`~rulesbook.results.CalcResult` of exact values. The decorator only builds the
     :class:`Calculator` (``fast``: an optional shortcut for small inputs, see :data:`FastFn`
     and docs/developing.md; ``insensitive``: parameter key -> why that parameter of a rule it
-    names cannot change its answer; ``cost``: an optional cost model, :data:`CostFn`); the system
+    names cannot change its answer; ``cost``: an optional cost model, :data:`CostFn`; ``tests``:
+    the declared tests of the rules language it rolls, which a variant's entries reach; and
+    :attr:`Calculator.main_inputs`, :attr:`Calculator.relations`); the system
     loader registers the calculators a system's modules define
     (:class:`rulesbook.registry.SystemPackage`). See
     ``rulesbook/systems/scrollhammer/calculators.py`` for a complete worked example.
@@ -576,6 +626,9 @@ def calculator(
             fast=None if fast is None else (func, fast),
             insensitive=tuple((insensitive or {}).items()),
             cost=cost,
+            main_inputs=tuple(main_inputs),
+            relations=tuple(relations),
+            tests=tuple(tests),
             names=names,
         )
         return calc

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from rulesbook.data import DataFileError, load_data_file
+from rulesbook.data.lines import located_in
 
 __all__ = ["Case", "load_cases"]
 
@@ -39,7 +40,15 @@ class Case:
 
 
 def load_cases(path: Path) -> list[Case]:
-    """Load ``cases.yaml``; malformed entries raise DataFileError naming the entry."""
+    """Load ``cases.yaml``; malformed entries raise DataFileError naming the file, the line and
+    the entry."""
+    try:
+        return _cases(path)
+    except DataFileError as exc:
+        raise located_in(exc, path) from None
+
+
+def _cases(path: Path) -> list[Case]:
     data = load_data_file(path) or []
     if not isinstance(data, list):
         raise DataFileError(f"{path.name}: expected a list of cases")

@@ -492,6 +492,10 @@ class RuleChoices[P: Parameters, R: Readings]:
     readings: R
     overrides: tuple[RuleOverride, ...] = ()
     additions: Additions = NO_ADDITIONS
+    situation: tuple[tuple[str, Any], ...] = ()
+    """Values of the inputs a variant's ``add:`` declares (``(key, value)`` pairs, sorted), given
+    to the calculator that computes with this choice set: the tests of the rules language read
+    them (:mod:`rulesbook.language`); not a change of the rules."""
     _hash: int = dataclasses.field(init=False, repr=False, compare=False, default=0)
     _by_rule: Mapping[str, RuleOverride] = dataclasses.field(
         init=False, repr=False, compare=False, default_factory=dict
@@ -501,7 +505,11 @@ class RuleChoices[P: Parameters, R: Readings]:
         # computed once: a choice set keys every cache of the engines (hashing its dozens of
         # fields again at every lookup cost more than some answers)
         object.__setattr__(
-            self, "_hash", hash((self.system, self.parameters, self.readings, self.overrides, self.additions))
+            self,
+            "_hash",
+            hash(
+                (self.system, self.parameters, self.readings, self.overrides, self.additions, self.situation)
+            ),
         )
         object.__setattr__(self, "_by_rule", {o.rule: o for o in self.overrides})
 
@@ -510,7 +518,10 @@ class RuleChoices[P: Parameters, R: Readings]:
 
     def __reduce__(self) -> tuple[Any, ...]:
         # rebuilt (and re-hashed) on unpickling: string hashes differ between processes
-        return (type(self), (self.system, self.parameters, self.readings, self.overrides, self.additions))
+        return (
+            type(self),
+            (self.system, self.parameters, self.readings, self.overrides, self.additions, self.situation),
+        )
 
     def override(self, rule: str) -> RuleOverride | None:
         """The override of ``rule`` this choice set carries, if any."""
@@ -523,11 +534,12 @@ class RuleChoices[P: Parameters, R: Readings]:
         readings: Mapping[str, Any] | None = None,
         overrides: Iterable[RuleOverride] | None = None,
         additions: Additions | None = None,
+        situation: Mapping[str, Any] | None = None,
     ) -> RuleChoices[P, R]:
         """A validated changed copy: a variant, a sweep point or another reading (the value
         itself when nothing changes). ``overrides`` are added to (or replace, rule by rule)
         the ones already carried; ``additions`` are added to the ones carried (the same key
-        added twice differently is refused)."""
+        added twice differently is refused); ``situation`` sets values of added inputs."""
         new_parameters = self.parameters.replace(parameters or {})
         new_readings = self.readings.replace(readings or {})
         new_overrides = self.overrides
@@ -536,14 +548,20 @@ class RuleChoices[P: Parameters, R: Readings]:
             merged.update({o.rule: o for o in overrides})
             new_overrides = tuple(merged[k] for k in sorted(merged))
         new_additions = self.additions.merged(additions) if additions else self.additions
+        new_situation = self.situation
+        if situation:
+            new_situation = tuple(sorted({**dict(self.situation), **situation}.items()))
         if (
             new_parameters is self.parameters
             and new_readings is self.readings
             and new_overrides == self.overrides
             and new_additions is self.additions
+            and new_situation == self.situation
         ):
             return self
-        return RuleChoices(self.system, new_parameters, new_readings, new_overrides, new_additions)
+        return RuleChoices(
+            self.system, new_parameters, new_readings, new_overrides, new_additions, new_situation
+        )
 
     def changed(self) -> dict[str, Any]:
         """Everything that differs from the declared defaults, parameters then readings (then

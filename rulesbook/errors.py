@@ -61,16 +61,30 @@ def quote(value: Any, limit: int = QUOTE_LIMIT) -> str:
     return shorten(repr(value), limit + 2)
 
 
-def did_you_mean(word: str, options: Iterable[str]) -> str:
-    """``; did you mean X?`` naming the options closest to a misspelt ``word`` (else empty).
+def did_you_mean(
+    word: str, options: Iterable[str], *, most: int = 2, cutoff: float = 0.75, starting: bool = False
+) -> str:
+    """``; did you mean X or Y?`` naming the options closest to a misspelt ``word`` (else empty):
+    at most ``most`` of them, each at least ``cutoff`` alike (:func:`difflib.get_close_matches`),
+    and with ``starting`` those that start as ``word`` does first. The one place the hint is
+    worded: the command line, the forms and every data file's errors read it alike.
 
     >>> did_you_mean("battle_shock_dicee", ["battle_shock_dice", "deadly_demise_roll"])
     '; did you mean battle_shock_dice?'
     >>> did_you_mean("zzz", ["title"])
     ''
+    >>> did_you_mean("f", ["ferric-blight", "grenade", "fire-overwatch", "flamer"], most=3, starting=True)
+    '; did you mean ferric-blight, fire-overwatch or flamer?'
     """
-    close = difflib.get_close_matches(str(word), list(options), n=2, cutoff=0.75)
-    return f"; did you mean {' or '.join(close)}?" if close else ""
+    names = list(options)
+    typed = str(word)
+    close = [n for n in names if starting and typed and n.startswith(typed)]
+    close += [n for n in difflib.get_close_matches(typed, names, n=most, cutoff=cutoff) if n not in close]
+    close = close[:most]
+    if not close:
+        return ""
+    listed = f"{', '.join(close[:-1])} or {close[-1]}" if len(close) > 1 else close[0]
+    return f"; did you mean {listed}?"
 
 
 def choose_from(word: str, options: Iterable[str], *, none: bool = False, limit: int = 4) -> str:
@@ -82,7 +96,7 @@ def choose_from(word: str, options: Iterable[str], *, none: bool = False, limit:
     'choose from rotwind, the-lantern'
     >>> names = ["gifts-of-decay", "ferric-blight", "fire-overwatch", "grenade", "boilblight", "cloud-of-flies"]
     >>> choose_from("f", names)
-    'did you mean ferric-blight, fire-overwatch? (6 in all)'
+    'did you mean ferric-blight or fire-overwatch? (6 in all)'
     >>> choose_from("zzz", names)
     '6 to choose from, such as gifts-of-decay, ferric-blight, fire-overwatch'
     >>> choose_from("q", ["spread-the-sickness"], none=True)
@@ -91,11 +105,9 @@ def choose_from(word: str, options: Iterable[str], *, none: bool = False, limit:
     names = list(options)
     if len(names) <= limit:
         return ("choose none or one of " if none else "choose from ") + (", ".join(names) or "none")
-    typed = str(word).strip().lower()
-    close = [n for n in names if typed and n.startswith(typed)]
-    close += [n for n in difflib.get_close_matches(typed, names, n=3, cutoff=0.6) if n not in close]
-    if close:
-        return f"did you mean {', '.join(close[:3])}? ({len(names)} in all)"
+    hint = did_you_mean(str(word).strip().lower(), names, most=3, cutoff=0.6, starting=True)
+    if hint:
+        return f"{hint.removeprefix('; ')} ({len(names)} in all)"
     return f"{len(names)} to choose from, such as {', '.join(names[:3])}"
 
 

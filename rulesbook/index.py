@@ -25,15 +25,24 @@ from pathlib import Path
 from typing import Any, Literal
 
 from rulesbook.cases import load_cases
-from rulesbook.records import Citation, Implementation
+from rulesbook.data import DataFileError
+from rulesbook.records import Citation, Implementation, Source, load_source
 from rulesbook.registry import registry
 
-__all__ = ["ROOT", "PageKind", "RuleInfo", "anchor", "covering_tests", "page_of", "rule_info"]
+__all__ = [
+    "ROOT",
+    "PageKind",
+    "RuleInfo",
+    "anchor",
+    "covering_tests",
+    "page_of",
+    "rule_info",
+    "source",
+    "system_file",
+]
 
 ROOT = Path(__file__).resolve().parent.parent
 """The project root (``tests/`` and ``rulesbook/`` live here in a source checkout)."""
-
-SYSTEMS_DIR = Path(__file__).resolve().parent / "systems"
 
 
 def anchor(some_id: str) -> str:
@@ -126,7 +135,9 @@ def covering_tests(tests_dir: Path = ROOT / "tests") -> dict[str, tuple[str, ...
         rel = path.relative_to(tests_dir.parent).as_posix()
         for some_id, name in _covers_markers(path):
             found[some_id].append(f"{rel}::{name}")
-    for cases_file in sorted(SYSTEMS_DIR.glob("*/cases.yaml")):
+    for cases_file in (folder / "cases.yaml" for folder in registry().folders.values()):
+        if not cases_file.is_file():
+            continue
         for case in load_cases(cases_file):
             for some_id in (*case.covers, case.calculator):
                 found[some_id].append(f"{shown_path(cases_file)}: {case.name}")
@@ -209,3 +220,18 @@ def rule_info(rule_id: str) -> RuleInfo:
         page=page_of(rule.id, "rule").removesuffix(".md") + "/",
         page_file=page_of(rule.id, "rule"),
     )
+
+
+def system_file(system_id: str, name: str) -> Path:
+    """A data file in a system's folder (``wh40k``, ``source.yaml`` -> ``systems/wh40k/source.yaml``;
+    a system written in data keeps its files in its own folder)."""
+    return registry().folder(system_id) / name
+
+
+@cache
+def source(system_id: str) -> Source:
+    """The source document of a system (from its ``source.yaml``)."""
+    path = system_file(system_id, "source.yaml")
+    if not path.is_file():
+        raise DataFileError(f"{system_id}: source.yaml is missing (title, short, file, kind, covers, gaps)")
+    return load_source(path, system_id)

@@ -494,7 +494,8 @@ class TextInput(Input):
     refers: str = ""
     max_length: int = 200
     suggestions: tuple[str, ...] = ()
-    """Names a form offers to pick (a searchable list built from the data); any text still counts."""
+    """Names a form offers to pick from a searchable list (built from the data); any other text
+    may still be typed."""
     kind: ClassVar[str] = "text"
 
     def allowed(self) -> str:
@@ -576,7 +577,8 @@ class WordListInput(Input):
 
     words: tuple[tuple[str, str], ...]
     suggestions: tuple[str, ...] = ()
-    """Words a form offers to pick (several; by default the plain words of ``words``)."""
+    """Words a form offers to pick (several, from a searchable list built from the data); when
+    empty, the allowed words that are plain words (not patterns such as ``anti-KEYWORD-N``)."""
     kind: ClassVar[str] = "word-list"
 
     @property
@@ -633,16 +635,25 @@ class WordListInput(Input):
 
 
 def picks(inp: Input) -> tuple[str, ...]:
-    """What a form offers to pick for ``inp`` (free text still counts): ``suggestions``, else a
-    word list's plain words (not patterns such as ``anti-KEYWORD-N``); an optional input's words
-    first; empty if the input is typed.
+    """What a form offers to pick for ``inp`` from a searchable list (free text still counts):
+    a text's or a word list's ``suggestions``; else a word list's plain words; an optional
+    input's words first. Empty: the input is typed (or is a drop-down already).
 
-    >>> picks(optional(TextInput(key="leader", help="", suggestions=("lord",)))), picks(TextInput(key="x", help=""))
-    (('none', 'lord'), ())
+    >>> picks(WordListInput(key="abilities", help="", default=(),
+    ...                     words=(("blast", "blast"), ("anti-[a-z]+-[2-6]", "anti-KEYWORD-N"))))
+    ('blast',)
+    >>> picks(optional(TextInput(key="leader", help="", suggestions=("lord",))))
+    ('none', 'lord')
+    >>> picks(TextInput(key="reason", help=""))
+    ()
     """
     if isinstance(inp, OptionalInput):
         inner = picks(inp.inner)
         return (*(w for w in inp.words if w not in inner), *inner) if inner else ()
-    if isinstance(inp, WordListInput) and not inp.suggestions:
+    if isinstance(inp, WordListInput):
+        if inp.suggestions:
+            return inp.suggestions
         return tuple(shown for pattern, shown in inp.words if re.fullmatch(pattern, shown))
-    return tuple(getattr(inp, "suggestions", ()))
+    if isinstance(inp, TextInput):
+        return inp.suggestions
+    return ()

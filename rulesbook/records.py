@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from rulesbook.data import DataFileError, load_data_file, need
+from rulesbook.data.lines import located_in
 from rulesbook.errors import quote
 
 __all__ = [
@@ -34,7 +35,9 @@ __all__ = [
     "Interpretation",
     "Option",
     "Rule",
+    "Source",
     "System",
+    "load_source",
     "load_system_data",
 ]
 
@@ -191,71 +194,152 @@ def load_system_data(path: Path) -> tuple[System, list[Rule], list[Interpretatio
     The file has three top-level keys: ``system`` (id, title, version, source, summary),
     ``rules`` (a list of id, title, cite, text, interpretations, see_also) and
     ``interpretations`` (a list of id, question, default, why, options, rules, cite).
-    Malformed files raise :class:`DataFileError` naming the file and the field.
+    Malformed files raise :class:`DataFileError` naming the file, the line and the field
+    (:func:`rulesbook.data.lines.located_in`).
     """
+    try:
+        return _system_data(path)
+    except DataFileError as exc:
+        raise located_in(exc, path) from None
+
+
+def _system_data(path: Path) -> tuple[System, list[Rule], list[Interpretation]]:
     where = path.name
     data = load_data_file(path)
-    sysd = need(data, "system", where, dict)
-    system = System(
-        id=need(sysd, "id", f"{where}.system"),
-        title=need(sysd, "title", f"{where}.system"),
-        version=str(need(sysd, "version", f"{where}.system", (str, int, float))),
-        source=need(sysd, "source", f"{where}.system"),
+    system = _system(need(data, "system", where, dict), f"{where}.system")
+    title = _source_short(path) or system.source_title
+    rules = [
+        _rule(r, f"{where}.rules[{i}]", system, title) for i, r in enumerate(need(data, "rules", where, list))
+    ]
+    interps = [
+        _interpretation(it, f"{where}.interpretations[{i}]", system, title)
+        for i, it in enumerate(data.get("interpretations", []) or [])
+    ]
+    _check_references(where, rules, interps)
+    return system, rules, interps
+
+
+def _system(sysd: Any, where: str) -> System:
+    """The ``system:`` record."""
+    return System(
+        id=need(sysd, "id", where),
+        title=need(sysd, "title", where),
+        version=str(need(sysd, "version", where, (str, int, float))),
+        source=need(sysd, "source", where),
         summary=str(sysd.get("summary", "")).strip(),
         source_title=str(sysd.get("source_title", "")),
     )
-    title = _source_short(path) or system.source_title
-    rules = []
-    for i, r in enumerate(need(data, "rules", where, list)):
-        w = f"{where}.rules[{i}]"
-        rules.append(
-            Rule(
-                id=need(r, "id", w),
-                system=system.id,
-                title=need(r, "title", w),
-                text=need(r, "text", w).strip(),
-                citations=_citations(r.get("cite"), w, system.source, title),
-                interpretations=tuple(r.get("interpretations", ()) or ()),
-                see_also=tuple(r.get("see_also", ()) or ()),
-                summary=str(r.get("summary", "")).strip(),
-            )
+
+
+def _rule(r: Any, where: str, system: System, title: str) -> Rule:
+    """One entry of ``rules:``; every rule cites its source section."""
+    rule = Rule(
+        id=need(r, "id", where),
+        system=system.id,
+        title=need(r, "title", where),
+        text=need(r, "text", where).strip(),
+        citations=_citations(r.get("cite"), where, system.source, title),
+        interpretations=tuple(r.get("interpretations", ()) or ()),
+        see_also=tuple(r.get("see_also", ()) or ()),
+        summary=str(r.get("summary", "")).strip(),
+    )
+    if not rule.citations:
+        raise DataFileError(f"{where}.cite: every rule cites its source section")
+    return rule
+
+
+def _interpretation(it: Any, where: str, system: System, title: str) -> Interpretation:
+    """One entry of the register: a default among at least two options."""
+    options = []
+    for j, o in enumerate(need(it, "options", where, list)):
+        ow = f"{where}.options[{j}]"
+        options.append(
+            Option(str(need(o, "key", ow)), need(o, "label", ow), str(o.get("description", "")).strip())
         )
-        if not rules[-1].citations:
-            raise DataFileError(f"{w}.cite: every rule cites its source section")
-    interps = []
-    for i, it in enumerate(data.get("interpretations", []) or []):
-        w = f"{where}.interpretations[{i}]"
-        options = []
-        for j, o in enumerate(need(it, "options", w, list)):
-            ow = f"{w}.options[{j}]"
-            options.append(
-                Option(str(need(o, "key", ow)), need(o, "label", ow), str(o.get("description", "")).strip())
-            )
-        interp = Interpretation(
-            id=need(it, "id", w),
-            system=system.id,
-            question=need(it, "question", w).strip(),
-            default=need(it, "default", w),
-            why=need(it, "why", w).strip(),
-            options=tuple(options),
-            rules=tuple(it.get("rules", ()) or ()),
-            citation=(_citations(it.get("cite"), w, system.source, title) or (None,))[0],
-            fact_source=str(it.get("fact_source", "")).strip(),
+    interp = Interpretation(
+        id=need(it, "id", where),
+        system=system.id,
+        question=need(it, "question", where).strip(),
+        default=need(it, "default", where),
+        why=need(it, "why", where).strip(),
+        options=tuple(options),
+        rules=tuple(it.get("rules", ()) or ()),
+        citation=(_citations(it.get("cite"), where, system.source, title) or (None,))[0],
+        fact_source=str(it.get("fact_source", "")).strip(),
+    )
+    if interp.default not in {o.key for o in options}:
+        raise DataFileError(f"{where}.default: {quote(interp.default)} is not one of the options")
+    if len(options) < 2:
+        raise DataFileError(
+            f"{where}.options: an interpretation needs the default and at least one alternative"
         )
-        if interp.default not in {o.key for o in options}:
-            raise DataFileError(f"{w}.default: {quote(interp.default)} is not one of the options")
-        if len(options) < 2:
-            raise DataFileError(
-                f"{w}.options: an interpretation needs the default and at least one alternative"
-            )
-        interps.append(interp)
+    return interp
+
+
+def _check_references(where: str, rules: list[Rule], interps: list[Interpretation]) -> None:
+    """Every interpretation a rule names exists, and every rule an interpretation names."""
     known_rules = {r.id for r in rules}
+    known_interps = {i.id for i in interps}
     for r in rules:
         for ref in r.interpretations:
-            if ref not in {i.id for i in interps}:
+            if ref not in known_interps:
                 raise DataFileError(f"{where}: rule {r.id} names unknown interpretation {ref}")
     for it in interps:
         for ref in it.rules:
             if ref not in known_rules:
                 raise DataFileError(f"{where}: interpretation {it.id} names unknown rule {ref}")
-    return system, rules, interps
+
+
+# -- the source document ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """One source document: its title, the short title citations use, file, coverage and gaps."""
+
+    system: str
+    title: str
+    short: str
+    file: str
+    kind: str
+    covers: tuple[str, ...]
+    gaps: tuple[str, ...]
+
+
+def _text(data: dict[str, Any], key: str, where: str) -> str:
+    value = data.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise DataFileError(f"{where}.{key}: expected a non-empty text")
+    return value.strip()
+
+
+def _texts(data: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
+    value = data.get(key)
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+        raise DataFileError(f"{where}.{key}: expected a list of texts")
+    return tuple(" ".join(v.split()) for v in value)
+
+
+def load_source(path: Path, system: str) -> Source:
+    """Read one ``source.yaml`` (the one data loader); DataFileError naming the file, the line and
+    the field otherwise."""
+    try:
+        return _source_of(path, system)
+    except DataFileError as exc:
+        raise located_in(exc, path) from None
+
+
+def _source_of(path: Path, system: str) -> Source:
+    where = path.name
+    data = load_data_file(path)
+    if not isinstance(data, dict):
+        raise DataFileError(f"{where}: expected a mapping with title, short, file, kind, covers, gaps")
+    return Source(
+        system=system,
+        title=_text(data, "title", where),
+        short=_text(data, "short", where),
+        file=_text(data, "file", where),
+        kind=_text(data, "kind", where),
+        covers=_texts(data, "covers", where),
+        gaps=_texts(data, "gaps", where),
+    )

@@ -21,7 +21,6 @@ Example:
 
 from __future__ import annotations
 
-import difflib
 import functools
 import importlib
 import inspect
@@ -33,7 +32,10 @@ from typing import TYPE_CHECKING, Any
 
 from rulesbook.additions import Additions
 from rulesbook.data import DataFileError
-from rulesbook.errors import InputError, RulesbookError, quote
+from rulesbook.errors import InputError, RulesbookError, did_you_mean, quote
+from rulesbook.language.files import implementations
+from rulesbook.language.mechanics import Mechanics, choice_names
+from rulesbook.language.systems import data_system_folders, load_data_system
 from rulesbook.records import (
     ID_RE,
     Implementation,
@@ -65,6 +67,12 @@ class Registry:
     additions: dict[str, type[Additions]] = field(default_factory=dict)
     """Each system's class of added entries (what its variants' ``add:`` section accepts)."""
     """Special apps by name (:class:`App`), as their systems declare them."""
+    mechanics: dict[str, Mechanics] = field(default_factory=dict)
+    """Each system's declarations in the rules language (:class:`rulesbook.language.mechanics.Mechanics`:
+    its declared tests, inputs and calculators; empty for a system that declares none)."""
+    folders: dict[str, Path] = field(default_factory=dict)
+    """Each system's folder (its ``rules.yaml``, ``source.yaml``, ``glossary.yaml``, ``cases.yaml``,
+    ``guide.md`` and ``variants/`` are there)."""
     roster_readers: dict[str, str] = field(default_factory=dict)
     """Where each system's reader of army-builder rosters is (``"module:NAME"`` of a
     :class:`rulesbook.rosters.RosterAdapter`), by system ID, for the systems that read them;
@@ -129,13 +137,18 @@ class Registry:
         try:
             return table[key]
         except KeyError:
-            close = difflib.get_close_matches(key, list(table), n=3)
             hint = (
-                f"; did you mean {', '.join(close)}?"
-                if close
-                else f"; see `rulesbook list` ({len(table)} known)"
+                did_you_mean(key, table, most=3, cutoff=0.6) or f"; see `rulesbook list` ({len(table)} known)"
             )
             raise InputError(kind, f"unknown {kind} ID {quote(key)}{hint}") from None
+
+    def folder(self, system_id: str) -> Path:
+        """The folder of a system's files (its ``rules.yaml`` beside them).
+
+        >>> registry().folder("scrollhammer").name
+        'scrollhammer'
+        """
+        return self.folders.get(system_id) or _SYSTEMS_DIR / system_id.replace("-", "_")
 
     def additions_class(self, system_id: str) -> type[Additions]:
         """The class of the entries a variant of the system may add (the base class, which
@@ -202,8 +215,7 @@ class Registry:
             if some_id in table:
                 return table[some_id]
         every = [*self.rules, *self.calculators, *self.interpretations, *self.systems]
-        close = difflib.get_close_matches(some_id, every, n=3)
-        hint = f"; did you mean {', '.join(close)}?" if close else "; see `rulesbook list`"
+        hint = did_you_mean(some_id, every, most=3, cutoff=0.6) or "; see `rulesbook list`"
         raise InputError("id", f"unknown ID {quote(some_id)}{hint}")
 
 
@@ -267,6 +279,12 @@ class SystemPackage:
     extra_rules: Callable[[], Iterable[Rule]] | None = None
     apps: tuple[App, ...] = ()
     extra_implementations: Callable[[], Iterable[Implementation]] | None = None
+    mechanics: Mechanics | None = None
+    """What the system declares in the rules language (its ``mechanics.yaml``, read with
+    :func:`rulesbook.language.files.load_mechanics`), if anything."""
+    calculators: Callable[[], Iterable[Calculator]] | None = None
+    """Calculators built from data (a system written in the rules language), registered after
+    the modules' ones."""
     additions: type[Additions] = Additions
     rosters: str = ""
 
@@ -302,7 +320,17 @@ def load_system_package(package: SystemPackage, into: Registry | None = None) ->
         problems = register_problems(package.choices, interps, [r.id for r in rules])
         if problems:
             raise DataFileError(f"{package.data.name}: {problems[0]}")
+    mechanics = package.mechanics or Mechanics(system.id, names=choice_names(package.choices))
+    known = {r.id for r in rules}
+    written = implementations(mechanics)
+    for impl in written:
+        if impl.rule_id not in known:
+            raise DataFileError(
+                f"{mechanics.file}, line {impl.line}: {impl.qualname}.rule: unknown rule {impl.rule_id}"
+            )
     target.add_system_data(system, rules, interps)
+    target.mechanics[system.id] = mechanics
+    target.folders[system.id] = package.data.parent
     if package.choices is not None:
         target.choices[system.id] = package.choices
     target.additions[system.id] = package.additions
@@ -313,11 +341,15 @@ def load_system_package(package: SystemPackage, into: Registry | None = None) ->
     if package.extra_implementations is not None:
         for impl in package.extra_implementations():
             target.add_implementation(impl)
+    for impl in written:
+        target.add_implementation(impl)
     for name in package.calculator_modules:
         module = importlib.import_module(name)
         for value in vars(module).values():
             if isinstance(value, Calculator) and value.system == system.id:
                 target.add_calculator(value)
+    for calc in package.calculators() if package.calculators is not None else ():
+        target.add_calculator(calc)
     return system
 
 
@@ -326,6 +358,21 @@ def _system_packages() -> list[str]:
     import rulesbook.systems as pkg
 
     return sorted(info.name for info in pkgutil.iter_modules(pkg.__path__) if info.ispkg)
+
+
+_SYSTEMS_DIR = Path(__file__).resolve().parent / "systems"
+_VENDORED_DIR = Path(__file__).resolve().parent / "data-systems"
+"""Systems written in data that a built site's app wheel carries (the ``$RULESBOOK_SYSTEMS_DIR``
+systems of the build, :func:`rulesbook.site.runtime.app_files`); absent in a checkout."""
+
+
+def _data_folders() -> dict[str, Path]:
+    """Systems written in data (:mod:`rulesbook.language.systems`): folder name -> folder, the
+    package's own first, then ``$RULESBOOK_SYSTEMS_DIR``'s (a name met twice keeps the first)."""
+    out: dict[str, Path] = {}
+    for folder in data_system_folders(_SYSTEMS_DIR, _VENDORED_DIR):
+        out.setdefault(folder.name, folder)
+    return out
 
 
 def _load_named(name: str) -> None:
@@ -338,6 +385,25 @@ def _load_named(name: str) -> None:
     if not isinstance(package, SystemPackage):
         raise RulesbookError(f"{module.__name__}: define SYSTEM = SystemPackage(...)")
     _LOADED_PACKAGES[name] = load_system_package(package).id
+
+
+def _load_folder(folder: Path) -> None:
+    """Load the system written in data in ``folder`` (once); the package's own are trusted to
+    pass the schema (the tests check them), a folder of ``$RULESBOOK_SYSTEMS_DIR`` is checked."""
+    key = str(folder)
+    if key in _LOADED_PACKAGES:
+        return
+    _LOADED_PACKAGES[key] = ""
+    found = load_data_system(folder, schema=folder.parent not in (_SYSTEMS_DIR, _VENDORED_DIR))
+    if found.system.id in _REGISTRY.systems:
+        raise DataFileError(f"{folder.name}/rules.yaml: a system called {found.system.id} is loaded already")
+    package = SystemPackage(
+        data=folder / "rules.yaml",
+        choices=found.choices,
+        mechanics=found.mechanics,
+        calculators=lambda: found.calculators,
+    )
+    _LOADED_PACKAGES[key] = load_system_package(package).id
 
 
 def _in_system_order(reg: Registry, order: list[str]) -> None:
@@ -358,6 +424,7 @@ def _in_system_order(reg: Registry, order: list[str]) -> None:
     resort(reg.interpretations, lambda _k, v: v.system)
     resort(reg.calculators, lambda _k, v: v.system)
     resort(reg.choices, lambda k, _v: k)
+    resort(reg.mechanics, lambda k, _v: k)
     resort(reg.roster_readers, lambda k, _v: k)
 
 
@@ -383,10 +450,20 @@ def registry(system: str | None = None) -> Registry:
             _load_named(name)
             if system in _REGISTRY.systems:
                 return _REGISTRY
+        folder = _data_folders().get(name)
+        if folder is not None:
+            _load_folder(folder)
+            if system in _REGISTRY.systems:
+                return _REGISTRY
     _LOADED = True
     for name in _system_packages():
         _load_named(name)
-    _in_system_order(_REGISTRY, [_LOADED_PACKAGES[name] for name in _system_packages()])
+    folders = _data_folders()
+    for folder in folders.values():
+        _load_folder(folder)
+    order = [_LOADED_PACKAGES[name] for name in _system_packages()]
+    order += [_LOADED_PACKAGES[str(folder)] for folder in folders.values()]
+    _in_system_order(_REGISTRY, order)
     return _REGISTRY
 
 

@@ -20,7 +20,7 @@ import pytest
 from rulesbook.errors import InputError
 from rulesbook.registry import registry
 from rulesbook.variants import added_entries, compare, offerable_inputs, resolve_variant, run_with_variant
-from widgets.compare import answer, offered_names
+from widgets.forms.compare import answer, offered_names
 
 ROOT = Path(__file__).resolve().parents[1]
 REG = registry()
@@ -158,11 +158,12 @@ def test_what_the_forms_offer(house: str) -> None:
     assert set(offerable_inputs(ATTACK)) == {
         f"{side}{what}" for side in ("", "target_") for what in ("stratagems", "detachment", "enhancement")
     }
-    assert offerable_inputs(REG.calculator("wh40k.battle-shock")) == ()
+    assert offerable_inputs(REG.calculator("wh40k.battle-shock")) == ("stratagems",)  # on the test
+    assert offerable_inputs(REG.calculator("wh40k.charge")) == ()
 
 
 def test_panel_pick_lists_follow_the_compared_variant(house: str) -> None:
-    from widgets.panel_app import CalculatorApp
+    from widgets.forms.panel_app import CalculatorApp
 
     app = CalculatorApp(ATTACK)
     picker = app.pickers["stratagems"]
@@ -188,7 +189,7 @@ def test_panel_pick_lists_follow_the_compared_variant(house: str) -> None:
 
 
 def test_a_pick_list_keeps_a_counted_word(tmp_path: Path) -> None:
-    from widgets.panel_app import CalculatorApp
+    from widgets.forms.panel_app import CalculatorApp
 
     supply = _write(
         tmp_path / "supply.yaml",
@@ -211,7 +212,7 @@ def test_a_pick_list_keeps_a_counted_word(tmp_path: Path) -> None:
 
 
 def test_notebook_form_offers_them(house: str) -> None:
-    from widgets.ipy import CalculatorForm
+    from widgets.forms.ipy import CalculatorForm
 
     form = CalculatorForm(ATTACK, house)
     assert form.controls["detachment"].options[-1] == "sharp-eyes"

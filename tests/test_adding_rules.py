@@ -15,6 +15,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -61,9 +62,19 @@ print("answers ok")
 """
 
 
-def guide_files() -> dict[str, str]:
-    """Every file the guide shows, by its path in the repository."""
-    return {m["path"]: m["body"] for m in BLOCK.finditer(GUIDE.read_text(encoding="utf-8"))}
+PYTHON_ROUTE = "\n# The Python route\n"
+
+
+def guide_files(route: str = "python") -> dict[str, str]:
+    """Every file the guide shows for a route, by its path in the repository: the data route's
+    (the page up to "The Python route"), or the Python route's (the shared ones, its own)."""
+    text = GUIDE.read_text(encoding="utf-8")
+    data_part, _, python_part = text.partition(PYTHON_ROUTE)
+    data = {m["path"]: m["body"] for m in BLOCK.finditer(data_part)}
+    if route == "data":
+        return data
+    shared = {p: body for p, body in data.items() if not p.endswith("mechanics.yaml")}
+    return shared | {m["path"]: m["body"] for m in BLOCK.finditer(python_part)}
 
 
 def test_the_guide_shows_every_file_of_a_system() -> None:
@@ -81,12 +92,25 @@ def test_the_guide_shows_every_file_of_a_system() -> None:
         "cases.yaml",
     }
     assert {"sources/nerve-rules.txt", "tests/nerve/__init__.py", "tests/nerve/test_nerve.py"} <= set(files)
+    data = guide_files("data")
+    assert set(data) == {
+        "sources/nerve-rules.txt",
+        *(
+            f"rulesbook/systems/nerve/{f}"
+            for f in ("source.yaml", "rules.yaml", "mechanics.yaml", "cases.yaml")
+        ),
+    }, "the data route writes no Python"
     assert not (ROOT / "rulesbook" / "systems" / "nerve").exists(), "the example system is in the checkout"
 
 
-def _copy_of_the_repository(to: Path) -> Path:
+def _copy_of_the_repository(to: Path, *, whole: bool = False) -> Path:
+    """The repository's files in ``to``: the package, the tests, the sources (and, ``whole``, the
+    docs, the notebooks and the front-ends the site's build needs)."""
+    parts = ["rulesbook", "tests", "sources", "pyproject.toml"]
+    if whole:
+        parts += ["docs", "mkdocs.yml", "notebooks", "widgets", "scripts"]
     tracked = subprocess.run(
-        ["git", "ls-files", "-co", "--exclude-standard", "rulesbook", "tests", "sources", "pyproject.toml"],
+        ["git", "ls-files", "-co", "--exclude-standard", *parts],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -94,10 +118,79 @@ def _copy_of_the_repository(to: Path) -> Path:
     ).stdout.splitlines()
     for name in tracked:
         source = ROOT / name
-        if source.is_file():
+        if source.is_symlink():  # (docs/notebooks -> ../notebooks: kept a link)
+            (to / name).parent.mkdir(parents=True, exist_ok=True)
+            (to / name).symlink_to(source.readlink())
+        elif source.is_file():
             (to / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, to / name)  # (times kept: mypy's cache stays valid for the core)
     return to
+
+
+def _loader_error(repo: Path, env: dict[str, str]) -> str:
+    """What loading the copy's registry says on standard error (it must fail)."""
+    out = subprocess.run(
+        [sys.executable, "-c", "from rulesbook.registry import registry; registry()"],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode != 0
+    return out.stderr
+
+
+def _runner(repo: Path, env: dict[str, str]) -> Callable[..., str]:
+    def run(*args: str, timeout: float = 600) -> str:
+        out = subprocess.run(
+            [sys.executable, *args], cwd=repo, env=env, capture_output=True, text=True, timeout=timeout
+        )
+        assert out.returncode == 0, f"{' '.join(args)}\n{out.stdout[-3000:]}\n{out.stderr[-3000:]}"
+        return out.stdout
+
+    return run
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git to list the repository's files")
+def test_following_the_data_route_gives_a_green_suite(tmp_path: Path) -> None:
+    """The data route, literally: the files written, the answers recorded, and the registry's,
+    the site's, the cases' and the golden file's tests run whole (not filtered to the system)."""
+    repo = _copy_of_the_repository(tmp_path / "repo", whole=True)
+    for path, body in guide_files("data").items():
+        (repo / path).parent.mkdir(parents=True, exist_ok=True)
+        (repo / path).write_text(body, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(repo), "RULESBOOK_VARIANTS_DIR": str(tmp_path / "none")}
+    for name in ("PYTEST_XDIST_WORKER", "RULESBOOK_SYSTEMS_DIR", "RULESBOOK_TEST_SHARED", "RULESBOOK_SERVED"):
+        env.pop(name, None)  # (the copy builds its own site, with the new system's pages)
+    run = _runner(repo, env)
+    assert "(2 answers recorded)" in run("tests/golden/record.py", "--new")
+    (repo / "tests" / "test_the_site_pages.py").write_text(SITE, encoding="utf-8")
+    whole = [
+        "tests/test_registry.py",
+        "tests/test_site.py",
+        "tests/test_cases.py",
+        "tests/test_golden_examples.py",
+    ]
+    run(
+        "-m",
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "-n",
+        "2",
+        *whole,
+        "tests/test_the_site_pages.py",
+        timeout=3000,
+    )
+    assert "answers ok" in run("-c", ANSWERS)
+    # a misspelt name in the mechanics is refused at load: file, line, field
+    mechanics = repo / "rulesbook" / "systems" / "nerve" / "mechanics.yaml"
+    mechanics.write_text(mechanics.read_text(encoding="utf-8").replace("else nerve - 1", "else nerv - 1"))
+    assert "nerve/mechanics.yaml, line 17: tests.nerve.target: unknown name 'nerv'" in _loader_error(
+        repo, env
+    )
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git to list the repository's files")
@@ -144,13 +237,6 @@ def test_following_the_guide_gives_a_green_suite(tmp_path: Path) -> None:
     # and the loader refuses a register entry whose typed reading disagrees, naming both
     rules = repo / "rulesbook" / "systems" / "nerve" / "rules.yaml"
     rules.write_text(rules.read_text(encoding="utf-8").replace("default: passes", "default: fails"))
-    out = subprocess.run(
-        [sys.executable, "-c", "from rulesbook.registry import registry; registry()"],
-        cwd=repo,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
+    assert "rules.yaml: interpretation nerve.interpretations.ties: default 'fails'" in _loader_error(
+        repo, env
     )
-    assert out.returncode != 0
-    assert "rules.yaml: interpretation nerve.interpretations.ties: default 'fails'" in out.stderr

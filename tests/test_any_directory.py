@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 APPS_SCRIPT = """
 import json
-from widgets.server import app_factories
+from widgets.server.routes import app_factories
 
 pages = {}
 for path, factory in sorted(app_factories().items()):

@@ -168,7 +168,7 @@ rb.calc("scrollhammer.morale-check", ld=7)
 print(sorted(m for m in sys.modules if m.startswith(("widgets", "ipywidgets", "panel", "IPython", "bokeh"))))
 print(sorted(m for m in sys.modules if m.startswith("rulesbook.systems.") and m.count(".") == 2))
 rb.widget("scrollhammer.morale-check", ld=7)
-print("widgets.ipy" in sys.modules)
+print("widgets.forms.ipy" in sys.modules)
 """
     bare, after_calc, systems, widget = _python(code).splitlines()
     assert bare == "[]"  # not even the registry: the front door is loaded on first use

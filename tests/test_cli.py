@@ -89,6 +89,17 @@ def test_list_json_names_every_id() -> None:
     assert {"key": "p_pass", "kind": "probability", "label": "P(pass)"} in morale["outputs"]
 
 
+def test_list_names_each_source_by_its_title() -> None:
+    from rulesbook.index import source
+
+    out = run("list")
+    for system in registry().systems.values():
+        assert f"  source: {source(system.id).title}\n" in out.stdout
+        assert system.source not in out.stdout  # the file name (a hash-like one) only in --json
+    data = json.loads(run("list", "--json").stdout)
+    assert all(s["source_title"] == source(s["id"]).title for s in data["systems"])
+
+
 def test_rule_shows_text_citation_and_calculators() -> None:
     out = run("rule", "scrollhammer.morale.insane-heroism", "--json")
     data = json.loads(out.stdout)

@@ -297,7 +297,7 @@ def test_your_variants_folder_reaches_compare_with_and_the_python_front_door(
     import rulesbook as rb
     from rulesbook.registry import registry
     from rulesbook.variants import user_variant_problems, user_variants
-    from widgets.compare import answer, variant_options
+    from widgets.forms.compare import answer, variant_options
 
     assert "no-regroup" in user_variants() and "broken.yaml" in user_variant_problems()
     calc = registry().calculator("scrollhammer.regroup-test")

@@ -32,15 +32,14 @@ from rulesbook.cases import load_cases
 from rulesbook.data import LIMITS, DataFileError, dump_yaml, load_data_file, load_data_text, read_text
 from rulesbook.errors import RulesbookError
 from rulesbook.inputs import TextInput
-from rulesbook.records import load_system_data
+from rulesbook.records import load_source, load_system_data
 from rulesbook.site.glossary import load_glossary
-from rulesbook.site.sources import load_source
 from rulesbook.systems.army_morale.log import EXAMPLE_LOG
 from rulesbook.systems.army_morale.logfile import load_log, log_from_text, log_to_text
 from rulesbook.systems.army_morale.replay import replay
 from rulesbook.systems.warstrike.missions import load_mission
 from rulesbook.variants import load_variant
-from widgets.games import GameStore
+from widgets.army_morale.games import GameStore
 
 HOSTILE = Path(__file__).parent / "hostile"
 ROOT = Path(__file__).resolve().parents[1]
@@ -122,7 +121,7 @@ def test_json_escapes_are_read_as_written() -> None:
 @settings(max_examples=40, deadline=None)
 @given(st.text(st.characters(codec="utf-8"), min_size=1, max_size=30))
 def test_the_served_tracker_keeps_any_name(name: str) -> None:
-    """What the web tracker stores (widgets/games.py) reads back with the name unchanged."""
+    """What the web tracker stores (widgets/army_morale/games.py) reads back with the name unchanged."""
     log = load_log(EXAMPLE_LOG)
     changed = replace(log, armies=(replace(log.armies[0], name=name), log.armies[1]))
     with tempfile.TemporaryDirectory() as folder:

@@ -15,7 +15,7 @@ import pytest
 
 from rulesbook.errors import InputError
 from rulesbook.variants import load_variant, load_variant_text, shipped_variants
-from widgets import browser
+from widgets.forms import browser
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = sorted((ROOT / "tests" / "hostile" / "variants").glob("*.yaml"))

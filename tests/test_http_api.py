@@ -1,6 +1,6 @@
 """The JSON HTTP API (``/api/v1/``) answers exactly as ``rulesbook calc ... --json`` does.
 
-The routes of :func:`widgets.http_api.api_routes` run in a plain tornado application here (no
+The routes of :func:`widgets.server.http_api.api_routes` run in a plain tornado application here (no
 Panel, no worker pool: the answers are computed in the handler), so every calculator's worked
 examples are asked in-process: the body of each answer is byte for byte what the command line
 prints. ``tests/test_server_load.py`` asks a real ``rulesbook serve`` (one process and two), where
@@ -32,7 +32,7 @@ from tornado.web import Application
 from rulesbook.api.openapi import openapi
 from rulesbook.cli import cli
 from rulesbook.registry import registry
-from widgets.http_api import MAX_BODY_BYTES, api_routes
+from widgets.server.http_api import MAX_BODY_BYTES, api_routes
 
 ROOT = Path(__file__).resolve().parents[1]
 

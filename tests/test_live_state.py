@@ -1,4 +1,4 @@
-"""The served answer's bookkeeping (widgets/panel_app.py with widgets/live.py): every answer the
+"""The served answer's bookkeeping (widgets/forms/panel_app.py with widgets/forms/live.py): every answer the
 server starts is covered by one it shows, every typed value is answered, and answers are numbered
 in the order they were computed, so the browser can ignore a message that arrives late.
 
@@ -17,10 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import widgets.panel_app as panel_app
+import widgets.forms.panel_app as panel_app
 from rulesbook.registry import registry
-from widgets.panel_app import CalculatorApp
-from widgets.workers import ComputePool
+from widgets.forms.panel_app import CalculatorApp
+from widgets.server.workers import ComputePool
 
 CALC = registry().calculator("scrollhammer.morale-check")
 
@@ -179,7 +179,7 @@ class _NeverAnswers:
     def submit(self, func: Any, *args: Any) -> Any:
         from concurrent.futures import Future
 
-        from widgets.workers import Job
+        from widgets.server.workers import Job
 
         job = Job((func, args))
         job.future = Future()

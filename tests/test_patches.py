@@ -1,6 +1,6 @@
 """Every change the server makes to Panel's, Bokeh's or Tornado's internals still fits them.
 
-Each patch (:func:`widgets.patches.framework_patch`) names the framework release it was written
+Each patch (:func:`widgets.server.patches.framework_patch`) names the framework release it was written
 against and a fingerprint of the internals it replaces or relies on. When a framework is
 upgraded, or its code at a target changes, these tests fail: read the patch's docstring (why it
 exists), check it against the new code, then update its ``version`` and ``fingerprint``.
@@ -12,8 +12,8 @@ from importlib.metadata import version
 
 import pytest
 
-from widgets import sessions
-from widgets.patches import declared_patches, fingerprint, framework_patch, original, replace
+from widgets.server import sessions
+from widgets.server.patches import declared_patches, fingerprint, framework_patch, original, replace
 
 PATCHES = declared_patches()
 

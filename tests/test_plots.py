@@ -3,6 +3,7 @@ warnings on the figure, and the global matplotlib backend left alone (a notebook
 
 from __future__ import annotations
 
+import itertools
 import subprocess
 import sys
 import textwrap
@@ -91,3 +92,33 @@ def test_titles_are_shown_as_written(tmp_path: Path) -> None:
     )
     svg = save_figure(fig, tmp_path / "d.svg").read_text(encoding="utf-8")
     assert "Costs $5 and $x^$" in svg and "$a_$ rule" in svg
+
+
+def test_a_tornados_ticks_never_overlap_and_its_legend_and_labels_stay_in_the_figure() -> None:
+    """Issue 37: the x tick labels ran into each other and the legend was cut at the right edge."""
+    from rulesbook.variants import sensitivity
+
+    fig = sensitivity(
+        "warstrike.strike-force-morale",
+        {"starting_units": 10, "remaining_units": 4, "hive_mind": "true", "unit_lds": "7,7,7,7"},
+        output="p_retreat",
+    ).figure()
+    fig.canvas.draw()
+    renderer = fig._get_renderer()  # type: ignore[attr-defined]
+    whole = fig.bbox
+    ax = fig.axes[0]
+    ticks = sorted(
+        (t.get_window_extent(renderer) for t in ax.get_xticklabels() if t.get_text() and t.get_visible()),
+        key=lambda b: b.x0,
+    )
+    assert 2 <= len(ticks) <= 6
+    assert all(a.x1 < b.x0 for a, b in itertools.pairwise(ticks))  # none overlaps the next
+    legend = ax.get_legend()
+    assert legend is not None
+    box = legend.get_window_extent(renderer)
+    assert whole.x0 <= box.x0 and box.x1 <= whole.x1 and whole.y0 <= box.y0 and box.y1 <= whole.y1
+    title = fig.get_suptitle()
+    assert title and not box.overlaps(fig._suptitle.get_window_extent(renderer))  # type: ignore[union-attr]
+    for text in ax.texts:  # each bar's change stays inside the frame of the bars
+        extent = text.get_window_extent(renderer)
+        assert ax.bbox.x0 <= extent.x0 and extent.x1 <= ax.bbox.x1, text.get_text()

@@ -59,6 +59,22 @@ def test_huge_fractions_are_summarised_on_screen_and_whole_in_html() -> None:
     assert exact not in shown.to_text() and shown.exact_short in shown.to_text()
     assert f'data-exact="{exact}"' in shown.to_html()
     assert exact not in shown.to_markdown()
+    # on a phone the whole fraction is one tap away: inside a native <details>, wrapping
+    html = shown.to_html()
+    tap = html.index('<details class="rb-whole">')
+    assert html.index("exact: 50/51 digits", tap) < html.index(
+        f'<span class="rb-fraction">{exact}</span>', tap
+    )
+
+
+def test_a_comparison_table_shows_the_pages_percentages() -> None:
+    from rulesbook.registry import registry
+    from widgets.forms.compare import form_result_html
+
+    calc = registry().calculator("scrollhammer.morale-check")
+    page = form_result_html(calc, {**calc.initial_values(), "ld": 8, "modifier": 0}, "break-2-ld-per-point")
+    table = page.split('<table class="rulesbook-table rb-difference">')[1].split("</table>")[0]
+    assert "<td>72.2%</td>" in table and "0.7222" not in table  # P(pass) 13/18, as the result shows it
 
 
 def test_long_lists_are_left_to_the_tables_in_html_and_markdown() -> None:

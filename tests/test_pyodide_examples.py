@@ -2,8 +2,8 @@
 byte for byte what CPython's command line prints with ``--json``.
 
 One Node process runs them all (``tests/pyodide/run_examples.mjs``), started exactly as a page's
-worker starts it (``docs/javascripts/rulesbook-live-core.mjs``): the vendored runtime, the wheels
-unpacked by hand, the data snapshot instead of YAML parsing. A few bad inputs and a variant are
+worker starts it (``docs/javascripts/rulesbook-live-core.mjs``): Python restored from the build's
+start-up snapshot, the wheels unpacked by hand, the data snapshot instead of YAML parsing. A few bad inputs and a variant are
 compared too: the one error line (exit code 2) and the variant's answer must also be the CLI's.
 """
 
@@ -65,6 +65,7 @@ def test_every_worked_example_matches_cpython_byte_for_byte(pyodide_answers: dic
     jobs = _jobs()
     assert len(pyodide_answers["answers"]) == len(jobs)
     assert pyodide_answers["python"].startswith("3.")
+    assert pyodide_answers["from_snapshot"] is True  # Python restored from the build's start-up snapshot
     mismatches = []
     for job, got in zip(jobs, pyodide_answers["answers"], strict=True):
         cpython = CliRunner().invoke(cli, ["calc", job["calc"], *job["args"], "--json"])

@@ -32,7 +32,7 @@ def test_rule_is_complete(rule_id: str) -> None:
         assert cite.section.strip()
         if SEEDS.is_dir() and cite.document == system.source:
             # a shared seed, or a document in the repository's sources/ folder
-            assert document_path(cite.document), f"{cite.document} is not a seed or in sources/"
+            assert document_path(cite.document, system.id), f"{cite.document} is not a seed or in sources/"
     assert REG.implementations_for_rule(rule.id), f"{rule.id} has no @implements code"
     assert covering_tests().get(rule.id), f"{rule.id} has no covering test"
     assert page_of(rule.id, "rule") in generate_pages()
@@ -76,7 +76,9 @@ def test_malformed_data_file_names_file_and_field(tmp_path: Path) -> None:
     bad.write_text(
         "system: {id: x, title: X, version: 1, source: s.txt}\nrules:\n  - id: x.a\n    title: A\n"
     )
-    with pytest.raises(DataFileError, match=r"rules.yaml.rules\[0\]: missing field 'text'"):
+    with pytest.raises(
+        DataFileError, match=rf"^{tmp_path.name}/rules.yaml, line 3: rules\[0\]: missing field 'text'$"
+    ):
         load_system_data(bad)
     bad.write_text("system: [1, 2\n")
     with pytest.raises(DataFileError, match="not valid YAML"):

@@ -1,6 +1,6 @@
 """What a request may name: a variant the server was started with, by its name — never a file.
 
-The served calculator pages compute their answers through :func:`widgets.compare.answer` (in a
+The served calculator pages compute their answers through :func:`widgets.forms.compare.answer` (in a
 worker process or on the event loop), whatever sets the compared variant: the page's address
 (``?variant=``), a static page's ``#live?variant=``, a websocket message setting the drop-down's
 value, the JSON API's ``variant``. Each hostile value here is a file that would write a marker if
@@ -26,9 +26,9 @@ from tornado.web import Application
 from rulesbook.errors import InputError
 from rulesbook.registry import registry
 from rulesbook.variants import named_variant, resolve_variant
-from widgets.compare import answer, compared, offered_names
-from widgets.hosts import refuse_framing
-from widgets.http_api import api_routes
+from widgets.forms.compare import answer, compared, offered_names
+from widgets.server.hosts import refuse_framing
+from widgets.server.http_api import api_routes
 
 
 def marker_variant(folder: Path, name: str = "evil") -> tuple[Path, Path]:
@@ -345,7 +345,7 @@ def test_a_broken_variant_file_leaves_every_other_page_working(served_v6: Any) -
 def test_a_websocket_message_naming_a_file_runs_nothing(served_v6: Any) -> None:
     """What no drop-down offers, sent as the browser sends a pick: Panel refuses a value its
     drop-down does not list (in the server's log), and were it taken, the answer would refuse it
-    (widgets.compare.compared). The page goes on answering; nothing is imported."""
+    (widgets.forms.compare.compared). The page goes on answering; nothing is imported."""
     import asyncio
 
     from tornado.httpclient import AsyncHTTPClient

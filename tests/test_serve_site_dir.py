@@ -45,10 +45,50 @@ def test_the_default_is_a_per_user_cache_not_the_working_directory(
     assert list(work.iterdir()) == []  # nothing written where the user stands
     assert not site.is_relative_to(output.PROJECT)
     assert (site / output.SITE_MARK).is_file()
-    # the next start builds again into the same folder (it is a build of ours)
+    # the next start with nothing changed reuses it; a change builds again into the same folder
+    assert output.prepare_site(None) == site and len(fake_build) == 1
+    monkeypatch.setattr(output, "build_inputs", lambda project=output.PROJECT: "0" * 64)
     assert output.prepare_site(None) == site and len(fake_build) == 2
+    assert output.built_from(site) == "0" * 64
     # --no-build serves it as it is
     assert output.prepare_site(None, build=False) == site and len(fake_build) == 2
+
+
+def test_the_fingerprint_follows_every_file_the_build_reads(tmp_path: Path) -> None:
+    """Issue 37: a restart reuses the last build only when nothing the build reads changed."""
+    (tmp_path / "docs" / "stylesheets").mkdir(parents=True)
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\n", encoding="utf-8")
+    page = tmp_path / "docs" / "index.md"
+    page.write_text("# x\n", encoding="utf-8")
+    first = output.build_inputs(tmp_path)
+    assert output.build_inputs(tmp_path) == first
+    (tmp_path / "docs" / "__pycache__").mkdir()
+    (tmp_path / "docs" / "__pycache__" / "x.pyc").write_bytes(b"byte code")
+    assert output.build_inputs(tmp_path) == first  # byte code is not read by a build
+    page.write_text("# y\n", encoding="utf-8")
+    changed = output.build_inputs(tmp_path)
+    assert changed != first
+    (tmp_path / "docs" / "stylesheets" / "new.css").write_text("", encoding="utf-8")
+    assert output.build_inputs(tmp_path) not in (first, changed)  # a new (even empty) file
+    page.write_text("# x\n", encoding="utf-8")
+    (tmp_path / "docs" / "stylesheets" / "new.css").unlink()
+    assert output.build_inputs(tmp_path) == first  # the same content: the same fingerprint
+
+
+def test_a_build_that_fails_leaves_nothing_to_reuse(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    site = tmp_path / "site"
+
+    def broken(site: Path, project: Path = output.PROJECT) -> None:
+        raise RuntimeError("mkdocs failed")
+
+    site.mkdir()
+    for name in ("index.html", "404.html"):
+        (site / name).write_text("<p>old</p>", encoding="utf-8")
+    (site / output.SITE_MARK).write_text("built by rulesbook serve\ninputs: old\n", encoding="utf-8")
+    monkeypatch.setattr(output, "build_site", broken)
+    with pytest.raises(RuntimeError):
+        output.prepare_site(site)
+    assert output.built_from(site) == ""  # the next start builds again
 
 
 def test_the_default_folder_depends_on_the_checkout(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -81,9 +121,9 @@ def test_a_folder_with_other_files_is_refused(
 
 def test_the_command_line_passes_no_folder_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[dict[str, Any]] = []
-    import widgets.server  # what the command line starts, through its entry point
+    import widgets.server.routes  # what the command line starts, through its entry point
 
-    monkeypatch.setattr(widgets.server, "serve", lambda **kwargs: calls.append(kwargs))
+    monkeypatch.setattr(widgets.server.routes, "serve", lambda **kwargs: calls.append(kwargs))
     assert CliRunner().invoke(cli.cli, ["serve"]).exit_code == 0
     assert calls[-1]["site_dir"] is None and calls[-1]["build"] is True
     assert CliRunner().invoke(cli.cli, ["serve", "--site-dir", "x", "--no-build"]).exit_code == 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from widgets import sessions as server
+from widgets.server import sessions as server
 
 
 def test_changes_from_the_browser_are_handled_at_once() -> None:

@@ -27,7 +27,8 @@ from typing import Any
 
 import pytest
 
-from widgets import server, sessions
+from widgets.server import routes as server
+from widgets.server import sessions
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -82,7 +83,7 @@ def test_every_served_page_passes_bokeh_validation() -> None:
     from bokeh.document import Document
     from panel.io.state import set_curdoc
 
-    import widgets.panel_app as panel_app
+    import widgets.forms.panel_app as panel_app
 
     pn.extension(inline=True)
     apps = server.app_factories(_NoPool())  # type: ignore[arg-type]
@@ -109,7 +110,7 @@ def test_a_page_s_resources_are_the_same_when_kept_and_each_request_gets_its_own
     from bokeh.resources import Resources as BokehResources
     from panel.io.state import set_curdoc
 
-    import widgets.panel_app as panel_app
+    import widgets.forms.panel_app as panel_app
 
     pn.extension(inline=True)
     sessions.page_resources_once()
@@ -255,7 +256,7 @@ def test_two_server_processes_each_session_with_its_own_query_and_all_end_togeth
     path and each player's session is built by the process its websocket reaches; the query
     string still sets the form, every session answers, and stopping the server stops them all."""
     bench = server_bench()
-    proc, base = bench.start_server(workers=1, processes=2)
+    proc, base = bench.start_server(workers=1, processes=2, time_limit=600)  # none reached when busy
     try:
         servers = [p for p in bench._descendants(proc.pid) if p in bench._server_cpu_s(proc.pid)]
         assert len(servers) == 3  # the one started and the two it forked

@@ -1,6 +1,6 @@
 """The served site's routes answer odd and climbing paths with 400 or the not-found page (404).
 
-The routes of :func:`widgets.server.site_routes` run here in a plain tornado application (no
+The routes of :func:`widgets.server.routes.site_routes` run here in a plain tornado application (no
 Panel, no site build): every path of ``tests/hostile/server-paths.txt`` is sent as written (not
 normalised) and must get 400 or 404 — never tornado's 403, a 500, or a file from outside the
 site. ``tests/browser/test_hostile_paths.py`` sends the same corpus to a real ``rulesbook serve``.
@@ -14,7 +14,7 @@ import pytest
 from tornado.testing import AsyncHTTPTestCase
 from tornado.web import Application
 
-from widgets.server import NOT_FOUND, _NotFound, site_routes
+from widgets.server.routes import NOT_FOUND, _NotFound, site_routes
 
 HOSTILE = Path(__file__).parent / "hostile" / "server-paths.txt"
 PATHS = HOSTILE.read_text(encoding="utf-8").splitlines()

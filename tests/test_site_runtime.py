@@ -1,6 +1,6 @@
 """The published site's browser runtime, built without a browser: pins, the data snapshot, the
 wheels we write, the live form and the build's behaviour without the registries
-(:mod:`rulesbook.site.runtime`, :mod:`rulesbook.site.live_form`, :mod:`widgets.browser`)."""
+(:mod:`rulesbook.site.runtime`, :mod:`rulesbook.site.live_form`, :mod:`widgets.forms.browser`)."""
 
 from __future__ import annotations
 
@@ -15,12 +15,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rulesbook import data as data_module
 from rulesbook.data import load_data_file, use_snapshot
 from rulesbook.registry import registry
 from rulesbook.site import runtime as rt
 from rulesbook.site.live_form import NO_VARIANT, live_form_html
+from rulesbook.site.memory import sparse
 from rulesbook.variants import variants_for_system
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -135,8 +138,8 @@ def test_pure_yaml_wheel_takes_only_the_pure_python_package() -> None:
 
 def test_app_wheel_is_reproducible_and_carries_what_the_browser_imports() -> None:
     files = dict(rt.app_files())
-    assert {"widgets/browser.py", "widgets/compare.py", "widgets/uploads.py"} <= set(files)
-    assert not {"widgets/panel_app.py", "widgets/server.py", "widgets/ipy.py"} & set(
+    assert {"widgets/forms/browser.py", "widgets/forms/compare.py", "widgets/forms/uploads.py"} <= set(files)
+    assert not {"widgets/forms/panel_app.py", "widgets/server/routes.py", "widgets/forms/ipy.py"} & set(
         files
     )  # never imported there
     assert "rulesbook/systems/wh40k/death-guard.yaml" in files
@@ -144,7 +147,7 @@ def test_app_wheel_is_reproducible_and_carries_what_the_browser_imports() -> Non
     first = rt._wheel("rulesbook", "0.1.0", rt.app_files())
     assert rt._wheel("rulesbook", "0.1.0", rt.app_files()) == first
     record = zipfile.ZipFile(io.BytesIO(first)).read("rulesbook-0.1.0.dist-info/RECORD").decode()
-    assert "widgets/browser.py,sha256=" in record
+    assert "widgets/forms/browser.py,sha256=" in record
 
 
 # -- downloads and the build without the registries --------------------------------------------------
@@ -199,6 +202,76 @@ def test_without_the_registries_the_build_keeps_its_precomputed_calculators(
     assert out.count("\n") == 1 and "live calculators left out" in out and "ENOTFOUND" in out
     assert not (tmp_path / rt.RUNTIME_DIR).exists()
     assert rt.main([]) == 2
+
+
+def _unsparse(packed: bytes) -> bytes:
+    """The memory of a sparse snapshot, read as its docstring says (an oracle for rulesbook.site.memory.sparse)."""
+    assert packed[:8] == b"RBSNAP1\0"
+    size, page, pages = (int.from_bytes(packed[at : at + 4], "little") for at in (8, 12, 16))
+    bitmap, body = packed[20 : 20 + -(-pages // 8)], packed[20 + -(-pages // 8) :]
+    out, taken = bytearray(size), 0
+    for i in range(pages):
+        if bitmap[i // 8] >> (i % 8) & 1:
+            chunk = body[taken * page : (taken + 1) * page][: size - i * page]
+            out[i * page : i * page + len(chunk)] = chunk
+            taken += 1
+    assert len(body) == taken * page
+    return bytes(out)
+
+
+@given(
+    st.lists(st.sampled_from([b"", b"\0" * 4096, b"x" * 4096, b"\0" * 4095 + b"y", b"z" * 100]), max_size=8)
+)
+@settings(max_examples=40, deadline=None)
+def test_a_sparse_snapshot_keeps_every_byte(parts: list[bytes]) -> None:
+    memory = b"".join(parts)
+    packed = sparse(memory)
+    assert _unsparse(packed) == memory
+    pages = [memory[i : i + 4096] for i in range(0, len(memory), 4096)]
+    kept = sum(page.strip(b"\0") != b"" for page in pages)
+    assert len(packed) == 20 + -(-len(pages) // 8) + kept * 4096  # no page of zeros is stored
+
+
+def test_without_node_the_build_takes_no_start_up_snapshot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(rt.shutil, "which", lambda name: None)
+    assert rt.start_snapshot(tmp_path, {"runtime": [], "wheels": []}, tmp_path) is None
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and "no start-up snapshot (Node.js not found)" in out
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_start_up_snapshot_is_taken_once_for_the_same_runtime_and_start_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The snapshot is kept under a key of everything it depends on: a rebuild takes none."""
+    import gzip
+    import subprocess
+
+    taken: list[list[str]] = []
+
+    def run(command: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
+        if command[1:2] == ["--version"]:
+            return subprocess.CompletedProcess(command, 0, "v20.0.0\n", "")
+        taken.append(command)
+        Path(command[-1]).write_bytes(b"python memory" * 1000)
+        return subprocess.CompletedProcess(command, 0, "", "")
+
+    monkeypatch.setattr(rt.shutil, "which", lambda name: "/usr/bin/node")
+    monkeypatch.setattr(rt.subprocess, "run", run)
+    manifest: dict[str, Any] = {"runtime": [{"path": "p", "integrity": "sha256-a"}], "wheels": []}
+    cache, first, second = tmp_path / "cache", tmp_path / "one", tmp_path / "two"
+    first.mkdir()
+    second.mkdir()
+    entry = rt.start_snapshot(first, manifest, cache)
+    assert entry is not None and len(taken) == 1
+    data = (first / entry["path"]).read_bytes()
+    assert _unsparse(gzip.decompress(data)) == b"python memory" * 1000 and entry["raw_bytes"] == 13_000
+    assert entry["integrity"].startswith("sha256-") and entry["bytes"] == len(data)
+    assert rt.start_snapshot(second, manifest, cache) == entry and len(taken) == 1  # from the cache
+    changed = {**manifest, "wheels": [{"path": "w", "integrity": "sha256-b"}]}
+    assert rt.start_snapshot(second, changed, cache) != entry and len(taken) == 2  # a new wheel: taken again
 
 
 def test_npm_missing_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -12,12 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from rulesbook.index import page_of
+from rulesbook.index import page_of, source
 from rulesbook.registry import registry
 from rulesbook.site.glossary import glossary_terms, link_terms
 from rulesbook.site.link_check import dead_links
 from rulesbook.site.publish import published_pages, switches
-from rulesbook.site.sources import source
 from rulesbook.site.static import LIVE_PREFIX, state_grid
 from tests.test_site import test_site_loads_nothing_from_the_network as loads_nothing_from_the_network
 

@@ -43,7 +43,11 @@ def test_the_table_is_tidy_one_row_per_point(serial: pd.DataFrame) -> None:
         "variant",
         "leadership",
         "modifier",
+        "reroll",
         "enemy_sickness",
+        "stratagems",
+        "battle_shock_modifiers",
+        "battle_shock_phase",
         "p_pass",
         "p_pass_exact",
         "p_battle_shocked",
@@ -288,10 +292,24 @@ def test_losing_every_worker_stops_with_rows_kept_and_the_sweep_resumes(tmp_path
 
 
 @pytest.mark.parametrize("address", ["tcp://127.0.0.1:9", "tcp://10.255.255.1:8786"])
-def test_an_unreachable_scheduler_is_refused_within_five_seconds(address: str) -> None:
-    started = time.monotonic()
+def test_an_unreachable_scheduler_is_refused_within_five_seconds(
+    address: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import socket
+
+    from rulesbook.sweeps import cluster
+
+    asked: list[float | None] = []
+    real = socket.create_connection
+
+    def connect(where: tuple[str, int], timeout: float | None = None) -> socket.socket:
+        asked.append(timeout)
+        return real(where, timeout=timeout)
+
+    monkeypatch.setattr(cluster.socket, "create_connection", connect)
     out = CliRunner().invoke(cli, ["sweep", CALC, "leadership=2..12", "--scheduler", address])
-    assert time.monotonic() - started < 5.0
+    # one try, given at most five seconds to answer (a wall clock here would time the machine's load)
+    assert asked == [cluster.CONNECT_SECONDS] and cluster.CONNECT_SECONDS <= 5
     assert out.exit_code == 2
     assert out.stderr.startswith(f"rulesbook: error: scheduler: no Dask scheduler answers at '{address}'")
     assert out.stderr.count("\n") == 1
@@ -355,9 +373,9 @@ def test_the_budget_is_in_estimated_work_from_the_cost_model_up_front() -> None:
         "damage=2D6",
         "abilities=sustained-hits-d6",
     ]
-    started = time.monotonic()
+    started = time.process_time()  # (CPU time: other work on the machine does not count)
     out = CliRunner().invoke(cli, ["sweep", "wh40k.attack", *heavy, "--workers", "2"])
-    assert time.monotonic() - started < 15  # priced by the model, nothing computed
+    assert time.process_time() - started < 15  # priced by the model, nothing computed
     assert out.exit_code == 2
     assert out.stderr.startswith(
         "rulesbook: error: sweep: 96,000 points would take about 78 min (cost model: 0.097 s a point on 2 "

@@ -298,7 +298,7 @@ def test_rule_command_lists_the_parameters_a_variant_can_change() -> None:
 
 
 def test_the_widgets_compare_with_a_variant_side_by_side() -> None:
-    from widgets.ipy import calculator_widget
+    from widgets.forms.ipy import calculator_widget
 
     form = calculator_widget("wh40k.deadly-demise", compare_with="deadly-demise-on-5", x="D6")
     html = form.output.value
@@ -317,7 +317,7 @@ def test_the_widgets_compare_with_a_variant_side_by_side() -> None:
 
 
 def test_the_panel_app_compares_too() -> None:
-    from widgets.panel_app import CalculatorApp
+    from widgets.forms.panel_app import CalculatorApp
 
     app = CalculatorApp(registry().calculator("scrollhammer.break-test"), compare_with="break-2-ld-per-point")
     app.widgets["ld"].value, app.widgets["lost_by"].value = 8, 2
@@ -454,7 +454,7 @@ def test_composition_with_file_paths_and_paths_named_as_given(
 
 
 def test_your_own_variants_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from widgets.compare import NO_VARIANT, answer, variant_options
+    from widgets.forms.compare import NO_VARIANT, answer, variant_options
 
     folder = tmp_path / "variants"
     folder.mkdir()

@@ -11,8 +11,8 @@ from rulesbook.calculators import Calculator, Output
 from rulesbook.inputs import BoolInput, ChoiceInput, DiceInput, IntInput, IntListInput
 from rulesbook.registry import registry
 from rulesbook.results import CalcResult, probability_values
-from widgets.ipy import CalculatorForm
-from widgets.panel_app import CalculatorApp
+from widgets.forms.ipy import CalculatorForm
+from widgets.forms.panel_app import CalculatorApp
 
 
 def _demo_compute(*, dice: Any, n: int, flag: bool, mode: str, values: tuple[int, ...]) -> CalcResult:
@@ -98,7 +98,7 @@ def test_a_list_given_as_text_stays_one_word_in_the_notebook_form() -> None:
     """``weapons="rotwind"`` is the weapon Rotwind, never the letters r, o, t, w, i, n, d."""
     import rulesbook as rb
     from rulesbook.calculators import form_text
-    from widgets.panel_app import widget_for
+    from widgets.forms.panel_app import widget_for
 
     form = rb.widget("wh40k.datasheet-attack", weapons="rotwind")
     assert form.controls["weapons"].value == "rotwind"

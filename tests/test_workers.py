@@ -1,4 +1,4 @@
-"""The server's compute pool (widgets/workers.py): answers off the event loop, a time limit that
+"""The server's compute pool (widgets/server/workers.py): answers off the event loop, a time limit that
 holds, cancellation that frees the worker, and errors that come back as one line."""
 
 from __future__ import annotations
@@ -10,13 +10,24 @@ from concurrent.futures import CancelledError
 import pytest
 
 from rulesbook.registry import registry
-from widgets.compare import answer, answer_html, form_result_html
-from widgets.workers import ComputePool, JobCancelled, JobError, TimeLimitError
+from widgets.forms.compare import answer, answer_html, form_result_html
+from widgets.server.workers import ComputePool, JobCancelled, JobError, TimeLimitError
 
 
 @pytest.fixture(scope="module")
 def pool() -> Iterator[ComputePool]:
-    p = ComputePool(workers=2, time_limit=1.5)
+    """A pool whose time limit no answer here reaches, however busy the machine (the limit is wall
+    time: a CPU-starved worker takes many times longer than on a quiet machine)."""
+    p = ComputePool(workers=2, time_limit=600)
+    yield p
+    p.shutdown()
+
+
+@pytest.fixture(scope="module")
+def short_pool() -> Iterator[ComputePool]:
+    """A pool with a short limit, given only jobs that sleep (or take no time at all): what
+    reaches its limit does so by waiting, not by needing a CPU, so a busy machine changes nothing."""
+    p = ComputePool(workers=2, time_limit=2)
     yield p
     p.shutdown()
 
@@ -34,31 +45,26 @@ def test_an_answer_from_the_pool_is_the_form_s_answer(pool: ComputePool) -> None
     assert 'data-key="error"' in answer_html(bad)
 
 
-def test_the_time_limit_stops_a_job_and_the_pool_keeps_answering(pool: ComputePool) -> None:
-    before = set(pool.pids())
-    start = time.monotonic()
-    job = pool.submit(time.sleep, 30)
-    with pytest.raises(TimeLimitError, match=r"more than 1\.5 s, longer than a live calculator may take"):
-        job.result(60)
-    assert time.monotonic() - start < 15  # stopped near the limit, not after the 30 s it wanted
-    assert 1.4 < job.seconds < 10
-    after = set(pool.pids())
+def test_the_time_limit_stops_a_job_and_the_pool_keeps_answering(short_pool: ComputePool) -> None:
+    before = set(short_pool.pids())
+    job = short_pool.submit(time.sleep, 3600)
+    # it ends with the limit's error, long before the hour it asked for (a TimeoutError otherwise)
+    with pytest.raises(TimeLimitError, match=r"more than 2 s, longer than a live calculator may take"):
+        job.result(600)
+    assert job.seconds >= 2  # it was given its whole limit
+    after = set(short_pool.pids())
     assert len(after) == 2 and after != before  # the stuck worker was replaced by a fresh one
-    assert (
-        pool.submit(answer, "scrollhammer.morale-check", {"ld": 7}).result(60).results[0][1]["p_pass_exact"]
-        == "7/12"
-    )
+    assert short_pool.submit(abs, -3).result(600) == 3
 
 
 def test_a_cancelled_job_frees_its_worker(pool: ComputePool) -> None:
-    jobs = [pool.submit(time.sleep, 20) for _ in range(3)]  # two run, one waits in the queue
+    jobs = [pool.submit(time.sleep, 3600) for _ in range(3)]  # two run, one waits in the queue
     time.sleep(1.0)
     for job in jobs:
         job.cancel()
     assert all(job.cancelled for job in jobs)
-    start = time.monotonic()
-    assert pool.submit(abs, -3).result(30) == 3  # both workers free again, long before 20 s
-    assert time.monotonic() - start < 10
+    # both workers free again: without the cancel this would wait for the pool's 600 s limit
+    assert pool.submit(abs, -3).result(300) == 3
     for job in jobs:
         with pytest.raises((JobCancelled, CancelledError)):  # running: JobCancelled; queued: never ran
             job.result(10)

@@ -40,18 +40,17 @@ def screenshots(base: str) -> None:
         page.locator('[data-key="mean_models_destroyed"]').first.wait_for()
         page.locator(".rb-input-faction input[type=file]").first.set_input_files(str(RUST))
         page.locator(".rb-input-target_faction input[type=file]").first.set_input_files(str(BOG))
-        page.locator(".rb-input-aura select").first.select_option("none")  # the example's Death Guard rules
-        page.locator(".rb-input-sickness select").first.select_option("none")
+        # the example's Death Guard rules follow the list (set to none, said above the answer)
+        page.locator('[data-key="mended"]').first.wait_for()
         for key, text in (
-            ("stratagems", ""),
-            ("detachment", "none"),
             ("battle_round", "1"),
             ("attacker", "rustguard-squad-2"),
             ("weapons", "rust-rifle, plasma-burner-standard"),
             ("target", "bog-wardens"),
-            ("target_leader", "bog-shaman"),
         ):
             _type(page, key, text)
+        page.locator(".rb-more .card-header").first.click()  # the folded inputs
+        _type(page, "target_leader", "bog-shaman")
         page.locator('[data-key="mean_models_destroyed"]', has_text="2.5308").first.wait_for()
         page.keyboard.press("Tab")  # (leave the last box)
         page.evaluate("window.scrollTo(0, 0)")

@@ -27,7 +27,7 @@
   var houseBox = document.querySelector(".rb-house");
   if ((!boxes.length && !houseBox) || !script) return;
   var here = script.src;
-  var HOUSE = ":house";  // "Compare with" value of the reader's house rule (widgets.browser.HOUSE)
+  var HOUSE = ":house";  // "Compare with" value of the reader's house rule (widgets.forms.browser.HOUSE)
   var houseRules = window.rulesbookHouse;
   var house = null;      // what the page's Python made of the house rule: {system, title, changes} or {error}
 
@@ -165,7 +165,7 @@
     "Loading Python for your browser to check the house rule…");
   boxes.forEach(function (box) {
     status(box, "loading", '<span class="rb-live-spinner" aria-hidden="true"></span>' +
-      "Loading the live calculator (Python for your browser: 7–17&nbsp;MB on a first visit, by how the web host " +
+      "Loading the live calculator (Python for your browser: 18–28&nbsp;MB on a first visit, by how the web host " +
       "compresses it; then from the browser's cache)…");
     if (boxes.length === 1 && query.toString()) {
       // a shared link: its inputs are answered as soon as the calculator is live
@@ -213,17 +213,30 @@
     if (houseRules) forms.forEach(shareLink);
   }
 
-  function ask(entry) {
+  /* An input just picked (changed) may set others to agree with it (the calculator's declared
+     relations, rulesbook.relations): the answer carries their new texts, shown in the form. */
+  function ask(entry, changed) {
     var result = entry.result;
     result.classList.add("rb-stale");
     var vals = values(entry.form);
     var variant = vals.variant || "none";
     delete vals.variant;
-    entry.latest = send({ type: "answer", calc: entry.calc, values: vals, variant: variant }, function (reply) {
+    var question = { type: "answer", calc: entry.calc, values: vals, variant: variant, changed: changed || "" };
+    entry.latest = send(question, function (reply) {
       if (reply.seq !== entry.latest) return; // a newer answer is on its way
       result.innerHTML = reply.html !== undefined ? reply.html :
         '<div class="rb-result"><p class="rb-error" data-key="error">The live calculator failed: ' +
         String(reply.error).replace(/</g, "&lt;") + "</p></div>";
+      var set = result.querySelector(".rb-set");
+      if (set) {
+        var texts = JSON.parse(set.getAttribute("data-set"));
+        Object.keys(texts).forEach(function (key) {
+          var control = entry.form.querySelector('[data-key="' + key + '"]');
+          if (control) setValue(control, texts[key]);
+        });
+        keepInAddress(entry.form);
+      }
+      fold(entry);
       keepLastAnswer(entry);
       result.classList.remove("rb-stale");
       entry.box.setAttribute("data-answered", String(reply.seq));
@@ -233,6 +246,15 @@
       }
     });
     keepInAddress(entry.form);
+  }
+
+  /* An answer's workings (charts, explanation, tables) start closed on a phone, so the inputs sit
+     right under the headline, and open on a wide screen; a tap on its summary sets it for the page. */
+  function fold(entry) {
+    var open = entry.workings === undefined ? !window.matchMedia("(max-width: 700px)").matches : entry.workings;
+    Array.prototype.forEach.call(entry.result.querySelectorAll("details.rb-workings"), function (details) {
+      details.open = open;
+    });
   }
 
   /* A wrong or half-typed value: its one line above the last good answer (dimmed), its field
@@ -285,7 +307,7 @@
           entry.result.classList.remove("rb-stale");
         } else {
           offerNames(entry.form, reply.names || {});
-          ask(entry);
+          ask(entry, control.getAttribute("data-key"));  // what the file no longer offers follows it
         }
       });
     });
@@ -318,6 +340,10 @@
     var form = template.content.firstElementChild.cloneNode(true);
     var result = box.querySelector(".rb-static-result");
     var entry = { box: box, form: form, result: result, calc: form.getAttribute("data-calc"), latest: 0 };
+    result.addEventListener("click", function (event) {
+      var summary = event.target.closest && event.target.closest("details.rb-workings > summary");
+      if (summary) entry.workings = !summary.parentElement.open;
+    });
     // what the reader chose in the precomputed form carries over; a link's inputs come first
     Array.prototype.forEach.call(box.querySelectorAll(".rb-static-form select[data-key]"), function (select) {
       var live = form.querySelector('[data-key="' + select.getAttribute("data-key") + '"]');
@@ -379,9 +405,9 @@
       if (control.type === "file") {
         control.addEventListener("change", function () { upload(entry, control); });
       } else if (control.tagName === "SELECT" || control.type === "checkbox") {
-        control.addEventListener("change", function () { ask(entry); });
+        control.addEventListener("change", function () { ask(entry, control.getAttribute("data-key")); });
       } else {
-        control.addEventListener("input", function () { ask(entry); });
+        control.addEventListener("input", function () { ask(entry, control.getAttribute("data-key")); });
       }
     });
     forms.push(entry);
@@ -418,8 +444,6 @@
       };
       if (houseRules) houseRules.ready.then(function () { checkHouse(live); });
       else live();
-    } else if (message.type === "saved") {
-      boxes.forEach(function (box) { box.setAttribute("data-snapshot-saved", message.ms.toFixed(0)); });
     } else if (message.type === "absent") {
       stayStatic("This copy of the site was built without the live calculator (the build could not reach " +
         "the npm registry and PyPI). " + STATIC);

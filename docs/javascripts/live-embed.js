@@ -5,7 +5,7 @@
      The calculator comes from the same server as the page, so the page may read its height; if
      it cannot (another origin), the frame keeps its starting height and scrolls inside.
    - Keep the calculator's inputs in this page's address (its hash, "#live?ld=7&modifier=-1"):
-     the frame tells the page its query string (postMessage from widgets/live.py), a reload or a
+     the frame tells the page its query string (postMessage from widgets/forms/live.py), a reload or a
      shared link opens the calculator with them, and the "full page" link follows them.
    - Pin the calculator's summary line (its key probability, and a compared variant's) at the top
      of the screen while the frame's own result is scrolled away. */

@@ -5,7 +5,9 @@
      {type: "start", base, system}                    -> {type: "ready", seconds, python}
                                                           | {type: "absent"} (no runtime in this build)
                                                           | {type: "failed", message}
-     {type: "answer", seq, calc, values, variant}     -> {type: "answer", seq, html, ms}
+     {type: "answer", seq, calc, values, variant, changed}
+                                                      -> {type: "answer", seq, html, ms}
+       (changed: the input just picked, whose declared relations may set others: widgets.forms.browser.answer)
        only the newest question is computed: one still waiting when a newer one comes is
        answered {type: "answer", seq, skipped: true}
      {type: "upload", seq, calc, key, name, bytes}    -> {type: "upload", seq, error, names}
@@ -13,68 +15,19 @@
                                                         file offers to pick, by input key)
      {type: "house", seq, text}                       -> {type: "house", seq, result}
        the reader's house rule (a variant file's text) checked and kept: `result` is JSON with
-       its system, title and changes, or its one-line error (widgets.browser.house_rule); an
+       its system, title and changes, or its one-line error (widgets.forms.browser.house_rule); an
        answer's variant ":house" compares with it
      {type: "json", seq, calc, args, cold}            -> {type: "json", seq, code, output, ms}
        (what `rulesbook calc ID ARGS --json` prints: for tests and benchmarks; `cold` clears
        every rulesbook cache first)
-   On a first visit, once the page has been live for a moment, Python's memory is stored in the
-   browser (IndexedDB, gzip-compressed: about 10 MB) and the next visit starts from it: about a
-   second instead of three or four. Where IndexedDB is missing or refuses, every visit starts
-   afresh. */
+   Python starts from the start-up snapshot the build took (rulesbook-live-core.mjs): every
+   system loaded, nothing left to import; the browser's HTTP cache keeps it for later pages and
+   visits. */
 import { startPython } from "./rulesbook-live-core.mjs";
 
 let python = null;
 let queued = null;
 let scheduled = false;
-
-const SAVE_AFTER_MS = 1500; // let the first answers through before the snapshot (about half a second of work)
-
-/* Snapshots of Python's memory, kept in IndexedDB: at most one per site (its latest build). */
-function request(req) {
-  return new Promise((resolve, reject) => {
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error);
-  });
-}
-
-function database() {
-  const opening = indexedDB.open("rulesbook-live", 1);
-  opening.onupgradeneeded = () => opening.result.createObjectStore("snapshots");
-  return request(opening);
-}
-
-async function transform(blob, Stream) {
-  if (typeof Stream !== "function") return new Uint8Array(await blob.arrayBuffer());
-  return new Uint8Array(await new Response(blob.stream().pipeThrough(new Stream("gzip"))).arrayBuffer());
-}
-
-const snapshots = typeof indexedDB === "object" && indexedDB ? {
-  async get(key) {
-    const db = await database();
-    const stored = await request(db.transaction("snapshots").objectStore("snapshots").get(key));
-    db.close();
-    if (!stored) return null;
-    return stored.gzip ? transform(stored.data, globalThis.DecompressionStream) : new Uint8Array(await stored.data.arrayBuffer());
-  },
-  async put(key, bytes) {
-    const gzip = typeof CompressionStream === "function";
-    const data = new Blob([gzip ? await transform(new Blob([bytes]), CompressionStream) : bytes]);
-    await this.clear(key);  // this site's earlier builds; other sites on this host keep theirs
-    const db = await database();
-    await request(db.transaction("snapshots", "readwrite").objectStore("snapshots").put({ gzip, data }, key));
-    db.close();
-  },
-  async clear(key) {
-    const site = key.slice(0, key.indexOf(" ") + 1);
-    const db = await database();
-    const store = db.transaction("snapshots", "readwrite").objectStore("snapshots");
-    for (const stored of await request(store.getAllKeys())) {
-      if (String(stored).startsWith(site)) await request(store.delete(stored));
-    }
-    db.close();
-  },
-} : null;
 
 async function read(base, path, kind, integrity) {
   const response = await fetch(new URL(path, base), integrity ? { integrity } : {});
@@ -100,7 +53,7 @@ function answerNewest() {
   const { app, pyodide } = python;
   const values = pyodide.toPy(job.values);
   try {
-    const [html, ms] = timed(() => app.answer(job.calc, values, job.variant || "none"));
+    const [html, ms] = timed(() => app.answer(job.calc, values, job.variant || "none", job.changed || ""));
     self.postMessage({ type: "answer", seq: job.seq, html, ms });
   } catch (error) {
     self.postMessage({ type: "answer", seq: job.seq, error: String(error && error.message || error).split("\n").slice(-2).join(" ") });
@@ -114,22 +67,12 @@ async function start(message) {
     python = await startPython({
       base: message.base,
       system: message.system,
-      snapshots: message.snapshots === false ? null : snapshots,
       read: (path, kind, integrity) => read(message.base, path, kind, integrity),
     });
     self.postMessage({
       type: "ready", seconds: python.seconds, phases: python.phases, python: python.manifest.pyodide.python,
       fromSnapshot: python.fromSnapshot,
     });
-    if (python.saveSnapshot) {
-      setTimeout(() => {
-        const started = performance.now();
-        python.saveSnapshot().then(
-          () => self.postMessage({ type: "saved", ms: performance.now() - started }),
-          (error) => console.warn("rulesbook: no start-up snapshot stored", error),
-        );
-      }, SAVE_AFTER_MS);
-    }
   } catch (error) {
     if (error && error.status === 404 && !python) self.postMessage({ type: "absent" });
     else self.postMessage({ type: "failed", message: String(error && error.message || error).split("\n")[0] });

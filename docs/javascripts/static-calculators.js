@@ -8,14 +8,29 @@
     if (!data || !result) return;
     var states = JSON.parse(data.textContent);
     var selects = Array.prototype.slice.call(box.querySelectorAll("select[data-key]"));
+    // an answer's workings start closed on a phone (the inputs right under the headline); a tap
+    // on their summary sets them for the page
+    var workings;
+    result.addEventListener("click", function (event) {
+      var summary = event.target.closest && event.target.closest("details.rb-workings > summary");
+      if (summary) workings = !summary.parentElement.open;
+    });
+    function fold() {
+      var open = workings === undefined ? !window.matchMedia("(max-width: 700px)").matches : workings;
+      Array.prototype.forEach.call(result.querySelectorAll("details.rb-workings"), function (details) {
+        details.open = open;
+      });
+    }
     function update() {
       var position = 0;
       selects.forEach(function (select) {
         position = position * select.options.length + select.selectedIndex;
       });
       result.innerHTML = states.html[states.index[position]];
+      fold();
       box.setAttribute("data-state", String(position));
     }
+    fold();
     selects.forEach(function (select) { select.addEventListener("change", update); });
     box.setAttribute("data-ready", "true");
   }

@@ -46,7 +46,14 @@ from rulesbook.api.rosters import ArmyList, roster
 from rulesbook.errors import InputError, RulesbookError
 from rulesbook.index import rule_info
 from rulesbook.registry import registry
-from rulesbook.variants import Variant, VariantLike, resolve_variant, validate_with, variant_calculator
+from rulesbook.variants import (
+    Variant,
+    VariantLike,
+    find_calculator,
+    resolve_variant,
+    validate_with,
+    variant_calculator,
+)
 
 __all__ = [
     "FRONT_ENDS",
@@ -85,15 +92,11 @@ def calc(calc_id: str, /, *, variant: VariantLike | None = None, **inputs: Any) 
         raise InputError(
             "calculator", f"expected a calculator ID such as scrollhammer.morale-check, got {calc_id!r}"
         )
-    # only the calculator's own system is loaded first, as the command line does
-    reg = registry(calc_id.partition(".")[0] or None)
-    if calc_id not in reg.calculators:
-        reg = registry()
-    calculator = reg.calculator(calc_id)
     resolved = None if variant is None else resolve_variant(variant)
+    calculator = find_calculator(calc_id, resolved)  # (its own system loaded first, as the CLI does)
     checked, choices = validate_with(calculator, resolved, inputs)
     runner = calculator if resolved is None else variant_calculator(calculator, resolved)
-    return Answer(calculator, checked, runner.run_validated(checked, choices=choices), resolved)
+    return Answer(runner, checked, runner.run_validated(checked, choices=choices), resolved)
 
 
 def rule(rule_id: str) -> Rule:

@@ -1,6 +1,6 @@
 """The JSON HTTP API's answers, without a web framework: what ``/api/v1/...`` returns.
 
-``rulesbook serve`` routes ``/api/v1/`` here (:mod:`widgets.http_api` does the HTTP: the Host
+``rulesbook serve`` routes ``/api/v1/`` here (:mod:`widgets.server.http_api` does the HTTP: the Host
 check, the body size limit, the worker pool). Every answer is a status and a JSON value; nothing
 is kept between requests, so any server process — or any server behind a load balancer —
 answers any request alike.
@@ -43,7 +43,14 @@ from rulesbook.calculators import Calculator
 from rulesbook.errors import CostError, InputError, RulesbookError, quote
 from rulesbook.inputs import Input, OptionalInput
 from rulesbook.registry import Registry, registry
-from rulesbook.variants import compose, load_variant_text, named_variant, run_inputs
+from rulesbook.variants import (
+    compose,
+    find_calculator,
+    load_variant_text,
+    named_variant,
+    run_inputs,
+    variant_calculator,
+)
 
 __all__ = [
     "API_PREFIX",
@@ -169,7 +176,10 @@ def calc_answer(
     try:
         calc = _calculator(calc_id)
     except InputError as exc:
-        return 404, error_body("calculator", exc.message)
+        try:  # a calculator the variant named adds (its add: calculators)
+            calc = find_calculator(calc_id, named_variant(variant)) if variant else _calculator(calc_id)
+        except InputError:
+            return 404, error_body("calculator", exc.message)
     try:
         given, named = dict(inputs), {}
         for key, value in given.items():
@@ -184,6 +194,8 @@ def calc_answer(
         return _error(exc, 400 if breaks_document(calc, inputs, variant, body) else 422)
     except RulesbookError as exc:  # a listed file input that is no file of its kind: the CLI's line
         return 400 if breaks_document(calc, inputs, variant, body) else 422, error_body(None, str(exc))
+    if chosen is not None:
+        calc = variant_calculator(calc, chosen)  # (its inputs with the ones the variant adds)
     answer = calc.answer_json(checked, result, chosen.name if chosen is not None else None)
     answer["inputs"].update(named)  # a shipped file as the request named it (rulesbook/...)
     return 200, answer

@@ -265,14 +265,30 @@ def _package_version() -> str:
         return "0"
 
 
-def openapi(calc_ids: Iterable[str] | None = None) -> dict[str, Any]:
-    """The OpenAPI 3.1 document of every route, from the registry's declarations (only the
-    calculators ``calc_ids`` when given: a smaller document of the same shape)."""
-    reg = registry()
-    calcs = list(reg.calculators.values()) if calc_ids is None else [reg.calculator(c) for c in calc_ids]
+_DECLARATION_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["id", "title", "system", "summary", "rules", "inputs", "outputs", "examples", "url"],
+    "additionalProperties": False,
+    "properties": {
+        "id": {"type": "string"},
+        "title": {"type": "string"},
+        "system": {"type": "string"},
+        "summary": {"type": "string"},
+        "rules": {"type": "array", "items": {"type": "string"}},
+        "inputs": {"type": "array", "items": {"type": "object"}},
+        "outputs": {"type": "array", "items": {"type": "object"}},
+        "examples": {"type": "array", "items": {"type": "object"}},
+        "url": {"type": "string"},
+    },
+}
+"""The JSON schema of a calculator's declaration (``GET /calculators/{id}``)."""
+
+
+def _declaration_paths(calcs: list[Any]) -> dict[str, Any]:
+    """The routes that describe: every declaration, one calculator's, and this document."""
     declaration = {"$ref": "#/components/schemas/Declaration"}
     ok = {"description": "OK", "content": {_JSON: {"schema": declaration}}}
-    paths: dict[str, Any] = {
+    return {
         f"{API_PREFIX}/calculators": {
             "get": {
                 "summary": "Every calculator's declaration",
@@ -321,6 +337,14 @@ def openapi(calc_ids: Iterable[str] | None = None) -> dict[str, Any]:
             }
         },
     }
+
+
+def openapi(calc_ids: Iterable[str] | None = None) -> dict[str, Any]:
+    """The OpenAPI 3.1 document of every route, from the registry's declarations (only the
+    calculators ``calc_ids`` when given: a smaller document of the same shape)."""
+    reg = registry()
+    calcs = list(reg.calculators.values()) if calc_ids is None else [reg.calculator(c) for c in calc_ids]
+    paths = _declaration_paths(calcs)
     for calc in calcs:
         paths[f"{API_PREFIX}/calc/{calc.id}"] = _calc_path(calc)
     return {
@@ -337,32 +361,7 @@ def openapi(calc_ids: Iterable[str] | None = None) -> dict[str, Any]:
         "components": {
             "schemas": {
                 "Error": _ERROR_SCHEMA,
-                "Declaration": {
-                    "type": "object",
-                    "required": [
-                        "id",
-                        "title",
-                        "system",
-                        "summary",
-                        "rules",
-                        "inputs",
-                        "outputs",
-                        "examples",
-                        "url",
-                    ],
-                    "additionalProperties": False,
-                    "properties": {
-                        "id": {"type": "string"},
-                        "title": {"type": "string"},
-                        "system": {"type": "string"},
-                        "summary": {"type": "string"},
-                        "rules": {"type": "array", "items": {"type": "string"}},
-                        "inputs": {"type": "array", "items": {"type": "object"}},
-                        "outputs": {"type": "array", "items": {"type": "object"}},
-                        "examples": {"type": "array", "items": {"type": "object"}},
-                        "url": {"type": "string"},
-                    },
-                },
+                "Declaration": _DECLARATION_SCHEMA,
             }
         },
     }

@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -41,8 +42,12 @@ from rulesbook.cli.output import (
 from rulesbook.data import DataFileError
 from rulesbook.errors import InputError
 from rulesbook.inputs import PathInput
-from rulesbook.present import fixed, json_text, probability_text, short_fraction
+from rulesbook.present import fixed, json_text, percent, short_fraction
 from rulesbook.rosters import SUFFIXES
+
+if TYPE_CHECKING:
+    from rulesbook.sweeps import SweepPlan
+    from rulesbook.systems.wh40k.faction.types import Faction
 
 __all__ = ["matchup_cmd", "register", "roster_group"]
 
@@ -99,15 +104,9 @@ def matchup_cmd(
     every unit of LIST_B (rosters or faction files): exact expected models destroyed and
     P(unit destroyed). KEY=VALUE sets another input of wh40k.datasheet-attack for every attack
     (battle_round=2, half_range=true …)."""
-    from rulesbook.sweeps import Budget, SweepInterrupted, parse_axes, plan_points, run_plan
+    from rulesbook.sweeps import Budget, SweepInterrupted, run_plan
     from rulesbook.sweeps.output import check_output, export
-    from rulesbook.systems.wh40k.lists.army import army_at
-    from rulesbook.systems.wh40k.lists.matchup import (
-        describe,
-        matchup_figure,
-        matchup_points,
-        matchup_summary,
-    )
+    from rulesbook.systems.wh40k.lists.matchup import describe, matchup_figure, matchup_summary
 
     try:
         for key, path in (("csv", csv_path), ("parquet", parquet_path)):
@@ -115,15 +114,7 @@ def matchup_cmd(
                 check_output(path, (f".{key}",), key)
         if plot_path:
             plot_option_checked(plot_path)
-        files = [PathInput(key=f"list {x}", help="", suffixes=(*SUFFIXES, ".yaml", ".yml")) for x in "AB"]
-        path_a, path_b = files[0].parse(list_a), files[1].parse(list_b)
-        a, b = army_at(path_a, "list A"), army_at(path_b, "list B")
-        fixed_inputs = parse_axes(inputs)
-        for key in ("faction", "attacker", "weapons", "target_faction", "target"):
-            if key in fixed_inputs:
-                raise InputError(key, "set by the matchup for each attack; give the other inputs")
-        points = matchup_points(a, str(Path(path_a).resolve()), b, str(Path(path_b).resolve()), fixed_inputs)
-        plan = plan_points("wh40k.datasheet-attack", points)
+        a, b, plan = _matchup_plan(list_a, list_b, inputs)
     except (InputError, DataFileError) as exc:
         fail(str(exc))
     shown = progress_shown(progress)
@@ -151,22 +142,44 @@ def matchup_cmd(
         fail(str(exc))
     except SweepInterrupted as exc:
         fail(str(exc), code=130 if isinstance(exc.__cause__, KeyboardInterrupt) else 1)
-    best = describe(summary)
-    if as_json:
-        click.echo(json_text(json.loads(json.dumps(best, default=str))))
-    else:
-        for r in best:
-            p, exact = float(r["p_unit_destroyed"]), str(r["p_unit_destroyed_exact"])
-            echo(
-                f"{r['attacker']} ({r['phase']}: {r['weapons']}) vs {r['target']}: "
-                f"{fixed(float(r['mean_models_destroyed']))} models destroyed on average, "
-                f"P(unit destroyed) {probability_text(p)} ({short_fraction(exact)})"
-            )
+    _print_best(describe(summary), as_json)
     refused = int((summary["error"].fillna("") != "").sum())
     if refused:
         warn(f"{refused} attacks refused by the calculator (the table's error column says why)")
     written = ", ".join(p for p in (csv_path, parquet_path, plot_path) if p)
     echo(f"{plan.size} attacks{' written to ' + written if written else ''}", err=True)
+
+
+def _matchup_plan(list_a: str, list_b: str, inputs: Sequence[str]) -> tuple[Faction, Faction, SweepPlan]:
+    """The two army lists read and the sweep plan of every unit of A's every weapon choice
+    against every unit of B, with the other inputs given as KEY=VALUE."""
+    from rulesbook.sweeps import parse_axes, plan_points
+    from rulesbook.systems.wh40k.lists.army import army_at
+    from rulesbook.systems.wh40k.lists.matchup import matchup_points
+
+    files = [PathInput(key=f"list {x}", help="", suffixes=(*SUFFIXES, ".yaml", ".yml")) for x in "AB"]
+    path_a, path_b = files[0].parse(list_a), files[1].parse(list_b)
+    a, b = army_at(path_a, "list A"), army_at(path_b, "list B")
+    fixed_inputs = parse_axes(inputs)
+    for key in ("faction", "attacker", "weapons", "target_faction", "target"):
+        if key in fixed_inputs:
+            raise InputError(key, "set by the matchup for each attack; give the other inputs")
+    points = matchup_points(a, str(Path(path_a).resolve()), b, str(Path(path_b).resolve()), fixed_inputs)
+    return a, b, plan_points("wh40k.datasheet-attack", points)
+
+
+def _print_best(best: list[dict[str, Any]], as_json: bool) -> None:
+    """Each attacker's best attack on each target: as JSON, or a line each."""
+    if as_json:
+        click.echo(json_text(json.loads(json.dumps(best, default=str))))
+        return
+    for r in best:
+        p, exact = float(r["p_unit_destroyed"]), str(r["p_unit_destroyed_exact"])
+        echo(
+            f"{r['attacker']} ({r['phase']}: {r['weapons']}) vs {r['target']}: "
+            f"{fixed(float(r['mean_models_destroyed']))} models destroyed on average, "
+            f"P(unit destroyed) {percent(p)} ({short_fraction(exact)})"
+        )
 
 
 def register(group: click.Group) -> None:

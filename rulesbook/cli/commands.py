@@ -39,12 +39,20 @@ from rulesbook.cli.army import register as register_army
 from rulesbook.cli.design import register as register_design
 from rulesbook.cli.output import RecordingGroup, echo, emit_json, fail, styled
 from rulesbook.cli.whatif import register as register_whatif
+from rulesbook.data import DataFileError
 from rulesbook.errors import InputError, RulesbookError, quote
 from rulesbook.present import terminal_text
 from rulesbook.present.answers import AnswerView, answer_text, rule_text
 from rulesbook.records import Interpretation, System
 from rulesbook.registry import registry
-from rulesbook.variants import added_entries, resolve_variant, run_assignments, variant_calculator
+from rulesbook.variants import (
+    Variant,
+    added_entries,
+    find_calculator,
+    resolve_variant,
+    run_assignments,
+    variant_calculator,
+)
 
 __all__ = ["cli", "main"]
 
@@ -58,6 +66,18 @@ def cli() -> None:
 # -- list ---------------------------------------------------------------------------------------
 
 
+def _source_title(system: System) -> str:
+    """The title of a system's source document as a reader knows it (its ``source.yaml``), else
+    the file name its ``rules.yaml`` gives."""
+    from rulesbook.data import DataFileError
+    from rulesbook.index import source
+
+    try:
+        return source(system.id).title
+    except DataFileError:
+        return system.source
+
+
 def _system_json(system: System) -> dict[str, Any]:
     reg = registry()
     return {
@@ -65,6 +85,7 @@ def _system_json(system: System) -> dict[str, Any]:
         "title": system.title,
         "version": system.version,
         "source": system.source,
+        "source_title": _source_title(system),
         "rules": [{"id": r.id, "title": r.title} for r in reg.rules_for_system(system.id)],
         "calculators": [c.declaration() for c in reg.calculators_for_system(system.id)],
         "interpretations": [
@@ -83,7 +104,8 @@ def list_cmd(as_json: bool) -> None:
         emit_json({"systems": systems})
         return
     for s in systems:
-        echo(f"{s['id']}  {s['title']} (version {s['version']}; source {s['source']})")
+        echo(f"{s['id']}  {s['title']} (version {s['version']})")
+        echo(f"  source: {s['source_title']}")
         for kind in ("calculators", "rules", "interpretations"):
             if s[kind]:
                 echo(f"  {kind}:")
@@ -193,7 +215,11 @@ def calc_cmd(calc_id: str | None, assignments: Sequence[str], as_json: bool, wan
             return
         fail("calculator: missing ID; one of " + ", ".join(reg.calculators))
     try:
-        calc = reg.calculator(calc_id)
+        calc = (
+            reg.calculator(calc_id)
+            if calc_id in reg.calculators
+            else find_calculator(calc_id, _variant_of(assignments))
+        )
     except InputError as exc:
         fail(str(exc))
     if want_help:  # with variant=NAME: what that variant changes, and the names it adds
@@ -214,12 +240,20 @@ def calc_cmd(calc_id: str | None, assignments: Sequence[str], as_json: bool, wan
         fail(str(exc))
     except RulesbookError as exc:
         fail(str(exc))
+    if variant is not None:
+        calc = variant_calculator(calc, variant)  # (its inputs with the ones the variant adds)
     if as_json:
         emit_json(calc.answer_json(checked, result, variant.name if variant else None))
     else:
         named_variant = (variant.name, variant.title) if variant is not None else None
         shown = AnswerView(calc.id, calc.title, calc.outputs, result, variant=named_variant)
         click.echo(answer_text(shown, styled()))  # safe for the terminal; renders the explanation's Markdown
+
+
+def _variant_of(words: Sequence[str]) -> Variant | None:
+    """The variant ``variant=NAME`` words name (composed), or ``None``."""
+    names = [w.partition("=")[2].strip() for w in words if w.partition("=")[0].strip() == "variant"]
+    return resolve_variant(names) if names and all(names) else None
 
 
 def variant_help(calc: Any, words: Sequence[str]) -> tuple[dict[str, tuple[str, ...]], str]:
@@ -382,7 +416,7 @@ def _main(argv: Sequence[str] | None) -> None:
         fail("aborted")
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
-    except InputError as exc:
+    except (InputError, DataFileError) as exc:  # (a data file: its one line names file, line, field)
         fail(str(exc))
 
 

@@ -138,7 +138,7 @@ def compare_cmd(calc_id: str, assignments: Sequence[str], variants: Sequence[str
     """
     try:
         calc = registry().calculator(calc_id)
-        raw = given_inputs(calc, assignments)
+        raw = given_inputs(calc, assignments, variants)
         result = compare(calc, raw, list(variants))
     except InputError as exc:
         fail(str(exc))
@@ -256,19 +256,26 @@ def sweep_cmd(
         fail(str(exc), code=130 if isinstance(exc.__cause__, KeyboardInterrupt) else 1)
     if checkpoint is not None:
         checkpoint.unlink(missing_ok=True)
-    if as_json:
-        click.echo(json_text(json.loads(table.to_json(orient="records"))))
-    elif not outputs and not plot_path:
-        keys = [
-            "variant",
-            *plan_keys(table),
-            *(f"{o}{x}" for o in table.attrs["outputs"] for x in ("", "_exact")),
-        ]
-        echo(table[[c for c in keys if c in table.columns]].to_string(index=False))
+    if as_json or (not outputs and not plot_path):
+        _print_table(table, as_json)
     for line in sweep_warnings(table, y_key or next(iter(table.attrs["outputs"]), None)):
         warn(line)
     done = ", ".join(str(p) for p in [*outputs, *([plot_path] if plot_path else [])])
     echo(f"{len(table)} points{' written to ' + done if done else ''}", err=True)
+
+
+def _print_table(table: Any, as_json: bool) -> None:
+    """A sweep's table on standard output: as JSON records, or its variant, swept columns and
+    outputs (each beside its exact value)."""
+    if as_json:
+        click.echo(json_text(json.loads(table.to_json(orient="records"))))
+        return
+    keys = [
+        "variant",
+        *plan_keys(table),
+        *(f"{o}{x}" for o in table.attrs["outputs"] for x in ("", "_exact")),
+    ]
+    echo(table[[c for c in keys if c in table.columns]].to_string(index=False))
 
 
 def plan_keys(table: Any) -> list[str]:

@@ -155,6 +155,9 @@ class RollTest:
             order of a tuple does not matter); a die's natural face is its face after its own
             re-roll (``r``), and an exploding die's is its first face.
         reroll_dice: what a re-roll rolls (``None``: ``dice`` again).
+        reroll_faces: natural rolls that are re-rolled too, whatever the policy ``reroll`` says
+            (a designer's "re-roll a double 6"); a roll is re-rolled at most once, when the
+            policy or this set asks for it.
 
     Example:
         >>> RollTest(dice=TWO_D6, target=1, direction="under", auto_pass=double(1)).p_pass()
@@ -173,6 +176,7 @@ class RollTest:
     reroll: Reroll = "none"
     reads: Reads = "kept"
     reroll_dice: DiceExpr | None = None
+    reroll_faces: frozenset[Faces] = field(default_factory=frozenset)
 
     def __post_init__(self) -> None:
         if self.dice.count == 0:
@@ -225,7 +229,11 @@ class RollTest:
 
         >>> RollTest(dice=D6, target=3, direction="over", reroll="ones").wants_reroll((1,), Outcome.FAIL)
         True
+        >>> RollTest(dice=TWO_D6, target=7, reroll_faces=double(6)).wants_reroll((6, 6), Outcome.FAIL)
+        True
         """
+        if self.reroll_faces and natural_roll is not None and natural_roll in _sorted(self.reroll_faces):
+            return True
         match self.reroll:
             case "none":
                 return False
@@ -285,7 +293,7 @@ class RollTest:
         special = _sorted(self.critical) | _sorted(self.auto_pass) | _sorted(self.auto_fail)
         if self.reroll == "ones":
             special |= {(1,) * self.dice.read_count(self.reads)}
-        return special
+        return special | _sorted(self.reroll_faces)
 
     def cost(self) -> float:
         """Predicted work of :meth:`counts` (see :meth:`DiceExpr.cost`): the dice, and the dice
@@ -294,7 +302,8 @@ class RollTest:
         >>> RollTest(dice=TWO_D6, target=7).cost() == TWO_D6.cost()
         True
         """
-        extra = self.reroll_dice.cost() if self.reroll_dice is not None and self.reroll != "none" else 0.0
+        rerolls = self.reroll != "none" or self.reroll_faces
+        extra = self.reroll_dice.cost() if self.reroll_dice is not None and rerolls else 0.0
         return self.dice.cost() + extra
 
     def check_cost(self, field: str = "dice") -> RollTest:
@@ -462,7 +471,7 @@ def _roll_test_counts(test: RollTest) -> tuple[int, int, int, int]:
     share over a second roll's outcomes), over ``den ** 2`` when a roll can be re-rolled (``den``
     times the re-roll's denominator), else over ``den``."""
     kept, again, den = _first_roll(test, test.dice)
-    if test.reroll == "none":
+    if test.reroll == "none" and not test.reroll_faces:
         return kept[0], kept[1], kept[2], den
     if test.reroll_dice is None or test.reroll_dice == test.dice:
         second, second_den = [k + a for k, a in zip(kept, again, strict=True)], den

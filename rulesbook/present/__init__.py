@@ -26,7 +26,15 @@ Example:
 """
 
 from rulesbook.present.charts import CHART_COLOURS, bar_chart, charts_html
-from rulesbook.present.html import STYLE, error_html, heading_html, result_html, rules_block, rules_html
+from rulesbook.present.html import (
+    STYLE,
+    error_html,
+    heading_html,
+    mended_html,
+    result_html,
+    rules_block,
+    rules_html,
+)
 from rulesbook.present.markdown import md_inline, result_markdown
 from rulesbook.present.numbers import (
     PERCENT_FLOOR,
@@ -68,6 +76,7 @@ __all__ = [
     "heading_html",
     "json_text",
     "md_inline",
+    "mended_html",
     "percent",
     "plain",
     "power_of_ten",

@@ -47,35 +47,61 @@ def bar_chart(
     >>> svg.count('<rect class="rb-bar'), "Hits 1: 75.0%" in svg
     (2, True)
     """
-    values = [v for _, ys in series for v in ys]
-    top = max(values, default=0.0) or 1.0
-    plot_w, plot_h = _W - _LEFT - _RIGHT, _H - _TOP - _BOTTOM
-    group = plot_w / max(len(xs), 1)
-    bar = group * 0.8 / max(len(series), 1)
+    top = max((v for _, ys in series for v in ys), default=0.0) or 1.0
+    plot_w = _W - _LEFT - _RIGHT
     parts = [
         f'<figure class="rb-chart" data-chart="{html.escape(key)}" style="margin:.6em 0;max-width:560px">',
-        f'<figcaption style="font-weight:600">{html.escape(title)}',
+        _caption(title, series),
+        f'<svg viewBox="0 0 {_W:.0f} {_H:.0f}" width="100%" role="img" '
+        f'aria-label="{html.escape(title)}: bar chart by {html.escape(x_label)}" '
+        'style="font-family:system-ui,sans-serif;font-size:15px">',
+        *_y_axis(top),
+        *_bars(x_label, xs, series, top),
+        f'<text x="{_LEFT + plot_w / 2:.1f}" y="{_H - 4:.0f}" text-anchor="middle" fill="#333">'
+        f"{html.escape(x_label)}</text></svg></figure>",
     ]
-    if len(series) > 1:
-        parts += [
+    return "".join(parts)
+
+
+def _caption(title: str, series: Sequence[tuple[str, Sequence[float]]]) -> str:
+    """The chart's title, with a legend (a coloured square per series) when it has several."""
+    legend = (
+        [
             f' <span style="font-weight:400;white-space:nowrap"><span style="color:{CHART_COLOURS[n % 3]}">'
             f"■</span> {html.escape(name)}</span>"
             for n, (name, _) in enumerate(series)
         ]
-    parts.append("</figcaption>")
-    parts.append(
-        f'<svg viewBox="0 0 {_W:.0f} {_H:.0f}" width="100%" role="img" '
-        f'aria-label="{html.escape(title)}: bar chart by {html.escape(x_label)}" '
-        'style="font-family:system-ui,sans-serif;font-size:15px">'
+        if len(series) > 1
+        else []
     )
+    return f'<figcaption style="font-weight:600">{html.escape(title)}{"".join(legend)}</figcaption>'
+
+
+def _y_axis(top: float) -> list[str]:
+    """Grid lines at 0, half and the top value, labelled as percentages."""
+    plot_h = _H - _TOP - _BOTTOM
     base = _TOP + plot_h
-    for frac in (0.0, 0.5, 1.0):  # y axis: 0, half and the top value, as percentages
+    parts = []
+    for frac in (0.0, 0.5, 1.0):
         y = base - frac * plot_h
         parts.append(
             f'<line x1="{_LEFT:.0f}" x2="{_W - _RIGHT:.0f}" y1="{y:.1f}" y2="{y:.1f}" stroke="#ddd"/>'
             f'<text x="{_LEFT - 4:.0f}" y="{y + 5:.1f}" text-anchor="end" fill="#555">{percent(top * frac)}</text>'
         )
-    step = max(1, -(-len(xs) // 16))  # at most 16 outcome labels under the axis
+    return parts
+
+
+def _bars(
+    x_label: str, xs: Sequence[str], series: Sequence[tuple[str, Sequence[float]]], top: float
+) -> list[str]:
+    """One bar per outcome and series (its ``<title>`` says the outcome and the percentage), and
+    the outcomes under the axis (at most 16 labels)."""
+    plot_w, plot_h = _W - _LEFT - _RIGHT, _H - _TOP - _BOTTOM
+    base = _TOP + plot_h
+    group = plot_w / max(len(xs), 1)
+    bar = group * 0.8 / max(len(series), 1)
+    step = max(1, -(-len(xs) // 16))
+    parts = []
     for i, x in enumerate(xs):
         left = _LEFT + i * group + group * 0.1
         for n, (name, ys) in enumerate(series):
@@ -92,11 +118,7 @@ def bar_chart(
                 f'<text x="{_LEFT + (i + 0.5) * group:.1f}" y="{base + 17:.1f}" text-anchor="middle" '
                 f'fill="#333">{html.escape(x)}</text>'
             )
-    parts.append(
-        f'<text x="{_LEFT + plot_w / 2:.1f}" y="{_H - 4:.0f}" text-anchor="middle" fill="#333">'
-        f"{html.escape(x_label)}</text></svg></figure>"
-    )
-    return "".join(parts)
+    return parts
 
 
 def charts_html(outputs: Iterable[OutputLike], result: CalcResult) -> list[str]:

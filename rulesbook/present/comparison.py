@@ -142,7 +142,7 @@ def _difference_table(comparison: ComparisonLike) -> str:
     head += "".join(f"<th>difference ({html.escape(n)})</th>" for n in names[1:])
     rows = []
     for row in comparison.rows():
-        cells = "".join(f"<td>{html.escape(row['text'][n])}</td>" for n in names)
+        cells = "".join(f"<td>{html.escape(row['shown'][n])}</td>" for n in names)
         for n in names[1:]:
             diff = row["differences"][n]
             exact = f' data-exact="{html.escape(diff["exact"])}"' if diff and "exact" in diff else ""

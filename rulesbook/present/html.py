@@ -29,9 +29,11 @@ __all__ = [
     "RuleLike",
     "error_html",
     "heading_html",
+    "mended_html",
     "result_html",
     "rules_block",
     "rules_html",
+    "workings_html",
 ]
 
 STYLE = """
@@ -57,6 +59,13 @@ STYLE = """
 details.rb-rules { font-family: system-ui, sans-serif; margin: .8em 0; border: 1px solid #ddd; border-radius: 4px; padding: .2em .8em; }
 details.rb-rules > summary { cursor: pointer; font-weight: 600; padding: .3em 0; }
 .rb-warning { color: #8a5a00; }
+.rb-mended { font: 14px/1.4 system-ui, sans-serif; background: #eef5fb; border-left: 3px solid #0072b5; padding: .3em .6em; margin: .3em 0; }
+details.rb-workings > summary { cursor: pointer; color: #333; font-weight: 600; padding: 12px 0; line-height: 20px; }
+details.rb-whole { display: inline; }
+details.rb-whole > summary { display: inline; cursor: pointer; list-style: none; text-decoration: underline dotted; }
+details.rb-whole > summary::-webkit-details-marker { display: none; }
+details.rb-whole[open] { display: block; }
+details.rb-whole .rb-fraction { display: block; overflow-wrap: anywhere; font-family: monospace; font-size: .9em; }
 </style>
 """
 
@@ -83,24 +92,55 @@ def result_html(
     values = [s.to_html() for s in shown if s.key not in charted]
     parts = [STYLE] if styled else []
     parts += ['<div class="rb-result">', '<div class="rb-headline">', *values, "</div>"]
-    parts += charts_html(outputs, result)
-    parts += extra_charts
+    parts += [f'<p class="rb-warning">warning: {html.escape(w)}</p>' for w in result.warnings]
+    more = [*charts_html(outputs, result), *extra_charts]
     # A charted distribution reads as its chart; its numbers stay one click away, in small type.
-    parts += [
+    more += [
         f'<details class="rb-numbers"><summary>{html.escape(s.label)}: the numbers</summary>{s.to_html()}</details>'
         for s in shown
         if s.key in charted
     ]
-    parts += [f'<p class="rb-warning">warning: {html.escape(w)}</p>' for w in result.warnings]
     if result.explanation:
-        parts.append(
+        more.append(
             "<ul class='rb-explanation'>"
             + "".join(f"<li>{md_inline(line)}</li>" for line in result.explanation)
             + "</ul>"
         )
-    parts += [table_html(t) for t in result.tables]
+    more += [table_html(t) for t in result.tables]
+    if more:
+        parts.append(workings_html(more, result))
     parts.append("</div>")
     return "".join(parts)
+
+
+def workings_html(parts: Sequence[str], result: CalcResult) -> str:
+    """Everything of an answer but its headline values: charts, explanation and tables, in a
+    ``<details class="rb-workings">`` that starts open. A live page closes it on a phone (the
+    inputs then sit right under the answer; ``widgets/forms/live.py``, ``live-calculators.js``) and a
+    tap opens it.
+
+    >>> workings_html(["<p>chart</p>"], CalcResult(values={}))
+    '<details class="rb-workings" open><summary>How it was worked out</summary><p>chart</p></details>'
+    """
+    what = []
+    if result.explanation:
+        what.append("explanation")
+    if result.tables:
+        what.append(f"{len(result.tables)} table{'s' if len(result.tables) != 1 else ''}")
+    title = "How it was worked out" + (f" ({', '.join(what)})" if what else "")
+    return f'<details class="rb-workings" open><summary>{title}</summary>{"".join(parts)}</details>'
+
+
+def mended_html(notes: Sequence[str]) -> str:
+    """The line saying which inputs a form set to agree with the player's pick
+    (:func:`rulesbook.relations.mend`), shown above the answer ("" for none).
+
+    >>> mended_html(["Sickness set to none: a Sickness comes with the spread-the-sickness detachment."])[:61]
+    '<p class="rb-mended" data-key="mended">Sickness set to none: '
+    """
+    if not notes:
+        return ""
+    return f'<p class="rb-mended" data-key="mended">{html.escape(" ".join(notes))}</p>'
 
 
 def error_html(message: str) -> str:

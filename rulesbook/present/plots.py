@@ -354,8 +354,12 @@ def tornado_figure(
 ) -> Figure:
     """A tornado chart: one bar per move (one step lower, one step higher, another reading), the
     largest change on top, each bar labelled with its change; lower and higher moves differ in
-    colour and hatching, so the chart reads in greyscale too."""
-    fig = _figure(9.0, 1.6 + 0.42 * max(1, len(bars)))
+    colour and hatching, so the chart reads in greyscale too. Its legend sits in one row over the
+    bars and the x axis has at most five ticks, so nothing is cut or overlaps however narrow the
+    page showing it."""
+    from matplotlib.ticker import MaxNLocator
+
+    fig = _figure(9.0, 2.0 + 0.42 * max(1, len(bars)))
     ax = fig.subplots()
     styles = series_styles(2)
     looks = {
@@ -387,26 +391,38 @@ def tornado_figure(
     ax.set_yticks(range(len(bars)), [b.label for b in reversed(bars)], fontsize="small")
     ax.axvline(0.0, color="#444444", linewidth=0.8)
     ax.set_xlabel(f"Change in {output_label} (from {baseline_text})")
+    ax.xaxis.set_major_locator(MaxNLocator(nbins=5))
     if percent_scale:
         _percent_axis(ax, "x", points=True)
-    ax.margins(x=0.3)
+    # room beside the longest bar on each side for its label (a bar's own text never runs into
+    # the names of the moves or out of the frame)
+    changes = [b.change for b in bars] or [0.0]
+    low, high = min(0.0, *changes), max(0.0, *changes)
+    span = (high - low) or 1.0
+    ax.set_xlim(
+        low - (0.45 * span if low < 0 else 0.05 * span), high + (0.45 * span if high > 0 else 0.05 * span)
+    )
     ax.grid(axis="x", alpha=0.3)
+    _tornado_legend(ax, [looks[k][2] for k in ("lower", "higher", "other")])
+    fig.suptitle(title)
+    _warn(fig, warnings)
+    return _literal(fig)
+
+
+def _tornado_legend(ax: Axes, order: list[str]) -> None:
+    """The legend outside the axes, its moves in ``order`` (those the chart shows)."""
     handles, names = ax.get_legend_handles_labels()
-    order = [looks[k][2] for k in ("lower", "higher", "other")]
     pairs = sorted(zip(names, handles, strict=True), key=lambda p: order.index(p[0]))
     if pairs:
         ax.legend(
             [h for _, h in pairs],
             [n for n, _ in pairs],
-            loc="upper left",
-            bbox_to_anchor=(1.02, 1.0),
-            borderaxespad=0.0,
+            loc="lower center",
+            bbox_to_anchor=(0.5, 1.0),
+            ncols=len(pairs),
             fontsize="small",
             frameon=False,
         )
-    fig.suptitle(title)
-    _warn(fig, warnings)
-    return _literal(fig)
 
 
 def save_figure(fig: Figure, path: str | Path, fmt: str | None = None) -> Path:

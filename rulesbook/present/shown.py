@@ -31,7 +31,24 @@ __all__ = [
     "md_cell",
     "scalar_text",
     "shown_values",
+    "whole_on_tap",
 ]
+
+
+def whole_on_tap(shown: str, whole: str, attributes: str = "") -> str:
+    """A huge exact fraction shown by its size, the whole fraction one tap (or click) away — a
+    native ``<details>``, so it opens on a phone, with no script, and wraps to the screen —
+    and on hover (``title``); ``attributes`` go on the visible part (``data-key`` for scripts).
+
+    >>> print(whole_on_tap("exact: 2/2 digits", "12/34"))
+    <details class="rb-whole"><summary><span title="12/34">exact: 2/2 digits</span></summary><span class="rb-fraction">12/34</span></details>
+    """
+    whole = html.escape(whole)
+    return (
+        f'<details class="rb-whole"><summary><span{attributes} title="{whole}">{html.escape(shown)}</span>'
+        f'</summary><span class="rb-fraction">{whole}</span></details>'
+    )
+
 
 LONG_LIST = 12
 """Lists with more items than this are shown as tables (HTML, Markdown), not as one line."""
@@ -119,12 +136,10 @@ class ShownValue:
             exact_html = ""
         elif self.exact_short == self.exact:
             exact_html = f'<span class="rb-exact">exact <span data-key="{key}_exact">{html.escape(self.exact)}</span></span>'
-        else:  # a huge fraction: its size on screen, whole on hover and in the data-exact attribute
-            whole = html.escape(self.exact)
-            exact_html = (
-                f'<span class="rb-exact"><span data-key="{key}_exact" data-exact="{whole}" title="{whole}">'
-                f"{html.escape(exact_note(self.exact, EXACT_LIMIT))}</span></span>"
-            )
+        else:  # a huge fraction: its size on screen, whole on a tap, on hover and in data-exact
+            attributes = f' data-key="{key}_exact" data-exact="{html.escape(self.exact)}"'
+            note = exact_note(self.exact, EXACT_LIMIT)
+            exact_html = f'<span class="rb-exact">{whole_on_tap(note, self.exact, attributes)}</span>'
         shown = self.percent if self.percent is not None else self.text
         return (
             f'<div class="rb-value"><span class="rb-label">{html.escape(self.label)}</span>'

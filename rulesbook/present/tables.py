@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from rulesbook.present.numbers import exact_note, fixed, percent, short_fraction
+from rulesbook.present.shown import whole_on_tap
 from rulesbook.results import Table, fraction_str, plain_outcome
 
 __all__ = [
@@ -26,7 +27,8 @@ __all__ = [
 
 def exact_html(exact: str, limit: int = 24) -> str:
     """An exact fraction beside its percentage (HTML): short ones whole, huge ones summarised
-    with the whole fraction on hover (``title``) and in ``data-exact``.
+    with the whole fraction a tap away (:func:`~rulesbook.present.shown.whole_on_tap`), on hover
+    and in ``data-exact``.
 
     >>> exact_html("17/632")
     '<small class="rb-exact">(17/632)</small>'
@@ -34,10 +36,8 @@ def exact_html(exact: str, limit: int = 24) -> str:
     note = exact_note(exact, limit)
     if note == exact:
         return f'<small class="rb-exact">({html.escape(exact)})</small>'
-    return (
-        f'<small class="rb-exact" title="{html.escape(exact)}" data-exact="{html.escape(exact)}">'
-        f"({html.escape(note)})</small>"
-    )
+    attributes = f' data-exact="{html.escape(exact)}"'
+    return f'<small class="rb-exact">{whole_on_tap(f"({note})", exact, attributes)}</small>'
 
 
 def cell_text(value: object) -> str:
@@ -160,8 +160,8 @@ def table_html(table: Table) -> str:
                 cells.append(f"<td>{html.escape(text)} {exact_html(exact)}</td>")
                 continue
             short = short_fraction(text)
-            if short != text:  # a huge exact fraction: summarised, whole in the tooltip
-                cells.append(f'<td title="{html.escape(text)}">{html.escape(short)}</td>')
+            if short != text:  # a huge exact fraction: summarised, whole on a tap and in the tooltip
+                cells.append(f"<td>{whole_on_tap(short, text)}</td>")
             else:
                 cells.append(f"<td{cls}>{html.escape(text)}</td>")
         out.append("<tr>" + "".join(cells) + "</tr>")

@@ -68,6 +68,7 @@ def build(open_file: Opener, notebooks: Sequence[str]) -> list[str]:
         summary_extra(summary_nav(list(notebooks)))
         + "* [Designer what-ifs: variants](variants.md)\n"
         + "* [A designer's guide: rewriting the rules](designer/guide.md)\n"
+        + "* [The rules language](designer/language.md)\n"
         + "* [A designer's dice](designer/dice.md)\n"
         + "* [The effects language (40k)](designer/effects.md)\n"
         + "* [House rules by link](designer/house-rules.md)\n"

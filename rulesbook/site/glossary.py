@@ -31,10 +31,11 @@ from functools import cache
 from pathlib import Path
 
 from rulesbook.data import DataFileError, load_data_file
+from rulesbook.data.lines import located_in
 from rulesbook.errors import quote
-from rulesbook.index import page_of
+from rulesbook.index import page_of, system_file
 from rulesbook.registry import registry
-from rulesbook.site.sources import slug, system_file
+from rulesbook.site.sources import slug
 
 __all__ = ["GLOSSARY_PAGE", "Term", "glossary_page", "glossary_terms", "link_terms", "load_glossary"]
 
@@ -84,7 +85,15 @@ class Term:
 
 
 def load_glossary(path: Path, system: str) -> tuple[Term, ...]:
-    """Read one ``glossary.yaml`` (the one data loader); DataFileError naming the file and field otherwise."""
+    """Read one ``glossary.yaml`` (the one data loader); DataFileError naming the file, the line
+    and the field otherwise."""
+    try:
+        return _glossary(path, system)
+    except DataFileError as exc:
+        raise located_in(exc, path) from None
+
+
+def _glossary(path: Path, system: str) -> tuple[Term, ...]:
     where = path.name
     data = load_data_file(path)
     if not isinstance(data, dict) or not isinstance(data.get("terms"), list):

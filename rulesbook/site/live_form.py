@@ -2,9 +2,10 @@
 
 Each static calculator of the published site (:mod:`rulesbook.site.static`) carries, inert in a
 ``<template>``, the full form of its calculator, generated from the input declarations the same
-way the served form is (:mod:`widgets.panel_app`): the same labels, a check box for a boolean, a
+way the served form is (:mod:`widgets.forms.panel_app`): the same labels, a check box for a boolean, a
 drop-down for a choice or a rule choice (the interpretations register's readings, in a closed
-"Rule choices (N)" section), a number box for an integer, a text box showing what is allowed for
+"Rule choices (N)" section; a calculator's inputs other than its declared main ones in a closed
+"More inputs (N)"), a number box for an integer, a text box showing what is allowed for
 anything else (with the names of the data to pick from: a suggestion list for one name, an "add
 from the list" drop-down for a list of them), a file picker for a file, each input's help behind
 a "?", and "Compare with" for
@@ -13,7 +14,7 @@ form starts at (the first worked example) and carries ``data-key`` (the input's 
 ``rb-input-<key>``.
 
 ``docs/javascripts/live-calculators.js`` swaps it in for the few precomputed inputs once the page's
-Python runtime is ready (:mod:`rulesbook.site.runtime`, :mod:`widgets.browser`) and sends every
+Python runtime is ready (:mod:`rulesbook.site.runtime`, :mod:`widgets.forms.browser`) and sends every
 value as text, exactly as the command line would receive it.
 
 Example:
@@ -131,14 +132,22 @@ def _field(calc: Calculator, inp: Input, value: Any) -> str:
 def live_form_html(calc: Calculator) -> str:
     """The live form of ``calc`` in an inert ``<template>`` (one line of HTML, no blank line)."""
     start = calc.initial_values()
+    more = calc.folded_inputs()
     choices = [i for i in calc.inputs if i.kind == "interpretation"]
-    fields = [_field(calc, i, start[i.key]) for i in calc.inputs if i.kind != "interpretation"]
-    if choices:
-        fields.append(
-            f'<details class="rb-choices"><summary>Rule choices ({len(choices)})</summary>'
-            + "".join(_field(calc, i, start[i.key]) for i in choices)
-            + "</details>"
-        )
+    fields = [
+        _field(calc, i, start[i.key]) for i in calc.inputs if i.kind != "interpretation" and i.key not in more
+    ]
+    # the inputs a player changes most right under the answer, the others folded (as served)
+    for title, shown, css in (
+        ("More inputs", [i for i in calc.inputs if i.key in more], "rb-choices rb-more"),
+        ("Rule choices", choices, "rb-choices"),
+    ):
+        if shown:
+            fields.append(
+                f'<details class="{css}"><summary>{title} ({len(shown)})</summary>'
+                + "".join(_field(calc, i, start[i.key]) for i in shown)
+                + "</details>"
+            )
     variants = variant_names(calc)
     if len(variants) > 1:
         options = "".join(f'<option value="{html.escape(v)}">{html.escape(v)}</option>' for v in variants)

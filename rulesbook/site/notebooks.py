@@ -9,7 +9,7 @@ gives for them — with links to try the calculator on the site (static) and und
 command that opens it in JupyterLab (``scripts/lab``).
 
 Example:
-    >>> cell = widget_call('from widgets.ipy import calculator_widget\\ncalculator_widget("scrollhammer.morale-check", ld=8)')
+    >>> cell = widget_call('from widgets.forms.ipy import calculator_widget\\ncalculator_widget("scrollhammer.morale-check", ld=8)')
     >>> cell
     ('scrollhammer.morale-check', {'ld': 8})
     >>> picture = static_picture(*cell, calc_url="../x.html")
@@ -40,7 +40,7 @@ WIDGET_OUTPUT = re.compile(
     re.DOTALL,
 )
 """A text/plain output that is the text of an ipywidgets object (``VBox(children=...``), or the
-picture of a form a saved notebook holds (``widgets.ipy.picture_html``, shown by JupyterLab until
+picture of a form a saved notebook holds (``widgets.forms.ipy.picture_html``, shown by JupyterLab until
 the kernel runs): both become the site's picture with its links."""
 _SOURCE = re.compile(r'<div class="clipboard-copy-txt"[^>]*>(.*?)</div>', re.DOTALL)
 

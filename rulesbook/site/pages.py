@@ -21,7 +21,7 @@ from functools import cache
 from pathlib import Path
 
 from rulesbook.calculators import Calculator
-from rulesbook.index import SYSTEMS_DIR, PageKind, anchor, covering_tests, page_of, rule_info, shown_path
+from rulesbook.index import PageKind, anchor, covering_tests, page_of, rule_info, shown_path
 from rulesbook.present import result_markdown, tables_markdown
 from rulesbook.records import Interpretation, Rule, System
 from rulesbook.registry import registry
@@ -214,7 +214,7 @@ def system_page(system: System) -> str:
         f"**Version:** {system.version} · **Source:** {source_link(here, system)}",
     ]
     out += ["", system.summary, ""]
-    guide = SYSTEMS_DIR / system.id.replace("-", "_") / "guide.md"
+    guide = reg.folder(system.id) / "guide.md"
     if guide.is_file():
         out += [guide.read_text(encoding="utf-8").strip(), ""]
     out += ["## Calculators", "", "| calculator | ID | |", "|---|---|---|"]

@@ -9,15 +9,20 @@ reader's browser into ``DIR/live-runtime/``, one set of files (and URLs) for the
   ``sha512`` integrity before anything is unpacked; only the five files that start it
   (no console pages, no source maps, no type declarations);
 * ``wheels/`` — the pure-Python wheels rulesbook needs, pinned in :data:`WHEELS` (the versions of
-  ``constraints.txt``, each file's SHA-256 checked): defusedxml (army lists), icepool,
-  markdown-it-py and mdurl as
-  published on PyPI, and PyYAML's pure-Python part repackaged from its pinned source archive
-  (Pyodide's npm package has no PyYAML, and its C part cannot run there);
+  ``constraints.txt``, each file's SHA-256 checked): defusedxml (army rosters), icepool, lark
+  (it parses the rules language's expressions), markdown-it-py and mdurl as published on PyPI,
+  and PyYAML's pure-Python part repackaged from its pinned source archive (Pyodide's npm package
+  has no PyYAML, and its C part cannot run there);
 * ``app-<hash>/rulesbook-<version>-py3-none-any.whl`` — this checkout's ``rulesbook`` package,
-  the ``widgets`` modules the browser front-end imports (:mod:`widgets.browser` and what it
+  the ``widgets`` modules the browser front-end imports (:mod:`widgets.forms.browser` and what it
   imports), and ``rulesbook/data-snapshot.json``: every shipped data file loaded once by the
   YAML loader and stored as JSON (:func:`data_snapshot`), because the
   pure-Python YAML parser needs about 3 s there and JSON 8 ms;
+* ``snapshot-<hash>.bin.gz`` — the start-up snapshot: Python's memory after starting from these
+  files and loading every system, taken under Node.js with the page worker's own start-up
+  (:func:`start_snapshot`, ``rulesbook/site/snapshot.mjs``), so a page starts Python in a second
+  or two, the first visit too, instead of ten or more; left out (pages then start Python afresh)
+  when Node.js is missing or the snapshot cannot be taken;
 * ``manifest.json`` — which of those files to load, with their sizes and integrity hashes.
 
 Nothing is fetched from another host when a page runs: ``loadPackage`` and micropip are never
@@ -31,17 +36,17 @@ Example:
     >>> PYODIDE.version.split(".")[0] >= "314"
     True
     >>> sorted(w.project for w in WHEELS)
-    ['defusedxml', 'icepool', 'markdown-it-py', 'mdurl']
+    ['defusedxml', 'icepool', 'lark', 'markdown-it-py', 'mdurl']
 """
 
 from __future__ import annotations
 
 import ast
 import base64
+import gzip
 import hashlib
 import io
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -52,6 +57,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from rulesbook.site.memory import sparse
+from rulesbook.site.output import user_cache
 
 __all__ = [
     "APP_MODULE",
@@ -72,6 +80,7 @@ __all__ = [
     "pure_yaml_wheel",
     "pyodide_archive",
     "pypi_file",
+    "start_snapshot",
     "vendor",
 ]
 
@@ -81,7 +90,7 @@ ROOT = Path(__file__).resolve().parents[2]
 RUNTIME_DIR = "live-runtime"
 """The folder of the built site holding the runtime (one set of URLs for every page)."""
 
-APP_MODULE = "widgets.browser"
+APP_MODULE = "widgets.forms.browser"
 """The module the browser's worker imports: it answers a page's inputs (see its docstring)."""
 
 
@@ -138,6 +147,12 @@ WHEELS = (
         "0b6e789b6c16b24ad6ea8c9c124c6a5e077b2a5420e61958041def02cb076304",
     ),
     Pin(
+        "lark",
+        "1.3.1",
+        "lark-1.3.1-py3-none-any.whl",
+        "c629b661023a014c37da873b4ff58a817398d12635d3bbb2c5a03be7fe5d1e12",
+    ),
+    Pin(
         "markdown-it-py",
         "4.3.0",
         "markdown_it_py-4.3.0-py3-none-any.whl",
@@ -169,19 +184,13 @@ class RuntimeUnavailable(Exception):
 
 
 def cache_dir() -> Path:
-    """Where downloads are kept between builds: ``$XDG_CACHE_HOME`` (else ``~/.cache``)
-    ``/rulesbook/browser-runtime`` (``%LOCALAPPDATA%`` on Windows, ``~/Library/Caches`` on macOS).
+    """Where downloads are kept between builds: ``browser-runtime`` in the per-user cache
+    (:func:`rulesbook.site.output.user_cache`).
 
     >>> cache_dir().parts[-2:]
     ('rulesbook', 'browser-runtime')
     """
-    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
-        base = Path(os.environ["LOCALAPPDATA"])
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Caches"
-    else:
-        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "rulesbook" / "browser-runtime"
+    return user_cache("browser-runtime")
 
 
 # -- downloads -------------------------------------------------------------------------------------
@@ -431,9 +440,28 @@ def data_snapshot(paths: Iterable[Path]) -> dict[str, str]:
 
 
 def data_files() -> list[Path]:
-    """Every data file shipped in the ``rulesbook`` package (what the snapshot holds)."""
+    """Every data file shipped in the ``rulesbook`` package, and those of the systems written in
+    data that ``$RULESBOOK_SYSTEMS_DIR`` names (what the snapshot holds)."""
     package = ROOT / "rulesbook"
-    return sorted(p for p in package.rglob("*") if p.suffix in (".yaml", ".yml", ".json") and p.is_file())
+    found = [p for p in package.rglob("*") if p.suffix in (".yaml", ".yml", ".json") and p.is_file()]
+    found += [p for _, p in _external_system_files() if p.suffix in (".yaml", ".yml", ".json")]
+    return sorted(found)
+
+
+def _external_system_files() -> list[tuple[str, Path]]:
+    """(path in the app wheel, file) of every file of the systems written in data outside the
+    package (``$RULESBOOK_SYSTEMS_DIR``): the wheel carries them under ``rulesbook/data-systems/``,
+    where the registry finds them in the browser."""
+    from rulesbook.language.systems import data_system_folders
+
+    out = []
+    for folder in data_system_folders():
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and path.suffix in (".yaml", ".yml", ".json", ".md", ".txt"):
+                out.append(
+                    (f"rulesbook/data-systems/{folder.name}/{path.relative_to(folder).as_posix()}", path)
+                )
+    return out
 
 
 def app_files() -> Iterator[tuple[str, bytes]]:
@@ -447,8 +475,14 @@ def app_files() -> Iterator[tuple[str, bytes]]:
             and path.suffix in (".py", ".yaml", ".yml", ".json")
         ):
             yield path.relative_to(ROOT).as_posix(), path.read_bytes()
-    yield "widgets/__init__.py", (ROOT / "widgets" / "__init__.py").read_bytes()
-    for module in _widgets_modules():
+    for name, path in _external_system_files():
+        yield name, path.read_bytes()
+    modules = _widgets_modules()
+    packages = sorted({".".join(m.split(".")[:i]) for m in modules for i in range(1, m.count(".") + 1)})
+    for package_name in packages:
+        path = ROOT.joinpath(*package_name.split("."), "__init__.py")
+        yield path.relative_to(ROOT).as_posix(), path.read_bytes()
+    for module in modules:
         path = ROOT.joinpath(*module.split(".")).with_suffix(".py")
         yield path.relative_to(ROOT).as_posix(), path.read_bytes()
     snapshot = {"format": 1, "files": data_snapshot(data_files())}
@@ -511,7 +545,61 @@ def vendor(site: Path, cache: Path | None = None) -> dict[str, Any]:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    snapshot = start_snapshot(out, manifest, cache)  # (taken from the folder as written so far)
+    if snapshot is not None:
+        manifest["snapshot"] = snapshot
+        (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     return manifest
+
+
+SNAPSHOT_SCRIPT = Path(__file__).with_name("snapshot.mjs")
+"""The Node.js script that takes the start-up snapshot (:func:`start_snapshot`)."""
+
+CORE_SCRIPT = ROOT / "docs" / "javascripts" / "rulesbook-live-core.mjs"
+"""The start-up a page's worker runs; the snapshot is taken by the same code."""
+
+
+def start_snapshot(out: Path, manifest: dict[str, Any], cache: Path | None = None) -> dict[str, Any] | None:
+    """Take the start-up snapshot of the runtime folder ``out`` (written, with its ``manifest``)
+    and write it there gzip-compressed; its manifest entry (``raw_bytes``: its size unpacked), or
+    ``None`` after one line saying why when it cannot be taken (no Node.js, a failed start).
+
+    The snapshot depends on nothing but the runtime's and wheels' files, the start-up code and
+    the Node.js version, so it is kept in the download cache under a key of all of them: a
+    rebuild with nothing changed takes none.
+    """
+    node = shutil.which("node")
+    if node is None or not CORE_SCRIPT.is_file():
+        print("build-site: no start-up snapshot (Node.js not found): pages start Python afresh")
+        return None
+    version = subprocess.run([node, "--version"], capture_output=True, text=True, check=False).stdout.strip()
+    key = hashlib.sha256(
+        json.dumps([manifest["runtime"], manifest["wheels"], version], sort_keys=True).encode()
+        + CORE_SCRIPT.read_bytes()
+        + SNAPSHOT_SCRIPT.read_bytes()
+    ).hexdigest()
+    kept = (cache or cache_dir()) / "snapshots" / f"{key}.bin.gz"
+    data = _cached(kept, lambda b: b[:2] == b"\x1f\x8b")
+    if data is None:
+        with tempfile.TemporaryDirectory() as tmp:
+            raw = Path(tmp) / "snapshot.bin"
+            done = subprocess.run(
+                [node, str(SNAPSHOT_SCRIPT), str(CORE_SCRIPT), str(out), str(raw)],
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            if done.returncode != 0 or not raw.is_file():
+                why = (done.stderr.strip().splitlines() or ["no output"])[-1][:200]
+                print(f"build-site: no start-up snapshot ({why}): pages start Python afresh")
+                return None
+            data = gzip.compress(sparse(raw.read_bytes()), compresslevel=6, mtime=0)
+        _store(kept, data)
+    name = f"snapshot-{key[:12]}.bin.gz"
+    (out / name).write_bytes(data)
+    with gzip.GzipFile(fileobj=io.BytesIO(data)) as unpacked:
+        raw_bytes = int.from_bytes(unpacked.read(12)[8:12], "little")
+    return {**_entry(name, data), "raw_bytes": raw_bytes}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -24,28 +24,20 @@ from __future__ import annotations
 import posixpath
 import re
 from collections import defaultdict
-from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
-from typing import Any
 
-from rulesbook.data import DataFileError, load_data_file
-from rulesbook.index import SYSTEMS_DIR, page_of
+from rulesbook.index import page_of, source
 from rulesbook.records import Citation, System
 from rulesbook.registry import registry
 
 __all__ = [
     "SOURCES_PAGE",
     "SOURCE_FOLDERS",
-    "Source",
     "citation_md",
     "document_path",
-    "load_source",
     "slug",
-    "source",
     "source_link",
     "sources_page",
-    "system_file",
 ]
 
 SOURCES_PAGE = "sources.md"
@@ -58,76 +50,20 @@ SOURCE_FOLDERS = (_CHECKOUT / "sources", _CHECKOUT.parent / "shared" / "seeds")
 can live there), then the shared seeds beside the checkout."""
 
 
-def document_path(file: str) -> Path | None:
+def document_path(file: str, system_id: str = "") -> Path | None:
     """The source document named ``file`` (a ``source.yaml``'s ``file``), or ``None`` when it is in
-    none of :data:`SOURCE_FOLDERS` (the seeds are not beside every checkout).
+    none of :data:`SOURCE_FOLDERS` (the seeds are not beside every checkout) nor in the folder of
+    ``system_id`` (where a system written in data may keep its document).
 
     >>> document_path("no-such-document.txt") is None
     True
     """
-    for folder in SOURCE_FOLDERS:
+    folders = (*SOURCE_FOLDERS, registry().folder(system_id)) if system_id else SOURCE_FOLDERS
+    for folder in folders:
         path = folder / file
         if "/" not in file and path.is_file():
             return path
     return None
-
-
-@dataclass(frozen=True, slots=True)
-class Source:
-    """One source document: its title, the short title citations use, file, coverage and gaps."""
-
-    system: str
-    title: str
-    short: str
-    file: str
-    kind: str
-    covers: tuple[str, ...]
-    gaps: tuple[str, ...]
-
-
-def _text(data: dict[str, Any], key: str, where: str) -> str:
-    value = data.get(key)
-    if not isinstance(value, str) or not value.strip():
-        raise DataFileError(f"{where}.{key}: expected a non-empty text")
-    return value.strip()
-
-
-def _texts(data: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
-    value = data.get(key)
-    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
-        raise DataFileError(f"{where}.{key}: expected a list of texts")
-    return tuple(" ".join(v.split()) for v in value)
-
-
-def load_source(path: Path, system: str) -> Source:
-    """Read one ``source.yaml`` (the one data loader); DataFileError naming the file and field otherwise."""
-    where = path.name
-    data = load_data_file(path)
-    if not isinstance(data, dict):
-        raise DataFileError(f"{where}: expected a mapping with title, short, file, kind, covers, gaps")
-    return Source(
-        system=system,
-        title=_text(data, "title", where),
-        short=_text(data, "short", where),
-        file=_text(data, "file", where),
-        kind=_text(data, "kind", where),
-        covers=_texts(data, "covers", where),
-        gaps=_texts(data, "gaps", where),
-    )
-
-
-def system_file(system_id: str, name: str) -> Path:
-    """A data file in a system's folder (``wh40k``, ``source.yaml`` -> ``systems/wh40k/source.yaml``)."""
-    return SYSTEMS_DIR / system_id.replace("-", "_") / name
-
-
-@cache
-def source(system_id: str) -> Source:
-    """The source document of a system (from its ``source.yaml``)."""
-    path = system_file(system_id, "source.yaml")
-    if not path.is_file():
-        raise DataFileError(f"{system_id}: source.yaml is missing (title, short, file, kind, covers, gaps)")
-    return load_source(path, system_id)
 
 
 def slug(text: str) -> str:

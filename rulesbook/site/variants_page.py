@@ -3,6 +3,9 @@ each changes, and every parameter and reading a variant can set — generated fr
 
 from __future__ import annotations
 
+from typing import Any
+
+from rulesbook.errors import did_you_mean
 from rulesbook.index import page_of
 from rulesbook.registry import registry
 from rulesbook.site.static import static_build
@@ -74,37 +77,54 @@ def variants_markdown() -> str:
     True
     """
     reg = registry()
-    out = [
-        "# Designer what-ifs: variants",
-        "",
-        "A **variant** is a named change to a rule set: other values for the numbers and dice the",
-        "rules fix (*rule parameters*), other answers to the gaps in the sources (*readings* of the",
-        "interpretations register), or — in Python — another function for a calculator. Every",
-        "calculator runs under a variant on the command line, in Python and in the widgets, beside",
-        "the rules as published.",
-        "",
-        "```bash",
-        "rulesbook variants                                    # the shipped variants (and yours)",
-        "rulesbook variants show break-2-ld-per-point          # as a variant file that loads back",
-        "rulesbook parameters scrollhammer                     # everything a variant can set",
-        "rulesbook calc scrollhammer.break-test ld=8 lost_by=2 variant=break-2-ld-per-point",
-        "rulesbook calc ID ... variant=my-rules.yaml variant=other   # repeat to compose",
-        "rulesbook compare scrollhammer.break-test ld=8 lost_by=2 --variant break-2-ld-per-point",
-        "rulesbook sweep scrollhammer.break-test ld=5..10 lost_by=1..4 --variant break-2-ld-per-point --csv out.csv --plot out.png",
-        "```",
-        "",
-        "In Python: `rulesbook.variants.run_with_variant(calc, 'NAME' or 'path.yaml' or Variant, **inputs)`,",
-        "`compare(calc, inputs, [variants])` and `Variant.define(...)` (which may also replace a",
-        "calculator's function: `functions={'calculator-id': fn}`, `fn` taking the calculator's inputs",
-        "and `choices`). In the widgets, pick a variant under **Compare with**; served calculators",
-        "keep it in the address (`/calc/ID?ld=8&variant=NAME`), so a comparison can be bookmarked and",
-        "sent. [Sweeps](sweeps.md) run a calculator over a grid of inputs × variants; [designer",
-        "analysis](designing.md) solves for a target, ranks the rules by how much they move an answer,",
-        "draws balance tables and shares a change as a file. Your own variant files, in the folder",
-        "`$RULESBOOK_VARIANTS_DIR` names, are found by name like the shipped ones and offered by",
-        "**Compare with**.",
-        "",
-        *house_rule_section(),
+    out = [*_INTRODUCTION, *house_rule_section(), *_writing_a_variant(), "## Shipped variants", ""]
+    for system in reg.systems.values():
+        out += _shipped_variants(system.id, system.title)
+    out += ["## What a variant can change", ""]
+    for system in reg.systems.values():
+        choices = reg.choices.get(system.id)
+        if choices is not None:
+            out += _what_a_variant_can_change(system.id, system.title, choices)
+    return "\n".join(out) + "\n"
+
+
+_INTRODUCTION = (
+    "# Designer what-ifs: variants",
+    "",
+    "A **variant** is a named change to a rule set: other values for the numbers and dice the",
+    "rules fix (*rule parameters*), other answers to the gaps in the sources (*readings* of the",
+    "interpretations register), or — in Python — another function for a calculator. Every",
+    "calculator runs under a variant on the command line, in Python and in the widgets, beside",
+    "the rules as published.",
+    "",
+    "```bash",
+    "rulesbook variants                                    # the shipped variants (and yours)",
+    "rulesbook variants show break-2-ld-per-point          # as a variant file that loads back",
+    "rulesbook parameters scrollhammer                     # everything a variant can set",
+    "rulesbook calc scrollhammer.break-test ld=8 lost_by=2 variant=break-2-ld-per-point",
+    "rulesbook calc ID ... variant=my-rules.yaml variant=other   # repeat to compose",
+    "rulesbook compare scrollhammer.break-test ld=8 lost_by=2 --variant break-2-ld-per-point",
+    "rulesbook sweep scrollhammer.break-test ld=5..10 lost_by=1..4 --variant break-2-ld-per-point --csv out.csv --plot out.png",
+    "```",
+    "",
+    "In Python: `rulesbook.variants.run_with_variant(calc, 'NAME' or 'path.yaml' or Variant, **inputs)`,",
+    "`compare(calc, inputs, [variants])` and `Variant.define(...)` (which may also replace a",
+    "calculator's function: `functions={'calculator-id': fn}`, `fn` taking the calculator's inputs",
+    "and `choices`). In the widgets, pick a variant under **Compare with**; served calculators",
+    "keep it in the address (`/calc/ID?ld=8&variant=NAME`), so a comparison can be bookmarked and",
+    "sent. [Sweeps](sweeps.md) run a calculator over a grid of inputs × variants; [designer",
+    "analysis](designing.md) solves for a target, ranks the rules by how much they move an answer,",
+    "draws balance tables and shares a change as a file. Your own variant files, in the folder",
+    "`$RULESBOOK_VARIANTS_DIR` names, are found by name like the shipped ones and offered by",
+    "**Compare with**.",
+    "",
+)
+"""The page's title and what a variant is, with the commands that use one."""
+
+
+def _writing_a_variant() -> list[str]:
+    """How a variant file is written: an example, its keys, and the errors a bad one gets."""
+    return [
         "## Writing a variant",
         "",
         "A variant file is a small YAML document; its name is the file name without `.yaml`:",
@@ -132,7 +152,9 @@ def variants_markdown() -> str:
         "what is allowed, and the command exits with code 2:",
         "",
         "```text",
-        "rulesbook: error: my-rules.yaml: parameters.break_ld_per_pont: unknown rule parameter; did you mean break_ld_per_point? allowed: …",
+        "rulesbook: error: my-rules.yaml: parameters.break_ld_per_pont: unknown rule parameter"
+        + did_you_mean("break_ld_per_pont", ["break_ld_per_point"])
+        + " allowed: …",
         "rulesbook: error: my-rules.yaml: parameters.fall_back_dice: the dice can roll below 1, got D6-3",
         "rulesbook: error: my-rules.yaml: parameters.points_per_morale: is a army-morale parameter, not scrollhammer's; …",
         "```",
@@ -140,50 +162,52 @@ def variants_markdown() -> str:
         "Variants compose (`variant=a variant=b`, `--variant a+b`, names and paths alike) when they are of one system; two",
         "variants that set the same key to different values are a conflict, reported in one line.",
         "",
-        "## Shipped variants",
-        "",
     ]
-    for system in reg.systems.values():
-        shipped = variants_for_system(system.id)
-        if not shipped:
-            continue
-        out += [f"### {system.title}", "", "| variant | what changes | file |", "|---|---|---|"]
-        for v in shipped:
-            changes = "<br>".join(s.replace("|", "\\|") for s in v.summary())
-            out.append(f"| **`{v.name}`** — {v.title} | {changes} | `{v.path}` |")
+
+
+def _shipped_variants(system_id: str, title: str) -> list[str]:
+    """A system's shipped variants: each one's changes and file, then their descriptions."""
+    shipped = variants_for_system(system_id)
+    if not shipped:
+        return []
+    out = [f"### {title}", "", "| variant | what changes | file |", "|---|---|---|"]
+    for v in shipped:
+        changes = "<br>".join(s.replace("|", "\\|") for s in v.summary())
+        out.append(f"| **`{v.name}`** — {v.title} | {changes} | `{v.path}` |")
+    out.append("")
+    out += [f"- **{v.name}**: {v.description}" for v in shipped if v.description]
+    out.append("")
+    return out
+
+
+def _what_a_variant_can_change(system_id: str, title: str, choices: Any) -> list[str]:
+    """A system's rule parameters and readings (with their values, what is allowed and their
+    rule or register entry) and the rules a Python variant can replace."""
+    out = [f"### {title} (`system: {system_id}`)", "", "Rule parameters:", ""]
+    out += ["| key | value | allowed | rule | source section |", "|---|---|---|---|---|"]
+    for spec in type(choices.parameters).specs():
+        value = spec.format(getattr(choices.parameters, spec.key))
+        link = f"[{spec.rule}]({page_of(spec.rule, 'rule')})"
+        label = spec.label.replace("|", "\\|")
+        out.append(f"| `{spec.key}` | `{value}` ({label}) | {spec.allowed()} | {link} | {spec.section} |")
+    out += ["", "Readings (the options of each entry of the interpretations register):", ""]
+    out += ["| key | default | options | interpretation |", "|---|---|---|---|"]
+    for rspec in type(choices.readings).specs():
+        link = f"[{rspec.interpretation}]({page_of(rspec.interpretation, 'interpretation')})"
+        inert = " (no number changes)" if rspec.inert else ""
+        out.append(f"| `{rspec.key}` | `{rspec.default}` | {', '.join(rspec.options)} | {link}{inert} |")
+    out.append("")
+    replaceable = overridable_rules(system_id)
+    if replaceable:
+        out += [
+            "Rules a Python variant can give other code ([how](designer/guide.md#python-variants-the-contract)):",
+            "",
+            "| rule | function (its arguments) |",
+            "|---|---|",
+        ]
+        for rule_id, functions in sorted(replaceable.items()):
+            for func in functions:
+                shown = signature_text(func).replace("|", "\\|")
+                out.append(f"| [{rule_id}]({page_of(rule_id, 'rule')}) | `{shown}` |")
         out.append("")
-        out += [f"- **{v.name}**: {v.description}" for v in shipped if v.description]
-        out.append("")
-    out += ["## What a variant can change", ""]
-    for system in reg.systems.values():
-        choices = reg.choices.get(system.id)
-        if choices is None:
-            continue
-        out += [f"### {system.title} (`system: {system.id}`)", "", "Rule parameters:", ""]
-        out += ["| key | value | allowed | rule | source section |", "|---|---|---|---|---|"]
-        for spec in type(choices.parameters).specs():
-            value = spec.format(getattr(choices.parameters, spec.key))
-            link = f"[{spec.rule}]({page_of(spec.rule, 'rule')})"
-            label = spec.label.replace("|", "\\|")
-            out.append(f"| `{spec.key}` | `{value}` ({label}) | {spec.allowed()} | {link} | {spec.section} |")
-        out += ["", "Readings (the options of each entry of the interpretations register):", ""]
-        out += ["| key | default | options | interpretation |", "|---|---|---|---|"]
-        for rspec in type(choices.readings).specs():
-            link = f"[{rspec.interpretation}]({page_of(rspec.interpretation, 'interpretation')})"
-            inert = " (no number changes)" if rspec.inert else ""
-            out.append(f"| `{rspec.key}` | `{rspec.default}` | {', '.join(rspec.options)} | {link}{inert} |")
-        out.append("")
-        replaceable = overridable_rules(system.id)
-        if replaceable:
-            out += [
-                "Rules a Python variant can give other code ([how](designer/guide.md#python-variants-the-contract)):",
-                "",
-                "| rule | function (its arguments) |",
-                "|---|---|",
-            ]
-            for rule_id, functions in sorted(replaceable.items()):
-                for func in functions:
-                    shown = signature_text(func).replace("|", "\\|")
-                    out.append(f"| [{rule_id}]({page_of(rule_id, 'rule')}) | `{shown}` |")
-            out.append("")
-    return "\n".join(out) + "\n"
+    return out

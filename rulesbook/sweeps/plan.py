@@ -38,6 +38,7 @@ from rulesbook.variants import (
 )
 from rulesbook.variants.comparison import Lacking, lacking_entries, run_lacking
 from rulesbook.variants.labels import reaches
+from rulesbook.variants.model import input_taker
 from rulesbook.variants.sharing import variant_provenance
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -257,12 +258,15 @@ def plan_sweep(
     rulesbook.errors.InputError: ld: expected an integer from 0 to 12, got 13
     """
     calculator = registry().calculator(calc) if isinstance(calc, str) else calc
-    axes = tuple(Axis(key, axis_values(calculator, key, value)) for key, value in grid.items())
     resolved: list[Variant | None] = [None] if baseline else []
     for v in variants:
         variant = resolve_variant(v)
         variant_calculator(calculator, variant)  # its system and the calculator's choices agree
         resolved.append(variant)
+    axes = tuple(
+        Axis(key, axis_values(input_taker(calculator, key, resolved), key, value))
+        for key, value in grid.items()
+    )
     names = [BASELINE if v is None else v.name for v in resolved]
     if not names:
         raise InputError("variant", "nothing to sweep: no baseline and no variant")
@@ -289,6 +293,7 @@ def plan_points(
     calculator = registry().calculator(calc) if isinstance(calc, str) else calc
     if not points:
         raise InputError("points", "no points to evaluate")
+    grid = plan_sweep(calculator, {}, variants, baseline=baseline)
     keys = tuple(points[0])
     for i, point in enumerate(points):
         if tuple(point) != keys:
@@ -299,10 +304,9 @@ def plan_points(
     for point in points:
         for key, word in point.items():
             if word not in seen[key]:
-                _check_value(calculator, key, word)
+                _check_value(input_taker(calculator, key, grid.variants), key, word)
                 seen[key].add(word)
     axes = tuple(Axis(k, tuple(dict.fromkeys(p[k] for p in points))) for k in keys)
-    grid = plan_sweep(calculator, {}, variants, baseline=baseline)
     return SweepPlan(calculator.id, axes, grid.variants, tuple(tuple(p[k] for k in keys) for p in points))
 
 
@@ -351,6 +355,8 @@ def _row(
     for key, text in values.items():
         if key.startswith(PARAMETER_PREFIX):
             row[key] = _plain(parameter_spec(calc, key).check(text), text)
+        elif key not in row:  # an input a swept variant adds: as given, in every column
+            row[key] = text
     for out in calc.outputs:
         if out.kind in ("table", "list"):
             continue

@@ -27,7 +27,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import IO, TYPE_CHECKING, Any, Literal
 
 from rulesbook.data import LIMITS, DataFileError, load_data_text
 from rulesbook.errors import InputError, RulesbookError, quote
@@ -189,6 +189,60 @@ def _progress(total: int, start: int, progress: Progress, notify: Callable[[str]
 # -- running --------------------------------------------------------------------------------------
 
 
+def _chosen_executor(executor: Executor, scheduler: Any, total: int) -> Executor:
+    """``auto`` made concrete: Dask when a scheduler is given, else processes for grids of 200
+    points or more, else serial; Dask without a scheduler is refused."""
+    if executor == "auto":
+        executor = "dask" if scheduler is not None else ("processes" if total >= 200 else "serial")
+    if executor == "dask" and scheduler is None:
+        raise InputError(
+            "scheduler", "the dask executor needs a scheduler address such as tcp://127.0.0.1:8786"
+        )
+    return executor
+
+
+def _estimate_within_budget(
+    plan: SweepPlan, rows: dict[int, Any], parallel: int, budget: Budget, say: Callable[[str], None]
+) -> None:
+    """Price what is left to do (timing a few points unless resumed), refuse it over ``budget``,
+    say a long estimate, and keep the points the estimate computed in ``rows``."""
+    if all(p[0] in rows for p in plan.points()):
+        return
+    found = estimate(plan, workers=parallel, timed=not rows)
+    check_budget(plan, budget, found)
+    if found.seconds >= 10:
+        say(f"sweep: {found.text()}")
+    rows.update({i: row for i, row in found.rows.items() if i not in rows})
+
+
+def _open_checkpoint(ckpt: Path, fingerprint: str, calc_id: str, rows: dict[int, Any]) -> IO[str]:
+    """The checkpoint file, opened to append; a new one starts with the sweep's fingerprint and
+    the rows already known."""
+    fresh = not ckpt.is_file()
+    handle = ckpt.open("a", encoding="utf-8")
+    if fresh:
+        handle.write(json.dumps({"sweep": fingerprint, "calculator": calc_id}) + "\n")
+        for i, row in rows.items():
+            handle.write(json.dumps({"i": i, "row": row}) + "\n")
+    handle.flush()
+    return handle
+
+
+def _resumed_rows(
+    ckpt: Path | None, restart: bool, fingerprint: str, total: int, say: Callable[[str], None]
+) -> dict[int, dict[str, Any]]:
+    """The rows an earlier run of the same sweep left in the checkpoint (none after ``restart``,
+    which deletes it), said when there are any."""
+    if ckpt is None:
+        return {}
+    if restart:
+        ckpt.unlink(missing_ok=True)
+    rows = _read_checkpoint(ckpt, fingerprint)
+    if rows:
+        say(f"sweep: resuming from {len(rows):,} rows of {total:,} (in {ckpt})")
+    return rows
+
+
 def run_plan(
     plan: SweepPlan,
     *,
@@ -220,54 +274,26 @@ def run_plan(
     ``on_rows`` is called with the number of rows finished so far (tests use it).
     """
     say = notify or (lambda _message: None)
-    budget = budget or Budget()
-    check_budget(plan, budget)
+    check_budget(plan, budget := budget or Budget())
     calc = registry().calculator(plan.calc_id)
     total = plan.size
-    if executor == "auto":
-        executor = "dask" if scheduler is not None else ("processes" if total >= 200 else "serial")
-    if executor == "dask" and scheduler is None:
-        raise InputError(
-            "scheduler", "the dask executor needs a scheduler address such as tcp://127.0.0.1:8786"
-        )
-    client, own_client = (
-        connect(scheduler) if executor == "dask" else (None, False)
-    )  # refused before any work
+    executor = _chosen_executor(executor, scheduler, total)
+    client, own_client = connect(scheduler) if executor == "dask" else (None, False)  # before any work
     n_workers = max(1, workers or (os.cpu_count() or 1))
     fingerprint = plan.fingerprint()
     ckpt = Path(checkpoint) if checkpoint is not None else None
-    if ckpt is not None and restart:
-        ckpt.unlink(missing_ok=True)
-    rows = _read_checkpoint(ckpt, fingerprint) if ckpt is not None else {}
-    if rows:
-        say(f"sweep: resuming from {len(rows):,} rows of {total:,} (in {ckpt})")
+    rows = _resumed_rows(ckpt, restart, fingerprint, total, say)
+    _estimate_within_budget(plan, rows, 1 if executor == "serial" else n_workers, budget, say)
     todo = [p for p in plan.points() if p[0] not in rows]
-    if todo:
-        parallel = 1 if executor == "serial" else n_workers
-        found = estimate(plan, workers=parallel, timed=not rows)
-        check_budget(plan, budget, found)
-        if found.seconds >= 10:
-            say(f"sweep: {found.text()}")
-        rows.update({i: row for i, row in found.rows.items() if i not in rows})
-        todo = [p for p in todo if p[0] not in rows]
-    handle = None
-    if ckpt is not None:
-        fresh = not ckpt.is_file()
-        handle = ckpt.open("a", encoding="utf-8")
-        if fresh:
-            handle.write(json.dumps({"sweep": fingerprint, "calculator": plan.calc_id}) + "\n")
-            for i, row in rows.items():
-                handle.write(json.dumps({"i": i, "row": row}) + "\n")
-        handle.flush()
-    every = PROGRESS_EVERY if progress_every is None else progress_every
-    bar = _progress(total, len(rows), progress, say, every)
+    handle = None if ckpt is None else _open_checkpoint(ckpt, fingerprint, plan.calc_id, rows)
+    bar = _progress(
+        total, len(rows), progress, say, PROGRESS_EVERY if progress_every is None else progress_every
+    )
 
     def done(finished: Rows) -> None:
-        for i, row in finished:
-            rows[i] = row
-            if handle is not None:
-                handle.write(json.dumps({"i": i, "row": row}) + "\n")
+        rows.update(finished)
         if handle is not None:
+            handle.writelines(json.dumps({"i": i, "row": row}) + "\n" for i, row in finished)
             handle.flush()
         bar.update(len(finished))
         if on_rows is not None:
@@ -303,19 +329,32 @@ def run_plan(
     except (KeyboardInterrupt, Exception) as exc:
         if isinstance(exc, InputError):
             raise
-        table = frame(calc, plan, rows)
-        where = f"; they are in {ckpt} and the same sweep resumes from there" if ckpt is not None else ""
-        raise SweepInterrupted(
-            f"sweep interrupted ({type(exc).__name__}: {exc}) after {len(rows)} of {total} rows{where}", table
-        ) from exc
+        raise _interrupted(exc, frame(calc, plan, rows), len(rows), total, ckpt) from exc
     finally:
-        bar.close()
-        if handle is not None:
-            handle.close()
-        if own_client and client is not None:
-            with contextlib.suppress(Exception):  # the cluster may be gone
-                client.close(timeout=2)
+        _close(bar, handle, client if own_client else None)
     return frame(calc, plan, rows)
+
+
+def _interrupted(
+    exc: BaseException, table: pd.DataFrame, done: int, total: int, ckpt: Path | None
+) -> SweepInterrupted:
+    """The error of a run stopped by ``exc``, holding the rows done so far (and where they are
+    kept, to resume from)."""
+    where = f"; they are in {ckpt} and the same sweep resumes from there" if ckpt is not None else ""
+    return SweepInterrupted(
+        f"sweep interrupted ({type(exc).__name__}: {exc}) after {done} of {total} rows{where}", table
+    )
+
+
+def _close(bar: Any, handle: IO[str] | None, client: Any) -> None:
+    """End a run, however it ended: the progress bar, the checkpoint file, and the Dask client
+    it opened itself (``None``: one it was given stays open)."""
+    bar.close()
+    if handle is not None:
+        handle.close()
+    if client is not None:
+        with contextlib.suppress(Exception):  # the cluster may be gone
+            client.close(timeout=2)
 
 
 def sweep(

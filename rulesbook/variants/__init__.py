@@ -15,6 +15,7 @@ from rulesbook.variants.comparison import Comparison, added_entries, compare, of
 from rulesbook.variants.model import (
     adding_variant,
     choice_keys,
+    find_calculator,
     given_inputs,
     load_variant,
     load_variant_text,
@@ -53,6 +54,7 @@ __all__ = [
     "choice_keys",
     "compare",
     "compose",
+    "find_calculator",
     "given_inputs",
     "load_python_variant",
     "load_variant",

@@ -11,7 +11,7 @@ from rulesbook.additions import entry_key
 from rulesbook.calculators import Calculator
 from rulesbook.errors import InputError
 from rulesbook.inputs import picks
-from rulesbook.present import decimal, short_fraction, shown_values
+from rulesbook.present import ShownValue, decimal, short_fraction, shown_values
 from rulesbook.registry import registry
 from rulesbook.results import CalcResult, fraction_str
 from rulesbook.variants.labels import reaches
@@ -54,7 +54,8 @@ class Comparison:
 
     def rows(self) -> list[dict[str, Any]]:
         """Per scalar output: ``key``, ``label``, ``kind``, ``values`` and ``exact`` (by name),
-        ``text`` (each value as :mod:`rulesbook.present` shows it), ``differences`` and
+        ``text`` (each value as :mod:`rulesbook.present` prints it), ``shown`` (as a page shows it:
+        a probability as its percentage), ``differences`` and
         ``difference_text`` (by variant: ``{"value": …, "exact": …}`` and ``"+0.3241 (+35/108)"``)."""
         out = []
         base = self.results[0][1]
@@ -75,6 +76,7 @@ class Comparison:
                     "values": values,
                     "exact": exact,
                     "text": {name: s[o.key].text if o.key in s else "—" for name, s in shown.items()},
+                    "shown": {name: _on_page(s.get(o.key)) for name, s in shown.items()},
                     "differences": diffs,
                     "difference_text": {name: _difference_text(d) for name, d in diffs.items()},
                 }
@@ -102,7 +104,10 @@ class Comparison:
         base_json = self.results[0][1].to_json()
         return {
             "calculator": self.calc.id,
-            "inputs": self.calc.inputs_json(self.inputs),
+            "inputs": {  # with an input only a compared variant adds, as given
+                **self.calc.inputs_json(self.inputs),
+                **{k: v for k, v in self.inputs.items() if k not in {i.key for i in self.calc.inputs}},
+            },
             "baseline": base_json,
             "variants": [
                 {
@@ -148,6 +153,13 @@ class Comparison:
 
 def _signed(number: float | int) -> str:
     return ("+" if number > 0 else "") + (decimal(number) if isinstance(number, float) else str(number))
+
+
+def _on_page(shown: ShownValue | None) -> str:
+    """A value as a page shows it: a probability as its percentage (``72.2%``, not ``0.7222``)."""
+    if shown is None:
+        return "—"
+    return shown.percent if shown.percent is not None else shown.text
 
 
 def _difference_text(diff: Mapping[str, Any] | None) -> str:
@@ -216,7 +228,7 @@ def added_entries(calc: Calculator, variant: VariantLike) -> dict[str, tuple[str
     >>> calc = registry().calculator("wh40k.datasheet-attack")
     >>> added_entries(calc, "monster-hunters")
     {'stratagems': ('monster-hunters',), 'target_stratagems': ('monster-hunters',)}
-    >>> added_entries(registry().calculator("wh40k.battle-shock"), "monster-hunters")
+    >>> added_entries(registry().calculator("wh40k.charge"), "monster-hunters")
     {}
     """
     found = resolve_variant(variant)
@@ -236,7 +248,7 @@ def offerable_inputs(calc: Calculator) -> tuple[str, ...]:
     """
     if calc.choices is None:
         return ()
-    sections = registry().additions_class(calc.system).SECTIONS
+    sections = registry().additions_class(calc.system).accepted()
     named = {key for section in sections.values() for key in section.inputs}
     return tuple(inp.key for inp in calc.inputs if inp.key in named)
 
@@ -250,7 +262,8 @@ def lacking_entries(
 ) -> dict[str, dict[str, tuple[str, ...]]]:
     """The entries the compared ``variants`` add for inputs of ``calc`` that the rules of column
     ``own`` (None: the published rules) do not name — neither printed (the input's list) nor
-    added by ``own`` — each with the variants that add it.
+    added by ``own`` — each with the variants that add it; an input a variant adds (``add:
+    inputs``) that ``own`` lacks is listed under its own key (``{KEY: {KEY: variants}}``).
 
     >>> from rulesbook.registry import registry
     >>> calc = registry().calculator("wh40k.datasheet-attack")
@@ -261,6 +274,11 @@ def lacking_entries(
     {}
     """
     out: dict[str, dict[str, tuple[str, ...]]] = {}
+    own_inputs = _input_keys(calc, own)
+    for variant in variants:  # an input a variant adds (add: inputs) that this column lacks
+        if variant is not own and variant.system == calc.system:
+            for key in sorted(_input_keys(calc, variant) - own_inputs):
+                out.setdefault(key, {})[key] = (*out.get(key, {}).get(key, ()), variant.name)
     for key in offerable_inputs(calc):
         known = set(picks(calc.input(key)))
         if own is not None and own.system == calc.system:
@@ -273,6 +291,12 @@ def lacking_entries(
                     found = out.setdefault(key, {})
                     found[entry] = (*found.get(entry, ()), variant.name)
     return out
+
+
+def _input_keys(calc: Calculator, variant: Variant | None) -> set[str]:
+    """The inputs ``calc`` takes under ``variant`` (its added inputs with the others)."""
+    runner = calc if variant is None or variant.system != calc.system else variant_calculator(calc, variant)
+    return {inp.key for inp in runner.inputs}
 
 
 def run_lacking(
@@ -296,6 +320,13 @@ def run_lacking(
         if key not in lacking or key not in inputs:
             raise
         error = exc
+    who = "the published rules answer" if variant is None else f"{variant.name} answers"
+    if key not in _input_keys(calc, variant):  # an input only the other variants add
+        notes.append(f"{key}: {who} without it (an input added by {', '.join(lacking[key][key])} only)")
+        rest_inputs = {k: v for k, v in inputs.items() if k != key}
+        rest = {k: v for k, v in lacking.items() if k != key}
+        result, checked = run_lacking(calc, variant, rest_inputs, rest, notes, parameters)
+        return result, {**checked, key: inputs[key]}
     inp, missing = calc.input(key), lacking[key]
     value = inp.validate(inputs[key])
     if inp.kind == "word-list":
@@ -309,7 +340,6 @@ def run_lacking(
     if not left_out:
         raise error
     adders = ", ".join(dict.fromkeys(name for w in left_out for name in missing[entry_key(w)]))
-    who = "the published rules answer" if variant is None else f"{variant.name} answers"
     notes.append(f"{key}: {who} without {', '.join(left_out)} (added by {adders} only)")
     rest = {k: v for k, v in lacking.items() if k != key}
     result, checked = run_lacking(calc, variant, rest_inputs, rest, notes, parameters)

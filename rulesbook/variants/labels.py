@@ -19,6 +19,7 @@ from typing import Any
 
 from rulesbook.calculators import Calculator, Output
 from rulesbook.errors import InputError
+from rulesbook.language.mechanics import declared_additions
 from rulesbook.registry import registry
 from rulesbook.variants.variant import Variant, baseline_choices
 
@@ -108,7 +109,19 @@ def reaches(calc: Calculator, variant: Variant) -> bool:
         or any(c == calc.id for c, _ in variant.functions)
         or any(o.rule in rules for o in variant.rules)
         or any(added.rule(s) in rules for s, entries in variant.additions.sections if entries)
+        or language_reaches(calc, variant)
     )
+
+
+def language_reaches(calc: Calculator, variant: Variant) -> bool:
+    """Whether the variant's ``add:`` adds entries to a test ``calc`` rolls (or one it extends),
+    or declares the test itself (a calculator the variant adds)."""
+    declared = declared_additions(variant.additions)
+    if not declared.tests or not calc.tests:
+        return False
+    mechanics = registry().mechanics[calc.system]
+    levels = {level for key in calc.tests for level in mechanics.lineage(key, declared)}
+    return any(t.key in levels for t in declared.tests)
 
 
 def reading_reaches(calc: Calculator, key: str) -> bool:

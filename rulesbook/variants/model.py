@@ -43,14 +43,20 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from rulesbook.additions import Additions
 from rulesbook.calculators import Calculator
-from rulesbook.data import DataFileError, load_data_file, load_data_text
+from rulesbook.data import DataFileError, compose_text, load_data_file, load_data_text, read_text
+from rulesbook.data.lines import line_of
 from rulesbook.errors import InputError, did_you_mean, quote, shorten
+from rulesbook.language.calculators import DeclaredCompute, ExplainedCompute, build_calculator, reached_names
+from rulesbook.language.declarations import LanguageError, dotted
+from rulesbook.language.mechanics import declared_additions
+from rulesbook.registry import registry
 from rulesbook.results import CalcResult
 from rulesbook.variants.python import load_python_variant
 from rulesbook.variants.variant import (
@@ -65,7 +71,9 @@ __all__ = [
     "VARIANTS_DIR_ENV",
     "adding_variant",
     "choice_keys",
+    "find_calculator",
     "given_inputs",
+    "input_taker",
     "load_variant",
     "load_variant_text",
     "named_variant",
@@ -104,12 +112,12 @@ def load_variant(path: str | Path, *, choices: AnyChoices | None = None) -> Vari
         raw = load_data_file(file)
     except DataFileError as exc:
         raise InputError(where, str(exc).removeprefix(f"{file.name}: ")) from None
-    return _checked_variant(raw, file.stem, where, given, choices)
+    return _checked_variant(raw, file.stem, where, given, choices, lambda: read_text(file))
 
 
 def load_variant_text(text: str, *, name: str = "house-rule", where: str = "house-rule.yaml") -> Variant:
     """A variant from the text of a variant file (a reader's house rule pasted into the published
-    site's variants page, :mod:`widgets.browser`), read by the same safe loader and checked as
+    site's variants page, :mod:`widgets.forms.browser`), read by the same safe loader and checked as
     :func:`load_variant` checks a file: any problem is one line naming ``where`` and the key.
 
     >>> load_variant_text("system: wh40k\\ntitle: Bleak\\nparameters: {battle_shock_dice: 3D6}\\n").summary()
@@ -123,12 +131,20 @@ def load_variant_text(text: str, *, name: str = "house-rule", where: str = "hous
         raw = load_data_text(text, where)
     except DataFileError as exc:
         raise InputError(where, str(exc).removeprefix(f"{where}: ")) from None
-    return _checked_variant(raw, name, where, "", None)
+    return _checked_variant(raw, name, where, "", None, lambda: text)
 
 
-def _checked_variant(raw: Any, name: str, where: str, path: str, choices: AnyChoices | None) -> Variant:
+def _checked_variant(
+    raw: Any, name: str, where: str, path: str, choices: AnyChoices | None, text: Callable[[], str]
+) -> Variant:
+    """The variant ``raw`` describes; ``text`` gives the file's text again when a problem's line
+    is to be named."""
     try:  # checked under a one-character name (so no key is cut from a field), then named
         return Variant.from_mapping(raw, name=name, where="§", path=path, choices=choices)
+    except LanguageError as exc:  # the rules language's sections: the line is named too
+        line = line_of(compose_text(text(), where), exc.path)
+        shown = f"{where}, line {line}" if line else where
+        raise InputError(shown, f"{dotted(exc.path)}: {exc.message}") from None
     except InputError as exc:
         if not str(exc).startswith("§: "):
             raise
@@ -136,7 +152,8 @@ def _checked_variant(raw: Any, name: str, where: str, path: str, choices: AnyCho
 
 
 def _variant_files() -> list[Path]:
-    return sorted(SYSTEMS_DIR.glob("*/variants/*.y*ml"))
+    """Every system's shipped variants (its folder's ``variants/``), systems in order."""
+    return [f for folder in registry().folders.values() for f in sorted(folder.glob("variants/*.y*ml"))]
 
 
 @cache
@@ -151,9 +168,9 @@ def shipped_variants() -> dict[str, Variant]:
         variant = load_variant(file)
         if variant.name in out:
             raise InputError(file.name, f"a shipped variant called {variant.name} exists already")
-        out[variant.name] = dataclasses.replace(
-            variant, path=file.relative_to(SYSTEMS_DIR.parent.parent).as_posix()
-        )
+        root = SYSTEMS_DIR.parent.parent
+        shown = file.relative_to(root).as_posix() if file.is_relative_to(root) else file.as_posix()
+        out[variant.name] = dataclasses.replace(variant, path=shown)
     return out
 
 
@@ -327,8 +344,72 @@ def variant_calculator(calc: Calculator, variant: Variant) -> Calculator:
             key = (calc.id, calc.compute, func)
             if key not in _REPLACED:
                 _REPLACED[key] = dataclasses.replace(calc, compute=func)
-            return _REPLACED[key]
-    return calc
+            return _with_additions(_REPLACED[key], variant)
+    return _with_additions(calc, variant)
+
+
+_ADDED: dict[tuple[str, ComputeFn, Additions], Calculator] = {}
+_NEW: dict[tuple[str, Additions], Calculator] = {}
+
+
+def find_calculator(calc_id: str, variant: Variant | None = None) -> Calculator:
+    """Calculator ``calc_id``: a registered one, or one ``variant`` adds (its ``add:
+    calculators:``, declared in the rules language; it computes under the variant's choice set).
+    An unknown ID is the registry's one line with its "did you mean".
+
+    >>> v = Variant.from_mapping({"system": "scrollhammer", "title": "Terror", "add": {
+    ...     "inputs": {"ld": {"kind": "integer", "minimum": 2, "maximum": 10, "default": 7}},
+    ...     "tests": {"terror": {"dice": "2D6", "pass": "at-most", "target": "ld - 1"}},
+    ...     "calculators": {"terror-test": {"title": "Terror test", "test": "terror",
+    ...                                     "outputs": {"p_pass": {"label": "P(pass)", "p": "pass"}}}}}}, name="terror")
+    >>> run_with_variant(find_calculator("scrollhammer.terror-test", v), v, ld=7)["p_pass_exact"]
+    '5/12'
+    """
+    reg = registry(calc_id.partition(".")[0] or None) if isinstance(calc_id, str) else registry()
+    if isinstance(calc_id, str) and calc_id not in reg.calculators:
+        reg = registry()
+    if variant is None or calc_id in reg.calculators:
+        return reg.calculator(calc_id)
+    system, _, key = calc_id.partition(".")
+    declared = declared_additions(variant.additions)
+    decl = next((c for c in declared.calculators if c.key == key), None) if system == variant.system else None
+    if decl is None:
+        return reg.calculator(calc_id)
+    found = (calc_id, variant.additions)
+    if found not in _NEW:
+        mechanics = reg.mechanics[system]
+        _NEW[found] = build_calculator(mechanics, decl, reg.choices[system], declared)
+    return _NEW[found]
+
+
+def _with_additions(calc: Calculator, variant: Variant) -> Calculator:
+    """``calc`` with what the variant's ``add:`` declares in the rules language and reaches it:
+    the inputs the entries added to its tests read (offered and validated like its own, their
+    values carried by the choice set), and an explanation line per added entry (kept, one copy
+    per calculator and additions)."""
+    declared = declared_additions(variant.additions)
+    if not declared or not calc.tests:
+        return calc
+    key = (calc.id, calc.compute, variant.additions)
+    if key not in _ADDED:
+        mechanics = registry().mechanics[calc.system]
+        names = reached_names(mechanics, calc.tests, declared)
+        added = [i for i in declared.inputs if i.key in names]
+        if not names:
+            _ADDED[key] = calc
+        else:
+            own = {i.key for i in calc.inputs}
+            compute = calc.compute
+            if not isinstance(compute, DeclaredCompute):
+                compute = ExplainedCompute(compute, mechanics, calc.tests)
+            _ADDED[key] = dataclasses.replace(
+                calc,
+                inputs=(*calc.inputs, *(i.to_input() for i in added if i.key not in own)),
+                situation_keys=tuple(i.key for i in added),
+                added_inputs=tuple(i.key for i in added if i.key not in own),
+                compute=compute,
+            )
+    return _ADDED[key]
 
 
 def validate_with(
@@ -349,7 +430,7 @@ def validate_with(
     if variant is None and not parameters and not readings:
         return calc.validate(values), None
     if variant is not None:
-        variant_calculator(calc, variant)  # the system and choices checks
+        calc = variant_calculator(calc, variant)  # the system and choices checks; its added inputs
     base: Any = calc.choices
     if base is None:
         raise InputError("variant", f"{calc.id} declares no rule choices, so no variant reaches it")
@@ -390,15 +471,52 @@ def run_with_variant(calc: Calculator, variant: VariantLike | None, **inputs: An
     return runner.run_validated(checked, choices=choices)
 
 
-def given_inputs(calc: Calculator, words: Sequence[str]) -> dict[str, Any]:
-    """The inputs that ``key=value`` words give (validated; the others are left out, not defaulted).
+def input_taker(calc: Calculator, key: str, variants: Sequence[Variant | None]) -> Calculator:
+    """The calculator that reads input ``key``: ``calc``, or as the first of ``variants`` that adds
+    it (``add: inputs``) offers it (``calc`` again when none does: its unknown-input error names
+    the key). A comparison's or a sweep's column whose rules lack the input answers without it
+    and says so (:func:`~rulesbook.variants.comparison.run_lacking`).
+
+    >>> from rulesbook.registry import registry
+    >>> calc = registry().calculator("scrollhammer.break-test")
+    >>> taker = input_taker(calc, "has_standard", [resolve_variant("examples/designer/standard-reroll.yaml")])
+    >>> taker.input("has_standard").kind, input_taker(calc, "ld", []) is calc
+    ('bool', True)
+    """
+    if key in {i.key for i in calc.inputs}:
+        return calc
+    for variant in variants:
+        if variant is not None and variant.system == calc.system:
+            runner = variant_calculator(calc, variant)
+            if key in {i.key for i in runner.inputs}:
+                return runner
+    return calc
+
+
+def given_inputs(
+    calc: Calculator, words: Sequence[str], variants: Sequence[VariantLike] = ()
+) -> dict[str, Any]:
+    """The inputs that ``key=value`` words give (validated; the others are left out, not defaulted);
+    a key only ``variants`` add (``add: inputs``) is read as the variant adding it declares it
+    (:func:`input_taker`).
 
     >>> from rulesbook.registry import registry
     >>> given_inputs(registry().calculator("scrollhammer.panic-test"), ["ld=7"])
     {'ld': 7}
+    >>> given_inputs(registry().calculator("scrollhammer.break-test"), ["ld=8", "has_standard=true"],
+    ...              ["examples/designer/standard-reroll.yaml"])
+    {'ld': 8, 'has_standard': True}
     """
-    checked = calc.parse_assignments(words, cross_check=False)  # the variant's choices check them next
-    return {k: checked[k] for k in (w.partition("=")[0].strip() for w in words)}
+    resolved = [resolve_variant(v) for v in variants]
+    keys = [w.partition("=")[0].strip() for w in words]
+    added = {k: taker for k in keys if (taker := input_taker(calc, k, resolved)) is not calc}
+    base = [w for w, k in zip(words, keys, strict=True) if k not in added]
+    checked = calc.parse_assignments(base, cross_check=False)  # the variant's choices check them next
+    out = {k: checked[k] for k in keys if k not in added}
+    for w, k in zip(words, keys, strict=True):
+        if k in added:
+            out[k] = added[k].input(k).parse(w.partition("=")[2].strip())
+    return out
 
 
 def run_assignments(
@@ -415,8 +533,9 @@ def run_assignments(
     rest = [w for w in words if w.partition("=")[0].strip() != "variant"]
     if any(not n for n in names):
         raise InputError("variant", "expected variant=NAME or variant=PATH.yaml (see `rulesbook variants`)")
-    raw = calc.assignments(rest)
     variant = resolve_variant(names) if names else None
+    runner = calc if variant is None else variant_calculator(calc, variant)  # (with the inputs it adds)
+    raw = runner.assignments(rest)
     checked, result = run_inputs(calc, raw, variant)
     return checked, result, variant
 
@@ -469,6 +588,7 @@ def run_inputs(
                 exc.field,
                 f"{exc.message}; {adder[0]} is added by the variant {adder[1]} (variant={adder[1]})",
             ) from None
-    first = calc.check_values(raw)  # each value as given; the variant's choices check them together next
+    runner = variant_calculator(calc, variant)
+    first = runner.check_values(raw)  # each value as given; the variant's choices check them together next
     checked, choices = validate_with(calc, variant, {k: first[k] for k in raw})
-    return checked, variant_calculator(calc, variant).run_validated(checked, choices=choices)
+    return checked, runner.run_validated(checked, choices=choices)

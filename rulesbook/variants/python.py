@@ -219,14 +219,38 @@ def load_python_variant(path: str | Path) -> Variant:
     file = Path(path).expanduser()
     if not file.is_file():
         raise InputError("variant", f"{path}: no such file")
+    module = _run_variant_file(file)
+    variant = _declared_variant(module, file)
+    overridable = overridable_rules()
+    overrides = [
+        _rule_override(file, attr, func, rule_id, variant.system, overridable)
+        for attr, func in vars(module).items()
+        if (rule_id := getattr(func, RULE_MARK, None)) is not None and callable(func)
+    ]
+    if not overrides and not variant.parameters and not variant.readings:
+        raise InputError(
+            file.name, "changes nothing: mark a function with @rule('rule.id'), or set PARAMETERS"
+        )
+    loaded = variant.with_rules(tuple(overrides))
+    _run_first_examples(loaded, overrides, file)
+    return loaded
+
+
+def _run_variant_file(file: Path) -> Any:
+    """The variant file run as a module; a file that does not run is one line with its line."""
     try:
-        module = load_python_module(file)
+        return load_python_module(file)
     except InputError:
         raise
     except (Exception, SystemExit) as exc:  # the designer's file does not run
         line = getattr(exc, "lineno", None) or _line_in(exc, file)
         at = f" (line {line})" if line else ""
         raise InputError("variant", f"{file.name}{at}: {type(exc).__name__}: {exc}") from None
+
+
+def _declared_variant(module: Any, file: Path) -> Variant:
+    """The variant the module's ``SYSTEM``, ``TITLE``, ``DESCRIPTION`` (or docstring),
+    ``PARAMETERS`` and ``READINGS`` declare, named for the file."""
     raw = {
         "system": getattr(module, "SYSTEM", None),
         "title": getattr(module, "TITLE", None),
@@ -235,39 +259,37 @@ def load_python_variant(path: str | Path) -> Variant:
         "readings": getattr(module, "READINGS", None),
     }
     name = file.stem.replace("_", "-").lower()
-    variant = Variant.from_mapping(
+    return Variant.from_mapping(
         {k: v for k, v in raw.items() if v is not None}, name=name, where=file.name, path=str(file)
     )
-    overridable = overridable_rules()
-    overrides = []
-    for attr, func in vars(module).items():
-        rule_id = getattr(func, RULE_MARK, None)
-        if rule_id is None or not callable(func):
-            continue
-        where = _where(file, func)
-        reg = registry()
-        if rule_id not in reg.rules:
-            raise InputError(where, f"unknown rule {rule_id!r}; see `rulesbook list` or `rulesbook rule ID`")
-        if not rule_id.startswith(variant.system + "."):
-            raise InputError(
-                where, f"rule {rule_id} is not a {variant.system} rule (SYSTEM = {variant.system!r})"
-            )
-        if rule_id not in overridable:
-            raise InputError(
-                where,
-                f"rule {rule_id}'s code takes no choice set, so a variant cannot replace it; change "
-                f"its parameters or readings instead (`rulesbook rule {rule_id}`; `rulesbook variants "
-                "--rules` lists the rules a variant can replace)",
-            )
-        published = _target(file, func, rule_id, overridable[rule_id])
-        _check_signature(file, func, published, rule_id)
-        overrides.append(RuleOverride(rule_id, func, (str(file.resolve()), attr), published.__qualname__))
-    if not overrides and not variant.parameters and not variant.readings:
+
+
+def _rule_override(
+    file: Path, attr: str, func: Any, rule_id: str, system: str, overridable: Mapping[str, Any]
+) -> RuleOverride:
+    """A function marked ``@rule(rule_id)``, checked: a known rule of the variant's system whose
+    code takes a choice set, and a signature the published code's callers can call."""
+    where = _where(file, func)
+    if rule_id not in registry().rules:
+        raise InputError(where, f"unknown rule {rule_id!r}; see `rulesbook list` or `rulesbook rule ID`")
+    if not rule_id.startswith(system + "."):
+        raise InputError(where, f"rule {rule_id} is not a {system} rule (SYSTEM = {system!r})")
+    if rule_id not in overridable:
         raise InputError(
-            file.name, "changes nothing: mark a function with @rule('rule.id'), or set PARAMETERS"
+            where,
+            f"rule {rule_id}'s code takes no choice set, so a variant cannot replace it; change "
+            f"its parameters or readings instead (`rulesbook rule {rule_id}`; `rulesbook variants "
+            "--rules` lists the rules a variant can replace)",
         )
-    loaded = variant.with_rules(tuple(overrides))
-    for override in overrides:  # every calculator built on the rule runs once: fail at load
+    published = _target(file, func, rule_id, overridable[rule_id])
+    _check_signature(file, func, published, rule_id)
+    return RuleOverride(rule_id, func, (str(file.resolve()), attr), published.__qualname__)
+
+
+def _run_first_examples(loaded: Variant, overrides: list[RuleOverride], file: Path) -> None:
+    """Every calculator built on a replaced rule answers its first worked example under the
+    variant once, so a rule that fails does so at load, saying where."""
+    for override in overrides:
         for calc in registry().calculators_for_rule(override.rule):
             if not calc.examples or calc.choices is None:
                 continue
@@ -283,7 +305,6 @@ def load_python_variant(path: str | Path) -> Variant:
                     f"{calc.id} fails on its first worked example under this variant "
                     f"({type(exc).__name__}: {shorten(' '.join(str(exc).split()))})",
                 ) from None
-    return loaded
 
 
 def _line_in(exc: BaseException, file: Path) -> int | None:

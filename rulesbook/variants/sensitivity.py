@@ -25,7 +25,7 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
@@ -268,6 +268,130 @@ def _number(values: Mapping[str, Any], key: str) -> tuple[float | None, Fraction
     return value, None, None
 
 
+@dataclass(frozen=True, slots=True)
+class _Trial:
+    """One parameter or reading to move: what it is, its value now, the values to try, and how
+    to answer with one of them."""
+
+    kind: Literal["parameter", "reading"]
+    name: str
+    label: str
+    rule: str
+    declared: bool
+    before: str
+    steps: list[tuple[Direction, str]]
+    attempt: Callable[[str], Mapping[str, Any]]
+
+
+_Skipped = tuple[str, str, str, str]
+"""A parameter or reading left alone: kind, key, label and why."""
+
+
+def _parameter_trials(
+    calculator: Calculator, start: Any, given: Mapping[str, Any], run: Callable[..., Mapping[str, Any]]
+) -> list[_Trial | _Skipped]:
+    """Every rule parameter to move one step each way, or why it is left alone (an input given
+    here decides it), in the order the system declares them."""
+    trials: list[_Trial | _Skipped] = []
+    rules, inputs = set(calculator.rules), {i.key for i in calculator.inputs}
+    for spec in type(start.parameters).specs():
+        value = getattr(start.parameters, spec.key)
+        if spec.key in given:
+            trials.append(("parameter", spec.key, spec.label, "given as an input here, so the input decides"))
+            continue
+
+        def attempt(after: str, k: str = spec.key) -> Mapping[str, Any]:
+            return run(parameters={k: after})
+
+        trials.append(
+            _Trial(
+                "parameter",
+                spec.key,
+                spec.label,
+                spec.rule,
+                spec.rule in rules or spec.key in inputs,
+                spec.format(value),
+                parameter_steps(spec, value),
+                attempt,
+            )
+        )
+    return trials
+
+
+def _reading_trials(
+    calculator: Calculator, start: Any, given: Mapping[str, Any], run: Callable[..., Mapping[str, Any]]
+) -> list[_Trial | _Skipped]:
+    """Every reading to switch to each of its other options (an input's value when the reading
+    is also an input given here), or why it is left alone (inert), in the declared order."""
+    trials: list[_Trial | _Skipped] = []
+    for rspec in type(start.readings).specs():
+        label = f"reading {rspec.interpretation.rsplit('.', 1)[-1]}"
+        if rspec.inert:
+            trials.append(("reading", rspec.key, label, f"inert: {rspec.inert}"))
+            continue
+        if rspec.key in given:
+            current = str(calculator.input(rspec.key).parse(str(given[rspec.key])))
+
+            def attempt(after: str, k: str = rspec.key) -> Mapping[str, Any]:
+                return run(values={**given, k: after})
+        else:
+            current = getattr(start.readings, rspec.key)
+
+            def attempt(after: str, k: str = rspec.key) -> Mapping[str, Any]:
+                return run(readings={k: after})
+
+        steps: list[tuple[Direction, str]] = [("other", o) for o in rspec.options if o != current]
+        declared = reading_reaches(calculator, rspec.key)
+        trials.append(
+            _Trial("reading", rspec.key, label, rspec.interpretation, declared, current, steps, attempt)
+        )
+    return trials
+
+
+def _moves(trial: _Trial, key: str, baseline: float, base_exact: Fraction | None) -> list[Move]:
+    """The answer at each step of ``trial``: its value, its change from ``baseline``, or the
+    one-line error that step met."""
+    found = []
+    for direction, after in trial.steps:
+        try:
+            value, exact, text = _number(trial.attempt(after), key)
+            error = "" if value is not None else f"{key}: no value"
+        except InputError as exc:
+            value, exact, text, error = None, None, None, str(exc)
+        change = None if value is None else value - baseline
+        change_exact = None
+        if exact is not None and base_exact is not None:
+            change_exact = fraction_str(exact - base_exact)
+        found.append(
+            Move(
+                trial.kind,
+                trial.name,
+                trial.label,
+                trial.rule,
+                direction,
+                trial.before,
+                after,
+                value,
+                text,
+                change,
+                change_exact,
+                trial.declared,
+                error,
+            )
+        )
+    return found
+
+
+def _output_key(calculator: Calculator, output: str | None) -> str:
+    """The numeric output to follow: ``output``, or the calculator's first probability or number."""
+    outputs = numeric_outputs(calculator)
+    key = output or default_output(calculator)
+    if key not in {o.key for o in outputs}:
+        allowed = ", ".join(o.key for o in outputs) or "none"
+        raise InputError("output", f"expected a numeric output of {calculator.id}; allowed: {allowed}")
+    return key
+
+
 def sensitivity(
     calc: Calculator | str,
     inputs: Mapping[str, Any] | None = None,
@@ -282,11 +406,7 @@ def sensitivity(
     base: Any = calculator.choices
     if base is None:
         raise InputError("calculator", f"{calculator.id} declares no rule choices, so nothing can be moved")
-    outputs = numeric_outputs(calculator)
-    key = output or default_output(calculator)
-    if key not in {o.key for o in outputs}:
-        allowed = ", ".join(o.key for o in outputs) or "none"
-        raise InputError("output", f"expected a numeric output of {calculator.id}; allowed: {allowed}")
+    key = _output_key(calculator, output)
     given = {str(k): v for k, v in (inputs or {}).items()}
     for name in given:
         calculator.input(name)
@@ -305,93 +425,22 @@ def sensitivity(
     baseline, base_exact_fraction, base_exact = _number(run(), key)
     if baseline is None:
         raise InputError("output", f"{key} has no value at these inputs")
-    rules = set(calculator.rules)
     moves: list[Move] = []
-    unaffected: list[tuple[str, str, str, str]] = []
-
-    def record(
-        kind: Literal["parameter", "reading"],
-        name: str,
-        label: str,
-        rule: str,
-        declared: bool,
-        before: str,
-        steps: list[tuple[Direction, str]],
-        attempt: Any,
-    ) -> None:
-        found = []
-        for direction, after in steps:
-            try:
-                value, exact, text = _number(attempt(after), key)
-                error = "" if value is not None else f"{key}: no value"
-            except InputError as exc:
-                value, exact, text, error = None, None, None, str(exc)
-            change = None if value is None else value - baseline
-            change_exact = None
-            if exact is not None and base_exact_fraction is not None:
-                change_exact = fraction_str(exact - base_exact_fraction)
-            found.append(
-                Move(
-                    kind,
-                    name,
-                    label,
-                    rule,
-                    direction,
-                    before,
-                    after,
-                    value,
-                    text,
-                    change,
-                    change_exact,
-                    declared,
-                    error,
-                )
-            )
-        if not declared and all(m.change == 0 for m in found):
-            whose = "its rule" if kind == "parameter" else "its register entry"
-            why = f"{whose} {rule} is not one of this calculator's, and no move changes the answer"
-            unaffected.append((kind, name, label, why))
-            return
-        moves.extend(found)
-
-    for spec in type(start.parameters).specs():
-        value = getattr(start.parameters, spec.key)
-        before = spec.format(value)
-        if spec.key in given:
-            unaffected.append(
-                ("parameter", spec.key, spec.label, "given as an input here, so the input decides")
-            )
+    unaffected: list[_Skipped] = []
+    for trial in (
+        *_parameter_trials(calculator, start, given, run),
+        *_reading_trials(calculator, start, given, run),
+    ):
+        if not isinstance(trial, _Trial):
+            unaffected.append(trial)
             continue
-        declared = spec.rule in rules or spec.key in {i.key for i in calculator.inputs}
-        record(
-            "parameter",
-            spec.key,
-            spec.label,
-            spec.rule,
-            declared,
-            before,
-            parameter_steps(spec, value),
-            lambda after, k=spec.key: run(parameters={k: after}),
-        )
-    for rspec in type(start.readings).specs():
-        label = f"reading {rspec.interpretation.rsplit('.', 1)[-1]}"
-        if rspec.inert:
-            unaffected.append(("reading", rspec.key, label, f"inert: {rspec.inert}"))
-            continue
-        declared = reading_reaches(calculator, rspec.key)
-        if rspec.key in given:
-            current = str(calculator.input(rspec.key).parse(str(given[rspec.key])))
-
-            def attempt(after: str, k: str = rspec.key) -> Mapping[str, Any]:
-                return run(values={**given, k: after})
+        found = _moves(trial, key, baseline, base_exact_fraction)
+        if not trial.declared and all(m.change == 0 for m in found):
+            whose = "its rule" if trial.kind == "parameter" else "its register entry"
+            why = f"{whose} {trial.rule} is not one of this calculator's, and no move changes the answer"
+            unaffected.append((trial.kind, trial.name, trial.label, why))
         else:
-            current = getattr(start.readings, rspec.key)
-
-            def attempt(after: str, k: str = rspec.key) -> Mapping[str, Any]:
-                return run(readings={k: after})
-
-        steps: list[tuple[Direction, str]] = [("other", o) for o in rspec.options if o != current]
-        record("reading", rspec.key, label, rspec.interpretation, declared, current, steps, attempt)
+            moves.extend(found)
     moves.sort(key=lambda m: (m.change is None, -abs(m.change or 0.0), m.label, m.direction))
     return Sensitivity(
         calculator,

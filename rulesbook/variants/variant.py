@@ -10,10 +10,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rulesbook.additions import NO_ADDITIONS, Additions
+from rulesbook.additions import LANGUAGE_SECTIONS, NO_ADDITIONS, Additions
 from rulesbook.choices import RuleChoices, RuleOverride
 from rulesbook.data import dump_yaml
 from rulesbook.errors import InputError, did_you_mean, quote
+from rulesbook.language.declarations import LanguageError
+from rulesbook.language.mechanics import Mechanics, choice_names, declared_additions
+from rulesbook.language.schema import schema_problem
 from rulesbook.registry import registry
 from rulesbook.results import CalcResult
 
@@ -156,7 +159,7 @@ class Variant:
                     field, f"expected one of {', '.join(rspec.options)}; quote it in YAML, e.g. 'off'"
                 )
             checked_readings.append((rspec.key, _checked(rspec.check, value, field)))
-        additions = registry().additions_class(system).from_mapping(raw.get("add"), where)
+        additions = _additions(base, raw.get("add"), where)
         return cls(
             name=name,
             system=system,
@@ -360,6 +363,29 @@ def _has(group: Any, key: str) -> bool:
     except InputError:
         return False
     return True
+
+
+def _additions(base: AnyChoices, raw: Any, where: str) -> Additions:
+    """The checked entries of a variant's ``add:``; the rules language's sections are checked by
+    the schema first and against the system's mechanics after (a problem there is a
+    :class:`~rulesbook.language.declarations.LanguageError`: it knows the path, so a file's
+    reader names the line)."""
+    try:
+        if isinstance(raw, Mapping):
+            sections = {k: raw[k] for k in LANGUAGE_SECTIONS if k in raw}
+            problem = schema_problem(sections, ("add",)) if sections else None
+            if problem is not None:
+                raise problem
+        additions = registry().additions_class(base.system).from_mapping(raw, where)
+        declared = declared_additions(additions)
+        if declared:
+            mechanics = registry().mechanics.get(base.system) or Mechanics(
+                base.system, names=choice_names(base)
+            )
+            mechanics.check(declared)
+    except LanguageError as exc:
+        raise exc.within(where) from None
+    return additions
 
 
 def baseline_choices(system: str, field: str) -> AnyChoices:

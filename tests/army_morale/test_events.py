@@ -11,8 +11,8 @@ from rulesbook.systems.army_morale.log import EVENT_KINDS, EVENT_TYPES, RALLY_IN
 from rulesbook.systems.army_morale.logfile import log_from_text, log_to_data
 from rulesbook.systems.army_morale.tracker import Tracker, event_from_form, form_boxes, rally_from_form
 from tests.army_morale.test_ledger import ARMIES
-from widgets.army_morale_app import TrackerView
-from widgets.tracker_session import event_help, ipy_tracker
+from widgets.army_morale.session import event_help, ipy_tracker
+from widgets.army_morale.tracker import TrackerView
 
 FIRST_EVENT = ARMIES + "turns:\n  - turn: 1\n    events:\n      - {type: %s}\n"
 

@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from rulesbook.systems.army_morale.logfile import log_from_text
-from widgets.army_morale_app import TrackerView
-from widgets.games import GameStore, SaveError, version
+from widgets.army_morale.games import GameStore, SaveError, version
+from widgets.army_morale.tracker import TrackerView
 
 
 def _click(view: TrackerView, css: str) -> None:

@@ -176,7 +176,7 @@ def test_typical_call_is_fast() -> None:
     import time
 
     calc = registry().calculator(RALLY)
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: other work on the machine does not count
     checked = calc.validate({"a_morale": 9, "a_take_and_hold": 3, "b_morale": 7, "b_capture_destroy": 2})
     calc.compute(**calc.compute_arguments(checked))
-    assert time.perf_counter() - start < 0.1
+    assert time.process_time() - start < 0.1

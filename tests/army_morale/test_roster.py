@@ -77,7 +77,7 @@ def test_a_war_engine_without_points_is_left_for_the_player_and_said() -> None:
 
 
 def _form(started: list[GameLog]) -> Any:
-    from widgets.tracker_setup import SetupForm
+    from widgets.army_morale.setup_form import SetupForm
 
     return SetupForm(started.append)
 

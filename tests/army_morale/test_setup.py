@@ -130,8 +130,8 @@ def test_declared_objectives_are_written_read_and_checked() -> None:
 
 
 def test_the_set_up_form_starts_a_game_and_keeps_army_lists(tmp_path: Any) -> None:
-    from widgets.games import ArmyLists
-    from widgets.tracker_setup import SetupForm
+    from widgets.army_morale.games import ArmyLists
+    from widgets.army_morale.setup_form import SetupForm
 
     started: list[GameLog] = []
     form = SetupForm(started.append, ArmyLists(tmp_path))
@@ -181,8 +181,8 @@ def test_declared_objectives_survive_the_log_and_bound_the_reports(
 
 
 def _list_form(tmp_path: Any) -> Any:
-    from widgets.games import ArmyLists
-    from widgets.tracker_setup import SetupForm
+    from widgets.army_morale.games import ArmyLists
+    from widgets.army_morale.setup_form import SetupForm
 
     return SetupForm(lambda _log: None, ArmyLists(tmp_path))
 
@@ -239,7 +239,7 @@ def test_any_army_names_get_a_list_file_each(names: list[str]) -> None:
 
     from rulesbook.data import dump_yaml
     from rulesbook.systems.army_morale.logfile import army_to_data
-    from widgets.games import ArmyLists
+    from widgets.army_morale.games import ArmyLists
 
     with tempfile.TemporaryDirectory() as folder:
         lists = ArmyLists(folder)

@@ -24,9 +24,9 @@ import yaml
 from rulesbook.systems.army_morale.log import GameLog, Turn
 from rulesbook.systems.army_morale.logfile import log_from_text, log_to_text
 from rulesbook.systems.army_morale.tracker import Tracker, event_from_form
-from widgets.army_morale_app import TrackerView
-from widgets.games import MAX_LOG_BYTES, GameStore
-from widgets.saved_games import saved_games
+from widgets.army_morale.games import MAX_LOG_BYTES, GameStore
+from widgets.army_morale.saved_games import saved_games
+from widgets.army_morale.tracker import TrackerView
 
 MAX_VALUES = 50_000
 """The loader's limit of values in one file (rulesbook.data.LIMITS.max_nodes), as documented."""

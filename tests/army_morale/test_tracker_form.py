@@ -18,8 +18,8 @@ from rulesbook.inputs import ChoiceInput, IntInput
 from rulesbook.systems.army_morale.log import EVENT_KINDS, EVENT_TYPES
 from rulesbook.systems.army_morale.logfile import log_from_text
 from rulesbook.systems.army_morale.tracker import FORM_SLOTS, Tracker, form_boxes
-from widgets.army_morale_app import TrackerView
-from widgets.games import GameStore
+from widgets.army_morale.games import GameStore
+from widgets.army_morale.tracker import TrackerView
 
 
 def _click(view: TrackerView, css: str) -> None:
@@ -132,7 +132,7 @@ def test_export_then_import_gives_the_same_game_after_a_confirmation() -> None:
 
 
 def test_the_notebook_tracker_asks_before_undo() -> None:
-    from widgets.tracker_session import ipy_tracker
+    from widgets.army_morale.session import ipy_tracker
 
     box = ipy_tracker()
     box.event["kind"].value = "bunker-destroyed"

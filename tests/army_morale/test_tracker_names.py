@@ -13,7 +13,7 @@ from rulesbook.systems.army_morale.logfile import log_from_text, log_to_text
 from rulesbook.systems.army_morale.names import detachment_names, war_engine_names
 from rulesbook.systems.army_morale.setup import army_from_form
 from rulesbook.systems.army_morale.tracker import Tracker, event_from_form, rally_from_form
-from widgets.tracker_session import Session, status_html
+from widgets.army_morale.session import Session, status_html
 
 STOMPAS = {
     "name": "Big Stompas",

@@ -8,8 +8,8 @@ import pytest
 
 from rulesbook.registry import registry
 from rulesbook.systems.army_morale.log import EXAMPLE_LOG
-from widgets.army_morale_app import TrackerView
-from widgets.tracker_session import ipy_tracker
+from widgets.army_morale.session import ipy_tracker
+from widgets.army_morale.tracker import TrackerView
 
 
 def _click(view: TrackerView, css: str) -> None:
@@ -22,7 +22,7 @@ def _click(view: TrackerView, css: str) -> None:
     "army-morale.one-time.bunker", "army-morale.ongoing.blast-markers", "army-morale.game-end"
 )
 def test_panel_tracker_adds_events_and_ends_rally_phases() -> None:
-    assert registry().apps["army-morale-tracker"].panel == "widgets.army_morale_app:served_tracker"
+    assert registry().apps["army-morale-tracker"].panel == "widgets.army_morale.tracker:served_tracker"
     view = TrackerView()
     assert 'data-key="a_value">14<' in view.status.object and 'data-key="b_value">10<' in view.status.object
     view.event["kind"].value = "bunker-destroyed"
@@ -123,7 +123,7 @@ def test_ipywidgets_drop_downs_send_the_detachment_they_show() -> None:
 
 
 def test_served_tracker_keeps_the_game_in_the_store(tmp_path: Any) -> None:
-    from widgets.games import GameStore
+    from widgets.army_morale.games import GameStore
 
     store = GameStore(tmp_path)
     view = TrackerView(store=store, game="not a game id/..", demo=True)
@@ -148,7 +148,7 @@ def test_served_tracker_keeps_the_game_in_the_store(tmp_path: Any) -> None:
 def test_tracker_pages_left_alone_write_no_file_and_keep_their_address(tmp_path: Any) -> None:
     """Opening pages writes nothing; a page reloaded before any change keeps its address (a
     blank page again, nothing lost); the first change writes the game under that address."""
-    from widgets.games import GameStore
+    from widgets.army_morale.games import GameStore
 
     store = GameStore(tmp_path / "games")
     pages = [TrackerView(store=store, demo=True) for _ in range(5)]
@@ -185,7 +185,7 @@ def test_a_new_game_of_loaded_armies_is_written_at_once(tmp_path: Any) -> None:
     from dataclasses import replace
 
     from rulesbook.systems.army_morale.logfile import load_log, log_to_text
-    from widgets.games import GameStore
+    from widgets.army_morale.games import GameStore
 
     log = load_log(EXAMPLE_LOG)
     store = GameStore(tmp_path)
@@ -204,8 +204,8 @@ def test_served_tracker_lists_the_saved_games_and_remembers_the_played_one(tmp_p
     list follows its changes (newest first)."""
     import os
 
-    from widgets.games import GameStore
-    from widgets.saved_games import saved_games
+    from widgets.army_morale.games import GameStore
+    from widgets.army_morale.saved_games import saved_games
 
     store = GameStore(tmp_path)
     first = TrackerView(store=store, demo=True)
@@ -235,8 +235,8 @@ def test_the_saved_games_list_shows_names_as_text(tmp_path: Any) -> None:
     from dataclasses import replace
 
     from rulesbook.systems.army_morale.logfile import load_log, log_to_text
-    from widgets.games import GameStore
-    from widgets.saved_games import games_html, saved_games
+    from widgets.army_morale.games import GameStore
+    from widgets.army_morale.saved_games import games_html, saved_games
 
     name = '<img src=x onerror=alert(1)>"&'
     log = load_log(EXAMPLE_LOG)

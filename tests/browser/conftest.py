@@ -80,6 +80,8 @@ def served(
             "--site-dir",
             str(site),
             "--no-build",
+            "--time-limit",  # wall time no answer here reaches, however busy the machine
+            "600",
         ],
         cwd=ROOT,
         stdout=log,

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from playwright.sync_api import expect
 
 from rulesbook.cli import cli
 from tests.browser.conftest import read_value, set_number
@@ -38,18 +39,21 @@ def test_a_roster_in_the_served_calculator_answers_and_offers_its_units(served: 
     page.goto(f"{served}/calc/wh40k.datasheet-attack")
     read_value(page, "mean_models_destroyed")
     page.locator(".rb-input-faction input[type=file]").first.set_input_files(str(DATA / "rust-legion.rosz"))
+    # the page opens on its worked example (Mortarion, his aura, stratagems and detachment), which
+    # the list does not hold: each follows the list, said above the answer (issue 37)
+    page.locator('[data-key="mended"]', has_text="Attacker datasheet set to rust-lord").first.wait_for()
+    assert page.locator('[data-key="error"]').count() == 0
     page.locator(".rb-input-target_faction input[type=file]").first.set_input_files(
         str(DATA / "bog-horde.json")
     )
-    # the page opens on its worked example (Mortarion's aura, stratagems, detachment): none for these units
-    page.locator(".rb-input-aura select").first.select_option("none")
-    page.locator(".rb-input-sickness select").first.select_option("none")
-    set_number(page, "stratagems", "")
-    set_number(page, "detachment", "none")
+    expect(page.locator(".rb-input-stratagems input").first).to_have_value("")
     set_number(page, "battle_round", "1")
     set_number(page, "attacker", "rustguard-squad-2")
     set_number(page, "weapons", "rust-rifle,plasma-burner-standard")
     set_number(page, "target", "bog-wardens")
+    page.locator(".rb-more .card-header").first.click()  # the rest of the inputs, folded
+    expect(page.locator(".rb-input-aura select").first).to_have_value("none")
+    expect(page.locator(".rb-input-detachment input").first).to_have_value("none")
     set_number(page, "target_leader", "bog-shaman")
     expected = _cli(
         f"faction={DATA / 'rust-legion.rosz'}",
@@ -109,14 +113,13 @@ def test_a_roster_on_the_published_site_stays_in_the_browser(live_host: str, vis
         form.locator('select.rb-pick[data-pick-for="weapons"] option[value="rust-rifle"]').first.wait_for(
             state="attached"
         )
-        form.locator('[data-key="aura"]').select_option("none")
-        form.locator('[data-key="sickness"]').select_option("none")
-        for key, text in (
-            ("stratagems", ""),
-            ("detachment", "none"),
-            ("attacker", "rustguard-squad-2"),
-            ("weapons", "rust-rifle"),
-        ):
+        # Mortarion's worked example follows the list: his aura, stratagems and detachment are not in it
+        box.locator('[data-key="mended"]', has_text="Attacker datasheet set to rust-lord").first.wait_for()
+        expect(form.locator('[data-key="aura"]')).to_have_value("none")
+        expect(form.locator('[data-key="sickness"]')).to_have_value("none")
+        expect(form.locator('input[data-key="stratagems"]')).to_have_value("")
+        expect(form.locator('input[data-key="detachment"]')).to_have_value("none")
+        for key, text in (("attacker", "rustguard-squad-2"), ("weapons", "rust-rifle")):
             form.locator(f'input[data-key="{key}"]').fill(text)
         expected = _cli(
             f"faction={DATA / 'rust-legion.rosz'}",

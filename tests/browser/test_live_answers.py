@@ -1,5 +1,5 @@
 """Every live answer shows its state: typed values count without Enter, a slow answer shows a busy
-badge and the old result dimmed until the new one is on the screen (widgets/live.py).
+badge and the old result dimmed until the new one is on the screen (widgets/forms/live.py).
 
 Run at a 390 px phone and at desktop width; screenshots land in ``test-artifacts/live-answers/``.
 Expected numbers come from the calculator's Python API in this process (an independent path).
@@ -13,7 +13,7 @@ import pytest
 
 from rulesbook.registry import registry
 from tests.browser.conftest import ROOT, read_value
-from widgets.live import NUDGE_MS
+from widgets.forms.live import NUDGE_MS
 
 pytestmark = pytest.mark.browser
 

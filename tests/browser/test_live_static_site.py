@@ -3,10 +3,10 @@ plus ``live-runtime/``) served by a plain ``python3 -m http.server``, in a Chrom
 every request to another host is aborted (and recorded, so a test fails on it).
 
 A calculator page opens with its precomputed answer, says "Loading…", then "Live", and shows the
-full generated form (the tests share one browser profile, as one reader: the first page starts
-Python afresh, later ones from the snapshot it stored); an input that the static page kept fixed now answers, and the number is the
+full generated form (every page, the first too, starts Python from the start-up snapshot the
+build took); an input that the static page kept fixed now answers, and the number is the
 command line's, at 390 px (a phone) and 1280 px. The inputs travel in the address (a reload keeps
-them, and starts from the stored memory snapshot), a bad value gets the command line's message,
+them), a bad value gets the command line's message,
 "Compare with" shows a shipped variant beside the baseline, a game log chosen from disk is
 replayed, and every calculator's worked examples, asked in the page, print what the CLI prints. From ``file://``, or when the build left the runtime out, the page keeps its
 precomputed calculator and says how to get live answers.
@@ -95,8 +95,8 @@ def _page(context: Any, width: int) -> Any:
 
 @pytest.fixture(scope="module")
 def visits(browser: Any) -> Iterator[Any]:
-    """One browser profile for the module, as one reader's: the first page starts Python afresh
-    and stores its snapshot, the later ones start from it (each test works either way)."""
+    """One browser profile for the module, as one reader's: the later pages read the runtime and
+    its start-up snapshot from the browser's cache."""
     context = _context(browser)
     yield context
     context.close()
@@ -107,12 +107,6 @@ def phone_and_desktop(visits: Any, request: pytest.FixtureRequest) -> Iterator[A
     page = _page(visits, request.param)
     yield page
     page.close()
-
-
-def _snapshot_stored(page: Any) -> None:
-    """Wait until a fresh start has stored its snapshot (nothing to wait for after a warm one)."""
-    if not json.loads(page.locator(".rb-static-calc").first.get_attribute("data-start"))["from_snapshot"]:
-        page.locator(".rb-static-calc[data-snapshot-saved]").wait_for(state="attached", timeout=LIVE_TIMEOUT)
 
 
 def _live(page: Any, answered_after: int = 0) -> Any:
@@ -198,8 +192,8 @@ def test_an_input_frozen_before_answers_live_as_the_command_line_does(
     assert code == 2
     assert "rulesbook: error: " + box.locator('[data-key="error"]').inner_text() == message
 
-    _snapshot_stored(page)
-    page.reload()  # the address keeps every input; this visit starts from the stored snapshot
+    assert json.loads(box.get_attribute("data-start"))["from_snapshot"] is True  # the build's snapshot
+    page.reload()  # the address keeps every input
     box = _live(page)
     assert json.loads(box.get_attribute("data-start"))["from_snapshot"] is True
     assert box.locator('form.rb-live-form [data-key="toughness"]').input_value() == "5"

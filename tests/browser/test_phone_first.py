@@ -177,7 +177,7 @@ def test_a_compared_variants_stratagem_is_offered_and_compared(served: str, page
     """Issue 24, part 7: comparing with Monster Hunters, its stratagem joins the pick list; picked,
     the variant's column applies it and the published rules' column answers without it."""
     from rulesbook.registry import registry
-    from widgets.compare import form_result_html
+    from widgets.forms.compare import form_result_html
 
     calc = registry().calculator("wh40k.datasheet-attack")
     query = {
@@ -216,3 +216,55 @@ def test_a_compared_variants_stratagem_is_offered_and_compared(served: str, page
     page.locator(".rb-input-variant select").first.select_option("none")
     page.locator('[data-key="error"]', has_text="no stratagem 'monster-hunters'").first.wait_for()
     assert page.external_requests == []
+
+
+@pytest.mark.covers("wh40k.datasheet-attack", "wh40k.death-guard.detachment.spread-the-sickness")
+def test_the_datasheet_attack_at_a_phone_puts_the_inputs_under_the_answer(served: str, browser: Any) -> None:
+    """Issue 37 on the 40k datasheet attack at 390 px: the main inputs right under the answer
+    (its workings folded), the rest under "More inputs"; a number box opens the number keyboard,
+    its steppers and the check boxes are 44 px targets; picking another detachment sets the
+    Sickness back to none and says so — the answer never becomes an error."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    try:
+        page.goto(
+            f"{served}/calc/wh40k.datasheet-attack?detachment=spread-the-sickness&sickness=rattlejoint-ague"
+        )
+        answer = page.locator('[data-key="mean_models_destroyed"]').first
+        answer.wait_for()
+        assert page.locator("details.rb-workings").first.get_attribute("open") is None  # folded on a phone
+        first = page.locator(".rb-input-attacker input").first.bounding_box()
+        assert first is not None and first["y"] + first["height"] < 844  # on the first screen
+        assert page.locator(".rb-more").count() == 1
+        toughness = page.locator(".rb-input-toughness input").first
+        toughness.scroll_into_view_if_needed()
+        box = toughness.bounding_box()
+        assert box is not None
+        page.touchscreen.tap(box["x"] + 10, box["y"] + 10)
+        assert toughness.get_attribute("inputmode") == "numeric"
+        for css in (".rb-input-toughness .bk-spin-btn-up", ".rb-input-toughness .bk-spin-btn-down"):
+            size = page.locator(css).first.bounding_box()
+            assert size is not None and size["width"] >= 44 and size["height"] >= 44
+        page.locator(".rb-input-toughness .bk-spin-btn-up").first.tap()
+        expect(toughness).to_have_value("5")
+        cover = page.locator(".rb-input-cover input[type=checkbox]").first
+        size = cover.bounding_box()
+        assert size is not None and size["width"] >= 44 and size["height"] >= 44
+        page.locator(".rb-input-cover .bk-label").first.tap()  # its text ticks it too
+        upload = page.locator(".rb-input-faction input[type=file]").first.bounding_box()  # an army list
+        assert upload is not None and upload["height"] >= 44
+        expect(cover).to_be_checked()
+        # the Sickness came with the detachment: another detachment sets it to none, said above the answer
+        detachment = page.locator(".rb-input-detachment input").first
+        detachment.fill("verminous-haze")
+        detachment.press("Enter")
+        note = page.locator('[data-key="mended"]', has_text="Sickness set to none").first
+        note.wait_for()
+        expect(page.locator(".rb-input-sickness select").first).to_have_value("none")
+        assert page.locator('[data-key="error"]').count() == 0
+        page.wait_for_function("location.search.includes('sickness=none')")
+        (ROOT / "test-artifacts").mkdir(exist_ok=True)
+        page.screenshot(path=str(ROOT / "test-artifacts" / "datasheet-attack-390.png"))
+    finally:
+        context.close()

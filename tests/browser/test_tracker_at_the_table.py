@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import http.client
+import itertools
 import os
 import re
 import subprocess
@@ -122,6 +123,16 @@ def test_a_game_set_up_in_the_page_is_played_and_restored(table: Served, browser
     page.goto(f"{table.base}{TRACKER}")
     _fill(page, ".am-setup-a-name", "Blue host")
     assert page.evaluate("document.documentElement.scrollWidth") <= width + 1  # no sideways scroll
+    # no label of a detachment row runs into the next one (its text, measured as drawn)
+    spans = [
+        page.locator(f".am-det-a-0-{key} label").first.evaluate(
+            "el => { const r = document.createRange(); r.selectNodeContents(el);"
+            " const b = r.getBoundingClientRect(); return [b.left, b.right, b.top]; }"
+        )
+        for key in ("name", "points", "strength", "units", "war-engines")
+    ]
+    for (_, right, top), (left, _, next_top) in itertools.pairwise(spans):
+        assert right <= left or abs(top - next_top) > 1, spans  # side by side without touching, or wrapped
     _fill(page, ".am-det-a-0-name", "Infantry")
     _fill(page, ".am-det-a-0-points", "225")
     _fill(page, ".am-det-a-0-units", "20")

@@ -191,6 +191,17 @@ VARIANTS: dict[str, str] = {
     "bad-arabic-indic-digit.yaml": "system: scrollhammer\ntitle: x\nparameters:\n  break_ld_per_point: \u0662\n",
     "bad-fullwidth-digit.yaml": "system: scrollhammer\ntitle: x\nparameters:\n  break_ld_per_point: \uff12\n",
     "bad-math-digit.yaml": "system: scrollhammer\ntitle: x\nparameters:\n  break_ld_per_point: \U0001d7d0\n",
+    # the rules language under add: (rulesbook.language): expressions are parsed, never run
+    "bad-expression-eval.yaml": "system: scrollhammer\ntitle: x\nadd:\n  tests:\n    break-test:\n"
+    "      modifiers:\n        x: {value: \"__import__('os').system('id')\"}\n",
+    "bad-expression-long.yaml": "system: scrollhammer\ntitle: x\nadd:\n  tests:\n    break-test:\n"
+    f"      modifiers:\n        x: {{value: {'1+' * 5000}1}}\n",
+    "ok-expression-deep.yaml": "system: scrollhammer\ntitle: x\nadd:\n  tests:\n    break-test:\n"
+    "      modifiers:\n        x: {value: '" + "(" * 199 + "1" + ")" * 199 + "'}\n",
+    "bad-language-unknown-key.yaml": "system: wh40k\ntitle: x\nadd:\n  tests:\n    battle-shock:\n"
+    f"      {'k' * 500}: 1\n",
+    "bad-language-dice-cost.yaml": "system: scrollhammer\ntitle: x\nadd:\n  tests:\n    t:\n"
+    "      dice: 20D20!kh10\n      pass: at-most\n      target: 7\n",
 }
 
 DATA: dict[str, str] = {

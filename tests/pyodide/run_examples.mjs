@@ -2,9 +2,9 @@
 
    node tests/pyodide/run_examples.mjs LIVE_RUNTIME_DIR < jobs.json > answers.json
    jobs.json: [{"calc": ID, "args": ["key=value", ...]}, ...]
-   answers:   {"python": VERSION, "start_seconds": S, "answers": [{"code", "output", "ms"}, ...]}
+   answers:   {"python": VERSION, "start_seconds": S, "from_snapshot": BOOL, "answers": [{"code", "output", "ms"}, ...]}
    Start-up is the page worker's own (docs/javascripts/rulesbook-live-core.mjs); each answer is
-   widgets.browser.cli_json, i.e. what `rulesbook calc ID ARGS --json` prints. */
+   widgets.forms.browser.cli_json, i.e. what `rulesbook calc ID ARGS --json` prints. */
 import { readFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { join, resolve } from "node:path";
@@ -19,7 +19,7 @@ const read = async (path, kind) => {
 };
 const jobs = JSON.parse(readFileSync(0, "utf8"));
 const system = process.env.RULESBOOK_SYSTEM || "";
-const { pyodide, app, manifest, seconds } = await startPython({ base, read, system });
+const { pyodide, app, manifest, seconds, fromSnapshot } = await startPython({ base, read, system });
 const answers = [];
 for (const job of jobs) {
   const started = performance.now();
@@ -29,4 +29,6 @@ for (const job of jobs) {
   result.destroy();
   answers.push({ code, output, ms });
 }
-process.stdout.write(JSON.stringify({ python: manifest.pyodide.python, start_seconds: seconds, answers }));
+process.stdout.write(JSON.stringify({
+  python: manifest.pyodide.python, start_seconds: seconds, from_snapshot: fromSnapshot, answers,
+}));

@@ -227,11 +227,12 @@ def test_exact_agrees_with_seeded_simulation(kwargs: dict[str, object]) -> None:
 
 @pytest.mark.covers("warstrike.morale.hive-mind")
 def test_interactive_speed() -> None:
-    """A large Hive Mind force with mixed Ld answers well under 100 ms (uncached)."""
+    """A large Hive Mind force with mixed Ld answers well under 100 ms of CPU (uncached; CPU time,
+    so other work on the machine does not count)."""
     calc = registry().calculator(CALC)
     lds = tuple([5, 6, 7, 8, 9, 10] * 5)
     ws_rules._passes.cache_clear()
-    start = time.perf_counter()
+    start = time.process_time()
     checked = calc.validate(
         {
             "starting_units": 60,
@@ -243,7 +244,7 @@ def test_interactive_speed() -> None:
         }
     )
     calc.compute(**calc.compute_arguments(checked))
-    assert time.perf_counter() - start < 0.1
+    assert time.process_time() - start < 0.1
 
 
 @pytest.mark.covers("warstrike.morale.trigger", "warstrike.morale.no-officer")

@@ -258,3 +258,42 @@ def test_an_effect_s_feel_no_pain_reaches_every_kind_of_model(tmp_path: Path) ->
     assert given_["wounds_lost_exact"] == printed["wounds_lost_exact"]
     assert calc.run(**shot, target_faction=str(plain))["wounds_lost_exact"] != printed["wounds_lost_exact"]
     assert any("Mire Warden Champion (W3, Sv 3+, Feel No Pain 5+)" in line for line in given_.explanation)
+
+
+@pytest.mark.covers("wh40k.attack.feel-no-pain", "wh40k.attack.devastating-wounds")
+@pytest.mark.parametrize(
+    ("fnp", "fnp_mortal", "combined"), [(None, 4, "better-one"), (6, 4, "both-rolled"), (5, 3, "better-one")]
+)
+def test_a_sequence_meets_it_as_the_attack_does(
+    fnp: int | None, fnp_mortal: int | None, combined: str
+) -> None:
+    got = REG.calculator("wh40k.sequence").run(
+        weapons="A=1 BS=3 S=4 AP=0 D=2 devastating-wounds", toughness="4", save="3", wounds="10",
+        models="1", fnp=str(fnp or "none"), fnp_mortal=str(fnp_mortal or "none"), fnp_combined=combined,
+    )  # fmt: skip
+    want = one_devastating_shot(fnp, fnp_mortal, combined)
+    assert [Fraction(p) for p in got["wounds_lost_exact"][:3]] == [want.get(k, Fraction(0)) for k in range(3)]
+
+
+def test_fnp_mortal_reaches_every_calculator_that_takes_fnp() -> None:
+    """Against a Devastating Wounds weapon (Rotwind's, or typed), Feel No Pain 2+ against mortal
+    wounds saves wounds in every calculator that takes fnp: the input is used, not only offered."""
+    typed = {"weapons": "A=6 BS=2 S=8 AP=-2 D=3 devastating-wounds"}
+    runs = {
+        "wh40k.attack": {"attacks": "6", "skill": "2", "strength": "8", "ap": "-2", "damage": "3",
+                         "abilities": "devastating-wounds"},
+        "wh40k.sequence": typed,
+        "wh40k.attack-and-battle-shock": {**typed, "leadership": "7"},
+        "wh40k.mortarion": {"weapons": "rotwind"},
+        "wh40k.datasheet-attack": {"weapons": "rotwind", "target": "profile"},
+        "wh40k.grenade": {},
+    }  # fmt: skip
+    takers = {c.id for c in REG.calculators.values() if "fnp" in {i.key for i in c.inputs}}
+    assert takers == set(runs)
+    target = {"toughness": "4", "save": "3", "wounds": "3", "models": "5"}
+    for cid, inputs in runs.items():
+        calc = REG.calculator(cid)
+        given = {k: v for k, v in {**target, **inputs}.items() if k in {i.key for i in calc.inputs}}
+        plain, hardy = calc.run(**given), calc.run(**given, fnp_mortal="2")
+        key = next(k for k in ("mean_wounds_lost_exact", "mean_models_lost_exact") if k in plain.values)
+        assert Fraction(hardy[key]) < Fraction(plain[key]), (cid, key)

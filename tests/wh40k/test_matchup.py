@@ -10,10 +10,12 @@ import fcntl
 import json
 import os
 import pty
+import re
 import struct
 import subprocess
 import sys
 import termios
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -21,6 +23,7 @@ from click.testing import CliRunner
 
 import rulesbook as rb
 from rulesbook.cli import cli
+from rulesbook.present import percent
 from rulesbook.systems.wh40k.lists.army import army_at
 from rulesbook.systems.wh40k.lists.matchup import Choice, matchup_points, weapon_choices
 
@@ -136,6 +139,11 @@ def test_the_command_runs_with_a_progress_bar_and_writes_the_table_and_the_heatm
     assert len(best) == 2 * 10 * 10  # every unit of A shoots and fights: a row per phase and target
     assert best[0].startswith("rust-lord (shooting: corrosion-pistol*1) vs bog-shaman: ")
     assert "models destroyed on average, P(unit destroyed) " in best[0]
+    for line in best:  # a chance as the pages write it (a percentage), never 0.0000
+        shown = re.search(r"P\(unit destroyed\) (.+?%) \((.*)\)$", line)
+        assert shown is not None and shown[1].endswith("%"), line
+        if re.fullmatch(r"\d+(/\d+)?", shown[2]):  # a short fraction: the percentage is its value
+            assert shown[1] == percent(float(Fraction(shown[2])))
 
 
 def test_the_heatmap_has_a_row_per_unit_and_phase_and_a_column_per_target() -> None:

@@ -18,8 +18,8 @@ SYSTEM = SystemPackage(
             summary="Record a game's events and Rally phases; the ledger applies the Army Morale rules, "
             "keeps the game across reloads, lists the saved games (and links your last one) and exports "
             "or imports the log.",
-            panel="widgets.army_morale_app:served_tracker",
-            ipywidgets="widgets.tracker_session:ipy_tracker",
+            panel="widgets.army_morale.tracker:served_tracker",
+            ipywidgets="widgets.army_morale.session:ipy_tracker",
             calculator="army-morale.replay",
         ),
     ),

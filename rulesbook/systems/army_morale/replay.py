@@ -211,137 +211,159 @@ class _Replay:
         st.half_line = at
 
     def event(self, e: Event) -> None:
-        rule = event_kind(e.type).rule
+        """Apply one logged event (one method per kind of event)."""
         match e:
             case Losses():
-                st = self.detachment(e.detachment, e.at)
-                if e.lost > st.strength:
-                    raise self.fail(
-                        e.at,
-                        f"detachment {st.ref} has {st.strength} {st.measure} left, cannot lose {e.lost}",
-                    )
-                if e.war_engine:
-                    self.named_losses(st, e)
-                else:
-                    st.unnamed += e.lost
-                st.strength -= e.lost
-                by = f" ({self.engine_name(self.wes[e.war_engine][0])})" if e.war_engine else ""
-                self.add(
-                    None,
-                    0,
-                    rule,
-                    f"{st.name}{by} loses {e.lost}: {st.strength} of {st.det.initial_strength} {st.measure}",
-                    e.at,
-                    "battle",
-                )
-                self.strength_changed(st, e.at)
+                self.losses(e)
             case HalfStrength():
-                st = self.detachment(e.detachment, e.at)
-                if st.half_line is not None:
-                    raise self.fail(
-                        e.at,
-                        f"detachment {st.ref} already took its half-strength effect "
-                        f"({self.where(st.half_line)}); it applies once per detachment",
-                    )
-                self.half_strength(st, e.at, "declared at half strength")
-                if st.strength < st.det.initial_strength and not at_half_strength(
-                    st.strength, st.det.initial_strength, self.choices
-                ):
-                    self.notes.append(
-                        f"detachment {st.name} was declared at half strength ({self.where(e.at)}) "
-                        f"although its logged losses leave {st.strength} of {st.det.initial_strength}"
-                    )
+                self.declared_half_strength(e)
             case DetachmentDestroyed():
-                st = self.detachment(e.detachment, e.at)
-                st.strength = 0
-                st.destroyed_turn, st.destroyed_markers = self.turn, e.blast_markers
-                if st.half_line is None and self.read.half_strength_when_destroyed == "both":
-                    self.half_strength(st, e.at, "destroyed, so also at half strength")
-                self.apply(
-                    destroyed_detachment_term(
-                        st.side,
-                        e.blast_markers,
-                        f"{st.name} destroyed with {e.blast_markers} Blast markers",
-                        self.choices,
-                    ),
-                    e.at,
-                    "battle",
-                )
-                st.destroyed_line = e.at
+                self.detachment_destroyed(e)
             case WarEngineDestroyed():
-                found = self.wes.get(e.war_engine)
-                if found is None:
-                    known = ", ".join(self.wes) or "none"
-                    raise self.fail(e.at, f"unknown War Engine {quote(e.war_engine)}; known: {known}")
-                we, st = found
-                if e.war_engine in self.we_done:
-                    result, line = self.we_done[e.war_engine]
-                    if not (
-                        result == "wrecked"
-                        and e.result == "destroyed"
-                        and self.read.wrecked_then_destroyed == "destroyed-counts"
-                    ):
-                        hint = (
-                            " (to let a wreck be destroyed later, choose the interpretation "
-                            "wrecked-then-destroyed: destroyed-counts)"
-                            if result == "wrecked" and e.result == "destroyed"
-                            else ""
-                        )
-                        raise self.fail(
-                            e.at,
-                            f"War Engine {self.engine(we)} was already {result} ({self.where(line)}); "
-                            f"it counts once{hint}",
-                        )
-                self.we_done[e.war_engine] = (e.result, e.at)
-                gainer = other(st.side)
-                label = self.engine_name(we)
-                removes = e.result == "destroyed" or self.read.wrecked_war_engine_strength == "removed"
-                if removes and st.destroyed_line is None and we.id in st.engine_left:
-                    self.remove_engine(st, we, e.result, e.at)
-                if e.result == "wrecked":
-                    self.add(
-                        gainer,
-                        0,
-                        rule,
-                        f"{label} wrecked, not destroyed: no gain",
-                        e.at,
-                        "battle",
-                    )
-                    return
-                value = self.war_engine_value(we, st, e.at)
-                gain = war_engine_gain(value, self.choices)
-                self.add(
-                    gainer,
-                    gain,
-                    rule,
-                    f"enemy {label} destroyed: half of its Morale value {value}",
-                    e.at,
-                    "battle",
-                )
+                self.war_engine_destroyed(e)
             case BunkerDestroyed():
-                if e.bunker:
-                    earlier = self.bunkers.get((e.side, e.bunker))
-                    if earlier is not None:
-                        raise self.fail(
-                            e.at,
-                            f"bunker {quote(e.bunker)} of side {e.side} was already destroyed ({self.where(earlier)})",
-                        )
-                    self.bunkers[(e.side, e.bunker)] = e.at
-                self.apply(bunker_term(e.side, self.choices), e.at, "battle", e.roll)
+                self.bunker_destroyed(e)
             case Adjustment():
-                self.add(e.side, e.amount, rule, f"adjustment: {e.reason}", e.at, "battle")
+                self.add(e.side, e.amount, event_kind(e.type).rule, f"adjustment: {e.reason}", e.at, "battle")
             case AddedEffect():
-                effect = self.added(e.effect, e.at)
-                if effect.at_rally:
-                    raise self.fail(
-                        e.at,
-                        f"morale effect {quote(e.effect)} is checked at the end of the Rally phase; "
-                        f"report it under the turn's rally ({e.side}: effects: {{{e.effect}: 1}}), not as an event",
-                    )
-                self.once(e.side, e.effect, effect, e.at)
-                self.apply(effect_term(e.side, e.effect, effect, 1, self.choices), e.at, "battle")
+                self.added_effect_event(e)
             case _:
                 assert_never(e)
+
+    def losses(self, e: Losses) -> None:
+        """Models, wounds or Damage lost: the strength falls (a named War Engine's own first)."""
+        st = self.detachment(e.detachment, e.at)
+        if e.lost > st.strength:
+            raise self.fail(
+                e.at,
+                f"detachment {st.ref} has {st.strength} {st.measure} left, cannot lose {e.lost}",
+            )
+        if e.war_engine:
+            self.named_losses(st, e)
+        else:
+            st.unnamed += e.lost
+        st.strength -= e.lost
+        by = f" ({self.engine_name(self.wes[e.war_engine][0])})" if e.war_engine else ""
+        self.add(
+            None,
+            0,
+            event_kind(e.type).rule,
+            f"{st.name}{by} loses {e.lost}: {st.strength} of {st.det.initial_strength} {st.measure}",
+            e.at,
+            "battle",
+        )
+        self.strength_changed(st, e.at)
+
+    def declared_half_strength(self, e: HalfStrength) -> None:
+        """A detachment declared at half strength: its effect once, a note when the logged losses
+        disagree."""
+        st = self.detachment(e.detachment, e.at)
+        if st.half_line is not None:
+            raise self.fail(
+                e.at,
+                f"detachment {st.ref} already took its half-strength effect "
+                f"({self.where(st.half_line)}); it applies once per detachment",
+            )
+        self.half_strength(st, e.at, "declared at half strength")
+        if st.strength < st.det.initial_strength and not at_half_strength(
+            st.strength, st.det.initial_strength, self.choices
+        ):
+            self.notes.append(
+                f"detachment {st.name} was declared at half strength ({self.where(e.at)}) "
+                f"although its logged losses leave {st.strength} of {st.det.initial_strength}"
+            )
+
+    def detachment_destroyed(self, e: DetachmentDestroyed) -> None:
+        """A detachment destroyed, with its Blast markers (and, by the reading, its half-strength
+        effect too)."""
+        st = self.detachment(e.detachment, e.at)
+        st.strength = 0
+        st.destroyed_turn, st.destroyed_markers = self.turn, e.blast_markers
+        if st.half_line is None and self.read.half_strength_when_destroyed == "both":
+            self.half_strength(st, e.at, "destroyed, so also at half strength")
+        self.apply(
+            destroyed_detachment_term(
+                st.side,
+                e.blast_markers,
+                f"{st.name} destroyed with {e.blast_markers} Blast markers",
+                self.choices,
+            ),
+            e.at,
+            "battle",
+        )
+        st.destroyed_line = e.at
+
+    def war_engine_destroyed(self, e: WarEngineDestroyed) -> None:
+        """A War Engine destroyed (the enemy gains half its Morale value) or wrecked (no gain);
+        each counts once."""
+        found = self.wes.get(e.war_engine)
+        if found is None:
+            known = ", ".join(self.wes) or "none"
+            raise self.fail(e.at, f"unknown War Engine {quote(e.war_engine)}; known: {known}")
+        we, st = found
+        if e.war_engine in self.we_done:
+            self.war_engine_again(we, e)
+        self.we_done[e.war_engine] = (e.result, e.at)
+        gainer = other(st.side)
+        label = self.engine_name(we)
+        rule = event_kind(e.type).rule
+        removes = e.result == "destroyed" or self.read.wrecked_war_engine_strength == "removed"
+        if removes and st.destroyed_line is None and we.id in st.engine_left:
+            self.remove_engine(st, we, e.result, e.at)
+        if e.result == "wrecked":
+            self.add(gainer, 0, rule, f"{label} wrecked, not destroyed: no gain", e.at, "battle")
+            return
+        value = self.war_engine_value(we, st, e.at)
+        gain = war_engine_gain(value, self.choices)
+        self.add(
+            gainer, gain, rule, f"enemy {label} destroyed: half of its Morale value {value}", e.at, "battle"
+        )
+
+    def war_engine_again(self, we: WarEngine, e: WarEngineDestroyed) -> None:
+        """Refuse a War Engine counted a second time, unless a wreck is destroyed later and the
+        reading ``wrecked-then-destroyed`` lets that count."""
+        result, line = self.we_done[e.war_engine]
+        if (
+            result == "wrecked"
+            and e.result == "destroyed"
+            and self.read.wrecked_then_destroyed == "destroyed-counts"
+        ):
+            return
+        hint = (
+            " (to let a wreck be destroyed later, choose the interpretation "
+            "wrecked-then-destroyed: destroyed-counts)"
+            if result == "wrecked" and e.result == "destroyed"
+            else ""
+        )
+        raise self.fail(
+            e.at,
+            f"War Engine {self.engine(we)} was already {result} ({self.where(line)}); it counts once{hint}",
+        )
+
+    def bunker_destroyed(self, e: BunkerDestroyed) -> None:
+        """A bunker destroyed (a named one only once)."""
+        if e.bunker:
+            earlier = self.bunkers.get((e.side, e.bunker))
+            if earlier is not None:
+                raise self.fail(
+                    e.at,
+                    f"bunker {quote(e.bunker)} of side {e.side} was already destroyed ({self.where(earlier)})",
+                )
+            self.bunkers[(e.side, e.bunker)] = e.at
+        self.apply(bunker_term(e.side, self.choices), e.at, "battle", e.roll)
+
+    def added_effect_event(self, e: AddedEffect) -> None:
+        """A morale effect the game's variant adds, used during the battle (not one checked at the
+        end of the Rally phase)."""
+        effect = self.added(e.effect, e.at)
+        if effect.at_rally:
+            raise self.fail(
+                e.at,
+                f"morale effect {quote(e.effect)} is checked at the end of the Rally phase; "
+                f"report it under the turn's rally ({e.side}: effects: {{{e.effect}: 1}}), not as an event",
+            )
+        self.once(e.side, e.effect, effect, e.at)
+        self.apply(effect_term(e.side, e.effect, effect, 1, self.choices), e.at, "battle")
 
     def added(self, key: str, at: Loc) -> MoraleEffect:
         """The morale effect ``key`` the game's variant adds (the log's line named otherwise)."""
@@ -444,6 +466,8 @@ class _Replay:
 
     # -- Rally -----------------------------------------------------------------------------
     def rally(self, turn: Turn, rally: tuple[RallySide, RallySide]) -> Verdict:
+        """The Rally phase: each side's report (its effects, captures and rolls), the Blast
+        markers of this turn's destroyed detachments by the reading, and step R4's verdict."""
         if self.read.strength_zero_without_event == "reject-at-r4":
             for st in self.dets.values():
                 if st.strength == 0 and st.destroyed_line is None and st.zero_line is not None:
@@ -454,45 +478,7 @@ class _Replay:
                         "markers before step R4 (strength-zero-without-event: reject-at-r4)",
                     )
         for side, report in zip(SIDES, rally, strict=True):
-            for key, count in report.effects:
-                effect = self.added(key, report.at)
-                if not effect.at_rally:
-                    raise self.fail(
-                        report.at,
-                        f"morale effect {quote(key)} applies the moment it happens; log it as an event "
-                        f"{{type: effect, effect: {key}, side: {side}}}, not in the Rally report",
-                    )
-                if effect.once_only and count > 1:
-                    raise self.fail(
-                        report.at, f"one-time morale effect {quote(key)} applies once, got {count}"
-                    )
-                if count:
-                    self.once(side, key, effect, report.at)
-            if self.read.capture_repeats == "once-per-objective":
-                for c in report.capture:
-                    if not c.objective:
-                        raise self.fail(
-                            c.at, "with capture-repeats: once-per-objective every capture names its objective"
-                        )
-                    if (side, c.objective) in self.captured:
-                        raise self.fail(
-                            c.at,
-                            f"Capture objective {quote(c.objective)} already paid out "
-                            f"({self.where(self.captured[(side, c.objective)])})",
-                        )
-                    self.captured[(side, c.objective)] = c.at
-            block = (
-                rally_terms(report.counts(), RallyCounts(), self.choices)
-                if side == "a"
-                else rally_terms(RallyCounts(), report.counts(), self.choices)
-            )
-            rolls: Iterator[tuple[int, Loc]] = iter(report.rolls())
-            for term in block:
-                if term.rolls_dice:
-                    roll, at = next(rolls)
-                    self.apply(term, at, "rally", roll)
-                else:
-                    self.apply(term, report.at, "rally")
+            self.rally_report(side, report)
         if self.read.destroyed_markers_at_r4 == "counted-again":
             for st in self.dets.values():
                 if st.destroyed_turn == self.turn and st.destroyed_markers and st.destroyed_line:
@@ -507,6 +493,47 @@ class _Replay:
         }.get(verdict, f"side {verdict} wins")
         self.add(None, 0, "army-morale.game-end", f"step R4: {text}", turn.at, "end")
         return verdict
+
+    def rally_report(self, side: Side, report: RallySide) -> None:
+        """One side's Rally report: its morale effects (each checked at the Rally), its captures
+        (once per objective, by the reading) and the terms it gains, with their rolls."""
+        for key, count in report.effects:
+            effect = self.added(key, report.at)
+            if not effect.at_rally:
+                raise self.fail(
+                    report.at,
+                    f"morale effect {quote(key)} applies the moment it happens; log it as an event "
+                    f"{{type: effect, effect: {key}, side: {side}}}, not in the Rally report",
+                )
+            if effect.once_only and count > 1:
+                raise self.fail(report.at, f"one-time morale effect {quote(key)} applies once, got {count}")
+            if count:
+                self.once(side, key, effect, report.at)
+        if self.read.capture_repeats == "once-per-objective":
+            for c in report.capture:
+                if not c.objective:
+                    raise self.fail(
+                        c.at, "with capture-repeats: once-per-objective every capture names its objective"
+                    )
+                if (side, c.objective) in self.captured:
+                    raise self.fail(
+                        c.at,
+                        f"Capture objective {quote(c.objective)} already paid out "
+                        f"({self.where(self.captured[(side, c.objective)])})",
+                    )
+                self.captured[(side, c.objective)] = c.at
+        block = (
+            rally_terms(report.counts(), RallyCounts(), self.choices)
+            if side == "a"
+            else rally_terms(RallyCounts(), report.counts(), self.choices)
+        )
+        rolls: Iterator[tuple[int, Loc]] = iter(report.rolls())
+        for term in block:
+            if term.rolls_dice:
+                roll, at = next(rolls)
+                self.apply(term, at, "rally", roll)
+            else:
+                self.apply(term, report.at, "rally")
 
     def run(self) -> Ledger:
         self.setup()

@@ -1,6 +1,6 @@
 """The table-side tracker's logic: an immutable session around a game log.
 
-The tracker widgets (``widgets/army_morale_app.py``) only collect form fields and show
+The tracker widgets (``widgets/army_morale/tracker.py``) only collect form fields and show
 results; everything else happens here and in the ledger. Each action returns a new
 :class:`Tracker` after replaying the log, so an impossible action raises
 :class:`~rulesbook.errors.InputError` and leaves the session as it was.
@@ -19,6 +19,7 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
@@ -196,10 +197,26 @@ def rally_from_form(
             raise InputError(
                 name, f"expected {declared.minimum} or more (up to {declared.maximum}), got {value}"
             )
+    captures, added = _captures(capture), _added_effects(effects)
+    return RallySide(
+        blast_markers=blast_markers,
+        take_and_hold=_ints("take_and_hold", take_and_hold),
+        rescue_escorts=rescue_escorts,
+        cleanse=cleanse,
+        capture=captures,
+        effects=added,
+    )
+
+
+def _entries(text: str) -> Iterator[str]:
+    """The entries of a box that lists them separated by commas (or semicolons)."""
+    return (part for part in (p.strip() for p in text.replace(";", ",").split(",")) if part)
+
+
+def _captures(text: str) -> tuple[CaptureRoll, ...]:
+    """``own N`` or ``destroy N`` entries (D6 results) of the capture box."""
     captures = []
-    for part in (p.strip() for p in capture.replace(";", ",").split(",")):
-        if not part:
-            continue
+    for part in _entries(text):
         words = part.split()
         if (
             len(words) != 2
@@ -211,24 +228,20 @@ def rally_from_form(
                 "capture", f"expected entries like 'own 5' or 'destroy 3' (D6 results), got {quote(part)}"
             )
         captures.append(CaptureRoll("own" if words[0] == "own" else "destroy", int(words[1])))
+    return tuple(captures)
+
+
+def _added_effects(text: str) -> tuple[tuple[str, int], ...]:
+    """``KEY=COUNT`` entries of the morale-effects box (a bare key counts once), summed by key."""
     added: dict[str, int] = {}
-    for part in (p.strip() for p in effects.replace(";", ",").split(",")):
-        if not part:
-            continue
+    for part in _entries(text):
         key, eq, count = (w.strip() for w in part.partition("="))
         if not key or (eq and not (count.isascii() and count.isdigit())) or int(count or 1) > 99:
             raise InputError(
                 "effects", f"expected entries like 'supply-lines=2' (KEY=COUNT), got {quote(part)}"
             )
         added[key] = added.get(key, 0) + int(count or 1)
-    return RallySide(
-        blast_markers=blast_markers,
-        take_and_hold=_ints("take_and_hold", take_and_hold),
-        rescue_escorts=rescue_escorts,
-        cleanse=cleanse,
-        capture=tuple(captures),
-        effects=tuple(added.items()),
-    )
+    return tuple(added.items())
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,10 +4,12 @@ from pathlib import Path
 
 from rulesbook.registry import SystemPackage
 from rulesbook.systems.scrollhammer.choices import CHOICES
+from rulesbook.systems.scrollhammer.rules import MECHANICS
 
 SYSTEM = SystemPackage(
     data=Path(__file__).with_name("rules.yaml"),
     choices=CHOICES,
+    mechanics=MECHANICS,
     calculator_modules=(
         "rulesbook.systems.scrollhammer.calculators",
         "rulesbook.systems.scrollhammer.combat_calculators",

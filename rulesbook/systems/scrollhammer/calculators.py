@@ -33,7 +33,12 @@ from rulesbook.systems.scrollhammer.rules import (
     p_pinned,
     strength_modifier,
 )
-from rulesbook.systems.scrollhammer.strength import STRENGTH_INPUTS, check_strength, strength_lines
+from rulesbook.systems.scrollhammer.strength import (
+    STRENGTH_INPUTS,
+    check_strength,
+    strength_lines,
+    strength_of,
+)
 
 LD_INPUT = IntInput(
     key="ld",
@@ -218,6 +223,7 @@ def _reference_tables() -> list[Table]:
     ],
     reference_tables=_reference_tables,
     choices=CHOICES,
+    tests=("morale-check",),
     check=check_strength,
 )
 def morale_check_calculator(
@@ -236,7 +242,7 @@ def morale_check_calculator(
     """
     if not insane_heroism:
         choices = choices.replace(parameters={"insane_heroism": False})
-    strength = None if models_left is None or starting_models is None else (models_left, starting_models)
+    strength = strength_of(models_left, starting_models)
     test = morale_check(ld, modifier, choices, falling_back=falling_back, strength=strength)
     p = test.p_pass()
     grid = outcome_grid_table(test)
@@ -372,6 +378,7 @@ def special_rules_table(ld: int, modifier: int = 0, choices: ScrollhammerChoices
     ],
     reference_tables=lambda: [special_rules_table(7)],
     choices=CHOICES,
+    tests=("morale-check", "leadership-test"),
     check=check_strength,
 )
 def leadership_test_calculator(
@@ -386,8 +393,8 @@ def leadership_test_calculator(
 ) -> CalcResult:
     """P(pass) of a Leadership test for a unit with an Army Book exemption."""
     requirement = leadership_requirement(test_kind, special_rule, choices)
-    strength = None if models_left is None or starting_models is None else (models_left, starting_models)
-    test = morale_check(ld, modifier, choices, strength=strength)
+    strength = strength_of(models_left, starting_models)
+    test = morale_check(ld, modifier, choices, strength=strength, test=test_kind)
     p = _p_with_requirement(requirement, test)
     words = {
         "roll": f"The unit rolls 2D6 against Ld {test.target}.",
@@ -452,6 +459,7 @@ PINNING_TESTS_INPUT = ScrollhammerReadings.input(
         {"ld": "8", "pinning_attacks": "2", "pinning_tests": "per-phase"},
     ],
     choices=CHOICES,
+    tests=("pinning-test",),
     check=check_strength,
 )
 def pinning_test_calculator(
@@ -464,8 +472,8 @@ def pinning_test_calculator(
     choices: ScrollhammerChoices,
 ) -> CalcResult:
     """P(Pinned Down) after Pinning attacks."""
-    strength = None if models_left is None or starting_models is None else (models_left, starting_models)
-    test = morale_check(ld, modifier, choices, strength=strength)
+    strength = strength_of(models_left, starting_models)
+    test = morale_check(ld, modifier, choices, strength=strength, test="pinning-test")
     p = p_pinned(test, pinning_attacks, choices)
     rows = probability_rows((n, p_pinned(test, n, choices)) for n in range(1, 7))
     tests = pinning_attacks if choices.readings.pinning_tests == "per-attack" else 1
@@ -563,6 +571,7 @@ def casualties_table(choices: ScrollhammerChoices = CHOICES) -> Table:
     ],
     reference_tables=lambda: [casualties_table()],
     choices=CHOICES,
+    tests=("casualties-test",),
 )
 def casualties_test_calculator(
     *, ld: int, modifier: int, models_at_start: int, models_lost: int, choices: ScrollhammerChoices
@@ -571,7 +580,7 @@ def casualties_test_calculator(
     need = casualties_threshold(models_at_start, choices)
     must = casualties_test_needed(models_at_start, models_lost, choices)
     strength = (max(models_at_start - models_lost, 0), models_at_start)
-    test = morale_check(ld, modifier, choices, strength=strength)
+    test = morale_check(ld, modifier, choices, strength=strength, test="casualties-test")
     p = (1 - test.p_pass()) if must else Fraction(0)
     if models_lost >= models_at_start:
         lines = ["The unit has no models left: there is nobody to test."]

@@ -12,8 +12,6 @@ Example:
     >>> harsher = CHOICES.replace(parameters={"break_ld_per_point": 2})
     >>> harsher.changed()
     {'break_ld_per_point': 2}
-    >>> CHOICES.replace(parameters={"leadership_dice": "3D6kl2"}).parameters.heroism_roll()
-    frozenset({(1, 1)})
     >>> CHOICES.replace(parameters={"leadership_dice": "20D20!kh10"})
     Traceback (most recent call last):
     ...
@@ -26,19 +24,15 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rulesbook.choices import Parameters, Readings, RuleChoices, parameter, reading
-from rulesbook.dice import TWO_D6, DiceExpr, Faces, Reads
+from rulesbook.dice import TWO_D6, DiceExpr
 from rulesbook.errors import InputError
 
 __all__ = [
     "CHOICES",
-    "HEROISM_READS",
     "ScrollhammerChoices",
     "ScrollhammerParameters",
     "ScrollhammerReadings",
 ]
-
-HEROISM_READS: dict[str, Reads] = {"kept-dice": "kept", "every-die-rolled": "rolled"}
-"""The reading ``heroism_dice`` as the dice a roll test reads (see :class:`rulesbook.dice.RollTest`)."""
 
 
 @dataclass(frozen=True)
@@ -159,18 +153,6 @@ class ScrollhammerParameters(Parameters):
         smallest = min(dice.rolled_sides())
         if self.insane_heroism_face > smallest:
             raise InputError("insane_heroism_face", f"a D{smallest} has no face {self.insane_heroism_face}")
-
-    def heroism_roll(self, reads: Reads = "kept") -> frozenset[Faces]:
-        """The natural roll of Insane Heroism: every Leadership die read shows the face (a double
-        1; under keep/drop the reading ``heroism_dice`` says which dice are read).
-
-        >>> ScrollhammerParameters().heroism_roll()
-        frozenset({(1, 1)})
-        >>> from rulesbook.dice import parse_dice
-        >>> ScrollhammerParameters(leadership_dice=parse_dice("3D6kl2")).heroism_roll("rolled")
-        frozenset({(1, 1, 1)})
-        """
-        return self.leadership_dice.every_die(self.insane_heroism_face, reads)
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""The calculators of a lost combat and its aftermath: the Break test and the Panic test.
+"""The calculator of a lost combat: the Break test (the loser tests Ld at minus what it lost by).
 
 Example:
     >>> from rulesbook.registry import registry
@@ -12,15 +12,17 @@ from rulesbook.calculators import Output, calculator
 from rulesbook.inputs import IntInput
 from rulesbook.present.numbers import percent
 from rulesbook.results import CalcResult, Column, Table, fraction_str
-from rulesbook.systems.scrollhammer.calculators import LD_INPUT, MODIFIER_INPUT, probability_rows
+from rulesbook.systems.scrollhammer.calculators import LD_INPUT, probability_rows
 from rulesbook.systems.scrollhammer.choices import CHOICES, ScrollhammerChoices
-from rulesbook.systems.scrollhammer.rules import (
-    break_test,
-    panic_test,
+from rulesbook.systems.scrollhammer.rules import break_test
+from rulesbook.systems.scrollhammer.strength import (
+    STRENGTH_INPUTS,
+    check_strength,
+    strength_lines,
+    strength_of,
 )
-from rulesbook.systems.scrollhammer.strength import STRENGTH_INPUTS, check_strength, strength_lines
 
-__all__ = ["break_table", "break_test_calculator", "panic_test_calculator"]
+__all__ = ["break_table", "break_test_calculator"]
 
 
 def break_table(
@@ -88,6 +90,7 @@ def break_table(
     examples=[{"ld": "8", "lost_by": "3"}, {"ld": "8", "lost_by": "9"}],
     reference_tables=lambda: [break_table()],
     choices=CHOICES,
+    tests=("break-test",),
     check=check_strength,
 )
 def break_test_calculator(
@@ -100,7 +103,7 @@ def break_test_calculator(
     choices: ScrollhammerChoices,
 ) -> CalcResult:
     """Exact P(pass) of a Break test."""
-    strength = None if models_left is None or starting_models is None else (models_left, starting_models)
+    strength = strength_of(models_left, starting_models)
     test = break_test(ld, lost_by, modifier, choices, strength)
     p = test.p_pass()
     per_point = choices.parameters.break_ld_per_point
@@ -118,41 +121,3 @@ def break_test_calculator(
     )
     values = {"p_pass": p, "p_fall_back": 1 - p, "modified_ld": test.target}
     return CalcResult(values, (table,), tuple(lines))
-
-
-@calculator(
-    "scrollhammer.panic-test",
-    title="Panic test",
-    summary="""Chance that a unit holds its ground when a friendly unit falls back through it.""",
-    inputs=[LD_INPUT, MODIFIER_INPUT, *STRENGTH_INPUTS],
-    outputs=[
-        Output("p_pass", "P(hold)", "probability"),
-        Output("p_fall_back", "P(Fall Back)", "probability"),
-    ],
-    rules=[
-        "scrollhammer.morale.panic-test",
-        "scrollhammer.morale.check",
-        "scrollhammer.morale.modifiers",
-        "scrollhammer.morale.insane-heroism",
-    ],
-    examples=[{"ld": "7"}],
-    choices=CHOICES,
-    check=check_strength,
-)
-def panic_test_calculator(
-    *,
-    ld: int,
-    modifier: int,
-    models_left: int | None = None,
-    starting_models: int | None = None,
-    choices: ScrollhammerChoices,
-) -> CalcResult:
-    """Exact P(pass) of a Panic test."""
-    strength = None if models_left is None or starting_models is None else (models_left, starting_models)
-    test = panic_test(ld, modifier, choices, strength)
-    p = test.p_pass()
-    lines = [
-        *strength_lines(strength, choices),
-        f"A Morale check at Ld {test.target}: P(hold) = {fraction_str(p)}; failing, the unit Falls Back too.",
-    ]
-    return CalcResult({"p_pass": p, "p_fall_back": 1 - p}, (), tuple(lines))

@@ -23,7 +23,7 @@ from rulesbook.systems.scrollhammer.calculators import LD_INPUT
 from rulesbook.systems.scrollhammer.choices import CHOICES, ScrollhammerChoices, ScrollhammerReadings
 from rulesbook.systems.scrollhammer.fall_back import FallBackChain, fall_back_chain, fall_back_roll
 from rulesbook.systems.scrollhammer.rules import at_least_half, regroup_test, regroup_when_charged
-from rulesbook.systems.scrollhammer.strength import STRENGTH_INPUTS, check_strength
+from rulesbook.systems.scrollhammer.strength import STRENGTH_INPUTS, check_strength, strength_of
 
 __all__ = ["FALL_BACK_DICE_INPUT", "MAX_DISTANCE", "chain_table", "flee_table"]
 
@@ -215,6 +215,7 @@ def flee_table(
     ],
     reference_tables=lambda: [flee_table(), flee_table(at_least_half=False)],
     choices=CHOICES,
+    tests=("regroup-test",),
     insensitive={
         "regroup_percent": "the unit's strength comes as at_least_half (yes or no), so the share that "
         "decides it is not applied here (scrollhammer.regroup-test applies it)",
@@ -326,6 +327,7 @@ def _check_models(values: Mapping[str, Any], choices: Any) -> None:
         {"ld": "8", "models_alive": "4", "models_total": "10"},
     ],
     choices=CHOICES,
+    tests=("regroup-test",),
 )
 def regroup_test_calculator(
     *, ld: int, models_alive: int, models_total: int, choices: ScrollhammerChoices
@@ -363,6 +365,7 @@ def regroup_test_calculator(
     ],
     examples=[{"ld": "7"}, {"ld": "1", "heroism_in_regroup": "total-only"}],
     choices=CHOICES,
+    tests=("regroup-test",),
     check=check_strength,
 )
 def regroup_when_charged_calculator(
@@ -373,7 +376,7 @@ def regroup_when_charged_calculator(
     choices: ScrollhammerChoices,
 ) -> CalcResult:
     """P(regroup) of a charged fleeing unit."""
-    strength = None if models_left is None or starting_models is None else (models_left, starting_models)
+    strength = strength_of(models_left, starting_models)
     p = regroup_when_charged(ld, choices, strength).p_pass()
     lines = [
         f"2D6 ≤ {ld} regardless of losses: P(regroup) = {fraction_str(p)}.",

@@ -19,7 +19,7 @@ from rulesbook.errors import InputError
 from rulesbook.inputs import NOT_GIVEN, DiceInput, IntInput, IntListInput, optional
 from rulesbook.present.numbers import fixed
 from rulesbook.results import CalcResult, Column, fraction_str
-from rulesbook.systems.scrollhammer.calculators import MODIFIER_INPUT
+from rulesbook.systems.scrollhammer.calculators import LD_INPUT, MODIFIER_INPUT
 from rulesbook.systems.scrollhammer.choices import CHOICES, ScrollhammerChoices, ScrollhammerReadings
 from rulesbook.systems.scrollhammer.fall_back import (
     fall_back_roll,
@@ -29,11 +29,56 @@ from rulesbook.systems.scrollhammer.fall_back import (
 )
 from rulesbook.systems.scrollhammer.fall_back_calculators import FALL_BACK_DICE_INPUT, MAX_DISTANCE
 from rulesbook.systems.scrollhammer.rules import panic_test
+from rulesbook.systems.scrollhammer.strength import (
+    STRENGTH_INPUTS,
+    check_strength,
+    strength_lines,
+    strength_of,
+)
 
-__all__: list[str] = []
+__all__ = ["panic_test_calculator"]
 
 
-# -- Panic cascade ------------------------------------------------------------------------------
+# -- Panic test and Panic cascade ----------------------------------------------------------------
+
+
+@calculator(
+    "scrollhammer.panic-test",
+    title="Panic test",
+    summary="""Chance that a unit holds its ground when a friendly unit falls back through it.""",
+    inputs=[LD_INPUT, MODIFIER_INPUT, *STRENGTH_INPUTS],
+    outputs=[
+        Output("p_pass", "P(hold)", "probability"),
+        Output("p_fall_back", "P(Fall Back)", "probability"),
+    ],
+    rules=[
+        "scrollhammer.morale.panic-test",
+        "scrollhammer.morale.check",
+        "scrollhammer.morale.modifiers",
+        "scrollhammer.morale.insane-heroism",
+    ],
+    examples=[{"ld": "7"}],
+    choices=CHOICES,
+    tests=("panic-test",),
+    check=check_strength,
+)
+def panic_test_calculator(
+    *,
+    ld: int,
+    modifier: int,
+    models_left: int | None = None,
+    starting_models: int | None = None,
+    choices: ScrollhammerChoices,
+) -> CalcResult:
+    """Exact P(pass) of a Panic test."""
+    strength = strength_of(models_left, starting_models)
+    test = panic_test(ld, modifier, choices, strength)
+    p = test.p_pass()
+    lines = [
+        *strength_lines(strength, choices),
+        f"A Morale check at Ld {test.target}: P(hold) = {fraction_str(p)}; failing, the unit Falls Back too.",
+    ]
+    return CalcResult({"p_pass": p, "p_fall_back": 1 - p}, (), tuple(lines))
 
 
 @calculator(
@@ -83,6 +128,7 @@ __all__: list[str] = []
         {"lds": "8,6,9", "panic_cascade": "whole-line-each-time"},
     ],
     choices=CHOICES,
+    tests=("panic-test",),
 )
 def panic_cascade_calculator(
     *, lds: tuple[int, ...], modifier: int, choices: ScrollhammerChoices
@@ -255,6 +301,7 @@ def fall_back_move_calculator(
     ],
     examples=[{"clear_distance": "6", "friend_ld": "7"}],
     choices=CHOICES,
+    tests=("panic-test",),
 )
 def through_friends_calculator(
     *,

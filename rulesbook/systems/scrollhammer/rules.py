@@ -1,10 +1,12 @@
 """Scrollhammer Morale rules as typed code.
 
-Every Leadership-based test here is a :class:`rulesbook.dice.RollTest` roll-under on the
-Leadership dice (2D6); the rules only choose its target, natural results and automatic failure.
-Every function takes the rule set as one value, ``choices`` (the numbers of the section and the
-readings of its gaps, :mod:`rulesbook.systems.scrollhammer.choices`); by default the rules as
-written.
+Every Leadership-based test is declared once, in the rules language (``mechanics.yaml``: the
+Leadership dice, a total at most the target passes, Insane Heroism, the automatic failure), and
+rolled as a :class:`rulesbook.dice.RollTest` through :data:`MECHANICS`; the code here works out the
+Leadership it is rolled against and whether Insane Heroism may apply, from the readings. Every
+function takes the rule set as one value, ``choices`` (the numbers of the section and the
+readings of its gaps, :mod:`rulesbook.systems.scrollhammer.choices`, and any entries a variant
+adds to a test); by default the rules as written.
 
 Example:
     >>> morale_check(ld=7, modifier=-1).p_pass()
@@ -21,17 +23,16 @@ import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 from typing import Literal
 
-from rulesbook.dice import Reads, RollTest
+from rulesbook.dice import RollTest
+from rulesbook.language.files import load_mechanics
 from rulesbook.registry import implements
-from rulesbook.systems.scrollhammer.choices import (
-    CHOICES,
-    HEROISM_READS,
-    ScrollhammerChoices,
-)
+from rulesbook.systems.scrollhammer.choices import CHOICES, ScrollhammerChoices
 
 __all__ = [
+    "MECHANICS",
     "SPECIAL_RULES",
     "MoraleState",
     "RegroupAllowance",
@@ -41,7 +42,6 @@ __all__ = [
     "casualties_threshold",
     "fall_back_edge",
     "formation",
-    "heroism_reads",
     "leadership_requirement",
     "leadership_test",
     "may_charge",
@@ -70,39 +70,45 @@ SPECIAL_RULES: tuple[SpecialRule, ...] = (
 """The Army Book exemptions of :func:`leadership_requirement`, the ordinary unit first."""
 
 
+MECHANICS = load_mechanics(Path(__file__).with_name("mechanics.yaml"), "scrollhammer", CHOICES, schema=False)
+"""The Leadership-based tests as declared in ``mechanics.yaml`` (the schema is checked by the
+tests: the file ships with the package)."""
+
+type DeclaredTest = Literal[
+    "leadership-test",
+    "morale-check",
+    "break-test",
+    "panic-test",
+    "pinning-test",
+    "casualties-test",
+    "regroup-test",
+]
+"""The tests ``mechanics.yaml`` declares (each extends leadership-test, or morale-check)."""
+
+
 @implements("scrollhammer.morale.check", "scrollhammer.morale.insane-heroism")
 def leadership_test(
-    target: int, choices: ScrollhammerChoices = CHOICES, *, heroism: bool = True, always_fail: bool = False
+    target: int,
+    choices: ScrollhammerChoices = CHOICES,
+    *,
+    heroism: bool = True,
+    always_fail: bool = False,
+    test: DeclaredTest = "leadership-test",
+    **given: int,
 ) -> RollTest:
-    """A Leadership-based test: the Leadership dice at or below ``target``.
+    """A Leadership-based test: the Leadership dice at or below ``target``, as ``mechanics.yaml``
+    declares test ``test`` (``given``: its other arguments, such as a Break test's ``lost_by``).
 
     With ``heroism`` (and Insane Heroism in the rules) the Insane Heroism roll passes whatever
     the target; with ``always_fail`` nothing else does. Every Leadership-based test of the
-    system is built here, from the choice set it is given (a variant's dice and rules reach all);
-    when the Leadership dice keep or drop, the reading ``heroism_dice`` names the dice Insane
-    Heroism reads.
+    system is rolled here, from the choice set it is given (a variant's dice, rules and added
+    entries reach all); when the Leadership dice keep or drop, the reading ``heroism_dice`` names
+    the dice Insane Heroism reads.
 
     >>> leadership_test(1).p_pass(), leadership_test(7).p_pass()
     (Fraction(1, 36), Fraction(7, 12))
     """
-    parameters, reads = choices.parameters, heroism_reads(choices)
-    return RollTest(
-        dice=parameters.leadership_dice,
-        target=target,
-        direction="under",
-        auto_pass=parameters.heroism_roll(reads) if heroism and parameters.insane_heroism else frozenset(),
-        always_fail=always_fail,
-        reads=reads,
-    )
-
-
-def heroism_reads(choices: ScrollhammerChoices) -> Reads:
-    """The dice Insane Heroism reads under the reading ``heroism_dice``.
-
-    >>> heroism_reads(CHOICES), heroism_reads(CHOICES.replace(readings={"heroism_dice": "every-die-rolled"}))
-    ('kept', 'rolled')
-    """
-    return HEROISM_READS[choices.readings.heroism_dice]
+    return MECHANICS.roll(test, choices, target=target, heroism=heroism, always_fail=always_fail, **given)
 
 
 type Strength = tuple[int, int] | None
@@ -162,8 +168,11 @@ def morale_check(
     *,
     falling_back: bool = False,
     strength: Strength = None,
+    test: DeclaredTest = "morale-check",
+    **given: int,
 ) -> RollTest:
-    """The Morale check as a roll test: 2D6 <= modified Ld, double 1 passes, falling back fails.
+    """The Morale check as a roll test: 2D6 <= modified Ld, double 1 passes, falling back fails
+    (``test``: which declared Morale check, ``given`` its other arguments).
 
     Args:
         ld: the unit's Leadership characteristic.
@@ -184,7 +193,7 @@ def morale_check(
     heroism = not (readings.heroism_low_ld == "fails" and target < parameters.leadership_dice.minimum)
     if fails and readings.heroism_when_falling_back == "automatic-failure":
         heroism = False
-    return leadership_test(target, choices, heroism=heroism, always_fail=fails)
+    return leadership_test(target, choices, heroism=heroism, always_fail=fails, test=test, **given)
 
 
 # -- special units ----------------------------------------------------------------------------
@@ -326,7 +335,9 @@ def break_test(
     if lost_by < 1:
         raise ValueError("a lost combat is lost by at least 1")
     penalty = lost_by * choices.parameters.break_ld_per_point
-    return morale_check(ld, modifier - penalty, choices, strength=strength)
+    return morale_check(
+        ld, modifier - penalty, choices, strength=strength, test="break-test", lost_by=lost_by
+    )
 
 
 @implements("scrollhammer.morale.panic-test")
@@ -338,7 +349,7 @@ def panic_test(
     >>> panic_test(7).p_pass()
     Fraction(7, 12)
     """
-    return morale_check(ld, modifier, choices, strength=strength)
+    return morale_check(ld, modifier, choices, strength=strength, test="panic-test")
 
 
 # -- regrouping -------------------------------------------------------------------------------
@@ -374,8 +385,9 @@ def regroup_test(
     """
     ld += strength_modifier(strength, choices)
     if at_least_half:
-        return leadership_test(ld, choices, heroism=choices.readings.heroism_in_regroup == "applies")
-    return leadership_test(ld, choices, always_fail=True)
+        heroism = choices.readings.heroism_in_regroup == "applies"
+        return leadership_test(ld, choices, heroism=heroism, test="regroup-test")
+    return leadership_test(ld, choices, always_fail=True, test="regroup-test")
 
 
 @implements("scrollhammer.regroup.when-charged")

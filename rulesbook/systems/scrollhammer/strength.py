@@ -48,10 +48,14 @@ STRENGTH_INPUTS = (
 """The two optional inputs every Leadership-based calculator takes for a unit's strength."""
 
 
-def strength_of(values: Mapping[str, Any]) -> Strength:
-    """(models left, models at the start), or None when they are not given."""
-    left, start = values.get("models_left"), values.get("starting_models")
-    return None if left is None or start is None else (left, start)
+def strength_of(models_left: int | None, starting_models: int | None) -> Strength:
+    """(models left, models at the start) from the two strength inputs, or None when they are
+    not given (:func:`check_strength` has made sure both or neither are).
+
+    >>> strength_of(3, 10), strength_of(None, None)
+    ((3, 10), None)
+    """
+    return None if models_left is None or starting_models is None else (models_left, starting_models)
 
 
 def check_strength(values: Mapping[str, Any], choices: object = None) -> None:

@@ -4,10 +4,12 @@ from pathlib import Path
 
 from rulesbook.registry import SystemPackage
 from rulesbook.systems.warstrike.choices import CHOICES
+from rulesbook.systems.warstrike.rules import MECHANICS
 
 SYSTEM = SystemPackage(
     data=Path(__file__).with_name("rules.yaml"),
     choices=CHOICES,
+    mechanics=MECHANICS,
     calculator_modules=(
         "rulesbook.systems.warstrike.calculators",
         "rulesbook.systems.warstrike.phase_calculator",

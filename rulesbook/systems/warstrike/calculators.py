@@ -194,6 +194,7 @@ def _morale_reference_tables() -> list[Table]:
         *shared.MORALE_READINGS,
     ],
     choices=CHOICES,
+    tests=("ld-test",),
     outputs=[
         Output("check_required", "Check required", "bool", "Fewer than half the starting units remain."),
         Output("p_retreat", "P(retreat)", "probability", "Chance the force leaves the table this phase."),

@@ -177,6 +177,7 @@ def reserves_table() -> Table:
         *shared.MORALE_READINGS,
     ],
     choices=CHOICES,
+    tests=("ld-test",),
     outputs=[
         Output("check_required", "Morale check required", "bool"),
         Output("p_retreat", "P(retreat)", "probability", "The force leaves the table; the opponent wins."),

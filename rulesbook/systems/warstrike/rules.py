@@ -27,12 +27,15 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 from math import floor
+from pathlib import Path
 from typing import Literal
 
 import icepool
 
-from rulesbook.dice import Reads, RollTest
+from rulesbook.dice import RollTest
 from rulesbook.errors import InputError
+from rulesbook.language.explain import rule_phrase
+from rulesbook.language.files import load_mechanics
 from rulesbook.present.numbers import fixed, percent
 from rulesbook.registry import implements
 from rulesbook.results import Distribution, fraction_str
@@ -40,8 +43,8 @@ from rulesbook.systems.warstrike.choices import CHOICES, WarStrikeChoices
 from rulesbook.systems.warstrike.missions import COUNTERS, Mission, ReserveRoll, Side
 
 __all__ = [
-    "EXTREMES_READS",
     "MAX_LD",
+    "MECHANICS",
     "MoraleResult",
     "Officer",
     "StartingPhaseResult",
@@ -57,8 +60,8 @@ __all__ = [
 
 MAX_LD = 12
 
-EXTREMES_READS: dict[str, Reads] = {"kept-dice": "kept", "every-die-rolled": "rolled"}
-"""The reading ``extremes_dice`` as the dice a roll test reads (see :class:`rulesbook.dice.RollTest`)."""
+MECHANICS = load_mechanics(Path(__file__).with_name("mechanics.yaml"), "warstrike", CHOICES, schema=False)
+"""The Ld test as ``mechanics.yaml`` declares it (its schema is checked by the tests)."""
 
 
 @implements("warstrike.morale.trigger")
@@ -89,10 +92,9 @@ def check_required(starting_units: int, remaining_units: int, choices: WarStrike
 
 @implements("warstrike.morale.officer-test", "warstrike.morale.fanatical")
 def officer_ld_test(ld: int, choices: WarStrikeChoices = CHOICES, *, fanatical: bool = False) -> RollTest:
-    """The Ld test as a roll test (Fanatical: one re-roll of a failure).
-
-    The dice are the ``ld_test_dice`` parameter; the ``ld_test`` reading sets the target and
-    the natural results.
+    """The Ld test as a roll test (Fanatical: one re-roll of a failure), as ``mechanics.yaml``
+    declares it: the dice are the ``ld_test_dice`` parameter; the ``ld_test`` reading sets the
+    target and the natural results.
 
     >>> below = CHOICES.replace(readings={"ld_test": "2d6-below"})
     >>> officer_ld_test(7).p_pass(), officer_ld_test(7, below).p_pass()
@@ -111,26 +113,7 @@ def officer_ld_test(ld: int, choices: WarStrikeChoices = CHOICES, *, fanatical: 
     >>> officer_ld_test(2, extremes).p_pass()
     Fraction(2, 27)
     """
-    reroll: Literal["failed", "none"] = "failed" if fanatical else "none"
-    dice = choices.parameters.ld_test_dice
-    kind = choices.readings.ld_test
-    match kind:
-        case "2d6-at-most":
-            return RollTest(dice=dice, target=ld, direction="under", reroll=reroll)
-        case "2d6-below":
-            return RollTest(dice=dice, target=ld - 1, direction="under", reroll=reroll)
-        case "2d6-natural-extremes":
-            reads = EXTREMES_READS[choices.readings.extremes_dice]
-            return RollTest(
-                dice=dice,
-                target=ld,
-                direction="under",
-                auto_pass=dice.every_die(1, reads),
-                auto_fail=dice.every_die_highest(reads),
-                reroll=reroll,
-                reads=reads,
-            )
-    raise InputError("ld_test", f"unknown option {kind!r}")  # pragma: no cover
+    return MECHANICS.roll("ld-test", choices, ld=ld, fanatical=fanatical)
 
 
 @lru_cache(maxsize=4096)
@@ -224,20 +207,9 @@ def strike_force_morale(
         >>> r.p_retreat == 3 * (Fraction(5, 12) ** 2) * Fraction(7, 12) + Fraction(5, 12) ** 3
         True
     """
-    log: list[str] = []
     readings = choices.readings
     required = check_required(starting_units, remaining_units, choices)
-    limit = choices.parameters.morale_threshold * starting_units
-    bound = {
-        "exact-half": f"below {fraction_str(limit)}",
-        "half-rounded-down": f"below {floor(limit)}",
-        "at-most-half": f"at or below {fraction_str(limit)}",
-    }[readings.morale_threshold]
-    log.append(
-        f"Units alive or in reserve: {remaining_units} of {starting_units} "
-        f"(the check is due {bound}, reading {readings.morale_threshold}): "
-        + ("a Strike Force Morale check is needed." if required else "no check is needed.")
-    )
+    log = [_check_due_line(starting_units, remaining_units, required, choices)]
     if required and checked_before and readings.check_every_phase == "once":
         required = False
         log.append("The force has taken its check already; under the once reading it is not tested again.")
@@ -271,37 +243,70 @@ def strike_force_morale(
         )
     else:
         mode, passes = "officer", None
-        test = officer_ld_test(officer_ld, choices, fanatical=fanatical)
-        p_if = 1 - test.p_pass()
-        first = officer_ld_test(officer_ld, choices).p_pass()
-        log.append(
-            f"The officer (Ld {officer_ld}) takes a Ld test ({readings.ld_test}): passes with "
-            f"{fraction_str(first)} ≈ {percent(float(first))}."
-        )
-        if fanatical:
-            log.append(
-                f"Fanatical: a failed test is rolled again once; the force now fights on with "
-                f"1 − (1 − {fraction_str(first)})² = {fraction_str(1 - p_if)}."
-            )
-        for ld in more_officer_lds:
-            p_if *= 1 - officer_ld_test(ld, choices, fanatical=fanatical).p_pass()
-        if more_officer_lds:
-            log.append(
-                f"Every-officer reading: if it fails, the officers with Ld {', '.join(map(str, more_officer_lds))} "
-                f"try in turn; the force retreats only if all fail: {fraction_str(p_if)}."
-            )
+        p_if = _officer_retreat(officer_ld, more_officer_lds, fanatical, choices, log)
     p = p_if if required and p_if is not None else Fraction(0)
-    if required:
-        log.append(
-            f"P(retreat) = {fraction_str(p)} ≈ {percent(float(p))}; P(fight on) = {fraction_str(1 - p)}."
-        )
-    elif p_if is None:
-        log.append("The force fights on for certain.")
-    else:
-        log.append(
-            f"The force fights on for certain (were it to check, it would retreat with {fraction_str(p_if)})."
-        )
+    log.append(_retreat_line(required, p, p_if))
     return MoraleResult(required, p, p_if, mode, tuple(log), passes, testers if votes else 0)
+
+
+def _retreat_line(required: bool, p: Fraction, p_if: Fraction | None) -> str:
+    """The explanation's last line: P(retreat), or why the force fights on for certain."""
+    if required:
+        return f"P(retreat) = {fraction_str(p)} ≈ {percent(float(p))}; P(fight on) = {fraction_str(1 - p)}."
+    if p_if is None:
+        return "The force fights on for certain."
+    return f"The force fights on for certain (were it to check, it would retreat with {fraction_str(p_if)})."
+
+
+def _check_due_line(
+    starting_units: int, remaining_units: int, required: bool, choices: WarStrikeChoices
+) -> str:
+    """The explanation's first line: the units left, the threshold by its reading, and whether a
+    check is due."""
+    reading = choices.readings.morale_threshold
+    limit = choices.parameters.morale_threshold * starting_units
+    bound = {
+        "exact-half": f"below {fraction_str(limit)}",
+        "half-rounded-down": f"below {floor(limit)}",
+        "at-most-half": f"at or below {fraction_str(limit)}",
+    }[reading]
+    return (
+        f"Units alive or in reserve: {remaining_units} of {starting_units} "
+        f"(the check is due {bound}, reading {reading}): "
+        + ("a Strike Force Morale check is needed." if required else "no check is needed.")
+    )
+
+
+def _officer_retreat(
+    officer_ld: int,
+    more_officer_lds: Sequence[int],
+    fanatical: bool,
+    choices: WarStrikeChoices,
+    log: list[str],
+) -> Fraction:
+    """P(retreat) when the officer tests (Fanatical: a failure re-rolled once; the every-officer
+    reading: the further officers try in turn), its steps added to ``log``."""
+    test = officer_ld_test(officer_ld, choices, fanatical=fanatical)
+    p_if = 1 - test.p_pass()
+    first = officer_ld_test(officer_ld, choices).p_pass()
+    words = rule_phrase(MECHANICS, "ld-test", choices, {"ld": officer_ld})
+    log.append(
+        f"The officer (Ld {officer_ld}) takes a Ld test ({words}): passes with "
+        f"{fraction_str(first)} ≈ {percent(float(first))}."
+    )
+    if fanatical:
+        log.append(
+            f"Fanatical: a failed test is rolled again once; the force now fights on with "
+            f"1 − (1 − {fraction_str(first)})² = {fraction_str(1 - p_if)}."
+        )
+    for ld in more_officer_lds:
+        p_if *= 1 - officer_ld_test(ld, choices, fanatical=fanatical).p_pass()
+    if more_officer_lds:
+        log.append(
+            f"Every-officer reading: if it fails, the officers with Ld {', '.join(map(str, more_officer_lds))} "
+            f"try in turn; the force retreats only if all fail: {fraction_str(p_if)}."
+        )
+    return p_if
 
 
 def _hive_mind_retreat(
@@ -499,48 +504,15 @@ def starting_phase(
     """
     log: list[str] = [f"Starting Phase of turn {turn}: {force.name} ({side}), mission {mission.title}."]
     readings = choices.readings
-    led = not force.hive_mind or readings.hive_mind_officers == "officer-leads"
-    officer_ld = force.testing_officer_ld(choices) if led else None
-    more: tuple[int, ...] = ()
-    if officer_ld is not None and readings.officer_attempts == "every-officer":
-        others = [o.ld for o in force.officers if o.can_test]
-        others.remove(officer_ld)
-        more = tuple(sorted(others, reverse=True))
     log.append("Step 1 — Check Strike Force Morale.")
-    morale = strike_force_morale(
-        starting_units=force.starting_units,
-        remaining_units=force.remaining_units,
-        officer_ld=officer_ld,
-        hive_mind=force.hive_mind,
-        unit_lds=force.unit_lds,
-        fanatical=force.fanatical,
-        units_in_reserve=force.units_in_reserve,
-        choices=choices,
-        more_officer_lds=more,
-        checked_before=force.checked_before,
-    )
+    morale = _force_morale(force, choices)
     log.extend("  " + line for line in morale.log)
     p_retreat = morale.p_retreat
-    own = {**{c: 0 for c in COUNTERS}, **counters, "turn": turn}
-    met = tuple(c.text for c in mission.met_conditions(side, own))
-    other: Side = "defender" if side == "attacker" else "attacker"
-    opp_met: tuple[str, ...] = ()
-    if readings.victory_whose_conditions == "both-sides":
-        theirs = {**{c: 0 for c in COUNTERS}, **(opponent_counters or {}), "turn": turn}
-        theirs["enemy_units_remaining"] = force.remaining_units
-        opp_met = tuple(c.text for c in mission.met_conditions(other, theirs))
     log.append(
         "Step 2 — Check Victory Conditions"
         + (" (reached only if the force fights on)." if p_retreat else ".")
     )
-    if met:
-        log.append(f"  The {side}'s conditions are met: {'; '.join(met)}")
-    else:
-        log.append(f"  None of the {side}'s conditions is met.")
-    if readings.victory_whose_conditions == "both-sides":
-        log.append(
-            f"  The {other}'s conditions: " + ("met: " + "; ".join(opp_met) if opp_met else "none met") + "."
-        )
+    met, opp_met = _victory_conditions(force, mission, side, turn, counters, opponent_counters, choices, log)
     if met and readings.retreat_and_victory == "victory-first":
         p_retreat = Fraction(0)
         log.append("  Under the victory-first house rule the met conditions win despite any retreat.")
@@ -553,19 +525,88 @@ def starting_phase(
     }
     roll = reserve_roll(mission, choices)
     arrivals = reserve_arrivals(mission, force.units_in_reserve, turn, choices)
-    if outcome["continue"] == 0:
-        log.append("Step 3 — Roll For Reserves: not reached, the game is over.")
-    else:
-        goes_on = " (reached only if the game goes on)" if outcome["continue"] != 1 else ""
-        log.append(f"Step 3 — Roll For Reserves{goes_on}.")
-        if force.units_in_reserve == 0:
-            log.append("  No unit is in reserve.")
-        elif turn < roll.from_turn:
-            log.append(f"  Reserves may not arrive before turn {roll.from_turn}.")
-        else:
-            log.append(
-                f"  {force.units_in_reserve} unit(s) in reserve roll {roll.describe()} "
-                f"(reading {readings.reserves_roll}); expected arrivals {fixed(float(arrivals.mean()))}."
-            )
+    log.extend(_reserves_lines(force, roll, turn, outcome["continue"], arrivals, choices))
     log.append("Outcome: " + ", ".join(f"{k} {fraction_str(v)}" for k, v in outcome.items() if v) + ".")
     return StartingPhaseResult(morale, met, opp_met, outcome, arrivals, tuple(log))
+
+
+def _force_morale(force: StrikeForce, choices: WarStrikeChoices) -> MoraleResult:
+    """Step 1 for a force: its testing officer (and, by the reading ``every-officer``, the others
+    in turn, best Ld first) or its units' vote."""
+    readings = choices.readings
+    led = not force.hive_mind or readings.hive_mind_officers == "officer-leads"
+    officer_ld = force.testing_officer_ld(choices) if led else None
+    more: tuple[int, ...] = ()
+    if officer_ld is not None and readings.officer_attempts == "every-officer":
+        others = [o.ld for o in force.officers if o.can_test]
+        others.remove(officer_ld)
+        more = tuple(sorted(others, reverse=True))
+    return strike_force_morale(
+        starting_units=force.starting_units,
+        remaining_units=force.remaining_units,
+        officer_ld=officer_ld,
+        hive_mind=force.hive_mind,
+        unit_lds=force.unit_lds,
+        fanatical=force.fanatical,
+        units_in_reserve=force.units_in_reserve,
+        choices=choices,
+        more_officer_lds=more,
+        checked_before=force.checked_before,
+    )
+
+
+def _victory_conditions(
+    force: StrikeForce,
+    mission: Mission,
+    side: Side,
+    turn: int,
+    counters: dict[str, int],
+    opponent_counters: dict[str, int] | None,
+    choices: WarStrikeChoices,
+    log: list[str],
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Step 2: the active side's met conditions and (by the reading ``both-sides``) the other
+    side's, their lines added to ``log``."""
+    both = choices.readings.victory_whose_conditions == "both-sides"
+    own = {**{c: 0 for c in COUNTERS}, **counters, "turn": turn}
+    met = tuple(c.text for c in mission.met_conditions(side, own))
+    other: Side = "defender" if side == "attacker" else "attacker"
+    opp_met: tuple[str, ...] = ()
+    if both:
+        theirs = {**{c: 0 for c in COUNTERS}, **(opponent_counters or {}), "turn": turn}
+        theirs["enemy_units_remaining"] = force.remaining_units
+        opp_met = tuple(c.text for c in mission.met_conditions(other, theirs))
+    if met:
+        log.append(f"  The {side}'s conditions are met: {'; '.join(met)}")
+    else:
+        log.append(f"  None of the {side}'s conditions is met.")
+    if both:
+        log.append(
+            f"  The {other}'s conditions: " + ("met: " + "; ".join(opp_met) if opp_met else "none met") + "."
+        )
+    return met, opp_met
+
+
+def _reserves_lines(
+    force: StrikeForce,
+    roll: ReserveRoll,
+    turn: int,
+    p_continue: Fraction,
+    arrivals: Distribution[int],
+    choices: WarStrikeChoices,
+) -> list[str]:
+    """Step 3 in words: not reached when the game is over, else who may arrive and how."""
+    if p_continue == 0:
+        return ["Step 3 — Roll For Reserves: not reached, the game is over."]
+    goes_on = " (reached only if the game goes on)" if p_continue != 1 else ""
+    lines = [f"Step 3 — Roll For Reserves{goes_on}."]
+    if force.units_in_reserve == 0:
+        lines.append("  No unit is in reserve.")
+    elif turn < roll.from_turn:
+        lines.append(f"  Reserves may not arrive before turn {roll.from_turn}.")
+    else:
+        lines.append(
+            f"  {force.units_in_reserve} unit(s) in reserve roll {roll.describe()} "
+            f"(reading {choices.readings.reserves_roll}); expected arrivals {fixed(float(arrivals.mean()))}."
+        )
+    return lines

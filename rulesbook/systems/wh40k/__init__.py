@@ -3,6 +3,7 @@
 from pathlib import Path
 
 from rulesbook.registry import SystemPackage
+from rulesbook.systems.wh40k.attack.rolls import MECHANICS
 from rulesbook.systems.wh40k.choices import CHOICES
 from rulesbook.systems.wh40k.faction.additions import Wh40kAdditions
 from rulesbook.systems.wh40k.faction.pages import (
@@ -14,6 +15,7 @@ SYSTEM = SystemPackage(
     data=Path(__file__).with_name("rules.yaml"),
     choices=CHOICES,
     additions=Wh40kAdditions,
+    mechanics=MECHANICS,
     calculator_modules=(
         "rulesbook.systems.wh40k.calculators.attack",
         "rulesbook.systems.wh40k.calculators.roll_tests",

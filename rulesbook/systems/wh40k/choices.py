@@ -337,6 +337,12 @@ class Wh40kReadings(Readings):
     battle_shocked_falls_back: Literal["falls-back", "stays"] = reading(
         "wh40k.interpretations.battle-shocked-falls-back", "falls-back"
     )
+    battle_shock_modifiers: Literal["summed", "capped"] = reading(
+        "wh40k.interpretations.battle-shock-modifiers", "summed"
+    )
+    battle_shock_phase: Literal["command-phase", "any-phase"] = reading(
+        "wh40k.interpretations.battle-shock-phase", "command-phase"
+    )
     precision: Literal["character-first", "ignored"] = reading(
         "wh40k.interpretations.precision", "character-first"
     )

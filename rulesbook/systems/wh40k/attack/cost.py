@@ -29,7 +29,7 @@ from typing import Literal
 
 from rulesbook.dice import constant
 from rulesbook.errors import CostError
-from rulesbook.systems.wh40k.attack.engine import plan
+from rulesbook.systems.wh40k.attack.engine import WeaponPlan, plan
 from rulesbook.systems.wh40k.attack.rolls import DEFAULT_SITUATION, Situation
 from rulesbook.systems.wh40k.attack.weapons import Target, Weapon
 from rulesbook.systems.wh40k.attack.work import CALL_WORK, LOG2_10, OP_WORK, product_work, step_work
@@ -159,18 +159,29 @@ def _predicted_cost(
 ) -> Cost:
     """:func:`predicted_cost`, memoised (the cross-field check and the computation of one call
     both ask; the binary search of a refusal asks again)."""
+    steps = plan(weapons, target, situation, choices)
     size = target.total_wounds + 1
+    work, bits, per_weapon = _exact_work(steps, size)
+    fwork, float_per_weapon = _float_work(steps, size)
+    return Cost(
+        work=work,
+        digits=bits / LOG2_10,
+        per_weapon=tuple(per_weapon),
+        float_work=fwork,
+        float_per_weapon=tuple(float_per_weapon),
+    )
+
+
+def _exact_work(steps: list[WeaponPlan], size: int) -> tuple[float, float, list[float]]:
+    """The exact path's work (in all and per weapon) and the bits of its largest numbers, over
+    ``size`` wound states."""
     states = 1
     bits = 0.0
     work = 0.0
     per_weapon: list[float] = []
     pending: list[tuple[int, float, int]] = []  # (max devastating packets, bits per packet, moves)
-    fwork = 0.0
-    float_per_weapon: list[float] = []
-    fstates = 1
-    fpending: list[tuple[int, int]] = []  # (devastating packets, table entries)
-    for step in plan(weapons, target, situation, choices):
-        before, fbefore = work, fwork
+    for step in steps:
+        before = work
         top = step.attacks.outcomes()[-1]
         mix = [o for _, o in step.mix]
         n_max = max(n + m if step.merge else n for o in mix for n, m in o.weights)
@@ -191,7 +202,31 @@ def _predicted_cost(
         work += product_work(states * size * pairs, bits) + step_work(
             states * size * (n_all + 1) * step.normal.width, bits
         )
-        # the floating-point path: the same loops on float vectors (see approximate.py)
+        if step.keep:
+            states *= m_all + 1
+            pending.append((m_all, _bits(step.dev.den), step.dev.width))
+        per_weapon.append(work - before)
+    for m_all, dev_bits, moves in pending:
+        # Horner's scheme over the pending counts of one weapon, every state at once
+        bits += m_all * dev_bits
+        work += states * (product_work(size, bits) + step_work(size * moves, bits))
+        states //= m_all + 1
+    return work, bits, per_weapon
+
+
+def _float_work(steps: list[WeaponPlan], size: int) -> tuple[float, list[float]]:
+    """The floating-point path's work, in all and per weapon: the same loops on float vectors
+    (see approximate.py)."""
+    fwork = 0.0
+    float_per_weapon: list[float] = []
+    fstates = 1
+    fpending: list[tuple[int, int]] = []  # (devastating packets, table entries)
+    for step in steps:
+        fbefore = fwork
+        top = step.attacks.outcomes()[-1]
+        mix = [o for _, o in step.mix]
+        n_max = max(n + m if step.merge else n for o in mix for n, m in o.weights)
+        outcomes = max(len(o.weights) for o in mix)
         kernel_n = n_max * top + 1
         kernel_m = max(m for o in mix for _, m in o.weights) * top + 1 if not step.merge else 1
         cells = kernel_n * kernel_m
@@ -204,26 +239,11 @@ def _predicted_cost(
             fstates *= kernel_m
             fpending.append((kernel_m, size * step.dev.width))
         float_per_weapon.append(fwork - fbefore)
-        if step.keep:
-            states *= m_all + 1
-            pending.append((m_all, _bits(step.dev.den), step.dev.width))
-        per_weapon.append(work - before)
-    for m_all, dev_bits, moves in pending:
-        # Horner's scheme over the pending counts of one weapon, every state at once
-        bits += m_all * dev_bits
-        work += states * (product_work(size, bits) + step_work(size * moves, bits))
-        states //= m_all + 1
     for kept, entries in fpending:
         # Horner's scheme over the pending counts of one weapon, every state at once
         fwork += fstates * (3 * CALL_WORK + 2 * entries + size)
         fstates //= kept
-    return Cost(
-        work=work,
-        digits=bits / LOG2_10,
-        per_weapon=tuple(per_weapon),
-        float_work=fwork,
-        float_per_weapon=tuple(float_per_weapon),
-    )
+    return fwork, float_per_weapon
 
 
 def _most_attacks_that_fit(

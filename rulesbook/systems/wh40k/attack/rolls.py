@@ -17,11 +17,13 @@ Example:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from math import comb, gcd
+from pathlib import Path
 
 from rulesbook.dice import D6, DiceExpr, Outcome, Reroll, RollTest, natural, parse_dice  # noqa: F401 (examples)
+from rulesbook.language.files import load_mechanics
 from rulesbook.registry import implements
 from rulesbook.results import Distribution
 from rulesbook.systems.wh40k.attack.weapons import FeelNoPain, Target, Weapon, parse_abilities  # noqa: F401 (examples)
@@ -29,6 +31,7 @@ from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices, Wh40kReadings
 
 __all__ = [
     "DEFAULT_SITUATION",
+    "MECHANICS",
     "Situation",
     "attacks_distribution",
     "battle_shock_test",
@@ -46,6 +49,9 @@ __all__ = [
     "wound_target",
     "wound_test",
 ]
+
+MECHANICS = load_mechanics(Path(__file__).parents[1] / "mechanics.yaml", "wh40k", CHOICES, schema=False)
+"""The Battle-shock test as ``mechanics.yaml`` declares it (its schema is checked by the tests)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -378,18 +384,23 @@ def packet_weights(
 
 
 @implements("wh40k.core.battle-shock")
-def battle_shock_test(leadership: int, modifier: int = 0, choices: Wh40kChoices = CHOICES) -> RollTest:
+def battle_shock_test(
+    leadership: int, modifier: int = 0, choices: Wh40kChoices = CHOICES, *, reroll: bool = False
+) -> RollTest:
     """The Battle-shock test: 2D6 (``parameters.battle_shock_dice``) + modifier >= Leadership
-    (plus ``parameters.battle_shock_margin``, 0 by the rule) passes.
+    (plus ``parameters.battle_shock_margin``, 0 by the rule) passes; ``reroll`` rolls a failed
+    test again, as ``mechanics.yaml`` declares it (so an entry a variant adds to it reaches every
+    calculator that rolls it); the reading ``battle_shock_modifiers`` caps the modifiers' sum.
 
     >>> battle_shock_test(7).p_pass()
     Fraction(7, 12)
     >>> battle_shock_test(7, choices=CHOICES.replace(parameters={"battle_shock_margin": 1})).p_pass()
     Fraction(5, 12)
+    >>> battle_shock_test(7, reroll=True).p_pass()   # 1 - (5/12)**2
+    Fraction(119, 144)
     """
-    params = choices.parameters
-    target = leadership + params.battle_shock_margin
-    return RollTest(dice=params.battle_shock_dice, target=target, direction="over", modifier=modifier)
+    test = MECHANICS.roll("battle-shock", choices, leadership=leadership, modifier=modifier, reroll=reroll)
+    return replace(test, modifier_cap=1) if choices.readings.battle_shock_modifiers == "capped" else test
 
 
 @implements("wh40k.core.desperate-escape")

@@ -47,6 +47,7 @@ from rulesbook.calculators import (
 )
 from rulesbook.errors import InputError, choose_from, quote
 from rulesbook.registry import implements
+from rulesbook.relations import Needs
 from rulesbook.results import CalcResult, Column, Table
 from rulesbook.systems.wh40k.attack.cost import MAX_ATTACKS, MAX_TOTAL_WOUNDS, predicted_cost, refuse_costly
 from rulesbook.systems.wh40k.attack.engine import JOINT_LIMIT, joint_packets_bound, plan, weapon_step
@@ -130,11 +131,6 @@ def _side(
             field,
             "only a datasheet with Host of Plagues (Mortarion) has these auras, or a DEATH GUARD unit "
             f"near him: give {prefix}aura_distance or set it to none",
-        )
-    if sick_key != "none" and det_key != "spread-the-sickness":
-        raise InputError(
-            f"{prefix}sickness",
-            "a Sickness comes with the spread-the-sickness detachment; choose it or set none",
         )
     if prefix and values[f"{prefix}damaged"] and sheet is None:
         raise InputError(f"{prefix}damaged", "only a datasheet with a Damaged ability can be damaged")
@@ -378,8 +374,9 @@ def _groups_outcome(found: DatasheetSetting, choices: Wh40kChoices) -> tuple[Uni
 
 
 def _names(files: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
-    """What the chosen files offer to pick: the attacker's units, weapons, stratagems,
-    detachments and enhancements from ``faction``; the target's units, Leaders and the rest from
+    """What the chosen files offer to pick: the attacker's units, weapons, auras (a Host of
+    Plagues), stratagems, detachments and enhancements from ``faction``; the target's units,
+    Leaders and the rest from
     ``target_faction`` (a file that does not read offers nothing; the calculator says why)."""
     out: dict[str, tuple[str, ...]] = {}
     declared = {i.key: i for i in INPUTS}
@@ -395,6 +392,7 @@ def _names(files: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
         else:
             out["attacker"] = sheets
             out["weapons"] = tuple(dict.fromkeys(w for d in found.datasheets.values() for w in d.weapons))
+        out[f"{prefix}aura"] = ("none", *(k for a in found.abilities.values() for k in a.choice_of))
         out[f"{prefix}stratagems"] = tuple(found.stratagems)
         out[f"{prefix}detachment"] = ("none", *found.detachments)
         out[f"{prefix}enhancement"] = ("none", *found.enhancements)
@@ -463,6 +461,36 @@ def _effects_table(plan: EffectPlan) -> Table:
     insensitive=ENGINE_FIXED,
     check=_check,
     cost=_seconds,
+    relations=[
+        Needs(
+            f"{side}sickness",
+            "none",
+            f"{side}detachment",
+            ("spread-the-sickness",),
+            "a Sickness comes with the spread-the-sickness detachment",
+            "choose it or set none",
+        )
+        for side in ("", "target_")
+    ],
+    # who shoots with what at whom (and from which army lists) in which battle round, and the
+    # target's profile: under the answer; the rest folded
+    main_inputs=(
+        "attacker",
+        "weapons",
+        "target",
+        "faction",
+        "target_faction",
+        "target_models",
+        "battle_round",
+        "stratagems",
+        "toughness",
+        "save",
+        "invuln",
+        "wounds",
+        "models",
+        "fnp",
+        "cover",
+    ),
     names=_names,
     cacheable=False,  # a faction file may change between two calls with the same path
     examples=[

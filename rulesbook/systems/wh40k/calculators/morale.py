@@ -49,7 +49,6 @@ from rulesbook.systems.wh40k.attack.groups import (
 from rulesbook.systems.wh40k.attack.rolls import (
     DEFAULT_SITUATION,
     Situation,
-    battle_shock_test,
     desperate_escape_test,
     failures,
 )
@@ -67,7 +66,8 @@ from rulesbook.systems.wh40k.calculators.profiles import WeaponProfilesInput, pa
 from rulesbook.systems.wh40k.calculators.report import ability_warnings, dense, pistol_warnings
 from rulesbook.systems.wh40k.calculators.roll_tests import ENEMY_SICKNESS_INPUT, sickness_line
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices, Wh40kReadings
-from rulesbook.systems.wh40k.faction.shock import leadership_worsened
+from rulesbook.systems.wh40k.effects.kind import ShockTest
+from rulesbook.systems.wh40k.faction.shock import leadership_worsened, p_pass
 
 __all__ = [
     "MAX_ATTACHED_STATES",
@@ -171,20 +171,6 @@ class Aftermath:
     p_leader_destroyed: Fraction | None
 
 
-@implements(
-    "wh40k.death-guard.stratagem.insane-bravery",
-    "wh40k.death-guard.stratagem.insane-bravery-boarding-actions",
-)
-def insane_bravery_failure(fail: Fraction, choices: Wh40kChoices = CHOICES) -> Fraction:
-    """The chance of failing a Battle-shock test (``fail`` without it) once the unit's player uses
-    Insane Bravery: none, the test is passed (either version on the page).
-
-    >>> insane_bravery_failure(Fraction(5, 12))
-    Fraction(0, 1)
-    """
-    return Fraction(0)
-
-
 @implements("wh40k.morale.attack-aftermath", "wh40k.core.battle-shock", "wh40k.core.desperate-escape")
 def attack_aftermath(
     weapons: Sequence[Weapon],
@@ -196,12 +182,15 @@ def attack_aftermath(
     leader_leadership: int | None = None,
     battle_shock_modifier: int = 0,
     insane_bravery: bool = False,
+    battle_shock_reroll: bool = False,
 ) -> Aftermath:
     """The exact chain: the attack, then Below Half-strength, the Battle-shock test and
     Desperate Escape (if the Battle-shocked unit Falls Back, interpretation
     ``battle-shocked-falls-back``). ``insane_bravery``: the unit's player uses Insane Bravery,
     so the test is passed (either version on the page: declared before the roll, or turning a
-    failed roll into a pass) and no Desperate Escape follows.
+    failed roll into a pass) and no Desperate Escape follows; ``battle_shock_reroll``: a rule
+    lets the unit re-roll a failed test. The test is the one the effects change
+    (:func:`~rulesbook.systems.wh40k.faction.shock.p_pass`).
 
     >>> gun = Weapon("melta", parse_dice("1"), 2, 9, -4, parse_dice("D6"))
     >>> chain = attack_aftermath([gun], Target(5, 3, 3, models=3), leadership=7)
@@ -220,6 +209,7 @@ def attack_aftermath(
     models = target.models + profile.models
     escape_test = desperate_escape_test(choices)
     falls_back = choices.readings.battle_shocked_falls_back == "falls-back"
+    shock = ShockTest(passed=insane_bravery, modifier=battle_shock_modifier, reroll=battle_shock_reroll)
     destroyed: dict[int, Fraction] = {}
     escapes: dict[int, Fraction] = {}
     total: dict[int, Fraction] = {}
@@ -235,9 +225,7 @@ def attack_aftermath(
             wiped += p
         elif below_half_strength(unit, choices):
             below += p
-            fail = 1 - battle_shock_test(unit.leadership, battle_shock_modifier, choices).p_pass()
-            if insane_bravery:
-                fail = insane_bravery_failure(fail, choices)
+            fail = 1 - p_pass(shock, unit.leadership, choices)
             shocked += p * fail
             if falls_back and fail:
                 outcomes = [(0, 1 - fail)] + [(k, fail * q) for k, q in failures(escape_test, unit.models)]
@@ -273,6 +261,15 @@ MORALE_INPUTS = (
         minimum=-6,
         maximum=6,
         default=0,
+    ),
+    BoolInput(
+        key="battle_shock_reroll",
+        label="Re-roll a failed Battle-shock test",
+        help=(
+            "A rule lets the unit re-roll a failed Battle-shock test (an effect reroll-battle-shock): "
+            "both dice are rolled again, once."
+        ),
+        default=False,
     ),
     ENEMY_SICKNESS_INPUT,
     BoolInput(
@@ -344,7 +341,7 @@ MORALE_INPUTS = (
     ),
 )
 
-MORALE_READINGS = ("below_half_strength", "battle_shocked_falls_back", "precision")
+MORALE_READINGS = ("below_half_strength", "battle_shocked_falls_back", "battle_shock_modifiers", "precision")
 
 
 def _leader(values: Mapping[str, Any]) -> LeaderProfile | None:
@@ -543,6 +540,7 @@ def _steps(chain: Aftermath, has_leader: bool) -> Table:
     ],
     check=_check,
     choices=CHOICES,
+    tests=("battle-shock",),
     examples=[
         {
             "weapons": "bolters: A=20 BS=3 S=4 AP=0 D=1",
@@ -593,6 +591,7 @@ def attack_and_battle_shock_calculator(*, choices: Wh40kChoices, **values: Any) 
         None if leader_ld is None else leader_ld + worse,
         values["battle_shock_modifier"],
         values["insane_bravery"],
+        values["battle_shock_reroll"],
     )
     out: dict[str, Any] = {
         "p_below_half": chain.p_below_half,
@@ -630,6 +629,8 @@ def attack_and_battle_shock_calculator(*, choices: Wh40kChoices, **values: Any) 
     sick = sickness_line(values["enemy_sickness"], values["leadership"], choices)
     if sick:
         lines.append(sick + (" The Leader's Leadership likewise." if leader is not None and worse else ""))
+    if values["battle_shock_reroll"] and not values["insane_bravery"]:
+        lines.append("A failed Battle-shock test is re-rolled once (both dice).")
     if values["insane_bravery"]:
         lines.append(
             "Insane Bravery: the Battle-shock test is passed (both versions on the page agree on "

@@ -27,6 +27,7 @@ from rulesbook.dice import REROLLS
 from rulesbook.errors import CostError, InputError
 from rulesbook.inputs import BoolInput, ChoiceInput, Input, IntInput, WordListInput, optional
 from rulesbook.records import load_system_data
+from rulesbook.relations import Needs
 from rulesbook.results import CalcResult, Column, Table
 from rulesbook.systems.wh40k.attack.cost import (
     FLOAT_LIMIT,
@@ -471,7 +472,7 @@ def check_attackers(
     for weapon, label in zip(weapons, attackers.labels, strict=True):
         where = f"{label}: " if label else ""
         if not weapon.ranged:
-            for key in ("cover", "stealth", "overwatch"):
+            for key in RANGED_ONLY_SITUATION:
                 if values[key]:
                     why = (
                         f"{label} is a melee weapon; set it to false"
@@ -586,7 +587,25 @@ def declare_attack_calculator(
         choices=CHOICES,
         fast=fast,
         insensitive=ENGINE_FIXED,
+        # a weapon that says itself whether it is ranged: these need it to be (a form that
+        # switches to melee sets them to false and says so)
+        relations=[
+            Needs(
+                key,
+                False,
+                "ranged",
+                (True,),
+                "only applies to ranged attacks",
+                "set ranged=true or set it to false",
+            )
+            for key in RANGED_ONLY_SITUATION
+            if any(i.key == "ranged" for i in weapon_inputs)
+        ],
     )(compute)
+
+
+RANGED_ONLY_SITUATION = ("cover", "stealth", "overwatch")
+"""The situation inputs that only apply to ranged attacks (in the order their errors are checked)."""
 
 
 ENGINE_FIXED = {

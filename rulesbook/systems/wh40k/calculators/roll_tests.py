@@ -15,8 +15,8 @@ from typing import Any
 
 from rulesbook.calculators import Output, calculator
 from rulesbook.dice import DiceExpr
-from rulesbook.errors import InputError
-from rulesbook.inputs import ChoiceInput, DiceInput, IntInput
+from rulesbook.errors import InputError, choose_from, quote
+from rulesbook.inputs import BoolInput, ChoiceInput, DiceInput, IntInput, WordListInput
 from rulesbook.present.numbers import fixed, percent
 from rulesbook.results import CalcResult, Column, Distribution, Table, fraction_str
 from rulesbook.systems.wh40k.attack.rolls import (
@@ -26,9 +26,14 @@ from rulesbook.systems.wh40k.attack.rolls import (
     failures,
     hazardous_test,
 )
+from rulesbook.systems.wh40k.calculators.datasheet_inputs import DG, KEY
 from rulesbook.systems.wh40k.calculators.report import dense
-from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices
-from rulesbook.systems.wh40k.faction.shock import SICKNESS_KEYS, leadership_worsened
+from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices, Wh40kReadings
+from rulesbook.systems.wh40k.effects.kind import ShockTest
+from rulesbook.systems.wh40k.effects.kinds import KINDS
+from rulesbook.systems.wh40k.faction.additions import with_additions
+from rulesbook.systems.wh40k.faction.reader import death_guard
+from rulesbook.systems.wh40k.faction.shock import SICKNESS_KEYS, leadership_worsened, p_pass, shock_test
 
 __all__ = [
     "ENEMY_SICKNESS_INPUT",
@@ -45,6 +50,19 @@ def _up_to(n: int) -> str:
 
 
 # -- wh40k.battle-shock ------------------------------------------------------------------------------
+
+STRATAGEMS_INPUT = WordListInput(
+    key="stratagems",
+    label="Stratagems",
+    help=(
+        "Comma list of stratagems the unit's player uses on the test (keys of the Death Guard page, "
+        "or added by a variant): their Battle-shock effects apply (Insane Bravery passes it)."
+    ),
+    words=((KEY, "stratagem keys"),),
+    suggestions=tuple(k for k, st in DG.stratagems.items() if any(KINDS[e.kind].shock for e in st.effects)),
+    default=(),
+)
+"""The stratagems of the Battle-shock calculator (their effects through the kinds' ``shock`` hooks)."""
 
 ENEMY_SICKNESS_INPUT = ChoiceInput(
     key="enemy_sickness",
@@ -91,18 +109,38 @@ def sickness_line(enemy_sickness: str, leadership: int, choices: Wh40kChoices = 
             maximum=6,
             default=0,
         ),
+        BoolInput(
+            key="reroll",
+            label="Re-roll a failed test",
+            help=(
+                "A rule lets the unit re-roll a failed Battle-shock test (an effect "
+                "reroll-battle-shock): both dice are rolled again, once."
+            ),
+            default=False,
+        ),
         ENEMY_SICKNESS_INPUT,
+        STRATAGEMS_INPUT,
+        Wh40kReadings.input("battle_shock_modifiers"),
+        Wh40kReadings.input("battle_shock_phase"),
     ],
     outputs=[
         Output("p_pass", "P(pass)", "probability", "Chance the test passes."),
         Output("p_battle_shocked", "P(Battle-shocked)", "probability", "Chance the test fails."),
     ],
-    rules=["wh40k.core.battle-shock", "wh40k.death-guard.ability.scabrous-soulrot"],
+    rules=[
+        "wh40k.core.battle-shock",
+        "wh40k.death-guard.ability.scabrous-soulrot",
+        "wh40k.core.declared-effects",
+        "wh40k.death-guard.stratagem.insane-bravery",
+        "wh40k.death-guard.stratagem.insane-bravery-boarding-actions",
+    ],
     choices=CHOICES,
+    tests=("battle-shock",),
     examples=[
         {"leadership": "7"},
         {"leadership": "6", "modifier": "-1"},
         {"leadership": "6", "enemy_sickness": "scabrous-soulrot"},
+        {"leadership": "7", "reroll": "true"},
     ],
     reference_tables=lambda: [
         Table(
@@ -122,22 +160,53 @@ def sickness_line(enemy_sickness: str, leadership: int, choices: Wh40kChoices = 
     ],
 )
 def battle_shock_calculator(
-    *, leadership: int, modifier: int, enemy_sickness: str, choices: Wh40kChoices
+    *,
+    leadership: int,
+    modifier: int,
+    reroll: bool,
+    enemy_sickness: str,
+    stratagems: tuple[str, ...],
+    choices: Wh40kChoices,
 ) -> CalcResult:
-    """Exact P(pass) of a Battle-shock test (Leadership worsened by an enemy Scabrous Soulrot).
+    """Exact P(pass) of a Battle-shock test (Leadership worsened by an enemy Scabrous Soulrot),
+    with the Battle-shock effects of the stratagems the unit's player uses.
 
     >>> from rulesbook.registry import registry
     >>> registry().calculator("wh40k.battle-shock").run(leadership=6, enemy_sickness="scabrous-soulrot")["p_pass_exact"]
     '7/12'
+    >>> registry().calculator("wh40k.battle-shock").run(leadership=7, reroll=True)["p_pass_exact"]
+    '119/144'
     """
+    faction = with_additions(death_guard(), choices.additions)
+    for key in stratagems:
+        if key not in faction.stratagems:
+            raise InputError(
+                "stratagems",
+                f"{faction.name} has no stratagem {quote(key)}; {choose_from(key, faction.stratagems)}",
+            )
     ld = leadership + leadership_worsened(enemy_sickness, choices)
-    p = battle_shock_test(ld, modifier, choices).p_pass()
+    test = ShockTest(modifier=modifier, reroll=reroll)
+    for key in stratagems:
+        st = faction.stratagems[key]
+        test = shock_test(st.effects, "own", test, st.name, choices)
+    p = p_pass(test, ld, choices)
     sick = sickness_line(enemy_sickness, leadership, choices)
+    effects = tuple(f"{shown}: {why or 'applied'}." for shown, _, why in test.record)
+    if test.passed:
+        roll = f"The test is passed without a roll: P(pass) = {fraction_str(p)}."
+    else:
+        rolled = battle_shock_test(ld + test.worse, test.modifier, choices, reroll=test.reroll)  # as p_pass
+        again = ", a failed test rolled again" if test.reroll else ""
+        roll = (
+            f"Roll {choices.parameters.battle_shock_dice}{rolled.effective_modifier:+d}; "
+            f"{rolled.target} or more passes{again}: "
+            f"P(pass) = {fraction_str(p)} ≈ {percent(float(p))}."
+        )
     lines = (
         *((sick,) if sick else ()),
-        f"Roll {choices.parameters.battle_shock_dice}{modifier:+d}; "
-        f"{ld + choices.parameters.battle_shock_margin} or more passes: "
-        f"P(pass) = {fraction_str(p)} ≈ {percent(float(p))}.",
+        *effects,
+        *((f"Leadership {ld}+ becomes {ld + test.worse}+ through the effects.",) if test.worse else ()),
+        roll,
         "A failed test leaves the unit Battle-shocked (OC 0, no Stratagems) until your next Command phase.",
     )
     return CalcResult(

@@ -197,10 +197,15 @@ class Application:
 @dataclass(frozen=True, slots=True)
 class ShockTest:
     """A Battle-shock test as the effects change it: the Leadership worsened by ``worse``
-    steps, or ``passed`` outright."""
+    steps (negative: improved), ``modifier`` added to the 2D6 roll, a failed test re-rolled
+    once (``reroll``), or the test ``passed`` outright; ``record`` says what became of each
+    effect offered to it (its words, whether it acted, and why)."""
 
     worse: int = 0
     passed: bool = False
+    modifier: int = 0
+    reroll: bool = False
+    record: tuple[tuple[str, bool, str], ...] = ()
 
 
 type Apply = Callable[[Application, Use], None]

@@ -141,9 +141,13 @@ def _feel_no_pain(b: Application, use: Use) -> None:
     )
 
 
-def _fnp_text(kind: str) -> Callable[[re.Match[str], tuple[str, ...], str], list[Effect]]:
+def _said(kind: str) -> Callable[[re.Match[str], tuple[str, ...], str], list[Effect]]:
+    """A sentence declaring one ``kind`` effect: the number ``n`` it names (``subtract``: less)."""
+
     def build(m: re.Match[str], phases: tuple[str, ...], attack: str) -> list[Effect]:
-        return [Effect(kind=kind, value=int(m["x"]), phases=phases)]
+        n, verb = m.groupdict().get("n"), m.groupdict().get("verb")
+        value = None if n is None else int(n) * (-1 if verb == "subtract" else 1)
+        return [Effect(kind=kind, value=value, phases=phases)]
 
     return build
 
@@ -229,7 +233,7 @@ def _contagion_range(b: Application, use: Use) -> None:
     b.note(use, True, "the Contagion Range used here includes it")
 
 
-def _auto_pass(b: Application, use: Use) -> None:
+def _shock_only(b: Application, use: Use) -> None:
     b.note(use, False, "acts on a Battle-shock test (wh40k.battle-shock), not on an attack")
 
 
@@ -296,6 +300,13 @@ def _reroll_text(roll: str) -> TextPattern:
     return TextPattern.of(
         rf"{ATTACK},\s(?:you\scan\s)?re-roll\s(?:a|the)\s{roll}\sroll(?P<ones>\sof\s1)?", build
     )
+
+
+_SHOCK_TEST = (  # the lead-in of a sentence that changes each Battle-shock test of the unit
+    rf"(?:each\stime\s{UNIT}\stakes\sa\sbattle-shock\stest"
+    rf"|each\stime\sa\sbattle-shock\stest\sis\staken\sfor\s{UNIT}),\s"
+)
+_SHOCK_TESTS = rf"battle-shock\stests\staken\sfor\s{UNIT}"
 
 
 def _ap_effects(m: re.Match[str], phases: tuple[str, ...], attack: str) -> list[Effect]:
@@ -474,8 +485,8 @@ KINDS: Mapping[str, EffectKind] = _kinds(
         notes="A unit with Feel No Pain already keeps the better X (one roll per lost wound).",
         texts=(
             TextPattern.of(
-                rf"{MODELS}\s(?:has|have)\sthe\sfeel\sno\spain\s(?P<x>[2-6])\+\sability",
-                _fnp_text("feel-no-pain"),
+                rf"{MODELS}\s(?:has|have)\sthe\sfeel\sno\spain\s(?P<n>[2-6])\+\sability",
+                _said("feel-no-pain"),
             ),
         ),
     ),
@@ -490,8 +501,8 @@ KINDS: Mapping[str, EffectKind] = _kinds(
         "against every wound, the register entry fnp-combined says which is rolled.",
         texts=(
             TextPattern.of(
-                rf"{MODELS}\s(?:has|have)\sthe\sfeel\sno\spain\s(?P<x>[2-6])\+\sability\sagainst\smortal\swounds",
-                _fnp_text("feel-no-pain-mortal"),
+                rf"{MODELS}\s(?:has|have)\sthe\sfeel\sno\spain\s(?P<n>[2-6])\+\sability\sagainst\smortal\swounds",
+                _said("feel-no-pain-mortal"),
             ),
         ),
     ),
@@ -528,11 +539,64 @@ KINDS: Mapping[str, EffectKind] = _kinds(
         prepare=_adds_contagion,
     ),
     EffectKind(
+        "improve-leadership",
+        "improve the unit's Leadership characteristic by value steps (7+ becomes 6+)",
+        _STEPS,
+        lambda e: f"Leadership improved by {e.value}",
+        _shock_only,
+        "either",
+        notes="A characteristic, like worsen leadership (the two add up); it acts on Battle-shock "
+        "tests: the calculators' leadership input is the characteristic after it.",
+        texts=(
+            TextPattern.of(
+                rf"improve\sthe\sleadership\scharacteristic\sof\s{MODELS}\sby\s(?P<n>[1-3])",
+                _said("improve-leadership"),
+            ),
+        ),
+        shock=lambda test, e: replace(test, worse=test.worse - _int(e)),
+    ),
+    EffectKind(
+        "battle-shock-modifier",
+        "add value to the unit's Battle-shock tests (the 2D6 roll)",
+        _MOD,
+        lambda e: f"Battle-shock test modifier {_int(e):+d}",
+        _shock_only,
+        "either",
+        notes="Summed with the others, no cap (register entry battle-shock-modifiers); the "
+        "calculators' modifier input (battle_shock_modifier after an attack) is the same thing.",
+        texts=(
+            TextPattern.of(
+                rf"{_SHOCK_TEST}(?P<verb>add|subtract)\s(?P<n>[1-3])\s(?:to|from)\sthat\stest",
+                _said("battle-shock-modifier"),
+            ),
+            TextPattern.of(
+                rf"(?P<verb>add|subtract)\s(?P<n>[1-3])\s(?:to|from)\s{_SHOCK_TESTS}",
+                _said("battle-shock-modifier"),
+            ),
+        ),
+        shock=lambda test, e: replace(test, modifier=test.modifier + _int(e)),
+    ),
+    EffectKind(
+        "reroll-battle-shock",
+        "the unit may re-roll a failed Battle-shock test",
+        _FREE,
+        lambda e: "re-roll a failed Battle-shock test",
+        _shock_only,
+        "either",
+        notes="Both dice are rolled again, once (register entry battle-shock-modifiers); the "
+        "calculators' reroll input (battle_shock_reroll after an attack) is the same thing.",
+        texts=(
+            TextPattern.of(rf"{_SHOCK_TEST}you\scan\sre-roll\sthat\stest", _said("reroll-battle-shock")),
+            TextPattern.of(rf"you\scan\sre-roll\s{_SHOCK_TESTS}", _said("reroll-battle-shock")),
+        ),
+        shock=lambda test, e: replace(test, reroll=True),
+    ),
+    EffectKind(
         "auto-pass",
         "a test (value: battle-shock) is passed",
         ValueRule("choice", options=("battle-shock",)),
         lambda e: f"{e.value} test passed",
-        _auto_pass,
+        _shock_only,
         "either",
         shock=_passes,
     ),

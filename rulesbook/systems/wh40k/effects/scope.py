@@ -1,7 +1,8 @@
 """The conditions every declared effect may carry, checked and worded in one place: the phase
 (seen from the side that uses the rule), the attack kind, the keywords of the unit it reaches
 and of the target, the battle round and the distance between the units
-(:func:`out_of_scope`), and the same conditions in words (:func:`scope_text`). What a kind
+(:func:`out_of_scope`; on a Battle-shock test :func:`shock_out_of_scope`), and the same
+conditions in words (:func:`scope_text`). What a kind
 changes, and whose numbers it may change, is the kind's own (:mod:`~rulesbook.systems.wh40k.effects.kinds`).
 
 Example:
@@ -13,11 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Literal
 
 from rulesbook.registry import implements
 from rulesbook.systems.wh40k.effects.effect import Effect
 
-__all__ = ["Scene", "out_of_scope", "scope_text"]
+__all__ = ["Scene", "out_of_scope", "scope_text", "shock_out_of_scope"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +74,51 @@ def out_of_scope(e: Effect, scene: Scene, unit_has: Callable[[str], bool]) -> st
             return f'the units must be within {e.within}", and no distance is given'
         if scene.distance > e.within:
             return f'the units must be within {e.within}", and they are {scene.distance}" apart'
+    return ""
+
+
+@implements("wh40k.core.declared-effects", "wh40k.core.battle-shock")
+def shock_out_of_scope(e: Effect, rule_of: Literal["own", "enemy"], any_phase: bool = False) -> str:
+    """Why the effect does not act on a Battle-shock test ("" when it does), for a rule of the
+    tested unit's own army (``own``) or of the enemy's (``enemy``): the test is taken in its
+    owner's Command phase (``your-command`` seen from its own army, ``opponent-command`` from
+    the enemy's), it is no attack, and the effect must reach that unit. A calculator of one test
+    knows no keywords, battle round, distance or situation: an effect that needs one is left out
+    and says so (``range`` is the input's to assert: an enemy Sickness "in range"). ``any_phase``:
+    the test may be taken in any phase, so no phase scope leaves an effect out (register entry
+    battle-shock-phase).
+
+    >>> shock_out_of_scope(Effect(kind="battle-shock-modifier", value=1, phases=("your-command",)), "own")
+    ''
+    >>> shock_out_of_scope(Effect(kind="battle-shock-modifier", value=-1, affects="enemy"), "own")
+    'reaches enemy units, not the unit tested'
+    >>> shock_out_of_scope(Effect(kind="battle-shock-modifier", value=1, phases=("your-shooting",)), "own")
+    'a your-shooting phase effect, and Battle-shock tests are taken in the Command phase'
+    """
+    phase = "your-command" if rule_of == "own" else "opponent-command"
+    if not any_phase and "any" not in e.phases and phase not in e.phases:
+        return f"a {'/'.join(e.phases)} phase effect, and Battle-shock tests are taken in the Command phase"
+    if e.attack != "any" or e.target_keywords:
+        return "acts on attacks only, not on a test"
+    if e.affects != rule_of:
+        return (
+            "reaches enemy units, not the unit tested"
+            if e.affects == "enemy"
+            else "reaches its own army's units"
+        )
+    needs = [
+        (
+            bool(e.keywords) and e.affects == "own",
+            f"units with {', '.join(e.keywords)}",
+            "the unit's keywords",
+        ),
+        (bool(e.battle_rounds), "a battle round", "the battle round"),
+        (e.within is not None, f'units within {e.within}"', "the distance"),
+        (e.condition is not None, f"only when {e.condition}", "that situation"),
+    ]
+    for needed, what, unknown in needs:
+        if needed:
+            return f"needs {what}, and a Battle-shock calculator is not given {unknown}"
     return ""
 
 

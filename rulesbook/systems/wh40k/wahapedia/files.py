@@ -143,19 +143,25 @@ class Row:
         return int(m[1])
 
 
+def _header(lines: list[str], name: str) -> tuple[int, list[str], bool]:
+    """The index of the header line (the first that is not blank), its column names, and whether
+    it ends with a ``|`` (then every record ends with one too)."""
+    first = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if first is None:
+        raise DataFileError(f"{name}: empty file, expected a header row", file=name)
+    raw_header = lines[first].split("|")
+    trailing = len(raw_header) > 1 and raw_header[-1].strip() == ""
+    return first, [h.strip() for h in (raw_header[:-1] if trailing else raw_header)], trailing
+
+
 def _records(text: str, name: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
     """The header and the records of a file. A record may span physical lines (a text field
     with newlines: nothing is quoted in the export) and ends when it holds the header's number
     of fields; a record that lacks only the trailing ``|`` ends where the next line would
     overflow it. A row with too few or too many fields is a one-line error."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    first = next((i for i, line in enumerate(lines) if line.strip()), None)
-    if first is None:
-        raise DataFileError(f"{name}: empty file, expected a header row", file=name)
-    raw_header = lines[first].split("|")
-    trailing = len(raw_header) > 1 and raw_header[-1].strip() == ""
-    header = [h.strip() for h in (raw_header[:-1] if trailing else raw_header)]
-    width = len(raw_header)
+    first, header, trailing = _header(lines, name)
+    width = len(header) + trailing
     records: list[tuple[int, list[str]]] = []
 
     def wrong(pieces: list[str], ends_with_bar: bool, ending: str = "") -> DataFileError:

@@ -437,6 +437,36 @@ def import_wahapedia(
     )
 
 
+def _enhancements(
+    folder: Path, faction_id: str, prefix: str, names: dict[str, str], notes: Notes
+) -> dict[str, Enhancement]:
+    """The faction's enhancements (Enhancements.csv), each with its detachment (whose name is
+    added to ``names`` when no other file gave it)."""
+    enhancements: dict[str, Enhancement] = {}
+    for row in _optional(folder, "Enhancements.csv"):
+        if row.get("faction_id") != faction_id:
+            continue
+        det_name = plain(row.need("detachment"))
+        dkey = slug(det_name)
+        names.setdefault(dkey, det_name)
+        name = plain(row.need("name"))
+        ekey = slug(name)
+        if ekey in enhancements:
+            raise row.fail("name", f"a second enhancement called {quote(name)}")
+        text = plain(row.need("description"))
+        enhancements[ekey] = Enhancement(
+            key=ekey,
+            id=f"{prefix}.enhancement.{ekey}",
+            name=name,
+            cost=row.integer("cost", 0, 500),
+            detachment=dkey,
+            text=text,
+            section=name,
+            effects=effects(text, ("any",), name, notes),
+        )
+    return enhancements
+
+
 def _detachments(
     folder: Path,
     faction_id: str,
@@ -475,28 +505,7 @@ def _detachments(
         )
         rules.setdefault(dkey, []).append(akey)
         texts.setdefault(dkey, []).append(f"{name}: {text}")
-    enhancements: dict[str, Enhancement] = {}
-    for row in _optional(folder, "Enhancements.csv"):
-        if row.get("faction_id") != faction_id:
-            continue
-        det_name = plain(row.need("detachment"))
-        dkey = slug(det_name)
-        names.setdefault(dkey, det_name)
-        name = plain(row.need("name"))
-        ekey = slug(name)
-        if ekey in enhancements:
-            raise row.fail("name", f"a second enhancement called {quote(name)}")
-        text = plain(row.need("description"))
-        enhancements[ekey] = Enhancement(
-            key=ekey,
-            id=f"{prefix}.enhancement.{ekey}",
-            name=name,
-            cost=row.integer("cost", 0, 500),
-            detachment=dkey,
-            text=text,
-            section=name,
-            effects=effects(text, ("any",), name, notes),
-        )
+    enhancements = _enhancements(folder, faction_id, prefix, names, notes)
     for st in stratagems.values():
         if st.source != "core" and st.source not in names:
             names[st.source] = st.source.replace("-", " ").title()

@@ -1,0 +1,1 @@
+"""The rules language (see expressions)."""

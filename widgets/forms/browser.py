@@ -1,0 +1,207 @@
+"""The calculators in a reader's browser: the Python the published site runs under Pyodide.
+
+A calculator page of the published site (``scripts/build-site``) starts a Web Worker
+(``docs/javascripts/rulesbook-live-worker.mjs``) that loads Pyodide and the wheels of the site's
+``live-runtime/`` folder (:mod:`rulesbook.site.runtime`), then imports this module and calls:
+
+* :func:`start` once: the data snapshot replaces YAML parsing, and only the page's own system
+  is loaded (its calculator modules and nothing else);
+* :func:`prepare_snapshot` once the page is live, on a first visit: every system and everything
+  an answer imports is loaded, so that the memory snapshot the worker then stores for the next
+  visit starts with nothing left to import;
+* :func:`answer` for every change of the form: the HTML of the result pane, exactly what the
+  served page shows for the same values (:func:`widgets.forms.compare.answer_html`: the result
+  with its labels, percentages and charts, the comparison with a shipped variant, or the
+  CLI's one-line error naming the field);
+* :func:`upload` for a file chosen in a ``path`` input (a game log, an army list): checked and
+  kept as the served upload box does (:class:`widgets.forms.uploads.UploadBox`), in the browser's own
+  memory — the file never leaves it; :func:`names` then gives what it offers to pick (a roster's
+  units and weapons);
+* :func:`house_rule` for the reader's house rule (the text of a variant file, pasted into the
+  variants page or carried by a link): read by the same safe loader and checked as a variant
+  file is, then compared with the published rules wherever a form picks :data:`HOUSE`;
+* :func:`cli_json`: what ``rulesbook calc ID key=value ... --json`` prints, for the tests and
+  benchmarks that compare the browser with CPython byte for byte.
+
+The form sends every value as the text a reader typed or picked (``"7"``, ``"true"``, a choice's
+key), which is what the command line receives, so every message is the command line's.
+
+Example:
+    >>> start("scrollhammer")
+    >>> 'data-key="p_pass_exact">5/12<' in answer("scrollhammer.morale-check", {"ld": "7", "modifier": "-1"})
+    True
+    >>> answer("scrollhammer.morale-check", {"ld": "seven"}).count("expected an integer from 0 to 12")
+    1
+    >>> code, text = cli_json("scrollhammer.panic-test", ["ld=7"])
+    >>> code, '"p_pass_exact": "7/12"' in text
+    (0, True)
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from rulesbook.calculators import form_text
+from rulesbook.data import use_snapshot
+from rulesbook.errors import InputError, RulesbookError
+from rulesbook.present import error_html, json_text, md_inline, mended_html, plain
+from rulesbook.registry import registry
+from rulesbook.relations import Mended, mend
+from rulesbook.variants import Variant, load_variant_text
+from widgets.forms.compare import NO_VARIANT, answer_html
+from widgets.forms.compare import answer as form_answer
+from widgets.forms.uploads import UploadBox
+
+__all__ = [
+    "HOUSE",
+    "SNAPSHOT",
+    "answer",
+    "clear_caches",
+    "cli_json",
+    "house_rule",
+    "names",
+    "prepare_snapshot",
+    "start",
+    "upload",
+]
+
+HOUSE = ":house"
+"""The "Compare with" value of the reader's house rule (no variant's name can be it)."""
+
+SNAPSHOT = Path(__file__).resolve().parents[1] / "rulesbook" / "data-snapshot.json"
+"""Where the site's app wheel puts the data snapshot (absent in a checkout: YAML is parsed)."""
+
+_boxes: dict[tuple[str, str], UploadBox] = {}
+_house: list[Variant] = []  # the reader's house rule, once it loads
+
+
+def start(system: str) -> None:
+    """Use the data snapshot if the wheel has one, and load ``system`` (only it, if it is known)."""
+    if SNAPSHOT.is_file():
+        use_snapshot(json.loads(SNAPSHOT.read_text(encoding="utf-8"))["files"])
+    registry(system)
+
+
+def prepare_snapshot() -> None:
+    """Load every system, the shipped variants and the Markdown renderer (all an answer imports)."""
+    from rulesbook.variants import shipped_variants
+
+    registry()
+    shipped_variants()
+    md_inline("*ready*")
+
+
+def _box(calc_id: str, key: str) -> UploadBox:
+    calc = registry(calc_id.partition(".")[0]).calculator(calc_id)
+    box = _boxes.get((calc_id, key))
+    if box is None:
+        inp = calc.input(key)
+        box = _boxes[calc_id, key] = UploadBox(key, getattr(inp, "suffixes", ()), calc.initial_values()[key])
+    return box
+
+
+def upload(calc_id: str, key: str, filename: str, data: bytes) -> str | None:
+    """Keep a file chosen for the path input ``key``; the one-line error (HTML) if it is refused."""
+    try:
+        raw = data.to_bytes() if hasattr(data, "to_bytes") else bytes(data)  # a JavaScript Uint8Array
+        _box(calc_id, key).store(raw, filename)
+    except InputError as exc:
+        return error_html(str(exc))
+    return None
+
+
+def names(calc_id: str) -> str:
+    """What the files chosen so far offer to pick, as JSON (``{input key: [names]}``: an army
+    list's units and weapons; :attr:`rulesbook.calculators.Calculator.names`), for the form's
+    suggestion and pick lists."""
+    calc = registry(calc_id.partition(".")[0]).calculator(calc_id)
+    if calc.names is None:
+        return "{}"
+    files = {i.key: str(_box(calc_id, i.key).path()) for i in calc.inputs if i.kind == "path"}
+    return json.dumps({key: list(found) for key, found in calc.names(files).items()})
+
+
+def house_rule(text: str) -> str:
+    """Load the reader's house rule from ``text`` (a variant file's text) and keep it for
+    :func:`answer`; JSON for the page: ``system``, ``title`` and ``changes`` (one line each), or
+    ``error``, the one line a variant file with that text gets (the rule kept before stays
+    until one loads). An empty text forgets it.
+
+    >>> json.loads(house_rule("system: scrollhammer\\ntitle: Harsh\\nparameters: {break_ld_per_point: 2}\\n"))["changes"]
+    ['Ld lost per point of defeat (break_ld_per_point): 1 → 2']
+    >>> json.loads(house_rule("system: scrollhammer\\ntitle: x\\nparameters: {nope: 1}\\n"))["error"]
+    'house-rule.yaml: parameters.nope: unknown rule parameter; allowed: ...'
+    """
+    if not text.strip():
+        _house.clear()
+        return json.dumps({"system": "", "title": "", "changes": []})
+    try:
+        variant = load_variant_text(text)
+    except InputError as exc:
+        return json.dumps({"error": plain(str(exc))}, ensure_ascii=False)
+    _house[:] = [variant]
+    return json.dumps(
+        {"system": variant.system, "title": variant.title, "changes": variant.summary()}, ensure_ascii=False
+    )
+
+
+def answer(calc_id: str, values: Mapping[str, Any], variant: str = NO_VARIANT, changed: str = "") -> str:
+    """The result pane for a form's ``values`` (texts), compared with ``variant`` unless ``none``
+    (:data:`HOUSE`: the reader's house rule, :func:`house_rule`).
+
+    A ``path`` input takes the file last given to :func:`upload`, else its start value (the worked
+    example's file, shipped with rulesbook). ``changed``: the input the reader just changed; if it
+    was a pick that broke one of the calculator's declared relations, the other input is set to
+    agree (:func:`rulesbook.relations.mend`): the answer is for the mended values, says so above
+    the result and carries their texts for the form (``<div hidden class="rb-set" data-set=JSON>``).
+
+    >>> html = answer("wh40k.datasheet-attack", {"sickness": "rattlejoint-ague", "detachment": "verminous-haze"},
+    ...               changed="detachment")
+    >>> 'data-set="{&quot;sickness&quot;: &quot;none&quot;}"' in html, "Sickness set to none" in html
+    (True, True)
+    """
+    calc = registry(calc_id.partition(".")[0]).calculator(calc_id)
+    given = {key: value for key, value in values.items() if key != "variant"}
+    for inp in calc.inputs:
+        if inp.kind == "path":
+            given[inp.key] = _box(calc_id, inp.key).path()
+    mended = mend(calc, given, changed) if changed else Mended()
+    texts = {key: form_text(calc.input(key), value) for key, value in mended.changes}
+    given.update(texts)
+    if variant == HOUSE:
+        if not _house:
+            return error_html("variant: no house rule is set (write one on the variants page)")
+        shown = answer_html(form_answer(calc_id, given, _house[0]), _house[0])
+    else:
+        shown = answer_html(form_answer(calc_id, given, variant or NO_VARIANT))
+    if not texts:
+        return shown
+    return f'<div hidden class="rb-set" data-set="{html.escape(json.dumps(texts))}"></div>{mended_html(mended.notes)}{shown}'
+
+
+def clear_caches() -> None:
+    """Forget every cached result (benchmarks time first answers: :func:`rulesbook.caches.clear_caches`)."""
+    from rulesbook.caches import clear_caches as clear
+
+    clear()
+
+
+def cli_json(calc_id: str, arguments: Sequence[str]) -> tuple[int, str]:
+    """``(exit code, output)`` of ``rulesbook calc CALC_ID ARGUMENTS... --json``: the JSON with its
+    newline, or the one error line (which the command line writes to standard error)."""
+    from rulesbook.variants import run_assignments
+
+    reg = registry(calc_id.partition(".")[0])
+    if calc_id not in reg.calculators:
+        reg = registry()
+    try:
+        calc = reg.calculator(calc_id)
+        checked, result, variant = run_assignments(calc, list(arguments))
+    except RulesbookError as exc:
+        return 2, plain(f"rulesbook: error: {exc}") + "\n"
+    data = calc.answer_json(checked, result, variant.name if variant else None)
+    return 0, json_text(data) + "\n"
