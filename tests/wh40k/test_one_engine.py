@@ -79,6 +79,8 @@ def weapons(draw: st.DrawFn, ranged: bool) -> tuple[Weapon, ...]:
         words = [w for w in draw(st.lists(st.sampled_from(ABILITIES), max_size=3)) if w]
         if not ranged:
             words = [w for w in words if w not in RANGED_ONLY]
+        sustained = [w for w in words if w.startswith("sustained-hits-")]
+        words = [w for w in words if not w.startswith("sustained-hits-")] + sustained[:1]  # a weapon has one
         out.append(
             Weapon(
                 f"w{i}",

@@ -540,6 +540,12 @@ def _steps(chain: Aftermath, has_leader: bool) -> Table:
     ],
     check=_check,
     choices=CHOICES,
+    insensitive={
+        f"rules.wh40k.death-guard.stratagem.{key}": "taken as the insane_bravery input (the test is passed), "
+        "so no stratagem's effects are applied and other code for the stratagem is not on this path; "
+        "wh40k.battle-shock applies it"
+        for key in ("insane-bravery", "insane-bravery-boarding-actions")
+    },
     tests=("battle-shock",),
     examples=[
         {

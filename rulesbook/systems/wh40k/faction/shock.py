@@ -36,7 +36,11 @@ _BARE = ShockTest()
 """The test no effect has changed yet."""
 
 
-@implements("wh40k.core.declared-effects", "wh40k.core.battle-shock")
+@implements(
+    "wh40k.core.battle-shock",
+    "wh40k.death-guard.stratagem.insane-bravery",
+    "wh40k.death-guard.stratagem.insane-bravery-boarding-actions",
+)
 def shock_test(
     effects: Iterable[Effect],
     rule_of: Literal["own", "enemy"] = "own",
