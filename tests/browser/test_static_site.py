@@ -63,7 +63,19 @@ def _search(page: Any, text: str) -> list[str]:
     box.press_sequentially(text, delay=15)
     first = page.locator(".md-search-result__item a").first
     first.wait_for()
-    return [str(a.get_attribute("href")) for a in page.locator(".md-search-result__item > a").all()]
+    # the results are redrawn as the search catches up with the typing: read them once settled
+    page.wait_for_function(
+        """() => {
+            const now = [...document.querySelectorAll('.md-search-result__item > a')].map(a => a.href).join();
+            const same = window.__rbLastResults === now;
+            window.__rbLastResults = now;
+            return same;
+        }""",
+        polling=300,
+    )
+    return page.eval_on_selector_all(
+        ".md-search-result__item > a", "links => links.map(a => a.getAttribute('href'))"
+    )
 
 
 def test_home_page_opens_from_disk_offline(static_site: Path, offline_page: Any) -> None:
