@@ -81,41 +81,59 @@ type _Vector = tuple[list[int], int]
 
 @dataclass(frozen=True, slots=True)
 class PacketTable:
-    """One kind of packet as a transition table over wounds lost (integer weights)."""
+    """One kind of packet as a transition table over wounds lost (integer weights): from ``L``
+    wounds lost, each ``(d, w)`` of ``moves[L]`` goes to ``L + d`` lost with weight ``w`` over
+    ``den`` (moves are relative, so states with the same room left share one row)."""
 
     moves: tuple[tuple[tuple[int, int], ...], ...]
     den: int
     width: int = 0
-    """The most moves from one state (computed at construction)."""
+    """The most moves from one state (computed at construction when not given)."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "width", max(len(row) for row in self.moves))
+        if not self.width:
+            object.__setattr__(self, "width", max(len(row) for row in self.moves))
 
     def apply(self, v: list[int]) -> list[int]:
         out = [0] * len(v)
         for L, a in enumerate(v):
             if a:
-                for t, w in self.moves[L]:
-                    out[t] += a * w
+                for d, w in self.moves[L]:
+                    out[L + d] += a * w
         return out
+
+
+def _steps(pairs: tuple[tuple[int, int], ...], room: int) -> tuple[tuple[int, int], ...]:
+    """One packet's moves (wounds more lost, weight) when ``room`` wounds can still be lost:
+    ``pairs`` (damage, weight), sorted by damage, with every damage of ``room`` or more losing
+    ``room`` (the excess is lost)."""
+    below = [(x, w) for x, w in pairs if x < room]
+    if len(below) == len(pairs):
+        return pairs
+    below.append((room, sum(w for x, w in pairs if x >= room)))
+    return tuple(below)
 
 
 @cache
 def _packet(
     pairs: tuple[tuple[int, int], ...], den: int, wounds: int, models: int, spills: bool
 ) -> PacketTable:
-    """The transition table of one packet whose damage has integer weights ``pairs`` over ``den``."""
+    """The transition table of one packet whose damage has integer weights ``pairs`` over ``den``
+    (sorted by damage, each damage once: :func:`~rulesbook.systems.wh40k.attack.rolls.packet_weights`).
+
+    The moves from ``lost`` depend only on the room left (the unit's when excess damage spills,
+    else the model's): each room's row is made once (every room above the largest damage has
+    the same) and shared by the states with that room."""
     total = wounds * models
-    moves: list[tuple[tuple[int, int], ...]] = []
-    for lost in range(total):
-        acc: dict[int, int] = {}
-        room = total - lost if spills else wounds - lost % wounds
-        for x, w in pairs:
-            t = lost + (x if x < room else room)
-            acc[t] = acc.get(t, 0) + w
-        moves.append(tuple(acc.items()))
-    moves.append(((total, den),))
-    return PacketTable(tuple(moves), den)
+    free = max(x for x, _ in pairs) + 1  # every room from here on loses the whole damage
+    if spills:
+        whole = _steps(pairs, free)
+        rows = [whole if total - lost >= free else _steps(pairs, total - lost) for lost in range(total)]
+    else:
+        rows = [_steps(pairs, wounds - r) for r in range(wounds)] * models
+    width = max(map(len, rows))
+    rows.append(((0, den),))
+    return PacketTable(tuple(rows), den, width)
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,8 +224,8 @@ def packet_tables(weapon: Weapon, target: Target, choices: Wh40kChoices) -> tupl
     spilling, as the readings say).
 
     >>> normal, dev = packet_tables(Weapon("w", parse_dice("1"), 3, 4, 0, parse_dice("2")), Target(4, 3, 3, models=2), CHOICES)
-    >>> normal.moves[:3]   # from 0 lost: 2; from 1: 2 more (3, the model is dead); from 2: only 1 left
-    (((2, 1),), ((3, 1),), ((3, 1),))
+    >>> normal.moves[:3]   # from 0 lost: 2 more; from 1: 2 more (3, the model is dead); from 2: only 1
+    (((2, 1),), ((2, 1),), ((1, 1),))
     """
     r = choices.readings
     normal_terms, dev_terms, minimum = packet_terms(target, choices)

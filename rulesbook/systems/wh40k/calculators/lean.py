@@ -33,13 +33,14 @@ Example:
 from __future__ import annotations
 
 from math import gcd, lcm
+from operator import mul
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from rulesbook.results import DeferredResult, Table
 from rulesbook.systems.wh40k.attack.engine import PacketTable, packet_tables, placed
 from rulesbook.systems.wh40k.attack.outcome import attack_outcome
-from rulesbook.systems.wh40k.attack.weapons import RANGED_ONLY, WEAPON_INPUTS, make_weapon
+from rulesbook.systems.wh40k.attack.weapons import RANGED_ONLY, make_weapon
 from rulesbook.systems.wh40k.calculators.path import (
     RANGED_DAMAGE_REDUCTION,
     choices_of,
@@ -64,25 +65,30 @@ def _after_each_attack(
     per_attack: dict[int, int], per_den: int, table: PacketTable, total: int, most: int
 ) -> list[tuple[list[int], int]]:
     """The wounds-lost vector after 0, 1, … ``most`` attacks, each over its denominator: every
-    attack adds ``n`` packets with weight ``per_attack[n]`` over ``per_den``."""
+    attack adds ``n`` packets with weight ``per_attack[n]`` over ``per_den``. The vectors are
+    worked on only as far as the attacks so far can reach (a packet moves at most as far as
+    from no wound lost, where the most room is) and given back at their full length."""
     top = max(per_attack)
     step_den = per_den * table.den**top
-    v = [1] + [0] * total
-    out = [(v, 1)]
+    scales = [per_attack.get(n, 0) * table.den ** (top - n) for n in range(top + 1)]
+    f0 = scales[0]
+    jump = max(d for d, _ in table.moves[0])
+    size = total + 1
+    v = [1]
+    out = [([1] + [0] * total, 1)]
+    den = 1
     for _ in range(most):
-        nxt = [0] * (total + 1)
+        nxt = [x * f0 for x in v]
         u = v
-        for n in range(top + 1):
-            w = per_attack.get(n, 0)
-            if w:
-                f = w * table.den ** (top - n)
-                for i, x in enumerate(u):
-                    if x:
-                        nxt[i] += x * f
-            if n < top:
-                u = table.apply(u)
+        for n in range(1, top + 1):
+            u = table.apply(u + [0] * (min(size, len(u) + jump) - len(u)))
+            f = scales[n]
+            if f:
+                nxt += [0] * (len(u) - len(nxt))
+                nxt = [a + x * f for a, x in zip(nxt, u, strict=True)]
         v = nxt
-        out.append((v, out[-1][1] * step_den))
+        den *= step_den
+        out.append((v + [0] * (size - len(v)), den))
     return out
 
 
@@ -90,12 +96,10 @@ def _published(weights: list[int], den: int, wounds: int, models: int) -> dict[s
     """The six published figures of wounds-lost weights over ``den`` (floats by correctly rounded
     integer division, exact strings in lowest terms), in the general path's order."""
     total = wounds * models
-    by_model = [0] * (models + 1)
-    mean_wl = mean_md = 0
-    for lost, a in enumerate(weights):
-        by_model[lost // wounds] += a
-        mean_wl += lost * a
-        mean_md += (lost // wounds) * a
+    by_model = [sum(weights[m * wounds : (m + 1) * wounds]) for m in range(models)]
+    by_model.append(weights[total])
+    mean_wl = sum(map(mul, range(total + 1), weights))
+    mean_md = sum(map(mul, range(models + 1), by_model))
     nums = [mean_wl, mean_md, weights[total], den - by_model[0], *by_model, *weights]
     floats = [a / den for a in nums]
     texts = [
@@ -128,7 +132,7 @@ def lean_attack(calc: Calculator, v: dict[str, Any]) -> DeferredResult | None:
     if not ranged and (v["cover"] or v["stealth"] or v["overwatch"] or any(w in words for w in RANGED_ONLY)):
         return None  # the general path refuses these
     choices = choices_of(v, calc.choices)  # type: ignore[arg-type]
-    weapon = make_weapon({i.key: v[i.key] for i in WEAPON_INPUTS}, checked=True)
+    weapon = make_weapon(v, checked=True)  # the weapon's own inputs among the validated fields
     target = target_of(v)
     (p,) = placed((weapon,), target, situation_of(v), choices)
     most = p.attacks.outcomes()[-1]
@@ -147,9 +151,7 @@ def lean_attack(calc: Calculator, v: dict[str, Any]) -> DeferredResult | None:
     mixed = [0] * (wounds * models + 1)
     for a, q in p.attacks:
         scale = q.numerator * (a_den // q.denominator) * (after[most][1] // after[a][1])
-        for i, x in enumerate(after[a][0]):
-            if x:
-                mixed[i] += x * scale
+        mixed = [m + x * scale for m, x in zip(mixed, after[a][0], strict=True)]
     values = _published(mixed, den, wounds, models)
     warnings = [RANGED_DAMAGE_REDUCTION] if target.damage_reduction and ranged else []
     warnings += ability_warnings(weapon, target) + pistol_warnings([weapon], choices)
