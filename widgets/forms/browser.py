@@ -145,7 +145,7 @@ def house_rule(text: str) -> str:
     >>> json.loads(house_rule("system: scrollhammer\\ntitle: Harsh\\nparameters: {break_ld_per_point: 2}\\n"))["changes"]
     ['Ld lost per point of defeat (break_ld_per_point): 1 → 2']
     >>> json.loads(house_rule("system: scrollhammer\\ntitle: x\\nparameters: {nope: 1}\\n"))["error"]
-    'house-rule.yaml: parameters.nope: unknown rule parameter; allowed: ...'
+    'house-rule.yaml, line 3: parameters.nope: unknown rule parameter; allowed: ...'
     """
     if not text.strip():
         _house.clear()
