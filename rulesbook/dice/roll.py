@@ -450,14 +450,16 @@ def _d6_shape(test: RollTest) -> tuple[int, int, bool, str] | None:
         or test.auto_pass
         or test.reroll_dice is not None
         or test.reroll_faces
-        or (test.auto_fail and test.auto_fail != _ONE)
     ):
+        return None
+    fails = test.auto_fail
+    if fails and fails != _ONE:
         return None
     low = _SUFFIXES.get(test.critical)
     if low is None:
         return None
     line = test.target - test.effective_modifier
-    return min(8, max(1, line)), low, bool(test.auto_fail), test.reroll
+    return (1 if line < 1 else 8 if line > 8 else line), low, bool(fails), test.reroll
 
 
 def _d6_counts(test: RollTest) -> tuple[int, int, int, int] | None:

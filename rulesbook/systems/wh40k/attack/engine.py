@@ -29,10 +29,12 @@ Example:
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from itertools import accumulate
 from math import gcd, lcm
 
 from rulesbook.dice import parse_dice  # noqa: F401 (the examples use it)
@@ -103,17 +105,6 @@ class PacketTable:
         return out
 
 
-def _steps(pairs: tuple[tuple[int, int], ...], room: int) -> tuple[tuple[int, int], ...]:
-    """One packet's moves (wounds more lost, weight) when ``room`` wounds can still be lost:
-    ``pairs`` (damage, weight), sorted by damage, with every damage of ``room`` or more losing
-    ``room`` (the excess is lost)."""
-    below = [(x, w) for x, w in pairs if x < room]
-    if len(below) == len(pairs):
-        return pairs
-    below.append((room, sum(w for x, w in pairs if x >= room)))
-    return tuple(below)
-
-
 @cache
 def _packet(
     pairs: tuple[tuple[int, int], ...], den: int, wounds: int, models: int, spills: bool
@@ -122,15 +113,23 @@ def _packet(
     (sorted by damage, each damage once: :func:`~rulesbook.systems.wh40k.attack.rolls.packet_weights`).
 
     The moves from ``lost`` depend only on the room left (the unit's when excess damage spills,
-    else the model's): each room's row is made once (every room above the largest damage has
-    the same) and shared by the states with that room."""
+    else the model's): the damages below the room, then the room itself for every damage that
+    fills it (the excess is lost), each room's row made once and shared by the states with that
+    room (every room above the largest damage has ``pairs`` itself)."""
     total = wounds * models
-    free = max(x for x, _ in pairs) + 1  # every room from here on loses the whole damage
+    free = pairs[-1][0] + 1  # every room from here on loses the whole damage
+    tails = list(accumulate(reversed([w for _, w in pairs])))[::-1]  # weight of pairs[i:]
+
+    def row(room: int) -> tuple[tuple[int, int], ...]:
+        if room >= free:
+            return pairs
+        below = bisect_left(pairs, (room,))
+        return (*pairs[:below], (room, tails[below]))
+
     if spills:
-        whole = _steps(pairs, free)
-        rows = [whole if total - lost >= free else _steps(pairs, total - lost) for lost in range(total)]
+        rows = [pairs if total - lost >= free else row(total - lost) for lost in range(total)]
     else:
-        rows = [_steps(pairs, wounds - r) for r in range(wounds)] * models
+        rows = [row(wounds - r) for r in range(wounds)] * models
     width = max(map(len, rows))
     rows.append(((0, den),))
     return PacketTable(tuple(rows), den, width)

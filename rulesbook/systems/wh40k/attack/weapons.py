@@ -453,7 +453,11 @@ def make_weapon(
                     field or "abilities",
                     f"{where}{shown_word} is a ranged weapon ability; {fix} or remove it",
                 )
-    for word, base in (("rapid-fire", parsed["attacks"]), ("melta", parsed["damage"])):
+    for word, base in (
+        (("rapid-fire", parsed["attacks"]), ("melta", parsed["damage"]))
+        if abilities.rapid_fire is not None or abilities.melta is not None
+        else ()
+    ):
         x = getattr(abilities, word.replace("-", "_"))
         if x is not None and x.count and base.count and base.sides != x.sides:
             raise InputError(

@@ -13,8 +13,8 @@ the engine's own pieces and nothing else:
   Damage, its reduction, Feel No Pain, excess damage lost or spilling),
 
 and the allocation the engine makes, attack by attack in integers: each attack moves the vector
-of wounds lost by the sum over ``n`` of P(n packets) T^n v, and the vectors after 0, 1, 2 …
-attacks are mixed by the number of attacks — for any count, with no count of its own. Its values
+of wounds lost by the sum over ``n`` of P(n packets) T^n v, and the numbers of attacks are mixed
+by Horner's scheme (:func:`_mixed`) — for any count, with no count of its own. Its values
 are published exactly as the general path publishes them; its tables and explanation are the
 general path's, built on first read (:class:`~rulesbook.results.DeferredResult`). Outside the
 domain — several Sustained Hits values for the whole weapon, Devastating Wounds kept apart from
@@ -61,35 +61,40 @@ LEAN_WOUNDS = 60
 """The most wounds (models × Wounds) of a target the lean path resolves."""
 
 
-def _after_each_attack(
-    per_attack: dict[int, int], per_den: int, table: PacketTable, total: int, most: int
-) -> list[tuple[list[int], int]]:
-    """The wounds-lost vector after 0, 1, … ``most`` attacks, each over its denominator: every
-    attack adds ``n`` packets with weight ``per_attack[n]`` over ``per_den``. The vectors are
-    worked on only as far as the attacks so far can reach (a packet moves at most as far as
-    from no wound lost, where the most room is) and given back at their full length."""
+def _mixed(
+    per_attack: dict[int, int], per_den: int, table: PacketTable, total: int, attacks: dict[int, int]
+) -> tuple[list[int], int]:
+    """The wounds-lost weights over their denominator after a number of attacks drawn with
+    integer weights ``attacks`` (count -> weight, over their sum), every attack adding ``n``
+    packets with weight ``per_attack[n]`` over ``per_den``.
+
+    By Horner's scheme over the counts, most first: ``w = S(w) + c_a e_0``, where ``S`` is one
+    attack (the sum over ``n`` of its weight times the packet table applied ``n`` times) and
+    ``c_a`` the weight of ``a`` attacks scaled to the common denominator — for any count, with no
+    count of its own. The weights are worked on only as far as the attacks so far can reach (a
+    packet moves at most as far as from no wound lost, where the most room is)."""
     top = max(per_attack)
     step_den = per_den * table.den**top
     scales = [per_attack.get(n, 0) * table.den ** (top - n) for n in range(top + 1)]
     f0 = scales[0]
     jump = max(d for d, _ in table.moves[0])
     size = total + 1
-    v = [1]
-    out = [([1] + [0] * total, 1)]
-    den = 1
-    for _ in range(most):
-        nxt = [x * f0 for x in v]
-        u = v
+    most = max(attacks)
+    w = [attacks[most]]
+    for a in range(most - 1, -1, -1):
+        nxt = [x * f0 for x in w]
+        u = w
         for n in range(1, top + 1):
             u = table.apply(u + [0] * (min(size, len(u) + jump) - len(u)))
             f = scales[n]
             if f:
                 nxt += [0] * (len(u) - len(nxt))
-                nxt = [a + x * f for a, x in zip(nxt, u, strict=True)]
-        v = nxt
-        den *= step_den
-        out.append((v + [0] * (size - len(v)), den))
-    return out
+                nxt = [b + x * f for b, x in zip(nxt, u, strict=True)]
+        w = nxt
+        c = attacks.get(a)
+        if c:
+            w[0] += c * step_den ** (most - a)
+    return w + [0] * (size - len(w)), sum(attacks.values()) * step_den**most
 
 
 def _published(weights: list[int], den: int, wounds: int, models: int) -> dict[str, Any]:
@@ -135,8 +140,7 @@ def lean_attack(calc: Calculator, v: dict[str, Any]) -> DeferredResult | None:
     weapon = make_weapon(v, checked=True)  # the weapon's own inputs among the validated fields
     target = target_of(v)
     (p,) = placed((weapon,), target, situation_of(v), choices)
-    most = p.attacks.outcomes()[-1]
-    if most > LEAN_ATTACKS or len(p.sustained) > 1:
+    if p.attacks.items[-1][0] > LEAN_ATTACKS or len(p.sustained) > 1:
         return None
     normal, dev = packet_tables(p.weapon, p.target, choices)
     outcome = attack_outcome(p.weapon, p.target, p.situation, choices)
@@ -145,13 +149,9 @@ def lean_attack(calc: Calculator, v: dict[str, Any]) -> DeferredResult | None:
     per_attack: dict[int, int] = {}
     for (n, m), w in outcome.weights.items():
         per_attack[n + m] = per_attack.get(n + m, 0) + w
-    after = _after_each_attack(per_attack, outcome.den, normal, wounds * models, most)
     a_den = lcm(*(q.denominator for _, q in p.attacks))
-    den = a_den * after[most][1]
-    mixed = [0] * (wounds * models + 1)
-    for a, q in p.attacks:
-        scale = q.numerator * (a_den // q.denominator) * (after[most][1] // after[a][1])
-        mixed = [m + x * scale for m, x in zip(mixed, after[a][0], strict=True)]
+    attacks = {a: q.numerator * (a_den // q.denominator) for a, q in p.attacks}
+    mixed, den = _mixed(per_attack, outcome.den, normal, wounds * models, attacks)
     values = _published(mixed, den, wounds, models)
     warnings = [RANGED_DAMAGE_REDUCTION] if target.damage_reduction and ranged else []
     warnings += ability_warnings(weapon, target) + pistol_warnings([weapon], choices)

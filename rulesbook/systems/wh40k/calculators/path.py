@@ -396,12 +396,13 @@ def target_of(values: Mapping[str, Any]) -> Target:
 
 def situation_of(values: Mapping[str, Any], extra_hit_modifier: int = 0) -> Situation:
     """The attacker's situation of the situation inputs (plus a unit's own Hit modifier)."""
-    given = {name: values[name] for name in _SITUATION_FIELDS if name in values}
-    given["hit_modifier"] = given.get("hit_modifier", 0) + extra_hit_modifier
+    given = {name: values[name] for name in _SITUATION_FIELDS & values.keys()}
+    if extra_hit_modifier:
+        given["hit_modifier"] = given.get("hit_modifier", 0) + extra_hit_modifier
     return Situation(**given)
 
 
-_SITUATION_FIELDS = tuple(f.name for f in fields(Situation))
+_SITUATION_FIELDS = frozenset(f.name for f in fields(Situation))
 
 
 def choices_of(
