@@ -184,13 +184,18 @@ class WoundOutcome:
         return {k: Fraction(w, self.den) for k, w in self.weights.items()}
 
 
-@implements(
+_ONE_ATTACK = (
     "wh40k.attack.sequence",
     "wh40k.attack.torrent",
     "wh40k.attack.sustained-hits",
     "wh40k.attack.lethal-hits",
     "wh40k.attack.devastating-wounds",
 )
+"""The rules one attack's outcome executes, by wound kind (:func:`wound_outcome`) or with the
+saving throw folded in (:func:`attack_outcome`)."""
+
+
+@implements(*_ONE_ATTACK)
 def wound_outcome(
     weapon: Weapon,
     target: Target,
@@ -311,13 +316,7 @@ def _outcomes(counts: tuple[int, int, int, int]) -> Distribution[Outcome]:
     return Distribution.from_weights(((o, w) for o, w in zip(Outcome, weights, strict=True) if w), den)
 
 
-@implements(
-    "wh40k.attack.sequence",
-    "wh40k.attack.torrent",
-    "wh40k.attack.sustained-hits",
-    "wh40k.attack.lethal-hits",
-    "wh40k.attack.devastating-wounds",
-)
+@implements(*_ONE_ATTACK)
 def attack_outcome(
     weapon: Weapon,
     target: Target,
