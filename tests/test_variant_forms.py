@@ -168,3 +168,21 @@ def test_a_pasted_house_rule_s_calculator_gets_a_form_that_computes_it() -> None
         assert shown(html) == [leadership(ld - 1 + modifier)], (ld, modifier)
     assert 'data-key="error"' in browser.answer("scrollhammer.terror-test", {"ld": "7"})
     browser.house_rule("")
+
+
+def test_the_notebook_form_shows_an_added_input_while_its_variant_is_compared(
+    designer_variants: None,
+) -> None:
+    from widgets.forms.ipy import calculator_widget
+
+    form = calculator_widget("scrollhammer.break-test", "standard-reroll", ld=9, lost_by=3, has_standard=True)
+    box = form.added["has_standard"]
+    assert (box.description, box.value) == ("Carries a standard", True)
+    assert list(form.added_box.children) == [box]
+    once = leadership(6)
+    assert shown(form.output.value, variant="standard-reroll") == [rerolled(once)]
+    form.compare.value = "none"
+    assert form.added == {} and shown(form.output.value) == [once]
+    form.compare.value = "standard-reroll"  # back: from its declared default
+    assert form.added["has_standard"].value is False
+    assert shown(form.output.value, variant="standard-reroll") == [once]

@@ -9,8 +9,11 @@ Each declared input becomes a Panel widget carrying the CSS class ``rb-input-<ke
 result pane (class ``rb-result``) shows every headline value in ``<span data-key=...>``.
 Recomputation is cached by the calculator; a bad value shows a one-line error and the
 widgets keep what the user typed. The "Compare with" drop-down (class ``rb-input-variant``)
-shows the baseline beside a shipped variant; served apps keep every input and the variant in
-the URL's query string (:meth:`CalculatorApp.sync_url`).
+shows the baseline beside a shipped variant, and the inputs that variant adds (``add: inputs``)
+below the form's own while it is compared (class ``rb-added-inputs``); served apps keep every
+input and the variant in the URL's query string (:meth:`CalculatorApp.sync_url`). A calculator
+a variant adds (``add: calculators``) computes under that variant alone
+(:func:`served_calculator_app` ``added_by=``).
 
 In a notebook the form recomputes in the kernel, at once. On the server (``pool=`` a
 :class:`~widgets.server.workers.ComputePool`) an answer is computed in a worker process, off the event
