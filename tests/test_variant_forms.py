@@ -25,6 +25,7 @@ from rulesbook.variants import load_variant, variant_calculators
 from widgets.forms import browser
 from widgets.forms.compare import added_inputs, answer
 from widgets.forms.panel_app import CalculatorApp, served_calculator_app
+from widgets.server.page import page_title
 from widgets.server.routes import app_factories
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "designer"
@@ -110,6 +111,7 @@ def test_the_served_form_shows_an_added_input_while_its_variant_is_compared(desi
 def test_the_served_site_gives_an_operator_s_added_calculator_a_page(designer_variants: None) -> None:
     assert variant_calculators() == {"scrollhammer.terror-test": "terror-test"}
     assert "calc/scrollhammer.terror-test" in app_factories(None)
+    assert page_title("calc/scrollhammer.terror-test") == "Terror test · rulesbook"
     view = served_calculator_app("scrollhammer.terror-test", None, "terror-test")
     assert view is not None
     from widgets.forms.compare import form_calculator

@@ -284,6 +284,7 @@ class CalculatorApp:
         self.rules = pn.pane.HTML(
             rules_block(registry().rules_named(calc.rules)), sizing_mode="stretch_width"
         )
+        self.rules.visible = bool(calc.rules)  # (a calculator a variant adds cites no printed rule)
         # Served as a page of its own, the result stays in view while a long form scrolls.
         in_view = pool is not None and not embedded()
         folded = {key for keys in self._folded.values() for key in keys}
@@ -358,28 +359,31 @@ class CalculatorApp:
 
     def _show_added(self, variant: str | Variant, start: dict[str, Any] | None = None) -> None:
         """Show the inputs ``variant`` adds to this calculator (label, help and default from their
-        declaration; a value already set is kept while they stay), and no others."""
+        declaration, or ``start``'s value; a value already set is kept while they stay), and no
+        others."""
         inputs = added_inputs(self.calc, variant)
-        kept = {key: w.value for key, w in self.added.items()}
         widgets: dict[str, pn.widgets.Widget] = {}
+        built = []
         for inp in inputs:
             old = self.added.get(inp.key)
             if old is not None:
                 widgets[inp.key] = old
                 continue
-            value = kept.get(inp.key, inp.initial)
+            value = inp.initial
             if start and inp.key in start:
                 with contextlib.suppress(InputError):
                     value = inp.parse(start[inp.key]) if isinstance(start[inp.key], str) else start[inp.key]
             widget = widgets[inp.key] = widget_for(inp, value)
             widget.param.watch(self._on_change, "value")
-            for call in self._on_new_widget:
-                call(widget)
+            built.append(widget)
         gone = [key for key in self.added if key not in widgets]
         self.added = widgets
         self.added_box.objects = list(widgets.values())
         for call in self._on_added_gone:
             call(gone)
+        for widget in built:  # (after self.added holds them: the address follows them)
+            for follow in self._on_new_widget:
+                follow(widget)
 
     def _build(self, inp: Input, compare_with: Any) -> pn.widgets.Widget:
         """The widget of one input (and its pick list, if its names come from the data)."""
