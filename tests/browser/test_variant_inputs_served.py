@@ -66,7 +66,10 @@ def test_served_forms_show_what_the_operator_s_variants_add(
         page.locator(".rb-input-variant select").select_option("standard-reroll")
         box = page.locator(".rb-input-has_standard input[type=checkbox]").first
         box.wait_for(timeout=60_000)
-        assert page.locator(".rb-input-has_standard .bk-label").first.inner_text().strip() == "Carries a standard"
+        assert (
+            page.locator(".rb-input-has_standard .bk-label").first.inner_text().strip()
+            == "Carries a standard"
+        )
         assert not box.is_checked()  # its declared default
         box.check()
         _side(page, "standard-reroll", str(once + (1 - once) * once))  # 95/144
