@@ -286,7 +286,10 @@ def test_the_inputs_and_calculators_a_house_rule_adds_get_forms(live_host: str, 
         page = _page(visits, width)
         try:
             page.goto(f"{live_host}/variants.html")
-            _type(page, (EXAMPLES / "terror-test.yaml").read_text(encoding="utf-8"), "ok")
+            if width == 390:
+                _type(page, (EXAMPLES / "terror-test.yaml").read_text(encoding="utf-8"), "ok")
+            else:  # this browser kept the text: the form comes back with it
+                _house_state(page, "ok")
             form = page.locator(".rb-house-calc")
             form.wait_for(timeout=LIVE_TIMEOUT)
             page.wait_for_function(
