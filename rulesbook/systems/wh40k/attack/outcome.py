@@ -53,6 +53,10 @@ denominator kept beside it)."""
 
 
 def _imul(a: IntPoly, b: IntPoly) -> IntPoly:
+    if len(b) == 1:  # a constant (no Sustained Hits: one value, no extra hit)
+        ((k2, w2),) = b.items()
+        if not any(k2):
+            return {k: w * w2 for k, w in a.items()}
     out: IntPoly = {}
     for k1, w1 in a.items():
         for k2, w2 in b.items():
