@@ -30,6 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import gcd
+from typing import cast
 
 from rulesbook.dice import Outcome, RollTest
 from rulesbook.registry import implements
@@ -368,7 +369,7 @@ def attack_outcome(
     hit, wound = (hf, hp, hc, hd), (wf, wp, wc, wd)
     extra_auto = _extra_auto(weapon, choices)
     found, w_den = _attack_weights(weapon, hit, wound, normal, critical, auto, den, values, x_den, extra_auto)
-    weights = {(k[0], k[1]): w for k, w in found.items()}  # (packets, devastating packets)
+    weights = cast(dict[tuple[int, int], int], found)  # (packets, devastating packets): keys of two
     # means for the explanation, as integers over two denominators (Fractions when read)
     x_sum = sum(x * w for x, w in values)
     # a Critical Hit's Wound rolls: its own and its extra hits', those of its extra hits (Lethal
