@@ -49,7 +49,12 @@ async function read(base, path, kind, integrity) {
     error.status = response.status;
     throw error;
   }
-  return kind === "text" ? response.text() : new Uint8Array(await response.arrayBuffer());
+  if (kind === "text") return response.text();
+  // the start-up snapshot is inflated as it arrives (from the network or the browser's cache),
+  // unless the host sent it as gzip-encoded and the browser inflated it already
+  const inflate = kind === "gzip" && !/gzip/i.test(response.headers.get("Content-Encoding") || "");
+  const body = inflate ? new Response(response.body.pipeThrough(new DecompressionStream("gzip"))) : response;
+  return new Uint8Array(await body.arrayBuffer());
 }
 
 function timed(call) {
