@@ -8,8 +8,10 @@ chromium (Playwright); every figure below comes from the same browser in one run
   host compressing with gzip would send it (each file gzipped at level 6 here; Pyodide's
   ``python_stdlib.zip`` and the wheels are already compressed);
 * **page open to first live answer**: ``--runs`` cold visits (a fresh context: empty HTTP cache)
-  and, in each, warm ones: two other calculator pages opened next (the runtime and its start-up
-  snapshot from the HTTP cache) and a reload, with the start-up's phases; the worst of each;
+  and, in each, warm ones: two other calculator pages opened next and a reload (each a full
+  navigation; Python is found started in the shared worker, ``reused``, or started again from
+  the HTTP cache where the browser has no shared worker), with the start-up's phases; the worst
+  of each;
 * **per answer**: every calculator's worked examples in the page's worker, each from scratch
   (every rulesbook cache cleared first), the time of the Python call that answers them (what
   ``rulesbook calc ... --json`` prints); and from a keystroke to the new number on screen, from
@@ -166,6 +168,7 @@ def first_answers(browser: Any, base: str, runs: int) -> dict[str, Any]:
         "cold_worst_s": max(r["seconds"] for r in cold),
         "warm_s": _median([r["seconds"] for r in warm]),
         "warm_worst_s": max(r["seconds"] for r in warm),
+        "warm_reused": sum(bool(r.get("reused")) for r in warm),
         "cold_runs": cold,
         "warm_runs": warm,
     }
@@ -373,7 +376,8 @@ def main() -> None:
                 figures["first_answer"] = f = first_answers(browser, base, args.runs)
                 print(
                     f"page open -> first live answer: cold {f['cold_s']} s (worst {f['cold_worst_s']} s), "
-                    f"warm {f['warm_s']} s (worst {f['warm_worst_s']} s)",
+                    f"warm {f['warm_s']} s (worst {f['warm_worst_s']} s; Python found started in "
+                    f"{f['warm_reused']} of {len(f['warm_runs'])})",
                     flush=True,
                 )
             if "answers" in parts:

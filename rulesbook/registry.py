@@ -501,9 +501,6 @@ def implements[F: Callable[..., Any]](*rule_ids: str) -> Callable[[F], F]:
     return mark
 
 
-_NOT_GIVEN: Any = object()
-
-
 def _overridable[F: Callable[..., Any]](func: F, rule_ids: tuple[str, ...]) -> F:
     """``func``, made to run a choice set's override of its rule instead when it carries one.
 
@@ -525,8 +522,9 @@ def _overridable[F: Callable[..., Any]](func: F, rule_ids: tuple[str, ...]) -> F
 
     @functools.wraps(func)
     def dispatch(*args: Any, **kwargs: Any) -> Any:
-        choices = kwargs.get("choices", _NOT_GIVEN)
-        if choices is _NOT_GIVEN:
+        if kwargs and "choices" in kwargs:
+            choices = kwargs["choices"]
+        else:
             choices = args[position] if len(args) > position else default
         if getattr(choices, "overrides", None):
             for rule_id in rule_ids:

@@ -539,6 +539,11 @@ def test_did_you_mean_is_written_once() -> None:
     assert hint_writers() == ["rulesbook.errors:did_you_mean"]
 
 
+def test_a_variant_that_cannot_change_a_calculator_is_said_once() -> None:
+    """One function words the warning; the commands, sweeps, matrices and solves call it."""
+    assert hint_writers(phrase=" does not affect ") == ["rulesbook.variants.labels:unaffected"]
+
+
 ORACLES = (
     "tests/wh40k/reference_outcome.py",
     "tests/wh40k/mixed_units_mc.py",

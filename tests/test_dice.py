@@ -248,23 +248,41 @@ def test_roll_test_grid_counting_equals_icepool(
     low=st.integers(2, 7),
     fails=st.booleans(),
     reroll=st.sampled_from(["none", "ones", "failed", "all"]),
+    faces=st.sampled_from([(), (6,), (1,), (5, 6)]),
+    direction=st.sampled_from(["over", "over", "under"]),
+    always_fail=st.booleans(),
+    auto_pass=st.sampled_from([(), (6,)]),
 )
 def test_an_everyday_d6_test_is_counted_as_the_general_routine_counts_it(
-    target: int, modifier: int, cap: int | None, low: int, fails: bool, reroll: str
+    target: int,
+    modifier: int,
+    cap: int | None,
+    low: int,
+    fails: bool,
+    reroll: str,
+    faces: tuple[int, ...],
+    direction: str,
+    always_fail: bool,
+    auto_pass: tuple[int, ...],
 ) -> None:
     """The one-D6 tests counted ahead at import (the Hit, Wound and saving throws of every
-    attack) give the counts of the general routine for any target, modifier and cap."""
+    attack) give the counts of the general routine for any target, modifier and cap, and a
+    one-D6 test the table does not hold (faces re-rolled by name, roll-under, never passing,
+    passing on a named face) is counted by that routine too."""
     from rulesbook.dice.roll import _roll_test_counts  # the routine itself, not its cache
 
     test = RollTest(
         dice=D6,
         target=target,
-        direction="over",
+        direction=direction,  # type: ignore[arg-type]
         modifier=modifier,
         modifier_cap=cap,
         auto_fail=natural(1) if fails else frozenset(),
         critical=natural(*range(low, 7)),
         reroll=reroll,  # type: ignore[arg-type]
+        reroll_faces=natural(*faces) if faces else frozenset(),
+        always_fail=always_fail,
+        auto_pass=natural(*auto_pass) if auto_pass else frozenset(),
     )
     f, p, c, d = test.counts()
     f2, p2, c2, d2 = _roll_test_counts.__wrapped__(test)

@@ -241,8 +241,12 @@ def test_a_broken_variant_file_is_left_out_with_one_log_line(
             name
         )
     assert any("crash.py" in line and "ValueError: boom" in line for line in lines)
-    with pytest.raises(InputError, match="unknown variant 'superscript'"):
-        named_variant("superscript")
+    with caplog.at_level("WARNING", logger="rulesbook.variants"), pytest.raises(InputError) as caught:
+        named_variant("superscript")  # a request gets the name; the operator's log, the reason
+    assert (
+        str(caught.value) == "variant: your variant 'superscript' failed to load (the server's log says why)"
+    )
+    assert "expected an integer from 0 to 6" in caplog.records[-1].getMessage()
 
 
 # -- a real server: on [::1], with a broken variant file, attacked over its websocket -------------
@@ -333,9 +337,15 @@ def test_a_broken_variant_file_leaves_every_other_page_working(served_v6: Any) -
         assert "Traceback" not in text and str(log.parent.parent) not in text, path
     code, text, _ = _get(f"{base}/api/v1/calc/scrollhammer.break-test?ld=8&variant=broken")
     assert (
-        code == 400 and "unknown variant 'broken'" in text and "/" not in json.loads(text)["error"]["message"]
+        code == 400
+        and "your variant 'broken' failed to load" in text
+        and "/" not in json.loads(text)["error"]["message"]
     )
     logged = log.read_text(encoding="utf-8")
+    assert any(
+        "request named your variant broken" in line and "broken.yaml, line" in line
+        for line in logged.splitlines()
+    )
     left_out = [line for line in logged.splitlines() if "is left out" in line]
     assert sum("broken.yaml" in line for line in left_out) == 1, logged
     assert sum("crash.py" in line for line in left_out) == 1, logged

@@ -42,43 +42,43 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
 BAD_VARIANTS = [
     pytest.param(
         "system: wh40k\ntitle: x\nparameters:\n  battle_shock_dicee: 3D6\n",
-        "bad.yaml: parameters.battle_shock_dicee: unknown rule parameter; did you mean battle_shock_dice or "
+        "bad.yaml, line 4: parameters.battle_shock_dicee: unknown rule parameter; did you mean battle_shock_dice or "
         "battle_shock_margin? allowed: blast_models_per_attack,",
         id="unknown-parameter",
     ),
     pytest.param(
         "system: wh40k\ntitle: x\nreadings:\n  wound_tabel: flat-4\n",
-        "bad.yaml: readings.wound_tabel: unknown reading; did you mean wound_table? allowed: wound_table,",
+        "bad.yaml, line 4: readings.wound_tabel: unknown reading; did you mean wound_table? allowed: wound_table,",
         id="unknown-reading",
     ),
     pytest.param(
         "system: wh40k\ntitle: x\nsummary: y\n",
-        "bad.yaml: summary: unknown key; allowed: system, title, description, parameters, readings",
+        "bad.yaml, line 3: summary: unknown key; allowed: system, title, description, parameters, readings",
         id="unknown-key",
     ),
     pytest.param(
         "system: wh40k\ntitle: x\nparameters:\n  deadly_demise_roll: five\n",
-        "bad.yaml: parameters.deadly_demise_roll: expected an integer from 2 to 6, got 'five'",
+        "bad.yaml, line 4: parameters.deadly_demise_roll: expected an integer from 2 to 6, got 'five'",
         id="wrong-type",
     ),
     pytest.param(
         "system: wh40k\ntitle: x\nparameters:\n  battle_shock_dice: 2.5\n",
-        "bad.yaml: parameters.battle_shock_dice:",
+        "bad.yaml, line 4: parameters.battle_shock_dice:",
         id="wrong-type-dice",
     ),
     pytest.param(
         "system: wh40k\ntitle: x\nparameters:\n  deadly_demise_roll: 9\n",
-        "bad.yaml: parameters.deadly_demise_roll: expected an integer from 2 to 6, got 9",
+        "bad.yaml, line 4: parameters.deadly_demise_roll: expected an integer from 2 to 6, got 9",
         id="out-of-bounds",
     ),
     pytest.param(
         "system: wh40k\ntitle: x\nreadings:\n  wound_table: flat-5\n",
-        "bad.yaml: readings.wound_table: expected one of published, flat-4, got 'flat-5'",
+        "bad.yaml, line 4: readings.wound_table: expected one of published, flat-4, got 'flat-5'",
         id="unknown-option",
     ),
     pytest.param(
         "system: wh40k\ntitle: x\nparameters:\n  points_per_morale: 40\n",
-        "bad.yaml: parameters.points_per_morale: is a army-morale parameter, not wh40k's; unknown rule parameter",
+        "bad.yaml, line 4: parameters.points_per_morale: is a army-morale parameter, not wh40k's; unknown rule parameter",
         id="wrong-system",
     ),
     pytest.param(
@@ -93,7 +93,7 @@ BAD_VARIANTS = [
     ),
     pytest.param(
         "system: chess\ntitle: x\n",
-        "bad.yaml: system: unknown system 'chess'; systems with rule choices:",
+        "bad.yaml, line 1: system: unknown system 'chess'; systems with rule choices:",
         id="unknown-system",
     ),
     pytest.param("- just\n- a list\n", "bad.yaml: expected a mapping with keys system,", id="not-a-mapping"),
@@ -138,7 +138,7 @@ def test_an_unquoted_yaml_boolean_for_a_reading_says_to_quote_it(
         load_variant(path, choices=DEMO)
     assert (
         str(caught.value)
-        == "brave.yaml: readings.heroism: expected one of on, off; quote it in YAML, e.g. 'off'"
+        == "brave.yaml, line 4: readings.heroism: expected one of on, off; quote it in YAML, e.g. 'off'"
     )
     quoted = write(tmp_path, "brave2.yaml", "system: demo\ntitle: x\nreadings:\n  heroism: 'off'\n")
     assert load_variant(quoted, choices=DEMO).apply(DEMO).readings.heroism == "off"
@@ -446,7 +446,7 @@ def test_composition_with_file_paths_and_paths_named_as_given(
     wrong = invoke("calc", "wh40k.battle-shock", "leadership=7", "variant=mine/typo.yaml")
     assert wrong.exit_code == 2
     assert wrong.stderr == (
-        "rulesbook: error: mine/typo.yaml: titel: unknown key; did you mean title? "
+        "rulesbook: error: mine/typo.yaml, line 2: titel: unknown key; did you mean title? "
         "allowed: system, title, description, parameters, readings, add\n"
     )
     missing = invoke("calc", "wh40k.battle-shock", "leadership=7", "variant=mine/nope.yaml")
@@ -484,6 +484,30 @@ def test_your_own_variants_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert variant_options(calc, path)[-1] == path
     with pytest.raises(InputError, match="changes wh40k rules"):
         variant_options(registry().calculator("scrollhammer.morale-check"), path)
+
+
+def test_your_variant_that_fails_to_load_says_why_when_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from rulesbook.variants import named_variant
+
+    folder = tmp_path / "variants"
+    folder.mkdir()
+    write(folder, "broken.yaml", "system: wh40k\ntitle: x\nparameters:\n  battle_shock_dicee: 3D6\n")
+    write(folder, "odd_one.py", "raise ValueError('no')\n")
+    monkeypatch.setenv("RULESBOOK_VARIANTS_DIR", str(folder))
+    why = "broken.yaml, line 4: parameters.battle_shock_dicee: unknown rule parameter; did you mean"
+    out = invoke("calc", "wh40k.battle-shock", "leadership=7", "variant=broken")
+    assert out.exit_code == 2 and out.stdout == "" and out.stderr.count("\n") == 1
+    assert out.stderr.startswith("rulesbook: error: variant: your variant 'broken' failed to load: ")
+    assert why in out.stderr
+    out = invoke("calc", "wh40k.battle-shock", "leadership=7", "variant=odd-one")  # a Python file's name
+    assert out.exit_code == 2 and "failed to load: variant: odd_one.py (line 1): ValueError: no" in out.stderr
+    # a request gets the name and "failed to load"; the reason (and the server's paths) go to its log
+    with caplog.at_level("WARNING", logger="rulesbook.variants"), pytest.raises(InputError) as caught:
+        named_variant("broken")
+    assert str(caught.value) == "variant: your variant 'broken' failed to load (the server's log says why)"
+    assert any(why in r.getMessage() and "request named" in r.getMessage() for r in caplog.records)
 
 
 def test_parameters_lists_every_parameter_and_reading() -> None:

@@ -1,9 +1,10 @@
 /* Live calculators on the published site: every input, computed in the reader's browser.
 
    A calculator page opens with its precomputed answers (static-calculators.js). If the page is
-   served over HTTP(S) and the browser runs WebAssembly, a Web Worker (rulesbook-live-worker.mjs)
+   served over HTTP(S) and the browser runs WebAssembly, a worker (rulesbook-live-worker.mjs)
    starts Python with rulesbook from the site's own live-runtime/ folder (the same URLs on every
-   page, so the browser's cache holds it once); the status line says "Loading…", then "Live", and
+   page, so the browser's cache holds it once); a shared worker, where the browser has one, so the
+   next page and a reload find Python started. The status line says "Loading…", then "Live", and
    the full form generated from the calculator's declarations (rulesbook.site.live_form, in the
    page's <template>) replaces the few precomputed inputs. Every change is answered by the
    calculator itself: the result pane is the served page's (labels, percentages, charts, the
@@ -139,6 +140,25 @@
     if (link) houseRules.link(location.href).then(function (url) { link.href = url; });
   }
 
+  /* Python runs in a shared worker where the browser has one: kept alive a while after a page
+     closes (extendedLifetime), it serves the next page opened and a reload at once, already
+     started; elsewhere in the page's own worker. Either way the page talks to it through one
+     port: {postMessage, onmessage, onerror, python, close}. */
+  function startWorker(url) {
+    if (typeof SharedWorker === "function") {
+      try {
+        var shared = new SharedWorker(url, { type: "module", name: "rulesbook-live", extendedLifetime: true });
+        var port = shared.port;
+        shared.onerror = function (event) { if (port.onerror) port.onerror(event); };
+        port.terminate = function () { port.close(); };
+        return port;
+      } catch (error) {
+        // (a browser whose shared workers cannot run modules: the page's own worker below)
+      }
+    }
+    return new Worker(url, { type: "module" });
+  }
+
   if (location.protocol === "file:") {
     stayStatic("Opened from a file: browsers do not run the live calculator from disk. " + HOW);
     return;
@@ -151,7 +171,7 @@
   var query = new URLSearchParams(location.search);
   var worker;
   try {
-    worker = new Worker(new URL("rulesbook-live-worker.mjs", here), { type: "module" });
+    worker = startWorker(new URL("rulesbook-live-worker.mjs", here));
   } catch (error) {
     stayStatic("This browser cannot run the live calculator (" + error.message + "). " + STATIC);
     return;
@@ -224,9 +244,10 @@
     var question = { type: "answer", calc: entry.calc, values: vals, variant: variant, changed: changed || "" };
     entry.latest = send(question, function (reply) {
       if (reply.seq !== entry.latest) return; // a newer answer is on its way
-      result.innerHTML = reply.html !== undefined ? reply.html :
+      var html = reply.html !== undefined ? reply.html :
         '<div class="rb-result"><p class="rb-error" data-key="error">The live calculator failed: ' +
         String(reply.error).replace(/</g, "&lt;") + "</p></div>";
+      morph(result, html);
       var set = result.querySelector(".rb-set");
       if (set) {
         var texts = JSON.parse(set.getAttribute("data-set"));
@@ -237,7 +258,7 @@
         keepInAddress(entry.form);
       }
       fold(entry);
-      keepLastAnswer(entry);
+      keepLastAnswer(entry, html);
       result.classList.remove("rb-stale");
       entry.box.setAttribute("data-answered", String(reply.seq));
       entry.box.setAttribute("data-answer-ms", reply.ms === undefined ? "" : reply.ms.toFixed(1));
@@ -246,6 +267,57 @@
       }
     });
     keepInAddress(entry.form);
+  }
+
+  /* The result pane made to show `html`, changing only what differs from what it shows: the
+     numbers of a new answer, mostly. Replacing the whole pane on every keystroke made the browser
+     build, style and lay out all of its tables and charts anew (tens of milliseconds for a 40k
+     attack); patching keeps the nodes that stay and touches the texts and attributes that change. */
+  var parser = document.createElement("template");
+  function morph(target, html) {
+    parser.innerHTML = html;
+    patch(target, parser.content);
+    parser.innerHTML = "";
+  }
+
+  function patch(old, fresh) {
+    var a = old.firstChild;
+    var b = fresh.firstChild;
+    while (b) {
+      var next = b.nextSibling;
+      if (!a) {
+        old.appendChild(b);
+      } else if (a.nodeType !== b.nodeType || a.nodeName !== b.nodeName) {
+        var after = a.nextSibling;
+        old.replaceChild(b, a);
+        a = after;
+      } else {
+        if (a.nodeType === 1) {
+          sameAttributes(a, b);
+          patch(a, b);
+        } else if (a.nodeValue !== b.nodeValue) {
+          a.nodeValue = b.nodeValue;
+        }
+        a = a.nextSibling;
+      }
+      b = next;
+    }
+    while (a) {
+      var gone = a;
+      a = a.nextSibling;
+      old.removeChild(gone);
+    }
+  }
+
+  function sameAttributes(a, b) {
+    Array.prototype.slice.call(a.attributes).forEach(function (attr) {
+      if (!b.hasAttributeNS(attr.namespaceURI, attr.localName)) a.removeAttributeNS(attr.namespaceURI, attr.localName);
+    });
+    Array.prototype.forEach.call(b.attributes, function (attr) {
+      if (a.getAttributeNS(attr.namespaceURI, attr.localName) !== attr.value) {
+        a.setAttributeNS(attr.namespaceURI, attr.name, attr.value);
+      }
+    });
   }
 
   /* An answer's workings (charts, explanation, tables) start closed on a phone, so the inputs sit
@@ -259,7 +331,7 @@
 
   /* A wrong or half-typed value: its one line above the last good answer (dimmed), its field
      marked; the summary line (the key probability) pinned while the result is scrolled away. */
-  function keepLastAnswer(entry) {
+  function keepLastAnswer(entry, html) {
     var result = entry.result;
     var problem = result.querySelector('.rb-error[data-key="error"]');
     var source = result.querySelector(".rb-summary-source");
@@ -269,13 +341,14 @@
       if (field) field.classList.toggle("rb-invalid", control.getAttribute("data-key") === key);
     });
     if (!problem) {
-      entry.lastGood = result.innerHTML;
+      entry.lastGood = html;
     } else if (entry.lastGood) {
       var kept = document.createElement("div");
       kept.className = "rb-kept";
       kept.style.opacity = ".5";
       kept.innerHTML = '<p class="rb-kept-note">The last answer, until the value is complete:</p>' + entry.lastGood;
       result.appendChild(kept);
+      fold(entry);
     }
     if (source) entry.summary.innerHTML = source.innerHTML;
     var mark = entry.summary.querySelector(".rb-summary-error");
@@ -286,7 +359,8 @@
       mark.textContent = problem.textContent;
       entry.summary.appendChild(mark);
     }
-    pin(entry);
+    // (where the result sits is read once the page lays it out to paint, not forced here)
+    requestAnimationFrame(function () { pin(entry); });
   }
 
   function pin(entry) {
@@ -435,7 +509,7 @@
       boxes.forEach(function (box) {
         box.setAttribute("data-start", JSON.stringify({
           seconds: message.seconds, phases: message.phases, since_open: Math.round(performance.now()),
-          from_snapshot: message.fromSnapshot,
+          from_snapshot: message.fromSnapshot, reused: !!message.reused,
         }));
       });
       var live = function () {

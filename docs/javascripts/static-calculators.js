@@ -6,7 +6,7 @@
     var data = box.querySelector("script.rb-states");
     var result = box.querySelector(".rb-static-result");
     if (!data || !result) return;
-    var states = JSON.parse(data.textContent);
+    var states = null;  // read at the first change: a page that goes live never needs them
     var selects = Array.prototype.slice.call(box.querySelectorAll("select[data-key]"));
     // an answer's workings start closed on a phone (the inputs right under the headline); a tap
     // on their summary sets them for the page
@@ -22,6 +22,7 @@
       });
     }
     function update() {
+      states = states || JSON.parse(data.textContent);
       var position = 0;
       selects.forEach(function (select) {
         position = position * select.options.length + select.selectedIndex;

@@ -33,6 +33,7 @@ from rulesbook.cli.output import command_line, echo, emit_json, fail, plot_optio
 from rulesbook.errors import InputError, quote
 from rulesbook.registry import registry
 from rulesbook.variants import parameter_catalogue
+from rulesbook.variants.labels import reach_warning
 
 __all__ = ["register"]
 
@@ -148,11 +149,8 @@ def solve_cmd(
         emit_json(found.to_json())
     else:
         echo(found.to_text())
-    if found.variant is not None:
-        from rulesbook.variants.labels import reaches
-
-        if not reaches(calc, found.variant):
-            warn(f"{found.variant.title} does not affect {calc.title} (it changes none of its rules)")
+    if warning := reach_warning(calc, found.variant):
+        warn(warning)
 
 
 # -- sensitivity ---------------------------------------------------------------------------------
@@ -193,11 +191,8 @@ def sensitivity_cmd(
         )
     except InputError as exc:
         fail(str(exc))
-    if found.variant is not None:
-        from rulesbook.variants.labels import reaches
-
-        if not reaches(calc, found.variant):
-            warn(f"{found.variant.title} does not affect {calc.title} (it changes none of its rules)")
+    if warning := reach_warning(calc, found.variant):
+        warn(warning)
 
 
 # -- matrix --------------------------------------------------------------------------------------

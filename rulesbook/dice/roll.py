@@ -35,7 +35,7 @@ from __future__ import annotations
 import enum
 import itertools
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 from math import factorial, prod
@@ -169,14 +169,14 @@ class RollTest:
     direction: Literal["under", "over"] = "under"
     modifier: int = 0
     modifier_cap: int | None = None
-    auto_pass: frozenset[Faces] = field(default_factory=frozenset)
-    auto_fail: frozenset[Faces] = field(default_factory=frozenset)
-    critical: frozenset[Faces] = field(default_factory=frozenset)
+    auto_pass: frozenset[Faces] = frozenset()
+    auto_fail: frozenset[Faces] = frozenset()
+    critical: frozenset[Faces] = frozenset()
     always_fail: bool = False
     reroll: Reroll = "none"
     reads: Reads = "kept"
     reroll_dice: DiceExpr | None = None
-    reroll_faces: frozenset[Faces] = field(default_factory=frozenset)
+    reroll_faces: frozenset[Faces] = frozenset()
 
     def __post_init__(self) -> None:
         if self.dice.count == 0:
@@ -441,21 +441,25 @@ _ONE = frozenset({(1,)})
 
 def _d6_shape(test: RollTest) -> tuple[int, int, bool, str] | None:
     """The key of :data:`_D6_COUNTS` for the everyday one-D6 test ("line or more, an unmodified
-    1 fails or not, low..6 critical, a re-roll policy"), ``None`` for any other test."""
+    1 fails or not, low..6 critical, a re-roll policy"), ``None`` for any other test (one that
+    re-rolls named faces too is another test: the table counts none)."""
     if (
-        test.dice != D6
+        (test.dice is not D6 and test.dice != D6)
         or test.direction != "over"
         or test.always_fail
         or test.auto_pass
         or test.reroll_dice is not None
-        or (test.auto_fail and test.auto_fail != _ONE)
+        or test.reroll_faces
     ):
+        return None
+    fails = test.auto_fail
+    if fails and fails != _ONE:
         return None
     low = _SUFFIXES.get(test.critical)
     if low is None:
         return None
     line = test.target - test.effective_modifier
-    return min(8, max(1, line)), low, bool(test.auto_fail), test.reroll
+    return (1 if line < 1 else 8 if line > 8 else line), low, bool(fails), test.reroll
 
 
 def _d6_counts(test: RollTest) -> tuple[int, int, int, int] | None:

@@ -148,15 +148,15 @@ def _writing_a_variant() -> list[str]:
         "| `parameters` | no | parameter key → new value (the tables below list every key, its value and what is allowed) |",
         "| `readings` | no | reading key (or interpretation ID) → option key (quote `'on'`/`'off'`: YAML reads them as true/false) |",
         "",
-        "A file is checked when it is loaded; any problem is one line naming the file, the key and",
+        "A file is checked when it is loaded; any problem is one line naming the file, the line, the key and",
         "what is allowed, and the command exits with code 2:",
         "",
         "```text",
-        "rulesbook: error: my-rules.yaml: parameters.break_ld_per_pont: unknown rule parameter"
+        "rulesbook: error: my-rules.yaml, line 4: parameters.break_ld_per_pont: unknown rule parameter"
         + did_you_mean("break_ld_per_pont", ["break_ld_per_point"])
         + " allowed: …",
-        "rulesbook: error: my-rules.yaml: parameters.fall_back_dice: the dice can roll below 1, got D6-3",
-        "rulesbook: error: my-rules.yaml: parameters.points_per_morale: is a army-morale parameter, not scrollhammer's; …",
+        "rulesbook: error: my-rules.yaml, line 5: parameters.fall_back_dice: the dice can roll below 1, got D6-3",
+        "rulesbook: error: my-rules.yaml, line 6: parameters.points_per_morale: is a army-morale parameter, not scrollhammer's; …",
         "```",
         "",
         "Variants compose (`variant=a variant=b`, `--variant a+b`, names and paths alike) when they are of one system; two",

@@ -42,7 +42,7 @@ from rulesbook.variants.labels import (
     key_label,
     numeric_outputs,
     output_label,
-    reaches,
+    reach_warning,
 )
 from rulesbook.variants.sharing import variant_provenance
 
@@ -137,10 +137,8 @@ class BalanceTable:
         """A variant that cannot change this calculator, or changes no cell here; failed cells."""
         out = []
         if self.variant is not None:
-            if not reaches(self.calc, self.variant):
-                out.append(
-                    f"{self.variant.title} does not affect {self.calc.title} (it changes none of its rules)"
-                )
+            if warning := reach_warning(self.calc, self.variant):
+                out.append(warning)
             elif all(d == 0 for row in self.difference() for d in row if d is not None):
                 out.append(
                     f"{self.variant.title} changes no {output_label(self.calc, self.output)} in this table"

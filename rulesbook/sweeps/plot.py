@@ -23,7 +23,7 @@ from rulesbook.errors import InputError
 from rulesbook.present.plots import Grid, Series, heatmap_figure, line_figure
 from rulesbook.registry import registry
 from rulesbook.variants import BASELINE
-from rulesbook.variants.labels import BASELINE_TITLE, key_label, output_label
+from rulesbook.variants.labels import BASELINE_TITLE, key_label, output_label, unaffected
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -57,7 +57,7 @@ def sweep_warnings(table: pd.DataFrame, y: str | None = None) -> list[str]:
     names = [n for n in dict.fromkeys(table["variant"]) if n != BASELINE]
     for name in names:
         if not reach.get(name, True):
-            out.append(f"{titles[name]} does not affect {calc.title} (it changes none of its rules)")
+            out.append(unaffected(titles[name], calc))
             continue
         if y is not None and BASELINE in set(table["variant"]):
             keys = [k for k in table.attrs.get("axes", []) if k in table]

@@ -33,7 +33,7 @@ from rulesbook.registry import registry
 from rulesbook.results import fraction_str
 from rulesbook.sweeps.plan import PARAMETER_PREFIX, axis_values, point_inputs
 from rulesbook.variants import Variant, VariantLike, resolve_variant, variant_calculator
-from rulesbook.variants.labels import key_label, numeric_outputs, output_label, reaches
+from rulesbook.variants.labels import key_label, numeric_outputs, output_label, reach_warning
 
 __all__ = ["Condition", "Point", "Solution", "parse_condition", "solve"]
 
@@ -198,8 +198,8 @@ class Solution:
             mark = "meets" if p.meets else "does not meet"
             here = "  ←" if self.found is not None and p.value == self.found.value else ""
             lines.append(f"  {self.key}={p.value}: {out} {_shown(p)} ({mark}){here}")
-        if self.variant is not None and not reaches(self.calc, self.variant):
-            lines.append(f"  warning: {self.variant.title} does not affect {self.calc.title}")
+        if warning := reach_warning(self.calc, self.variant):
+            lines.append(f"  warning: {warning}")
         return "\n".join(lines)
 
 

@@ -15,6 +15,7 @@ from rulesbook.variants.comparison import Comparison, added_entries, compare, of
 from rulesbook.variants.model import (
     adding_variant,
     choice_keys,
+    failed_variant,
     find_calculator,
     given_inputs,
     load_variant,
@@ -54,6 +55,7 @@ __all__ = [
     "choice_keys",
     "compare",
     "compose",
+    "failed_variant",
     "find_calculator",
     "given_inputs",
     "load_python_variant",

@@ -87,6 +87,22 @@ def default_output(calc: Calculator) -> str:
     return "" if first is None else first.key
 
 
+def unaffected(title: str, calc: Calculator) -> str:
+    """The one warning that a variant (named by its ``title``) cannot change ``calc``: the command
+    line's, a sweep's plot, a matrix and a solve all say it so.
+
+    >>> from rulesbook.registry import registry
+    >>> unaffected("Bleak", registry().calculator("wh40k.battle-shock"))
+    'Bleak does not affect Battle-shock test (it changes none of its rules)'
+    """
+    return f"{title} does not affect {calc.title} (it changes none of its rules)"
+
+
+def reach_warning(calc: Calculator, variant: Variant | None) -> str:
+    """:func:`unaffected` when ``variant`` cannot change ``calc`` (:func:`reaches`), else ``""``."""
+    return unaffected(variant.title, calc) if variant is not None and not reaches(calc, variant) else ""
+
+
 def reaches(calc: Calculator, variant: Variant) -> bool:
     """Whether ``variant`` changes anything ``calc`` declares it uses: a parameter of one of its
     rules, a reading it switches or one whose register entry names one of its rules (unless the

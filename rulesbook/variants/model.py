@@ -18,8 +18,8 @@ Variant files are small YAML documents (loaded with the safe loader)::
     readings:                     # optional: reading key (or interpretation ID) -> option key
       ld_bounds: clamp
 
-The name is the file's stem. Every problem is one line naming the file, the key and what is
-allowed (:class:`~rulesbook.errors.InputError`). Shipped variants live in
+The name is the file's stem. Every problem is one line naming the file, the line, the key and
+what is allowed (:class:`~rulesbook.errors.InputError`). Shipped variants live in
 ``rulesbook/systems/<system>/variants/*.yaml`` (``rulesbook variants`` lists them).
 
 Example:
@@ -51,7 +51,7 @@ from typing import Any
 from rulesbook.additions import Additions
 from rulesbook.calculators import Calculator
 from rulesbook.data import DataFileError, compose_text, load_data_file, load_data_text, read_text
-from rulesbook.data.lines import line_of
+from rulesbook.data.lines import field_path, line_of
 from rulesbook.errors import InputError, did_you_mean, quote, shorten
 from rulesbook.language.calculators import DeclaredCompute, ExplainedCompute, build_calculator, reached_names
 from rulesbook.language.declarations import LanguageError, dotted
@@ -71,6 +71,7 @@ __all__ = [
     "VARIANTS_DIR_ENV",
     "adding_variant",
     "choice_keys",
+    "failed_variant",
     "find_calculator",
     "given_inputs",
     "input_taker",
@@ -148,7 +149,27 @@ def _checked_variant(
     except InputError as exc:
         if not str(exc).startswith("§: "):
             raise
-        raise InputError(where, str(exc)[3:]) from None
+        field = exc.field.removeprefix("§").removeprefix(": ")
+        line = _line(raw, text, where, field)
+        raise InputError(f"{where}, line {line}" if line else where, str(exc)[3:]) from None
+
+
+def _line(raw: Any, text: Callable[[], str], where: str, field: str) -> int | None:
+    """The line of the dotted ``field`` (``parameters.fall_back_dise``) in the variant's text, or
+    of the entry that lacks it (a required key left out); ``None`` for a key missing at the top,
+    or a text that no longer reads. A key cut short in the message is found by its entry's line."""
+    path: list[str | int] = []
+    node = raw
+    for part in field_path(field):
+        if (isinstance(node, dict) and part in node) or (isinstance(node, list) and part in range(len(node))):
+            node = node[part]  # type: ignore[index]
+            path.append(part)
+        else:
+            break
+    try:
+        return line_of(compose_text(text(), where), path) if path else None
+    except (OSError, DataFileError):
+        return None
 
 
 def _variant_files() -> list[Path]:
@@ -188,7 +209,7 @@ several folders are separated by ``os.pathsep`` (``rulesbook serve --variants DI
 
 _LOG = logging.getLogger("rulesbook.variants")
 _LOG.addHandler(logging.NullHandler())  # (a program that sets up logging shows it: the server does)
-_LOGGED: set[tuple[str, str]] = set()
+_LOGGED: set[tuple[str, ...]] = set()
 
 
 def user_variants() -> dict[str, Variant]:
@@ -228,6 +249,32 @@ def user_variants() -> dict[str, Variant]:
 
 
 _PROBLEMS: dict[str, str] = {}
+
+
+def failed_variant(name: str) -> bool:
+    """Whether ``name`` is a variant of yours that failed to load (from the last
+    :func:`user_variants` call); if so, its reason is logged for the operator, once (a request
+    that names it is told only that it failed: the reason names the server's files).
+
+    >>> failed_variant("battle-shock-3d6")
+    False
+    """
+    found = _failed(name)
+    if found is not None and (*found, "named") not in _LOGGED:
+        _LOGGED.add((*found, "named"))
+        _LOG.warning("rulesbook: a request named your variant %s, which failed to load: %s", name, found[1])
+    return found is not None
+
+
+def _failed(name: str) -> tuple[str, str] | None:
+    """The file of yours that would be the variant ``name`` and why it did not load, from the last
+    :func:`user_variants` call; ``None`` when no file of that name failed. (A YAML variant is named
+    by its file's stem, a Python one by its stem with ``-`` for ``_``.)"""
+    for file, why in _PROBLEMS.items():
+        stem = Path(file).stem
+        if name == (stem.replace("_", "-").lower() if file.endswith(".py") else stem):
+            return file, why
+    return None
 
 
 def user_variant_problems() -> dict[str, str]:
@@ -274,6 +321,8 @@ def resolve_variant(spec: VariantLike) -> Variant:
             return load_variant(text)
         shipped, yours = shipped_variants(), user_variants()
         known = {**shipped, **yours}
+        if text not in known and (why := _failed(text)) is not None:
+            raise InputError("variant", f"your variant {quote(text)} failed to load: {why[1]}")
         if text not in known:
             names = ", ".join(shipped) or "none"
             own = f"; yours (${VARIANTS_DIR_ENV}): {', '.join(yours)}" if yours else ""
@@ -310,6 +359,10 @@ def named_variant(names: str | Sequence[str]) -> Variant | None:
         return None
     known = {**shipped_variants(), **user_variants()}
     for part in parts:
+        if part not in known and failed_variant(part):
+            raise InputError(
+                "variant", f"your variant {quote(part)} failed to load (the server's log says why)"
+            )
         if part not in known:
             hint = did_you_mean(part, list(known)) or ";"
             raise InputError(

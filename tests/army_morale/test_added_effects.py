@@ -228,7 +228,7 @@ def test_a_bad_add_section_is_one_line_naming_file_and_field(tmp_path: Path, bod
     with pytest.raises(InputError) as caught:
         load_variant_text(body, tmp_path)
     text = str(caught.value)
-    assert "house.yaml: " in text and message in text and "\n" not in text
+    assert "house.yaml, line " in text and message in text and "\n" not in text
 
 
 def test_the_cli_refuses_a_bad_add_section_with_exit_code_2(tmp_path: Path) -> None:
@@ -237,7 +237,7 @@ def test_the_cli_refuses_a_bad_add_section_with_exit_code_2(tmp_path: Path) -> N
     )
     out = cli("calc", "army-morale.detachment-value", "points=225", f"variant={tmp_path / 'bad.yaml'}")
     assert out.returncode == 2 and out.stderr.count("\n") == 1
-    assert "bad.yaml: add.morale_effects.x.kind: expected one of one-time, ongoing" in out.stderr
+    assert "bad.yaml, line 3: add.morale_effects.x.kind: expected one of one-time, ongoing" in out.stderr
 
 
 def test_variants_list_the_added_effect_and_round_trip_and_compose(tmp_path: Path) -> None:

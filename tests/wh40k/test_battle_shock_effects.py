@@ -13,6 +13,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rulesbook.errors import InputError
 from rulesbook.registry import registry
@@ -195,3 +197,72 @@ def test_under_the_reading_any_phase_a_phase_scope_leaves_no_effect_out(tmp_path
     for reading, modifier in (("command-phase", 0), ("any-phase", 1)):
         got = run_with_variant(SHOCK, variant, leadership=8, stratagems="drill", battle_shock_phase=reading)
         assert Fraction(got["p_pass_exact"]) == p_pass(8, modifier), reading
+
+
+# -- the attack and its Battle-shock test: the same stratagems, through the same test ------------
+
+CHAIN = REG.calculator("wh40k.attack-and-battle-shock")
+SEQUENCE = REG.calculator("wh40k.sequence")
+STEADY_DRILL = str(Path(__file__).parents[2] / "examples" / "designer" / "steady-drill.yaml")
+
+
+@pytest.mark.covers("wh40k.core.declared-effects", "wh40k.core.battle-shock", "wh40k.morale.attack-aftermath")
+@settings(max_examples=20, deadline=None)
+@given(
+    leadership=st.integers(4, 10),
+    modifier=st.integers(-2, 2),
+    reroll=st.booleans(),
+    sickness=st.sampled_from(["none", "scabrous-soulrot"]),
+    stratagems=st.lists(st.sampled_from(["insane-bravery", "steady-drill", "ferric-blight"]), unique=True),
+    insane_bravery=st.booleans(),
+    attacks=st.integers(2, 8),
+    models=st.integers(2, 6),
+)
+def test_the_chain_takes_stratagems_as_the_attack_and_the_battle_shock_test_composed(
+    leadership: int,
+    modifier: int,
+    reroll: bool,
+    sickness: str,
+    stratagems: list[str],
+    insane_bravery: bool,
+    attacks: int,
+    models: int,
+) -> None:
+    """wh40k.attack-and-battle-shock with ``stratagems`` (a variant's added one among them) is
+    wh40k.sequence's casualties, then wh40k.battle-shock with the same stratagems: Below
+    Half-strength (fewer than half the models left, some left) times the test failed; and the
+    test is the one counted over every roll (Steady Drill: +1 and a re-roll; Insane Bravery: passed;
+    Ferric Blight changes no test)."""
+    target = {"toughness": "4", "save": "4", "wounds": "1", "models": str(models)}
+    weapons = f"A={attacks} BS=3 S=4 AP=0 D=1"
+    listed = ",".join(stratagems)
+    chain = run_with_variant(
+        CHAIN, STEADY_DRILL, weapons=weapons, leadership=leadership, battle_shock_modifier=modifier,
+        battle_shock_reroll=reroll, enemy_sickness=sickness, stratagems=listed,
+        insane_bravery=insane_bravery, **target,
+    )  # fmt: skip
+    shock = run_with_variant(
+        SHOCK, STEADY_DRILL, leadership=leadership, modifier=modifier, reroll=reroll,
+        enemy_sickness=sickness, stratagems=",".join({*stratagems, *["insane-bravery"] * insane_bravery}),
+    )  # fmt: skip
+    destroyed = [Fraction(p) for p in SEQUENCE.run(**SEQUENCE.validate({"weapons": weapons, **target}))[
+        "models_destroyed_exact"
+    ]]  # fmt: skip
+    below = sum(p for k, p in enumerate(destroyed) if 0 < models - k < Fraction(models, 2))
+    assert Fraction(chain["p_below_half_exact"]) == below
+    assert Fraction(chain["p_battle_shocked_exact"]) == below * Fraction(shock["p_battle_shocked_exact"])
+    steady = "steady-drill" in stratagems
+    passed = insane_bravery or "insane-bravery" in stratagems
+    ld = leadership + (sickness == "scabrous-soulrot")
+    want = Fraction(1) if passed else p_pass(ld, modifier + steady, reroll or steady)
+    assert Fraction(shock["p_pass_exact"]) == want
+    assert any(line.startswith("Steady Drill: ") for line in chain.explanation) == steady
+
+
+def test_the_chain_refuses_an_unknown_stratagem_in_one_line_before_the_attack() -> None:
+    with pytest.raises(InputError) as caught:
+        CHAIN.validate({"weapons": "A=2 BS=3 S=4 AP=0 D=1", "toughness": "4", "save": "4", "wounds": "1",
+                        "models": "5", "leadership": "7", "stratagems": "insane-bravry"})  # fmt: skip
+    assert str(caught.value).startswith(
+        "stratagems: Death Guard has no stratagem 'insane-bravry'; did you mean"
+    )

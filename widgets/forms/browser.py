@@ -6,9 +6,9 @@ A calculator page of the published site (``scripts/build-site``) starts a Web Wo
 
 * :func:`start` once: the data snapshot replaces YAML parsing, and only the page's own system
   is loaded (its calculator modules and nothing else);
-* :func:`prepare_snapshot` once the page is live, on a first visit: every system and everything
-  an answer imports is loaded, so that the memory snapshot the worker then stores for the next
-  visit starts with nothing left to import;
+* :func:`prepare_snapshot` when the build takes the start-up snapshot (under Node.js): every
+  system and everything an answer imports is loaded and every calculator's opening form answered,
+  so a page that starts from the snapshot has nothing left to import or set up;
 * :func:`answer` for every change of the form: the HTML of the result pane, exactly what the
   served page shows for the same values (:func:`widgets.forms.compare.answer_html`: the result
   with its labels, percentages and charts, the comparison with a shipped variant, or the
@@ -21,7 +21,10 @@ A calculator page of the published site (``scripts/build-site``) starts a Web Wo
   variants page or carried by a link): read by the same safe loader and checked as a variant
   file is, then compared with the published rules wherever a form picks :data:`HOUSE`;
 * :func:`cli_json`: what ``rulesbook calc ID key=value ... --json`` prints, for the tests and
-  benchmarks that compare the browser with CPython byte for byte.
+  benchmarks that compare the browser with CPython byte for byte;
+* :func:`forget`: the files chosen and the house rule dropped, before the worker, which outlives
+  a page and serves every open page of the site, answers another page (it then gives that
+  page's own files and house rule again).
 
 The form sends every value as the text a reader typed or picked (``"7"``, ``"true"``, a choice's
 key), which is what the command line receives, so every message is the command line's.
@@ -62,6 +65,7 @@ __all__ = [
     "answer",
     "clear_caches",
     "cli_json",
+    "forget",
     "house_rule",
     "names",
     "prepare_snapshot",
@@ -87,12 +91,19 @@ def start(system: str) -> None:
 
 
 def prepare_snapshot() -> None:
-    """Load every system, the shipped variants and the Markdown renderer (all an answer imports)."""
+    """Load every system, the shipped variants and the Markdown renderer (all an answer imports),
+    and answer every calculator's form as it opens (its first worked example): the snapshot then
+    holds those answers and everything a first answer sets up, so a page's first live answer, and
+    the first keystrokes after it, compute nothing twice (about 0.5 s of CPython at build time)."""
     from rulesbook.variants import shipped_variants
 
     registry()
     shipped_variants()
     md_inline("*ready*")
+    for calc in registry().calculators.values():
+        start = calc.initial_values()
+        answer(calc.id, {i.key: form_text(i, start[i.key]) for i in calc.inputs if i.kind != "path"})
+    forget()
 
 
 def _box(calc_id: str, key: str) -> UploadBox:
@@ -134,7 +145,7 @@ def house_rule(text: str) -> str:
     >>> json.loads(house_rule("system: scrollhammer\\ntitle: Harsh\\nparameters: {break_ld_per_point: 2}\\n"))["changes"]
     ['Ld lost per point of defeat (break_ld_per_point): 1 → 2']
     >>> json.loads(house_rule("system: scrollhammer\\ntitle: x\\nparameters: {nope: 1}\\n"))["error"]
-    'house-rule.yaml: parameters.nope: unknown rule parameter; allowed: ...'
+    'house-rule.yaml, line 3: parameters.nope: unknown rule parameter; allowed: ...'
     """
     if not text.strip():
         _house.clear()
@@ -181,6 +192,18 @@ def answer(calc_id: str, values: Mapping[str, Any], variant: str = NO_VARIANT, c
     if not texts:
         return shown
     return f'<div hidden class="rb-set" data-set="{html.escape(json.dumps(texts))}"></div>{mended_html(mended.notes)}{shown}'
+
+
+def forget() -> None:
+    """Drop every file given to :func:`upload` and the house rule (what one page gave).
+
+    >>> _ = house_rule("system: scrollhammer\\ntitle: Harsh\\nparameters: {break_ld_per_point: 2}\\n")
+    >>> forget()
+    >>> "no house rule is set" in answer("scrollhammer.morale-check", {"ld": "7"}, HOUSE)
+    True
+    """
+    _boxes.clear()
+    _house.clear()
 
 
 def clear_caches() -> None:

@@ -48,6 +48,7 @@ from rulesbook.api.json_api import (
     error_body,
 )
 from rulesbook.present import json_text
+from rulesbook.variants import failed_variant
 from widgets.server.workers import ComputePool, JobCancelled, JobError, TimeLimitError
 
 __all__ = ["MAX_BODY_BYTES", "api_routes"]
@@ -268,6 +269,9 @@ class _Calc(_ApiHandler):
             return
         answer = await self._compute(calc_id, (inputs, variants, body, text))
         if answer is not None:  # (None: the client went away)
+            if answer[1].get("error", {}).get("field") == "variant":  # (the reason is logged here:
+                for name in (part for listed in variants for part in listed.split("+")):  # workers log
+                    failed_variant(name)  # nothing of their own)
             self.reply(answer)
 
     def _inputs(self) -> tuple[dict[str, Any], list[str], list[str], str | None]:

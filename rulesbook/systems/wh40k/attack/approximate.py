@@ -64,9 +64,9 @@ def float_packet(packet: PacketTable) -> _FloatPacket:
     """The float form of an exact packet table (the same moves, weights divided once)."""
     src, dst, w = [], [], []
     for lost, row in enumerate(packet.moves):
-        for t, weight in row:
+        for d, weight in row:
             src.append(lost)
-            dst.append(t)
+            dst.append(lost + d)
             w.append(weight)
     return _FloatPacket(
         np.array(src, dtype=np.intp),

@@ -29,10 +29,12 @@ Example:
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from itertools import accumulate
 from math import gcd, lcm
 
 from rulesbook.dice import parse_dice  # noqa: F401 (the examples use it)
@@ -81,22 +83,25 @@ type _Vector = tuple[list[int], int]
 
 @dataclass(frozen=True, slots=True)
 class PacketTable:
-    """One kind of packet as a transition table over wounds lost (integer weights)."""
+    """One kind of packet as a transition table over wounds lost (integer weights): from ``L``
+    wounds lost, each ``(d, w)`` of ``moves[L]`` goes to ``L + d`` lost with weight ``w`` over
+    ``den`` (moves are relative, so states with the same room left share one row)."""
 
     moves: tuple[tuple[tuple[int, int], ...], ...]
     den: int
     width: int = 0
-    """The most moves from one state (computed at construction)."""
+    """The most moves from one state (computed at construction when not given)."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "width", max(len(row) for row in self.moves))
+        if not self.width:
+            object.__setattr__(self, "width", max(len(row) for row in self.moves))
 
     def apply(self, v: list[int]) -> list[int]:
         out = [0] * len(v)
         for L, a in enumerate(v):
             if a:
-                for t, w in self.moves[L]:
-                    out[t] += a * w
+                for d, w in self.moves[L]:
+                    out[L + d] += a * w
         return out
 
 
@@ -104,18 +109,30 @@ class PacketTable:
 def _packet(
     pairs: tuple[tuple[int, int], ...], den: int, wounds: int, models: int, spills: bool
 ) -> PacketTable:
-    """The transition table of one packet whose damage has integer weights ``pairs`` over ``den``."""
+    """The transition table of one packet whose damage has integer weights ``pairs`` over ``den``
+    (sorted by damage, each damage once: :func:`~rulesbook.systems.wh40k.attack.rolls.packet_weights`).
+
+    The moves from ``lost`` depend only on the room left (the unit's when excess damage spills,
+    else the model's): the damages below the room, then the room itself for every damage that
+    fills it (the excess is lost), each room's row made once and shared by the states with that
+    room (every room above the largest damage has ``pairs`` itself)."""
     total = wounds * models
-    moves: list[tuple[tuple[int, int], ...]] = []
-    for lost in range(total):
-        acc: dict[int, int] = {}
-        room = total - lost if spills else wounds - lost % wounds
-        for x, w in pairs:
-            t = lost + (x if x < room else room)
-            acc[t] = acc.get(t, 0) + w
-        moves.append(tuple(acc.items()))
-    moves.append(((total, den),))
-    return PacketTable(tuple(moves), den)
+    free = pairs[-1][0] + 1  # every room from here on loses the whole damage
+    tails = list(accumulate(reversed([w for _, w in pairs])))[::-1]  # weight of pairs[i:]
+
+    def row(room: int) -> tuple[tuple[int, int], ...]:
+        if room >= free:
+            return pairs
+        below = bisect_left(pairs, (room,))
+        return (*pairs[:below], (room, tails[below]))
+
+    if spills:
+        rows = [pairs if total - lost >= free else row(total - lost) for lost in range(total)]
+    else:
+        rows = [row(wounds - r) for r in range(wounds)] * models
+    width = max(map(len, rows))
+    rows.append(((0, den),))
+    return PacketTable(tuple(rows), den, width)
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,8 +223,8 @@ def packet_tables(weapon: Weapon, target: Target, choices: Wh40kChoices) -> tupl
     spilling, as the readings say).
 
     >>> normal, dev = packet_tables(Weapon("w", parse_dice("1"), 3, 4, 0, parse_dice("2")), Target(4, 3, 3, models=2), CHOICES)
-    >>> normal.moves[:3]   # from 0 lost: 2; from 1: 2 more (3, the model is dead); from 2: only 1 left
-    (((2, 1),), ((3, 1),), ((3, 1),))
+    >>> normal.moves[:3]   # from 0 lost: 2 more; from 1: 2 more (3, the model is dead); from 2: only 1
+    (((2, 1),), ((2, 1),), ((1, 1),))
     """
     r = choices.readings
     normal_terms, dev_terms, minimum = packet_terms(target, choices)

@@ -253,14 +253,14 @@ class _Space:
         for i, s in enumerate(self.states):
             g = self.order.target_group(s, precision)
             if g is None:
-                rows.append(((i, den),))
+                rows.append(((0, den),))
                 continue
             (ok, fail, sd), (pairs, dd) = saves[g], damage[g]
             scale = den // (sd * dd)
-            acc: dict[int, int] = {i: ok * dd * scale} if ok else {}
+            acc: dict[int, int] = {0: ok * dd * scale} if ok else {}
             for x, w in pairs:
-                t = self.index[self.order.take(s, g, x, spills, precision)]
-                acc[t] = acc.get(t, 0) + fail * w * scale
+                d = self.index[self.order.take(s, g, x, spills, precision)] - i  # moves are relative
+                acc[d] = acc.get(d, 0) + fail * w * scale
             rows.append(tuple(acc.items()))
         return PacketTable(tuple(rows), den)
 

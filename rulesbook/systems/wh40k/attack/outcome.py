@@ -176,13 +176,18 @@ class WoundOutcome:
         return {k: Fraction(w, self.den) for k, w in self.weights.items()}
 
 
-@implements(
+_ONE_ATTACK = (
     "wh40k.attack.sequence",
     "wh40k.attack.torrent",
     "wh40k.attack.sustained-hits",
     "wh40k.attack.lethal-hits",
     "wh40k.attack.devastating-wounds",
 )
+"""The rules one attack's outcome executes, by wound kind (:func:`wound_outcome`) or with the
+saving throw folded in (:func:`attack_outcome`)."""
+
+
+@implements(*_ONE_ATTACK)
 def wound_outcome(
     weapon: Weapon,
     target: Target,
@@ -227,7 +232,9 @@ class AttackOutcome:
     ``weights`` maps (normal packets, devastating packets) to an integer weight over ``den``
     for one attack (its Sustained Hits value fixed to ``sustained_value`` when the
     once-per-weapon reading is used; in lowest terms, zero weights left out); ``packets`` is
-    the same as probabilities. The other fields are the means the explanation view shows.
+    the same as probabilities. The means the explanation view shows (``hits_per_attack`` …) are
+    kept as integers over one denominator and become Fractions when read; the saving throw
+    (``save``) is rebuilt when read, from the values it was made with.
     """
 
     weapon: Weapon
@@ -237,14 +244,47 @@ class AttackOutcome:
     hit_counts: tuple[int, int, int, int]
     """(fail, pass, critical, denominator) of the Hit roll (Torrent: a certain pass)."""
     wound_counts: tuple[int, int, int, int]
-    p_save_fails: Fraction
-    save: RollTest | None
-    hits_per_attack: Fraction
-    wounds_per_attack: Fraction
-    devastating_per_attack: Fraction
-    unsaved_per_attack: Fraction
+    save_counts: tuple[int, int, int]
+    """(saved, failed, denominator) of the saving throw against one wound (:func:`save_counts`)."""
     weights: Mapping[tuple[int, int], int]
     den: int
+    means: tuple[int, int, int, int, int, int]
+    """Numerators of hits, wounds and devastating wounds per attack, their two denominators
+    (hits; wounds and devastating wounds), and the unsaved attacks over :attr:`den`."""
+    target: Target
+    situation: Situation
+    choices: Wh40kChoices
+
+    @property
+    def save(self) -> RollTest | None:
+        """The saving throw the defender picks (:func:`~rulesbook.systems.wh40k.attack.rolls.save_test`)."""
+        return save_test(self.weapon, self.target, self.situation, self.choices)
+
+    @property
+    def p_save_fails(self) -> Fraction:
+        """The chance the saving throw against one wound fails."""
+        _, failed, den = self.save_counts
+        return Fraction(failed, den)
+
+    @property
+    def hits_per_attack(self) -> Fraction:
+        """Mean hits of one attack (Sustained Hits included)."""
+        return Fraction(self.means[0], self.means[3])
+
+    @property
+    def wounds_per_attack(self) -> Fraction:
+        """Mean wounds of one attack (Lethal Hits' automatic wounds included)."""
+        return Fraction(self.means[1], self.means[4])
+
+    @property
+    def devastating_per_attack(self) -> Fraction:
+        """Mean devastating wounds of one attack."""
+        return Fraction(self.means[2], self.means[4])
+
+    @property
+    def unsaved_per_attack(self) -> Fraction:
+        """Mean packets of normal damage of one attack (the wounds the saving throw lets through)."""
+        return Fraction(self.means[5], self.den)
 
     @property
     def hit(self) -> Distribution[Outcome]:
@@ -267,13 +307,7 @@ def _outcomes(counts: tuple[int, int, int, int]) -> Distribution[Outcome]:
     return Distribution.from_weights(((o, w) for o, w in zip(Outcome, weights, strict=True) if w), den)
 
 
-@implements(
-    "wh40k.attack.sequence",
-    "wh40k.attack.torrent",
-    "wh40k.attack.sustained-hits",
-    "wh40k.attack.lethal-hits",
-    "wh40k.attack.devastating-wounds",
-)
+@implements(*_ONE_ATTACK)
 def attack_outcome(
     weapon: Weapon,
     target: Target,
@@ -303,8 +337,12 @@ def attack_outcome(
     hit_roll, wound_roll = _rolls(weapon, target, situation, choices)
     hf, hp, hc, hd = (0, 1, 0, 1) if hit_roll is None else hit_roll.counts()
     wf, wp, wc, wd = wound_roll.counts()
-    s_ok, s_fail, sd = save_counts(weapon, target, situation, choices)
-    c_ok, c_fail, cd = save_counts(weapon, target, situation, choices, critical=True)
+    saving = save_counts(weapon, target, situation, choices)
+    s_ok, s_fail, sd = saving
+    if situation.critical_wound_ap or choices.overrides:
+        c_ok, c_fail, cd = save_counts(weapon, target, situation, choices, critical=True)
+    else:  # the Critical Wound's saving throw is the same one (unless a variant's code says)
+        c_ok, c_fail, cd = saving
     den = sd * cd // gcd(sd, cd)  # one denominator for both saving throws
     s_ok, s_fail, c_ok, c_fail = (
         x * (den // d) for x, d in ((s_ok, sd), (s_fail, sd), (c_ok, cd), (c_fail, cd))
@@ -317,26 +355,26 @@ def attack_outcome(
     hit, wound = (hf, hp, hc, hd), (wf, wp, wc, wd)
     found, w_den = _attack_weights(weapon, hit, wound, normal, critical, auto, den, values, x_den)
     weights = {(k[0], k[1]): w for k, w in found.items()}  # (packets, devastating packets)
-    # means for the explanation, each one Fraction of integers
+    # means for the explanation, as integers over two denominators (Fractions when read)
     x_sum = sum(x * w for x, w in values)
     wr_num = hp * x_den + hc * (x_sum + (0 if ab.lethal_hits else x_den))  # Wound rolls, over hd * x_den
     auto_num = hc * x_den * wd if ab.lethal_hits else 0  # auto-wounds, over hd * x_den * wd
-    means_den = hd * x_den * wd
     dev_num = wr_num * wc if ab.devastating_wounds else 0
     if ab.devastating_wounds and ab.lethal_hits and lethal_critical:
         dev_num += auto_num
+    hits_num = hp * x_den + hc * (x_den + x_sum)
+    unsaved_num = sum(k[0] * w for k, w in weights.items())
     return AttackOutcome(
-        weapon=weapon,
-        hit_roll=hit_roll,
-        wound_roll=wound_roll,
-        hit_counts=hit,
-        wound_counts=wound,
-        p_save_fails=Fraction(s_fail, den),
-        save=save_test(weapon, target, situation, choices),
-        hits_per_attack=Fraction(hp * x_den + hc * (x_den + x_sum), hd * x_den),
-        wounds_per_attack=Fraction(wr_num * (wp + wc) + auto_num, means_den),
-        devastating_per_attack=Fraction(dev_num, means_den),
-        unsaved_per_attack=Fraction(sum(k[0] * w for k, w in weights.items()), w_den),
-        weights=weights,
-        den=w_den,
+        weapon,
+        hit_roll,
+        wound_roll,
+        hit,
+        wound,
+        saving,
+        weights,
+        w_den,
+        (hits_num, wr_num * (wp + wc) + auto_num, dev_num, hd * x_den, hd * x_den * wd, unsaved_num),
+        target,
+        situation,
+        choices,
     )

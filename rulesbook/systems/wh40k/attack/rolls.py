@@ -358,8 +358,7 @@ def packet_weights(
     """
     rolls, roll_den = damage.weights()
     reduced: dict[int, int] = {}
-    for i, w in enumerate(rolls):
-        d = damage.minimum + i
+    for d, w in enumerate(rolls, damage.minimum):
         n = max(min(minimum, d), d - reduction)
         reduced[n] = reduced.get(n, 0) + w
     if fnp is None:
@@ -367,7 +366,7 @@ def packet_weights(
     else:  # a point is lost when every Feel No Pain roll made for it fails
         fail, d = 1, 1
         for x in (fnp,) if isinstance(fnp, int) else fnp:
-            fails, _, _, sides = RollTest(dice=D6, target=x, direction="over").counts()
+            fails, _, _, sides = _FEEL_NO_PAIN.get(x) or _feel_no_pain_roll(x).counts()
             fail, d = fail * fails, d * sides
         keep = d - fail
         top = max(reduced)
@@ -381,6 +380,16 @@ def packet_weights(
     for w in out.values():
         g = gcd(g, w)
     return tuple((k, w // g) for k, w in sorted(out.items()) if w), den // g
+
+
+def _feel_no_pain_roll(x: int) -> RollTest:
+    """The Feel No Pain roll against one point of damage: one D6 at ``x``+."""
+    return RollTest(dice=D6, target=x, direction="over")
+
+
+_FEEL_NO_PAIN = {x: _feel_no_pain_roll(x).counts() for x in range(2, 7)}
+"""The counts of every Feel No Pain X+ a datasheet prints, counted once at import by the roll
+test's own routine (a value: the same for every call)."""
 
 
 @implements("wh40k.core.battle-shock")

@@ -187,6 +187,10 @@ class Abilities:
         return tuple(out)
 
 
+_NO_ABILITIES = Abilities()
+"""A weapon without ability words (a value: every such weapon shares it)."""
+
+
 def _lower(a: int | None, b: int | None) -> int | None:
     """The lower of two thresholds (``None``: not set)."""
     return b if a is None else (a if b is None else min(a, b))
@@ -224,15 +228,17 @@ def parse_abilities(words: str | Sequence[str], *, field_name: str = "abilities"
     rulesbook.errors.InputError: abilities: unknown word 'lethal-hit'; allowed: lethal-hits, ...
     """
     items = [w.strip().lower() for w in words.split(",")] if isinstance(words, str) else list(words)
+    if not any(items):
+        return _NO_ABILITIES
     flags: dict[str, bool] = {}
     sustained: DiceExpr | None = None
     extra: dict[str, DiceExpr] = {}
     anti: list[tuple[str, int]] = []
     other: list[str] = []
     crits: dict[str, int] = {}
-    shown = ", ".join(s for _, s in ABILITY_WORDS)
     for word in (w for w in items if w):
         if _ABILITY_RE.fullmatch(word) is None:
+            shown = ", ".join(s for _, s in ABILITY_WORDS)
             raise InputError(field_name, f"unknown word {quote(word)}; allowed: {shown}")
         if word.startswith("sustained-hits-"):
             if sustained is not None:
@@ -368,6 +374,40 @@ WEAPON_INPUTS: tuple[Input, ...] = (
 """The characteristics of a weapon, each with its bounds: the inputs of ``wh40k.attack`` and the
 checks of every other weapon source."""
 
+_WEAPON_KEYS = frozenset(i.key for i in WEAPON_INPUTS)
+
+
+def _characteristics(
+    values: Mapping[str, Any],
+    field: str | None,
+    where: str,
+    names: Mapping[str, str],
+    *,
+    checked: bool,
+    named: bool,
+) -> dict[str, Any]:
+    """Each characteristic of :data:`WEAPON_INPUTS` checked by its input (kept as given when
+    ``checked``), or its default when left out; errors as :func:`make_weapon` describes."""
+    parsed: dict[str, Any] = {}
+    for inp in WEAPON_INPUTS:
+        spelled = names.get(inp.key, inp.key)
+        if inp.key not in values:
+            if inp.required:
+                raise InputError(field or inp.key, f"{where}missing {spelled}")
+            parsed[inp.key] = inp.default
+            continue
+        if checked:  # already validated by these very inputs (a calculator's own weapon inputs)
+            parsed[inp.key] = values[inp.key]
+            continue
+        try:
+            parsed[inp.key] = inp.validate(values[inp.key])
+        except InputError as exc:
+            shown = f"{where}{spelled}: " if named else ""
+            if isinstance(exc, CostError):  # still a refusal for cost, with its estimate
+                raise CostError(field or inp.key, f"{shown}{exc.message}", times=exc.times) from None
+            raise InputError(field or inp.key, f"{shown}{exc.message}") from None
+    return parsed
+
 
 def make_weapon(
     values: Mapping[str, Any],
@@ -399,24 +439,10 @@ def make_weapon(
     """
     names = shown or {}
     where = f"{label}: " if label else ""
-    parsed: dict[str, Any] = {}
-    for inp in WEAPON_INPUTS:
-        spelled = names.get(inp.key, inp.key)
-        if inp.key not in values:
-            if inp.required:
-                raise InputError(field or inp.key, f"{where}missing {spelled}")
-            parsed[inp.key] = inp.default
-            continue
-        if checked:  # already validated by these very inputs (a calculator's own weapon inputs)
-            parsed[inp.key] = values[inp.key]
-            continue
-        try:
-            parsed[inp.key] = inp.validate(values[inp.key])
-        except InputError as exc:
-            named = f"{where}{spelled}: " if field or label else ""
-            if isinstance(exc, CostError):  # still a refusal for cost, with its estimate
-                raise CostError(field or inp.key, f"{named}{exc.message}", times=exc.times) from None
-            raise InputError(field or inp.key, f"{named}{exc.message}") from None
+    if checked and values.keys() >= _WEAPON_KEYS:  # every value given, each already checked
+        parsed = {key: values[key] for key in _WEAPON_KEYS}
+    else:
+        parsed = _characteristics(values, field, where, names, checked=checked, named=bool(field or label))
     abilities = parse_abilities(parsed["abilities"])
     if not parsed["ranged"]:
         fix = "use BS for a ranged weapon" if "skill" in names else "set ranged=true"
@@ -427,7 +453,11 @@ def make_weapon(
                     field or "abilities",
                     f"{where}{shown_word} is a ranged weapon ability; {fix} or remove it",
                 )
-    for word, base in (("rapid-fire", parsed["attacks"]), ("melta", parsed["damage"])):
+    for word, base in (
+        (("rapid-fire", parsed["attacks"]), ("melta", parsed["damage"]))
+        if abilities.rapid_fire is not None or abilities.melta is not None
+        else ()
+    ):
         x = getattr(abilities, word.replace("-", "_"))
         if x is not None and x.count and base.count and base.sides != x.sides:
             raise InputError(

@@ -13,8 +13,8 @@ the engine's own pieces and nothing else:
   Damage, its reduction, Feel No Pain, excess damage lost or spilling),
 
 and the allocation the engine makes, attack by attack in integers: each attack moves the vector
-of wounds lost by the sum over ``n`` of P(n packets) T^n v, and the vectors after 0, 1, 2 …
-attacks are mixed by the number of attacks — for any count, with no count of its own. Its values
+of wounds lost by the sum over ``n`` of P(n packets) T^n v, and the numbers of attacks are mixed
+by Horner's scheme (:func:`_mixed`) — for any count, with no count of its own. Its values
 are published exactly as the general path publishes them; its tables and explanation are the
 general path's, built on first read (:class:`~rulesbook.results.DeferredResult`). Outside the
 domain — several Sustained Hits values for the whole weapon, Devastating Wounds kept apart from
@@ -33,13 +33,14 @@ Example:
 from __future__ import annotations
 
 from math import gcd, lcm
+from operator import mul
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from rulesbook.results import DeferredResult, Table
 from rulesbook.systems.wh40k.attack.engine import PacketTable, packet_tables, placed
 from rulesbook.systems.wh40k.attack.outcome import attack_outcome
-from rulesbook.systems.wh40k.attack.weapons import RANGED_ONLY, WEAPON_INPUTS, make_weapon
+from rulesbook.systems.wh40k.attack.weapons import RANGED_ONLY, make_weapon
 from rulesbook.systems.wh40k.calculators.path import (
     RANGED_DAMAGE_REDUCTION,
     choices_of,
@@ -60,42 +61,50 @@ LEAN_WOUNDS = 60
 """The most wounds (models × Wounds) of a target the lean path resolves."""
 
 
-def _after_each_attack(
-    per_attack: dict[int, int], per_den: int, table: PacketTable, total: int, most: int
-) -> list[tuple[list[int], int]]:
-    """The wounds-lost vector after 0, 1, … ``most`` attacks, each over its denominator: every
-    attack adds ``n`` packets with weight ``per_attack[n]`` over ``per_den``."""
+def _mixed(
+    per_attack: dict[int, int], per_den: int, table: PacketTable, total: int, attacks: dict[int, int]
+) -> tuple[list[int], int]:
+    """The wounds-lost weights over their denominator after a number of attacks drawn with
+    integer weights ``attacks`` (count -> weight, over their sum), every attack adding ``n``
+    packets with weight ``per_attack[n]`` over ``per_den``.
+
+    By Horner's scheme over the counts, most first: ``w = S(w) + c_a e_0``, where ``S`` is one
+    attack (the sum over ``n`` of its weight times the packet table applied ``n`` times) and
+    ``c_a`` the weight of ``a`` attacks scaled to the common denominator — for any count, with no
+    count of its own. The weights are worked on only as far as the attacks so far can reach (a
+    packet moves at most as far as from no wound lost, where the most room is)."""
     top = max(per_attack)
     step_den = per_den * table.den**top
-    v = [1] + [0] * total
-    out = [(v, 1)]
-    for _ in range(most):
-        nxt = [0] * (total + 1)
-        u = v
-        for n in range(top + 1):
-            w = per_attack.get(n, 0)
-            if w:
-                f = w * table.den ** (top - n)
-                for i, x in enumerate(u):
-                    if x:
-                        nxt[i] += x * f
-            if n < top:
-                u = table.apply(u)
-        v = nxt
-        out.append((v, out[-1][1] * step_den))
-    return out
+    scales = [per_attack.get(n, 0) * table.den ** (top - n) for n in range(top + 1)]
+    f0 = scales[0]
+    jump = max(d for d, _ in table.moves[0])
+    size = total + 1
+    most = max(attacks)
+    w = [attacks[most]]
+    for a in range(most - 1, -1, -1):
+        nxt = [x * f0 for x in w]
+        u = w
+        for n in range(1, top + 1):
+            u = table.apply(u + [0] * (min(size, len(u) + jump) - len(u)))
+            f = scales[n]
+            if f:
+                nxt += [0] * (len(u) - len(nxt))
+                nxt = [b + x * f for b, x in zip(nxt, u, strict=True)]
+        w = nxt
+        c = attacks.get(a)
+        if c:
+            w[0] += c * step_den ** (most - a)
+    return w + [0] * (size - len(w)), sum(attacks.values()) * step_den**most
 
 
 def _published(weights: list[int], den: int, wounds: int, models: int) -> dict[str, Any]:
     """The six published figures of wounds-lost weights over ``den`` (floats by correctly rounded
     integer division, exact strings in lowest terms), in the general path's order."""
     total = wounds * models
-    by_model = [0] * (models + 1)
-    mean_wl = mean_md = 0
-    for lost, a in enumerate(weights):
-        by_model[lost // wounds] += a
-        mean_wl += lost * a
-        mean_md += (lost // wounds) * a
+    by_model = [sum(weights[m * wounds : (m + 1) * wounds]) for m in range(models)]
+    by_model.append(weights[total])
+    mean_wl = sum(map(mul, range(total + 1), weights))
+    mean_md = sum(map(mul, range(models + 1), by_model))
     nums = [mean_wl, mean_md, weights[total], den - by_model[0], *by_model, *weights]
     floats = [a / den for a in nums]
     texts = [
@@ -128,11 +137,10 @@ def lean_attack(calc: Calculator, v: dict[str, Any]) -> DeferredResult | None:
     if not ranged and (v["cover"] or v["stealth"] or v["overwatch"] or any(w in words for w in RANGED_ONLY)):
         return None  # the general path refuses these
     choices = choices_of(v, calc.choices)  # type: ignore[arg-type]
-    weapon = make_weapon({i.key: v[i.key] for i in WEAPON_INPUTS}, checked=True)
+    weapon = make_weapon(v, checked=True)  # the weapon's own inputs among the validated fields
     target = target_of(v)
     (p,) = placed((weapon,), target, situation_of(v), choices)
-    most = p.attacks.outcomes()[-1]
-    if most > LEAN_ATTACKS or len(p.sustained) > 1:
+    if p.attacks.items[-1][0] > LEAN_ATTACKS or len(p.sustained) > 1:
         return None
     normal, dev = packet_tables(p.weapon, p.target, choices)
     outcome = attack_outcome(p.weapon, p.target, p.situation, choices)
@@ -141,15 +149,9 @@ def lean_attack(calc: Calculator, v: dict[str, Any]) -> DeferredResult | None:
     per_attack: dict[int, int] = {}
     for (n, m), w in outcome.weights.items():
         per_attack[n + m] = per_attack.get(n + m, 0) + w
-    after = _after_each_attack(per_attack, outcome.den, normal, wounds * models, most)
     a_den = lcm(*(q.denominator for _, q in p.attacks))
-    den = a_den * after[most][1]
-    mixed = [0] * (wounds * models + 1)
-    for a, q in p.attacks:
-        scale = q.numerator * (a_den // q.denominator) * (after[most][1] // after[a][1])
-        for i, x in enumerate(after[a][0]):
-            if x:
-                mixed[i] += x * scale
+    attacks = {a: q.numerator * (a_den // q.denominator) for a, q in p.attacks}
+    mixed, den = _mixed(per_attack, outcome.den, normal, wounds * models, attacks)
     values = _published(mixed, den, wounds, models)
     warnings = [RANGED_DAMAGE_REDUCTION] if target.damage_reduction and ranged else []
     warnings += ability_warnings(weapon, target) + pistol_warnings([weapon], choices)

@@ -64,7 +64,13 @@ from rulesbook.systems.wh40k.calculators.path import (
 )
 from rulesbook.systems.wh40k.calculators.profiles import WeaponProfilesInput, parse_weapons
 from rulesbook.systems.wh40k.calculators.report import ability_warnings, dense, pistol_warnings
-from rulesbook.systems.wh40k.calculators.roll_tests import ENEMY_SICKNESS_INPUT, sickness_line
+from rulesbook.systems.wh40k.calculators.roll_tests import (
+    ENEMY_SICKNESS_INPUT,
+    STRATAGEMS_INPUT,
+    effect_lines,
+    sickness_line,
+    stratagems_shock,
+)
 from rulesbook.systems.wh40k.choices import CHOICES, Wh40kChoices, Wh40kReadings
 from rulesbook.systems.wh40k.effects.kind import ShockTest
 from rulesbook.systems.wh40k.faction.shock import leadership_worsened, p_pass
@@ -78,6 +84,9 @@ __all__ = [
     "below_half_strength",
     "remaining_unit",
 ]
+
+_BARE = ShockTest()
+"""The Battle-shock test no input or effect has changed."""
 
 MAX_ATTACHED_STATES = 1500
 """Most (Bodyguard wounds + 1) × (Leader wounds + 1) states the Attached-unit engine accepts."""
@@ -180,17 +189,13 @@ def attack_aftermath(
     choices: Wh40kChoices = CHOICES,
     leader: LeaderProfile | None = None,
     leader_leadership: int | None = None,
-    battle_shock_modifier: int = 0,
-    insane_bravery: bool = False,
-    battle_shock_reroll: bool = False,
+    shock: ShockTest = _BARE,
 ) -> Aftermath:
     """The exact chain: the attack, then Below Half-strength, the Battle-shock test and
     Desperate Escape (if the Battle-shocked unit Falls Back, interpretation
-    ``battle-shocked-falls-back``). ``insane_bravery``: the unit's player uses Insane Bravery,
-    so the test is passed (either version on the page: declared before the roll, or turning a
-    failed roll into a pass) and no Desperate Escape follows; ``battle_shock_reroll``: a rule
-    lets the unit re-roll a failed test. The test is the one the effects change
-    (:func:`~rulesbook.systems.wh40k.faction.shock.p_pass`).
+    ``battle-shocked-falls-back``). ``shock``: the test as modifiers, a re-roll and the effects
+    of the unit's rules and stratagems change it (Insane Bravery passes it, so no Desperate
+    Escape follows), passed as :func:`~rulesbook.systems.wh40k.faction.shock.p_pass` says.
 
     >>> gun = Weapon("melta", parse_dice("1"), 2, 9, -4, parse_dice("D6"))
     >>> chain = attack_aftermath([gun], Target(5, 3, 3, models=3), leadership=7)
@@ -209,7 +214,6 @@ def attack_aftermath(
     models = target.models + profile.models
     escape_test = desperate_escape_test(choices)
     falls_back = choices.readings.battle_shocked_falls_back == "falls-back"
-    shock = ShockTest(passed=insane_bravery, modifier=battle_shock_modifier, reroll=battle_shock_reroll)
     destroyed: dict[int, Fraction] = {}
     escapes: dict[int, Fraction] = {}
     total: dict[int, Fraction] = {}
@@ -277,10 +281,11 @@ MORALE_INPUTS = (
         label="Insane Bravery",
         help=(
             "The target's player uses Insane Bravery (1CP, once per battle): its Battle-shock test is "
-            "passed, so no Desperate Escape follows."
+            "passed, so no Desperate Escape follows (as stratagems=insane-bravery)."
         ),
         default=False,
     ),
+    STRATAGEMS_INPUT,
     IntInput(
         key="leader_models",
         label="Leader models",
@@ -341,7 +346,13 @@ MORALE_INPUTS = (
     ),
 )
 
-MORALE_READINGS = ("below_half_strength", "battle_shocked_falls_back", "battle_shock_modifiers", "precision")
+MORALE_READINGS = (
+    "below_half_strength",
+    "battle_shocked_falls_back",
+    "battle_shock_modifiers",
+    "battle_shock_phase",
+    "precision",
+)
 
 
 def _leader(values: Mapping[str, Any]) -> LeaderProfile | None:
@@ -368,7 +379,18 @@ def _attackers(values: Mapping[str, Any]) -> Attackers:
     return Attackers(weapons=weapons, field="weapons", labels=labels, mixed=mixed)
 
 
+def _shock(values: Mapping[str, Any], choices: Wh40kChoices) -> ShockTest:
+    """The target's Battle-shock test as its inputs and its player's stratagems change it
+    (``insane_bravery``: the stratagem Insane Bravery among them)."""
+    keys = tuple(values["stratagems"])
+    if values["insane_bravery"] and "insane-bravery" not in keys:
+        keys += ("insane-bravery",)
+    start = ShockTest(modifier=values["battle_shock_modifier"], reroll=values["battle_shock_reroll"])
+    return stratagems_shock(keys, start, choices)
+
+
 def _check(values: Mapping[str, Any], choices: Any) -> None:
+    _shock(values, choices)  # (an unknown stratagem is refused before the attack is computed)
     leader = _leader(values)
     check_attackers(_attackers(values), values, choices)
     if leader is not None:
@@ -540,12 +562,6 @@ def _steps(chain: Aftermath, has_leader: bool) -> Table:
     ],
     check=_check,
     choices=CHOICES,
-    insensitive={
-        f"rules.wh40k.death-guard.stratagem.{key}": "taken as the insane_bravery input (the test is passed), "
-        "so no stratagem's effects are applied and other code for the stratagem is not on this path; "
-        "wh40k.battle-shock applies it"
-        for key in ("insane-bravery", "insane-bravery-boarding-actions")
-    },
     tests=("battle-shock",),
     examples=[
         {
@@ -587,6 +603,7 @@ def attack_and_battle_shock_calculator(*, choices: Wh40kChoices, **values: Any) 
     situation = situation_of(values)
     worse = leadership_worsened(values["enemy_sickness"], choices)
     leader_ld = values["leader_leadership"]
+    shock = _shock(values, choices)
     chain = attack_aftermath(
         attackers.weapons,
         target,
@@ -595,9 +612,7 @@ def attack_and_battle_shock_calculator(*, choices: Wh40kChoices, **values: Any) 
         choices,
         leader,
         None if leader_ld is None else leader_ld + worse,
-        values["battle_shock_modifier"],
-        values["insane_bravery"],
-        values["battle_shock_reroll"],
+        shock,
     )
     out: dict[str, Any] = {
         "p_below_half": chain.p_below_half,
@@ -635,12 +650,15 @@ def attack_and_battle_shock_calculator(*, choices: Wh40kChoices, **values: Any) 
     sick = sickness_line(values["enemy_sickness"], values["leadership"], choices)
     if sick:
         lines.append(sick + (" The Leader's Leadership likewise." if leader is not None and worse else ""))
-    if values["battle_shock_reroll"] and not values["insane_bravery"]:
+    lines += effect_lines(shock)
+    if shock.worse:
+        lines.append(f"The effects worsen Leadership by {shock.worse}.")
+    if shock.reroll and not shock.passed:
         lines.append("A failed Battle-shock test is re-rolled once (both dice).")
-    if values["insane_bravery"]:
+    if shock.passed:
         lines.append(
-            "Insane Bravery: the Battle-shock test is passed (both versions on the page agree on "
-            "this; interpretation insane-bravery-versions)."
+            "The Battle-shock test is passed without a roll, so no Desperate Escape follows (Insane "
+            "Bravery: both versions on the page agree on this; interpretation insane-bravery-versions)."
         )
     elif choices.readings.battle_shocked_falls_back == "falls-back":
         lines.append(

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
+from operator import attrgetter, itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -395,12 +396,13 @@ def target_of(values: Mapping[str, Any]) -> Target:
 
 def situation_of(values: Mapping[str, Any], extra_hit_modifier: int = 0) -> Situation:
     """The attacker's situation of the situation inputs (plus a unit's own Hit modifier)."""
-    given = {name: values[name] for name in _SITUATION_FIELDS if name in values}
-    given["hit_modifier"] = given.get("hit_modifier", 0) + extra_hit_modifier
+    given = {name: values[name] for name in _SITUATION_FIELDS & values.keys()}
+    if extra_hit_modifier:
+        given["hit_modifier"] = given.get("hit_modifier", 0) + extra_hit_modifier
     return Situation(**given)
 
 
-_SITUATION_FIELDS = tuple(f.name for f in fields(Situation))
+_SITUATION_FIELDS = frozenset(f.name for f in fields(Situation))
 
 
 def choices_of(
@@ -410,8 +412,14 @@ def choices_of(
     chosen in the inputs: the attack readings and the calculator's ``extra`` reading inputs."""
     base = base or CHOICES
     now = base.readings
+    if not extra and _READINGS_OF_INPUTS(values) == _READINGS_OF_CHOICES(now):
+        return base  # every reading as the choice set has it (one comparison of two tuples)
     changed = {key: values[key] for key in (*READING_KEYS, *extra) if values[key] != getattr(now, key)}
     return base.replace(readings=changed) if changed else base
+
+
+_READINGS_OF_INPUTS = itemgetter(*READING_KEYS)
+_READINGS_OF_CHOICES = attrgetter(*READING_KEYS)
 
 
 type EffectsHook = Callable[

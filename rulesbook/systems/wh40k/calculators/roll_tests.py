@@ -9,7 +9,7 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -37,10 +37,14 @@ from rulesbook.systems.wh40k.faction.shock import SICKNESS_KEYS, leadership_wors
 
 __all__ = [
     "ENEMY_SICKNESS_INPUT",
+    "STRATAGEMS_INPUT",
     "battle_shock_calculator",
     "deadly_demise_calculator",
     "desperate_escape_calculator",
+    "effect_lines",
     "hazardous_calculator",
+    "sickness_line",
+    "stratagems_shock",
 ]
 
 
@@ -76,6 +80,37 @@ ENEMY_SICKNESS_INPUT = ChoiceInput(
     default="none",
 )
 """The enemy Sickness of the Battle-shock calculators (Scabrous Soulrot's Leadership effect)."""
+
+
+def stratagems_shock(keys: Sequence[str], test: ShockTest, choices: Wh40kChoices = CHOICES) -> ShockTest:
+    """``test`` as the Battle-shock effects of the stratagems ``keys`` change it (the tested unit's
+    player uses them: the Death Guard page's, or added by the variant of ``choices``), each through
+    :func:`~rulesbook.systems.wh40k.faction.shock.shock_test` — for every Battle-shock calculator,
+    which take them as ``stratagems``; an unknown key is one line naming that input.
+
+    >>> stratagems_shock(["insane-bravery"], ShockTest(modifier=-1)).passed
+    True
+    >>> stratagems_shock(["insane-bravry"], ShockTest())
+    Traceback (most recent call last):
+    ...
+    rulesbook.errors.InputError: stratagems: Death Guard has no stratagem 'insane-bravry'; did you mean insane-bravery? ...
+    """
+    faction = with_additions(death_guard(), choices.additions)
+    for key in keys:
+        if key not in faction.stratagems:
+            raise InputError(
+                "stratagems",
+                f"{faction.name} has no stratagem {quote(key)}; {choose_from(key, faction.stratagems)}",
+            )
+    for key in keys:
+        st = faction.stratagems[key]
+        test = shock_test(st.effects, "own", test, st.name, choices)
+    return test
+
+
+def effect_lines(test: ShockTest) -> tuple[str, ...]:
+    """The explanation's line for each effect on the test: applied, or why not."""
+    return tuple(f"{shown}: {why or 'applied'}." for shown, _, why in test.record)
 
 
 def sickness_line(enemy_sickness: str, leadership: int, choices: Wh40kChoices = CHOICES) -> str:
@@ -177,21 +212,11 @@ def battle_shock_calculator(
     >>> registry().calculator("wh40k.battle-shock").run(leadership=7, reroll=True)["p_pass_exact"]
     '119/144'
     """
-    faction = with_additions(death_guard(), choices.additions)
-    for key in stratagems:
-        if key not in faction.stratagems:
-            raise InputError(
-                "stratagems",
-                f"{faction.name} has no stratagem {quote(key)}; {choose_from(key, faction.stratagems)}",
-            )
     ld = leadership + leadership_worsened(enemy_sickness, choices)
-    test = ShockTest(modifier=modifier, reroll=reroll)
-    for key in stratagems:
-        st = faction.stratagems[key]
-        test = shock_test(st.effects, "own", test, st.name, choices)
+    test = stratagems_shock(stratagems, ShockTest(modifier=modifier, reroll=reroll), choices)
     p = p_pass(test, ld, choices)
     sick = sickness_line(enemy_sickness, leadership, choices)
-    effects = tuple(f"{shown}: {why or 'applied'}." for shown, _, why in test.record)
+    effects = effect_lines(test)
     if test.passed:
         roll = f"The test is passed without a roll: P(pass) = {fraction_str(p)}."
     else:

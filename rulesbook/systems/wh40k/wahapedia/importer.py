@@ -55,7 +55,7 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -437,18 +437,26 @@ def import_wahapedia(
     )
 
 
+def _detachment_rows(
+    folder: Path, file: str, faction_id: str, names: dict[str, str]
+) -> Iterator[tuple[Row, str, str]]:
+    """The faction's rows of ``file`` (an optional file whose rows belong to a detachment), each
+    with its detachment's name and key; a name no other file gave is added to ``names``."""
+    for row in _optional(folder, file):
+        if row.get("faction_id") == faction_id:
+            det_name = plain(row.need("detachment"))
+            dkey = slug(det_name)
+            names.setdefault(dkey, det_name)
+            yield row, det_name, dkey
+
+
 def _enhancements(
     folder: Path, faction_id: str, prefix: str, names: dict[str, str], notes: Notes
 ) -> dict[str, Enhancement]:
     """The faction's enhancements (Enhancements.csv), each with its detachment (whose name is
     added to ``names`` when no other file gave it)."""
     enhancements: dict[str, Enhancement] = {}
-    for row in _optional(folder, "Enhancements.csv"):
-        if row.get("faction_id") != faction_id:
-            continue
-        det_name = plain(row.need("detachment"))
-        dkey = slug(det_name)
-        names.setdefault(dkey, det_name)
+    for row, _, dkey in _detachment_rows(folder, "Enhancements.csv", faction_id, names):
         name = plain(row.need("name"))
         ekey = slug(name)
         if ekey in enhancements:
@@ -483,12 +491,7 @@ def _detachments(
             names[slug(plain(row.need("name")))] = plain(row.need("name"))
     rules: dict[str, list[str]] = {}
     texts: dict[str, list[str]] = {}
-    for row in _optional(folder, "Detachment_abilities.csv"):
-        if row.get("faction_id") != faction_id:
-            continue
-        det_name = plain(row.need("detachment"))
-        dkey = slug(det_name)
-        names.setdefault(dkey, det_name)
+    for row, det_name, dkey in _detachment_rows(folder, "Detachment_abilities.csv", faction_id, names):
         name = plain(row.need("name"))
         text = plain(row.need("description"))
         akey = slug(name)
