@@ -39,9 +39,11 @@ import argparse
 import gzip
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.parse
 from pathlib import Path
@@ -97,12 +99,13 @@ def _p95(values: list[float]) -> float:
     return round(sorted(values)[min(len(values) - 1, int(0.95 * len(values)))], 3) if values else float("nan")
 
 
-def _serve(site: Path) -> tuple[subprocess.Popen[bytes], str]:
+def _serve(site: Path, log: Any = subprocess.DEVNULL) -> tuple[subprocess.Popen[bytes], str]:
+    """``python3 -m http.server`` on ``site``; its request lines go to ``log``."""
     port = _free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "-d", str(site)],
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=log,
     )
     time.sleep(1.0)
     return proc, f"http://127.0.0.1:{port}"
@@ -120,14 +123,22 @@ def _open_live(page: Any, url: str) -> dict[str, Any]:
     return {**start, "worker_seconds": start.get("seconds"), "seconds": round(seconds, 3)}
 
 
-def download(browser: Any, base: str, site: Path) -> dict[str, Any]:
-    """Every response of a first visit, until the first live answer: bytes sent and gzipped."""
-    context = browser.new_context()
-    page = context.new_page()
-    seen: list[str] = []
-    context.on("requestfinished", lambda req: seen.append(req.url))
-    _open_live(page, f"{base}/{PAGE}")
-    context.close()
+def download(browser: Any, site: Path) -> dict[str, Any]:
+    """Every file a first visit asks for, until the first live answer: bytes sent and gzipped.
+
+    Read from the request lines of a server of its own (the browser's request events leave out
+    what a shared worker fetches)."""
+    with tempfile.TemporaryFile() as log:
+        proc, base = _serve(site, log)
+        try:
+            context = browser.new_context()
+            _open_live(context.new_page(), f"{base}/{PAGE}")
+            context.close()
+        finally:
+            proc.terminate()
+            proc.wait(30)
+        log.seek(0)
+        seen = re.findall(r'"GET (\S+) HTTP/[\d.]+" 200', log.read().decode("utf-8", "replace"))
     rows: dict[str, dict[str, int]] = {}
     for url in seen:
         path = urllib.parse.urlsplit(url).path.lstrip("/") or "index.html"
@@ -367,7 +378,7 @@ def main() -> None:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
             figures["chromium"] = browser.version
             if "download" in parts:
-                figures["download"] = d = download(browser, base, site)
+                figures["download"] = d = download(browser, site)
                 print(
                     f"first visit download: {d['files']} files, {d['mb']} MB as sent, {d['gzip_mb']} MB gzipped (runtime {d['runtime_gzip_mb']} MB)",
                     flush=True,

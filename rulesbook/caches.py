@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Iterator
+from types import ModuleType
 from typing import Protocol, cast
 
 from rulesbook.registry import registry
@@ -39,14 +40,54 @@ _FUNCTOOLS_CACHE: type = type(functools.lru_cache(maxsize=None)(len))
 
 def _module_caches() -> Iterator[tuple[str, str, _Cached]]:
     """(module name, attribute, cache) for every :mod:`functools` cache a loaded rulesbook module
-    defines, in no particular order: one pass over the modules' values, each checked by type."""
-    for module_name, module in list(sys.modules.items()):
-        if module is None or not (module_name == "rulesbook" or module_name.startswith("rulesbook.")):
-            continue
-        found = [(attr, obj) for attr, obj in vars(module).items() if type(obj) is _FUNCTOOLS_CACHE]
-        for attr, obj in found:
-            if getattr(obj, "__module__", None) == module_name:
-                yield module_name, attr, cast(_Cached, obj)
+    defines, in no particular order.
+
+    Every loaded rulesbook module is visited at every call; its values are looked through again
+    only when the module is new, its number of names changed or a cache found in it before is no
+    longer there (:data:`_SEEN`): a full pass over every module's values touched enough memory to
+    push a timed call's own code and data out of the processor's caches."""
+    for module_name, module in _rulesbook_modules():
+        names = vars(module)
+        seen = _SEEN.get(module_name)
+        fresh = seen is not None and seen[0] is module and seen[1] == len(names)
+        if fresh:
+            for attr, obj in seen[2]:  # type: ignore[index]
+                if names.get(attr) is not obj:
+                    fresh = False
+                    break
+        if not fresh:
+            found = tuple(
+                (attr, cast(_Cached, obj))
+                for attr, obj in list(names.items())
+                if type(obj) is _FUNCTOOLS_CACHE and getattr(obj, "__module__", None) == module_name
+            )
+            seen = _SEEN[module_name] = (module, len(names), found)
+        for attr, obj in seen[2]:  # type: ignore[index]
+            yield module_name, attr, obj
+
+
+def _rulesbook_modules() -> list[tuple[str, ModuleType]]:
+    """The loaded rulesbook modules, listed again whenever the loaded modules are not the ones
+    listed last (another number of them, or one of the listed ones replaced)."""
+    global _LISTED
+    count, listed = _LISTED
+    modules = sys.modules
+    if count != len(modules) or any(modules.get(name) is not module for name, module in listed):
+        listed = [
+            (name, module)
+            for name, module in list(modules.items())
+            if module is not None and (name == "rulesbook" or name.startswith("rulesbook."))
+        ]
+        _LISTED = (len(modules), listed)
+    return listed
+
+
+_LISTED: tuple[int, list[tuple[str, ModuleType]]] = (-1, [])
+"""How many modules were loaded when the rulesbook ones were listed, and that list."""
+
+_SEEN: dict[str, tuple[ModuleType, int, tuple[tuple[str, _Cached], ...]]] = {}
+"""Per rulesbook module: the module, its number of names and its caches when last looked
+through (what :func:`_module_caches` checks before looking again)."""
 
 
 def intermediate_caches() -> Iterator[tuple[str, _Cached]]:
@@ -68,11 +109,14 @@ def clear_caches(*, results: bool = True, intermediate: bool = True) -> None:
     warm (as in a running server); ``clear_caches(results=False)`` keeps results and forgets the
     rest (for timing a compute function called directly).
 
-    The modules are looked through afresh at every call (a module loaded, or a cache replaced,
-    since the last call is found), in one light pass: a benchmark resets before every timed call,
-    and a heavier pass (sorting every module's names and asking every object for a
-    ``cache_clear``, 0.5-0.9 ms) pushed the timed call's own code and data out of the processor's
-    caches, adding 30-100 % to a 15 µs call (issue 14; bench/README.md).
+    Every loaded module is visited at every call (a module loaded, a cache added or replaced
+    since the last call is found), lightly: a benchmark resets before every timed call, and a
+    heavier pass pushes the timed call's own code and data out of the processor's caches — sorting
+    every module's names and asking every object for a ``cache_clear`` (0.5-0.9 ms) added 30-100 %
+    to a 15 µs call (issue 14), and even one pass over every module's values (0.2-0.4 ms) added
+    about 30 µs to a small ``wh40k.attack`` of 0.1 ms (issue 37; bench/README.md). A module's
+    values are looked through again only when its number of names changes or a cache found in it
+    is replaced.
     """
     if results:
         for calc in registry().calculators.values():

@@ -6,17 +6,19 @@
    the runtime, the wheels (unpacked here, never installed by loadPackage or micropip, which would
    look for packages on a CDN) and the data snapshot.
 
-   Every visit, the first one too, starts from the start-up snapshot the build took: Python's
+   Every start, a visit's first too, is from the start-up snapshot the build took: Python's
    memory with every system loaded and everything an answer imports (manifest.snapshot, gzip), so
    Python neither initialises nor imports anything in the browser — a second or two instead of
-   ten or more. The browser keeps it in its HTTP cache with the other files, so every later page
-   and visit reads it from there. A build without a snapshot (no Node.js when it was built), or
-   one that does not load, starts Python afresh. */
+   ten or more. The browser keeps it in its HTTP cache with the other files for the next start
+   (the worker keeps Python started across pages where it is a shared worker). A build without a
+   snapshot (no Node.js when it was built), or one that does not load, starts Python afresh. */
 
 /* startPython({base, read, system, makeSnapshot}) ->
      {pyodide, app, manifest, seconds, phases, fromSnapshot, takeSnapshot}
    base:    URL of the live-runtime folder, ending in "/" (http(s): in a browser, file: in Node)
-   read:    async (path, kind, integrity) -> text (kind "text") or Uint8Array (kind "bytes")
+   read:    async (path, kind, integrity) -> text (kind "text") or Uint8Array (kind "bytes"; kind
+            "gzip": the file gunzipped, or as it is, which is then gunzipped here — a worker
+            inflates it while it arrives)
    system:  the rule system whose calculators the page shows (loaded first)
    makeSnapshot: start afresh and keep what a memory snapshot needs; takeSnapshot() then loads
      every system and returns Python's memory (the build's snapshot.mjs). */
@@ -42,9 +44,10 @@ export async function startPython({ base, read, system, makeSnapshot = false }) 
   let pyodide = null;
   let fromSnapshot = false;
   if (manifest.snapshot && !makeSnapshot) {
-    const fetched = read(manifest.snapshot.path, "bytes", manifest.snapshot.integrity);
+    // (no integrity hash to wait for: the gzip trailer's CRC-32 and length catch a damaged file)
+    const fetched = read(manifest.snapshot.path, "gzip");
     fetched.then(() => mark("snapshot-fetched"), () => {});
-    const snapshot = fetched.then(gunzip).then(unsparse);
+    const snapshot = fetched.then((bytes) => (bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzip(bytes) : bytes)).then(unsparse);
     snapshot.then(() => mark("snapshot-unpacked"), () => {});
     try {
       pyodide = await loadPyodide({

@@ -24,6 +24,9 @@
        the reader's house rule (a variant file's text) checked and kept: `result` is JSON with
        its system, title and changes, or its one-line error (widgets.forms.browser.house_rule); an
        answer's variant ":house" compares with it
+     {type: "fields", seq, calc, variant}             -> {type: "fields", seq, html}
+       the fields of the inputs the compared variant (":house": the house rule) adds to the
+       calculator, "" for none (widgets.forms.browser.added_fields)
      {type: "json", seq, calc, args, cold}            -> {type: "json", seq, code, output, ms}
        (what `rulesbook calc ID ARGS --json` prints: for tests and benchmarks; `cold` clears
        every rulesbook cache first)
@@ -46,7 +49,12 @@ async function read(base, path, kind, integrity) {
     error.status = response.status;
     throw error;
   }
-  return kind === "text" ? response.text() : new Uint8Array(await response.arrayBuffer());
+  if (kind === "text") return response.text();
+  // the start-up snapshot is inflated as it arrives (from the network or the browser's cache),
+  // unless the host sent it as gzip-encoded and the browser inflated it already
+  const inflate = kind === "gzip" && !/gzip/i.test(response.headers.get("Content-Encoding") || "");
+  const body = inflate ? new Response(response.body.pipeThrough(new DecompressionStream("gzip"))) : response;
+  return new Uint8Array(await body.arrayBuffer());
 }
 
 function timed(call) {
@@ -134,6 +142,9 @@ async function receive(client, message) {
     own(client);
     client.house = message.text;
     client.port.postMessage({ type: "house", seq: message.seq, result: python.app.house_rule(message.text) });
+  } else if (message.type === "fields") {
+    own(client);
+    client.port.postMessage({ type: "fields", seq: message.seq, html: python.app.added_fields(message.calc, message.variant || "none") });
   } else if (message.type === "json") {
     if (message.cold) python.app.clear_caches();
     const args = python.pyodide.toPy(message.args);

@@ -7,7 +7,7 @@ forms), and images are off (an explanation never loads anything).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from rulesbook.present.shown import OutputLike, shown_values
@@ -31,8 +31,12 @@ def inline_markdown() -> Any:
     return MarkdownIt("commonmark", {"html": False}).disable("image")
 
 
+@lru_cache(maxsize=4096)
 def md_inline(text: str) -> str:
     """One explanation line as inline HTML: Markdown emphasis and code render, raw HTML is escaped.
+
+    Kept for the line's text: most of an answer's lines read the same as the answer before
+    (a form's keystrokes change a few numbers), and markdown-it is slow in the browser's Python.
 
     >>> md_inline("**Boyz** <img src=x onerror=alert(1)> lost `2`")
     '<strong>Boyz</strong> &lt;img src=x onerror=alert(1)&gt; lost <code>2</code>'

@@ -23,7 +23,8 @@ interpretations register word them (``rulesbook/systems/wh40k/rules.yaml``):
   Cover, never for Sv 3+ or better against AP 0) >= Sv, an unmodified 1 fails, no automatic
   6, an improvement of at most +1; an invulnerable save ignores AP and cover; the defender
   takes whichever save is likelier to pass. Sv 7 is no armour save.
-* **Sustained Hits X**: a Critical Hit scores X more ordinary hits (X rolled per Critical Hit).
+* **Sustained Hits X**: a Critical Hit scores X more ordinary hits (X rolled per Critical Hit;
+  register ``sustained-lethal``: with Lethal Hits they wound automatically as the Critical Hit).
   **Lethal Hits**: the Critical Hit itself wounds without a roll (not a Critical Wound, register
   ``lethal-devastating``: or it is one). **Devastating Wounds**: a Critical Wound skips the save
   and becomes a devastating packet.
@@ -94,6 +95,7 @@ class Attack:
     save_cap: str = "net"
     invuln_modifiers: str = "other-modifiers-apply"
     wound_table: str = "published"
+    sustained_lethal: str = "critical-hit-only"
 
 
 @dataclass(frozen=True)
@@ -274,8 +276,9 @@ def reference_outcome(a: Attack, sustained_value: int | None = None) -> Referenc
             else:
                 for extra, q in _sustained(a, sustained_value).items():
                     total: Dist = automatic if a.lethal_hits else rolled
-                    for _ in range(extra):
-                        total = _add(total, rolled)
+                    every = a.lethal_hits and a.sustained_lethal == "every-hit"
+                    for _ in range(extra):  # the extra hits: automatic too, or each rolls to wound
+                        total = _add(total, automatic if every else rolled)
                     _mix(attack, total, p * q)
     packets: dict[tuple[int, int], Fraction] = {}
     for (_, _, normal, dev), p in attack.items():

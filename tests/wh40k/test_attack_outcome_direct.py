@@ -41,6 +41,7 @@ READINGS = {
     "save_cap": ["net", "improvements"],
     "invuln_modifiers": ["other-modifiers-apply", "armour-only"],
     "wound_table": ["published", "flat-4"],
+    "sustained_lethal": ["critical-hit-only", "every-hit"],
 }
 ORACLE_FIELD = {"twin_linked": "twin_linked_reading"}
 

@@ -114,7 +114,7 @@ def test_parameters_cite_their_rule_and_section() -> None:
 def test_readings_agree_with_the_register() -> None:
     interps = REG.interpretations_for_system("wh40k")
     assert register_problems(CHOICES, interps, list(REG.rules)) == []
-    assert len(Wh40kReadings.specs()) == len(interps) == 48  # battle-shock-modifiers, battle-shock-phase
+    assert len(Wh40kReadings.specs()) == len(interps) == 49  # with battle-shock-*, sustained-lethal
 
 
 def test_reading_inputs_are_the_typed_fields_under_their_public_keys() -> None:

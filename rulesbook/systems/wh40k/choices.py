@@ -230,6 +230,9 @@ class Wh40kReadings(Readings):
     sustained_roll: Literal["per-critical-hit", "once-per-weapon"] = reading(
         "wh40k.interpretations.sustained-roll", "per-critical-hit"
     )
+    sustained_lethal: Literal["critical-hit-only", "every-hit"] = reading(
+        "wh40k.interpretations.sustained-lethal", "critical-hit-only"
+    )
     twin_linked: Literal["failed", "non-critical"] = reading("wh40k.interpretations.twin-linked", "failed")
     overwatch_criticals: Literal["sixes-only", "critical-threshold"] = reading(
         "wh40k.interpretations.overwatch-criticals", "sixes-only"

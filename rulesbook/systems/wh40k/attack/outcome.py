@@ -30,6 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import gcd
+from typing import cast
 
 from rulesbook.dice import Outcome, RollTest
 from rulesbook.registry import implements
@@ -53,6 +54,10 @@ denominator kept beside it)."""
 
 
 def _imul(a: IntPoly, b: IntPoly) -> IntPoly:
+    if len(b) == 1:  # a constant (no Sustained Hits: one value, no extra hit)
+        ((k2, w2),) = b.items()
+        if not any(k2):
+            return {k: w * w2 for k, w in a.items()}
     out: IntPoly = {}
     for k1, w1 in a.items():
         for k2, w2 in b.items():
@@ -103,13 +108,14 @@ def _attack_weights(
     wound_den: int,
     sustained: tuple[tuple[int, int], ...],
     sustained_den: int,
+    extra_auto: bool = False,
 ) -> tuple[dict[tuple[int, ...], int], int]:
     """One attack's counts in lowest terms: its Hit roll (``hit``: fail, pass, critical, den),
     each Wound roll (``wound``) and what a wound does — ``normal``, ``critical`` (a Critical
     Wound) and ``auto`` (the automatic wound of Lethal Hits), each an integer polynomial over
     ``wound_den``. A Critical Hit with Sustained Hits X (``sustained``: (X, weight) over
     ``sustained_den``) adds X ordinary hits; with Lethal Hits the Critical Hit wounds
-    automatically."""
+    automatically, and so do its X extra hits when ``extra_auto`` (reading sustained-lethal)."""
     hf, hp, hc, hd = hit
     wf, wp, wc, wd = wound
     zero = (0,) * len(next(iter(normal)))
@@ -118,15 +124,16 @@ def _attack_weights(
     _iadd(rolled, critical, wc)
     rolled_den = wd * wound_den
     top = max(x for x, _ in sustained)
+    extra_hit, hit_den = (auto, wound_den) if extra_auto else (rolled, rolled_den)  # one extra hit
     extra: IntPoly = {}
     power: IntPoly = {zero: 1}
     for x in range(top + 1):
         for value, w in sustained:
             if value == x:
-                _iadd(extra, power, w * rolled_den ** (top - x))
+                _iadd(extra, power, w * hit_den ** (top - x))
         if x < top:
-            power = _imul(power, rolled)
-    extra_den = sustained_den * rolled_den**top
+            power = _imul(power, extra_hit)
+    extra_den = sustained_den * hit_den**top
     crit_first, crit_den = (auto, wound_den) if weapon.abilities.lethal_hits else (rolled, rolled_den)
     den = hd * rolled_den * crit_den * extra_den  # every branch over one denominator
     raw: IntPoly = {zero: hf * (den // hd)}
@@ -147,6 +154,12 @@ def _sustained(weapon: Weapon, value: int | None) -> tuple[tuple[tuple[int, int]
         return ((value, 1),), 1
     weights, den = sustained.weights()
     return tuple((sustained.minimum + i, w) for i, w in enumerate(weights)), den
+
+
+def _extra_auto(weapon: Weapon, choices: Wh40kChoices) -> bool:
+    """Whether the extra hits of a Critical Hit wound automatically too: Lethal Hits under the
+    ``every-hit`` reading of sustained-lethal."""
+    return weapon.abilities.lethal_hits and choices.readings.sustained_lethal == "every-hit"
 
 
 def _rolls(
@@ -221,6 +234,7 @@ def wound_outcome(
         auto,
         1,
         *_sustained(weapon, sustained_value),
+        _extra_auto(weapon, choices),
     )
     return WoundOutcome(weights, den)
 
@@ -353,12 +367,16 @@ def attack_outcome(
     auto: IntPoly = devastating if ab.devastating_wounds and lethal_critical else normal
     values, x_den = _sustained(weapon, sustained_value)
     hit, wound = (hf, hp, hc, hd), (wf, wp, wc, wd)
-    found, w_den = _attack_weights(weapon, hit, wound, normal, critical, auto, den, values, x_den)
-    weights = {(k[0], k[1]): w for k, w in found.items()}  # (packets, devastating packets)
+    extra_auto = _extra_auto(weapon, choices)
+    found, w_den = _attack_weights(weapon, hit, wound, normal, critical, auto, den, values, x_den, extra_auto)
+    weights = cast(dict[tuple[int, int], int], found)  # (packets, devastating packets): keys of two
     # means for the explanation, as integers over two denominators (Fractions when read)
     x_sum = sum(x * w for x, w in values)
-    wr_num = hp * x_den + hc * (x_sum + (0 if ab.lethal_hits else x_den))  # Wound rolls, over hd * x_den
-    auto_num = hc * x_den * wd if ab.lethal_hits else 0  # auto-wounds, over hd * x_den * wd
+    # a Critical Hit's Wound rolls: its own and its extra hits', those of its extra hits (Lethal
+    # Hits), or none (Lethal Hits, every hit automatic); the rest of its hits wound automatically
+    crit_rolls = x_sum + x_den if not ab.lethal_hits else 0 if extra_auto else x_sum
+    wr_num = hp * x_den + hc * crit_rolls  # Wound rolls, over hd * x_den
+    auto_num = hc * (x_sum + x_den - crit_rolls) * wd  # auto-wounds, over hd * x_den * wd
     dev_num = wr_num * wc if ab.devastating_wounds else 0
     if ab.devastating_wounds and ab.lethal_hits and lethal_critical:
         dev_num += auto_num
