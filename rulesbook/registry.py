@@ -77,6 +77,17 @@ class Registry:
     """Where each system's reader of army-builder rosters is (``"module:NAME"`` of a
     :class:`rulesbook.rosters.RosterAdapter`), by system ID, for the systems that read them;
     :meth:`roster_adapters` loads them."""
+    commands: dict[str, str] = field(default_factory=dict)
+    """The ``rulesbook`` commands the systems bring, by name: where each is (``"module:NAME"`` of
+    a click command), loaded by :meth:`command` when the command line is asked for it."""
+
+    def command(self, name: str) -> Any:
+        """The click command a system brings under ``name`` (loaded now), or ``None``."""
+        where = self.commands.get(name)
+        if where is None:
+            return None
+        module, _, attr = where.partition(":")
+        return getattr(importlib.import_module(module), attr)
 
     def roster_adapters(self) -> dict[str, RosterAdapter]:
         """Each system's roster reader, loaded now (a system's package stays light to import)."""
@@ -287,6 +298,9 @@ class SystemPackage:
     the modules' ones."""
     additions: type[Additions] = Additions
     rosters: str = ""
+    commands: tuple[tuple[str, str], ...] = ()
+    """The commands the system adds to the ``rulesbook`` command line: (name, ``"module:NAME"`` of
+    a click command), loaded when the command is run or listed (Warhammer 40,000's ``matchup``)."""
 
 
 _REGISTRY = Registry()
@@ -338,6 +352,10 @@ def load_system_package(package: SystemPackage, into: Registry | None = None) ->
         target.add_app(app)
     if package.rosters:
         target.roster_readers[system.id] = package.rosters
+    for name, where in package.commands:
+        if name in target.commands:
+            raise DataFileError(f"{package.data.name}: a command called {name} is brought by another system")
+        target.commands[name] = where
     if package.extra_implementations is not None:
         for impl in package.extra_implementations():
             target.add_implementation(impl)
@@ -522,10 +540,10 @@ def _overridable[F: Callable[..., Any]](func: F, rule_ids: tuple[str, ...]) -> F
 
     @functools.wraps(func)
     def dispatch(*args: Any, **kwargs: Any) -> Any:
-        if kwargs and "choices" in kwargs:
-            choices = kwargs["choices"]
-        else:
-            choices = args[position] if len(args) > position else default
+        try:
+            choices = args[position]
+        except IndexError:  # given by name, or left to its default
+            choices = kwargs.get("choices", default)
         if getattr(choices, "overrides", None):
             for rule_id in rule_ids:
                 found = choices.override(rule_id)

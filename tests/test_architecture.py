@@ -299,8 +299,15 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
 """The layers, lowest first: a module imports only its own layer and the ones below it."""
 
 
+SYSTEM_COMMANDS = re.compile(r"rulesbook\.systems\.\w+\.commands")
+"""A system's commands of the ``rulesbook`` command line (``SystemPackage(commands=...)``): they
+sit in its folder but in the command line's layer, and nothing imports them (loaded by name)."""
+
+
 def layer_of(module: str) -> int:
     """The index of the layer a module belongs to (the package ``rulesbook`` itself: 0)."""
+    if SYSTEM_COMMANDS.fullmatch(module):
+        return next(i for i, (name, _) in enumerate(LAYERS) if name == "publish")
     for i, (_, prefixes) in enumerate(LAYERS):
         if any(module == p or module.startswith(p + ".") for p in prefixes):
             return i
@@ -355,6 +362,20 @@ def test_no_rulesbook_module_imports_widgets() -> None:
         for a, targets in graph.items()
         if a.startswith("rulesbook") and any(t.startswith("widgets") for t in targets)
     ] == []
+
+
+def test_the_command_line_imports_no_system() -> None:
+    """A system is a plugin: the core command line names none (Warhammer 40,000's ``matchup`` is
+    the system's own command, loaded by name), and nothing imports a system's commands."""
+    graph = import_graph()
+    assert {
+        f"{a} -> {t}"
+        for a, targets in graph.items()
+        if a.startswith("rulesbook.cli")
+        for t in targets
+        if t.startswith("rulesbook.systems")
+    } == set()
+    assert [a for a, targets in graph.items() if any(SYSTEM_COMMANDS.fullmatch(t) for t in targets)] == []
 
 
 def test_rulesbook_has_at_most_14_top_level_modules() -> None:

@@ -194,3 +194,24 @@ def test_unknown_calculator_hint_sees_every_system() -> None:
     out = run("calc", "scrollhammer." + "q" * 30)
     assert out.returncode == 2
     assert f"({len(registry().calculators)} known)" in out.stderr, out.stderr
+
+
+def test_a_system_brings_its_own_commands_and_calc_still_loads_one_system() -> None:
+    """``rulesbook matchup`` is Warhammer 40,000's command (``SystemPackage(commands=...)``), listed
+    and run as a core one; no system's command takes a core command's name; ``calc`` does not
+    look the systems' commands up (test_calc_loads_only_its_own_system)."""
+    import click
+
+    from rulesbook.cli import cli
+    from rulesbook.systems.wh40k.commands import matchup_cmd
+
+    assert registry().commands == {"matchup": "rulesbook.systems.wh40k.commands:matchup_cmd"}
+    assert set(registry().commands).isdisjoint(cli.commands)
+    with click.Context(cli) as ctx:
+        assert cli.get_command(ctx, "matchup") is matchup_cmd
+        assert "matchup" in cli.list_commands(ctx) and cli.get_command(ctx, "nosuch") is None
+    out = run("--help")
+    assert out.returncode == 0 and "  matchup  " in out.stdout
+    from rulesbook.site.pages import cli_page  # the site's command-line page too
+
+    assert "## `rulesbook matchup`\n\n```text\nUsage: rulesbook matchup [OPTIONS] LIST_A LIST_B" in cli_page()

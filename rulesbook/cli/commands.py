@@ -272,7 +272,7 @@ def variant_help(calc: Any, words: Sequence[str]) -> tuple[dict[str, tuple[str, 
 
 register_whatif(cli)  # variants, compare, sweep (rulesbook.cli.whatif)
 register_design(cli)  # solve, sensitivity, matrix, parameters (rulesbook.cli.design)
-register_army(cli)  # roster show, matchup (rulesbook.cli.army)
+register_army(cli)  # roster show (rulesbook.cli.army); the systems' own commands: RecordingGroup
 
 
 # -- serve ---------------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from typing import Any, NoReturn
 import click
 
 from rulesbook.present import json_text, plain
+from rulesbook.registry import registry
 
 __all__ = [
     "RecordingGroup",
@@ -67,7 +68,20 @@ def warn(message: str) -> None:
 
 
 class RecordingGroup(click.Group):
-    """The ``rulesbook`` group, keeping the words it was called with (for provenance)."""
+    """The ``rulesbook`` group, keeping the words it was called with (for provenance), with the
+    commands the systems bring (``SystemPackage(commands=...)``) beside its own: a name the core
+    does not have, and the listing of ``--help``, look the systems up (so ``rulesbook calc ID``
+    still loads only its own system); a core command keeps its name."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *registry().commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        found = super().get_command(ctx, cmd_name)
+        if found is None:
+            command = registry().command(cmd_name)
+            found = command if isinstance(command, click.Command) else None
+        return found
 
     def make_context(
         self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any

@@ -354,8 +354,11 @@ def cli_page() -> str:
     ]
     ctx = click.Context(cli, info_name="rulesbook")
     out += ["```text", cli.get_help(ctx), "```", ""]
-    for name, cmd in cli.commands.items():
-        sub = click.Context(cmd, info_name=f"rulesbook {name}", parent=ctx)
+    for name in [*cli.commands, *(n for n in cli.list_commands(ctx) if n not in cli.commands)]:
+        cmd = cli.get_command(ctx, name)  # (the core's commands, then those the systems bring)
+        if cmd is None:
+            continue
+        sub = click.Context(cmd, info_name=name, parent=ctx)
         out += [f"## `rulesbook {name}`", "", "```text", cmd.get_help(sub), "```", ""]
     out += [
         "## Calculator help",

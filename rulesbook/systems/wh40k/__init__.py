@@ -27,6 +27,7 @@ SYSTEM = SystemPackage(
     extra_rules=registered_faction_rules,
     extra_implementations=registered_faction_implementations,
     rosters="rulesbook.systems.wh40k.lists.army:ADAPTER",
+    commands=(("matchup", "rulesbook.systems.wh40k.commands:matchup_cmd"),),
 )
 
 __all__ = ["SYSTEM"]
