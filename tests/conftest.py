@@ -13,9 +13,23 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-settings.register_profile("ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile(
+    "ci",
+    max_examples=30,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+"""The whole suite (``scripts/test`` without paths, so ``.ci/run``; or ``$CI``): reproducible.
+Every run draws the same examples (derandomized: a test's examples follow from its own code),
+nothing is replayed from an example database of earlier runs, and no example has a time limit
+(a busy machine makes a test slower, never red). A failure prints the blob that reproduces it."""
 settings.register_profile("dev", max_examples=30, deadline=None)
-settings.load_profile("ci" if os.environ.get("CI") else "dev")
+"""A run of chosen tests: fresh random examples each time (finding what the fixed ones miss), and
+failures remembered in ``.hypothesis/`` and replayed first."""
+settings.load_profile(os.environ.get("RULESBOOK_HYPOTHESIS") or ("ci" if os.environ.get("CI") else "dev"))
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -160,7 +160,7 @@
   /* Python runs in a shared worker where the browser has one: kept alive a while after a page
      closes (extendedLifetime), it serves the next page opened and a reload at once, already
      started; elsewhere in the page's own worker. Either way the page talks to it through one
-     port: {postMessage, onmessage, onerror, python, close}. */
+     port: {postMessage, onmessage, onerror, terminate}. */
   function startWorker(url) {
     if (typeof SharedWorker === "function") {
       try {

@@ -32,7 +32,8 @@
        every rulesbook cache first)
    Python starts from the start-up snapshot the build took (rulesbook-live-core.mjs): every
    system loaded, nothing left to import; the browser's HTTP cache keeps it for later visits.
-   "ready" says `reused: true` when Python had started for an earlier page. */
+   "ready" says `reused: true` when Python was started already when the page asked (for an
+   earlier page, or by the page's own early start: rulesbook.site.static.early_start_script). */
 import { startPython } from "./rulesbook-live-core.mjs";
 
 let python = null;    // once started: {pyodide, app, manifest, seconds, phases, fromSnapshot}
