@@ -149,6 +149,12 @@ def browser() -> Iterator[Any]:
         instance.close()
 
 
+WAIT_MS = 30_000
+"""How long a page may take to reach a state it is waited for (every wait in these tests: the
+page's own, ``expect``'s and :func:`until`'s). A wait is for a state, never for a time: a busy
+machine reaches it later, and a state that never comes fails after this."""
+
+
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
     context = browser.new_context()
@@ -163,12 +169,6 @@ def page(browser: Any) -> Iterator[Any]:
     pg.external_requests = external
     yield pg
     context.close()
-
-
-WAIT_MS = 30_000
-"""How long a page may take to reach a state it is waited for (every wait in these tests: the
-page's own, ``expect``'s and :func:`until`'s). A wait is for a state, never for a time: a busy
-machine reaches it later, and a state that never comes fails after this."""
 
 
 def until(page: Any, check: Callable[[], bool]) -> bool:
