@@ -175,3 +175,18 @@ def test_the_notebook_form_shows_an_added_input_while_its_variant_is_compared(
     form.compare.value = "standard-reroll"  # back: from its declared default
     assert form.added["has_standard"].value is False
     assert shown(form.output.value, variant="standard-reroll") == [once]
+
+
+def test_the_served_variants_page_links_the_calculators_the_operator_s_variants_add(
+    designer_variants: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rulesbook.site.variants_page import house_rule_section
+
+    monkeypatch.setenv("RULESBOOK_STATIC", "false")
+    served = "\n".join(house_rule_section())
+    assert (
+        '<a href="/calc/scrollhammer.terror-test">`scrollhammer.terror-test`</a> — variant `terror-test`'
+        in served
+    )
+    monkeypatch.setenv("RULESBOOK_STATIC", "true")  # the published site: the box takes them instead
+    assert "/calc/" not in "\n".join(house_rule_section())
