@@ -540,10 +540,10 @@ def _overridable[F: Callable[..., Any]](func: F, rule_ids: tuple[str, ...]) -> F
 
     @functools.wraps(func)
     def dispatch(*args: Any, **kwargs: Any) -> Any:
-        if kwargs and "choices" in kwargs:
-            choices = kwargs["choices"]
-        else:
-            choices = args[position] if len(args) > position else default
+        try:
+            choices = args[position]
+        except IndexError:  # given by name, or left to its default
+            choices = kwargs.get("choices", default)
         if getattr(choices, "overrides", None):
             for rule_id in rule_ids:
                 found = choices.override(rule_id)

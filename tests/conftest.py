@@ -13,21 +13,49 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-settings.register_profile("ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile(
+    "ci",
+    max_examples=30,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+"""The whole suite (``scripts/test`` without paths, so ``.ci/run``; or ``$CI``): reproducible.
+Every run draws the same examples (derandomized: a test's examples follow from its own code),
+nothing is replayed from an example database of earlier runs, and no example has a time limit
+(a busy machine makes a test slower, never red). A failure prints the blob that reproduces it."""
 settings.register_profile("dev", max_examples=30, deadline=None)
-settings.load_profile("ci" if os.environ.get("CI") else "dev")
+"""A run of chosen tests: fresh random examples each time (finding what the fixed ones miss), and
+failures remembered in ``.hypothesis/`` and replayed first."""
+settings.load_profile(os.environ.get("RULESBOOK_HYPOTHESIS") or ("ci" if os.environ.get("CI") else "dev"))
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
+DATA_SYSTEMS = ROOT / "examples" / "systems"
+"""The systems written in data that the published site of the tests carries beside the shipped
+ones (``$RULESBOOK_SYSTEMS_DIR``): Skirmish, so that its pages compute in a real browser too."""
+
+
+def with_data_systems(env: dict[str, str]) -> dict[str, str]:
+    """``env`` whose ``$RULESBOOK_SYSTEMS_DIR`` also names :data:`DATA_SYSTEMS`."""
+    known = [p for p in env.get("RULESBOOK_SYSTEMS_DIR", "").split(os.pathsep) if p]
+    return {**env, "RULESBOOK_SYSTEMS_DIR": os.pathsep.join([*known, str(DATA_SYSTEMS)])}
+
+
 def build_site(out: Path, *, static: bool) -> subprocess.CompletedProcess[str]:
-    """``mkdocs build --strict`` of the project into ``out``: the static or the served flavour."""
+    """``mkdocs build --strict`` of the project into ``out``: the static or the served flavour
+    (the static one as ``RULESBOOK_SYSTEMS_DIR=examples/systems scripts/build-site`` builds it)."""
     env = {
         **os.environ,
         "NO_MKDOCS_2_WARNING": "1",
         "DISABLE_MKDOCS_2_WARNING": "true",
         "RULESBOOK_STATIC": "true" if static else "false",
     }
+    if static:
+        env = with_data_systems(env)
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
         cwd=ROOT,
@@ -153,14 +181,27 @@ def _unavailable(reason: str) -> None:
 @pytest.fixture(scope="session")
 def live_runtime(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The published site's browser runtime (``live-runtime/``: Pyodide from the npm registry, the
-    pinned wheels from PyPI, this checkout's app wheel), as ``scripts/build-site`` vendors it;
+    pinned wheels from PyPI, this checkout's app wheel, with the data systems of
+    :data:`DATA_SYSTEMS` as the ``static_site`` has them), as ``scripts/build-site`` vendors it;
     downloads come from the per-user cache after the first run."""
     from rulesbook.site.runtime import RUNTIME_DIR, RuntimeUnavailable, vendor
 
     if shutil.which("node") is None:
         _unavailable("node is not installed (the Pyodide tests run the runtime in Node)")
+
+    def build(out: Path) -> None:
+        before = os.environ.get("RULESBOOK_SYSTEMS_DIR")
+        os.environ["RULESBOOK_SYSTEMS_DIR"] = with_data_systems(dict(os.environ))["RULESBOOK_SYSTEMS_DIR"]
+        try:
+            vendor(out)
+        finally:
+            if before is None:
+                del os.environ["RULESBOOK_SYSTEMS_DIR"]
+            else:
+                os.environ["RULESBOOK_SYSTEMS_DIR"] = before
+
     try:
-        out = shared_build(tmp_path_factory, "live", vendor)
+        out = shared_build(tmp_path_factory, "live", build)
     except RuntimeUnavailable as exc:
         _unavailable(f"the browser runtime could not be vendored: {exc}")
     return out / RUNTIME_DIR

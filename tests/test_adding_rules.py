@@ -152,10 +152,32 @@ def _runner(repo: Path, env: dict[str, str]) -> Callable[..., str]:
     return run
 
 
+def what_a_new_system_can_change(collected: list[str], system: str) -> list[str]:
+    """Of the tests ``pytest --collect-only -q`` lists, those whose answer a new system can change.
+
+    A test function with a case per entry (a rule, calculator, register entry, case or recorded
+    answer: ``test_rule_is_complete[nerve.test]``) keeps the new system's cases only: another
+    system's case runs the same code on the same files in the copy as in the checkout, where the
+    suite itself runs it. Every other test runs whole: the functions with no case of the new
+    system and the plain ones (the site's build, the home page, every system shipping cases,
+    every example recorded), which read the registry as a whole.
+
+    >>> what_a_new_system_can_change(
+    ...     ["t.py::test_rule[a.x]", "t.py::test_rule[nerve.y]", "t.py::test_case[nerve: z]",
+    ...      "t.py::test_order[first0]", "t.py::test_site", "", "3 tests collected in 1.0s"], "nerve")
+    ['t.py::test_rule[nerve.y]', 't.py::test_case[nerve: z]', 't.py::test_order[first0]', 't.py::test_site']
+    """
+    tests = [line for line in collected if "::" in line]
+    mine = (f"[{system}.", f"[{system}:")  # (an entry's ID, or a case's "system: name")
+    per_entry = {t.split("[", 1)[0] for t in tests if any(m in t for m in mine)}
+    return [t for t in tests if t.split("[", 1)[0] not in per_entry or any(m in t for m in mine)]
+
+
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git to list the repository's files")
 def test_following_the_data_route_gives_a_green_suite(tmp_path: Path) -> None:
-    """The data route, literally: the files written, the answers recorded, and the registry's,
-    the site's, the cases' and the golden file's tests run whole (not filtered to the system)."""
+    """The data route, literally: the files written, the answers recorded, and every test of the
+    registry's, the site's, the cases' and the golden file's whose answer the new system can
+    change run in the copy, its own site built (:func:`what_a_new_system_can_change`)."""
     repo = _copy_of_the_repository(tmp_path / "repo", whole=True)
     for path, body in guide_files("data").items():
         (repo / path).parent.mkdir(parents=True, exist_ok=True)
@@ -166,24 +188,22 @@ def test_following_the_data_route_gives_a_green_suite(tmp_path: Path) -> None:
     run = _runner(repo, env)
     assert "(2 answers recorded)" in run("tests/golden/record.py", "--new")
     (repo / "tests" / "test_the_site_pages.py").write_text(SITE, encoding="utf-8")
-    whole = [
+    files = [
         "tests/test_registry.py",
         "tests/test_site.py",
         "tests/test_cases.py",
         "tests/test_golden_examples.py",
-    ]
-    run(
-        "-m",
-        "pytest",
-        "-q",
-        "-p",
-        "no:cacheprovider",
-        "-n",
-        "2",
-        *whole,
         "tests/test_the_site_pages.py",
-        timeout=3000,
-    )
+    ]
+    collected = run("-m", "pytest", "-q", "--collect-only", "-p", "no:cacheprovider", *files)
+    chosen = what_a_new_system_can_change(collected.splitlines(), "nerve")
+    assert {"tests/test_registry.py::test_rule_is_complete[nerve.test]"} <= set(chosen)
+    assert {
+        "tests/test_site.py::test_mkdocs_build_strict",
+        "tests/test_cases.py::test_every_system_ships_cases",
+    } <= set(chosen)
+    out = run("-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2", *chosen, timeout=3000)
+    assert f"{len(chosen)} passed" in out, out[-2000:]
     assert "answers ok" in run("-c", ANSWERS)
     # a misspelt name in the mechanics is refused at load: file, line, field
     mechanics = repo / "rulesbook" / "systems" / "nerve" / "mechanics.yaml"

@@ -21,8 +21,15 @@ def test_registry_has_every_kind() -> None:
     assert REG.systems and REG.rules and REG.calculators and REG.interpretations
 
 
+@pytest.fixture(scope="module")
+def page_paths() -> frozenset[str]:
+    """The site's generated pages, made once for the module (making them takes a second, and
+    every rule and calculator looks for its own page among them)."""
+    return frozenset(generate_pages())
+
+
 @pytest.mark.parametrize("rule_id", list(REG.rules))
-def test_rule_is_complete(rule_id: str) -> None:
+def test_rule_is_complete(rule_id: str, page_paths: frozenset[str]) -> None:
     rule = REG.rule(rule_id)
     assert ID_RE.match(rule.id) and rule.id.startswith(rule.system + ".")
     assert rule.text.strip() and rule.title.strip()
@@ -35,11 +42,11 @@ def test_rule_is_complete(rule_id: str) -> None:
             assert document_path(cite.document, system.id), f"{cite.document} is not a seed or in sources/"
     assert REG.implementations_for_rule(rule.id), f"{rule.id} has no @implements code"
     assert covering_tests().get(rule.id), f"{rule.id} has no covering test"
-    assert page_of(rule.id, "rule") in generate_pages()
+    assert page_of(rule.id, "rule") in page_paths
 
 
 @pytest.mark.parametrize("calc_id", list(REG.calculators))
-def test_calculator_is_complete(calc_id: str) -> None:
+def test_calculator_is_complete(calc_id: str, page_paths: frozenset[str]) -> None:
     calc = REG.calculator(calc_id)
     assert calc.rules and all(r in REG.rules for r in calc.rules)
     assert calc.examples, "every calculator has a worked example"
@@ -51,7 +58,7 @@ def test_calculator_is_complete(calc_id: str) -> None:
                 assert out.key in result.values, f"{calc_id} example lacks {out.key}"
             if out.kind == "probability" and out.key in result.values:
                 assert f"{out.key}_exact" in result.values
-    assert page_of(calc_id, "calculator") in generate_pages()
+    assert page_of(calc_id, "calculator") in page_paths
     for inp in calc.inputs:
         assert inp.help.strip(), f"{calc_id}.{inp.key} has no help text"
         if not inp.required:

@@ -2,6 +2,8 @@
 
 * ``on_page_content`` links the first use of each glossary term on every page to its entry
   (:func:`rulesbook.site.glossary.link_terms`);
+* a live calculator page of the published (static) build starts the site's Python as the
+  browser reads the page's top (:func:`rulesbook.site.static.early_start_script`);
 * notebook pages: an interactive cell's output — raw widget text such as ``VBox(children=...``
   in a page — becomes a static picture of the form with links to the calculator, and every
   notebook page links its ``.ipynb`` (:func:`rulesbook.site.notebooks.replace_widget_outputs`);
@@ -13,6 +15,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 from typing import Any
 
@@ -20,13 +23,26 @@ from rulesbook.site.glossary import GLOSSARY_PAGE, link_terms, page_system
 from rulesbook.site.link_check import dead_links
 from rulesbook.site.notebooks import replace_widget_outputs
 from rulesbook.site.publish import SEARCH_BOOST
-from rulesbook.site.static import LIVE_PREFIX, static_build
+from rulesbook.site.static import LIVE_PREFIX, early_start_script, static_build
 
 log = logging.getLogger("mkdocs.plugins.rulesbook")
 
 
+LIVE_CALC = re.compile(r'<template class="rb-live-template"><form[^>]* data-calc="([\w-]+)\.')
+"""A live calculator's form in a page (its system's name)."""
+
+
 def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
-    """Glossary links on every page but the glossary itself; static widgets on notebook pages."""
+    """Glossary links on every page but the glossary itself; static widgets on notebook pages;
+    a live calculator page starts the site's Python early."""
+    html = _linked(html, page, files)
+    found = LIVE_CALC.search(html) if static_build() else None
+    if found:
+        html = early_start_script("../" * page.url.count("/"), found.group(1)) + html
+    return html
+
+
+def _linked(html: str, page: Any, files: Any) -> str:
     src = page.file.src_uri
     if src.endswith(".ipynb"):
         html = replace_widget_outputs(html, page, files)

@@ -9,12 +9,14 @@
    page's <template>) replaces the few precomputed inputs. Every change is answered by the
    calculator itself: the result pane is the served page's (labels, percentages, charts, the
    one-line errors of the command line), the inputs are kept in the page's address, and "Compare
-   with" sets a shipped variant beside the rules as published.
+   with" sets a shipped variant beside the rules as published; the inputs a compared variant adds
+   (add: inputs) appear below the form's own while it is compared.
 
    The reader's house rule (house-rules.js: a variant file's text, from the variants page or a
    link) is checked in the same Python; where it changes the page's system, "Compare with" offers
    it and starts with it, so the page shows it beside the published rules. On the variants page
-   this script checks the text as it is typed and says what it changes, or its one-line error.
+   this script checks the text as it is typed and says what it changes, or its one-line error,
+   and brings live a form for each calculator the house rule adds (add: calculators). 
 
    From file:// (browsers refuse WebAssembly from disk), without WebAssembly or without the
    runtime in the build, the page keeps its precomputed calculator and says in one line how to
@@ -87,7 +89,22 @@
         " calculator of this site (in this browser).");
       summary.innerHTML = "<ul>" + house.changes.map(function (line) { return "<li>" + escape(line) + "</li>"; }).join("") + "</ul>";
     }
+    houseCalculators(house && !house.error ? house.calculators || "" : null);
     houseBox.setAttribute("data-checked", String(seq));
+  }
+
+  /* The calculators the house rule adds: a live form each, below the box, computing under the
+     rule (null: a rule that does not load keeps the forms of the last one that did). */
+  function houseCalculators(html) {
+    var holder = houseBox.querySelector(".rb-house-calcs");
+    if (!holder || html === null || holder.getAttribute("data-html") === html) return;
+    forms = forms.filter(function (entry) { return !entry.house; });
+    holder.setAttribute("data-html", html);
+    holder.innerHTML = html;
+    Array.prototype.forEach.call(holder.querySelectorAll(".rb-house-calc"), function (box) {
+      status(box, "loading", "");  // (its line goes above the result, before goLive moves it)
+      goLive(box, true);
+    });
   }
 
   function checkHouse(then) {
@@ -143,7 +160,7 @@
   /* Python runs in a shared worker where the browser has one: kept alive a while after a page
      closes (extendedLifetime), it serves the next page opened and a reload at once, already
      started; elsewhere in the page's own worker. Either way the page talks to it through one
-     port: {postMessage, onmessage, onerror, python, close}. */
+     port: {postMessage, onmessage, onerror, terminate}. */
   function startWorker(url) {
     if (typeof SharedWorker === "function") {
       try {
@@ -178,7 +195,7 @@
   }
   var seq = 0;
   var pending = {};   // seq -> callback
-  var forms = [];     // {box, form, calc, latest}
+  var forms = [];     // {box, form, calc, latest, house (a calculator the house rule adds), added}
   var started = performance.now();
 
   if (houseBox) houseStatus("loading", '<span class="rb-live-spinner" aria-hidden="true"></span>' +
@@ -226,7 +243,7 @@
   }
 
   function keepInAddress(form) {
-    if (forms.length !== 1) return;
+    if (forms.length !== 1 || forms[0].house) return;
     var params = new URLSearchParams(values(form));
     if (params.get("variant") === HOUSE) params.delete("variant");  // the house rule travels in the fragment
     history.replaceState(history.state, "", "?" + params.toString() + location.hash);
@@ -409,11 +426,11 @@
     });
   }
 
-  function goLive(box) {
+  function goLive(box, house) {
     var template = box.querySelector("template.rb-live-template");
     var form = template.content.firstElementChild.cloneNode(true);
     var result = box.querySelector(".rb-static-result");
-    var entry = { box: box, form: form, result: result, calc: form.getAttribute("data-calc"), latest: 0 };
+    var entry = { box: box, form: form, result: result, calc: form.getAttribute("data-calc"), latest: 0, house: !!house };
     result.addEventListener("click", function (event) {
       var summary = event.target.closest && event.target.closest("details.rb-workings > summary");
       if (summary) entry.workings = !summary.parentElement.open;
@@ -475,6 +492,12 @@
     entry.offerAdded = offer;
     offer();
     if (compared) compared.addEventListener("change", offer);
+    // the inputs a compared variant adds: gone at once when "Compare with" changes (the answer
+    // asked meanwhile has none), then the new variant's, and the answer with them
+    entry.added = document.createElement("div");
+    entry.added.className = "rb-added-inputs";
+    form.insertBefore(entry.added, compared ? compared.closest(".rb-live-field") : null);
+    if (compared) compared.addEventListener("change", function () { refreshAdded(entry, false); });
     controls(form).forEach(function (control) {
       if (control.type === "file") {
         control.addEventListener("change", function () { upload(entry, control); });
@@ -491,6 +514,28 @@
       "Live: every input is computed in your browser by the rules code itself (Python " +
       worker.python + "), exactly as <code>rulesbook calc</code> answers.");
     ask(entry);
+    refreshAdded(entry, true);
+  }
+
+  /* Show the fields of the inputs the compared variant adds (none without one), then answer with
+     them; `first`: a shared link's values for them are filled in. */
+  function refreshAdded(entry, first) {
+    var select = entry.form.querySelector('select[data-key="variant"]');
+    var variant = select ? select.value : "none";
+    entry.added.innerHTML = "";
+    entry.addedFor = variant;
+    if (variant === "none") return;
+    send({ type: "fields", calc: entry.calc, variant: variant }, function (reply) {
+      if (entry.addedFor !== variant || !reply.html) return;  // another variant was picked meanwhile
+      entry.added.innerHTML = reply.html;
+      controls(entry.added).forEach(function (control) {
+        var key = control.getAttribute("data-key");
+        if (first && forms.length === 1 && query.has(key)) setValue(control, query.get(key));
+        var type = control.tagName === "SELECT" || control.type === "checkbox" ? "change" : "input";
+        control.addEventListener(type, function () { ask(entry, key); });
+      });
+      ask(entry);
+    });
   }
 
   function initial(control) {
@@ -513,7 +558,7 @@
         }));
       });
       var live = function () {
-        boxes.forEach(goLive);
+        boxes.forEach(function (box) { goLive(box); });
         if (houseRules) document.addEventListener("rulesbook-house", houseChanged);
       };
       if (houseRules) houseRules.ready.then(function () { checkHouse(live); });
@@ -545,6 +590,7 @@
           offerHouse(entry, false);
           entry.offerAdded();
           ask(entry);
+          refreshAdded(entry, false);
         });
       });
     }, 250);

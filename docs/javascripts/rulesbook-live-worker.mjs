@@ -24,12 +24,16 @@
        the reader's house rule (a variant file's text) checked and kept: `result` is JSON with
        its system, title and changes, or its one-line error (widgets.forms.browser.house_rule); an
        answer's variant ":house" compares with it
+     {type: "fields", seq, calc, variant}             -> {type: "fields", seq, html}
+       the fields of the inputs the compared variant (":house": the house rule) adds to the
+       calculator, "" for none (widgets.forms.browser.added_fields)
      {type: "json", seq, calc, args, cold}            -> {type: "json", seq, code, output, ms}
        (what `rulesbook calc ID ARGS --json` prints: for tests and benchmarks; `cold` clears
        every rulesbook cache first)
    Python starts from the start-up snapshot the build took (rulesbook-live-core.mjs): every
    system loaded, nothing left to import; the browser's HTTP cache keeps it for later visits.
-   "ready" says `reused: true` when Python had started for an earlier page. */
+   "ready" says `reused: true` when Python was started already when the page asked (for an
+   earlier page, or by the page's own early start: rulesbook.site.static.early_start_script). */
 import { startPython } from "./rulesbook-live-core.mjs";
 
 let python = null;    // once started: {pyodide, app, manifest, seconds, phases, fromSnapshot}
@@ -139,6 +143,9 @@ async function receive(client, message) {
     own(client);
     client.house = message.text;
     client.port.postMessage({ type: "house", seq: message.seq, result: python.app.house_rule(message.text) });
+  } else if (message.type === "fields") {
+    own(client);
+    client.port.postMessage({ type: "fields", seq: message.seq, html: python.app.added_fields(message.calc, message.variant || "none") });
   } else if (message.type === "json") {
     if (message.cold) python.app.clear_caches();
     const args = python.pyodide.toPy(message.args);

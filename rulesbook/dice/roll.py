@@ -437,20 +437,28 @@ def _judge_function(test: RollTest) -> Callable[[int, Faces | None], Outcome]:
 _SUFFIXES: dict[frozenset[Faces], int] = {frozenset((f,) for f in range(low, 7)): low for low in range(2, 8)}
 """The critical faces of a one-D6 test that reads "low or more" (``frozenset()``: 7, none)."""
 _ONE = frozenset({(1,)})
+_EVERYDAY: tuple[str, bool, frozenset[Faces], None, frozenset[Faces]] = (
+    "over",
+    False,
+    frozenset(),
+    None,
+    frozenset(),
+)
+"""What an everyday one-D6 test has: roll-over, can pass, no face passing or re-rolled by name,
+no other dice for a re-roll."""
 
 
 def _d6_shape(test: RollTest) -> tuple[int, int, bool, str] | None:
     """The key of :data:`_D6_COUNTS` for the everyday one-D6 test ("line or more, an unmodified
     1 fails or not, low..6 critical, a re-roll policy"), ``None`` for any other test (one that
     re-rolls named faces too is another test: the table counts none)."""
-    if (
-        (test.dice is not D6 and test.dice != D6)
-        or test.direction != "over"
-        or test.always_fail
-        or test.auto_pass
-        or test.reroll_dice is not None
-        or test.reroll_faces
-    ):
+    if (test.dice is not D6 and test.dice != D6) or (
+        test.direction,
+        test.always_fail,
+        test.auto_pass,
+        test.reroll_dice,
+        test.reroll_faces,
+    ) != _EVERYDAY:
         return None
     fails = test.auto_fail
     if fails and fails != _ONE:

@@ -34,7 +34,7 @@ from typing import Any
 from rulesbook.calculators import Calculator, form_text
 from rulesbook.inputs import Input, picks
 
-__all__ = ["NO_VARIANT", "live_form_html", "variant_names"]
+__all__ = ["NO_VARIANT", "field_html", "live_form_html", "variant_names"]
 
 NO_VARIANT = "none"
 """The "Compare with" value for no comparison (the served form's too)."""
@@ -73,7 +73,16 @@ def _added(calc: Calculator, inp: Input, printed: tuple[str, ...]) -> list[tuple
     ]
 
 
-def _field(calc: Calculator, inp: Input, value: Any) -> str:
+def field_html(calc: Calculator, inp: Input, value: Any) -> str:
+    """One input's field of the live form (label, control starting at ``value``, help); the
+    browser also writes the fields of the inputs a compared variant adds with it
+    (:func:`widgets.forms.browser.added_fields`).
+
+    >>> from rulesbook.registry import registry
+    >>> calc = registry().calculator("scrollhammer.morale-check")
+    >>> '<input type="checkbox" id="rb-live-scrollhammer-morale-check-falling_back"' in field_html(calc, calc.input("falling_back"), False)
+    True
+    """
     key = html.escape(inp.key)
     ident = f"rb-live-{calc.id}-{inp.key}".replace(".", "-")
     label = html.escape(inp.title)
@@ -129,13 +138,17 @@ def _field(calc: Calculator, inp: Input, value: Any) -> str:
     )
 
 
-def live_form_html(calc: Calculator) -> str:
-    """The live form of ``calc`` in an inert ``<template>`` (one line of HTML, no blank line)."""
+def live_form_html(calc: Calculator, variant: str = "") -> str:
+    """The live form of ``calc`` in an inert ``<template>`` (one line of HTML, no blank line).
+    ``variant``: the form always computes under that variant (a calculator the variant adds,
+    :func:`widgets.forms.browser.house_rule`), so it has no "Compare with"."""
     start = calc.initial_values()
     more = calc.folded_inputs()
     choices = [i for i in calc.inputs if i.kind == "interpretation"]
     fields = [
-        _field(calc, i, start[i.key]) for i in calc.inputs if i.kind != "interpretation" and i.key not in more
+        field_html(calc, i, start[i.key])
+        for i in calc.inputs
+        if i.kind != "interpretation" and i.key not in more
     ]
     # the inputs a player changes most right under the answer, the others folded (as served)
     for title, shown, css in (
@@ -145,11 +158,15 @@ def live_form_html(calc: Calculator) -> str:
         if shown:
             fields.append(
                 f'<details class="{css}"><summary>{title} ({len(shown)})</summary>'
-                + "".join(_field(calc, i, start[i.key]) for i in shown)
+                + "".join(field_html(calc, i, start[i.key]) for i in shown)
                 + "</details>"
             )
     variants = variant_names(calc)
-    if len(variants) > 1:
+    if variant:
+        fields.append(
+            f'<input type="hidden" data-key="variant" name="variant" value="{html.escape(variant)}">'
+        )
+    elif len(variants) > 1:
         options = "".join(f'<option value="{html.escape(v)}">{html.escape(v)}</option>' for v in variants)
         ident = f"rb-live-{calc.id}-variant".replace(".", "-")
         fields.append(

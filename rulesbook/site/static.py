@@ -53,6 +53,7 @@ __all__ = [
     "MAX_STATES",
     "TRY_IT",
     "StateGrid",
+    "early_start_script",
     "live_link",
     "live_note",
     "state_grid",
@@ -78,6 +79,34 @@ def static_build() -> bool:
     True
     """
     return os.environ.get("RULESBOOK_STATIC", "true").strip().lower() not in {"false", "0", "no"}
+
+
+def early_start_script(root: str, system: str) -> str:
+    """An inline script that starts the site's Python as soon as the browser reads it, at the
+    top of a live calculator page (``root``: the page's relative way to the site's root, ending
+    in ``/``; ``system``: the page's rule system, loaded first by a Python started afresh).
+
+    The page's own scripts (``live-calculators.js``) run only once all of the page is read —
+    its precomputed answers run to megabytes — so the worker they start would begin a second or
+    so late; this one connects to the same shared worker earlier, and ``live-calculators.js``
+    then finds Python starting or started. Only where the worker is a shared one (a second
+    dedicated worker would start a second Python) and never from ``file://``.
+
+    >>> "scrollhammer" in early_start_script("../../", "scrollhammer")
+    True
+    """
+    config = json.dumps(
+        {"worker": f"{root}javascripts/rulesbook-live-worker.mjs", "base": f"{root}live-runtime/"}
+    )
+    system_text = json.dumps(system)
+    body = (
+        "(function (c) { if (location.protocol === 'file:' || typeof SharedWorker !== 'function'"
+        " || typeof WebAssembly !== 'object') return; try { var w = new SharedWorker(new URL(c.worker,"
+        " document.baseURI), { type: 'module', name: 'rulesbook-live', extendedLifetime: true });"
+        " w.port.postMessage({ type: 'start', base: new URL(c.base, document.baseURI).href, system:"
+        f" {system_text} }}); }} catch (e) {{}} }})({config});"
+    )
+    return "<script>" + body.replace("</", "<\\/") + "</script>"
 
 
 def live_link(here: str, calc_page: str, calc_id: str, text: str, static_text: str = "try it") -> str:

@@ -9,7 +9,7 @@ from rulesbook.errors import did_you_mean
 from rulesbook.index import page_of
 from rulesbook.registry import registry
 from rulesbook.site.static import static_build
-from rulesbook.variants import overridable_rules, signature_text, variants_for_system
+from rulesbook.variants import overridable_rules, signature_text, variant_calculators, variants_for_system
 
 __all__ = ["HOUSE_BOX", "house_rule_section", "variants_markdown"]
 
@@ -27,6 +27,7 @@ HOUSE_BOX = (
     '<button type="button" class="rb-house-earlier" hidden>Back to your earlier text</button>'
     "</div>"
     '<div class="rb-house-summary"></div>'
+    '<div class="rb-house-calcs"></div>'
     '<p class="rb-house-link" hidden>Send it by link: <a class="rb-house-href">this page with your house rule</a> '
     '<button type="button" class="rb-house-copy">Copy the link</button></p>'
     '<p class="rb-house-kept" hidden>This browser keeps nothing for this site: only the link keeps your text.</p>'
@@ -51,8 +52,10 @@ def house_rule_section() -> list[str]:
             "On the published site a reader pastes a variant file here and every calculator of",
             "its system shows it beside the published rules, in the browser. Served by",
             "`rulesbook serve`, put your variant files in the folder `$RULESBOOK_VARIANTS_DIR` names",
-            "instead: every form offers them under **Compare with**.",
+            "instead: every form offers them under **Compare with**, and shows the inputs a compared",
+            "variant adds (`add: inputs`) below its own.",
             "",
+            *_added_calculator_links(),
         ]
     return [
         "## Your house rule",
@@ -61,11 +64,26 @@ def house_rule_section() -> list[str]:
         "checks a variant file, and every calculator of its system on this site then shows it",
         "beside the published rules, computed in your browser. Your text is kept in this browser",
         "as you type it, and **Send it by link** gives an address that carries it (after `#`, so",
-        "it never reaches a web server): whoever opens it sees the same comparison.",
+        "it never reaches a web server): whoever opens it sees the same comparison. The inputs a",
+        "house rule adds (`add: inputs`) appear in every form it reaches, below the form's own, and",
+        "each calculator it adds (`add: calculators`) gets a form right here, below the box.",
         "",
         HOUSE_BOX,
         "",
     ]
+
+
+def _added_calculator_links() -> list[str]:
+    """Served: a link to the page of each calculator a listed variant adds (``add: calculators``),
+    which computes under that variant (:func:`rulesbook.variants.variant_calculators`)."""
+    added = variant_calculators()
+    if not added:
+        return []
+    out = ["Calculators your variants add (each page computes under the variant that adds it):", ""]
+    out += [
+        f'- <a href="/calc/{calc_id}">`{calc_id}`</a> — variant `{name}`' for calc_id, name in added.items()
+    ]
+    return [*out, ""]
 
 
 def variants_markdown() -> str:

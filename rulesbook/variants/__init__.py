@@ -30,6 +30,7 @@ from rulesbook.variants.model import (
     user_variants,
     validate_with,
     variant_calculator,
+    variant_calculators,
     variants_for_system,
 )
 from rulesbook.variants.parameters import parameter_catalogue, parameter_lines, rule_parameters
@@ -79,6 +80,7 @@ __all__ = [
     "user_variants",
     "validate_with",
     "variant_calculator",
+    "variant_calculators",
     "variant_from_provenance",
     "variants_for_system",
 ]

@@ -435,6 +435,26 @@ def find_calculator(calc_id: str, variant: Variant | None = None) -> Calculator:
     return _NEW[found]
 
 
+def variant_calculators() -> dict[str, str]:
+    """Every calculator a listed variant (shipped, or the user's: :func:`variants_for_system`)
+    adds in the rules language (``add: calculators``) and the registry lacks: calculator ID ->
+    the name of the variant that adds it (the first listed, when two add one ID). The served
+    site gives each a page computing under that variant (:func:`find_calculator`).
+
+    >>> isinstance(variant_calculators(), dict)
+    True
+    """
+    reg = registry()
+    out: dict[str, str] = {}
+    for system in reg.systems:
+        for variant in variants_for_system(system):
+            for key, _ in variant.additions.section("calculators"):
+                calc_id = f"{system}.{key}"
+                if calc_id not in reg.calculators:
+                    out.setdefault(calc_id, variant.name)
+    return out
+
+
 def _with_additions(calc: Calculator, variant: Variant) -> Calculator:
     """``calc`` with what the variant's ``add:`` declares in the rules language and reaches it:
     the inputs the entries added to its tests read (offered and validated like its own, their

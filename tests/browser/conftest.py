@@ -19,12 +19,14 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from rulesbook.systems.army_morale.tracker import FORM_SLOTS, form_boxes
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
@@ -147,20 +149,38 @@ def browser() -> Iterator[Any]:
         instance.close()
 
 
+WAIT_MS = 30_000
+"""How long a page may take to reach a state it is waited for (every wait in these tests: the
+page's own, ``expect``'s and :func:`until`'s). A wait is for a state, never for a time: a busy
+machine reaches it later, and a state that never comes fails after this."""
+
+
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
     context = browser.new_context()
     pg = context.new_page()
-    pg.set_default_timeout(30_000)
+    pg.set_default_timeout(WAIT_MS)
     from playwright.sync_api import expect
 
-    expect.set_options(timeout=30_000)  # as the page's waits: a loaded machine answers late, not wrong
+    expect.set_options(timeout=WAIT_MS)  # as the page's waits: a loaded machine answers late, not wrong
     external: list[str] = []
     local = ("http://127.0.0.1", "http://localhost", "data:", "blob:", "about:")
     pg.on("request", lambda req: None if req.url.startswith(local) else external.append(req.url))
     pg.external_requests = external
     yield pg
     context.close()
+
+
+def until(page: Any, check: Callable[[], bool]) -> bool:
+    """Whether ``check()`` comes true, asked every 100 ms for up to ``WAIT_MS`` (through the page,
+    so its events keep running): for a state a locator cannot name, such as a box's position on
+    screen or the address of a frame."""
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        page.wait_for_timeout(100)
+    return True
 
 
 def read_value(frame: Any, key: str) -> str:
@@ -175,3 +195,23 @@ def set_number(frame: Any, key: str, value: int | str) -> None:
     box = frame.locator(f".rb-input-{key} input").first
     box.fill(str(value))
     box.press("Enter")
+
+
+def choose_event_kind(page: Any, kind: str) -> None:
+    """Choose the tracker's event kind and wait until the server has answered with its form.
+
+    The server relabels the event form's boxes for the kind and resets their values to its
+    defaults, so a value typed before that answer arrives is overwritten (under load, a bunker
+    typed as 4 counted as 1). The answer has arrived when the boxes the kind declares are shown,
+    the number box under its own label, and every other box is hidden: no two kinds look alike.
+    """
+    page.locator(".am-event-type select").first.select_option(kind)
+    boxes = form_boxes(kind)
+    for slot in FORM_SLOTS:
+        css = f"div.am-{slot.replace('_', '-')}"  # (the box; the status's numbers are spans .am-number)
+        if slot not in boxes:
+            page.locator(css).first.wait_for(state="hidden")
+        elif slot == "number":
+            page.locator(css, has_text=boxes[slot].title).first.wait_for(state="visible")
+        else:
+            page.locator(css).first.wait_for(state="visible")

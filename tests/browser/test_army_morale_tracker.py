@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import read_value
+from tests.browser.conftest import choose_event_kind, read_value
 
 pytestmark = pytest.mark.browser
 
@@ -23,8 +23,7 @@ def test_tracker_adds_an_event_and_shows_the_new_value(served: str, page: Any) -
     assert read_value(page, "a_value") == "14"
     assert read_value(page, "b_value") == "10"
     # side a destroys one of its Bunker objectives and rolls 4: side b loses 4
-    page.locator(".am-event-type select").first.select_option("bunker-destroyed")
-    page.locator(".am-number", has_text="D6 result").first.wait_for()  # relabelled and reset first
+    choose_event_kind(page, "bunker-destroyed")
     box = page.locator(".am-number input").first
     box.fill("4")
     box.press("Enter")
@@ -33,7 +32,7 @@ def test_tracker_adds_an_event_and_shows_the_new_value(served: str, page: Any) -
     assert read_value(page, "a_value") == "14"
     assert "army-morale.one-time.bunker" in page.locator(".rulesbook-table").first.inner_text()
     # a second half-strength effect for the same detachment is refused with a one-line error
-    page.locator(".am-event-type select").first.select_option("half-strength")
+    choose_event_kind(page, "half-strength")
     page.locator(".am-detachment select").first.select_option(label="b: Boyz mob")
     page.locator(".am-add-event button").first.click()
     _wait_value(page, "b_value", "2")
@@ -73,7 +72,7 @@ def test_drop_downs_show_the_detachment_an_event_goes_to(served: str, page: Any,
     page.locator(".am-add-event button").first.click()
     assert "Infantry company loses 3: 17 of 20 units" in _newest_strength_note(page)
     # a War Engine chosen by its label: its Damage Capacity leaves the detachment shown with it
-    page.locator(".am-event-type select").first.select_option("war-engine-destroyed")
+    choose_event_kind(page, "war-engine-destroyed")
     page.locator(".am-war-engine select").first.select_option(label="b: stompa-1")
     assert _shown(page, ".am-war-engine") == (3, "b: stompa-1")
     page.locator(".am-add-event button").first.click()
@@ -95,7 +94,7 @@ def test_drop_downs_show_the_detachment_an_event_goes_to(served: str, page: Any,
     _wait_value(page, "a_value", "2")
     assert _shown(page, ".am-detachment") == (0, "a: Scouts")
     assert _shown(page, ".am-war-engine") == (-1, "")  # no War Engines in this game
-    page.locator(".am-event-type select").first.select_option("losses")
+    choose_event_kind(page, "losses")
     box.fill("1")
     box.press("Enter")
     page.locator(".am-add-event button").first.click()
@@ -111,8 +110,7 @@ def test_the_event_form_shows_only_the_chosen_kinds_fields(served: str, page: An
     box = page.locator(".am-number input").first
     box.fill("3")
     box.press("Enter")
-    page.locator(".am-event-type select").first.select_option("detachment-destroyed")
-    page.get_by_text("Blast markers it carried").first.wait_for()
+    choose_event_kind(page, "detachment-destroyed")
     assert box.input_value() == "0"  # the declared default of this kind, not the 3 typed before
     assert not page.locator(".am-side").first.is_visible()  # no side: the detachment's side counts
     page.locator(".am-detachment select").first.select_option(label="b: Buggy squadron")

@@ -26,8 +26,11 @@ from click.testing import CliRunner
 from rulesbook.cli import cli
 from tests.browser.test_live_static_site import (  # noqa: F401 (fixtures)
     LIVE_TIMEOUT,
+    _answered,
     _live,
     _page,
+    _shot,
+    _shown_exact,
     live_host,
     visits,
 )
@@ -217,3 +220,104 @@ def test_from_disk_the_house_rule_is_kept_and_the_page_says_how_to_use_it(
         assert page.locator(".rb-house-text").input_value() == HARSH + "description: mine\n"
     finally:
         context.close()
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "designer"
+
+
+@pytest.mark.covers("scrollhammer.morale.break-test", "scrollhammer.break-test")
+def test_the_inputs_and_calculators_a_house_rule_adds_get_forms(live_host: str, visits: Any) -> None:
+    """A pasted house rule that adds an input (standard-reroll.yaml: ``has_standard``) shows it in
+    the forms it reaches, with its declared label and default, kept in the address; one that
+    adds a calculator (terror-test.yaml: ``scrollhammer.terror-test``) gets a form on the
+    variants page, computing it under the rule, with its explanation — at 390 px and 1280 px.
+    Oracles: the Break test with a failed test re-rolled once, and the Terror test (2D6 at most
+    Ld − 1 + modifier, a double 1 holds), counted over the rolls here."""
+    page = _page(visits, 390)
+    try:
+        forget(page, live_host)
+        page.goto(f"{live_host}/variants.html")
+        _house_state(page, "empty")
+        _type(page, (EXAMPLES / "standard-reroll.yaml").read_text(encoding="utf-8"), "ok")
+        assert page.locator(".rb-house-calc").count() == 0  # it adds no calculator
+
+        page.goto(f"{live_host}/{BREAK_PAGE}?ld=9&lost_by=3")
+        calc = _live(page)
+        added = calc.locator('.rb-added-inputs input[data-key="has_standard"]')
+        added.wait_for(timeout=LIVE_TIMEOUT)
+        assert calc.locator(".rb-added-inputs .rb-input-has_standard label").inner_text().strip() == (
+            "Carries a standard"
+        )
+        assert not added.is_checked()  # its declared default
+        once = break_chance(9, 3, 1)
+        answered = _answered(calc)
+        added.check()
+        calc = _live(page, answered)
+        assert _side(calc, "baseline", "p_pass_exact") == str(once)  # 5/12
+        assert _side(calc, "house-rule", "p_pass_exact") == str(once + (1 - once) * once)  # 95/144
+        assert "has_standard=true" in page.url
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        page.reload()  # the address keeps it
+        calc = _live(page)
+        page.locator('.rb-added-inputs input[data-key="has_standard"]:checked').wait_for(timeout=LIVE_TIMEOUT)
+        page.wait_for_function(
+            '() => (document.querySelector(\'[data-variant="house-rule"] [data-key="p_pass_exact"]\') || {})'
+            ".textContent === '95/144'",
+            timeout=LIVE_TIMEOUT,
+        )
+        answered = _answered(calc)
+        calc.locator('form.rb-live-form select[data-key="variant"]').select_option("none")
+        calc = _live(page, answered)
+        assert calc.locator(".rb-added-inputs [data-key]").count() == 0
+        assert calc.locator('.rb-static-result [data-key="error"]').count() == 0
+        assert _shown_exact(calc)["p_pass_exact"] == str(once)
+
+        page.goto(f"{live_host}/scrollhammer/calculators/scrollhammer.panic-test.html")  # no Break test
+        calc = _live(page)
+        assert calc.locator('form.rb-live-form [data-key="variant"]').input_value() == ":house"
+        page.wait_for_timeout(500)
+        assert calc.locator(".rb-added-inputs [data-key]").count() == 0
+        assert page.blocked == [] and page.errors == []
+    finally:
+        page.close()
+
+    rolls = list(itertools.product(range(1, 7), repeat=2))
+    for width in (390, 1280):
+        page = _page(visits, width)
+        try:
+            page.goto(f"{live_host}/variants.html")
+            if width == 390:
+                _type(page, (EXAMPLES / "terror-test.yaml").read_text(encoding="utf-8"), "ok")
+            else:  # this browser kept the text: the form comes back with it
+                _house_state(page, "ok")
+            form = page.locator(".rb-house-calc")
+            form.wait_for(timeout=LIVE_TIMEOUT)
+            page.wait_for_function(
+                "() => Number((document.querySelector('.rb-house-calc') || {getAttribute: () => 0})"
+                ".getAttribute('data-answered') || 0) > 0",
+                timeout=LIVE_TIMEOUT,
+            )
+            assert "scrollhammer.terror-test" in form.locator("h3").inner_text()
+            for ld, modifier in ((8, -2), (3, 0)):
+                answered = _answered(form)
+                form.locator('input[data-key="ld"]').fill(str(ld))
+                form.locator('input[data-key="modifier"]').fill(str(modifier))
+                page.wait_for_function(
+                    f"() => {{ const b = document.querySelector('.rb-house-calc');"
+                    f" return Number(b.getAttribute('data-answered')) > {answered}"
+                    f" && !b.querySelector('.rb-static-result').classList.contains('rb-stale'); }}",
+                    timeout=LIVE_TIMEOUT,
+                )
+                want = Fraction(sum(a + b <= ld - 1 + modifier or a == b == 1 for a, b in rolls), 36)
+                page.locator('.rb-house-calc [data-key="p_pass_exact"]', has_text=str(want)).wait_for()
+                assert form.locator('[data-key="p_fail_exact"]').inner_text() == str(1 - want)
+            assert "Added by the variant Terror tests" in form.locator(".rb-added-note").inner_text()
+            assert "A double 1 passes whatever the total" in str(
+                form.locator(".rb-static-result").text_content()
+            )
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+            form.scroll_into_view_if_needed()
+            _shot(page, f"house-rule-added-calculator-{width}")
+            assert page.blocked == [] and page.errors == []
+        finally:
+            page.close()

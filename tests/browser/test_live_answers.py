@@ -81,7 +81,7 @@ def test_a_typed_value_counts_without_enter(served: str, browser: Any, width: st
         box.press("Control+A")
         box.type("9", delay=30)  # keystrokes only: no Enter, the field keeps the focus
         want = calc.run(**{**form, "ld": 9})["p_pass_exact"]
-        page.locator('[data-key="p_pass_exact"]', has_text=want).first.wait_for(timeout=15_000)
+        page.locator('[data-key="p_pass_exact"]', has_text=want).first.wait_for()
         page.locator('.rb-status[data-state="idle"]').first.wait_for(state="attached")
         assert page.evaluate("document.activeElement !== document.body")  # still typing there
         assert "ld=9" in page.url
@@ -111,7 +111,7 @@ def test_a_slow_answer_is_marked_busy_and_stale_until_it_arrives(
         box = page.locator(".rb-input-weapons input").first
         box.fill(weapons)  # a text box, no Enter
         badge = page.locator('.rb-status[data-state="busy"]').filter(visible=True).first
-        badge.wait_for(timeout=10_000)
+        badge.wait_for()
         assert badge.inner_text() == "updating…"
         at = badge.bounding_box()  # on the screen where the user is typing, even on a phone
         assert at is not None and at["y"] >= 0 and at["y"] + at["height"] <= WIDTHS[width][1]

@@ -131,7 +131,7 @@ def test_an_input_s_help_opens_on_the_screen(
         else:
             icon.hover()
         shown = page.locator(".bk-tooltip-content", has_text=text[:40]).first
-        shown.wait_for(state="visible", timeout=5_000)
+        shown.wait_for(state="visible")
         assert shown.inner_text().strip() == text
         box = shown.bounding_box()
         assert box is not None
@@ -168,9 +168,9 @@ def test_rule_choices_open_count_and_survive_a_reload(served: str, browser: Any,
         assert choice.count() == 0  # not built while the section is closed
         page.get_by_text("Rule choices (4)").first.click()
         choice.first.select_option("ignored")
-        page.locator('[data-key="p_pass_exact"]', has_text=after).first.wait_for(timeout=15_000)
+        page.locator('[data-key="p_pass_exact"]', has_text=after).first.wait_for()
         # the address follows the answer (the server writes it back a moment later)
-        page.wait_for_function("() => location.search.includes('positive_modifiers=ignored')", timeout=15_000)
+        page.wait_for_function("() => location.search.includes('positive_modifiers=ignored')")
         assert "modifier=1" in page.url
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / f"rule-choices-{width}.png"), full_page=True)

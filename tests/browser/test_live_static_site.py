@@ -8,18 +8,23 @@ reload, and every later page, finds it started in the shared worker); an input t
 command line's, at 390 px (a phone) and 1280 px. The inputs travel in the address (a reload keeps
 them), a bad value gets the command line's message,
 "Compare with" shows a shipped variant beside the baseline, a game log chosen from disk is
-replayed, and every calculator's worked examples, asked in the page, print what the CLI prints. From ``file://``, or when the build left the runtime out, the page keeps its
+replayed, and every calculator's worked examples, asked in the page, print what the CLI prints;
+so does a system written in data only (Skirmish, in the build as ``RULESBOOK_SYSTEMS_DIR`` names
+it). From ``file://``, or when the build left the runtime out, the page keeps its
 precomputed calculator and says how to get live answers.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
+import os
 import shutil
 import subprocess
 import sys
 import urllib.parse
 from collections.abc import Iterator
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -295,6 +300,53 @@ def test_compare_with_a_variant_and_a_game_log_from_disk(live_host: str, visits:
         box.locator('form.rb-live-form [data-key="log"]').set_input_files(str(wrong))
         page.locator('.rb-static-result [data-key="error"]', has_text="upload a").wait_for()
         assert page.blocked == [] and page.errors == []
+    finally:
+        page.close()
+
+
+def test_a_system_written_in_data_computes_in_the_browser_as_the_command_line_does(
+    live_host: str, visits: Any
+) -> None:
+    """Skirmish (``examples/systems/skirmish/``, no Python) on the site ``RULESBOOK_SYSTEMS_DIR=
+    examples/systems scripts/build-site`` makes: its Nerve test page answers in the reader's
+    browser exactly as the command line does, and as the rules say (counted here over the 36
+    rolls: a total at most nerve + modifier holds, a double 1 holds, a double 6 fails; a failed
+    unit is shaken on 3-6 of a D6 and routs on 1-2)."""
+    from tests.conftest import with_data_systems
+
+    args = ["nerve=7", "modifier=-1"]
+    cli_run = subprocess.run(
+        [sys.executable, "-m", "rulesbook.cli", "calc", "skirmish.nerve-test", *args, "--json"],
+        cwd=ROOT,
+        env=with_data_systems(dict(os.environ)),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert cli_run.returncode == 0, cli_run.stderr
+    expected = json.loads(cli_run.stdout)["result"]
+    rolls = list(itertools.product(range(1, 7), repeat=2))
+    holds = Fraction(sum(a == b == 1 or (a + b <= 6 and not a == b == 6) for a, b in rolls), 36)
+    oracle = {
+        "p_pass": holds,
+        "p_shaken": (1 - holds) * Fraction(4, 6),
+        "p_rout": (1 - holds) * Fraction(2, 6),
+    }
+    page = _page(visits, 390)
+    try:
+        page.goto(f"{live_host}/skirmish/calculators/skirmish.nerve-test.html?{'&'.join(args)}")
+        box = _live(page)
+        assert box.get_attribute("data-live") == "live"
+        shown = _shown_exact(box)
+        assert shown == {f"{key}_exact": expected[f"{key}_exact"] for key in oracle}
+        assert {key: Fraction(shown[f"{key}_exact"]) for key in oracle} == oracle
+        code, output = page.evaluate(
+            "() => window.rulesbookLive.json('skirmish.nerve-test', ['nerve=7', 'modifier=-1'])"
+            ".then(r => [r.code, r.output])"
+        )
+        assert (code, output) == (0, cli_run.stdout)  # byte for byte
+        assert page.blocked == [] and page.errors == []
+        _shot(page, "skirmish-nerve-test-phone")
     finally:
         page.close()
 

@@ -161,7 +161,7 @@ def test_a_tap_on_help_opens_it_without_focusing_the_input(served: str, browser:
         assert box is not None
         # the tap lands 15 px right of the icon's centre: still the "?" (its 44 px target)
         page.touchscreen.tap(box["x"] + box["width"] / 2 + 15, box["y"] + box["height"] / 2)
-        page.locator(".bk-tooltip-content").filter(visible=True).first.wait_for(timeout=5_000)
+        page.locator(".bk-tooltip-content").filter(visible=True).first.wait_for()
         focused = page.evaluate(
             "() => { let a = document.activeElement;"
             " while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;"

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import ROOT, read_value
+from tests.browser.conftest import ROOT, read_value, until
 
 pytestmark = pytest.mark.browser
 
@@ -75,10 +75,11 @@ def _frame_fits(page: Any) -> dict[str, float]:
     page.wait_for_function(
         "() => { const f = document.querySelector('iframe.rb-live'); return f && f.dataset.fitted; }"
     )
-    page.wait_for_timeout(1500)  # let the frame settle to its final height
-    return dict(
-        page.evaluate(
-            """() => {
+
+    def measure() -> dict[str, float]:
+        return dict(
+            page.evaluate(
+                """() => {
                 const f = document.querySelector('iframe.rb-live');
                 const doc = f.contentDocument;
                 let bottom = 0;
@@ -86,8 +87,16 @@ def _frame_fits(page: Any) -> dict[str, float]:
                 return {top: f.getBoundingClientRect().top + window.scrollY, height: f.clientHeight,
                         inner: bottom, scroll: doc.documentElement.scrollHeight};
             }"""
+            )
         )
-    )
+
+    def holds_its_content(fit: dict[str, float]) -> bool:
+        return fit["height"] >= fit["inner"] - 2 and fit["scroll"] <= fit["height"] + 2
+
+    # the frame is fitted again as its content settles: wait for the fit (the test's own checks
+    # say what is wrong when it never comes)
+    until(page, lambda: holds_its_content(measure()))
+    return measure()
 
 
 @pytest.mark.parametrize("width", sorted(WIDTHS))
@@ -174,12 +183,8 @@ def test_result_stays_in_view_beside_a_long_form(served: str, browser: Any, widt
         return False
 
     def headline_comes_on_screen() -> bool:
-        """The summary line is pinned on a scroll event: give a busy browser a few seconds."""
-        for _ in range(50):
-            if headline_on_screen():
-                return True
-            page.wait_for_timeout(100)
-        return False
+        """The summary line is pinned on a scroll event, which a busy browser handles late."""
+        return until(page, headline_on_screen)
 
     try:
         page.goto(f"{served}/calc/wh40k.attack")
@@ -190,13 +195,7 @@ def test_result_stays_in_view_beside_a_long_form(served: str, browser: Any, widt
         box = page.locator(".rb-input-save_modifier input").first
         box.fill("-2")  # scrolls to it, as a player would
         box.press("Tab")
-        after = before
-        for _ in range(150):
-            after = read_value(page, "mean_wounds_lost")
-            if after != before:
-                break
-            page.wait_for_timeout(100)
-        assert after != before
+        assert until(page, lambda: read_value(page, "mean_wounds_lost") != before)
         assert headline_comes_on_screen()  # (the summary line follows the answer)
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / f"wh40k.attack-low-input-{width}.png"))

@@ -15,6 +15,7 @@ from urllib.parse import quote
 
 import pytest
 
+from tests.browser.conftest import until
 from tests.test_request_trust import marker_variant
 
 CALC = "/calc/scrollhammer.break-test"
@@ -78,10 +79,7 @@ def test_a_hidden_frame_on_another_site_runs_nothing(served: str, page: Any, tmp
     # and the browser shows nothing of it: only this server's own pages may frame its pages
     # (Content-Security-Policy frame-ancestors 'self'; Chromium puts its error page in the frame)
     frame = next(f for f in page.frames if f is not page.main_frame)
-    for _ in range(300):
-        if frame.url.startswith("chrome-error:"):
-            break
-        page.wait_for_timeout(100)
+    until(page, lambda: frame.url.startswith("chrome-error:"))
     assert frame.url.startswith("chrome-error:") and frame.locator(".rb-input-ld").count() == 0, frame.url
 
 

@@ -13,6 +13,7 @@ import pytest
 
 from rulesbook.systems.army_morale.logfile import log_from_text
 from tests.army_morale.test_size_limits import _most_events, _text
+from tests.browser.conftest import choose_event_kind
 
 pytestmark = pytest.mark.browser
 
@@ -32,8 +33,7 @@ def _wait(page: Any, key: str, text: str) -> None:
 
 
 def _add(page: Any, amount: int, reason: str) -> None:
-    page.locator(".am-event-type select").first.select_option("adjustment")
-    page.locator(".am-number", has_text="Amount").first.wait_for()  # (relabelled: the boxes are reset)
+    choose_event_kind(page, "adjustment")
     for box, value in ((".am-number input", str(amount)), (".am-reason input", reason)):
         page.locator(box).first.fill(value)
         page.locator(box).first.press("Enter")

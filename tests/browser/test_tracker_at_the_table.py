@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 
 from rulesbook.systems.army_morale.logfile import log_from_text
-from tests.browser.conftest import ROOT, _free_port, read_value, running
+from tests.browser.conftest import ROOT, _free_port, choose_event_kind, read_value, running
 
 pytestmark = pytest.mark.browser
 
@@ -87,18 +87,8 @@ SAVED = re.compile(r"^Saved$")
 """The save line once the server's file holds the last change (not "Not saved yet")."""
 
 
-NUMBER_LABELS = {"losses": "lost", "bunker-destroyed": "D6 result", "adjustment": "Amount"}
-
-
-def _kind(page: Any, kind: str) -> None:
-    """Choose an event kind and wait until the form shows its boxes (the server relabels and
-    resets them: a value typed before that would be reset)."""
-    page.locator(".am-event-type select").first.select_option(kind)
-    page.locator(".am-number", has_text=NUMBER_LABELS[kind]).first.wait_for()
-
-
 def _event(page: Any, kind: str, **boxes: str) -> None:
-    _kind(page, kind)
+    choose_event_kind(page, kind)
     for box, value in boxes.items():
         if box == "detachment":
             page.locator(".am-detachment select").first.select_option(label=value)
@@ -160,7 +150,7 @@ def test_a_game_set_up_in_the_page_is_played_and_restored(table: Served, browser
     page.wait_for_function("location.search.startsWith('?game=')")
     _wait(page, "save", SAVED)
     # turn 1: side a blows up its bunker (b loses 3); Rally: one Take & Hold objective, D3 = 2
-    _kind(page, "bunker-destroyed")
+    choose_event_kind(page, "bunker-destroyed")
     _fill(page, ".am-number", "3")
     _fill(page, ".am-bunker", "north")
     page.locator(".am-add-event button").first.click()
@@ -229,7 +219,7 @@ def test_two_war_engines_of_one_name_are_both_destroyed_at_a_phone(table: Served
     page.locator(".am-start button").first.click()
     _wait(page, "a_value", "5")
     page.wait_for_function("location.search.startsWith('?game=')")
-    page.locator(".am-event-type select").first.select_option("war-engine-destroyed")
+    choose_event_kind(page, "war-engine-destroyed")
     engines = page.locator(".am-war-engine select")
     engines.locator("option", has_text="Stompa (2)").first.wait_for(state="attached")
     assert engines.first.locator("option").all_inner_texts() == ["b: Stompa (1)", "b: Stompa (2)"]
@@ -243,7 +233,7 @@ def test_two_war_engines_of_one_name_are_both_destroyed_at_a_phone(table: Served
     assert stored == ["stompa-1", "stompa-2"]
     page.reload()  # the game now comes from its stored file, every entry with a line number
     _wait(page, "a_value", "9")
-    page.locator(".am-event-type select").first.select_option("war-engine-destroyed")
+    choose_event_kind(page, "war-engine-destroyed")
     engines.locator("option", has_text="Stompa (2)").first.wait_for(state="attached")
     engines.first.select_option(label="b: Stompa (2)")
     page.locator(".am-add-event button").first.click()
@@ -304,7 +294,7 @@ def test_four_tabs_on_two_processes_lose_no_acknowledged_event(table: Served, br
     opened += [_game_page(browser, url) for _ in range(3)]
     pages = [page for _, page in opened]
     for page in pages:
-        _kind(page, "adjustment")
+        choose_event_kind(page, "adjustment")
         _fill(page, ".am-number", "1")
     acknowledged: list[str] = []
     for n in range(1, FOUR_TABS_ROUNDS + 1):

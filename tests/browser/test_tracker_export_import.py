@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import running
+from tests.browser.conftest import choose_event_kind, running
 from tests.browser.test_tracker_keeps_the_game import _server
 
 pytestmark = pytest.mark.browser
@@ -19,9 +19,7 @@ def _b(page: Any, text: str) -> None:
 
 
 def _bunker(page: Any, roll: int) -> None:
-    page.locator(".am-event-type select").first.select_option("bunker-destroyed")
-    # the server relabels and resets the number box for the kind: a value typed before is reset
-    page.locator(".am-number", has_text="D6 result").first.wait_for()
+    choose_event_kind(page, "bunker-destroyed")
     box = page.locator(".am-number input").first
     box.fill(str(roll))
     box.press("Enter")

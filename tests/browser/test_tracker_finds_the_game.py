@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import read_value
+from tests.browser.conftest import choose_event_kind, read_value
 
 pytestmark = pytest.mark.browser
 
@@ -30,7 +30,7 @@ def _game(url: str) -> str:
 def _record_a_bunker(page: Any) -> None:
     """Side a destroys a bunker with a 4: side b's value drops by 4."""
     before = int(read_value(page, "b_value"))
-    page.locator(".am-event-type select").first.select_option("bunker-destroyed")
+    choose_event_kind(page, "bunker-destroyed")  # (its number box reset before the 4 is typed)
     box = page.locator(".am-number input").first
     box.fill("4")
     box.press("Enter")

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import ROOT, _free_port, read_value, running
+from tests.browser.conftest import ROOT, _free_port, choose_event_kind, read_value, running
 
 pytestmark = pytest.mark.browser
 
@@ -44,7 +44,7 @@ def test_tracker_keeps_a_game_across_reload_and_server_restart(page: Any, tmp_pa
         page.locator('[data-key="game"]').first.wait_for()
         assert page.url == opened and read_value(page, "b_value") == "10"
         assert not games.exists() or not list(games.iterdir())
-        page.locator(".am-event-type select").first.select_option("bunker-destroyed")
+        choose_event_kind(page, "bunker-destroyed")
         box = page.locator(".am-number input").first
         box.fill("4")
         box.press("Enter")

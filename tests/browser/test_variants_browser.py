@@ -3,12 +3,11 @@ the query string shows the baseline and the variant side by side, and the form k
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
 
-from tests.browser.conftest import set_number
+from tests.browser.conftest import set_number, until
 
 pytestmark = pytest.mark.browser
 
@@ -20,15 +19,6 @@ def _side(page: Any, side: str, key: str, text: str) -> str:
     loc = page.locator(f'[data-variant="{side}"] [data-key="{key}"]', has_text=text).first
     loc.wait_for()
     return str(loc.inner_text())
-
-
-def _url_has(page: Any, needle: str) -> bool:
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        if needle in page.url:
-            return True
-        page.wait_for_timeout(200)
-    return False
 
 
 @pytest.mark.covers(CALC, "scrollhammer.morale.break-test")
@@ -44,6 +34,6 @@ def test_a_variant_in_the_url_shows_both_numbers_and_the_url_follows_the_form(se
     set_number(page, "lost_by", 1)  # Ld 7 against Ld 6
     assert _side(page, VARIANT, "p_pass_exact", "5/12") == "5/12"
     assert _side(page, "baseline", "p_pass_exact", "7/12") == "7/12"
-    assert _url_has(page, "lost_by=1"), page.url
+    assert until(page, lambda: "lost_by=1" in page.url), page.url
     assert f"variant={VARIANT}" in page.url and "ld=8" in page.url
     assert page.external_requests == []

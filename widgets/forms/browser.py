@@ -19,7 +19,11 @@ A calculator page of the published site (``scripts/build-site``) starts a Web Wo
   units and weapons);
 * :func:`house_rule` for the reader's house rule (the text of a variant file, pasted into the
   variants page or carried by a link): read by the same safe loader and checked as a variant
-  file is, then compared with the published rules wherever a form picks :data:`HOUSE`;
+  file is, then compared with the published rules wherever a form picks :data:`HOUSE`; the
+  forms of the calculators it adds (``add: calculators``) come with it, for the variants page;
+* :func:`added_fields` whenever a form's "Compare with" changes: the fields of the inputs the
+  compared variant (or the house rule) adds to the calculator (``add: inputs``), shown below
+  its own inputs while it is compared;
 * :func:`cli_json`: what ``rulesbook calc ID key=value ... --json`` prints, for the tests and
   benchmarks that compare the browser with CPython byte for byte;
 * :func:`forget`: the files chosen and the house rule dropped, before the worker, which outlives
@@ -48,20 +52,22 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from rulesbook.calculators import form_text
+from rulesbook.calculators import Calculator, form_text
 from rulesbook.data import use_snapshot
 from rulesbook.errors import InputError, RulesbookError
 from rulesbook.present import error_html, json_text, md_inline, mended_html, plain
 from rulesbook.registry import registry
 from rulesbook.relations import Mended, mend
+from rulesbook.site.live_form import field_html, live_form_html
 from rulesbook.variants import Variant, load_variant_text
-from widgets.forms.compare import NO_VARIANT, answer_html
+from widgets.forms.compare import NO_VARIANT, added_calculators, added_inputs, answer_html, form_calculator
 from widgets.forms.compare import answer as form_answer
 from widgets.forms.uploads import UploadBox
 
 __all__ = [
     "HOUSE",
     "SNAPSHOT",
+    "added_fields",
     "answer",
     "clear_caches",
     "cli_json",
@@ -146,6 +152,10 @@ def house_rule(text: str) -> str:
     ['Ld lost per point of defeat (break_ld_per_point): 1 → 2']
     >>> json.loads(house_rule("system: scrollhammer\\ntitle: x\\nparameters: {nope: 1}\\n"))["error"]
     'house-rule.yaml, line 3: parameters.nope: unknown rule parameter; allowed: ...'
+
+    ``calculators``: the HTML of a live calculator box for each calculator the rule adds (its
+    heading, an empty result and its form in a ``<template>``, always computing under the rule),
+    which the variants page shows and brings live as the calculator pages do.
     """
     if not text.strip():
         _house.clear()
@@ -155,9 +165,54 @@ def house_rule(text: str) -> str:
     except InputError as exc:
         return json.dumps({"error": plain(str(exc))}, ensure_ascii=False)
     _house[:] = [variant]
+    boxes = "".join(_house_calculator(calc) for calc in added_calculators(variant))
     return json.dumps(
-        {"system": variant.system, "title": variant.title, "changes": variant.summary()}, ensure_ascii=False
+        {
+            "system": variant.system,
+            "title": variant.title,
+            "changes": variant.summary(),
+            "calculators": boxes,
+        },
+        ensure_ascii=False,
     )
+
+
+def _house_calculator(calc: Calculator) -> str:
+    """A calculator the house rule adds, as a live calculator box of the variants page."""
+    ident = "house-" + calc.id.replace(".", "-")
+    return (
+        f'<div class="rb-static-calc rb-house-calc" id="{ident}" data-calc="{html.escape(calc.id)}">'
+        f"<h3>{html.escape(calc.title)} <code>{html.escape(calc.id)}</code></h3>"
+        f"<p>{html.escape(calc.summary)}</p>"
+        '<div class="rb-static-result"></div>'
+        f"{live_form_html(calc, HOUSE)}</div>"
+    )
+
+
+def added_fields(calc_id: str, variant: str = NO_VARIANT) -> str:
+    """The fields of the inputs ``variant`` (a listed variant's name, or :data:`HOUSE`) adds to
+    calculator ``calc_id`` (``add: inputs`` that its entries read in a test the calculator rolls),
+    each starting at its declared default, written as the form's own (HTML; ``""`` for none).
+
+    >>> _ = house_rule("system: scrollhammer\\ntitle: Standards\\nadd:\\n  inputs:\\n"
+    ...     "    has_standard: {kind: boolean, default: false, label: Carries a standard}\\n"
+    ...     "  tests:\\n    break-test:\\n      rerolls:\\n        standard: {failed: true, when: has_standard}\\n")
+    >>> 'data-key="has_standard"' in added_fields("scrollhammer.break-test", HOUSE)
+    True
+    >>> added_fields("scrollhammer.panic-test", HOUSE), added_fields("scrollhammer.break-test")
+    ('', '')
+    """
+    if variant == HOUSE:
+        if not _house:
+            return ""
+        chosen: str | Variant = _house[0]
+    else:
+        chosen = variant or NO_VARIANT
+    try:
+        calc, _ = form_calculator(calc_id, chosen)
+    except InputError:
+        return ""
+    return "".join(field_html(calc, inp, inp.initial) for inp in added_inputs(calc, chosen))
 
 
 def answer(calc_id: str, values: Mapping[str, Any], variant: str = NO_VARIANT, changed: str = "") -> str:
@@ -175,20 +230,24 @@ def answer(calc_id: str, values: Mapping[str, Any], variant: str = NO_VARIANT, c
     >>> 'data-set="{&quot;sickness&quot;: &quot;none&quot;}"' in html, "Sickness set to none" in html
     (True, True)
     """
-    calc = registry(calc_id.partition(".")[0]).calculator(calc_id)
+    chosen: str | Variant = variant or NO_VARIANT
+    if variant == HOUSE:
+        if not _house:
+            return error_html("variant: no house rule is set (write one on the variants page)")
+        chosen = _house[0]
+    try:
+        calc, _ = form_calculator(calc_id, chosen)  # a registered one, or one the variant adds
+    except InputError as exc:
+        return error_html(str(exc))
     given = {key: value for key, value in values.items() if key != "variant"}
     for inp in calc.inputs:
         if inp.kind == "path":
             given[inp.key] = _box(calc_id, inp.key).path()
-    mended = mend(calc, given, changed) if changed else Mended()
+    own = {inp.key: given[inp.key] for inp in calc.inputs if inp.key in given}  # (not a variant's)
+    mended = mend(calc, own, changed) if changed in own else Mended()
     texts = {key: form_text(calc.input(key), value) for key, value in mended.changes}
     given.update(texts)
-    if variant == HOUSE:
-        if not _house:
-            return error_html("variant: no house rule is set (write one on the variants page)")
-        shown = answer_html(form_answer(calc_id, given, _house[0]), _house[0])
-    else:
-        shown = answer_html(form_answer(calc_id, given, variant or NO_VARIANT))
+    shown = answer_html(form_answer(calc_id, given, chosen), chosen if isinstance(chosen, Variant) else None)
     if not texts:
         return shown
     return f'<div hidden class="rb-set" data-set="{html.escape(json.dumps(texts))}"></div>{mended_html(mended.notes)}{shown}'

@@ -22,6 +22,7 @@ Example:
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -42,9 +43,11 @@ from rulesbook.variants import (
     adding_variant,
     choice_keys,
     compare,
+    find_calculator,
     load_variant_text,
     named_variant,
     resolve_variant,
+    run_with_variant,
     variant_calculator,
     variants_for_system,
 )
@@ -57,10 +60,13 @@ __all__ = [
     "SLOW_DELAY_MS",
     "UPLOADED",
     "Answer",
+    "added_calculators",
+    "added_inputs",
     "address_refusal",
     "answer",
     "answer_html",
     "compared",
+    "form_calculator",
     "form_inputs",
     "form_result_html",
     "offered_names",
@@ -181,6 +187,68 @@ def offered_names(calc: Calculator, inp: Input, variant: str | Variant = NO_VARI
     return (*printed, *(key for key in added if key not in printed))
 
 
+def added_inputs(calc: Calculator, variant: str | Variant = NO_VARIANT) -> tuple[Input, ...]:
+    """The inputs ``variant`` adds to ``calc`` (its ``add: inputs`` that the entries it adds to a
+    test ``calc`` rolls read): what a form shows, below its own, while it compares with that
+    variant — with the declaration's label, help and default. None for ``none``, a variant of
+    another system, or one whose entries do not reach ``calc`` (:func:`compared`: a text names a
+    variant, never a file; one that does not load adds nothing here, its error is said elsewhere).
+
+    >>> near = Variant.from_mapping({"system": "wh40k", "title": "Near", "add": {
+    ...     "inputs": {"near": {"kind": "boolean", "default": False, "label": "Leader near"}},
+    ...     "tests": {"battle-shock": {"modifiers": {"near": {"value": 1, "when": "near"}}}}}}, name="near")
+    >>> [(i.key, i.title, i.default) for i in added_inputs(registry().calculator("wh40k.battle-shock"), near)]
+    [('near', 'Leader near', False)]
+    >>> added_inputs(registry().calculator("wh40k.battle-shock")), added_inputs(registry().calculator("wh40k.charge"), near)
+    ((), ())
+    """
+    try:
+        chosen = compared(variant)
+        if chosen is None or calc.choices is None or chosen.system != calc.system:
+            return ()
+        extended = variant_calculator(calc, chosen)
+    except InputError:
+        return ()
+    return tuple(extended.input(key) for key in extended.added_inputs)
+
+
+def added_calculators(variant: Variant) -> tuple[Calculator, ...]:
+    """The calculators ``variant`` adds (``add: calculators``), each computing under it.
+
+    >>> terror = Variant.from_mapping({"system": "scrollhammer", "title": "Terror", "add": {
+    ...     "inputs": {"ld": {"kind": "integer", "minimum": 2, "maximum": 10, "default": 7}},
+    ...     "tests": {"terror": {"dice": "2D6", "pass": "at-most", "target": "ld - 1"}},
+    ...     "calculators": {"terror-test": {"title": "Terror test", "test": "terror",
+    ...                                     "outputs": {"p_pass": {"label": "P(pass)", "p": "pass"}}}}}}, name="terror")
+    >>> [c.id for c in added_calculators(terror)]
+    ['scrollhammer.terror-test']
+    >>> calc, adder = form_calculator("scrollhammer.terror-test", terror)
+    >>> calc.id, adder.name
+    ('scrollhammer.terror-test', 'terror')
+    >>> [(name, r["p_pass_exact"]) for name, r in answer("scrollhammer.terror-test", {"ld": "7"}, terror).results]
+    [('terror', '5/12')]
+    """
+    known = registry(variant.system).calculators
+    ids = [f"{variant.system}.{key}" for key, _ in variant.additions.section("calculators")]
+    return tuple(find_calculator(calc_id, variant) for calc_id in ids if calc_id not in known)
+
+
+def form_calculator(calc_id: str, variant: str | Variant = NO_VARIANT) -> tuple[Calculator, Variant | None]:
+    """The calculator a form of ``calc_id`` computes, and the variant that adds it (None: a
+    registered calculator, which compares with ``variant`` as usual). A calculator the published
+    rules lack is found only in the variant that adds it (:func:`compared`); anything else is the
+    registry's one line ("unknown calculator ID …; did you mean …").
+
+    (Examples: :func:`added_calculators`.)
+    """
+    reg = registry(calc_id.partition(".")[0])  # loads only its system if none is
+    if calc_id in reg.calculators:
+        return reg.calculator(calc_id), None
+    chosen = compared(variant)
+    calc = find_calculator(calc_id, chosen)
+    return calc, (chosen if calc.id not in registry().calculators else None)
+
+
 def form_inputs(calc: Calculator, values: Mapping[str, Any]) -> dict[str, Any]:
     """A form's values as calculator inputs: inputs that stand for a rule choice (a reading
     switch, an input named like a parameter) left at their default count as not given, so a
@@ -215,6 +283,8 @@ class Answer:
     error: str = ""
     error_key: str = ""
     """The input the error is about (its key), so a form can mark it."""
+    added: bool = False
+    """The calculator is one the variant adds (its answer is the variant's alone)."""
 
 
 def compared(variant: str | Variant) -> Variant | None:
@@ -237,32 +307,56 @@ def compared(variant: str | Variant) -> Variant | None:
 
 def answer(calc_id: str, values: Mapping[str, Any], variant: str | Variant = NO_VARIANT) -> Answer:
     """The answer of calculator ``calc_id`` for a form's ``values``, compared with ``variant``
-    unless it is ``none`` (:func:`compared`: a text names a variant, never a file)."""
-    calc = registry(calc_id.partition(".")[0]).calculator(calc_id)  # loads only its system if none is
+    unless it is ``none`` (:func:`compared`: a text names a variant, never a file). A calculator
+    that ``variant`` adds (``add: calculators``) answers under it alone: the published rules have
+    no such calculator to compare with.
+
+    (Examples: :class:`Answer`, :func:`added_calculators`.)
+    """
     name = variant.name if isinstance(variant, Variant) else variant or NO_VARIANT
+    calc: Calculator | None = None
     try:
+        calc, adder = form_calculator(calc_id, variant)
+        if adder is not None:
+            found = run_with_variant(calc, adder, **values)
+            return Answer(calc_id, name, dict(values), ((adder.name, found),), added=True)
         chosen = compared(variant)
         if chosen is None:
             return Answer(calc_id, NO_VARIANT, results=((BASELINE, calc.run(**values)),))
         comparison = compare(calc, form_inputs(calc, values), [chosen])
     except InputError as exc:
-        adder = adding_variant(calc, exc.field, values.get(exc.field)) if name == NO_VARIANT else None
-        hint = f"; {adder[0]} is added by the variant {adder[1]} (pick it in Compare with)" if adder else ""
+        adder_of = None
+        if calc is not None and name == NO_VARIANT:
+            adder_of = adding_variant(calc, exc.field, values.get(exc.field))
+        hint = (
+            f"; {adder_of[0]} is added by the variant {adder_of[1]} (pick it in Compare with)"
+            if adder_of
+            else ""
+        )
         return Answer(calc_id, name, error=str(exc) + hint, error_key=exc.field)
     return Answer(calc_id, name, dict(comparison.inputs), comparison.results, comparison.notes)
 
 
 def answer_html(found: Answer, variant: Variant | None = None) -> str:
     """The result pane for an answer: the result, baseline and variant side by side, or the error
-    (``variant``: the compared variant when the caller loaded it itself, else found by name)."""
+    (``variant``: the compared variant when the caller loaded it itself, else found by name).
+    A calculator a variant adds shows its result under one line naming that variant."""
     if found.error:
         return error_html(found.error)
-    calc = registry(found.calc_id.partition(".")[0]).calculator(found.calc_id)
+    shown = variant if variant is not None else compared(found.variant)
+    calc, _ = form_calculator(found.calc_id, shown if shown is not None else NO_VARIANT)
     summary = summary_html(calc.outputs, found.results)
     hidden = f'<div hidden class="rb-summary-source">{summary}</div>' if summary else ""
+    if found.added:
+        assert shown is not None  # (an added calculator's answer names its variant)
+        note = (
+            f'<p class="rb-added-note" data-variant="{html.escape(shown.name)}">Added by the variant '
+            f"<strong>{html.escape(shown.title)}</strong>: the published rules have no such calculator, "
+            "so there is nothing to compare it with.</p>"
+        )
+        return hidden + note + result_html(calc.outputs, found.results[0][1], styled=True)
     if found.variant == NO_VARIANT:
         return hidden + result_html(calc.outputs, found.results[0][1], styled=True)
-    shown = variant if variant is not None else compared(found.variant)
     assert shown is not None  # (a comparison's answer names its variant)
     return hidden + comparison_html(Comparison(calc, found.inputs, (shown,), found.results, found.notes))
 

@@ -13,7 +13,9 @@ as on the web: at once for a calculator that answers in milliseconds, after a pa
 :data:`~widgets.forms.compare.SLOW_DELAY_MS` for a slower one. Labels are shown whole. A bad value
 shows a one-line error above the last answer and keeps what was typed. Where the calculator's
 system ships variants, a "Compare with" drop-down shows the baseline beside a variant
-(:mod:`widgets.forms.compare`).
+(:mod:`widgets.forms.compare`); the inputs a compared variant adds (``add: inputs``) get controls
+below the form's own while it is compared (``calculator_widget(ID, "standard-reroll",
+has_standard=True)`` starts one ticked).
 
 A saved notebook shows each form as a picture (its inputs and answer, ``text/html`` beside the
 live widget in the output), so a notebook opened before its kernel runs shows the form rather
@@ -45,6 +47,7 @@ from widgets.forms.compare import (
     NO_VARIANT,
     SLOW_ANSWER_S,
     SLOW_DELAY_MS,
+    added_inputs,
     form_result_html,
     offered_names,
     own_variant,
@@ -142,12 +145,18 @@ class CalculatorForm:
 
     def __init__(self, calc: Calculator, compare_with: str = NO_VARIANT, **initial: Any) -> None:
         self.calc = calc
+        self._own = own_variant(calc, compare_with)  # a file this notebook opened the form with
+        self._own_label = compare_with
+        # the inputs the compared variant adds (add: inputs): their own controls, below the form's
+        self._added_start = {
+            i.key: initial.pop(i.key)
+            for i in added_inputs(calc, self.compared(compare_with))
+            if i.key in initial
+        }
         start, borrowed = calc.form_start(initial)
         offerable = offerable_inputs(calc)
         self.controls = {i.key: control_for(i, start[i.key], i.key in offerable) for i in calc.inputs}
         self.output = w.HTML()
-        self._own = own_variant(calc, compare_with)  # a file this notebook opened the form with
-        self._own_label = compare_with
         options = variant_options(calc, compare_with)
         self.compare = w.Dropdown(
             options=options,
@@ -161,6 +170,10 @@ class CalculatorForm:
         self._last_good = ""
         self._offer(compare_with)
         self.compare.observe(lambda change: self._offer(change["new"]), names="value")
+        self.added: dict[str, w.ValueWidget] = {}
+        self.added_box = w.VBox([])
+        self._show_added(compare_with)
+        self.compare.observe(lambda change: self._show_added(change["new"]), names="value")
         for control in [*self.controls.values(), self.compare]:
             control.observe(self._on_change, names="value")
         rules = w.Accordion(
@@ -173,6 +186,7 @@ class CalculatorForm:
                     + start_note_html(calc, borrowed)
                 ),
                 *self.controls.values(),
+                self.added_box,
                 *([self.compare] if len(options) > 1 else []),
                 self.output,
                 rules,
@@ -201,8 +215,23 @@ class CalculatorForm:
         return self._own if self._own is not None and value == self._own_label else value
 
     def values(self) -> dict[str, Any]:
-        """The raw values in the controls (what the user typed)."""
-        return {key: control.value for key, control in self.controls.items()}
+        """The raw values in the controls (what the user typed), with the inputs the compared
+        variant adds."""
+        return {key: control.value for key, control in {**self.controls, **self.added}.items()}
+
+    def _show_added(self, variant: str) -> None:
+        """Show the controls of the inputs ``variant`` adds (declared label, help and default; a
+        value set earlier is kept while they stay), and no others."""
+        controls = {}
+        for inp in added_inputs(self.calc, self.compared(variant)):
+            control = self.added.get(inp.key)
+            if control is None:
+                value = self._added_start.pop(inp.key, inp.initial)
+                control = control_for(inp, inp.parse(value) if isinstance(value, str) else value)
+                control.observe(self._on_change, names="value")
+            controls[inp.key] = control
+        self.added = controls
+        self.added_box.children = tuple(controls.values())
 
     def refresh(self) -> None:
         """Recompute and redraw; on bad input the one-line error above the last answer."""

@@ -9,8 +9,11 @@ Each declared input becomes a Panel widget carrying the CSS class ``rb-input-<ke
 result pane (class ``rb-result``) shows every headline value in ``<span data-key=...>``.
 Recomputation is cached by the calculator; a bad value shows a one-line error and the
 widgets keep what the user typed. The "Compare with" drop-down (class ``rb-input-variant``)
-shows the baseline beside a shipped variant; served apps keep every input and the variant in
-the URL's query string (:meth:`CalculatorApp.sync_url`).
+shows the baseline beside a shipped variant, and the inputs that variant adds (``add: inputs``)
+below the form's own while it is compared (class ``rb-added-inputs``); served apps keep every
+input and the variant in the URL's query string (:meth:`CalculatorApp.sync_url`). A calculator
+a variant adds (``add: calculators``) computes under that variant alone
+(:func:`served_calculator_app` ``added_by=``).
 
 In a notebook the form recomputes in the kernel, at once. On the server (``pool=`` a
 :class:`~widgets.server.workers.ComputePool`) an answer is computed in a worker process, off the event
@@ -48,9 +51,11 @@ from widgets.forms.compare import (
     SLOW_DELAY_MS,
     UPLOADED,
     Answer,
+    added_inputs,
     address_refusal,
     answer,
     answer_html,
+    form_calculator,
     form_result_html,
     own_variant,
     uploaded_variant,
@@ -231,6 +236,7 @@ class CalculatorApp:
             if i.key not in waiting:
                 self._build(i, compare_with)
         self._on_new_widget: list[Any] = []  # also called with each input built later (URL sync)
+        self._on_added_gone: list[Any] = []  # called with the keys of added inputs no longer shown
         # in a notebook the result pane shows the answer; served, LiveResult does (with its state:
         # stale marking, busy badge, typing without Enter) and the pane keeps the same HTML
         self.result = pn.pane.HTML("", css_classes=["rb-result"], sizing_mode="stretch_width")
@@ -248,7 +254,9 @@ class CalculatorApp:
         self._notes: tuple[str, ...] = ()  # what the last pick set to agree, said above the answer
         if pool is not None:
             self.live.param.watch(self._on_request, "request")
-        options = variant_options(calc, compare_with)
+        # a calculator a variant adds computes under it alone: nothing to compare with
+        added_by = compare_with if calc.id not in registry().calculators else ""
+        options = [added_by] if added_by else variant_options(calc, compare_with)
         self.compare = pn.widgets.Select(
             label="Compare with",
             options=options,
@@ -261,15 +269,22 @@ class CalculatorApp:
         self.compare.param.watch(
             lambda e: offer(calc, self.pickers, self.widgets, self.compared(e.new)), "value"
         )
+        # the inputs a compared variant adds (add: inputs), shown while it is compared
+        self.added: dict[str, pn.widgets.Widget] = {}
+        self.added_box = pn.Column(css_classes=["rb-added-inputs"], sizing_mode="stretch_width", margin=0)
+        self._show_added(self.compared(), initial)
+        self.compare.param.watch(lambda e: self._show_added(self.compared(e.new)), "value")
         for widget in [*self.widgets.values(), self.compare]:
             widget.param.watch(self._on_change, "value")
-        self.variant_file = variant_file_input() if pool is not None and calc.choices is not None else None
+        uploadable = pool is not None and calc.choices is not None and not added_by
+        self.variant_file = variant_file_input() if uploadable else None
         if self.variant_file is not None:
             self.variant_file.param.watch(self._on_variant_file, "value")
         # the rule texts in a native <details> block: one model, opened and closed in the browser
         self.rules = pn.pane.HTML(
             rules_block(registry().rules_named(calc.rules)), sizing_mode="stretch_width"
         )
+        self.rules.visible = bool(calc.rules)  # (a calculator a variant adds cites no printed rule)
         # Served as a page of its own, the result stays in view while a long form scrolls.
         in_view = pool is not None and not embedded()
         folded = {key for keys in self._folded.values() for key in keys}
@@ -287,7 +302,11 @@ class CalculatorApp:
             self.sections[name] = card
             fields.append(card)
         self.choices = self.sections.get("Rule choices")  # the rule choices' section, served
-        fields += [self.compare, *([self.variant_file] if self.variant_file is not None else [])]
+        fields += [
+            self.added_box,
+            self.compare,
+            *([self.variant_file] if self.variant_file is not None else []),
+        ]
         inputs = pn.Column(*fields, width=320, stylesheets=[FORM_COLUMN_CSS] if in_view else [])
         # Result first: beside the form on wide screens (row-reverse), above it on a phone.
         shown = self.live if pool is not None else self.result
@@ -325,12 +344,46 @@ class CalculatorApp:
         return self._own if self._own is not None and text == self._own_label else text
 
     def values(self) -> dict[str, Any]:
-        """What is in the widgets now (a rule choice not built yet: its start value)."""
+        """What is in the widgets now (a rule choice not built yet: its start value), with the
+        inputs the compared variant adds."""
+        values = self.own_values()
+        return {**values, **{key: widget.value for key, widget in self.added.items()}}
+
+    def own_values(self) -> dict[str, Any]:
+        """The values of the calculator's own inputs (without those a compared variant adds)."""
         values = {
             i.key: self.widgets[i.key].value if i.key in self.widgets else self._start[i.key]
             for i in self.calc.inputs
         }
         return {**values, **{key: box.path() for key, box in self.uploads.items()}}
+
+    def _show_added(self, variant: str | Variant, start: dict[str, Any] | None = None) -> None:
+        """Show the inputs ``variant`` adds to this calculator (label, help and default from their
+        declaration, or ``start``'s value; a value already set is kept while they stay), and no
+        others."""
+        inputs = added_inputs(self.calc, variant)
+        widgets: dict[str, pn.widgets.Widget] = {}
+        built = []
+        for inp in inputs:
+            old = self.added.get(inp.key)
+            if old is not None:
+                widgets[inp.key] = old
+                continue
+            value = inp.initial
+            if start and inp.key in start:
+                with contextlib.suppress(InputError):
+                    value = inp.parse(start[inp.key]) if isinstance(start[inp.key], str) else start[inp.key]
+            widget = widgets[inp.key] = widget_for(inp, value)
+            widget.param.watch(self._on_change, "value")
+            built.append(widget)
+        gone = [key for key in self.added if key not in widgets]
+        self.added = widgets
+        self.added_box.objects = list(widgets.values())
+        for call in self._on_added_gone:
+            call(gone)
+        for widget in built:  # (after self.added holds them: the address follows them)
+            for follow in self._on_new_widget:
+                follow(widget)
 
     def _build(self, inp: Input, compare_with: Any) -> pn.widgets.Widget:
         """The widget of one input (and its pick list, if its names come from the data)."""
@@ -395,7 +448,7 @@ class CalculatorApp:
 
     def _mend(self, changed: str) -> None:
         """After a pick, set the other input of each relation it broke and say so (:func:`~rulesbook.relations.mend`)."""
-        found = mend(self.calc, self.values(), changed)
+        found = mend(self.calc, self.own_values(), changed)
         self._notes, self._mending = found.notes, True
         try:
             for key, value in found.changes:
@@ -560,7 +613,7 @@ class CalculatorApp:
 
     def _mark(self, key: str) -> None:
         """Mark the input ``key`` (none: every input clear)."""
-        for name, widget in self.widgets.items():
+        for name, widget in {**self.widgets, **self.added}.items():
             classes = [c for c in widget.css_classes if c != "rb-invalid"]
             if name == key:
                 classes.append("rb-invalid")
@@ -596,8 +649,9 @@ class CalculatorApp:
                 self.sections[name].collapsed = False
         synced = {key: w for key, w in self.widgets.items() if key not in self.uploads}  # never a file
         synced["variant"] = self.compare
-        for key, text in raw.items():
-            widget = synced.get(key)
+        # the variant first: the inputs it adds are shown then, and the address may set them too
+        for key, text in sorted(raw.items(), key=lambda item: item[0] != "variant"):
+            widget = synced[key] if key in synced else self.added.get(key)
             if widget is None:
                 continue
             if widget is self.compare and text not in self.compare.options:  # a name, never a file
@@ -608,6 +662,7 @@ class CalculatorApp:
         if self._refused:  # shown with the answer
             self._shown = None
             self.refresh()
+        synced.update(self.added)
         query = {**raw, **{key: to_query(w.value) for key, w in synced.items()}}
         location.search = "?" + urllib.parse.urlencode(query)
 
@@ -617,13 +672,19 @@ class CalculatorApp:
                     query[key] = to_query(widget.value)
             location.search = "?" + urllib.parse.urlencode(query)
 
-        def follow(widget: pn.widgets.Widget) -> None:  # a rule choice built later
-            synced.update({key: w for key, w in self.widgets.items() if w is widget})
+        def follow(widget: pn.widgets.Widget) -> None:  # a rule choice built later, an added input
+            synced.update({key: w for key, w in {**self.widgets, **self.added}.items() if w is widget})
             widget.param.watch(write_back, "value")
+
+        def forget(keys: list[str]) -> None:  # added inputs no longer shown leave the address
+            for key in keys:
+                synced.pop(key, None)
+                query.pop(key, None)
 
         for widget in synced.values():
             widget.param.watch(write_back, "value")
         self._on_new_widget.append(follow)
+        self._on_added_gone.append(forget)
 
 
 def calculator_app(calc_id: str, **initial: Any) -> pn.viewable.Viewable:
@@ -631,10 +692,18 @@ def calculator_app(calc_id: str, **initial: Any) -> pn.viewable.Viewable:
     return CalculatorApp(registry().calculator(calc_id), **initial).view
 
 
-def served_calculator_app(calc_id: str, pool: ComputePool | None = None) -> pn.viewable.Viewable:
+def served_calculator_app(
+    calc_id: str, pool: ComputePool | None = None, added_by: str = ""
+) -> pn.viewable.Viewable:
     """The served page of ``calc_id``: inputs and the compared variant follow the URL's query
-    string; with a ``pool``, answers are computed there (see the module's docstring)."""
-    app = CalculatorApp(registry().calculator(calc_id), pool=pool)
+    string; with a ``pool``, answers are computed there (see the module's docstring).
+    ``added_by``: the name of the operator's variant that adds ``calc_id`` (``add:
+    calculators``), under which its page computes (the published rules have no such calculator)."""
+    if added_by:
+        calc = form_calculator(calc_id, added_by)[0]
+        app = CalculatorApp(calc, added_by, pool=pool)
+    else:
+        app = CalculatorApp(registry().calculator(calc_id), pool=pool)
     app.sync_url()
     if "embed" in (pn.state.session_args or {}):  # inside a site page, which shows the rule texts
         app.rules.object = rules_block(registry().rules_named(app.calc.rules), opened=False)

@@ -169,8 +169,11 @@ def page_title(path: str) -> str:
     kind, _, name = path.partition("/")
     if kind == "calc":
         from rulesbook.registry import registry
+        from rulesbook.variants import find_calculator, named_variant, variant_calculators
 
-        title = registry().calculator(name).title
+        added_by = variant_calculators().get(name) if name not in registry().calculators else None
+        adder = named_variant(added_by) if added_by else None  # (a calculator a listed variant adds)
+        title = find_calculator(name, adder).title
     else:
         title = name.replace("-", " ").capitalize()
     return f"{title} · rulesbook"

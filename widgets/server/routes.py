@@ -6,7 +6,9 @@ Routes (one Panel/Bokeh server; one process, or ``processes`` on the one port):
   ``build=False``, into a per-user cache folder unless ``site_dir`` names one); a path with a NUL byte is a 400, an unknown path — or one climbing out of
   the site, ``/site/../x`` — a 404 page linking home;
 * ``/calc/<calculator-id>`` — the generated Panel app of every registered calculator (inputs
-  and a compared variant can be given in the query string: ``?ld=7&variant=NAME``);
+  and a compared variant can be given in the query string: ``?ld=7&variant=NAME``), and of every
+  calculator a listed variant adds (``add: calculators``: the operator's, in
+  ``$RULESBOOK_VARIANTS_DIR`` or ``--variants``), computing under that variant;
 * ``/app/<name>`` — the special apps systems declare (:class:`rulesbook.registry.App`);
 * ``/api/v1/...`` — the JSON HTTP API (:mod:`widgets.server.http_api`, answers from
   :mod:`rulesbook.api.json_api`), computing in the same worker pool.
@@ -39,6 +41,7 @@ from tornado.web import HTTPError, RedirectHandler, RequestHandler, StaticFileHa
 
 from rulesbook.registry import registry
 from rulesbook.site.output import prepare_site
+from rulesbook.variants import variant_calculators
 from widgets.server.hosts import allowed_hosts, refuse_framing, refuse_other_hosts
 from widgets.server.http_api import api_routes
 from widgets.server.sessions import prepare_server
@@ -61,13 +64,14 @@ smaller, :data:`widgets.server.http_api.MAX_BODY_BYTES`; an upload of at most 1 
 page's websocket)."""
 
 
-def _calculator_view(calc_id: str, pool: ComputePool | None) -> Callable[[], Any]:
-    """A factory (a plain function: Panel calls it once per browser session)."""
+def _calculator_view(calc_id: str, pool: ComputePool | None, added_by: str = "") -> Callable[[], Any]:
+    """A factory (a plain function: Panel calls it once per browser session); ``added_by``: the
+    listed variant that adds the calculator."""
 
     def view() -> Any:
         from widgets.forms.panel_app import served_calculator_app
 
-        return served_calculator_app(calc_id, pool)
+        return served_calculator_app(calc_id, pool, added_by)
 
     view.__name__ = calc_id
     return view
@@ -150,6 +154,8 @@ def app_factories(pool: ComputePool | None = None) -> dict[str, Callable[[], Any
     apps: dict[str, Callable[[], Any]] = {
         f"calc/{calc_id}": _calculator_view(calc_id, pool) for calc_id in registry().calculators
     }
+    for calc_id, variant in variant_calculators().items():  # the operator's variants add them
+        apps[f"calc/{calc_id}"] = _calculator_view(calc_id, pool, variant)
     from widgets.server.page import live_page
 
     for app in registry().apps.values():  # declared by their systems (rulesbook.registry.App)

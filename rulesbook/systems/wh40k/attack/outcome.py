@@ -30,6 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import gcd
+from typing import cast
 
 from rulesbook.dice import Outcome, RollTest
 from rulesbook.registry import implements
@@ -53,6 +54,10 @@ denominator kept beside it)."""
 
 
 def _imul(a: IntPoly, b: IntPoly) -> IntPoly:
+    if len(b) == 1:  # a constant (no Sustained Hits: one value, no extra hit)
+        ((k2, w2),) = b.items()
+        if not any(k2):
+            return {k: w * w2 for k, w in a.items()}
     out: IntPoly = {}
     for k1, w1 in a.items():
         for k2, w2 in b.items():
@@ -364,7 +369,7 @@ def attack_outcome(
     hit, wound = (hf, hp, hc, hd), (wf, wp, wc, wd)
     extra_auto = _extra_auto(weapon, choices)
     found, w_den = _attack_weights(weapon, hit, wound, normal, critical, auto, den, values, x_den, extra_auto)
-    weights = {(k[0], k[1]): w for k, w in found.items()}  # (packets, devastating packets)
+    weights = cast(dict[tuple[int, int], int], found)  # (packets, devastating packets): keys of two
     # means for the explanation, as integers over two denominators (Fractions when read)
     x_sum = sum(x * w for x, w in values)
     # a Critical Hit's Wound rolls: its own and its extra hits', those of its extra hits (Lethal
