@@ -22,6 +22,7 @@ import pytest
 from rulesbook.data import load_data_file
 from rulesbook.registry import registry
 from rulesbook.variants import load_variant, variant_calculators
+from tests.test_designer_variants_everywhere import _reached
 from widgets.forms import browser
 from widgets.forms.compare import added_inputs, answer
 from widgets.forms.panel_app import CalculatorApp, served_calculator_app
@@ -52,20 +53,6 @@ def shown(html: str, key: str = "p_pass", variant: str | None = None) -> list[Fr
 def designer_variants(monkeypatch: pytest.MonkeyPatch) -> None:
     """The operator put the shipped designer examples in ``$RULESBOOK_VARIANTS_DIR``."""
     monkeypatch.setenv("RULESBOOK_VARIANTS_DIR", str(EXAMPLES))
-
-
-def _reached(system: str, tests: set[str]) -> set[str]:
-    """The calculators of ``system`` that roll one of ``tests`` (or a test extending one)."""
-    declared = registry().mechanics[system].tests()
-
-    def chain(key: str) -> set[str]:
-        out = set()
-        while key:
-            out.add(key)
-            key = declared[key].extends if key in declared else ""
-        return out
-
-    return {c.id for c in registry().calculators_for_system(system) if any(chain(t) & tests for t in c.tests)}
 
 
 @pytest.mark.parametrize("name", ["standard-reroll", "character-near"])
@@ -188,3 +175,18 @@ def test_the_notebook_form_shows_an_added_input_while_its_variant_is_compared(
     form.compare.value = "standard-reroll"  # back: from its declared default
     assert form.added["has_standard"].value is False
     assert shown(form.output.value, variant="standard-reroll") == [once]
+
+
+def test_the_served_variants_page_links_the_calculators_the_operator_s_variants_add(
+    designer_variants: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rulesbook.site.variants_page import house_rule_section
+
+    monkeypatch.setenv("RULESBOOK_STATIC", "false")
+    served = "\n".join(house_rule_section())
+    assert (
+        '<a href="/calc/scrollhammer.terror-test">`scrollhammer.terror-test`</a> — variant `terror-test`'
+        in served
+    )
+    monkeypatch.setenv("RULESBOOK_STATIC", "true")  # the published site: the box takes them instead
+    assert "/calc/" not in "\n".join(house_rule_section())
