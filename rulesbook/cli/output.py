@@ -23,6 +23,7 @@ from typing import Any, NoReturn
 
 import click
 
+from rulesbook.errors import did_you_mean
 from rulesbook.present import json_text, plain
 from rulesbook.registry import registry
 
@@ -82,6 +83,17 @@ class RecordingGroup(click.Group):
             command = registry().command(cmd_name)
             found = command if isinstance(command, click.Command) else None
         return found
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """An unknown command is refused in one line that names the closest commands."""
+        name = click.utils.make_str(args[0]) if args else ""
+        if args and not name.startswith("-") and self.get_command(ctx, name) is None:
+            commands = self.list_commands(ctx)
+            hint = did_you_mean(name, commands, most=2, cutoff=0.6)
+            ctx.fail(f"unknown command {name!r}{hint or '; commands: ' + ', '.join(commands)}")
+        return super().resolve_command(ctx, args)
 
     def make_context(
         self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
