@@ -652,7 +652,8 @@ def attack_and_battle_shock_calculator(*, choices: Wh40kChoices, **values: Any) 
         lines.append(sick + (" The Leader's Leadership likewise." if leader is not None and worse else ""))
     lines += effect_lines(shock)
     if shock.worse:
-        lines.append(f"The effects worsen Leadership by {shock.worse}.")
+        way = "worsen" if shock.worse > 0 else "improve"
+        lines.append(f"The effects {way} Leadership by {abs(shock.worse)}.")
     if shock.reroll and not shock.passed:
         lines.append("A failed Battle-shock test is re-rolled once (both dice).")
     if shock.passed:
