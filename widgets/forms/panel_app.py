@@ -271,7 +271,9 @@ class CalculatorApp:
         )
         # the inputs a compared variant adds (add: inputs), shown while it is compared
         self.added: dict[str, pn.widgets.Widget] = {}
+        # (their own column only while there are some: an empty layout is a Bokeh validation warning)
         self.added_box = pn.Column(css_classes=["rb-added-inputs"], sizing_mode="stretch_width", margin=0)
+        self.form: pn.Column | None = None  # the inputs' column, once built
         self._show_added(self.compared(), initial)
         self.compare.param.watch(lambda e: self._show_added(self.compared(e.new)), "value")
         for widget in [*self.widgets.values(), self.compare]:
@@ -303,11 +305,11 @@ class CalculatorApp:
             fields.append(card)
         self.choices = self.sections.get("Rule choices")  # the rule choices' section, served
         fields += [
-            self.added_box,
+            *([self.added_box] if self.added else []),
             self.compare,
             *([self.variant_file] if self.variant_file is not None else []),
         ]
-        inputs = pn.Column(*fields, width=320, stylesheets=[FORM_COLUMN_CSS] if in_view else [])
+        inputs = self.form = pn.Column(*fields, width=320, stylesheets=[FORM_COLUMN_CSS] if in_view else [])
         # Result first: beside the form on wide screens (row-reverse), above it on a phone.
         shown = self.live if pool is not None else self.result
         result_col = pn.Column(
@@ -379,6 +381,11 @@ class CalculatorApp:
         gone = [key for key in self.added if key not in widgets]
         self.added = widgets
         self.added_box.objects = list(widgets.values())
+        if self.form is not None:  # the column of added inputs, just above Compare with, while any
+            shown = [o for o in self.form.objects if o is not self.added_box]
+            if widgets:
+                shown.insert(shown.index(self.compare), self.added_box)
+            self.form.objects = shown
         for call in self._on_added_gone:
             call(gone)
         for widget in built:  # (after self.added holds them: the address follows them)
