@@ -3,6 +3,7 @@ notebooks, the dead-link check — and the static build itself (``static_site``,
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -14,9 +15,11 @@ import pytest
 
 from rulesbook.index import page_of, source
 from rulesbook.registry import registry
+from rulesbook.site import runtime
 from rulesbook.site.glossary import glossary_terms, link_terms
 from rulesbook.site.link_check import dead_links
 from rulesbook.site.publish import published_pages, switches
+from rulesbook.site.runtime import PYODIDE
 from rulesbook.site.static import LIVE_PREFIX, state_grid
 from tests.test_site import test_site_loads_nothing_from_the_network as loads_nothing_from_the_network
 
@@ -190,6 +193,28 @@ def test_static_build_opens_from_disk(static_site: Path) -> None:
     home = (static_site / "index.html").read_text()
     assert 'href="scrollhammer/index.html"' in home  # file URLs, no directory listings
     assert "iframe-worker-shim.js" in home and "unpkg" not in home
+
+
+def test_a_calculator_page_names_its_python_after_the_build(static_site: Path) -> None:
+    """A shared worker outlives its pages: a page of a rebuilt site must not find the Python a
+    page of the build before started, so the worker's name carries what the Python is made of."""
+    page = (static_site / "scrollhammer" / "calculators" / "scrollhammer.morale-check.html").read_text()
+    config = re.search(
+        r"<script>\(function \(c\) \{ window\.rulesbookBuild = c\.build;.*?\}\)\((\{.*?\})\);", page
+    )
+    assert config, "the early start script is at the page's top"
+    assert re.fullmatch(rf"{re.escape(PYODIDE.version)}-[0-9a-f]{{12}}", json.loads(config.group(1))["build"])
+    script = (static_site / "javascripts" / "live-calculators.js").read_text()
+    assert '"rulesbook-live" + (window.rulesbookBuild ? "-" + window.rulesbookBuild : "")' in script
+
+
+def test_the_build_id_changes_with_the_app_the_browser_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    files = [("rulesbook/x.py", b"A = 1\n")]
+    monkeypatch.setattr(runtime, "app_files", lambda: iter(files))
+    first = runtime.build_id()
+    assert runtime.build_id() == first  # (the same files: the same Python, one shared worker)
+    files[0] = ("rulesbook/x.py", b"A = 2\n")
+    assert runtime.build_id() != first
 
 
 def test_static_build_pages_for_sources_glossary_register_and_api(static_site: Path) -> None:

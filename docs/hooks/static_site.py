@@ -23,6 +23,7 @@ from rulesbook.site.glossary import GLOSSARY_PAGE, link_terms, page_system
 from rulesbook.site.link_check import dead_links
 from rulesbook.site.notebooks import replace_widget_outputs
 from rulesbook.site.publish import SEARCH_BOOST
+from rulesbook.site.runtime import build_id
 from rulesbook.site.static import LIVE_PREFIX, early_start_script, static_build
 
 log = logging.getLogger("mkdocs.plugins.rulesbook")
@@ -32,13 +33,22 @@ LIVE_CALC = re.compile(r'<template class="rb-live-template"><form[^>]* data-calc
 """A live calculator's form in a page (its system's name)."""
 
 
+BUILD = {"id": ""}
+"""This build's :func:`rulesbook.site.runtime.build_id` (set before the pages are written)."""
+
+
+def on_pre_build(config: Any) -> None:
+    """Name this build's Python (its shared worker) after what it is made of."""
+    BUILD["id"] = build_id() if static_build() else ""
+
+
 def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
     """Glossary links on every page but the glossary itself; static widgets on notebook pages;
     a live calculator page starts the site's Python early."""
     html = _linked(html, page, files)
     found = LIVE_CALC.search(html) if static_build() else None
     if found:
-        html = early_start_script("../" * page.url.count("/"), found.group(1)) + html
+        html = early_start_script("../" * page.url.count("/"), found.group(1), BUILD["id"]) + html
     return html
 
 

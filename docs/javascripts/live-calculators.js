@@ -164,7 +164,7 @@
   function startWorker(url) {
     if (typeof SharedWorker === "function") {
       try {
-        var shared = new SharedWorker(url, { type: "module", name: "rulesbook-live", extendedLifetime: true });
+        var shared = new SharedWorker(url, { type: "module", name: "rulesbook-live" + (window.rulesbookBuild ? "-" + window.rulesbookBuild : ""), extendedLifetime: true });
         var port = shared.port;
         shared.onerror = function (event) { if (port.onerror) port.onerror(event); };
         port.terminate = function () { port.close(); };

@@ -73,6 +73,8 @@ __all__ = [
     "Pin",
     "RuntimeUnavailable",
     "app_files",
+    "app_wheel",
+    "build_id",
     "cache_dir",
     "data_files",
     "data_snapshot",
@@ -464,6 +466,25 @@ def _external_system_files() -> list[tuple[str, Path]]:
     return out
 
 
+def app_wheel() -> bytes:
+    """The browser's app wheel (:func:`app_files`), byte for byte the same for the same files."""
+    from rulesbook import __version__
+
+    return _wheel("rulesbook", __version__, app_files())
+
+
+def build_id() -> str:
+    """What the site's Python in the browser is made of, in a few characters: the Pyodide pin
+    and the app wheel's hash. A page names its shared worker with it, so a page of a rebuilt
+    site never talks to a Python a page of the build before started (a shared worker outlives
+    its pages), while every page of one build shares one.
+
+    >>> len(build_id().split("-")[-1])
+    12
+    """
+    return f"{PYODIDE.version}-{hashlib.sha256(app_wheel()).hexdigest()[:12]}"
+
+
 def app_files() -> Iterator[tuple[str, bytes]]:
     """The files of the browser's app wheel: the ``rulesbook`` package (modules and data files),
     the ``widgets`` modules the browser imports, and the data snapshot."""
@@ -520,7 +541,7 @@ def vendor(site: Path, cache: Path | None = None) -> dict[str, Any]:
     lock = json.loads(runtime.pop(PYODIDE_LOCK))
     wheels = {pin.file: pypi_file(pin, cache) for pin in WHEELS}
     wheels[f"PyYAML-{PYYAML.version}-py3-none-any.whl"] = pure_yaml_wheel(pypi_file(PYYAML, cache))
-    app = _wheel("rulesbook", __version__, app_files())
+    app = app_wheel()
     app_dir = f"app-{hashlib.sha256(app).hexdigest()[:12]}"
     files: dict[str, bytes] = {f"pyodide-{PYODIDE.version}/{name}": data for name, data in runtime.items()}
     files |= {f"wheels/{name}": data for name, data in sorted(wheels.items())}

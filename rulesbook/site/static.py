@@ -81,10 +81,12 @@ def static_build() -> bool:
     return os.environ.get("RULESBOOK_STATIC", "true").strip().lower() not in {"false", "0", "no"}
 
 
-def early_start_script(root: str, system: str) -> str:
+def early_start_script(root: str, system: str, build: str = "") -> str:
     """An inline script that starts the site's Python as soon as the browser reads it, at the
     top of a live calculator page (``root``: the page's relative way to the site's root, ending
-    in ``/``; ``system``: the page's rule system, loaded first by a Python started afresh).
+    in ``/``; ``system``: the page's rule system, loaded first by a Python started afresh;
+    ``build``: :func:`rulesbook.site.runtime.build_id`, kept in ``window.rulesbookBuild`` and
+    naming the shared worker, so a rebuilt site's pages start their own Python).
 
     The page's own scripts (``live-calculators.js``) run only once all of the page is read —
     its precomputed answers run to megabytes — so the worker they start would begin a second or
@@ -94,15 +96,22 @@ def early_start_script(root: str, system: str) -> str:
 
     >>> "scrollhammer" in early_start_script("../../", "scrollhammer")
     True
+    >>> "name: 'rulesbook-live' + (c.build ? '-' + c.build : '')" in early_start_script("", "x", "0.1-ab")
+    True
     """
     config = json.dumps(
-        {"worker": f"{root}javascripts/rulesbook-live-worker.mjs", "base": f"{root}live-runtime/"}
+        {
+            "worker": f"{root}javascripts/rulesbook-live-worker.mjs",
+            "base": f"{root}live-runtime/",
+            "build": build,
+        }
     )
     system_text = json.dumps(system)
     body = (
-        "(function (c) { if (location.protocol === 'file:' || typeof SharedWorker !== 'function'"
-        " || typeof WebAssembly !== 'object') return; try { var w = new SharedWorker(new URL(c.worker,"
-        " document.baseURI), { type: 'module', name: 'rulesbook-live', extendedLifetime: true });"
+        "(function (c) { window.rulesbookBuild = c.build; if (location.protocol === 'file:'"
+        " || typeof SharedWorker !== 'function' || typeof WebAssembly !== 'object') return;"
+        " try { var w = new SharedWorker(new URL(c.worker, document.baseURI), { type: 'module',"
+        " name: 'rulesbook-live' + (c.build ? '-' + c.build : ''), extendedLifetime: true });"
         " w.port.postMessage({ type: 'start', base: new URL(c.base, document.baseURI).href, system:"
         f" {system_text} }}); }} catch (e) {{}} }})({config});"
     )
