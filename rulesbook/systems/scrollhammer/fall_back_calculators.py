@@ -262,7 +262,7 @@ def flee_table(
     choices=CHOICES,
     tests=("regroup-test", "break-test"),
     insensitive={
-        "combat_clearance": "the stretch that takes fleeing models 1\" clear of the enemy depends on "
+        "combat_clearance": 'the stretch that takes fleeing models 1" clear of the enemy depends on '
         "where those enemies stand, which the chain does not model (interpretation "
         "scrollhammer.interpretations.break-test-distance)",
         "regroup_percent": "the unit's strength comes as at_least_half (yes or no), so the share that "
