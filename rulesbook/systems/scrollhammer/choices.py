@@ -209,6 +209,9 @@ class ScrollhammerReadings(Readings):
     movement_phases: Literal["own-phases-only", "every-movement-phase"] = reading(
         "scrollhammer.interpretations.movement-phases", "own-phases-only"
     )
+    break_test_distance: Literal["before-first-move", "after-first-move"] = reading(
+        "scrollhammer.interpretations.break-test-distance", "before-first-move"
+    )
     casualties_choice: Literal["must-test", "may-fall-back"] = reading(
         "scrollhammer.interpretations.casualties-choice",
         "must-test",

@@ -170,6 +170,35 @@ class FallBackChain:
     distance_left: Distribution[int] | None
     """Where a unit still falling back at the end stands (``None`` if none can be)."""
 
+    def started_with(self, p_start: Fraction) -> FallBackChain:
+        """The chain as seen before something that starts it with chance ``p_start`` (a failed
+        Break test): every probability, phase rows included, times ``p_start``.
+
+        >>> from rulesbook.dice import TWO_D6
+        >>> from rulesbook.systems.scrollhammer.rules import regroup_test
+        >>> c = fall_back_chain(2, regroup_test(7, True), TWO_D6.distribution(), phases=1)
+        >>> c.started_with(Fraction(1, 2)).p_removed   # 1/2 * 5/12
+        Fraction(5, 24)
+        """
+        rows = tuple(
+            PhaseRow(
+                r.phase,
+                r.p_regroup_now * p_start,
+                r.p_removed_now * p_start,
+                r.p_regrouped * p_start,
+                r.p_removed * p_start,
+                r.p_falling_back * p_start,
+            )
+            for r in self.phases
+        )
+        return FallBackChain(
+            self.p_removed * p_start,
+            self.p_regrouped * p_start,
+            self.p_falling_back * p_start,
+            rows,
+            self.distance_left,
+        )
+
 
 @implements(
     "scrollhammer.fall-back.move",

@@ -5,24 +5,34 @@ Example:
     >>> r = registry().calculator("scrollhammer.fall-back").run(ld=7, distance=2, phases=1)
     >>> r["p_removed_exact"], r["p_regrouped_exact"]
     ('5/12', '7/12')
+
+    Starting at the Break test of a combat lost by 2 (Ld 7 - 2: 2D6 <= 5 holds, 5/18), 2" from
+    the edge measured in the combat: the unit holds, or its first Fall Back move (any 2D6
+    reaches 2") takes it off the table.
+
+    >>> r = registry().calculator("scrollhammer.fall-back").run(
+    ...     ld=7, distance=2, phases=1, after="break-test", lost_by=2)
+    >>> r["p_held_exact"], r["p_removed_exact"]
+    ('5/18', '13/18')
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
 from rulesbook.calculators import Output, calculator
 from rulesbook.dice import DiceExpr, RollTest
 from rulesbook.errors import InputError
-from rulesbook.inputs import BoolInput, DiceInput, IntInput
+from rulesbook.inputs import BoolInput, ChoiceInput, DiceInput, IntInput
 from rulesbook.present.numbers import percent
 from rulesbook.present.rolls import rolls_text
 from rulesbook.results import CalcResult, Column, Table, fraction_str
 from rulesbook.systems.scrollhammer.calculators import LD_INPUT
 from rulesbook.systems.scrollhammer.choices import CHOICES, ScrollhammerChoices, ScrollhammerReadings
 from rulesbook.systems.scrollhammer.fall_back import FallBackChain, fall_back_chain, fall_back_roll
-from rulesbook.systems.scrollhammer.rules import at_least_half, regroup_test, regroup_when_charged
+from rulesbook.systems.scrollhammer.rules import at_least_half, break_test, regroup_test, regroup_when_charged
 from rulesbook.systems.scrollhammer.strength import STRENGTH_INPUTS, check_strength, strength_of
 
 __all__ = ["FALL_BACK_DICE_INPUT", "MAX_DISTANCE", "chain_table", "flee_table"]
@@ -157,10 +167,30 @@ def flee_table(
     title="Fall Back and Regroup chain",
     summary="""A unit has just failed a Morale check and made its first Fall Back move. In each of
     the next Movement phases it takes a Regroup test and, failing it, falls back again. The exact
-    chances that it has fled off the table, has regrouped, or is still falling back.""",
+    chances that it has fled off the table, has regrouped, or is still falling back. Or start
+    one step earlier, at the Break test of a lost combat: passing it the unit holds, failing it
+    the unit flees from the combat and the chain runs as above.""",
     inputs=[
         LD_INPUT,
         DISTANCE_INPUT,
+        ChoiceInput(
+            key="after",
+            label="The chain starts after",
+            help="failed-check: a failed Morale check, its first Fall Back move already made. "
+            "break-test: the Break test of a lost combat (lost_by), rolled first; the unit holds "
+            "or falls back from the combat.",
+            choices=("failed-check", "break-test"),
+            default="failed-check",
+        ),
+        IntInput(
+            key="lost_by",
+            label="Lost the combat by",
+            help="Only with after=break-test (ignored otherwise): the winner's combat score minus "
+            "the loser's, as in scrollhammer.break-test (1 to 30).",
+            minimum=1,
+            maximum=30,
+            default=1,
+        ),
         BoolInput(
             key="at_least_half",
             label="At least half the models alive",
@@ -179,13 +209,26 @@ def flee_table(
         BoolInput(
             key="first_move",
             label="Distance is before the first move",
-            help="Switch on to measure the distance before the immediate Fall Back move and roll it too.",
+            help="Switch on to measure the distance before the immediate Fall Back move and roll it too. "
+            "Ignored with after=break-test: the reading break_test_distance decides.",
             default=False,
         ),
         HEROISM_IN_REGROUP_INPUT,
         MOVEMENT_PHASES_INPUT,
+        ScrollhammerReadings.input(
+            "break_test_distance",
+            label="After a Break test, distance measured",
+            help="Interpretation scrollhammer.interpretations.break-test-distance (only with "
+            "after=break-test): before the first Fall Back move from the combat, or after it?",
+        ),
     ],
     outputs=[
+        Output(
+            "p_held",
+            "P(held)",
+            "probability",
+            "The unit passed its Break test and held (0 when the chain starts after a failed check).",
+        ),
         Output("p_removed", "P(fled off the table)", "probability", "The unit reached its table edge."),
         Output("p_regrouped", "P(regrouped)", "probability", "The unit passed a Regroup test."),
         Output("p_falling_back", "P(still falling back)", "probability", "After the last phase."),
@@ -206,6 +249,8 @@ def flee_table(
         "scrollhammer.regroup.test",
         "scrollhammer.morale.check",
         "scrollhammer.morale.insane-heroism",
+        "scrollhammer.morale.break-test",
+        "scrollhammer.fall-back.from-combat",
     ],
     examples=[
         {"ld": "7", "distance": "12", "phases": "3"},
@@ -215,8 +260,11 @@ def flee_table(
     ],
     reference_tables=lambda: [flee_table(), flee_table(at_least_half=False)],
     choices=CHOICES,
-    tests=("regroup-test",),
+    tests=("regroup-test", "break-test"),
     insensitive={
+        "combat_clearance": 'the stretch that takes fleeing models 1" clear of the enemy depends on '
+        "where those enemies stand, which the chain does not model (interpretation "
+        "scrollhammer.interpretations.break-test-distance)",
         "regroup_percent": "the unit's strength comes as at_least_half (yes or no), so the share that "
         "decides it is not applied here (scrollhammer.regroup-test applies it)",
     },
@@ -229,15 +277,35 @@ def fall_back_calculator(
     phases: int,
     fall_back_dice: DiceExpr,
     first_move: bool,
+    after: str = "failed-check",
+    lost_by: int = 1,
     choices: ScrollhammerChoices,
 ) -> CalcResult:
-    """The exact Fall Back / Regroup Markov chain."""
+    """The exact Fall Back / Regroup Markov chain, optionally started by a Break test.
+
+    With ``after="break-test"`` the Break test is the one of ``scrollhammer.break-test``
+    (:func:`~rulesbook.systems.scrollhammer.rules.break_test`, so a variant's change to it
+    counts here too); the chain runs only when it fails.
+    """
     test = regroup_test(ld, at_least_half, choices)
     roll = fall_back_roll([fall_back_dice], choices)
+    lines: list[str] = []
+    p_held = Fraction(0)
+    if after == "break-test":
+        first_move = choices.readings.break_test_distance == "before-first-move"
+        broken = break_test(ld, lost_by, 0, choices)
+        p_held = broken.p_pass()
+        where = "measured in the combat, first move rolled" if first_move else "measured after the first move"
+        lines.append(
+            f"Break test at Ld {ld}, lost by {lost_by} (modified Ld {broken.target}): held "
+            f'{fraction_str(p_held)}; otherwise the unit falls back from the combat ({distance}" to '
+            f"the edge, {where})."
+        )
     chain = fall_back_chain(distance, test, roll, phases, first_move=first_move, choices=choices)
+    chain = chain.started_with(1 - p_held) if p_held else chain
     p_test = test.p_pass()
     rule = f"2D6 ≤ {ld}" if at_least_half else _only(test, "{} only") + " (under half strength)"
-    lines = [
+    lines += [
         f"Each Regroup test passes with {fraction_str(p_test)} ({rule}).",
         f'A failed test means another {fall_back_dice}" Fall Back move; a roll of at least the '
         f'distance left ({distance}" at the start) takes the unit off the table.',
@@ -246,6 +314,7 @@ def fall_back_calculator(
         f"still falling back {percent(float(chain.p_falling_back))}.",
     ]
     values = {
+        "p_held": p_held,
         "p_removed": chain.p_removed,
         "p_regrouped": chain.p_regrouped,
         "p_falling_back": chain.p_falling_back,
