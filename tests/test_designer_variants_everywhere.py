@@ -30,6 +30,8 @@ from rulesbook.sweeps import sweep
 from rulesbook.variants import resolve_variant, run_with_variant
 
 EXAMPLES = Path(__file__).parents[1] / "examples" / "designer"
+PROBES = load_data_file(Path(__file__).with_name("variant_reach_probes.yaml"))
+"""Inputs beyond the worked examples (``scrollhammer.fall-back`` starting at the Break test)."""
 REG = registry()
 CHANGING = sorted(
     p.name for p in EXAMPLES.glob("*.yaml") if (load_data_file(p).get("add") or {}).get("tests")
@@ -63,7 +65,7 @@ def test_the_variant_reaches_every_calculator_it_should(name: str) -> None:
     assert reached or not set(added["tests"]) & set(REG.mechanics[system].tests()), name  # a new test only
     for calc in REG.calculators_for_system(system):
         changed = False
-        for example in calc.examples:
+        for example in [*calc.examples, *PROBES.get(calc.id, [])]:
             inputs = dict(example)
             base = _values(run_with_variant(calc, None, **inputs))
             off = run_with_variant(calc, variant, **inputs)

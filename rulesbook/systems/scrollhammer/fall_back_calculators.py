@@ -265,6 +265,9 @@ def flee_table(
         "combat_clearance": 'the stretch that takes fleeing models 1" clear of the enemy depends on '
         "where those enemies stand, which the chain does not model (interpretation "
         "scrollhammer.interpretations.break-test-distance)",
+        "rules.scrollhammer.fall-back.from-combat": 'its one number is the 1" stretch left out of the '
+        "chain (interpretation scrollhammer.interpretations.break-test-distance); the rule is named for "
+        "the first move out of the combat",
         "regroup_percent": "the unit's strength comes as at_least_half (yes or no), so the share that "
         "decides it is not applied here (scrollhammer.regroup-test applies it)",
     },
